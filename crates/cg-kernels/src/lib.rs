@@ -1,0 +1,9 @@
+//! Every kernel of the lab, written once in Rust against `cooperative-groups`.
+//!
+//! Built twice: for `nvptx64-nvidia-cuda` (one PTX per SM, embedded in the
+//! host binary by `cg-runtime`'s build script) and for the host, where each
+//! `#[kernel]` also yields a launch descriptor that the simulator can run.
+#![no_std]
+#![cfg_attr(target_arch = "nvptx64", feature(abi_gpu_kernel, asm_experimental_arch))]
+
+pub mod smoke;

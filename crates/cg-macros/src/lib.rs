@@ -1,0 +1,169 @@
+//! Procedural macros behind `cooperative_groups::kernel` and
+//! `cooperative_groups::shared_array!`.
+//!
+//! Use them through the `cooperative-groups` crate, which re-exports both; the
+//! expansions name `::cooperative_groups` paths.
+
+use proc_macro::TokenStream;
+use proc_macro2::Span;
+use quote::{format_ident, quote};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use syn::parse::{Parse, ParseStream};
+use syn::{FnArg, ItemFn, Pat, Token, Type, parse_macro_input};
+
+/// Turns one Rust function into a kernel for both backends.
+///
+/// On `nvptx64` the function becomes a PTX entry (`extern "gpu-kernel"`, unmangled).
+/// On the host it stays a plain `unsafe fn` that the simulator runs once per
+/// lane, and a launch descriptor `NAME_IN_UPPER_CASE: Kernel<(args…)>` is added
+/// beside it so that one launch call can target either backend.
+///
+/// Parameters must be plain identifiers of `Copy` types that have the same
+/// layout on host and device (integers, floats, raw pointers).
+#[proc_macro_attribute]
+pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
+    if !attr.is_empty() {
+        return syn::Error::new(Span::call_site(), "#[kernel] takes no arguments")
+            .to_compile_error()
+            .into();
+    }
+    let func = parse_macro_input!(item as ItemFn);
+    match expand_kernel(func) {
+        Ok(ts) => ts.into(),
+        Err(e) => e.to_compile_error().into(),
+    }
+}
+
+fn expand_kernel(func: ItemFn) -> syn::Result<proc_macro2::TokenStream> {
+    let sig = &func.sig;
+    if !sig.generics.params.is_empty() {
+        return Err(syn::Error::new_spanned(
+            &sig.generics,
+            "a kernel cannot be generic: PTX entries are monomorphic; write one #[kernel] per type",
+        ));
+    }
+    if sig.asyncness.is_some() || sig.constness.is_some() || sig.abi.is_some() {
+        return Err(syn::Error::new_spanned(
+            sig,
+            "a kernel is a plain `fn` (no async, const or extern): #[kernel] adds the ABI",
+        ));
+    }
+    if let syn::ReturnType::Type(_, ty) = &sig.output {
+        return Err(syn::Error::new_spanned(
+            ty,
+            "a kernel returns nothing: write results through pointer parameters",
+        ));
+    }
+    let mut names = Vec::new();
+    let mut types: Vec<Type> = Vec::new();
+    for arg in &sig.inputs {
+        match arg {
+            FnArg::Typed(pt) => match &*pt.pat {
+                Pat::Ident(id) if id.by_ref.is_none() && id.subpat.is_none() => {
+                    names.push(id.ident.clone());
+                    types.push((*pt.ty).clone());
+                }
+                other => {
+                    return Err(syn::Error::new_spanned(
+                        other,
+                        "kernel parameters must be plain identifiers",
+                    ));
+                }
+            },
+            FnArg::Receiver(r) => {
+                return Err(syn::Error::new_spanned(r, "a kernel cannot take `self`"));
+            }
+        }
+    }
+    let attrs = &func.attrs;
+    let vis = &func.vis;
+    let ident = &sig.ident;
+    let inputs = &sig.inputs;
+    let body = &func.block;
+    let desc = format_ident!("{}", ident.to_string().to_uppercase());
+    let name_lit = ident.to_string();
+    let doc = format!(
+        "Launch descriptor of the kernel [`{name_lit}`]: its PTX entry name and its host body for the simulator."
+    );
+    Ok(quote! {
+        #[cfg(target_arch = "nvptx64")]
+        #(#attrs)*
+        #[unsafe(no_mangle)]
+        #[allow(clippy::missing_safety_doc)]
+        #vis unsafe extern "gpu-kernel" fn #ident(#inputs) #body
+
+        #[cfg(not(target_arch = "nvptx64"))]
+        #(#attrs)*
+        #[allow(clippy::missing_safety_doc, clippy::too_many_arguments)]
+        #vis unsafe fn #ident(#inputs) #body
+
+        #[cfg(not(target_arch = "nvptx64"))]
+        #[doc = #doc]
+        #vis const #desc: ::cooperative_groups::Kernel<(#(#types,)*)> =
+            ::cooperative_groups::Kernel::new(#name_lit, |(#(#names,)*)| {
+                // SAFETY: the launcher passes the arguments the kernel was declared
+                // with; the kernel's own contract covers what it does with them.
+                unsafe { #ident(#(#names),*) }
+            });
+    })
+}
+
+/// `shared_array!(T; N)`: parsed form.
+struct SharedArrayInput {
+    ty: Type,
+    len: syn::Expr,
+}
+
+impl Parse for SharedArrayInput {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let ty: Type = input.parse()?;
+        input.parse::<Token![;]>()?;
+        let len: syn::Expr = input.parse()?;
+        Ok(SharedArrayInput { ty, len })
+    }
+}
+
+static SITE: AtomicUsize = AtomicUsize::new(0);
+
+/// Declares one statically sized shared-memory array per block at this call
+/// site and evaluates to its `SharedArray<T, N>` handle.
+///
+/// On `nvptx64` this emits a module-scope `.shared` variable with a unique
+/// name, so that the allocation is one per block however often LLVM inlines,
+/// unrolls or duplicates the code that uses it. On the host the same name keys
+/// one buffer per simulated block.
+#[proc_macro]
+pub fn shared_array(input: TokenStream) -> TokenStream {
+    let SharedArrayInput { ty, len } = parse_macro_input!(input as SharedArrayInput);
+    let krate = std::env::var("CARGO_CRATE_NAME").unwrap_or_else(|_| "crate".into());
+    let n = SITE.fetch_add(1, Ordering::Relaxed);
+    let sym = format!("cg_shared_{krate}_{n}");
+    let decl = format!(".shared .align {{align}} .b8 {sym}[{{bytes}}];");
+    let addr = format!("mov.u32 {{0}}, {sym};");
+    quote! {{
+        const __CG_LEN: usize = #len;
+        #[cfg(target_arch = "nvptx64")]
+        ::core::arch::global_asm!(
+            #decl,
+            align = const ::core::mem::align_of::<#ty>(),
+            bytes = const ::core::mem::size_of::<[#ty; __CG_LEN]>(),
+        );
+        #[cfg(target_arch = "nvptx64")]
+        let __cg_addr: u32 = {
+            let a: u32;
+            // SAFETY: reads the shared-window address of a variable this expansion declared.
+            unsafe { ::core::arch::asm!(#addr, out(reg32) a, options(pure, nomem, nostack)) };
+            a
+        };
+        #[cfg(not(target_arch = "nvptx64"))]
+        let __cg_addr = ::cooperative_groups::__private::static_shared(
+            #sym,
+            ::core::mem::size_of::<[#ty; __CG_LEN]>(),
+            ::core::mem::align_of::<#ty>(),
+        );
+        // SAFETY: the address names a per-block allocation of exactly
+        // `[T; N]`, aligned for `T`, alive for the whole kernel.
+        unsafe { ::cooperative_groups::SharedArray::<#ty, __CG_LEN>::from_shared_addr(__cg_addr) }
+    }}
+    .into()
+}

@@ -1,0 +1,74 @@
+//! Errors of the host runtime: every failure says what is missing or wrong.
+
+use thiserror::Error;
+
+/// What can go wrong between the host and a GPU (or the simulator).
+#[derive(Debug, Error)]
+pub enum RuntimeError {
+    /// `libcuda` could not be loaded: no NVIDIA driver on this machine.
+    #[error("no NVIDIA driver found (libcuda.so could not be loaded); install the driver, or use the simulator (--backend sim)")]
+    NoDriver,
+    /// `cuInit` failed for another reason than a missing GPU.
+    #[error("the CUDA driver failed to initialise: {0}")]
+    DriverInit(String),
+    /// The driver loaded but reports no GPU.
+    #[error("the NVIDIA driver reports no GPU; use the simulator (--backend sim)")]
+    NoDevice,
+    /// The requested device ordinal does not exist.
+    #[error("GPU {requested} does not exist: this machine has {count} GPU(s) (valid: 0..{count})")]
+    BadDevice {
+        /// Ordinal asked for.
+        requested: u32,
+        /// GPUs present.
+        count: u32,
+    },
+    /// The GPU is older than the oldest PTX target we embed.
+    #[error("{name} has compute capability {major}.{minor}; cooperative-groups kernels need 7.0 or newer")]
+    UnsupportedGpu {
+        /// Device name.
+        name: String,
+        /// Compute capability, major.
+        major: u32,
+        /// Compute capability, minor.
+        minor: u32,
+    },
+    /// A driver call failed.
+    #[error("{call} failed: {name} ({code}): {description}")]
+    Cuda {
+        /// The driver function.
+        call: &'static str,
+        /// `CUresult` value.
+        code: u32,
+        /// `cuGetErrorName`.
+        name: String,
+        /// `cuGetErrorString`.
+        description: String,
+    },
+    /// The driver could not JIT-compile the PTX.
+    #[error("loading PTX for sm_{sm} failed: {source}\nJIT log:\n{log}")]
+    Jit {
+        /// The SM of the PTX that failed.
+        sm: u32,
+        /// The driver error.
+        source: Box<RuntimeError>,
+        /// The JIT's error log.
+        log: String,
+    },
+    /// A kernel name is not in the loaded module.
+    #[error("kernel `{0}` is not in the loaded module (is it marked #[kernel] in cg-kernels?)")]
+    NoSuchKernel(String),
+    /// A launch shape that the device or the kernel cannot run.
+    #[error("invalid launch of `{kernel}`: {reason}")]
+    InvalidLaunch {
+        /// Kernel name.
+        kernel: String,
+        /// What is wrong, naming the limit.
+        reason: String,
+    },
+    /// The simulator reported an error (deadlock, misuse, panic, bad launch).
+    #[error("simulator: {0}")]
+    Sim(#[from] cg_sim::SimError),
+}
+
+/// `Result` with [`RuntimeError`].
+pub type Result<T, E = RuntimeError> = std::result::Result<T, E>;

@@ -1,0 +1,413 @@
+//! The GPU backend: every primitive is one inline-PTX instruction (or a few).
+//!
+//! Each wrapper is `#[inline(always)]` and as small as possible: rustc marks
+//! inline asm as having side effects but not as *convergent*, so LLVM could
+//! in principle duplicate a collective into two branches. Keeping the asm in
+//! tiny leaf functions that inline into straight-line code keeps that from
+//! happening in practice, and the PTX tests check it for the lab kernels.
+
+use core::arch::asm;
+
+use super::{RawDim3, ReduxOp, ShflMode};
+
+/// An address in the shared-memory window (`.shared` state space), 32 bits wide.
+pub type SharedAddr = u32;
+
+macro_rules! sreg {
+    ($name:ident, $reg:literal) => {
+        #[doc = concat!("Reads the special register `", $reg, "`.")]
+        #[inline(always)]
+        pub fn $name() -> u32 {
+            let r: u32;
+            // SAFETY: reading a special register has no side effects.
+            unsafe { asm!(concat!("mov.u32 {0}, ", $reg, ";"), out(reg32) r, options(pure, nomem, nostack)) };
+            r
+        }
+    };
+}
+
+sreg!(tid_x, "%tid.x");
+sreg!(tid_y, "%tid.y");
+sreg!(tid_z, "%tid.z");
+sreg!(ntid_x, "%ntid.x");
+sreg!(ntid_y, "%ntid.y");
+sreg!(ntid_z, "%ntid.z");
+sreg!(ctaid_x, "%ctaid.x");
+sreg!(ctaid_y, "%ctaid.y");
+sreg!(ctaid_z, "%ctaid.z");
+sreg!(nctaid_x, "%nctaid.x");
+sreg!(nctaid_y, "%nctaid.y");
+sreg!(nctaid_z, "%nctaid.z");
+sreg!(lane_id, "%laneid");
+sreg!(dynamic_smem_size, "%dynamic_smem_size");
+
+/// `threadIdx`.
+#[inline(always)]
+pub fn thread_idx() -> RawDim3 {
+    [tid_x(), tid_y(), tid_z()]
+}
+/// `blockDim`.
+#[inline(always)]
+pub fn block_dim() -> RawDim3 {
+    [ntid_x(), ntid_y(), ntid_z()]
+}
+/// `blockIdx`.
+#[inline(always)]
+pub fn block_idx() -> RawDim3 {
+    [ctaid_x(), ctaid_y(), ctaid_z()]
+}
+/// `gridDim`.
+#[inline(always)]
+pub fn grid_dim() -> RawDim3 {
+    [nctaid_x(), nctaid_y(), nctaid_z()]
+}
+
+/// `shfl.sync.{idx,up,down,bfly}.b32 d, v, b, c, mask`.
+#[inline(always)]
+pub fn shfl(mode: ShflMode, mask: u32, v: u32, b: u32, c: u32) -> u32 {
+    let r: u32;
+    // SAFETY: a warp shuffle reads registers of the lanes in `mask`; the
+    // caller guarantees those lanes execute the same shuffle (group contract).
+    unsafe {
+        match mode {
+            ShflMode::Idx => asm!("shfl.sync.idx.b32 {0}, {1}, {2}, {3}, {4};", out(reg32) r, in(reg32) v, in(reg32) b, in(reg32) c, in(reg32) mask),
+            ShflMode::Up => asm!("shfl.sync.up.b32 {0}, {1}, {2}, {3}, {4};", out(reg32) r, in(reg32) v, in(reg32) b, in(reg32) c, in(reg32) mask),
+            ShflMode::Down => asm!("shfl.sync.down.b32 {0}, {1}, {2}, {3}, {4};", out(reg32) r, in(reg32) v, in(reg32) b, in(reg32) c, in(reg32) mask),
+            ShflMode::Bfly => asm!("shfl.sync.bfly.b32 {0}, {1}, {2}, {3}, {4};", out(reg32) r, in(reg32) v, in(reg32) b, in(reg32) c, in(reg32) mask),
+        }
+    }
+    r
+}
+
+/// `vote.sync.ballot.b32`.
+#[inline(always)]
+pub fn ballot(mask: u32, pred: bool) -> u32 {
+    let r: u32;
+    // SAFETY: warp vote over the lanes of `mask` (group contract).
+    unsafe {
+        asm!(
+            "{{ .reg .pred p; setp.ne.u32 p, {1}, 0; vote.sync.ballot.b32 {0}, p, {2}; }}",
+            out(reg32) r, in(reg32) pred as u32, in(reg32) mask
+        )
+    };
+    r
+}
+
+/// `vote.sync.any.pred`.
+#[inline(always)]
+pub fn vote_any(mask: u32, pred: bool) -> bool {
+    let r: u32;
+    // SAFETY: warp vote over the lanes of `mask` (group contract).
+    unsafe {
+        asm!(
+            "{{ .reg .pred p, q; setp.ne.u32 p, {1}, 0; vote.sync.any.pred q, p, {2}; selp.u32 {0}, 1, 0, q; }}",
+            out(reg32) r, in(reg32) pred as u32, in(reg32) mask
+        )
+    };
+    r != 0
+}
+
+/// `vote.sync.all.pred`.
+#[inline(always)]
+pub fn vote_all(mask: u32, pred: bool) -> bool {
+    let r: u32;
+    // SAFETY: warp vote over the lanes of `mask` (group contract).
+    unsafe {
+        asm!(
+            "{{ .reg .pred p, q; setp.ne.u32 p, {1}, 0; vote.sync.all.pred q, p, {2}; selp.u32 {0}, 1, 0, q; }}",
+            out(reg32) r, in(reg32) pred as u32, in(reg32) mask
+        )
+    };
+    r != 0
+}
+
+/// `match.any.sync.b32` / `.b64`: the lanes of `mask` holding the same value.
+#[inline(always)]
+pub fn match_any(mask: u32, v: u64, wide: bool) -> u32 {
+    let r: u32;
+    // SAFETY: warp match over the lanes of `mask` (group contract).
+    unsafe {
+        if wide {
+            asm!("match.any.sync.b64 {0}, {1}, {2};", out(reg32) r, in(reg64) v, in(reg32) mask)
+        } else {
+            asm!("match.any.sync.b32 {0}, {1}, {2};", out(reg32) r, in(reg32) v as u32, in(reg32) mask)
+        }
+    }
+    r
+}
+
+/// `match.all.sync.b32` / `.b64`: `mask` if every lane holds the same value, else 0.
+#[inline(always)]
+pub fn match_all(mask: u32, v: u64, wide: bool) -> u32 {
+    let r: u32;
+    // SAFETY: warp match over the lanes of `mask` (group contract).
+    unsafe {
+        if wide {
+            asm!("match.all.sync.b64 {0}, {1}, {2};", out(reg32) r, in(reg64) v, in(reg32) mask)
+        } else {
+            asm!("match.all.sync.b32 {0}, {1}, {2};", out(reg32) r, in(reg32) v as u32, in(reg32) mask)
+        }
+    }
+    r
+}
+
+/// `redux.sync` (sm_80+): a warp reduction of a 32-bit integer in one instruction.
+#[cfg(target_feature = "sm_80")]
+#[inline(always)]
+pub fn redux(op: ReduxOp, mask: u32, v: u32) -> u32 {
+    let r: u32;
+    // SAFETY: warp reduction over the lanes of `mask` (group contract).
+    unsafe {
+        match op {
+            ReduxOp::Add => asm!("redux.sync.add.u32 {0}, {1}, {2};", out(reg32) r, in(reg32) v, in(reg32) mask),
+            ReduxOp::MinU => asm!("redux.sync.min.u32 {0}, {1}, {2};", out(reg32) r, in(reg32) v, in(reg32) mask),
+            ReduxOp::MaxU => asm!("redux.sync.max.u32 {0}, {1}, {2};", out(reg32) r, in(reg32) v, in(reg32) mask),
+            ReduxOp::MinS => asm!("redux.sync.min.s32 {0}, {1}, {2};", out(reg32) r, in(reg32) v, in(reg32) mask),
+            ReduxOp::MaxS => asm!("redux.sync.max.s32 {0}, {1}, {2};", out(reg32) r, in(reg32) v, in(reg32) mask),
+            ReduxOp::And => asm!("redux.sync.and.b32 {0}, {1}, {2};", out(reg32) r, in(reg32) v, in(reg32) mask),
+            ReduxOp::Or => asm!("redux.sync.or.b32 {0}, {1}, {2};", out(reg32) r, in(reg32) v, in(reg32) mask),
+            ReduxOp::Xor => asm!("redux.sync.xor.b32 {0}, {1}, {2};", out(reg32) r, in(reg32) v, in(reg32) mask),
+        }
+    }
+    r
+}
+
+/// `activemask.b32`: the lanes of this warp executing this instruction now.
+#[inline(always)]
+pub fn activemask() -> u32 {
+    let r: u32;
+    // SAFETY: reads the active-lane mask; no memory effects.
+    unsafe { asm!("activemask.b32 {0};", out(reg32) r) };
+    r
+}
+
+/// `bar.warp.sync mask`.
+#[inline(always)]
+pub fn warp_sync(mask: u32) {
+    // SAFETY: warp barrier over the lanes of `mask` (group contract).
+    unsafe { asm!("bar.warp.sync {0};", in(reg32) mask) };
+}
+
+/// `elect.sync` (sm_90): one lane of `mask`, the same for all; returns its lane id.
+#[cfg(target_feature = "sm_90")]
+#[inline(always)]
+pub fn elect(mask: u32) -> u32 {
+    let r: u32;
+    // SAFETY: warp election over the lanes of `mask` (group contract).
+    unsafe { asm!("{{ .reg .pred p; elect.sync {0}|p, {1}; }}", out(reg32) r, in(reg32) mask) };
+    r
+}
+
+/// `bar.sync 0`: `__syncthreads()`.
+#[inline(always)]
+pub fn sync_threads() {
+    // SAFETY: block barrier; every non-exited thread of the block arrives (group contract).
+    unsafe { asm!("bar.sync 0;") };
+}
+
+/// `bar.sync id, count`: named barrier over `count` threads (a multiple of 32).
+#[inline(always)]
+pub fn barrier_sync(id: u32, count: u32) {
+    // SAFETY: named barrier; `count` threads in whole warps arrive (group contract).
+    unsafe { asm!("bar.sync {0}, {1};", in(reg32) id, in(reg32) count) };
+}
+
+/// `bar.arrive id, count`: arrive on a named barrier without waiting.
+#[inline(always)]
+pub fn barrier_arrive(id: u32, count: u32) {
+    // SAFETY: named barrier arrival; the waiting side counts `count` threads.
+    unsafe { asm!("bar.arrive {0}, {1};", in(reg32) id, in(reg32) count) };
+}
+
+/// `membar.cta` / `fence.acq_rel.cta`: order this thread's memory accesses for the block.
+#[inline(always)]
+pub fn fence_block() {
+    // SAFETY: a fence has no operands.
+    unsafe { asm!("fence.acq_rel.cta;") };
+}
+
+/// `fence.acq_rel.gpu`: order this thread's memory accesses for the device.
+#[inline(always)]
+pub fn fence_device() {
+    // SAFETY: a fence has no operands.
+    unsafe { asm!("fence.acq_rel.gpu;") };
+}
+
+/// Converts a shared-window address into a generic pointer.
+#[inline(always)]
+pub fn shared_to_generic(addr: SharedAddr) -> *mut u8 {
+    let p: u64;
+    // SAFETY: pure address arithmetic.
+    unsafe {
+        asm!("cvta.shared.u64 {0}, {1};", out(reg64) p, in(reg64) addr as u64, options(pure, nomem, nostack))
+    };
+    p as *mut u8
+}
+
+core::arch::global_asm!(".extern .shared .align 16 .b8 cg_dynamic_smem[];");
+
+/// The block's dynamic shared memory (`extern __shared__`), and its size in bytes.
+#[inline(always)]
+pub fn dynamic_shared() -> (SharedAddr, usize) {
+    let a: u32;
+    // SAFETY: reads the address of the module's dynamic shared-memory symbol.
+    unsafe { asm!("mov.u32 {0}, cg_dynamic_smem;", out(reg32) a, options(pure, nomem, nostack)) };
+    (a, dynamic_smem_size() as usize)
+}
+
+/// 32-bit shared-memory load (`ld.shared.b32`).
+///
+/// # Safety
+/// `addr` must be a valid, 4-byte aligned shared address of this block.
+#[inline(always)]
+pub unsafe fn ld_shared_u32(addr: SharedAddr) -> u32 {
+    let r: u32;
+    // SAFETY: the caller passes a valid shared address.
+    unsafe { asm!("ld.shared.b32 {0}, [{1}];", out(reg32) r, in(reg32) addr) };
+    r
+}
+
+/// 32-bit shared-memory store (`st.shared.b32`).
+///
+/// # Safety
+/// `addr` must be a valid, 4-byte aligned shared address of this block.
+#[inline(always)]
+pub unsafe fn st_shared_u32(addr: SharedAddr, v: u32) {
+    // SAFETY: the caller passes a valid shared address.
+    unsafe { asm!("st.shared.b32 [{0}], {1};", in(reg32) addr, in(reg32) v) };
+}
+
+/// `atom.add.u32` on a generic address; returns the old value.
+///
+/// # Safety
+/// `p` must be valid for a 4-byte atomic access.
+#[inline(always)]
+pub unsafe fn atomic_add_u32(p: *mut u32, v: u32) -> u32 {
+    let r: u32;
+    // SAFETY: the caller passes a valid pointer.
+    unsafe { asm!("atom.add.u32 {0}, [{1}], {2};", out(reg32) r, in(reg64) p, in(reg32) v) };
+    r
+}
+
+/// `atom.add.u64` on a generic address; returns the old value.
+///
+/// # Safety
+/// `p` must be valid for an 8-byte atomic access.
+#[inline(always)]
+pub unsafe fn atomic_add_u64(p: *mut u64, v: u64) -> u64 {
+    let r: u64;
+    // SAFETY: the caller passes a valid pointer.
+    unsafe { asm!("atom.add.u64 {0}, [{1}], {2};", out(reg64) r, in(reg64) p, in(reg64) v) };
+    r
+}
+
+/// `atom.add.f32` on a generic address; returns the old value.
+///
+/// # Safety
+/// `p` must be valid for a 4-byte atomic access.
+#[inline(always)]
+pub unsafe fn atomic_add_f32(p: *mut f32, v: f32) -> f32 {
+    let r: f32;
+    // SAFETY: the caller passes a valid pointer.
+    unsafe { asm!("atom.add.f32 {0}, [{1}], {2};", out(reg32) r, in(reg64) p, in(reg32) v) };
+    r
+}
+
+/// `atom.add.f64` on a generic address (sm_60+); returns the old value.
+///
+/// # Safety
+/// `p` must be valid for an 8-byte atomic access.
+#[inline(always)]
+pub unsafe fn atomic_add_f64(p: *mut f64, v: f64) -> f64 {
+    let r: f64;
+    // SAFETY: the caller passes a valid pointer.
+    unsafe { asm!("atom.add.f64 {0}, [{1}], {2};", out(reg64) r, in(reg64) p, in(reg64) v) };
+    r
+}
+
+/// `atom.cas.b32` on a generic address; returns the old value.
+///
+/// # Safety
+/// `p` must be valid for a 4-byte atomic access.
+#[inline(always)]
+pub unsafe fn atomic_cas_u32(p: *mut u32, cmp: u32, new: u32) -> u32 {
+    let r: u32;
+    // SAFETY: the caller passes a valid pointer.
+    unsafe { asm!("atom.cas.b32 {0}, [{1}], {2}, {3};", out(reg32) r, in(reg64) p, in(reg32) cmp, in(reg32) new) };
+    r
+}
+
+/// `ld.acquire.gpu.u32`: a load that later accesses cannot move above.
+///
+/// # Safety
+/// `p` must be valid for a 4-byte read.
+#[inline(always)]
+pub unsafe fn load_acquire_u32(p: *const u32) -> u32 {
+    let r: u32;
+    // SAFETY: the caller passes a valid pointer.
+    unsafe { asm!("ld.acquire.gpu.u32 {0}, [{1}];", out(reg32) r, in(reg64) p) };
+    r
+}
+
+/// Cluster special registers and operations (sm_90+).
+#[cfg(target_feature = "sm_90")]
+pub mod cluster {
+    use super::*;
+    sreg!(cta_rank, "%cluster_ctarank");
+    sreg!(num_ctas, "%cluster_nctarank");
+    sreg!(ctaid_x, "%cluster_ctaid.x");
+    sreg!(ctaid_y, "%cluster_ctaid.y");
+    sreg!(ctaid_z, "%cluster_ctaid.z");
+    sreg!(nctaid_x, "%cluster_nctaid.x");
+    sreg!(nctaid_y, "%cluster_nctaid.y");
+    sreg!(nctaid_z, "%cluster_nctaid.z");
+
+    /// `%cluster_ctaid`: this block's position inside its cluster.
+    #[inline(always)]
+    pub fn cta_idx() -> RawDim3 {
+        [ctaid_x(), ctaid_y(), ctaid_z()]
+    }
+    /// `%cluster_nctaid`: the cluster's shape in blocks.
+    #[inline(always)]
+    pub fn cluster_dim() -> RawDim3 {
+        [nctaid_x(), nctaid_y(), nctaid_z()]
+    }
+
+    /// `barrier.cluster.arrive.release.aligned`.
+    #[inline(always)]
+    pub fn arrive() {
+        // SAFETY: cluster barrier arrival; every thread of the cluster arrives (group contract).
+        unsafe { asm!("barrier.cluster.arrive.release.aligned;") };
+    }
+
+    /// `barrier.cluster.wait.acquire.aligned`.
+    #[inline(always)]
+    pub fn wait() {
+        // SAFETY: cluster barrier wait after this thread's arrival (group contract).
+        unsafe { asm!("barrier.cluster.wait.acquire.aligned;") };
+    }
+
+    /// `mapa.u64`: the generic address of the same shared variable in block `rank` of the cluster.
+    #[inline(always)]
+    pub fn map_shared_rank(p: *mut u8, rank: u32) -> *mut u8 {
+        let r: u64;
+        // SAFETY: pure address translation; dereferencing the result is the caller's business.
+        unsafe { asm!("mapa.u64 {0}, {1}, {2};", out(reg64) r, in(reg64) p, in(reg32) rank, options(pure, nomem, nostack)) };
+        r as *mut u8
+    }
+}
+
+/// Argument-uniformity checks exist on the simulator only; on the GPU they cost nothing.
+#[inline(always)]
+pub fn check_uniform_warp(_mask: u32, _what: &'static str, _value: u64) {}
+
+/// Block-level participation check: simulator only (see [`check_uniform_warp`]).
+#[inline(always)]
+pub fn check_uniform_block(_what: &'static str, _value: u64) {}
+
+/// Stops the kernel with an error (`trap`): used for contract violations on the device.
+#[inline(always)]
+pub fn trap() -> ! {
+    // SAFETY: `trap` aborts the kernel; nothing after it runs.
+    unsafe { asm!("trap;", options(noreturn)) }
+}

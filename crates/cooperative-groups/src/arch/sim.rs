@@ -1,0 +1,325 @@
+//! The host backend: every primitive forwards to the `cg-sim` simulator.
+//!
+//! Signatures match [`ptx`](super) one for one, so the code above the arch
+//! layer compiles unchanged for both. Blocking primitives are
+//! `#[track_caller]`: the simulator names the user's source line in reports.
+
+use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+
+use cg_sim::lane;
+
+use super::{RawDim3, ReduxOp, ShflMode};
+
+/// On the host a shared address is a plain pointer into the simulated block's
+/// shared-memory buffers.
+pub type SharedAddr = *mut u8;
+
+/// `threadIdx`.
+#[inline]
+pub fn thread_idx() -> RawDim3 {
+    lane::thread_idx()
+}
+/// `blockDim`.
+#[inline]
+pub fn block_dim() -> RawDim3 {
+    lane::block_dim()
+}
+/// `blockIdx`.
+#[inline]
+pub fn block_idx() -> RawDim3 {
+    lane::block_idx()
+}
+/// `gridDim`.
+#[inline]
+pub fn grid_dim() -> RawDim3 {
+    lane::grid_dim()
+}
+/// `%laneid`.
+#[inline]
+pub fn lane_id() -> u32 {
+    lane::lane_id()
+}
+/// `%dynamic_smem_size`.
+#[inline]
+pub fn dynamic_smem_size() -> u32 {
+    lane::dynamic_shared().1 as u32
+}
+
+fn sim_mode(mode: ShflMode) -> lane::ShflMode {
+    match mode {
+        ShflMode::Idx => lane::ShflMode::Idx,
+        ShflMode::Up => lane::ShflMode::Up,
+        ShflMode::Down => lane::ShflMode::Down,
+        ShflMode::Bfly => lane::ShflMode::Bfly,
+    }
+}
+
+/// `shfl.sync`.
+#[track_caller]
+#[inline]
+pub fn shfl(mode: ShflMode, mask: u32, v: u32, b: u32, c: u32) -> u32 {
+    lane::shfl(sim_mode(mode), mask, v, b, c)
+}
+/// `vote.sync.ballot.b32`.
+#[track_caller]
+#[inline]
+pub fn ballot(mask: u32, pred: bool) -> u32 {
+    lane::ballot(mask, pred)
+}
+/// `vote.sync.any.pred`.
+#[track_caller]
+#[inline]
+pub fn vote_any(mask: u32, pred: bool) -> bool {
+    lane::ballot(mask, pred) != 0
+}
+/// `vote.sync.all.pred`.
+#[track_caller]
+#[inline]
+pub fn vote_all(mask: u32, pred: bool) -> bool {
+    lane::ballot(mask, pred) == mask & lane::existing_lanes()
+}
+/// `match.any.sync`.
+#[track_caller]
+#[inline]
+pub fn match_any(mask: u32, v: u64, wide: bool) -> u32 {
+    lane::match_any(mask, if wide { v } else { v as u32 as u64 })
+}
+/// `match.all.sync`.
+#[track_caller]
+#[inline]
+pub fn match_all(mask: u32, v: u64, wide: bool) -> u32 {
+    lane::match_all(mask, if wide { v } else { v as u32 as u64 })
+}
+/// `redux.sync`.
+#[track_caller]
+#[inline]
+pub fn redux(op: ReduxOp, mask: u32, v: u32) -> u32 {
+    let op = match op {
+        ReduxOp::Add => lane::ReduxOp::Add,
+        ReduxOp::MinU => lane::ReduxOp::MinU,
+        ReduxOp::MaxU => lane::ReduxOp::MaxU,
+        ReduxOp::MinS => lane::ReduxOp::MinS,
+        ReduxOp::MaxS => lane::ReduxOp::MaxS,
+        ReduxOp::And => lane::ReduxOp::And,
+        ReduxOp::Or => lane::ReduxOp::Or,
+        ReduxOp::Xor => lane::ReduxOp::Xor,
+    };
+    lane::redux(op, mask, v)
+}
+/// `activemask.b32`, under the simulator's convergence model.
+#[track_caller]
+#[inline]
+pub fn activemask() -> u32 {
+    lane::activemask()
+}
+/// `bar.warp.sync`.
+#[track_caller]
+#[inline]
+pub fn warp_sync(mask: u32) {
+    lane::warp_sync(mask)
+}
+/// `elect.sync`.
+#[track_caller]
+#[inline]
+pub fn elect(mask: u32) -> u32 {
+    lane::elect(mask)
+}
+/// `bar.sync 0`.
+#[track_caller]
+#[inline]
+pub fn sync_threads() {
+    lane::sync_threads()
+}
+/// `bar.sync id, count`.
+#[track_caller]
+#[inline]
+pub fn barrier_sync(id: u32, count: u32) {
+    lane::barrier_sync(id, count)
+}
+/// `bar.arrive id, count`.
+#[track_caller]
+#[inline]
+pub fn barrier_arrive(id: u32, count: u32) {
+    lane::barrier_arrive(id, count)
+}
+/// Block-scope fence: the simulator runs lanes on one OS thread, so program
+/// order is memory order; a compiler fence keeps the optimiser honest.
+#[inline]
+pub fn fence_block() {
+    core::sync::atomic::fence(Ordering::SeqCst);
+}
+/// Device-scope fence (see [`fence_block`]).
+#[inline]
+pub fn fence_device() {
+    core::sync::atomic::fence(Ordering::SeqCst);
+}
+/// Shared addresses are already pointers on the host.
+#[inline]
+pub fn shared_to_generic(addr: SharedAddr) -> *mut u8 {
+    addr
+}
+/// The simulated block's dynamic shared memory and its size in bytes.
+#[inline]
+pub fn dynamic_shared() -> (SharedAddr, usize) {
+    lane::dynamic_shared()
+}
+/// The simulated block's buffer for the static allocation named `key`.
+#[inline]
+pub fn static_shared(key: &'static str, bytes: usize, align: usize) -> SharedAddr {
+    lane::static_shared(key, bytes, align)
+}
+
+/// 32-bit shared-memory load.
+///
+/// # Safety
+/// `addr` must be valid and 4-byte aligned.
+#[inline]
+pub unsafe fn ld_shared_u32(addr: SharedAddr) -> u32 {
+    // SAFETY: the caller passes a valid, aligned pointer.
+    unsafe { (addr as *const u32).read_volatile() }
+}
+/// 32-bit shared-memory store.
+///
+/// # Safety
+/// `addr` must be valid and 4-byte aligned.
+#[inline]
+pub unsafe fn st_shared_u32(addr: SharedAddr, v: u32) {
+    // SAFETY: the caller passes a valid, aligned pointer.
+    unsafe { (addr as *mut u32).write_volatile(v) }
+}
+
+/// Atomic add on a `u32`; returns the old value.
+///
+/// # Safety
+/// `p` must be valid and aligned.
+#[inline]
+pub unsafe fn atomic_add_u32(p: *mut u32, v: u32) -> u32 {
+    // SAFETY: the caller passes a valid, aligned pointer.
+    unsafe { AtomicU32::from_ptr(p) }.fetch_add(v, Ordering::Relaxed)
+}
+/// Atomic add on a `u64`; returns the old value.
+///
+/// # Safety
+/// `p` must be valid and aligned.
+#[inline]
+pub unsafe fn atomic_add_u64(p: *mut u64, v: u64) -> u64 {
+    // SAFETY: the caller passes a valid, aligned pointer.
+    unsafe { AtomicU64::from_ptr(p) }.fetch_add(v, Ordering::Relaxed)
+}
+/// Atomic add on an `f32`; returns the old value.
+///
+/// # Safety
+/// `p` must be valid and aligned.
+#[inline]
+pub unsafe fn atomic_add_f32(p: *mut f32, v: f32) -> f32 {
+    // SAFETY: the caller passes a valid, aligned pointer; f32 and u32 share a layout.
+    let a = unsafe { AtomicU32::from_ptr(p.cast()) };
+    let old = a
+        .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |x| {
+            Some((f32::from_bits(x) + v).to_bits())
+        })
+        .unwrap_or_else(|x| x);
+    f32::from_bits(old)
+}
+/// Atomic add on an `f64`; returns the old value.
+///
+/// # Safety
+/// `p` must be valid and aligned.
+#[inline]
+pub unsafe fn atomic_add_f64(p: *mut f64, v: f64) -> f64 {
+    // SAFETY: the caller passes a valid, aligned pointer; f64 and u64 share a layout.
+    let a = unsafe { AtomicU64::from_ptr(p.cast()) };
+    let old = a
+        .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |x| {
+            Some((f64::from_bits(x) + v).to_bits())
+        })
+        .unwrap_or_else(|x| x);
+    f64::from_bits(old)
+}
+/// Atomic compare-and-swap on a `u32`; returns the old value.
+///
+/// # Safety
+/// `p` must be valid and aligned.
+#[inline]
+pub unsafe fn atomic_cas_u32(p: *mut u32, cmp: u32, new: u32) -> u32 {
+    // SAFETY: the caller passes a valid, aligned pointer.
+    unsafe { AtomicU32::from_ptr(p) }
+        .compare_exchange(cmp, new, Ordering::AcqRel, Ordering::Acquire)
+        .unwrap_or_else(|x| x)
+}
+/// Acquire load of a `u32`.
+///
+/// # Safety
+/// `p` must be valid and aligned.
+#[inline]
+pub unsafe fn load_acquire_u32(p: *const u32) -> u32 {
+    // SAFETY: the caller passes a valid, aligned pointer.
+    unsafe { AtomicU32::from_ptr(p as *mut u32) }.load(Ordering::Acquire)
+}
+
+/// Grid-wide barrier of a cooperative launch.
+#[track_caller]
+#[inline]
+pub fn grid_sync() {
+    lane::grid_sync()
+}
+
+/// Checks, as a collective over the warp lanes in `mask`, that every lane
+/// passed the same `value` for the argument named `what`.
+#[track_caller]
+#[inline]
+pub fn check_uniform_warp(mask: u32, what: &'static str, value: u64) {
+    lane::check_uniform(lane::Scope::Warp(mask), what, value)
+}
+
+/// Checks, as a collective over the whole block, that every live thread
+/// reached this call (`what` names the operation) with the same `value`.
+#[track_caller]
+#[inline]
+pub fn check_uniform_block(what: &'static str, value: u64) {
+    lane::check_uniform(lane::Scope::Block, what, value)
+}
+
+/// Cluster registers and operations.
+pub mod cluster {
+    use cg_sim::lane;
+
+    /// `%cluster_ctarank`.
+    pub fn cta_rank() -> u32 {
+        lane::cluster_cta_rank()
+    }
+    /// `%cluster_nctarank`.
+    pub fn num_ctas() -> u32 {
+        lane::cluster_num_ctas()
+    }
+    /// `%cluster_ctaid`.
+    pub fn cta_idx() -> super::RawDim3 {
+        lane::cluster_cta_idx()
+    }
+    /// `%cluster_nctaid`.
+    pub fn cluster_dim() -> super::RawDim3 {
+        lane::cluster_dim()
+    }
+    /// `barrier.cluster.arrive`.
+    #[track_caller]
+    pub fn arrive() {
+        lane::cluster_arrive()
+    }
+    /// `barrier.cluster.wait`.
+    #[track_caller]
+    pub fn wait() {
+        lane::cluster_wait()
+    }
+    /// `mapa`: the same shared location in block `rank` of the cluster.
+    #[track_caller]
+    pub fn map_shared_rank(p: *mut u8, rank: u32) -> *mut u8 {
+        lane::cluster_map_shared(p, rank)
+    }
+}
+
+/// Stops the kernel with an error: on the simulator, a panic that the
+/// launcher reports with the lane and the source line.
+#[track_caller]
+pub fn trap() -> ! {
+    panic!("kernel trap")
+}

@@ -1,0 +1,164 @@
+//! CUDA's raw built-ins, for code that wants no group handle: thread
+//! indices, `__shfl_*_sync`, `__ballot_sync`, `__activemask`, `__syncwarp`,
+//! `__syncthreads`.
+//!
+//! Each function lowers to the one PTX instruction named in its docs. The
+//! caller supplies masks by hand, exactly as in CUDA C++; the group types of
+//! this crate compute them for you.
+
+use crate::arch::{self, ShflMode};
+use crate::dim::Dim3;
+
+/// `FULL_MASK`: all 32 lanes of a warp.
+pub const FULL_MASK: u32 = 0xffff_ffff;
+
+/// The number of threads in a warp.
+pub const WARP_SIZE: u32 = 32;
+
+/// `threadIdx` (`%tid`).
+#[inline(always)]
+pub fn thread_idx() -> Dim3 {
+    Dim3::from_raw(arch::thread_idx())
+}
+
+/// `blockIdx` (`%ctaid`).
+#[inline(always)]
+pub fn block_idx() -> Dim3 {
+    Dim3::from_raw(arch::block_idx())
+}
+
+/// `blockDim` (`%ntid`).
+#[inline(always)]
+pub fn block_dim() -> Dim3 {
+    Dim3::from_raw(arch::block_dim())
+}
+
+/// `gridDim` (`%nctaid`).
+#[inline(always)]
+pub fn grid_dim() -> Dim3 {
+    Dim3::from_raw(arch::grid_dim())
+}
+
+/// This thread's lane in its warp (`%laneid`).
+#[inline(always)]
+pub fn lane_id() -> u32 {
+    arch::lane_id()
+}
+
+/// A value that one `shfl.sync` moves: exactly one 32-bit register.
+pub trait Word32: Copy {
+    /// The value's bits.
+    fn to_bits32(self) -> u32;
+    /// The value back from its bits.
+    fn from_bits32(bits: u32) -> Self;
+}
+
+impl Word32 for u32 {
+    #[inline(always)]
+    fn to_bits32(self) -> u32 {
+        self
+    }
+    #[inline(always)]
+    fn from_bits32(bits: u32) -> Self {
+        bits
+    }
+}
+
+impl Word32 for i32 {
+    #[inline(always)]
+    fn to_bits32(self) -> u32 {
+        self as u32
+    }
+    #[inline(always)]
+    fn from_bits32(bits: u32) -> Self {
+        bits as i32
+    }
+}
+
+impl Word32 for f32 {
+    #[inline(always)]
+    fn to_bits32(self) -> u32 {
+        self.to_bits()
+    }
+    #[inline(always)]
+    fn from_bits32(bits: u32) -> Self {
+        f32::from_bits(bits)
+    }
+}
+
+#[inline(always)]
+#[track_caller]
+fn shfl_word<T: Word32>(mode: ShflMode, mask: u32, v: T, b: u32, width: u32) -> T {
+    debug_assert!(width.is_power_of_two() && width <= 32);
+    T::from_bits32(arch::shfl(mode, mask, v.to_bits32(), b, arch::shfl_c(mode, width)))
+}
+
+/// `__shfl_sync(mask, v, src, width)`: `shfl.sync.idx.b32`.
+#[inline(always)]
+#[track_caller]
+pub fn shfl_sync<T: Word32>(mask: u32, v: T, src_lane: u32, width: u32) -> T {
+    shfl_word(ShflMode::Idx, mask, v, src_lane, width)
+}
+
+/// `__shfl_up_sync(mask, v, delta, width)`: `shfl.sync.up.b32`.
+#[inline(always)]
+#[track_caller]
+pub fn shfl_up_sync<T: Word32>(mask: u32, v: T, delta: u32, width: u32) -> T {
+    shfl_word(ShflMode::Up, mask, v, delta, width)
+}
+
+/// `__shfl_down_sync(mask, v, delta, width)`: `shfl.sync.down.b32`.
+#[inline(always)]
+#[track_caller]
+pub fn shfl_down_sync<T: Word32>(mask: u32, v: T, delta: u32, width: u32) -> T {
+    shfl_word(ShflMode::Down, mask, v, delta, width)
+}
+
+/// `__shfl_xor_sync(mask, v, lane_mask, width)`: `shfl.sync.bfly.b32`.
+#[inline(always)]
+#[track_caller]
+pub fn shfl_xor_sync<T: Word32>(mask: u32, v: T, lane_mask: u32, width: u32) -> T {
+    shfl_word(ShflMode::Bfly, mask, v, lane_mask, width)
+}
+
+/// `__ballot_sync(mask, pred)`: `vote.sync.ballot.b32`.
+#[inline(always)]
+#[track_caller]
+pub fn ballot_sync(mask: u32, pred: bool) -> u32 {
+    arch::ballot(mask, pred)
+}
+
+/// `__any_sync(mask, pred)`: `vote.sync.any.pred`.
+#[inline(always)]
+#[track_caller]
+pub fn any_sync(mask: u32, pred: bool) -> bool {
+    arch::vote_any(mask, pred)
+}
+
+/// `__all_sync(mask, pred)`: `vote.sync.all.pred`.
+#[inline(always)]
+#[track_caller]
+pub fn all_sync(mask: u32, pred: bool) -> bool {
+    arch::vote_all(mask, pred)
+}
+
+/// `__activemask()`: `activemask.b32`.
+#[inline(always)]
+#[track_caller]
+pub fn activemask() -> u32 {
+    arch::activemask()
+}
+
+/// `__syncwarp(mask)`: `bar.warp.sync`.
+#[inline(always)]
+#[track_caller]
+pub fn syncwarp(mask: u32) {
+    arch::warp_sync(mask)
+}
+
+/// `__syncthreads()`: `bar.sync 0`.
+#[inline(always)]
+#[track_caller]
+pub fn syncthreads() {
+    arch::sync_threads()
+}

@@ -1,0 +1,11 @@
+//! The panic handler of `no_std` kernel crates on the GPU: `trap`.
+//!
+//! A bounds-check failure or an explicit `panic!` in a kernel stops the launch
+//! with `CUDA_ERROR_ILLEGAL_INSTRUCTION`, which the host runtime reports.
+//! Disable the `panic-handler` feature to provide your own.
+
+#[cfg(all(target_arch = "nvptx64", feature = "panic-handler"))]
+#[panic_handler]
+fn panic(_info: &core::panic::PanicInfo) -> ! {
+    crate::arch::trap()
+}
