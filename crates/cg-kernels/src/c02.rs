@@ -1,0 +1,191 @@
+//! The kernels of the C-02 lab (`../shared/LAB_SPEC.md`), one source for the
+//! GPU and the simulator.
+//!
+//! Reduce kernels share one shape: every thread sums its grid-stride slice of
+//! `input` (global memory is read once), then runs `reps` rounds of a tile
+//! reduction, chaining them with `v += red * 1e-30` so that no round can be
+//! optimised away; the tile's rank 0 finally adds its result to
+//! `partial[blockIdx.x]`. At `reps = 1` the partial sums add up to the sum of
+//! the input, which is how every configuration is verified.
+
+use cooperative_groups::intrinsics::{block_dim, block_idx, grid_dim, thread_idx};
+use cooperative_groups::prelude::*;
+use cooperative_groups::{atomic::atomic_add, kernel};
+
+/// Parameters of every reduce kernel: `(input, partial, n, reps)`.
+pub type ReduceArgs = (*const f32, *mut f32, u32, u32);
+
+/// This thread's grid-stride sum of `input[..n]`.
+#[inline(always)]
+fn grid_stride_sum(input: *const f32, n: u32) -> f32 {
+    let stride = grid_dim().x * block_dim().x;
+    let mut i = block_idx().x * block_dim().x + thread_idx().x;
+    let mut v = 0.0f32;
+    while i < n {
+        // SAFETY: i < n and the launcher passes `n` readable floats.
+        v += unsafe { *input.add(i as usize) };
+        i += stride;
+    }
+    v
+}
+
+/// The baseline's warp primitives: hand-written inline PTX on the GPU (no
+/// library code at all), the library's raw intrinsics on the simulator.
+mod hand {
+    #[cfg(target_arch = "nvptx64")]
+    #[inline(always)]
+    pub fn shfl_down_full(v: f32, delta: u32) -> f32 {
+        let r: f32;
+        // SAFETY: a full-warp shuffle; every lane of the warp executes it.
+        unsafe {
+            core::arch::asm!("shfl.sync.down.b32 {0}, {1}, {2}, 0x1f, 0xffffffff;",
+                out(reg32) r, in(reg32) v, in(reg32) delta)
+        };
+        r
+    }
+
+    #[cfg(target_arch = "nvptx64")]
+    #[inline(always)]
+    pub fn shfl_idx_full(v: f32, src: u32) -> f32 {
+        let r: f32;
+        // SAFETY: a full-warp shuffle; every lane of the warp executes it.
+        unsafe {
+            core::arch::asm!("shfl.sync.idx.b32 {0}, {1}, {2}, 0x1f, 0xffffffff;",
+                out(reg32) r, in(reg32) v, in(reg32) src)
+        };
+        r
+    }
+
+    #[cfg(not(target_arch = "nvptx64"))]
+    pub use self::host::*;
+
+    #[cfg(not(target_arch = "nvptx64"))]
+    mod host {
+        use cooperative_groups::intrinsics::{FULL_MASK, shfl_down_sync, shfl_sync};
+
+        #[track_caller]
+        pub fn shfl_down_full(v: f32, delta: u32) -> f32 {
+            shfl_down_sync(FULL_MASK, v, delta, 32)
+        }
+
+        #[track_caller]
+        pub fn shfl_idx_full(v: f32, src: u32) -> f32 {
+            shfl_sync(FULL_MASK, v, src, 32)
+        }
+    }
+}
+
+/// `intrinsic`: full-mask `shfl.sync.down` tree (16 → 1), then a
+/// `shfl.sync.idx` broadcast from lane 0 — written in inline PTX.
+#[kernel]
+pub fn reduce_intrinsic(input: *const f32, partial: *mut f32, n: u32, reps: u32) {
+    let mut v = grid_stride_sum(input, n);
+    let mut red = 0.0f32;
+    for _ in 0..reps {
+        let mut x = v;
+        let mut offset = 16;
+        while offset > 0 {
+            x += hand::shfl_down_full(x, offset);
+            offset >>= 1;
+        }
+        red = hand::shfl_idx_full(x, 0);
+        v += red * 1e-30;
+    }
+    if thread_idx().x % 32 == 0 {
+        // SAFETY: one float per block.
+        unsafe { atomic_add(partial.add(block_idx().x as usize), red) };
+    }
+}
+
+/// `tile32`: `ThreadBlockTile<32>` `shfl_down` tree, then `shfl(v, 0)`.
+#[kernel]
+pub fn reduce_tile32(input: *const f32, partial: *mut f32, n: u32, reps: u32) {
+    let block = this_thread_block();
+    let tile = tiled_partition::<32, _>(&block);
+    let mut v = grid_stride_sum(input, n);
+    let mut red = 0.0f32;
+    for _ in 0..reps {
+        let mut x = v;
+        let mut offset = 16;
+        while offset > 0 {
+            x += tile.shfl_down(x, offset);
+            offset >>= 1;
+        }
+        red = tile.shfl(x, 0);
+        v += red * 1e-30;
+    }
+    if tile.thread_rank() == 0 {
+        // SAFETY: one float per block.
+        unsafe { atomic_add(partial.add(block_idx().x as usize), red) };
+    }
+}
+
+/// `cg_reduce` at tile `N`: the library's `reduce(&tile, v, Plus)`.
+#[inline(always)]
+fn cg_reduce_body<const N: usize>(input: *const f32, partial: *mut f32, n: u32, reps: u32) {
+    let block = this_thread_block();
+    let tile = tiled_partition::<N, _>(&block);
+    let mut v = grid_stride_sum(input, n);
+    let mut red = 0.0f32;
+    for _ in 0..reps {
+        red = reduce(&tile, v, Plus);
+        v += red * 1e-30;
+    }
+    if tile.thread_rank() == 0 {
+        // SAFETY: one float per block.
+        unsafe { atomic_add(partial.add(block_idx().x as usize), red) };
+    }
+}
+
+macro_rules! cg_reduce_kernels {
+    ($($name:ident $desc:ident $n:literal),* $(,)?) => {
+        $(
+            #[doc = concat!("`cg_reduce` at tile ", stringify!($n), ".")]
+            #[kernel]
+            pub fn $name(input: *const f32, partial: *mut f32, n: u32, reps: u32) {
+                cg_reduce_body::<$n>(input, partial, n, reps)
+            }
+        )*
+
+        /// The `cg_reduce` kernel for `tile`, if one exists (powers of two 8..=1024).
+        #[cfg(not(target_arch = "nvptx64"))]
+        pub fn cg_reduce_kernel(tile: u32) -> Option<cooperative_groups::Kernel<ReduceArgs>> {
+            match tile {
+                $($n => Some($desc),)*
+                _ => None,
+            }
+        }
+    };
+}
+
+cg_reduce_kernels!(
+    cg_reduce_8 CG_REDUCE_8 8,
+    cg_reduce_16 CG_REDUCE_16 16,
+    cg_reduce_32 CG_REDUCE_32 32,
+    cg_reduce_64 CG_REDUCE_64 64,
+    cg_reduce_128 CG_REDUCE_128 128,
+    cg_reduce_256 CG_REDUCE_256 256,
+    cg_reduce_512 CG_REDUCE_512 512,
+    cg_reduce_1024 CG_REDUCE_1024 1024,
+);
+
+/// `coalesced`: grid-stride over `input`; each thread holding an odd value
+/// joins `coalesced_threads()`, whose rank 0 adds the group's size to `count`
+/// with one 64-bit atomic.
+#[kernel]
+pub fn coalesced_odd(input: *const i32, count: *mut u64, n: u32) {
+    let stride = grid_dim().x * block_dim().x;
+    let mut i = block_idx().x * block_dim().x + thread_idx().x;
+    while i < n {
+        // SAFETY: i < n and the launcher passes `n` readable ints.
+        let x = unsafe { *input.add(i as usize) };
+        if x & 1 != 0 {
+            let g = coalesced_threads();
+            if g.thread_rank() == 0 {
+                // SAFETY: `count` points at one u64.
+                unsafe { atomic_add(count, g.num_threads() as u64) };
+            }
+        }
+        i += stride;
+    }
+}

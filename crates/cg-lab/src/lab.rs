@@ -1,0 +1,310 @@
+//! The C-02 lab: builds the variants of a run, verifies each at `reps = 1`,
+//! times them interleaved (GPU only), and assembles the [`Report`].
+
+use anyhow::{Result, bail};
+use cg_kernels::c02::{
+    COALESCED_ODD, CLUSTER_DSMEM, REDUCE_INTRINSIC, REDUCE_TILE32, ReduceArgs, cg_reduce_kernel,
+};
+use cg_runtime::{Backend, Buffer, Dim3, LaunchConfig};
+use cooperative_groups::Kernel;
+
+use crate::cli::{LabArgs, Mode};
+use crate::data;
+use crate::progress::Progress;
+use crate::results::Row;
+use crate::stats::Summary;
+use crate::timing::{Timed, time_interleaved};
+
+/// One configuration of the lab.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Variant {
+    /// A tile reduce: `intrinsic`, `tile32` or `cg_reduce` at `tile`.
+    Reduce {
+        /// Which kernel.
+        tag: ReduceTag,
+        /// Tile size.
+        tile: u32,
+    },
+    /// Odd count through `coalesced_threads()`.
+    Coalesced,
+    /// Cluster DSMEM neighbour read, `size` blocks per cluster.
+    Cluster {
+        /// Blocks per cluster.
+        size: u32,
+    },
+}
+
+/// The three reduce strategies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReduceTag {
+    /// Hand-written PTX.
+    Intrinsic,
+    /// `ThreadBlockTile<32>` shuffles.
+    Tile32,
+    /// Library `reduce`.
+    CgReduce,
+}
+
+impl Variant {
+    /// The seed's tag.
+    pub fn tag(&self) -> &'static str {
+        match self {
+            Variant::Reduce { tag: ReduceTag::Intrinsic, .. } => "intrinsic",
+            Variant::Reduce { tag: ReduceTag::Tile32, .. } => "tile32",
+            Variant::Reduce { tag: ReduceTag::CgReduce, .. } => "cg_reduce",
+            Variant::Coalesced => "coalesced",
+            Variant::Cluster { .. } => "cluster",
+        }
+    }
+
+    /// The `tile` column (cluster: the cluster size).
+    pub fn tile(&self) -> u32 {
+        match *self {
+            Variant::Reduce { tile, .. } => tile,
+            Variant::Coalesced => 32,
+            Variant::Cluster { size } => size,
+        }
+    }
+}
+
+/// Device-side inputs and outputs, allocated once per run.
+pub struct Lab<'a> {
+    backend: &'a Backend,
+    args: &'a LabArgs,
+    /// Blocks in the grid (reduce, coalesced).
+    pub grid: u32,
+    input_f32: Buffer<f32>,
+    input_i32: Buffer<i32>,
+    partial: Buffer<f32>,
+    count: Buffer<u64>,
+    cluster_out: Buffer<u32>,
+}
+
+impl<'a> Lab<'a> {
+    /// Uploads the seed's inputs for `args.n` elements.
+    pub fn new(backend: &'a Backend, args: &'a LabArgs) -> Result<Lab<'a>> {
+        let grid = args.grid.unwrap_or_else(|| default_grid(backend));
+        Ok(Lab {
+            backend,
+            args,
+            grid,
+            input_f32: backend.upload(&data::reduce_input(args.n))?,
+            input_i32: backend.upload(&data::odd_input(args.n))?,
+            partial: backend.alloc(grid as usize)?,
+            count: backend.alloc(1)?,
+            cluster_out: backend.alloc(grid as usize)?,
+        })
+    }
+
+    /// The variants of `mode`, split into the sweep group and the modes group.
+    pub fn plan(&self, mode: Mode) -> (Vec<Variant>, Vec<Variant>, Vec<String>) {
+        let a = self.args;
+        let sweep: Vec<Variant> = (3..=10)
+            .map(|k| 1u32 << k)
+            .filter(|&t| t <= a.block)
+            .map(|tile| Variant::Reduce { tag: ReduceTag::CgReduce, tile })
+            .collect();
+        let mut skipped = Vec::new();
+        let mut modes = vec![
+            Variant::Reduce { tag: ReduceTag::Intrinsic, tile: 32 },
+            Variant::Reduce { tag: ReduceTag::Tile32, tile: 32 },
+            Variant::Reduce { tag: ReduceTag::CgReduce, tile: a.tile },
+            Variant::Coalesced,
+        ];
+        match self.cluster_support() {
+            Ok(()) => modes.push(Variant::Cluster { size: a.clusize }),
+            Err(why) => skipped.push(format!("cluster: {why}")),
+        }
+        let single = |v: Variant| (vec![], vec![v]);
+        let (s, m) = match mode {
+            Mode::Sweep => (sweep, vec![]),
+            Mode::Modes => (vec![], modes),
+            Mode::All => (sweep, modes),
+            Mode::Intrinsic => single(Variant::Reduce { tag: ReduceTag::Intrinsic, tile: 32 }),
+            Mode::Tile32 => single(Variant::Reduce { tag: ReduceTag::Tile32, tile: 32 }),
+            Mode::CgReduce => single(Variant::Reduce { tag: ReduceTag::CgReduce, tile: a.tile }),
+            Mode::Coalesced => single(Variant::Coalesced),
+            Mode::Cluster => match self.cluster_support() {
+                Ok(()) => single(Variant::Cluster { size: a.clusize }),
+                Err(_) => (vec![], vec![]),
+            },
+        };
+        if !matches!(mode, Mode::Modes | Mode::All | Mode::Cluster) {
+            skipped.clear();
+        }
+        (s, m, skipped)
+    }
+
+    /// Clusters need sm_90 (the simulator supports them).
+    fn cluster_support(&self) -> Result<(), String> {
+        match self.backend {
+            Backend::Gpu(g) if g.info().sm() < 90 => {
+                let (ma, mi) = g.info().compute_capability;
+                Err(format!("needs compute capability 9.0+; {} is {ma}.{mi}", g.info().name))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Grid of the cluster mode: rounded down to a multiple of the cluster size.
+    fn cluster_grid(&self, size: u32) -> u32 {
+        (self.grid / size).max(1) * size
+    }
+
+    fn launch(&mut self, v: Variant, reps: u32, sync: bool) -> Result<()> {
+        let block = self.args.block;
+        let n = self.args.n;
+        match v {
+            Variant::Reduce { tag, tile } => {
+                let k = reduce_kernel(tag, tile)?;
+                let cfg = LaunchConfig::linear(self.grid, block);
+                let args: ReduceArgs = (self.input_f32.as_ptr(), self.partial.as_ptr(), n, reps);
+                self.partial.zero_async()?;
+                run(self.backend, &k, &cfg, args, sync)
+            }
+            Variant::Coalesced => {
+                let cfg = LaunchConfig::linear(self.grid, block);
+                self.count.zero_async()?;
+                run(self.backend, &COALESCED_ODD, &cfg, (self.input_i32.as_ptr(), self.count.as_ptr(), n), sync)
+            }
+            Variant::Cluster { size } => {
+                let cfg = LaunchConfig::linear(self.cluster_grid(size), block).clusters(Dim3::x(size));
+                self.cluster_out.zero_async()?;
+                run(self.backend, &CLUSTER_DSMEM, &cfg, (self.cluster_out.as_ptr(),), sync)
+            }
+        }
+    }
+
+    /// Runs `v` once at `reps = 1` and compares with the host's expectation.
+    pub fn verify(&mut self, v: Variant) -> Result<(bool, String)> {
+        self.launch(v, 1, true)?;
+        let n = self.args.n;
+        Ok(match v {
+            Variant::Reduce { .. } => {
+                let got: f64 = self.partial.to_vec()?.iter().map(|&x| x as f64).sum();
+                let want = data::reduce_expected(n);
+                let ok = (got - want).abs() <= 1e-3 * (1.0 + want.abs());
+                (ok, format!("sum {got:.1} vs {want:.1}"))
+            }
+            Variant::Coalesced => {
+                let got = self.count.to_vec()?[0];
+                let want = data::odd_expected(n);
+                (got == want, format!("odd {got} vs {want}"))
+            }
+            Variant::Cluster { size } => {
+                let grid = self.cluster_grid(size);
+                let got = self.cluster_out.to_vec()?;
+                let bad = (0..grid).filter(|&b| got[b as usize] != data::cluster_expected(b, size)).count();
+                (bad == 0, format!("{} of {grid} blocks read their neighbour (clusize {size})", grid as usize - bad))
+            }
+        })
+    }
+
+    /// Verifies every variant of a group, then (GPU only) times them
+    /// interleaved; returns one row each.
+    pub fn measure(&mut self, variants: &[Variant], progress: &Progress) -> Result<Vec<Row>> {
+        let mut checks = Vec::new();
+        for &v in variants {
+            progress.set_message(format!("verify {} tile {}", v.tag(), v.tile()));
+            checks.push(self.verify(v)?);
+            progress.inc(1);
+        }
+        let times: Vec<Option<Summary>> = if self.backend.is_sim() {
+            vec![None; variants.len()]
+        } else {
+            let (warmup, runs, reps) = (self.args.warmup, self.args.runs, self.args.reps);
+            let samples = time_interleaved(self, variants, warmup, runs, reps, progress)?;
+            samples.into_iter().map(|s| Some(Summary::of(&s))).collect()
+        };
+        Ok(variants
+            .iter()
+            .zip(checks)
+            .zip(times)
+            .map(|((v, (verified, check)), time_ms)| Row {
+                tag: v.tag().to_string(),
+                tile: v.tile(),
+                block: self.args.block,
+                grid: match v {
+                    Variant::Cluster { size } => self.cluster_grid(*size),
+                    _ => self.grid,
+                },
+                reps: match v {
+                    Variant::Reduce { .. } => self.args.reps,
+                    _ => 1,
+                },
+                n: self.args.n,
+                time_ms,
+                norm: None,
+                ratio_vs_intrinsic: None,
+                verified,
+                check,
+            })
+            .collect())
+    }
+}
+
+impl Timed for Lab<'_> {
+    type Variant = Variant;
+
+    fn gpu(&self) -> &cg_runtime::Gpu {
+        match self.backend {
+            Backend::Gpu(g) => g,
+            Backend::Sim(_) => unreachable!("timing runs on the GPU only"),
+        }
+    }
+
+    fn launch_async(&mut self, v: Variant, reps: u32) -> Result<()> {
+        self.launch(v, reps, false)
+    }
+}
+
+fn reduce_kernel(tag: ReduceTag, tile: u32) -> Result<Kernel<ReduceArgs>> {
+    Ok(match tag {
+        ReduceTag::Intrinsic => REDUCE_INTRINSIC,
+        ReduceTag::Tile32 => REDUCE_TILE32,
+        ReduceTag::CgReduce => match cg_reduce_kernel(tile) {
+            Some(k) => k,
+            None => bail!("no cg_reduce kernel for tile {tile}"),
+        },
+    })
+}
+
+/// Launches on either backend; `sync = false` leaves a GPU launch in flight
+/// (the timed path records events around it).
+fn run<A: cg_runtime::KernelArgs>(
+    backend: &Backend,
+    k: &Kernel<A>,
+    cfg: &LaunchConfig,
+    args: A,
+    sync: bool,
+) -> Result<()> {
+    match backend {
+        Backend::Gpu(g) if !sync => Ok(g.launch(k, cfg, args)?),
+        _ => Ok(backend.launch(k, cfg, args)?),
+    }
+}
+
+/// SMs × 8, as the seed (the simulator's virtual SM count on the CPU).
+pub fn default_grid(backend: &Backend) -> u32 {
+    match backend {
+        Backend::Gpu(g) => g.info().sm_count * 8,
+        Backend::Sim(dev) => dev.sm_count * 8,
+    }
+}
+
+/// Fills `norm` (÷ tile 32) on sweep rows and `ratio_vs_intrinsic` on modes rows.
+pub fn normalise(sweep: &mut [Row], modes: &mut [Row]) {
+    let median = |rows: &[Row], pred: &dyn Fn(&Row) -> bool| {
+        rows.iter().find(|r| pred(r)).and_then(|r| r.time_ms.map(|s| s.median))
+    };
+    if let Some(base) = median(sweep, &|r| r.tile == 32) {
+        for r in sweep.iter_mut() {
+            r.norm = r.time_ms.map(|s| s.median / base);
+        }
+    }
+    if let Some(base) = median(modes, &|r| r.tag == "intrinsic") {
+        for r in modes.iter_mut().filter(|r| r.tag != "coalesced" && r.tag != "cluster") {
+            r.ratio_vs_intrinsic = r.time_ms.map(|s| s.median / base);
+        }
+    }
+}

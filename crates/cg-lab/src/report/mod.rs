@@ -1,0 +1,45 @@
+//! The files a lab run writes: `C-02_sweep.csv`, `C-02_modes.csv`,
+//! `C-02_cooperative_groups.md`, `C-02.json` and the SVG plots.
+
+pub mod csv_out;
+pub mod markdown;
+pub mod plot;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+
+use crate::results::Report;
+
+/// Writes every output of `report` into `dir` (created if needed); returns
+/// the paths written.
+pub fn write_all(report: &Report, dir: &Path) -> Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut written = Vec::new();
+    if !report.sweep.is_empty() {
+        let p = dir.join("C-02_sweep.csv");
+        csv_out::write(&p, &report.sweep, csv_out::Extra::Norm)?;
+        written.push(p);
+        let p = dir.join("C-02_cliff.svg");
+        if plot::cliff(report, &p)? {
+            written.push(p);
+        }
+    }
+    if !report.modes.is_empty() {
+        let p = dir.join("C-02_modes.csv");
+        csv_out::write(&p, &report.modes, csv_out::Extra::RatioVsIntrinsic)?;
+        written.push(p);
+        let p = dir.join("C-02_modes.svg");
+        if plot::modes(report, &p)? {
+            written.push(p);
+        }
+    }
+    let p = dir.join("C-02_cooperative_groups.md");
+    std::fs::write(&p, markdown::render(report)).with_context(|| format!("writing {}", p.display()))?;
+    written.push(p);
+    let p = dir.join("C-02.json");
+    std::fs::write(&p, serde_json::to_string_pretty(report)? + "\n")
+        .with_context(|| format!("writing {}", p.display()))?;
+    written.push(p);
+    Ok(written)
+}

@@ -1,0 +1,109 @@
+//! SVG plots: the cliff curve (time ÷ tile 32 against tile size, log2 axis,
+//! with the 1.0 line, as the seed's figure) and the modes bar chart.
+
+use std::path::Path;
+
+use anyhow::{Result, anyhow};
+use plotters::prelude::*;
+
+use crate::results::Report;
+
+fn err<E: std::fmt::Display>(e: E) -> anyhow::Error {
+    anyhow!("plotting: {e}")
+}
+
+/// Draws `C-02_cliff.svg`; `false` (nothing written) when the run has no timings.
+pub fn cliff(rep: &Report, path: &Path) -> Result<bool> {
+    let pts: Vec<(u32, f64)> = rep.sweep.iter().filter_map(|r| Some((r.tile, r.norm?))).collect();
+    if pts.len() < 2 {
+        return Ok(false);
+    }
+    let (lo, hi) = (pts[0].0, pts[pts.len() - 1].0);
+    let ymax = pts.iter().map(|p| p.1).fold(1.0f64, f64::max) * 1.15;
+    let root = SVGBackend::new(path, (720, 440)).into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    let title = format!("cg reduce: time ÷ tile 32 — {}", rep.platform.device);
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 20))
+        .margin(16)
+        .x_label_area_size(40)
+        .y_label_area_size(56)
+        .build_cartesian_2d((lo..hi).log_scale().base(2.0), 0.0..ymax)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc("tile size (threads, log2)")
+        .y_desc("median time ÷ tile 32")
+        .x_label_formatter(&|t| t.to_string())
+        .y_label_formatter(&|v| format!("{v:.2}"))
+        .draw()
+        .map_err(err)?;
+    chart
+        .draw_series(LineSeries::new(vec![(lo, 1.0), (hi, 1.0)], BLACK.mix(0.5)))
+        .map_err(err)?
+        .label("1.0 = tile 32")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.mix(0.5)));
+    chart
+        .draw_series(LineSeries::new(pts.clone(), BLUE.stroke_width(2)))
+        .map_err(err)?
+        .label("cooperative-groups (Rust)")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE.stroke_width(2)));
+    chart
+        .draw_series(pts.iter().map(|&(t, v)| Circle::new((t, v), 4, BLUE.filled())))
+        .map_err(err)?;
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .position(SeriesLabelPosition::UpperLeft)
+        .draw()
+        .map_err(err)?;
+    root.present().map_err(err)?;
+    Ok(true)
+}
+
+/// Draws `C-02_modes.svg`: median ms per mode; `false` when there are no timings.
+pub fn modes(rep: &Report, path: &Path) -> Result<bool> {
+    let bars: Vec<(String, f64)> = rep
+        .modes
+        .iter()
+        .filter_map(|r| Some((format!("{} ({})", r.tag, r.tile), r.time_ms?.median)))
+        .collect();
+    if bars.is_empty() {
+        return Ok(false);
+    }
+    let ymax = bars.iter().map(|b| b.1).fold(0.0f64, f64::max) * 1.2;
+    let root = SVGBackend::new(path, (720, 440)).into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    let title = format!("C-02 modes, median ms — {}", rep.platform.device);
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 20))
+        .margin(16)
+        .x_label_area_size(40)
+        .y_label_area_size(64)
+        .build_cartesian_2d((0..bars.len()).into_segmented(), 0.0..ymax)
+        .map_err(err)?;
+    let labels: Vec<String> = bars.iter().map(|b| b.0.clone()).collect();
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .y_desc("median ms")
+        .x_labels(bars.len())
+        .x_label_formatter(&|v| match v {
+            SegmentValue::CenterOf(i) => labels.get(*i).cloned().unwrap_or_default(),
+            _ => String::new(),
+        })
+        .y_label_formatter(&|v| format!("{v:.3}"))
+        .draw()
+        .map_err(err)?;
+    chart
+        .draw_series(bars.iter().enumerate().map(|(i, b)| {
+            Rectangle::new(
+                [(SegmentValue::Exact(i), 0.0), (SegmentValue::Exact(i + 1), b.1)],
+                BLUE.mix(0.6).filled(),
+            )
+        }))
+        .map_err(err)?;
+    root.present().map_err(err)?;
+    Ok(true)
+}

@@ -1,0 +1,135 @@
+//! What a lab run produces: one row per measured configuration, the platform
+//! it ran on, and the headline ratios.
+
+use serde::Serialize;
+
+use crate::stats::Summary;
+
+/// One measured (or, on the simulator, only verified) configuration.
+#[derive(Clone, Debug, Serialize)]
+pub struct Row {
+    /// `intrinsic`, `tile32`, `cg_reduce`, `coalesced` or `cluster`.
+    pub tag: String,
+    /// Tile size (cluster: the cluster size, as the seed prints it).
+    pub tile: u32,
+    /// Threads per block.
+    pub block: u32,
+    /// Blocks in the grid.
+    pub grid: u32,
+    /// Reduction rounds per timed launch.
+    pub reps: u32,
+    /// Input elements.
+    pub n: u32,
+    /// Timing summary in milliseconds (`None` on the simulator).
+    pub time_ms: Option<Summary>,
+    /// Sweep: median ÷ the tile-32 median of the same run.
+    pub norm: Option<f64>,
+    /// Modes: median ÷ the intrinsic median of the same run.
+    pub ratio_vs_intrinsic: Option<f64>,
+    /// The verification launch matched the host's expectation.
+    pub verified: bool,
+    /// What was compared, e.g. `sum 142606336 vs 142606336`.
+    pub check: String,
+}
+
+impl Row {
+    /// The seed's result line: `tag tile= block= grid= reps= | median= ms (p10= p90=)`.
+    pub fn line(&self) -> String {
+        let head = format!(
+            "{:<10} tile={:<4} block={:<4} grid={:<5} reps={:<3}",
+            self.tag, self.tile, self.block, self.grid, self.reps
+        );
+        let timing = match &self.time_ms {
+            Some(s) => format!("median={:.4} ms (p10={:.4} p90={:.4})", s.median, s.p10, s.p90),
+            None => "not timed (simulator)".to_string(),
+        };
+        let verdict = if self.verified { "verify OK" } else { "verify FAILED" };
+        format!("{head} | {timing} | {verdict}: {}", self.check)
+    }
+}
+
+/// Where the run happened.
+#[derive(Clone, Debug, Serialize)]
+pub struct Platform {
+    /// GPU name, or `cg-sim (CPU simulator)`.
+    pub device: String,
+    /// File-name slug of the device (`h200`, `sim`).
+    pub slug: String,
+    /// `sm_90`, …
+    pub sm: Option<String>,
+    /// SM count.
+    pub sm_count: Option<u32>,
+    /// Max SM clock, MHz.
+    pub sm_clock_mhz: Option<u32>,
+    /// Memory clock, MHz.
+    pub mem_clock_mhz: Option<u32>,
+    /// Kernel driver version.
+    pub driver: Option<String>,
+    /// CUDA version the driver supports.
+    pub cuda: Option<String>,
+    /// PTX target loaded.
+    pub ptx: Option<String>,
+    /// `git describe` of the build.
+    pub commit: String,
+    /// The exact command line.
+    pub command: String,
+}
+
+impl Platform {
+    /// One line for reports.
+    pub fn line(&self) -> String {
+        let mut parts = vec![self.device.clone()];
+        if let (Some(sm), Some(n)) = (&self.sm, self.sm_count) {
+            parts.push(format!("{sm}, {n} SMs"));
+        }
+        if let (Some(c), Some(m)) = (self.sm_clock_mhz, self.mem_clock_mhz) {
+            parts.push(format!("SM clock {c} MHz, memory {m} MHz"));
+        }
+        if let Some(d) = &self.driver {
+            parts.push(format!("driver {d}"));
+        }
+        if let Some(c) = &self.cuda {
+            parts.push(format!("CUDA {c}"));
+        }
+        if let Some(p) = &self.ptx {
+            parts.push(format!("PTX {p}"));
+        }
+        parts.push(format!("commit {}", self.commit));
+        parts.join(" · ")
+    }
+}
+
+/// A whole run: rows of the sweep and of the modes, plus notes.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    /// Where and how.
+    pub platform: Platform,
+    /// The lab's mode flag.
+    pub mode: String,
+    /// How timed launches were ordered.
+    pub interleaving: String,
+    /// `cg_reduce` at each tile.
+    pub sweep: Vec<Row>,
+    /// intrinsic, tile32, cg_reduce(tile), coalesced, cluster.
+    pub modes: Vec<Row>,
+    /// Experiments skipped, with the reason (e.g. cluster below sm_90).
+    pub skipped: Vec<String>,
+}
+
+impl Report {
+    /// Every row, sweep first.
+    pub fn rows(&self) -> impl Iterator<Item = &Row> {
+        self.sweep.iter().chain(self.modes.iter())
+    }
+
+    /// All rows verified.
+    pub fn all_verified(&self) -> bool {
+        self.rows().all(|r| r.verified)
+    }
+
+    /// `tile32 / intrinsic` and `cg_reduce / intrinsic` from the modes rows.
+    pub fn tax(&self) -> Option<(f64, f64)> {
+        let ratio = |tag: &str| self.modes.iter().find(|r| r.tag == tag)?.ratio_vs_intrinsic;
+        Some((ratio("tile32")?, ratio("cg_reduce")?))
+    }
+}

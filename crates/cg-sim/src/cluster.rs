@@ -1,0 +1,108 @@
+//! Thread-block clusters: the split cluster barrier
+//! (`barrier.cluster.arrive` / `wait`) over every non-exited thread of the
+//! cluster, and distributed shared memory (`mapa`).
+
+use crate::shared::Which;
+use crate::state::{Core, Loc, Step, Wait};
+
+impl Core {
+    /// Lane `me` executes `barrier.cluster.arrive`.
+    pub fn cluster_arrive(&mut self, me: u32, loc: Loc) -> Step {
+        let c = self.blocks[self.lanes[me as usize].block as usize].cluster as usize;
+        if self.lanes[me as usize].cluster_pending.is_some() {
+            let msg = "barrier.cluster.arrive twice without a barrier.cluster.wait in between".to_string();
+            return self.misuse(me, loc, msg);
+        }
+        let cl = &mut self.clusters[c];
+        self.lanes[me as usize].cluster_pending = Some(cl.phase);
+        cl.arrived += 1;
+        cl.not_arrived -= 1;
+        self.stats.lane_collectives += 1;
+        self.try_complete_cluster(c);
+        Step::Done(0)
+    }
+
+    /// Lane `me` executes `barrier.cluster.wait`.
+    pub fn cluster_wait(&mut self, me: u32, loc: Loc) -> Step {
+        let c = self.blocks[self.lanes[me as usize].block as usize].cluster as usize;
+        match self.lanes[me as usize].cluster_pending {
+            None => {
+                let msg = "barrier.cluster.wait without a preceding barrier.cluster.arrive".to_string();
+                self.misuse(me, loc, msg)
+            }
+            Some(p) if p < self.clusters[c].phase => {
+                self.lanes[me as usize].cluster_pending = None;
+                Step::Done(0)
+            }
+            Some(_) => {
+                self.block(me, Wait::Cluster, loc);
+                self.clusters[c].waiters.push(me);
+                Step::Wait
+            }
+        }
+    }
+
+    fn try_complete_cluster(&mut self, c: usize) {
+        let cl = &mut self.clusters[c];
+        if cl.not_arrived > 0 || cl.arrived == 0 {
+            return;
+        }
+        cl.phase += 1;
+        cl.arrived = 0;
+        cl.not_arrived = cl.live;
+        let mut waiters = std::mem::take(&mut cl.waiters);
+        self.stats.collectives += 1;
+        for &l in &waiters {
+            self.lanes[l as usize].cluster_pending = None;
+            self.release(l, 0);
+        }
+        waiters.clear();
+        self.clusters[c].waiters = waiters;
+    }
+
+    pub(crate) fn cluster_after_exit(&mut self, lane: u32) {
+        let l = &self.lanes[lane as usize];
+        let c = self.blocks[l.block as usize].cluster as usize;
+        let counted = l.cluster_pending == Some(self.clusters[c].phase);
+        let cl = &mut self.clusters[c];
+        cl.live -= 1;
+        if !counted {
+            cl.not_arrived -= 1;
+            self.try_complete_cluster(c);
+        }
+    }
+
+    /// `mapa`: the address at the same offset of the same shared variable in
+    /// block `rank` of the caller's cluster.
+    pub fn cluster_map(&mut self, me: u32, p: *mut u8, rank: u32, loc: Loc) -> Step {
+        let b = self.lanes[me as usize].block as usize;
+        let cl = &self.clusters[self.blocks[b].cluster as usize];
+        let (first, n) = (cl.first_block as usize, cl.nblocks);
+        if rank >= n {
+            let msg = format!("cluster map_shared_rank: rank {rank} out of range (the cluster has {n} blocks)");
+            return self.misuse(me, loc, msg);
+        }
+        // The caller's own block first, then the rest of its cluster (a
+        // pointer already mapped to another block may be mapped again).
+        let found = std::iter::once(b)
+            .chain(first..first + n as usize)
+            .find_map(|blk| self.blocks[blk].smem.locate(p));
+        let Some((which, off)) = found else {
+            let msg = format!(
+                "cluster map_shared_rank: {p:p} is not an address in the shared memory of this block's cluster"
+            );
+            return self.misuse(me, loc, msg);
+        };
+        let target = (first + rank as usize) as u32;
+        let base = match which {
+            Which::Dynamic => Ok(self.blocks[target as usize].smem.dynamic().0),
+            Which::Static { key, bytes, align } => self.static_buffer(target, key, bytes, align),
+        };
+        match base {
+            // SAFETY: `off` is at most the buffer's length, and the target
+            // buffer has the same length.
+            Ok(base) => Step::Done(unsafe { base.add(off) } as u64),
+            Err(msg) => self.misuse(me, loc, msg),
+        }
+    }
+}

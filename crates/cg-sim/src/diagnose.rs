@@ -1,0 +1,228 @@
+//! Turning the simulator's state into reports: misuse at a call, and the
+//! analysis of a stall (no lane can run) into a misuse or a deadlock.
+
+use std::collections::HashMap;
+
+use crate::barrier::bar_name;
+use crate::report::{BlockedGroup, Report, SourceLocation, mask_lanes, to_ranges};
+use crate::state::{BarCount, Core, LaneState, Loc, Step, Wait};
+use crate::warp::{bits, kind_name};
+use crate::{Dim3, SimError};
+
+/// Describes what a blocked lane waits at.
+pub(crate) fn describe(wait: &Wait) -> String {
+    match *wait {
+        Wait::None => "running".into(),
+        Wait::Warp(op) => format!("{} mask {:#010x}", kind_name(op.kind), op.mask),
+        Wait::ActiveMask => "activemask".into(),
+        Wait::Bar { id, count } => bar_name(id, count, true),
+        Wait::BlockUniform { what, .. } => format!("block-wide check of `{what}`"),
+        Wait::Cluster => "barrier.cluster.wait".into(),
+        Wait::Grid => "grid sync".into(),
+        Wait::Spin => "spin-wait (yield_now)".into(),
+        Wait::Misuse => "stopped by the misuse".into(),
+    }
+}
+
+impl Core {
+    fn block_dim3(&self, b: u32) -> Dim3 {
+        self.blocks[b as usize].idx.into()
+    }
+
+    /// Lane `me` misused a primitive at `loc`: record the report (the first
+    /// one wins) and stop the lane.
+    pub fn misuse(&mut self, me: u32, loc: Loc, msg: String) -> Step {
+        self.block(me, Wait::Misuse, loc);
+        if self.error.is_none() {
+            let l = &self.lanes[me as usize];
+            let summary = format!(
+                "{msg} (block {} thread {})",
+                self.block_dim3(l.block),
+                Dim3::from(l.tid)
+            );
+            let report = Report {
+                summary,
+                location: Some(loc.into()),
+                blocked: self.blocked_groups(),
+                notes: Vec::new(),
+            };
+            self.error = Some(SimError::Misuse(report));
+        }
+        Step::Wait
+    }
+
+    /// Every blocked lane, grouped by block, operation and call site.
+    pub fn blocked_groups(&self) -> Vec<BlockedGroup> {
+        let mut index: HashMap<(u32, String, Loc), usize> = HashMap::new();
+        let mut groups: Vec<(u32, String, Loc, Vec<u32>)> = Vec::new();
+        for l in &self.lanes {
+            let spinning = l.state == LaneState::Runnable && matches!(l.wait, Wait::Spin);
+            if l.state != LaneState::Blocked && !spinning {
+                continue;
+            }
+            let op = describe(&l.wait);
+            let key = (l.block, op.clone(), l.loc);
+            let i = *index.entry(key).or_insert_with(|| {
+                groups.push((l.block, op, l.loc, Vec::new()));
+                groups.len() - 1
+            });
+            groups[i].3.push(l.linear);
+        }
+        groups
+            .into_iter()
+            .map(|(b, operation, loc, threads)| BlockedGroup {
+                block: self.block_dim3(b),
+                threads: to_ranges(threads),
+                operation,
+                location: loc.into(),
+            })
+            .collect()
+    }
+
+    /// Nothing can run and nothing can complete: say why.
+    pub fn stall_error(&self) -> SimError {
+        if let Some(e) = self.warp_misuse() {
+            return e;
+        }
+        let blocked = self.blocked_groups();
+        let stuck = self.lanes.iter().filter(|l| l.state == LaneState::Blocked).count();
+        let report = Report {
+            summary: format!(
+                "{stuck} live threads are blocked and none can make progress (the GPU would hang here)"
+            ),
+            location: blocked.first().map(|g| g.location.clone()),
+            blocked,
+            notes: self.stall_notes(),
+        };
+        SimError::Deadlock(report)
+    }
+
+    /// Warp collectives that can never complete because a lane of their mask
+    /// exited or waits at a different collective or mask.
+    fn warp_misuse(&self) -> Option<SimError> {
+        for warp in &self.warps {
+            let base = warp.base as usize;
+            for j in bits(warp.waiting) {
+                let l = &self.lanes[base + j as usize];
+                let Wait::Warp(op) = l.wait else { continue };
+                let need = op.mask & warp.existing;
+                let summary = if need & warp.exited != 0 {
+                    format!(
+                        "{} with mask {:#010x} waits for lanes {} that have exited",
+                        kind_name(op.kind),
+                        op.mask,
+                        mask_lanes(need & warp.exited)
+                    )
+                } else {
+                    let odd = bits(need).map(|k| &self.lanes[base + k as usize]).find(|o| {
+                        matches!(o.wait, Wait::Warp(p) if p.kind != op.kind || p.mask != op.mask)
+                    });
+                    let Some(o) = odd else { continue };
+                    format!(
+                        "mismatched warp collectives: lane {j} waits at {} but lane {} of its mask waits at {} ({})",
+                        describe(&l.wait),
+                        o.lane_id,
+                        describe(&o.wait),
+                        o.loc
+                    )
+                };
+                let report = Report {
+                    summary: format!(
+                        "{summary} (block {} thread {})",
+                        self.block_dim3(l.block),
+                        Dim3::from(l.tid)
+                    ),
+                    location: Some(SourceLocation::from(l.loc)),
+                    blocked: self.blocked_groups(),
+                    notes: self.stall_notes(),
+                };
+                return Some(SimError::Misuse(report));
+            }
+        }
+        None
+    }
+
+    /// Who waits for whom.
+    fn stall_notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        for warp in &self.warps {
+            let base = warp.base as usize;
+            let mut seen = 0u32;
+            for j in bits(warp.waiting) {
+                if seen >> j & 1 == 1 {
+                    continue;
+                }
+                let l = &self.lanes[base + j as usize];
+                let Wait::Warp(op) = l.wait else { continue };
+                let need = op.mask & warp.existing;
+                let here = bits(warp.waiting)
+                    .filter(|&k| {
+                        matches!(self.lanes[base + k as usize].wait,
+                            Wait::Warp(p) if p.kind == op.kind && p.mask == op.mask)
+                    })
+                    .fold(0u32, |m, k| m | 1 << k);
+                seen |= here;
+                let missing = need & !here;
+                if missing != 0 {
+                    notes.push(format!(
+                        "in block {} warp {}, {} at {} waits for lanes {} (threads {}..)",
+                        self.block_dim3(warp.block),
+                        (base as u32 - self.blocks[warp.block as usize].first_lane) / 32,
+                        describe(&l.wait),
+                        l.loc,
+                        mask_lanes(missing),
+                        self.lanes[base].linear,
+                    ));
+                }
+            }
+        }
+        for blk in &self.blocks {
+            for (id, bar) in blk.bars.iter().enumerate() {
+                let Some((count, loc)) = bar.phase else { continue };
+                let expected = match count {
+                    BarCount::All => blk.live_warps,
+                    BarCount::Threads(n) => n / 32,
+                };
+                notes.push(format!(
+                    "in block {}, barrier {id} ({} first reached at {loc}) has {} of the {expected} warp arrivals it needs \
+                     (a warp arrives when all its non-exited lanes have reached the barrier)",
+                    Dim3::from(blk.idx),
+                    bar_name(id as u32, count, true),
+                    bar.warps_arrived,
+                ));
+            }
+            if !blk.uniform.is_empty() {
+                notes.push(format!(
+                    "in block {}, {} of {} live threads reached the block-wide check",
+                    Dim3::from(blk.idx),
+                    blk.uniform.len(),
+                    blk.live
+                ));
+            }
+        }
+        for cl in &self.clusters {
+            if !cl.waiters.is_empty() {
+                notes.push(format!(
+                    "the cluster of block {} has {} of its {} live threads arrived at the cluster barrier",
+                    Dim3::from(self.blocks[cl.first_block as usize].idx),
+                    cl.arrived,
+                    cl.live
+                ));
+            }
+        }
+        if !self.grid.waiters.is_empty() {
+            notes.push(format!(
+                "grid sync: {} of {} blocks arrived",
+                self.grid.blocks_arrived,
+                self.blocks.len()
+            ));
+            for blk in self.blocks.iter().filter(|b| b.live == 0) {
+                notes.push(format!(
+                    "block {} has exited entirely: the grid barrier can never complete",
+                    Dim3::from(blk.idx)
+                ));
+            }
+        }
+        notes
+    }
+}

@@ -1,0 +1,298 @@
+//! The scheduler: every lane is a coroutine on the calling OS thread, resumed
+//! in a deterministic round-robin order until it blocks at a primitive or
+//! returns. When no lane can run, the `activemask` convergence model is
+//! applied; if that frees nobody, the stall is diagnosed.
+
+use std::cell::{Cell, RefCell};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::ptr;
+use std::sync::Once;
+
+use corosensei::stack::DefaultStack;
+use corosensei::{Coroutine, CoroutineResult, Yielder};
+
+use crate::report::{Report, SourceLocation};
+use crate::stack::StackPool;
+use crate::state::{Core, LaneState, Step, Wait};
+use crate::{LaunchConfig, LaunchStats, SimDevice, SimError};
+
+type LaneCoroutine = Coroutine<(), (), (), DefaultStack>;
+
+thread_local! {
+    /// The running launch's state (null outside a launch).
+    static CORE: Cell<*const RefCell<Core>> = const { Cell::new(ptr::null()) };
+    /// Unit index of the lane being resumed.
+    static CUR: Cell<u32> = const { Cell::new(0) };
+    /// Set while a lane runs: its panics are captured, not printed.
+    static IN_LANE: Cell<bool> = const { Cell::new(false) };
+    /// Where the last lane panic was raised.
+    static PANIC_AT: RefCell<Option<SourceLocation>> = const { RefCell::new(None) };
+}
+
+/// Consecutive `yield_now` resumes, per queued lane, after which the
+/// spinning lanes are reported as a livelock.
+const SPIN_ROUNDS: u64 = 1000;
+
+fn core_cell() -> &'static RefCell<Core> {
+    let p = CORE.with(Cell::get);
+    assert!(
+        !p.is_null(),
+        "cg_sim::lane functions may only be called by a kernel running under cg_sim::launch"
+    );
+    // SAFETY: `CORE` is non-null only while `launch_on` runs on this thread,
+    // and it points at a `RefCell<Core>` on `launch_on`'s frame that outlives
+    // every lane (lanes are dropped before the pointer is cleared). The
+    // `'static` lifetime never escapes a primitive's body.
+    unsafe { &*p }
+}
+
+/// Runs `f` on the launch state for the current lane.
+pub(crate) fn with_core<R>(f: impl FnOnce(&mut Core, u32) -> R) -> R {
+    let cell = core_cell();
+    f(&mut cell.borrow_mut(), CUR.with(Cell::get))
+}
+
+/// Runs a possibly blocking primitive for the current lane: `f` either
+/// completes it or records the lane as blocked, in which case the lane
+/// suspends and later reads the value the rendezvous left for it.
+pub(crate) fn block_on(f: impl FnOnce(&mut Core, u32) -> Step) -> u64 {
+    let cell = core_cell();
+    let me = CUR.with(Cell::get);
+    let step = {
+        let mut core = cell.borrow_mut();
+        if core.tearing_down {
+            // Lanes are being unwound after a failure: suspending now would
+            // start a second unwind inside a destructor.
+            return 0;
+        }
+        f(&mut core, me)
+    };
+    match step {
+        Step::Done(v) => v,
+        Step::Wait => {
+            suspend(cell, me);
+            cell.borrow().lanes[me as usize].result
+        }
+    }
+}
+
+fn suspend(cell: &RefCell<Core>, me: u32) {
+    let y = cell.borrow().lanes[me as usize].yielder;
+    assert!(!y.is_null(), "lane suspended before registering its yielder");
+    // SAFETY: the yielder was registered by this very coroutine when it
+    // started and lives on its stack until it finishes; we are running on
+    // that coroutine now.
+    unsafe { (*y).suspend(()) };
+}
+
+/// `yield_now`: give up the turn, stay runnable.
+pub(crate) fn yield_now() {
+    let cell = core_cell();
+    let me = CUR.with(Cell::get);
+    {
+        let mut core = cell.borrow_mut();
+        if core.tearing_down {
+            return;
+        }
+        core.lanes[me as usize].wait = Wait::Spin;
+        core.queue.push_back(me);
+    }
+    suspend(cell, me);
+    cell.borrow_mut().lanes[me as usize].wait = Wait::None;
+}
+
+fn install_panic_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let prev = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if IN_LANE.try_with(Cell::get).unwrap_or(false) {
+                let loc = info.location().map(SourceLocation::from);
+                let _ = PANIC_AT.try_with(|p| p.replace(loc));
+            } else {
+                prev(info)
+            }
+        }));
+    });
+}
+
+/// Clears the thread's launch pointer when the launch ends, however it ends.
+struct LaunchGuard;
+
+impl LaunchGuard {
+    fn install(core: &RefCell<Core>) -> LaunchGuard {
+        CORE.with(|c| c.set(core));
+        LaunchGuard
+    }
+}
+
+impl Drop for LaunchGuard {
+    fn drop(&mut self) {
+        CORE.with(|c| c.set(ptr::null()));
+        IN_LANE.with(|f| f.set(false));
+    }
+}
+
+/// Runs `kernel` once per lane of the grid described by `cfg`, on the
+/// default [`SimDevice`].
+pub fn launch(cfg: &LaunchConfig, kernel: &dyn Fn()) -> Result<LaunchStats, SimError> {
+    launch_on(&SimDevice::default(), cfg, kernel)
+}
+
+/// Runs `kernel` once per lane of the grid described by `cfg`, on `device`.
+///
+/// Blocks run one cluster at a time (one block at a time without clusters),
+/// or all at once for a cooperative launch. Returns when every lane has
+/// returned, or with the first deadlock, misuse or panic.
+pub fn launch_on(device: &SimDevice, cfg: &LaunchConfig, kernel: &dyn Fn()) -> Result<LaunchStats, SimError> {
+    device.validate(cfg)?;
+    if !CORE.with(Cell::get).is_null() {
+        return Err(SimError::InvalidLaunch(
+            "nested launch: a simulated kernel cannot launch another kernel".into(),
+        ));
+    }
+    install_panic_hook();
+    let core = RefCell::new(Core::new(device, cfg));
+    let guard = LaunchGuard::install(&core);
+    let mut stacks = StackPool::new(device.stack_size);
+    let clusters = core.borrow().cluster_count();
+    let result = if cfg.cooperative {
+        run_unit(&core, kernel, 0..clusters, &mut stacks)
+    } else {
+        (0..clusters).try_for_each(|c| run_unit(&core, kernel, c..c + 1, &mut stacks))
+    };
+    drop(guard);
+    result.map(|()| core.into_inner().stats)
+}
+
+fn run_unit(
+    core: &RefCell<Core>,
+    kernel: &dyn Fn(),
+    clusters: std::ops::Range<u64>,
+    stacks: &mut StackPool,
+) -> Result<(), SimError> {
+    let n = core.borrow_mut().setup_unit(clusters);
+    let mut coros: Vec<Option<LaneCoroutine>> = Vec::with_capacity(n);
+    let mut result = Ok(());
+    for i in 0..n as u32 {
+        match stacks.get() {
+            Ok(stack) => coros.push(Some(new_lane(stack, i, kernel))),
+            Err(e) => {
+                result = Err(e);
+                break;
+            }
+        }
+    }
+    if result.is_ok() {
+        result = drive(core, &mut coros, stacks);
+    }
+    if coros.iter().any(Option::is_some) {
+        teardown(core, &mut coros);
+    }
+    // Free the unit's shared memory.
+    core.borrow_mut().blocks.clear();
+    result
+}
+
+fn new_lane(stack: DefaultStack, i: u32, kernel: &dyn Fn()) -> LaneCoroutine {
+    let body = move |y: &Yielder<(), ()>, ()| {
+        with_core(|c, _| c.lanes[i as usize].yielder = y);
+        kernel();
+    };
+    // SAFETY: the closure borrows `kernel`, which outlives `launch_on`; every
+    // coroutine is either run to completion or dropped (unwound) inside
+    // `run_unit`, before `launch_on` returns.
+    unsafe { Coroutine::with_stack_unchecked(stack, body) }
+}
+
+fn drive(core: &RefCell<Core>, coros: &mut [Option<LaneCoroutine>], stacks: &mut StackPool) -> Result<(), SimError> {
+    loop {
+        let next = core.borrow_mut().queue.pop_front();
+        let Some(i) = next else {
+            let mut c = core.borrow_mut();
+            if c.live == 0 {
+                return Ok(());
+            }
+            if c.release_activemask() {
+                continue;
+            }
+            return Err(c.stall_error());
+        };
+        let co = coros[i as usize].as_mut().expect("queued lane has no coroutine");
+        CUR.with(|c| c.set(i));
+        IN_LANE.with(|f| f.set(true));
+        let r = catch_unwind(AssertUnwindSafe(|| co.resume(())));
+        IN_LANE.with(|f| f.set(false));
+        let mut c = core.borrow_mut();
+        c.stats.context_switches += 1;
+        match r {
+            Ok(CoroutineResult::Yield(())) => {
+                if matches!(c.lanes[i as usize].wait, Wait::Spin) {
+                    c.spin_streak += 1;
+                    if c.spin_streak > SPIN_ROUNDS * c.queue.len() as u64 + 10_000 {
+                        return Err(livelock(&c));
+                    }
+                } else {
+                    c.spin_streak = 0;
+                }
+            }
+            Ok(CoroutineResult::Return(())) => {
+                c.spin_streak = 0;
+                c.lane_exited(i);
+                let co = coros[i as usize].take().expect("finished lane");
+                stacks.put(co.into_stack());
+            }
+            Err(payload) => return Err(panic_error(&c, i, payload)),
+        }
+        if let Some(e) = c.error.take() {
+            return Err(e);
+        }
+    }
+}
+
+fn livelock(c: &Core) -> SimError {
+    let blocked = c.blocked_groups();
+    SimError::Deadlock(Report {
+        summary: format!(
+            "livelock: every runnable lane has been spin-waiting (yield_now) for {SPIN_ROUNDS} rounds \
+             while no other lane made progress"
+        ),
+        location: blocked.first().map(|g| g.location.clone()),
+        blocked,
+        notes: Vec::new(),
+    })
+}
+
+fn panic_error(c: &Core, i: u32, payload: Box<dyn std::any::Any + Send>) -> SimError {
+    let message = if let Some(s) = payload.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = payload.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "panic with a non-string payload".to_owned()
+    };
+    let l = &c.lanes[i as usize];
+    SimError::KernelPanic {
+        block: c.blocks[l.block as usize].idx.into(),
+        thread: l.tid.into(),
+        message,
+        location: PANIC_AT.with(|p| p.borrow_mut().take()),
+    }
+}
+
+/// Unwinds every lane that has not finished, with primitives disabled.
+fn teardown(core: &RefCell<Core>, coros: &mut [Option<LaneCoroutine>]) {
+    core.borrow_mut().tearing_down = true;
+    for (i, co) in coros.iter_mut().enumerate() {
+        if let Some(co) = co.take() {
+            CUR.with(|c| c.set(i as u32));
+            drop(co);
+        }
+    }
+    let mut c = core.borrow_mut();
+    c.tearing_down = false;
+    for l in c.lanes.iter_mut().filter(|l| l.state != LaneState::Exited) {
+        l.yielder = ptr::null();
+    }
+}
+

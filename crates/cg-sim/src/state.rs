@@ -1,0 +1,383 @@
+//! The simulator's mutable state for one residency unit (a cluster of blocks,
+//! or the whole grid of a cooperative launch): lanes, warps, blocks, clusters.
+
+use std::collections::VecDeque;
+use std::ops::Range;
+use std::panic::Location;
+
+use corosensei::Yielder;
+
+use crate::device::SimDevice;
+use crate::lane::{ReduxOp, ShflMode};
+use crate::shared::SharedMem;
+use crate::{Dim3, LaunchConfig, LaunchStats, SimError};
+
+/// A call site recorded by `#[track_caller]`.
+pub(crate) type Loc = &'static Location<'static>;
+
+/// The kind of a warp collective: lanes rendezvous only with lanes of the
+/// same kind and mask.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum WarpKind {
+    Shfl(ShflMode),
+    Ballot,
+    MatchAny,
+    MatchAll,
+    Redux(ReduxOp),
+    Sync,
+    Elect,
+    Uniform(&'static str),
+}
+
+/// One lane's operands of a warp collective.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct WarpOp {
+    pub kind: WarpKind,
+    pub mask: u32,
+    /// The lane's value (shuffled value, predicate, match key, …).
+    pub a: u64,
+    /// `shfl` operand `b`.
+    pub b: u32,
+    /// `shfl` operand `c`.
+    pub c: u32,
+}
+
+/// The thread count of a block barrier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BarCount {
+    /// Every non-exited thread (`bar.sync 0` without a count).
+    All,
+    /// A multiple of 32.
+    Threads(u32),
+}
+
+/// What a blocked lane waits for.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Wait {
+    None,
+    Warp(WarpOp),
+    ActiveMask,
+    Bar { id: u32, count: BarCount },
+    BlockUniform { what: &'static str, value: u64 },
+    Cluster,
+    Grid,
+    /// Runnable, but gave up its turn (`yield_now`).
+    Spin,
+    /// Stopped after a misuse report.
+    Misuse,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LaneState {
+    Runnable,
+    Blocked,
+    Exited,
+}
+
+pub(crate) struct Lane {
+    pub tid: [u32; 3],
+    /// Linear thread index inside the block.
+    pub linear: u32,
+    /// Block slot in the unit.
+    pub block: u32,
+    /// Warp index in the unit.
+    pub warp: u32,
+    pub lane_id: u32,
+    pub state: LaneState,
+    pub wait: Wait,
+    pub loc: Loc,
+    /// The value a completed rendezvous hands back.
+    pub result: u64,
+    /// Phase of this lane's pending `barrier.cluster.arrive`.
+    pub cluster_pending: Option<u64>,
+    /// The coroutine's yielder, registered when the lane first runs.
+    pub yielder: *const Yielder<(), ()>,
+}
+
+pub(crate) struct Warp {
+    /// Unit lane index of lane 0.
+    pub base: u32,
+    pub block: u32,
+    /// Lanes that exist (a block's last warp may be partial).
+    pub existing: u32,
+    pub exited: u32,
+    /// Lanes blocked at a warp collective.
+    pub waiting: u32,
+    /// Lanes blocked at `activemask`.
+    pub am_waiting: u32,
+}
+
+impl Warp {
+    pub fn live(&self) -> u32 {
+        self.existing & !self.exited
+    }
+}
+
+/// One of a block's 16 hardware barriers.
+#[derive(Default)]
+pub(crate) struct Barrier {
+    /// Per warp of the block: lanes that arrived in the current phase.
+    pub warp_masks: Vec<u32>,
+    /// Warps that completed their arrival in the current phase.
+    pub warps_arrived: u32,
+    /// Count and first call site of the current phase.
+    pub phase: Option<(BarCount, Loc)>,
+    /// Lanes blocked in `bar.sync`.
+    pub waiters: Vec<u32>,
+}
+
+pub(crate) struct Block {
+    pub idx: [u32; 3],
+    pub cluster: u32,
+    pub rank: u32,
+    pub cta_idx: [u32; 3],
+    pub first_lane: u32,
+    pub first_warp: u32,
+    pub nthreads: u32,
+    pub nwarps: u32,
+    /// Non-exited threads.
+    pub live: u32,
+    /// Warps with at least one non-exited thread.
+    pub live_warps: u32,
+    pub bars: Vec<Barrier>,
+    /// Lanes waiting at a block-wide uniformity check.
+    pub uniform: Vec<u32>,
+    /// Threads waiting at the grid barrier, and whether the block arrived.
+    pub grid_waiting: u32,
+    pub grid_arrived: bool,
+    pub smem: SharedMem,
+}
+
+pub(crate) struct Cluster {
+    pub first_block: u32,
+    pub nblocks: u32,
+    pub live: u32,
+    pub phase: u64,
+    pub arrived: u32,
+    pub not_arrived: u32,
+    pub waiters: Vec<u32>,
+}
+
+#[derive(Default)]
+pub(crate) struct Grid {
+    pub blocks_arrived: u32,
+    pub waiters: Vec<u32>,
+}
+
+/// Launch-wide constants.
+pub(crate) struct Geom {
+    pub grid: Dim3,
+    pub block: Dim3,
+    pub cluster: Dim3,
+    pub threads_per_block: u32,
+    pub warps_per_block: u32,
+    pub cooperative: bool,
+    pub dynamic_smem: usize,
+    pub max_smem_per_block: usize,
+}
+
+/// What a primitive tells its lane: continue with a value, or suspend and
+/// read the value when resumed.
+pub(crate) enum Step {
+    Done(u64),
+    Wait,
+}
+
+pub(crate) struct Core {
+    pub geom: Geom,
+    pub lanes: Vec<Lane>,
+    pub warps: Vec<Warp>,
+    pub blocks: Vec<Block>,
+    pub clusters: Vec<Cluster>,
+    pub grid: Grid,
+    /// Runnable lanes, in the deterministic order they will be resumed.
+    pub queue: VecDeque<u32>,
+    /// Warps with lanes waiting at `activemask`.
+    pub am_warps: Vec<u32>,
+    /// Non-exited lanes of the unit.
+    pub live: u32,
+    pub error: Option<SimError>,
+    pub stats: LaunchStats,
+    /// Set while suspended lanes are unwound after a failure: primitives
+    /// return at once.
+    pub tearing_down: bool,
+    /// Consecutive resumes that ended in `yield_now`.
+    pub spin_streak: u64,
+}
+
+impl Core {
+    pub fn new(device: &SimDevice, cfg: &LaunchConfig) -> Core {
+        let threads = cfg.block.volume() as u32;
+        Core {
+            geom: Geom {
+                grid: cfg.grid,
+                block: cfg.block,
+                cluster: cfg.cluster,
+                threads_per_block: threads,
+                warps_per_block: threads.div_ceil(32),
+                cooperative: cfg.cooperative,
+                dynamic_smem: cfg.dynamic_smem_bytes,
+                max_smem_per_block: device.max_smem_per_block,
+            },
+            lanes: Vec::new(),
+            warps: Vec::new(),
+            blocks: Vec::new(),
+            clusters: Vec::new(),
+            grid: Grid::default(),
+            queue: VecDeque::new(),
+            am_warps: Vec::new(),
+            live: 0,
+            error: None,
+            stats: LaunchStats::default(),
+            tearing_down: false,
+            spin_streak: 0,
+        }
+    }
+
+    /// Clusters in the grid, x-fastest.
+    pub fn cluster_count(&self) -> u64 {
+        self.geom.grid.volume() / self.geom.cluster.volume()
+    }
+
+    /// Sets up the lanes of clusters `clusters` (linear cluster indices) and
+    /// queues them all; returns the lane count.
+    pub fn setup_unit(&mut self, clusters: Range<u64>) -> usize {
+        let g = &self.geom;
+        let (cdim, bdim) = (g.cluster, g.block);
+        let gic = Dim3::new(g.grid.x / cdim.x, g.grid.y / cdim.y, g.grid.z / cdim.z);
+        let (tpb, wpb) = (g.threads_per_block, g.warps_per_block);
+        let csize = cdim.volume() as u32;
+        let nblocks = (clusters.end - clusters.start) as u32 * csize;
+        let dyn_smem = g.dynamic_smem;
+        self.lanes.clear();
+        self.warps.clear();
+        self.blocks.clear();
+        self.clusters.clear();
+        self.grid = Grid::default();
+        self.queue.clear();
+        self.am_warps.clear();
+        self.lanes.reserve(nblocks as usize * tpb as usize);
+        let start_loc = Location::caller();
+        for c in clusters {
+            let cidx = gic.delinearize(c);
+            let cslot = self.clusters.len() as u32;
+            self.clusters.push(Cluster {
+                first_block: self.blocks.len() as u32,
+                nblocks: csize,
+                live: csize * tpb,
+                phase: 0,
+                arrived: 0,
+                not_arrived: csize * tpb,
+                waiters: Vec::new(),
+            });
+            for rank in 0..csize {
+                let cta = cdim.delinearize(rank as u64);
+                let bslot = self.blocks.len() as u32;
+                let first_lane = self.lanes.len() as u32;
+                let first_warp = self.warps.len() as u32;
+                self.blocks.push(Block {
+                    idx: [
+                        cidx.x * cdim.x + cta.x,
+                        cidx.y * cdim.y + cta.y,
+                        cidx.z * cdim.z + cta.z,
+                    ],
+                    cluster: cslot,
+                    rank,
+                    cta_idx: cta.to_array(),
+                    first_lane,
+                    first_warp,
+                    nthreads: tpb,
+                    nwarps: wpb,
+                    live: tpb,
+                    live_warps: wpb,
+                    bars: Vec::new(),
+                    uniform: Vec::new(),
+                    grid_waiting: 0,
+                    grid_arrived: false,
+                    smem: SharedMem::new(dyn_smem),
+                });
+                for w in 0..wpb {
+                    let n = (tpb - w * 32).min(32);
+                    self.warps.push(Warp {
+                        base: first_lane + w * 32,
+                        block: bslot,
+                        existing: if n == 32 { u32::MAX } else { (1 << n) - 1 },
+                        exited: 0,
+                        waiting: 0,
+                        am_waiting: 0,
+                    });
+                }
+                for t in 0..tpb {
+                    let tid = bdim.delinearize(t as u64);
+                    self.lanes.push(Lane {
+                        tid: tid.to_array(),
+                        linear: t,
+                        block: bslot,
+                        warp: first_warp + t / 32,
+                        lane_id: t % 32,
+                        state: LaneState::Runnable,
+                        wait: Wait::None,
+                        loc: start_loc,
+                        result: 0,
+                        cluster_pending: None,
+                        yielder: std::ptr::null(),
+                    });
+                }
+            }
+        }
+        let n = self.lanes.len();
+        self.queue.extend(0..n as u32);
+        self.live = n as u32;
+        self.stats.blocks += nblocks as u64;
+        n
+    }
+
+    /// Marks `lane` runnable with `result` and queues it.
+    pub fn release(&mut self, lane: u32, result: u64) {
+        let l = &mut self.lanes[lane as usize];
+        l.state = LaneState::Runnable;
+        l.wait = Wait::None;
+        l.result = result;
+        self.queue.push_back(lane);
+    }
+
+    /// Records `me` as blocked on `wait` at `loc`.
+    pub fn block(&mut self, me: u32, wait: Wait, loc: Loc) {
+        let l = &mut self.lanes[me as usize];
+        l.state = LaneState::Blocked;
+        l.wait = wait;
+        l.loc = loc;
+    }
+
+    /// `me` completed a rendezvous itself: it continues without suspending.
+    pub fn resume_self(&mut self, me: u32) {
+        let l = &mut self.lanes[me as usize];
+        l.state = LaneState::Runnable;
+        l.wait = Wait::None;
+    }
+
+    /// A lane's kernel body returned: update every rendezvous it could
+    /// complete by leaving (barrier 0, block checks, cluster and grid barriers).
+    pub fn lane_exited(&mut self, i: u32) {
+        let (w, b, bit) = {
+            let l = &mut self.lanes[i as usize];
+            l.state = LaneState::Exited;
+            l.wait = Wait::None;
+            (l.warp, l.block, 1u32 << l.lane_id)
+        };
+        self.live -= 1;
+        self.stats.lanes += 1;
+        let warp = &mut self.warps[w as usize];
+        warp.exited |= bit;
+        let warp_gone = warp.live() == 0;
+        let blk = &mut self.blocks[b as usize];
+        blk.live -= 1;
+        if warp_gone {
+            blk.live_warps -= 1;
+        }
+        self.barriers_after_exit(b, w);
+        self.uniform_after_exit(b);
+        self.grid_after_exit(b);
+        self.cluster_after_exit(i);
+    }
+}

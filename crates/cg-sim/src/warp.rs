@@ -1,0 +1,269 @@
+//! Warp collectives (`shfl`, `vote`, `match`, `redux`, `bar.warp.sync`,
+//! `elect`, warp uniformity checks) and the `activemask` convergence model.
+
+use crate::lane::{ReduxOp, ShflMode};
+use crate::report::mask_lanes;
+use crate::state::{Core, Loc, Step, Wait, WarpKind, WarpOp};
+
+/// Iterates the set bits of `m`, lowest first.
+pub(crate) fn bits(mut m: u32) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let b = m.trailing_zeros();
+            m &= m - 1;
+            b
+        })
+    })
+}
+
+/// The source lane of `shfl.sync` for `lane`, exactly as the PTX ISA
+/// defines it; `None` when the source is out of range (the lane keeps its
+/// own value).
+pub fn shfl_source(mode: ShflMode, lane: u32, b: u32, c: u32) -> Option<u32> {
+    let bval = b & 0x1f;
+    let cval = c & 0x1f;
+    let seg = (c >> 8) & 0x1f;
+    let max_lane = (lane & seg) | (cval & !seg);
+    let min_lane = lane & seg;
+    let (j, ok) = match mode {
+        ShflMode::Up => {
+            let j = lane as i32 - bval as i32;
+            (j, j >= max_lane as i32)
+        }
+        ShflMode::Down => {
+            let j = lane + bval;
+            (j as i32, j <= max_lane)
+        }
+        ShflMode::Bfly => {
+            let j = lane ^ bval;
+            (j as i32, j <= max_lane)
+        }
+        ShflMode::Idx => {
+            let j = min_lane | (bval & !seg);
+            (j as i32, j <= max_lane)
+        }
+    };
+    ok.then_some(j as u32)
+}
+
+fn redux(op: ReduxOp, vals: impl Iterator<Item = u32>) -> u32 {
+    match op {
+        ReduxOp::Add => vals.fold(0u32, u32::wrapping_add),
+        ReduxOp::MinU => vals.fold(u32::MAX, u32::min),
+        ReduxOp::MaxU => vals.fold(0, u32::max),
+        ReduxOp::MinS => vals.fold(i32::MAX, |a, v| a.min(v as i32)) as u32,
+        ReduxOp::MaxS => vals.fold(i32::MIN, |a, v| a.max(v as i32)) as u32,
+        ReduxOp::And => vals.fold(u32::MAX, |a, v| a & v),
+        ReduxOp::Or => vals.fold(0, |a, v| a | v),
+        ReduxOp::Xor => vals.fold(0, |a, v| a ^ v),
+    }
+}
+
+/// The PTX-style name of a warp collective, for reports.
+pub(crate) fn kind_name(kind: WarpKind) -> String {
+    match kind {
+        WarpKind::Shfl(m) => format!(
+            "shfl.sync.{}",
+            match m {
+                ShflMode::Idx => "idx",
+                ShflMode::Up => "up",
+                ShflMode::Down => "down",
+                ShflMode::Bfly => "bfly",
+            }
+        ),
+        WarpKind::Ballot => "vote.sync.ballot".into(),
+        WarpKind::MatchAny => "match.any.sync".into(),
+        WarpKind::MatchAll => "match.all.sync".into(),
+        WarpKind::Redux(op) => format!(
+            "redux.sync.{}",
+            match op {
+                ReduxOp::Add => "add",
+                ReduxOp::MinU => "min.u32",
+                ReduxOp::MaxU => "max.u32",
+                ReduxOp::MinS => "min.s32",
+                ReduxOp::MaxS => "max.s32",
+                ReduxOp::And => "and",
+                ReduxOp::Or => "or",
+                ReduxOp::Xor => "xor",
+            }
+        ),
+        WarpKind::Sync => "bar.warp.sync".into(),
+        WarpKind::Elect => "elect.sync".into(),
+        WarpKind::Uniform(what) => format!("warp-uniform argument check of `{what}`"),
+    }
+}
+
+impl Core {
+    /// Lane `me` reaches a warp collective.
+    pub fn warp_arrive(&mut self, me: u32, op: WarpOp, loc: Loc) -> Step {
+        let (w, lid) = {
+            let l = &self.lanes[me as usize];
+            (l.warp as usize, l.lane_id)
+        };
+        let bit = 1u32 << lid;
+        let name = kind_name(op.kind);
+        if op.mask & bit == 0 {
+            let msg = format!(
+                "{} called with mask {:#010x}, which does not contain the calling lane {lid}",
+                name, op.mask
+            );
+            return self.misuse(me, loc, msg);
+        }
+        let warp = &self.warps[w];
+        let need = op.mask & warp.existing;
+        if need & warp.exited != 0 {
+            let msg = format!(
+                "{} with mask {:#010x} names lanes {} that have already exited",
+                name,
+                op.mask,
+                mask_lanes(need & warp.exited)
+            );
+            return self.misuse(me, loc, msg);
+        }
+        self.stats.lane_collectives += 1;
+        self.block(me, Wait::Warp(op), loc);
+        let warp = &mut self.warps[w];
+        warp.waiting |= bit;
+        if warp.waiting & need != need {
+            return Step::Wait;
+        }
+        let base = warp.base as usize;
+        let same = bits(need).all(|j| {
+            matches!(self.lanes[base + j as usize].wait,
+                Wait::Warp(o) if o.kind == op.kind && o.mask == op.mask)
+        });
+        if !same {
+            // Left for the stall analysis: the lanes may still sort themselves
+            // out (another group can complete), or this is a mismatch.
+            return Step::Wait;
+        }
+        self.complete_warp(me, w, need, op, loc)
+    }
+
+    fn complete_warp(&mut self, me: u32, w: usize, need: u32, op: WarpOp, loc: Loc) -> Step {
+        let base = self.warps[w].base as usize;
+        self.warps[w].waiting &= !need;
+        self.stats.collectives += 1;
+        let mut vals = [0u64; 32];
+        for j in bits(need) {
+            if let Wait::Warp(o) = self.lanes[base + j as usize].wait {
+                vals[j as usize] = o.a;
+            }
+        }
+        let lanes_of = |m: u32| bits(m).map(|j| vals[j as usize] as u32);
+        // Results shared by every lane, where the collective has one.
+        let common = match op.kind {
+            WarpKind::Ballot => Some(bits(need).filter(|&j| vals[j as usize] != 0).fold(0u64, |m, j| m | 1 << j)),
+            WarpKind::MatchAll => {
+                let v0 = vals[need.trailing_zeros() as usize];
+                Some(if bits(need).all(|j| vals[j as usize] == v0) { need as u64 } else { 0 })
+            }
+            WarpKind::Redux(r) => Some(redux(r, lanes_of(need)) as u64),
+            WarpKind::Elect => Some(need.trailing_zeros() as u64),
+            WarpKind::Sync => Some(0),
+            WarpKind::Uniform(what) => {
+                let v0 = vals[need.trailing_zeros() as usize];
+                if bits(need).any(|j| vals[j as usize] != v0) {
+                    let groups = value_groups(need, &vals);
+                    let msg = format!(
+                        "non-uniform argument `{what}`: the lanes of mask {:#010x} passed different values ({groups})",
+                        op.mask
+                    );
+                    return self.misuse(me, loc, msg);
+                }
+                Some(0)
+            }
+            WarpKind::Shfl(_) | WarpKind::MatchAny => None,
+        };
+        let mut mine = 0;
+        for j in bits(need) {
+            let lane = (base + j as usize) as u32;
+            let r = common.unwrap_or_else(|| match op.kind {
+                WarpKind::Shfl(mode) => {
+                    let Wait::Warp(o) = self.lanes[lane as usize].wait else { unreachable!() };
+                    match shfl_source(mode, j, o.b, o.c) {
+                        Some(src) if need >> src & 1 == 1 => vals[src as usize] as u32 as u64,
+                        _ => vals[j as usize] as u32 as u64,
+                    }
+                }
+                _ => bits(need).filter(|&k| vals[k as usize] == vals[j as usize]).fold(0u64, |m, k| m | 1 << k),
+            });
+            if lane == me {
+                mine = r;
+                self.resume_self(me);
+            } else {
+                self.release(lane, r);
+            }
+        }
+        Step::Done(mine)
+    }
+
+    /// Lane `me` reads `activemask`: it waits until nothing else can run,
+    /// then gets the lanes of its warp waiting at the same call site.
+    pub fn activemask_arrive(&mut self, me: u32, loc: Loc) -> Step {
+        let (w, bit) = {
+            let l = &self.lanes[me as usize];
+            (l.warp, 1u32 << l.lane_id)
+        };
+        self.block(me, Wait::ActiveMask, loc);
+        let warp = &mut self.warps[w as usize];
+        if warp.am_waiting == 0 {
+            self.am_warps.push(w);
+        }
+        warp.am_waiting |= bit;
+        Step::Wait
+    }
+
+    /// The convergence model, applied when no lane can run: in every warp
+    /// with lanes waiting at `activemask`, the lanes waiting at the same call
+    /// site form one active set. Only the set at the earliest source position
+    /// (file, line, column) is released per warp and per stall: code after a
+    /// branch or loop usually comes later in the file, so lanes still inside
+    /// the branch catch up before the lanes waiting after it (min-PC
+    /// reconvergence). Returns `false` if no lane was waiting.
+    pub fn release_activemask(&mut self) -> bool {
+        if self.am_warps.is_empty() {
+            return false;
+        }
+        let mut warps = std::mem::take(&mut self.am_warps);
+        warps.retain(|&w| {
+            let warp = &self.warps[w as usize];
+            let (base, waiting) = (warp.base as usize, warp.am_waiting);
+            let pos = |j: u32| {
+                let l = self.lanes[base + j as usize].loc;
+                (l.file(), l.line(), l.column())
+            };
+            let first = bits(waiting).map(pos).min().expect("listed warp has waiting lanes");
+            let group = bits(waiting).filter(|&j| pos(j) == first).fold(0u32, |m, j| m | 1 << j);
+            self.warps[w as usize].am_waiting &= !group;
+            self.stats.collectives += 1;
+            self.stats.lane_collectives += group.count_ones() as u64;
+            for j in bits(group) {
+                self.release((base + j as usize) as u32, group as u64);
+            }
+            self.warps[w as usize].am_waiting != 0
+        });
+        self.am_warps = warps;
+        true
+    }
+}
+
+/// `lanes 0-3 passed 7, lane 4 passed 9` for a misuse report.
+fn value_groups(need: u32, vals: &[u64; 32]) -> String {
+    let mut seen: Vec<(u64, u32)> = Vec::new();
+    for j in bits(need) {
+        let v = vals[j as usize];
+        match seen.iter_mut().find(|(x, _)| *x == v) {
+            Some((_, m)) => *m |= 1 << j,
+            None => seen.push((v, 1 << j)),
+        }
+    }
+    let parts: Vec<String> = seen
+        .iter()
+        .map(|(v, m)| {
+            let word = if m.count_ones() == 1 { "lane" } else { "lanes" };
+            format!("{word} {} passed {v}", mask_lanes(*m))
+        })
+        .collect();
+    parts.join("; ")
+}
