@@ -6,4 +6,5 @@
 #![no_std]
 #![cfg_attr(target_arch = "nvptx64", feature(abi_gpu_kernel, asm_experimental_arch))]
 
+pub mod diff;
 pub mod smoke;

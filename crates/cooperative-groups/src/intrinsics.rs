@@ -162,3 +162,37 @@ pub fn syncwarp(mask: u32) {
 pub fn syncthreads() {
     arch::sync_threads()
 }
+
+/// `__match_any_sync(mask, v)`: `match.any.sync.b32`, the lanes of `mask`
+/// holding the same value as this lane.
+#[inline(always)]
+#[track_caller]
+pub fn match_any_sync(mask: u32, v: u32) -> u32 {
+    arch::match_any(mask, v as u64, false)
+}
+
+/// `__match_all_sync(mask, v, &pred)`: `match.all.sync.b32`; `(mask, true)`
+/// when every lane of `mask` holds the same value, else `(0, false)`.
+#[inline(always)]
+#[track_caller]
+pub fn match_all_sync(mask: u32, v: u32) -> (u32, bool) {
+    let m = arch::match_all(mask, v as u64, false);
+    (m, m != 0)
+}
+
+/// Named barrier `bar.sync id, count`: waits until `count` threads (a
+/// multiple of 32, whole warps) have arrived at barrier `id` (0–15).
+/// Barrier 0 is `__syncthreads`; large tiles of this crate use 1–15.
+#[inline(always)]
+#[track_caller]
+pub fn named_barrier_sync(id: u32, count: u32) {
+    arch::barrier_sync(id, count)
+}
+
+/// `bar.arrive id, count`: signals arrival at named barrier `id` without
+/// waiting (the producer side of a producer/consumer pair).
+#[inline(always)]
+#[track_caller]
+pub fn named_barrier_arrive(id: u32, count: u32) {
+    arch::barrier_arrive(id, count)
+}

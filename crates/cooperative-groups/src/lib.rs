@@ -32,7 +32,8 @@
 //! * [`shared`]: shared-memory arrays and dynamic shared memory.
 //! * [`atomic`]: `atomicAdd` and friends.
 #![no_std]
-#![cfg_attr(target_arch = "nvptx64", feature(asm_experimental_arch))]
+#![cfg_attr(target_arch = "nvptx64", feature(asm_experimental_arch, link_llvm_intrinsics))]
+#![cfg_attr(target_arch = "nvptx64", allow(internal_features))]
 
 // Lets the macros' `::cooperative_groups::…` paths resolve inside this crate too.
 extern crate self as cooperative_groups;

@@ -1,10 +1,15 @@
-//! The GPU backend: every primitive is one inline-PTX instruction (or a few).
+//! The GPU backend: every primitive is one PTX instruction (or a few).
 //!
-//! Each wrapper is `#[inline(always)]` and as small as possible: rustc marks
-//! inline asm as having side effects but not as *convergent*, so LLVM could
-//! in principle duplicate a collective into two branches. Keeping the asm in
-//! tiny leaf functions that inline into straight-line code keeps that from
-//! happening in practice, and the PTX tests check it for the lab kernels.
+//! Collectives (shuffles, votes, matches, `redux`, `activemask`, warp and
+//! block barriers, cluster barriers) call LLVM's NVVM intrinsics rather than
+//! inline asm. The intrinsics are marked *convergent*, so LLVM never
+//! duplicates, sinks or hoists them across divergent control flow; inline asm
+//! is only `sideeffect`, and LLVM was seen merging three `activemask`s of
+//! three divergent branches into one. Inline asm remains only where no
+//! intrinsic exists (instructions that return a predicate pair, atomics,
+//! fences, shared-window address arithmetic): none of those is sensitive to
+//! convergence, except `match.all` and `elect.sync`, which are kept in tiny
+//! leaf wrappers that the PTX tests check.
 
 use core::arch::asm;
 
@@ -13,33 +18,119 @@ use super::{RawDim3, ReduxOp, ShflMode};
 /// An address in the shared-memory window (`.shared` state space), 32 bits wide.
 pub type SharedAddr = u32;
 
+#[allow(improper_ctypes)]
+unsafe extern "C" {
+    #[link_name = "llvm.nvvm.read.ptx.sreg.tid.x"]
+    fn nv_tid_x() -> u32;
+    #[link_name = "llvm.nvvm.read.ptx.sreg.tid.y"]
+    fn nv_tid_y() -> u32;
+    #[link_name = "llvm.nvvm.read.ptx.sreg.tid.z"]
+    fn nv_tid_z() -> u32;
+    #[link_name = "llvm.nvvm.read.ptx.sreg.ntid.x"]
+    fn nv_ntid_x() -> u32;
+    #[link_name = "llvm.nvvm.read.ptx.sreg.ntid.y"]
+    fn nv_ntid_y() -> u32;
+    #[link_name = "llvm.nvvm.read.ptx.sreg.ntid.z"]
+    fn nv_ntid_z() -> u32;
+    #[link_name = "llvm.nvvm.read.ptx.sreg.ctaid.x"]
+    fn nv_ctaid_x() -> u32;
+    #[link_name = "llvm.nvvm.read.ptx.sreg.ctaid.y"]
+    fn nv_ctaid_y() -> u32;
+    #[link_name = "llvm.nvvm.read.ptx.sreg.ctaid.z"]
+    fn nv_ctaid_z() -> u32;
+    #[link_name = "llvm.nvvm.read.ptx.sreg.nctaid.x"]
+    fn nv_nctaid_x() -> u32;
+    #[link_name = "llvm.nvvm.read.ptx.sreg.nctaid.y"]
+    fn nv_nctaid_y() -> u32;
+    #[link_name = "llvm.nvvm.read.ptx.sreg.nctaid.z"]
+    fn nv_nctaid_z() -> u32;
+    #[link_name = "llvm.nvvm.read.ptx.sreg.laneid"]
+    fn nv_laneid() -> u32;
+
+    #[link_name = "llvm.nvvm.shfl.sync.idx.i32"]
+    fn nv_shfl_idx(mask: u32, v: u32, b: u32, c: u32) -> u32;
+    #[link_name = "llvm.nvvm.shfl.sync.up.i32"]
+    fn nv_shfl_up(mask: u32, v: u32, b: u32, c: u32) -> u32;
+    #[link_name = "llvm.nvvm.shfl.sync.down.i32"]
+    fn nv_shfl_down(mask: u32, v: u32, b: u32, c: u32) -> u32;
+    #[link_name = "llvm.nvvm.shfl.sync.bfly.i32"]
+    fn nv_shfl_bfly(mask: u32, v: u32, b: u32, c: u32) -> u32;
+    #[link_name = "llvm.nvvm.vote.ballot.sync"]
+    fn nv_ballot(mask: u32, pred: bool) -> u32;
+    #[link_name = "llvm.nvvm.vote.any.sync"]
+    fn nv_vote_any(mask: u32, pred: bool) -> bool;
+    #[link_name = "llvm.nvvm.vote.all.sync"]
+    fn nv_vote_all(mask: u32, pred: bool) -> bool;
+    #[link_name = "llvm.nvvm.match.any.sync.i32"]
+    fn nv_match_any_32(mask: u32, v: u32) -> u32;
+    #[link_name = "llvm.nvvm.match.any.sync.i64"]
+    fn nv_match_any_64(mask: u32, v: u64) -> u32;
+    #[link_name = "llvm.nvvm.activemask"]
+    fn nv_activemask() -> u32;
+    #[link_name = "llvm.nvvm.bar.warp.sync"]
+    fn nv_bar_warp_sync(mask: u32);
+    #[link_name = "llvm.nvvm.barrier.cta.sync.aligned.all"]
+    fn nv_bar_sync_all(id: u32);
+    #[link_name = "llvm.nvvm.barrier.cta.sync.aligned.count"]
+    fn nv_bar_sync(id: u32, count: u32);
+    #[link_name = "llvm.nvvm.barrier.cta.arrive.aligned.count"]
+    fn nv_bar_arrive(id: u32, count: u32);
+}
+
+#[cfg(target_feature = "sm_80")]
+#[allow(improper_ctypes)]
+unsafe extern "C" {
+    #[link_name = "llvm.nvvm.redux.sync.add"]
+    fn nv_redux_add(v: u32, mask: u32) -> u32;
+    #[link_name = "llvm.nvvm.redux.sync.umin"]
+    fn nv_redux_umin(v: u32, mask: u32) -> u32;
+    #[link_name = "llvm.nvvm.redux.sync.umax"]
+    fn nv_redux_umax(v: u32, mask: u32) -> u32;
+    #[link_name = "llvm.nvvm.redux.sync.min"]
+    fn nv_redux_min(v: u32, mask: u32) -> u32;
+    #[link_name = "llvm.nvvm.redux.sync.max"]
+    fn nv_redux_max(v: u32, mask: u32) -> u32;
+    #[link_name = "llvm.nvvm.redux.sync.and"]
+    fn nv_redux_and(v: u32, mask: u32) -> u32;
+    #[link_name = "llvm.nvvm.redux.sync.or"]
+    fn nv_redux_or(v: u32, mask: u32) -> u32;
+    #[link_name = "llvm.nvvm.redux.sync.xor"]
+    fn nv_redux_xor(v: u32, mask: u32) -> u32;
+}
+
 macro_rules! sreg {
-    ($name:ident, $reg:literal) => {
+    ($name:ident, $intrinsic:ident, $reg:literal) => {
         #[doc = concat!("Reads the special register `", $reg, "`.")]
         #[inline(always)]
         pub fn $name() -> u32 {
-            let r: u32;
             // SAFETY: reading a special register has no side effects.
-            unsafe { asm!(concat!("mov.u32 {0}, ", $reg, ";"), out(reg32) r, options(pure, nomem, nostack)) };
-            r
+            unsafe { $intrinsic() }
         }
     };
 }
 
-sreg!(tid_x, "%tid.x");
-sreg!(tid_y, "%tid.y");
-sreg!(tid_z, "%tid.z");
-sreg!(ntid_x, "%ntid.x");
-sreg!(ntid_y, "%ntid.y");
-sreg!(ntid_z, "%ntid.z");
-sreg!(ctaid_x, "%ctaid.x");
-sreg!(ctaid_y, "%ctaid.y");
-sreg!(ctaid_z, "%ctaid.z");
-sreg!(nctaid_x, "%nctaid.x");
-sreg!(nctaid_y, "%nctaid.y");
-sreg!(nctaid_z, "%nctaid.z");
-sreg!(lane_id, "%laneid");
-sreg!(dynamic_smem_size, "%dynamic_smem_size");
+sreg!(tid_x, nv_tid_x, "%tid.x");
+sreg!(tid_y, nv_tid_y, "%tid.y");
+sreg!(tid_z, nv_tid_z, "%tid.z");
+sreg!(ntid_x, nv_ntid_x, "%ntid.x");
+sreg!(ntid_y, nv_ntid_y, "%ntid.y");
+sreg!(ntid_z, nv_ntid_z, "%ntid.z");
+sreg!(ctaid_x, nv_ctaid_x, "%ctaid.x");
+sreg!(ctaid_y, nv_ctaid_y, "%ctaid.y");
+sreg!(ctaid_z, nv_ctaid_z, "%ctaid.z");
+sreg!(nctaid_x, nv_nctaid_x, "%nctaid.x");
+sreg!(nctaid_y, nv_nctaid_y, "%nctaid.y");
+sreg!(nctaid_z, nv_nctaid_z, "%nctaid.z");
+sreg!(lane_id, nv_laneid, "%laneid");
+
+/// Reads `%dynamic_smem_size` (no intrinsic exists; the asm is pure).
+#[inline(always)]
+pub fn dynamic_smem_size() -> u32 {
+    let r: u32;
+    // SAFETY: reading a special register has no side effects.
+    unsafe { asm!("mov.u32 {0}, %dynamic_smem_size;", out(reg32) r, options(pure, nomem, nostack)) };
+    r
+}
 
 /// `threadIdx`.
 #[inline(always)]
@@ -65,75 +156,50 @@ pub fn grid_dim() -> RawDim3 {
 /// `shfl.sync.{idx,up,down,bfly}.b32 d, v, b, c, mask`.
 #[inline(always)]
 pub fn shfl(mode: ShflMode, mask: u32, v: u32, b: u32, c: u32) -> u32 {
-    let r: u32;
     // SAFETY: a warp shuffle reads registers of the lanes in `mask`; the
     // caller guarantees those lanes execute the same shuffle (group contract).
     unsafe {
         match mode {
-            ShflMode::Idx => asm!("shfl.sync.idx.b32 {0}, {1}, {2}, {3}, {4};", out(reg32) r, in(reg32) v, in(reg32) b, in(reg32) c, in(reg32) mask),
-            ShflMode::Up => asm!("shfl.sync.up.b32 {0}, {1}, {2}, {3}, {4};", out(reg32) r, in(reg32) v, in(reg32) b, in(reg32) c, in(reg32) mask),
-            ShflMode::Down => asm!("shfl.sync.down.b32 {0}, {1}, {2}, {3}, {4};", out(reg32) r, in(reg32) v, in(reg32) b, in(reg32) c, in(reg32) mask),
-            ShflMode::Bfly => asm!("shfl.sync.bfly.b32 {0}, {1}, {2}, {3}, {4};", out(reg32) r, in(reg32) v, in(reg32) b, in(reg32) c, in(reg32) mask),
+            ShflMode::Idx => nv_shfl_idx(mask, v, b, c),
+            ShflMode::Up => nv_shfl_up(mask, v, b, c),
+            ShflMode::Down => nv_shfl_down(mask, v, b, c),
+            ShflMode::Bfly => nv_shfl_bfly(mask, v, b, c),
         }
     }
-    r
 }
 
 /// `vote.sync.ballot.b32`.
 #[inline(always)]
 pub fn ballot(mask: u32, pred: bool) -> u32 {
-    let r: u32;
     // SAFETY: warp vote over the lanes of `mask` (group contract).
-    unsafe {
-        asm!(
-            "{{ .reg .pred p; setp.ne.u32 p, {1}, 0; vote.sync.ballot.b32 {0}, p, {2}; }}",
-            out(reg32) r, in(reg32) pred as u32, in(reg32) mask
-        )
-    };
-    r
+    unsafe { nv_ballot(mask, pred) }
 }
 
 /// `vote.sync.any.pred`.
 #[inline(always)]
 pub fn vote_any(mask: u32, pred: bool) -> bool {
-    let r: u32;
     // SAFETY: warp vote over the lanes of `mask` (group contract).
-    unsafe {
-        asm!(
-            "{{ .reg .pred p, q; setp.ne.u32 p, {1}, 0; vote.sync.any.pred q, p, {2}; selp.u32 {0}, 1, 0, q; }}",
-            out(reg32) r, in(reg32) pred as u32, in(reg32) mask
-        )
-    };
-    r != 0
+    unsafe { nv_vote_any(mask, pred) }
 }
 
 /// `vote.sync.all.pred`.
 #[inline(always)]
 pub fn vote_all(mask: u32, pred: bool) -> bool {
-    let r: u32;
     // SAFETY: warp vote over the lanes of `mask` (group contract).
-    unsafe {
-        asm!(
-            "{{ .reg .pred p, q; setp.ne.u32 p, {1}, 0; vote.sync.all.pred q, p, {2}; selp.u32 {0}, 1, 0, q; }}",
-            out(reg32) r, in(reg32) pred as u32, in(reg32) mask
-        )
-    };
-    r != 0
+    unsafe { nv_vote_all(mask, pred) }
 }
 
 /// `match.any.sync.b32` / `.b64`: the lanes of `mask` holding the same value.
 #[inline(always)]
 pub fn match_any(mask: u32, v: u64, wide: bool) -> u32 {
-    let r: u32;
     // SAFETY: warp match over the lanes of `mask` (group contract).
     unsafe {
         if wide {
-            asm!("match.any.sync.b64 {0}, {1}, {2};", out(reg32) r, in(reg64) v, in(reg32) mask)
+            nv_match_any_64(mask, v)
         } else {
-            asm!("match.any.sync.b32 {0}, {1}, {2};", out(reg32) r, in(reg32) v as u32, in(reg32) mask)
+            nv_match_any_32(mask, v as u32)
         }
     }
-    r
 }
 
 /// `match.all.sync.b32` / `.b64`: `mask` if every lane holds the same value, else 0.
@@ -155,37 +221,33 @@ pub fn match_all(mask: u32, v: u64, wide: bool) -> u32 {
 #[cfg(target_feature = "sm_80")]
 #[inline(always)]
 pub fn redux(op: ReduxOp, mask: u32, v: u32) -> u32 {
-    let r: u32;
     // SAFETY: warp reduction over the lanes of `mask` (group contract).
     unsafe {
         match op {
-            ReduxOp::Add => asm!("redux.sync.add.u32 {0}, {1}, {2};", out(reg32) r, in(reg32) v, in(reg32) mask),
-            ReduxOp::MinU => asm!("redux.sync.min.u32 {0}, {1}, {2};", out(reg32) r, in(reg32) v, in(reg32) mask),
-            ReduxOp::MaxU => asm!("redux.sync.max.u32 {0}, {1}, {2};", out(reg32) r, in(reg32) v, in(reg32) mask),
-            ReduxOp::MinS => asm!("redux.sync.min.s32 {0}, {1}, {2};", out(reg32) r, in(reg32) v, in(reg32) mask),
-            ReduxOp::MaxS => asm!("redux.sync.max.s32 {0}, {1}, {2};", out(reg32) r, in(reg32) v, in(reg32) mask),
-            ReduxOp::And => asm!("redux.sync.and.b32 {0}, {1}, {2};", out(reg32) r, in(reg32) v, in(reg32) mask),
-            ReduxOp::Or => asm!("redux.sync.or.b32 {0}, {1}, {2};", out(reg32) r, in(reg32) v, in(reg32) mask),
-            ReduxOp::Xor => asm!("redux.sync.xor.b32 {0}, {1}, {2};", out(reg32) r, in(reg32) v, in(reg32) mask),
+            ReduxOp::Add => nv_redux_add(v, mask),
+            ReduxOp::MinU => nv_redux_umin(v, mask),
+            ReduxOp::MaxU => nv_redux_umax(v, mask),
+            ReduxOp::MinS => nv_redux_min(v, mask),
+            ReduxOp::MaxS => nv_redux_max(v, mask),
+            ReduxOp::And => nv_redux_and(v, mask),
+            ReduxOp::Or => nv_redux_or(v, mask),
+            ReduxOp::Xor => nv_redux_xor(v, mask),
         }
     }
-    r
 }
 
 /// `activemask.b32`: the lanes of this warp executing this instruction now.
 #[inline(always)]
 pub fn activemask() -> u32 {
-    let r: u32;
     // SAFETY: reads the active-lane mask; no memory effects.
-    unsafe { asm!("activemask.b32 {0};", out(reg32) r) };
-    r
+    unsafe { nv_activemask() }
 }
 
 /// `bar.warp.sync mask`.
 #[inline(always)]
 pub fn warp_sync(mask: u32) {
     // SAFETY: warp barrier over the lanes of `mask` (group contract).
-    unsafe { asm!("bar.warp.sync {0};", in(reg32) mask) };
+    unsafe { nv_bar_warp_sync(mask) }
 }
 
 /// `elect.sync` (sm_90): one lane of `mask`, the same for all; returns its lane id.
@@ -202,21 +264,21 @@ pub fn elect(mask: u32) -> u32 {
 #[inline(always)]
 pub fn sync_threads() {
     // SAFETY: block barrier; every non-exited thread of the block arrives (group contract).
-    unsafe { asm!("bar.sync 0;") };
+    unsafe { nv_bar_sync_all(0) }
 }
 
 /// `bar.sync id, count`: named barrier over `count` threads (a multiple of 32).
 #[inline(always)]
 pub fn barrier_sync(id: u32, count: u32) {
     // SAFETY: named barrier; `count` threads in whole warps arrive (group contract).
-    unsafe { asm!("bar.sync {0}, {1};", in(reg32) id, in(reg32) count) };
+    unsafe { nv_bar_sync(id, count) }
 }
 
 /// `bar.arrive id, count`: arrive on a named barrier without waiting.
 #[inline(always)]
 pub fn barrier_arrive(id: u32, count: u32) {
     // SAFETY: named barrier arrival; the waiting side counts `count` threads.
-    unsafe { asm!("bar.arrive {0}, {1};", in(reg32) id, in(reg32) count) };
+    unsafe { nv_bar_arrive(id, count) }
 }
 
 /// `membar.cta` / `fence.acq_rel.cta`: order this thread's memory accesses for the block.
@@ -352,15 +414,42 @@ pub unsafe fn load_acquire_u32(p: *const u32) -> u32 {
 /// Cluster special registers and operations (sm_90+).
 #[cfg(target_feature = "sm_90")]
 pub mod cluster {
-    use super::*;
-    sreg!(cta_rank, "%cluster_ctarank");
-    sreg!(num_ctas, "%cluster_nctarank");
-    sreg!(ctaid_x, "%cluster_ctaid.x");
-    sreg!(ctaid_y, "%cluster_ctaid.y");
-    sreg!(ctaid_z, "%cluster_ctaid.z");
-    sreg!(nctaid_x, "%cluster_nctaid.x");
-    sreg!(nctaid_y, "%cluster_nctaid.y");
-    sreg!(nctaid_z, "%cluster_nctaid.z");
+    use super::RawDim3;
+
+    #[allow(improper_ctypes)]
+    unsafe extern "C" {
+        #[link_name = "llvm.nvvm.read.ptx.sreg.cluster.ctarank"]
+        fn nv_ctarank() -> u32;
+        #[link_name = "llvm.nvvm.read.ptx.sreg.cluster.nctarank"]
+        fn nv_nctarank() -> u32;
+        #[link_name = "llvm.nvvm.read.ptx.sreg.cluster.ctaid.x"]
+        fn nv_ctaid_x() -> u32;
+        #[link_name = "llvm.nvvm.read.ptx.sreg.cluster.ctaid.y"]
+        fn nv_ctaid_y() -> u32;
+        #[link_name = "llvm.nvvm.read.ptx.sreg.cluster.ctaid.z"]
+        fn nv_ctaid_z() -> u32;
+        #[link_name = "llvm.nvvm.read.ptx.sreg.cluster.nctaid.x"]
+        fn nv_nctaid_x() -> u32;
+        #[link_name = "llvm.nvvm.read.ptx.sreg.cluster.nctaid.y"]
+        fn nv_nctaid_y() -> u32;
+        #[link_name = "llvm.nvvm.read.ptx.sreg.cluster.nctaid.z"]
+        fn nv_nctaid_z() -> u32;
+        #[link_name = "llvm.nvvm.barrier.cluster.arrive"]
+        fn nv_arrive();
+        #[link_name = "llvm.nvvm.barrier.cluster.wait"]
+        fn nv_wait();
+        #[link_name = "llvm.nvvm.mapa"]
+        fn nv_mapa(p: *mut u8, rank: u32) -> *mut u8;
+    }
+
+    sreg!(cta_rank, nv_ctarank, "%cluster_ctarank");
+    sreg!(num_ctas, nv_nctarank, "%cluster_nctarank");
+    sreg!(ctaid_x, nv_ctaid_x, "%cluster_ctaid.x");
+    sreg!(ctaid_y, nv_ctaid_y, "%cluster_ctaid.y");
+    sreg!(ctaid_z, nv_ctaid_z, "%cluster_ctaid.z");
+    sreg!(nctaid_x, nv_nctaid_x, "%cluster_nctaid.x");
+    sreg!(nctaid_y, nv_nctaid_y, "%cluster_nctaid.y");
+    sreg!(nctaid_z, nv_nctaid_z, "%cluster_nctaid.z");
 
     /// `%cluster_ctaid`: this block's position inside its cluster.
     #[inline(always)]
@@ -373,27 +462,25 @@ pub mod cluster {
         [nctaid_x(), nctaid_y(), nctaid_z()]
     }
 
-    /// `barrier.cluster.arrive.release.aligned`.
+    /// `barrier.cluster.arrive` (release semantics by default).
     #[inline(always)]
     pub fn arrive() {
         // SAFETY: cluster barrier arrival; every thread of the cluster arrives (group contract).
-        unsafe { asm!("barrier.cluster.arrive.release.aligned;") };
+        unsafe { nv_arrive() }
     }
 
-    /// `barrier.cluster.wait.acquire.aligned`.
+    /// `barrier.cluster.wait` (acquire semantics by default).
     #[inline(always)]
     pub fn wait() {
         // SAFETY: cluster barrier wait after this thread's arrival (group contract).
-        unsafe { asm!("barrier.cluster.wait.acquire.aligned;") };
+        unsafe { nv_wait() }
     }
 
     /// `mapa.u64`: the generic address of the same shared variable in block `rank` of the cluster.
     #[inline(always)]
     pub fn map_shared_rank(p: *mut u8, rank: u32) -> *mut u8 {
-        let r: u64;
         // SAFETY: pure address translation; dereferencing the result is the caller's business.
-        unsafe { asm!("mapa.u64 {0}, {1}, {2};", out(reg64) r, in(reg64) p, in(reg32) rank, options(pure, nomem, nostack)) };
-        r as *mut u8
+        unsafe { nv_mapa(p, rank) }
     }
 }
 

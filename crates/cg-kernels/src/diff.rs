@@ -1,0 +1,247 @@
+//! Differential kernels: small programs over the raw warp and block
+//! primitives whose outputs must be identical on the simulator and on a GPU.
+//!
+//! Every kernel takes one `*mut u32` and writes [`DIFF_WORDS`] words per
+//! thread at `out[global_thread * DIFF_WORDS ..]`. `cg-lab verify` runs them
+//! on both backends and compares word for word; the H200's outputs are
+//! committed under `docs/results/h200/` and a test compares the simulator
+//! against them on every CI run.
+
+use cooperative_groups::atomic::atomic_add;
+use cooperative_groups::intrinsics::*;
+use cooperative_groups::{dynamic_shared, kernel, shared_array};
+
+/// Output words per thread of every differential kernel.
+pub const DIFF_WORDS: usize = 4;
+
+#[inline(always)]
+fn gtid() -> u32 {
+    block_idx().x * block_dim().x + thread_idx().x
+}
+
+#[inline(always)]
+fn put(out: *mut u32, j: usize, v: u32) {
+    // SAFETY: the launcher allocates DIFF_WORDS words per thread of the grid.
+    unsafe { *out.add(gtid() as usize * DIFF_WORDS + j) = v };
+}
+
+/// `shfl.sync.idx` at widths 32, 8 and 4 with lane-dependent sources.
+#[kernel]
+pub fn diff_shfl_idx(out: *mut u32) {
+    let lane = lane_id();
+    let v = gtid() * 7 + 1;
+    put(out, 0, shfl_sync(FULL_MASK, v, (lane * 5 + 3) % 32, 32));
+    put(out, 1, shfl_sync(FULL_MASK, v, lane * 3, 8));
+    put(out, 2, shfl_sync(FULL_MASK, v, 37, 4));
+    put(out, 3, shfl_sync(FULL_MASK, v as f32, 31 - lane, 32).to_bits());
+}
+
+/// `shfl.sync.up` at widths 32, 16 and 2, including deltas past the segment.
+#[kernel]
+pub fn diff_shfl_up(out: *mut u32) {
+    let v = gtid() * 3 + 11;
+    put(out, 0, shfl_up_sync(FULL_MASK, v, 3, 32));
+    put(out, 1, shfl_up_sync(FULL_MASK, v, 5, 16));
+    put(out, 2, shfl_up_sync(FULL_MASK, v, 1, 2));
+    put(out, 3, shfl_up_sync(FULL_MASK, v, 40, 32));
+}
+
+/// `shfl.sync.down` at widths 32, 8 and 16.
+#[kernel]
+pub fn diff_shfl_down(out: *mut u32) {
+    let v = gtid() * 13 + 5;
+    put(out, 0, shfl_down_sync(FULL_MASK, v, 5, 32));
+    put(out, 1, shfl_down_sync(FULL_MASK, v, 3, 8));
+    put(out, 2, shfl_down_sync(FULL_MASK, v, 15, 16));
+    put(out, 3, shfl_down_sync(FULL_MASK, v as i32 - 1000, 1, 32) as u32);
+}
+
+/// `shfl.sync.bfly` with several lane masks and widths.
+#[kernel]
+pub fn diff_shfl_xor(out: *mut u32) {
+    let v = gtid() * 17 + 2;
+    put(out, 0, shfl_xor_sync(FULL_MASK, v, 9, 32));
+    put(out, 1, shfl_xor_sync(FULL_MASK, v, 1, 16));
+    put(out, 2, shfl_xor_sync(FULL_MASK, v, 31, 8));
+    put(out, 3, shfl_xor_sync(FULL_MASK, v, 16, 32));
+}
+
+/// `vote.sync` ballot, any, all.
+#[kernel]
+pub fn diff_vote(out: *mut u32) {
+    let lane = lane_id();
+    let t = gtid();
+    put(out, 0, ballot_sync(FULL_MASK, lane % 3 == 0));
+    put(out, 1, any_sync(FULL_MASK, t == 77) as u32);
+    put(out, 2, all_sync(FULL_MASK, lane < 40) as u32 | (all_sync(FULL_MASK, lane < 31) as u32) << 1);
+    let subset = 0x0000_ffff | (1 << 31);
+    let b = if subset & (1 << lane) != 0 { ballot_sync(subset, lane & 1 == 1) } else { 0 };
+    put(out, 3, b);
+}
+
+/// `match.any.sync` and `match.all.sync`.
+#[kernel]
+pub fn diff_match(out: *mut u32) {
+    let lane = lane_id();
+    put(out, 0, match_any_sync(FULL_MASK, lane % 5));
+    put(out, 1, match_any_sync(FULL_MASK, block_idx().x));
+    let (m, p) = match_all_sync(FULL_MASK, 42);
+    put(out, 2, m ^ p as u32);
+    let (m, p) = match_all_sync(FULL_MASK, lane / 16);
+    put(out, 3, m | (p as u32) << 1);
+}
+
+/// `activemask` in divergent code: the lanes of each branch see each other.
+#[kernel]
+pub fn diff_activemask(out: *mut u32) {
+    let lane = lane_id();
+    let m = if lane % 4 == 1 {
+        let m = activemask();
+        syncwarp(m);
+        m
+    } else if lane < 20 {
+        let m = activemask();
+        syncwarp(m);
+        m
+    } else {
+        let m = activemask();
+        syncwarp(m);
+        m
+    };
+    put(out, 0, m);
+    put(out, 1, activemask());
+    put(out, 2, ballot_sync(m, lane % 2 == 0));
+    put(out, 3, shfl_sync(m, lane * 100, m.trailing_zeros(), 32));
+}
+
+/// Block barrier: every thread publishes, `bar.sync 0`, reads other warps.
+#[kernel]
+pub fn diff_block_barrier(out: *mut u32) {
+    let t = thread_idx().x;
+    let n = block_dim().x;
+    let s = shared_array!(u32; 1024);
+    s.store(t as usize, t * t + block_idx().x);
+    syncthreads();
+    put(out, 0, s.load(((t + 32) % n) as usize));
+    put(out, 1, s.load((n - 1 - t) as usize));
+    syncthreads();
+    s.store(t as usize, s.load(((t + 1) % n) as usize).wrapping_mul(3));
+    syncthreads();
+    put(out, 2, s.load(t as usize));
+    put(out, 3, s.load(((t * 7) % n) as usize));
+}
+
+/// Named barriers: warps 0–1 pair on barrier 1, warps 2–3 on barrier 2 (64
+/// threads each); each pair exchanges values through shared memory.
+#[kernel]
+pub fn diff_named_barrier(out: *mut u32) {
+    let t = thread_idx().x;
+    let warp = t / 32;
+    let s = shared_array!(u32; 128);
+    s.store(t as usize, t * 10 + block_idx().x);
+    let pair = warp / 2;
+    named_barrier_sync(1 + pair, 64);
+    let partner = t ^ 32;
+    put(out, 0, s.load(partner as usize));
+    named_barrier_sync(1 + pair, 64);
+    s.store(t as usize, s.load(partner as usize) + 1);
+    named_barrier_sync(1 + pair, 64);
+    put(out, 1, s.load(partner as usize));
+    put(out, 2, pair);
+    syncthreads();
+    put(out, 3, s.load((127 - t) as usize));
+}
+
+/// Static and dynamic shared memory side by side (dynamic: one u32 per thread).
+#[kernel]
+pub fn diff_shared(out: *mut u32) {
+    let t = thread_idx().x;
+    let n = block_dim().x;
+    let a = shared_array!(u32; 256);
+    let b = shared_array!(u16; 512);
+    let d = dynamic_shared::<u32>();
+    a.store(t as usize, t + 1000);
+    b.store(2 * t as usize, t as u16);
+    b.store(2 * t as usize + 1, (t * 3) as u16);
+    d.store(t as usize, t ^ 0x55);
+    syncthreads();
+    put(out, 0, a.load(((t + 5) % n) as usize));
+    put(out, 1, b.load(((2 * t + 3) % (2 * n)) as usize) as u32);
+    put(out, 2, d.load(((t + 64) % n) as usize));
+    put(out, 3, d.len() as u32);
+}
+
+/// Atomics: a shared-memory histogram, a global f32 sum of small integers
+/// (exact in any order) and a global u64 counter.
+#[kernel]
+pub fn diff_atomics(out: *mut u32) {
+    let t = thread_idx().x;
+    let hist = shared_array!(u32; 8);
+    if t < 8 {
+        hist.store(t as usize, 0);
+    }
+    syncthreads();
+    // SAFETY: the histogram has 8 bins; t % 8 < 8.
+    let old = unsafe { atomic_add(hist.as_ptr().add((t % 8) as usize), 1) };
+    syncthreads();
+    put(out, 0, hist.load((t % 8) as usize));
+    put(out, 1, (old < hist.load((t % 8) as usize)) as u32);
+    // Word 2 of thread 0 of each block accumulates the block's sum of t, as f32.
+    let base = (block_idx().x * block_dim().x) as usize * DIFF_WORDS;
+    // SAFETY: `base + 2` and `base + 3` are words of thread 0 of this block.
+    unsafe {
+        atomic_add(out.add(base + 2).cast::<f32>(), t as f32);
+        atomic_add(out.add(base + 3).cast::<u32>(), 1);
+    }
+}
+
+/// Partial warps: launched with 120-thread blocks, the last warp has 24
+/// lanes; ballots and `activemask` see only the lanes that exist.
+#[kernel]
+pub fn diff_partial_warp(out: *mut u32) {
+    let lane = lane_id();
+    put(out, 0, ballot_sync(FULL_MASK, true));
+    put(out, 1, activemask());
+    put(out, 2, ballot_sync(FULL_MASK, lane % 2 == 1));
+    put(out, 3, all_sync(FULL_MASK, true) as u32);
+}
+
+/// Which differential kernels exist, with their launch shape.
+#[cfg(not(target_arch = "nvptx64"))]
+pub mod cases {
+    use cooperative_groups::Kernel;
+
+    /// One differential case: kernel, grid, block, dynamic shared bytes.
+    #[derive(Clone, Copy, Debug)]
+    pub struct DiffCase {
+        /// Short name.
+        pub name: &'static str,
+        /// The kernel.
+        pub kernel: Kernel<(*mut u32,)>,
+        /// Blocks.
+        pub grid: u32,
+        /// Threads per block.
+        pub block: u32,
+        /// Dynamic shared memory, bytes.
+        pub dynamic_smem: u32,
+        /// Whether the atomics make words 2..3 of thread 0 order-independent
+        /// sums (every case here is deterministic on both backends).
+        pub note: &'static str,
+    }
+
+    /// Every differential case.
+    pub const DIFF_CASES: &[DiffCase] = &[
+        DiffCase { name: "shfl_idx", kernel: super::DIFF_SHFL_IDX, grid: 2, block: 128, dynamic_smem: 0, note: "widths 32/8/4, f32" },
+        DiffCase { name: "shfl_up", kernel: super::DIFF_SHFL_UP, grid: 2, block: 128, dynamic_smem: 0, note: "widths 32/16/2, delta past segment" },
+        DiffCase { name: "shfl_down", kernel: super::DIFF_SHFL_DOWN, grid: 2, block: 128, dynamic_smem: 0, note: "widths 32/8/16, i32" },
+        DiffCase { name: "shfl_xor", kernel: super::DIFF_SHFL_XOR, grid: 2, block: 128, dynamic_smem: 0, note: "lane masks 9/1/31/16" },
+        DiffCase { name: "vote", kernel: super::DIFF_VOTE, grid: 2, block: 128, dynamic_smem: 0, note: "ballot/any/all, partial mask" },
+        DiffCase { name: "match", kernel: super::DIFF_MATCH, grid: 2, block: 128, dynamic_smem: 0, note: "match.any/all" },
+        DiffCase { name: "activemask", kernel: super::DIFF_ACTIVEMASK, grid: 2, block: 128, dynamic_smem: 0, note: "three divergent branches" },
+        DiffCase { name: "block_barrier", kernel: super::DIFF_BLOCK_BARRIER, grid: 2, block: 256, dynamic_smem: 0, note: "bar.sync 0" },
+        DiffCase { name: "named_barrier", kernel: super::DIFF_NAMED_BARRIER, grid: 2, block: 128, dynamic_smem: 0, note: "bar.sync 1/2, 64" },
+        DiffCase { name: "shared", kernel: super::DIFF_SHARED, grid: 2, block: 256, dynamic_smem: 1024, note: "static u32/u16 + dynamic" },
+        DiffCase { name: "atomics", kernel: super::DIFF_ATOMICS, grid: 2, block: 128, dynamic_smem: 0, note: "smem histogram, f32/u32 global" },
+        DiffCase { name: "partial_warp", kernel: super::DIFF_PARTIAL_WARP, grid: 2, block: 120, dynamic_smem: 0, note: "120-thread blocks" },
+    ];
+}
