@@ -124,8 +124,9 @@ pub fn diff_block_barrier(out: *mut u32) {
     syncthreads();
     put(out, 0, s.load(((t + 32) % n) as usize));
     put(out, 1, s.load((n - 1 - t) as usize));
+    let next = s.load(((t + 1) % n) as usize);
     syncthreads();
-    s.store(t as usize, s.load(((t + 1) % n) as usize).wrapping_mul(3));
+    s.store(t as usize, next.wrapping_mul(3));
     syncthreads();
     put(out, 2, s.load(t as usize));
     put(out, 3, s.load(((t * 7) % n) as usize));
@@ -142,9 +143,10 @@ pub fn diff_named_barrier(out: *mut u32) {
     let pair = warp / 2;
     named_barrier_sync(1 + pair, 64);
     let partner = t ^ 32;
-    put(out, 0, s.load(partner as usize));
+    let theirs = s.load(partner as usize);
+    put(out, 0, theirs);
     named_barrier_sync(1 + pair, 64);
-    s.store(t as usize, s.load(partner as usize) + 1);
+    s.store(t as usize, theirs + 1);
     named_barrier_sync(1 + pair, 64);
     put(out, 1, s.load(partner as usize));
     put(out, 2, pair);

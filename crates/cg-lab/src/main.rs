@@ -11,6 +11,7 @@
 mod backend_choice;
 mod cli;
 mod info;
+mod verify;
 
 use std::process::ExitCode;
 
@@ -31,6 +32,9 @@ struct Cli {
 enum Command {
     /// Print the device's facts, then run and verify the smoke kernel.
     Info(info::InfoArgs),
+    /// Differential test: run the differential kernels on the GPU and on the
+    /// simulator and compare their outputs word for word.
+    Verify(verify::VerifyArgs),
 }
 
 /// Prints a clap error on one line (help and version print as usual).
@@ -59,6 +63,7 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Some(Command::Info(args)) => info::run(&args),
+        Some(Command::Verify(args)) => verify::run(&args),
         None => Ok(()), // the lab run is wired in once its kernels land
     };
     match result {

@@ -1,0 +1,178 @@
+//! `cg-lab verify`: the differential test. Every differential kernel runs on
+//! the simulator and on the GPU, and their outputs must be identical word for
+//! word. Writes `differential.json` (both outputs of every case) and
+//! `differential.md`; without a GPU, compares the simulator against a
+//! reference file written earlier on a GPU (`--reference`).
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result, bail};
+use cg_kernels::diff::DIFF_WORDS;
+use cg_kernels::diff::cases::{DIFF_CASES, DiffCase};
+use cg_runtime::{Backend, LaunchConfig};
+use clap::Args;
+use serde::{Deserialize, Serialize};
+
+use crate::backend_choice::BackendArgs;
+
+/// Flags of `cg-lab verify`.
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    #[command(flatten)]
+    backend: BackendArgs,
+    /// Output folder (default: results/<gpu-slug>/).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// A `differential.json` from an earlier GPU run: compare the simulator
+    /// against its GPU outputs (for machines without a GPU).
+    #[arg(long)]
+    reference: Option<PathBuf>,
+}
+
+/// One case's outputs on both sides.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct CaseResult {
+    /// Case name.
+    pub name: String,
+    /// Launch shape.
+    pub grid: u32,
+    /// Threads per block.
+    pub block: u32,
+    /// What the case covers.
+    pub note: String,
+    /// Outputs on the GPU (`DIFF_WORDS` per thread).
+    pub gpu: Vec<u32>,
+    /// Outputs on the simulator.
+    pub sim: Vec<u32>,
+    /// Word-for-word equal.
+    pub identical: bool,
+}
+
+/// The file `differential.json`.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct DiffReport {
+    /// GPU name.
+    pub device: String,
+    /// Command line.
+    pub command: String,
+    /// Source revision.
+    pub commit: String,
+    /// Every case.
+    pub cases: Vec<CaseResult>,
+}
+
+/// Runs one differential case on `backend`; returns the output words.
+pub fn run_case(backend: &Backend, c: &DiffCase) -> Result<Vec<u32>> {
+    let words = (c.grid * c.block) as usize * DIFF_WORDS;
+    let mut out = backend.alloc::<u32>(words)?;
+    let cfg = LaunchConfig::linear(c.grid, c.block).with_dynamic_smem(c.dynamic_smem);
+    backend
+        .launch(&c.kernel, &cfg, (out.as_ptr(),))
+        .with_context(|| format!("differential case {}", c.name))?;
+    Ok(out.to_vec()?)
+}
+
+fn first_difference(a: &[u32], b: &[u32]) -> Option<String> {
+    if a.len() != b.len() {
+        return Some(format!("lengths {} vs {}", a.len(), b.len()));
+    }
+    let i = a.iter().zip(b).position(|(x, y)| x != y)?;
+    let (t, w) = (i / DIFF_WORDS, i % DIFF_WORDS);
+    Some(format!("thread {t} word {w}: gpu {:#x}, sim {:#x}", a[i], b[i]))
+}
+
+/// Runs the differential suite.
+pub fn run(args: &VerifyArgs) -> Result<()> {
+    let sim = Backend::sim();
+    let (device, gpu_outputs): (String, Vec<Vec<u32>>) = match &args.reference {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+            let rep: DiffReport = serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+            let mut outs = Vec::new();
+            for c in DIFF_CASES {
+                let Some(r) = rep.cases.iter().find(|r| r.name == c.name) else {
+                    bail!("{} has no case `{}`: regenerate it with `cg-lab verify` on a GPU", path.display(), c.name);
+                };
+                outs.push(r.gpu.clone());
+            }
+            (format!("{} (from {})", rep.device, path.display()), outs)
+        }
+        None => {
+            let backend = args.backend.open()?;
+            let Backend::Gpu(gpu) = &backend else {
+                bail!("the differential test needs a GPU (or --reference FILE from an earlier GPU run)");
+            };
+            let name = gpu.info().name.clone();
+            let outs = DIFF_CASES.iter().map(|c| run_case(&backend, c)).collect::<Result<Vec<_>>>()?;
+            (name, outs)
+        }
+    };
+    let mut cases = Vec::new();
+    let mut failures = Vec::new();
+    for (c, gpu) in DIFF_CASES.iter().zip(gpu_outputs) {
+        let sim_out = run_case(&sim, c)?;
+        let diff = first_difference(&gpu, &sim_out);
+        let identical = diff.is_none();
+        let verdict = match &diff {
+            None => "identical".to_string(),
+            Some(d) => format!("DIFFERENT ({d})"),
+        };
+        println!("{:<14} grid={} block={:<4} {:<38} {verdict}", c.name, c.grid, c.block, c.note);
+        if let Some(d) = diff {
+            failures.push(format!("{}: {d}", c.name));
+        }
+        cases.push(CaseResult {
+            name: c.name.into(),
+            grid: c.grid,
+            block: c.block,
+            note: c.note.into(),
+            gpu,
+            sim: sim_out,
+            identical,
+        });
+    }
+    let report = DiffReport {
+        device: device.clone(),
+        command: std::env::args().collect::<Vec<_>>().join(" "),
+        commit: env!("CG_LAB_COMMIT").into(),
+        cases,
+    };
+    if args.reference.is_none() {
+        let slug = cg_runtime::device::slug(&device);
+        let dir = args.out.clone().unwrap_or_else(|| PathBuf::from("results").join(slug));
+        std::fs::create_dir_all(&dir)?;
+        let json = dir.join("differential.json");
+        std::fs::write(&json, serde_json::to_string(&report)? + "\n")?;
+        let md = dir.join("differential.md");
+        std::fs::write(&md, markdown(&report))?;
+        println!("wrote {}, {}", json.display(), md.display());
+    }
+    let n = report.cases.len();
+    if failures.is_empty() {
+        println!("differential: {n} of {n} kernels identical on {device} and the simulator");
+        Ok(())
+    } else {
+        bail!("differential: {} of {n} kernels differ: {}", failures.len(), failures.join("; "))
+    }
+}
+
+fn markdown(rep: &DiffReport) -> String {
+    let mut s = format!(
+        "# Differential test: {} vs the simulator\n\nCommand: `{}` (commit {})\n\n\
+         Each kernel writes {DIFF_WORDS} words per thread; GPU and simulator outputs are compared word for word.\n\n\
+         | kernel | grid × block | covers | words | result |\n| --- | --- | --- | ---: | --- |\n",
+        rep.device, rep.command, rep.commit
+    );
+    for c in &rep.cases {
+        s += &format!(
+            "| {} | {} × {} | {} | {} | {} |\n",
+            c.name,
+            c.grid,
+            c.block,
+            c.note,
+            c.gpu.len(),
+            if c.identical { "identical" } else { "**DIFFERENT**" }
+        );
+    }
+    s
+}
