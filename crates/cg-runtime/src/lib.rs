@@ -22,6 +22,7 @@ pub mod error;
 pub mod gpu;
 pub mod launch;
 pub mod ptx;
+pub mod sass;
 pub mod tools;
 
 pub use backend::{Backend, Buffer};

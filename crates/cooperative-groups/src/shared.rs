@@ -72,7 +72,7 @@ impl<T: Copy, const N: usize> SharedArray<T, N> {
     pub fn load(&self, i: usize) -> T {
         assert!(i < N, "shared_array index out of bounds");
         // SAFETY: `i < N` and the allocation holds `N` elements of `T`.
-        unsafe { self.ptr.add(i).read_volatile() }
+        unsafe { self.ptr.add(i).read() }
     }
 
     /// Writes element `i`. Panics (traps on the GPU) if `i >= N`.
@@ -81,7 +81,7 @@ impl<T: Copy, const N: usize> SharedArray<T, N> {
     pub fn store(&self, i: usize, v: T) {
         assert!(i < N, "shared_array index out of bounds");
         // SAFETY: `i < N` and the allocation holds `N` elements of `T`.
-        unsafe { self.ptr.add(i).write_volatile(v) }
+        unsafe { self.ptr.add(i).write(v) }
     }
 }
 
@@ -139,7 +139,7 @@ impl<T: Copy> DynamicShared<T> {
     pub fn load(&self, i: usize) -> T {
         assert!(i < self.len, "dynamic shared memory index out of bounds");
         // SAFETY: `i < len` and the launch provided `len` elements.
-        unsafe { self.ptr.add(i).read_volatile() }
+        unsafe { self.ptr.add(i).read() }
     }
 
     /// Writes element `i`. Panics (traps on the GPU) if `i >= len()`.
@@ -148,6 +148,6 @@ impl<T: Copy> DynamicShared<T> {
     pub fn store(&self, i: usize, v: T) {
         assert!(i < self.len, "dynamic shared memory index out of bounds");
         // SAFETY: `i < len` and the launch provided `len` elements.
-        unsafe { self.ptr.add(i).write_volatile(v) }
+        unsafe { self.ptr.add(i).write(v) }
     }
 }
