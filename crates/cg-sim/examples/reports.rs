@@ -7,19 +7,27 @@ use cg_sim::{LaunchConfig, launch};
 
 fn main() {
     let kernels: [(&str, LaunchConfig, &dyn Fn()); 4] = [
-        ("shuffle in a divergent branch", LaunchConfig::new(1, 64), &|| {
-            if lane::lane_id() < 16 {
-                lane::shfl(ShflMode::Down, u32::MAX, 1, 1, 0x1f);
-            }
-            lane::sync_threads();
-        }),
-        ("barrier reached by a subset", LaunchConfig::new(1, 64), &|| {
-            if lane::thread_idx()[0] < 32 {
+        (
+            "shuffle in a divergent branch",
+            LaunchConfig::new(1, 64),
+            &|| {
+                if lane::lane_id() < 16 {
+                    lane::shfl(ShflMode::Down, u32::MAX, 1, 1, 0x1f);
+                }
                 lane::sync_threads();
-            } else {
-                lane::barrier_sync(1, 64);
-            }
-        }),
+            },
+        ),
+        (
+            "barrier reached by a subset",
+            LaunchConfig::new(1, 64),
+            &|| {
+                if lane::thread_idx()[0] < 32 {
+                    lane::sync_threads();
+                } else {
+                    lane::barrier_sync(1, 64);
+                }
+            },
+        ),
         ("non-uniform argument", LaunchConfig::new(1, 32), &|| {
             let width = if lane::lane_id() < 8 { 16 } else { 32 };
             lane::check_uniform(lane::Scope::Warp(u32::MAX), "width", width);

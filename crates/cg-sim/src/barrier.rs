@@ -28,9 +28,16 @@ impl Core {
             let l = &self.lanes[me as usize];
             (l.block as usize, l.warp, 1u32 << l.lane_id)
         };
-        let name = bar_name(id, count, wait);
+        let name = || bar_name(id, count, wait);
         if id >= BARRIERS_PER_BLOCK {
-            return self.misuse(me, loc, format!("{name}: barrier id {id} out of range (a block has barriers 0..15)"));
+            return self.misuse(
+                me,
+                loc,
+                format!(
+                    "{}: barrier id {id} out of range (a block has barriers 0..15)",
+                    name()
+                ),
+            );
         }
         let nwarps = self.blocks[b].nwarps;
         if let BarCount::Threads(n) = count {
@@ -48,12 +55,17 @@ impl Core {
                 None
             };
             if let Some(why) = why {
-                return self.misuse(me, loc, format!("{name}: invalid thread count {n}: {why}"));
+                return self.misuse(
+                    me,
+                    loc,
+                    format!("{}: invalid thread count {n}: {why}", name()),
+                );
             }
         }
         let blk = &mut self.blocks[b];
         if blk.bars.is_empty() {
-            blk.bars.resize_with(BARRIERS_PER_BLOCK as usize, Barrier::default);
+            blk.bars
+                .resize_with(BARRIERS_PER_BLOCK as usize, Barrier::default);
         }
         let bar = &mut blk.bars[id as usize];
         if bar.warp_masks.is_empty() {
@@ -63,8 +75,9 @@ impl Core {
             None => bar.phase = Some((count, loc)),
             Some((c, first)) if c != count => {
                 let msg = format!(
-                    "barrier {id}: threads disagree on its thread count in one phase: {} at {first}, {name} here",
-                    bar_name(id, c, true)
+                    "barrier {id}: threads disagree on its thread count in one phase: {} at {first}, {} here",
+                    bar_name(id, c, true),
+                    name()
                 );
                 return self.misuse(me, loc, msg);
             }
@@ -101,11 +114,16 @@ impl Core {
     }
 
     /// Completes barrier `id` of block `b` if enough warps arrived; `me` (the
-    /// lane that caused it, if any) continues without suspending.
+    /// lane that caused it, if any) continues without suspending. Lanes of a
+    /// warp that has only partly arrived stay blocked: their arrival carries
+    /// over into the next phase.
     fn try_complete_bar(&mut self, b: usize, id: u32, me: Option<u32>) -> bool {
         let blk = &mut self.blocks[b];
+        let first_warp = blk.first_warp;
         let bar = &mut blk.bars[id as usize];
-        let Some((count, _)) = bar.phase else { return false };
+        let Some((count, loc)) = bar.phase else {
+            return false;
+        };
         let expected = match count {
             BarCount::All => blk.live_warps,
             BarCount::Threads(n) => n / 32,
@@ -114,21 +132,28 @@ impl Core {
             return false;
         }
         bar.warps_arrived = 0;
-        bar.phase = None;
-        bar.warp_masks.iter_mut().for_each(|m| *m = 0);
+        let carried = bar.warp_masks.iter().any(|&m| m != 0);
+        bar.phase = carried.then_some((count, loc));
         let mut waiters = std::mem::take(&mut bar.waiters);
         self.stats.collectives += 1;
         let mut me_done = false;
+        let mut kept = Vec::new();
         for &l in &waiters {
-            if Some(l) == me {
+            let wi = (self.lanes[l as usize].warp - first_warp) as usize;
+            if self.blocks[b].bars[id as usize].warp_masks[wi] != 0 {
+                kept.push(l);
+            } else if Some(l) == me {
                 me_done = true;
                 self.resume_self(l);
             } else {
                 self.release(l, 0);
             }
         }
-        waiters.clear();
-        self.blocks[b].bars[id as usize].waiters = waiters;
+        if kept.is_empty() {
+            waiters.clear();
+            kept = waiters;
+        }
+        self.blocks[b].bars[id as usize].waiters = kept;
         me_done
     }
 
@@ -173,7 +198,12 @@ impl Core {
                 format!(
                     "threads of one block reached different block-wide operations: thread {} at `{}` ({}), \
                      thread {} at `{}` ({})",
-                    l0.linear, first.0, l0.loc, lo.linear, val(odd).0, lo.loc
+                    l0.linear,
+                    first.0,
+                    l0.loc,
+                    lo.linear,
+                    val(odd).0,
+                    lo.loc
                 )
             } else {
                 let mut groups: Vec<(u64, Vec<u32>)> = Vec::new();
@@ -188,11 +218,17 @@ impl Core {
                     .iter_mut()
                     .map(|(v, ts)| {
                         ts.sort_unstable();
-                        let r = crate::report::fmt_ranges(&crate::report::to_ranges(ts.iter().copied()));
+                        let r = crate::report::fmt_ranges(&crate::report::to_ranges(
+                            ts.iter().copied(),
+                        ));
                         format!("threads {r} passed {v}")
                     })
                     .collect();
-                format!("non-uniform argument `{}` across the block: {}", first.0, parts.join("; "))
+                format!(
+                    "non-uniform argument `{}` across the block: {}",
+                    first.0,
+                    parts.join("; ")
+                )
             };
             let (lane, loc) = (odd, self.lanes[odd as usize].loc);
             return self.misuse(me.unwrap_or(lane), loc, msg);
@@ -232,7 +268,11 @@ impl Core {
         self.grid.waiters.push(me);
         self.blocks[b].grid_waiting += 1;
         self.grid_block_arrival(b);
-        if self.try_complete_grid(Some(me)) { Step::Done(0) } else { Step::Wait }
+        if self.try_complete_grid(Some(me)) {
+            Step::Done(0)
+        } else {
+            Step::Wait
+        }
     }
 
     fn grid_block_arrival(&mut self, b: usize) {

@@ -10,7 +10,8 @@ impl Core {
     pub fn cluster_arrive(&mut self, me: u32, loc: Loc) -> Step {
         let c = self.blocks[self.lanes[me as usize].block as usize].cluster as usize;
         if self.lanes[me as usize].cluster_pending.is_some() {
-            let msg = "barrier.cluster.arrive twice without a barrier.cluster.wait in between".to_string();
+            let msg = "barrier.cluster.arrive twice without a barrier.cluster.wait in between"
+                .to_string();
             return self.misuse(me, loc, msg);
         }
         let cl = &mut self.clusters[c];
@@ -27,7 +28,8 @@ impl Core {
         let c = self.blocks[self.lanes[me as usize].block as usize].cluster as usize;
         match self.lanes[me as usize].cluster_pending {
             None => {
-                let msg = "barrier.cluster.wait without a preceding barrier.cluster.arrive".to_string();
+                let msg =
+                    "barrier.cluster.wait without a preceding barrier.cluster.arrive".to_string();
                 self.misuse(me, loc, msg)
             }
             Some(p) if p < self.clusters[c].phase => {
@@ -79,7 +81,9 @@ impl Core {
         let cl = &self.clusters[self.blocks[b].cluster as usize];
         let (first, n) = (cl.first_block as usize, cl.nblocks);
         if rank >= n {
-            let msg = format!("cluster map_shared_rank: rank {rank} out of range (the cluster has {n} blocks)");
+            let msg = format!(
+                "cluster map_shared_rank: rank {rank} out of range (the cluster has {n} blocks)"
+            );
             return self.misuse(me, loc, msg);
         }
         // The caller's own block first, then the rest of its cluster (a
@@ -99,8 +103,8 @@ impl Core {
             Which::Static { key, bytes, align } => self.static_buffer(target, key, bytes, align),
         };
         match base {
-            // SAFETY: `off` is at most the buffer's length, and the target
-            // buffer has the same length.
+            // SAFETY: `off` is less than the buffer's length (or 0), and the
+            // target buffer has the same length.
             Ok(base) => Step::Done(unsafe { base.add(off) } as u64),
             Err(msg) => self.misuse(me, loc, msg),
         }

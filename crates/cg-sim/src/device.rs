@@ -5,10 +5,13 @@ use crate::{LaunchConfig, SimError};
 /// A small virtual GPU: the limits the simulator checks launch shapes
 /// against, and the size of each lane's coroutine stack.
 ///
-/// The defaults model one H100/H200-class SM, replicated on 8 SMs. The SM
-/// count bounds cooperative launches (every block must be co-resident, so
-/// every lane of the grid holds a stack at once; Linux limits a process to
-/// about 65 000 memory mappings and each guarded stack takes two).
+/// The defaults model one H100/H200-class SM, replicated on 4 SMs. The SM
+/// count only bounds cooperative launches: every block of one must be
+/// co-resident, so every lane of the grid holds a coroutine stack at once,
+/// and Linux limits a process to about 65 000 memory mappings (each guarded
+/// stack takes two; see [`MAX_LIVE_STACKS`](crate::MAX_LIVE_STACKS)). With
+/// 4 SMs a cooperative grid holds at most 8192 threads, so a few such
+/// launches can run in parallel test threads.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SimDevice {
     /// A name for reports.
@@ -36,7 +39,7 @@ impl Default for SimDevice {
     fn default() -> Self {
         SimDevice {
             name: "cg-sim virtual device".into(),
-            sm_count: 8,
+            sm_count: 4,
             max_threads_per_sm: 2048,
             max_blocks_per_sm: 32,
             smem_per_sm: 228 * 1024,
@@ -58,11 +61,10 @@ impl SimDevice {
     pub fn blocks_per_sm(&self, block_threads: u32, dynamic_smem: usize) -> u32 {
         let warps = block_threads.div_ceil(32).max(1);
         let by_threads = self.max_threads_per_sm / (warps * 32);
-        let by_smem = if dynamic_smem == 0 {
-            u32::MAX
-        } else {
-            (self.smem_per_sm / dynamic_smem).min(u32::MAX as usize) as u32
-        };
+        let by_smem = self
+            .smem_per_sm
+            .checked_div(dynamic_smem)
+            .map_or(u32::MAX, |n| n.min(u32::MAX as usize) as u32);
         self.max_blocks_per_sm.min(by_threads).min(by_smem)
     }
 

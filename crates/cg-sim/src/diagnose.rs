@@ -85,7 +85,11 @@ impl Core {
             return e;
         }
         let blocked = self.blocked_groups();
-        let stuck = self.lanes.iter().filter(|l| l.state == LaneState::Blocked).count();
+        let stuck = self
+            .lanes
+            .iter()
+            .filter(|l| l.state == LaneState::Blocked)
+            .count();
         let report = Report {
             summary: format!(
                 "{stuck} live threads are blocked and none can make progress (the GPU would hang here)"
@@ -164,21 +168,25 @@ impl Core {
                 seen |= here;
                 let missing = need & !here;
                 if missing != 0 {
+                    let first = self.lanes[base].linear;
+                    let threads = to_ranges(bits(missing).map(|k| first + k));
                     notes.push(format!(
-                        "in block {} warp {}, {} at {} waits for lanes {} (threads {}..)",
+                        "in block {} warp {}, {} at {} waits for lanes {} (threads {}), which are not at this collective",
                         self.block_dim3(warp.block),
-                        (base as u32 - self.blocks[warp.block as usize].first_lane) / 32,
+                        first / 32,
                         describe(&l.wait),
                         l.loc,
                         mask_lanes(missing),
-                        self.lanes[base].linear,
+                        crate::report::fmt_ranges(&threads),
                     ));
                 }
             }
         }
         for blk in &self.blocks {
             for (id, bar) in blk.bars.iter().enumerate() {
-                let Some((count, loc)) = bar.phase else { continue };
+                let Some((count, loc)) = bar.phase else {
+                    continue;
+                };
                 let expected = match count {
                     BarCount::All => blk.live_warps,
                     BarCount::Threads(n) => n / 32,

@@ -90,7 +90,13 @@ pub fn existing_lanes() -> u32 {
 #[track_caller]
 fn warp_op(kind: WarpKind, mask: u32, a: u64, b: u32, c: u32) -> u64 {
     let loc = Location::caller();
-    let op = WarpOp { kind, mask, a, b, c };
+    let op = WarpOp {
+        kind,
+        mask,
+        a,
+        b,
+        c,
+    };
     block_on(|core, me| core.warp_arrive(me, op, loc))
 }
 
@@ -203,7 +209,13 @@ pub fn check_uniform(scope: Scope, what: &'static str, value: u64) {
     let loc = Location::caller();
     match scope {
         Scope::Warp(mask) => {
-            let op = WarpOp { kind: WarpKind::Uniform(what), mask, a: value, b: 0, c: 0 };
+            let op = WarpOp {
+                kind: WarpKind::Uniform(what),
+                mask,
+                a: value,
+                b: 0,
+                c: 0,
+            };
             block_on(|core, me| core.warp_arrive(me, op, loc));
         }
         Scope::Block => {
@@ -259,7 +271,8 @@ pub fn cluster_map_shared(p: *mut u8, rank: u32) -> *mut u8 {
 /// Gives up the lane's turn (it stays runnable). Spin-wait loops on memory
 /// written by other lanes must call this (e.g. from a `nanosleep` or spin
 /// hint), since lanes are not preempted; if only spinning lanes remain for
-/// a long time, the launch fails with a livelock report.
+/// a long time, the launch fails with a livelock report naming this call.
+#[track_caller]
 pub fn yield_now() {
-    crate::sched::yield_now()
+    crate::sched::yield_now(Location::caller())
 }

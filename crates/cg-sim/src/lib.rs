@@ -41,6 +41,7 @@
 
 #![warn(missing_docs)]
 #![deny(unsafe_op_in_unsafe_fn)]
+#![warn(clippy::undocumented_unsafe_blocks)]
 
 mod barrier;
 mod cluster;
@@ -60,3 +61,4 @@ pub use device::SimDevice;
 pub use report::{BlockedGroup, LaunchStats, Report, SimError, SourceLocation};
 pub use sched::{launch, launch_on};
 pub use shared::POISON;
+pub use stack::MAX_LIVE_STACKS;

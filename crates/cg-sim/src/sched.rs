@@ -8,15 +8,14 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::ptr;
 use std::sync::Once;
 
-use corosensei::stack::DefaultStack;
 use corosensei::{Coroutine, CoroutineResult, Yielder};
 
 use crate::report::{Report, SourceLocation};
-use crate::stack::StackPool;
+use crate::stack::{LaneStack, StackPool};
 use crate::state::{Core, LaneState, Step, Wait};
 use crate::{LaunchConfig, LaunchStats, SimDevice, SimError};
 
-type LaneCoroutine = Coroutine<(), (), (), DefaultStack>;
+type LaneCoroutine = Coroutine<(), (), (), LaneStack>;
 
 thread_local! {
     /// The running launch's state (null outside a launch).
@@ -60,9 +59,10 @@ pub(crate) fn block_on(f: impl FnOnce(&mut Core, u32) -> Step) -> u64 {
     let me = CUR.with(Cell::get);
     let step = {
         let mut core = cell.borrow_mut();
-        if core.tearing_down {
-            // Lanes are being unwound after a failure: suspending now would
-            // start a second unwind inside a destructor.
+        if core.tearing_down || std::thread::panicking() {
+            // The lane is unwinding (after its own panic, or because the
+            // launch failed): it must not suspend, since the panic state is
+            // per OS thread and other lanes would run "while panicking".
             return 0;
         }
         f(&mut core, me)
@@ -78,7 +78,10 @@ pub(crate) fn block_on(f: impl FnOnce(&mut Core, u32) -> Step) -> u64 {
 
 fn suspend(cell: &RefCell<Core>, me: u32) {
     let y = cell.borrow().lanes[me as usize].yielder;
-    assert!(!y.is_null(), "lane suspended before registering its yielder");
+    assert!(
+        !y.is_null(),
+        "lane suspended before registering its yielder"
+    );
     // SAFETY: the yielder was registered by this very coroutine when it
     // started and lives on its stack until it finishes; we are running on
     // that coroutine now.
@@ -86,15 +89,17 @@ fn suspend(cell: &RefCell<Core>, me: u32) {
 }
 
 /// `yield_now`: give up the turn, stay runnable.
-pub(crate) fn yield_now() {
+pub(crate) fn yield_now(loc: &'static std::panic::Location<'static>) {
     let cell = core_cell();
     let me = CUR.with(Cell::get);
     {
         let mut core = cell.borrow_mut();
-        if core.tearing_down {
+        if core.tearing_down || std::thread::panicking() {
             return;
         }
-        core.lanes[me as usize].wait = Wait::Spin;
+        let l = &mut core.lanes[me as usize];
+        l.wait = Wait::Spin;
+        l.loc = loc;
         core.queue.push_back(me);
     }
     suspend(cell, me);
@@ -144,7 +149,11 @@ pub fn launch(cfg: &LaunchConfig, kernel: &dyn Fn()) -> Result<LaunchStats, SimE
 /// Blocks run one cluster at a time (one block at a time without clusters),
 /// or all at once for a cooperative launch. Returns when every lane has
 /// returned, or with the first deadlock, misuse or panic.
-pub fn launch_on(device: &SimDevice, cfg: &LaunchConfig, kernel: &dyn Fn()) -> Result<LaunchStats, SimError> {
+pub fn launch_on(
+    device: &SimDevice,
+    cfg: &LaunchConfig,
+    kernel: &dyn Fn(),
+) -> Result<LaunchStats, SimError> {
     device.validate(cfg)?;
     if !CORE.with(Cell::get).is_null() {
         return Err(SimError::InvalidLaunch(
@@ -194,7 +203,7 @@ fn run_unit(
     result
 }
 
-fn new_lane(stack: DefaultStack, i: u32, kernel: &dyn Fn()) -> LaneCoroutine {
+fn new_lane(stack: LaneStack, i: u32, kernel: &dyn Fn()) -> LaneCoroutine {
     let body = move |y: &Yielder<(), ()>, ()| {
         with_core(|c, _| c.lanes[i as usize].yielder = y);
         kernel();
@@ -205,7 +214,11 @@ fn new_lane(stack: DefaultStack, i: u32, kernel: &dyn Fn()) -> LaneCoroutine {
     unsafe { Coroutine::with_stack_unchecked(stack, body) }
 }
 
-fn drive(core: &RefCell<Core>, coros: &mut [Option<LaneCoroutine>], stacks: &mut StackPool) -> Result<(), SimError> {
+fn drive(
+    core: &RefCell<Core>,
+    coros: &mut [Option<LaneCoroutine>],
+    stacks: &mut StackPool,
+) -> Result<(), SimError> {
     loop {
         let next = core.borrow_mut().queue.pop_front();
         let Some(i) = next else {
@@ -218,7 +231,9 @@ fn drive(core: &RefCell<Core>, coros: &mut [Option<LaneCoroutine>], stacks: &mut
             }
             return Err(c.stall_error());
         };
-        let co = coros[i as usize].as_mut().expect("queued lane has no coroutine");
+        let co = coros[i as usize]
+            .as_mut()
+            .expect("queued lane has no coroutine");
         CUR.with(|c| c.set(i));
         IN_LANE.with(|f| f.set(true));
         let r = catch_unwind(AssertUnwindSafe(|| co.resume(())));
@@ -229,7 +244,11 @@ fn drive(core: &RefCell<Core>, coros: &mut [Option<LaneCoroutine>], stacks: &mut
             Ok(CoroutineResult::Yield(())) => {
                 if matches!(c.lanes[i as usize].wait, Wait::Spin) {
                     c.spin_streak += 1;
-                    if c.spin_streak > SPIN_ROUNDS * c.queue.len() as u64 + 10_000 {
+                    // A whole round of spinning: the spinners may wait for
+                    // lanes parked at `activemask`, so resolve those first.
+                    if c.spin_streak >= c.queue.len() as u64 && c.release_activemask() {
+                        c.spin_streak = 0;
+                    } else if c.spin_streak > SPIN_ROUNDS * c.queue.len() as u64 + 10_000 {
                         return Err(livelock(&c));
                     }
                 } else {
@@ -295,4 +314,3 @@ fn teardown(core: &RefCell<Core>, coros: &mut [Option<LaneCoroutine>]) {
         l.yielder = ptr::null();
     }
 }
-

@@ -38,10 +38,11 @@ impl Buf {
         self.ptr.as_ptr()
     }
 
-    /// The offset of `p` inside this buffer (one-past-the-end included).
+    /// The offset of `p` inside this buffer (the start of an empty buffer
+    /// counts as inside).
     fn offset_of(&self, p: *mut u8) -> Option<usize> {
         let (start, p) = (self.ptr.as_ptr() as usize, p as usize);
-        (p >= start && p <= start + self.len).then(|| p - start)
+        (p >= start && (p < start + self.len || p == start)).then(|| p - start)
     }
 }
 

@@ -2,21 +2,83 @@
 //! launches on the same OS thread.
 
 use std::cell::RefCell;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use corosensei::stack::DefaultStack;
 
 use crate::SimError;
 
 /// Stacks kept per OS thread between launches.
-const CACHE_MAX: usize = 2048;
+const CACHE_MAX: usize = 1024;
+
+/// Lane stacks alive in the whole process at most. Each guarded stack takes
+/// two memory mappings and Linux allows about 65 000 per process
+/// (`vm.max_map_count`); past this cap a launch fails cleanly instead of
+/// some unrelated allocation failing later.
+pub const MAX_LIVE_STACKS: usize = 24_000;
+
+static LIVE_STACKS: AtomicUsize = AtomicUsize::new(0);
+
+/// A lane stack, counted against [`MAX_LIVE_STACKS`].
+pub(crate) struct LaneStack(DefaultStack);
+
+impl LaneStack {
+    fn new(size: usize) -> Result<LaneStack, SimError> {
+        let live = LIVE_STACKS.fetch_add(1, Ordering::Relaxed);
+        if live >= MAX_LIVE_STACKS {
+            LIVE_STACKS.fetch_sub(1, Ordering::Relaxed);
+            return Err(SimError::InvalidLaunch(format!(
+                "too many simulated lanes resident at once: {MAX_LIVE_STACKS} lane stacks are alive in this \
+                 process (cooperative launches running on several threads?); use a smaller cooperative grid \
+                 or a SimDevice with fewer SMs"
+            )));
+        }
+        match DefaultStack::new(size) {
+            Ok(s) => Ok(LaneStack(s)),
+            Err(e) => {
+                LIVE_STACKS.fetch_sub(1, Ordering::Relaxed);
+                Err(SimError::InvalidLaunch(format!(
+                    "cannot allocate a {} KiB lane stack: {e} (too many lanes resident at once? \
+                     lower SimDevice::stack_size or the grid of a cooperative launch)",
+                    size / 1024
+                )))
+            }
+        }
+    }
+}
+
+impl Drop for LaneStack {
+    fn drop(&mut self) {
+        LIVE_STACKS.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+// SAFETY: forwards to `DefaultStack`, a valid stack for its whole lifetime.
+unsafe impl corosensei::stack::Stack for LaneStack {
+    fn base(&self) -> corosensei::stack::StackPointer {
+        self.0.base()
+    }
+    fn limit(&self) -> corosensei::stack::StackPointer {
+        self.0.limit()
+    }
+    #[cfg(windows)]
+    fn teb_fields(&self) -> corosensei::stack::StackTebFields {
+        self.0.teb_fields()
+    }
+    #[cfg(windows)]
+    fn update_teb_fields(&mut self, stack_limit: usize, guaranteed_stack_bytes: usize) {
+        self.0
+            .update_teb_fields(stack_limit, guaranteed_stack_bytes)
+    }
+}
 
 thread_local! {
-    static CACHE: RefCell<(usize, Vec<DefaultStack>)> = const { RefCell::new((0, Vec::new())) };
+    static CACHE: RefCell<(usize, Vec<LaneStack>)> = const { RefCell::new((0, Vec::new())) };
 }
 
 pub(crate) struct StackPool {
     size: usize,
-    free: Vec<DefaultStack>,
+    free: Vec<LaneStack>,
 }
 
 impl StackPool {
@@ -25,26 +87,24 @@ impl StackPool {
         let free = CACHE
             .try_with(|c| {
                 let mut c = c.borrow_mut();
-                if c.0 == size { std::mem::take(&mut c.1) } else { Vec::new() }
+                if c.0 == size {
+                    std::mem::take(&mut c.1)
+                } else {
+                    Vec::new()
+                }
             })
             .unwrap_or_default();
         StackPool { size, free }
     }
 
-    pub fn get(&mut self) -> Result<DefaultStack, SimError> {
+    pub fn get(&mut self) -> Result<LaneStack, SimError> {
         match self.free.pop() {
             Some(s) => Ok(s),
-            None => DefaultStack::new(self.size).map_err(|e| {
-                SimError::InvalidLaunch(format!(
-                    "cannot allocate a {} KiB lane stack: {e} (too many lanes resident at once? \
-                     lower SimDevice::stack_size or the grid of a cooperative launch)",
-                    self.size / 1024
-                ))
-            }),
+            None => LaneStack::new(self.size),
         }
     }
 
-    pub fn put(&mut self, s: DefaultStack) {
+    pub fn put(&mut self, s: LaneStack) {
         self.free.push(s);
     }
 }

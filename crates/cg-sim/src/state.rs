@@ -57,8 +57,14 @@ pub(crate) enum Wait {
     None,
     Warp(WarpOp),
     ActiveMask,
-    Bar { id: u32, count: BarCount },
-    BlockUniform { what: &'static str, value: u64 },
+    Bar {
+        id: u32,
+        count: BarCount,
+    },
+    BlockUniform {
+        what: &'static str,
+        value: u64,
+    },
     Cluster,
     Grid,
     /// Runnable, but gave up its turn (`yield_now`).
@@ -131,7 +137,6 @@ pub(crate) struct Block {
     pub cluster: u32,
     pub rank: u32,
     pub cta_idx: [u32; 3],
-    pub first_lane: u32,
     pub first_warp: u32,
     pub nthreads: u32,
     pub nwarps: u32,
@@ -284,7 +289,6 @@ impl Core {
                     cluster: cslot,
                     rank,
                     cta_idx: cta.to_array(),
-                    first_lane,
                     first_warp,
                     nthreads: tpb,
                     nwarps: wpb,

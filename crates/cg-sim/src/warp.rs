@@ -101,11 +101,11 @@ impl Core {
             (l.warp as usize, l.lane_id)
         };
         let bit = 1u32 << lid;
-        let name = kind_name(op.kind);
         if op.mask & bit == 0 {
             let msg = format!(
                 "{} called with mask {:#010x}, which does not contain the calling lane {lid}",
-                name, op.mask
+                kind_name(op.kind),
+                op.mask
             );
             return self.misuse(me, loc, msg);
         }
@@ -114,7 +114,7 @@ impl Core {
         if need & warp.exited != 0 {
             let msg = format!(
                 "{} with mask {:#010x} names lanes {} that have already exited",
-                name,
+                kind_name(op.kind),
                 op.mask,
                 mask_lanes(need & warp.exited)
             );
@@ -153,10 +153,18 @@ impl Core {
         let lanes_of = |m: u32| bits(m).map(|j| vals[j as usize] as u32);
         // Results shared by every lane, where the collective has one.
         let common = match op.kind {
-            WarpKind::Ballot => Some(bits(need).filter(|&j| vals[j as usize] != 0).fold(0u64, |m, j| m | 1 << j)),
+            WarpKind::Ballot => Some(
+                bits(need)
+                    .filter(|&j| vals[j as usize] != 0)
+                    .fold(0u64, |m, j| m | 1 << j),
+            ),
             WarpKind::MatchAll => {
                 let v0 = vals[need.trailing_zeros() as usize];
-                Some(if bits(need).all(|j| vals[j as usize] == v0) { need as u64 } else { 0 })
+                Some(if bits(need).all(|j| vals[j as usize] == v0) {
+                    need as u64
+                } else {
+                    0
+                })
             }
             WarpKind::Redux(r) => Some(redux(r, lanes_of(need)) as u64),
             WarpKind::Elect => Some(need.trailing_zeros() as u64),
@@ -180,13 +188,17 @@ impl Core {
             let lane = (base + j as usize) as u32;
             let r = common.unwrap_or_else(|| match op.kind {
                 WarpKind::Shfl(mode) => {
-                    let Wait::Warp(o) = self.lanes[lane as usize].wait else { unreachable!() };
+                    let Wait::Warp(o) = self.lanes[lane as usize].wait else {
+                        unreachable!()
+                    };
                     match shfl_source(mode, j, o.b, o.c) {
                         Some(src) if need >> src & 1 == 1 => vals[src as usize] as u32 as u64,
                         _ => vals[j as usize] as u32 as u64,
                     }
                 }
-                _ => bits(need).filter(|&k| vals[k as usize] == vals[j as usize]).fold(0u64, |m, k| m | 1 << k),
+                _ => bits(need)
+                    .filter(|&k| vals[k as usize] == vals[j as usize])
+                    .fold(0u64, |m, k| m | 1 << k),
             });
             if lane == me {
                 mine = r;
@@ -233,8 +245,13 @@ impl Core {
                 let l = self.lanes[base + j as usize].loc;
                 (l.file(), l.line(), l.column())
             };
-            let first = bits(waiting).map(pos).min().expect("listed warp has waiting lanes");
-            let group = bits(waiting).filter(|&j| pos(j) == first).fold(0u32, |m, j| m | 1 << j);
+            let first = bits(waiting)
+                .map(pos)
+                .min()
+                .expect("listed warp has waiting lanes");
+            let group = bits(waiting)
+                .filter(|&j| pos(j) == first)
+                .fold(0u32, |m, j| m | 1 << j);
             self.warps[w as usize].am_waiting &= !group;
             self.stats.collectives += 1;
             self.stats.lane_collectives += group.count_ones() as u64;

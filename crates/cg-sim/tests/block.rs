@@ -43,7 +43,7 @@ fn exited_threads_do_not_block_sync_threads() {
     let out = Out::new(128);
     run(&LaunchConfig::new(1, 128), &|| {
         let t = tid();
-        if t % 3 == 0 || t >= 96 {
+        if t.is_multiple_of(3) || t >= 96 {
             return; // partial warps and one whole warp exit early
         }
         lane::sync_threads();
@@ -93,6 +93,39 @@ fn barrier_arrive_producer_consumer() {
     for t in 0..64usize {
         assert_eq!(out.get(t), 1064 + t as u64);
     }
+}
+
+#[test]
+fn partly_arrived_warp_waits_for_the_next_phase() {
+    // 96 threads, barrier 1 counts 64 threads (2 warps). Half of warp 2
+    // arrives first; warps 0 and 1 then complete phase 1 without warp 2,
+    // whose early half must stay blocked until warp 2 is complete and warp 0
+    // arrives a second time (phase 2).
+    let second = Cell::new(false);
+    let passed_early = Cell::new(0);
+    run(&LaunchConfig::new(1, 96), &|| {
+        let t = tid();
+        let delay = match (t / 32, t % 32) {
+            (2, l) if l < 16 => 0,
+            (2, _) => 10,
+            _ => 3,
+        };
+        for _ in 0..delay {
+            lane::yield_now();
+        }
+        lane::barrier_sync(1, 64);
+        if t >= 64 && !second.get() {
+            passed_early.set(passed_early.get() + 1);
+        }
+        if t < 32 {
+            for _ in 0..20 {
+                lane::yield_now();
+            }
+            second.set(true);
+            lane::barrier_sync(1, 64);
+        }
+    });
+    assert_eq!(passed_early.get(), 0);
 }
 
 #[test]
@@ -161,7 +194,10 @@ fn dynamic_shared_memory_is_sized_by_the_launch() {
     });
     for b in 0..2u64 {
         for t in 0..32 {
-            assert_eq!(out.get((b * 32 + t) as usize), (0..256).sum::<u64>() + 256 * b);
+            assert_eq!(
+                out.get((b * 32 + t) as usize),
+                (0..256).sum::<u64>() + 256 * b
+            );
         }
     }
 }

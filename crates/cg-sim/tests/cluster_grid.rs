@@ -11,7 +11,9 @@ use common::{Out, gtid, run, tid};
 #[test]
 fn cluster_barrier_and_map_shared() {
     let out = Out::new(8 * 64);
-    let cfg = LaunchConfig::new(8, 64).with_cluster(4).with_dynamic_smem(64 * 4);
+    let cfg = LaunchConfig::new(8, 64)
+        .with_cluster(4)
+        .with_dynamic_smem(64 * 4);
     run(&cfg, &|| {
         assert_eq!(lane::cluster_num_ctas(), 4);
         assert_eq!(lane::cluster_dim(), [4, 1, 1]);
@@ -31,7 +33,9 @@ fn cluster_barrier_and_map_shared() {
         lane::cluster_wait();
         let next = (rank + 1) % 4;
         let remote = lane::cluster_map_shared(st.cast(), next) as *mut u32;
-        let remote_dy = lane::cluster_map_shared(unsafe { dy.add(t) }.cast(), next) as *mut u32;
+        // SAFETY: `t` < 64, inside the dynamic buffer.
+        let mine = unsafe { dy.add(t) };
+        let remote_dy = lane::cluster_map_shared(mine.cast(), next) as *mut u32;
         // SAFETY: mapped into the neighbour's buffers of the same size.
         let (a, b) = unsafe { (remote.add(t).read(), remote_dy.read()) };
         // Keep the neighbour's shared memory alive until everyone has read.
@@ -44,7 +48,11 @@ fn cluster_barrier_and_map_shared() {
         let next_blk = blk / 4 * 4 + next;
         for t in 0..64u64 {
             let want = (next * 1000 + t) << 32 | (next_blk * 7 + t);
-            assert_eq!(out.get((blk * 64 + t) as usize), want, "block {blk} thread {t}");
+            assert_eq!(
+                out.get((blk * 64 + t) as usize),
+                want,
+                "block {blk} thread {t}"
+            );
         }
     }
 }
@@ -107,7 +115,7 @@ fn grid_sync_tolerates_partially_exited_blocks() {
 fn cooperative_limit_is_the_device_occupancy() {
     let dev = cg_sim::SimDevice::default();
     let max = dev.max_cooperative_blocks(256, 0);
-    assert_eq!(max, 8 * 8); // 2048 threads per SM / 256, 8 SMs
+    assert_eq!(max, 4 * 8); // 2048 threads per SM / 256, 4 SMs
     let cfg = LaunchConfig::new(Dim3::x(max as u32), 256).with_cooperative(true);
     let stats = cg_sim::launch_on(&dev, &cfg, &|| lane::grid_sync()).unwrap();
     assert_eq!(stats.lanes, max * 256);

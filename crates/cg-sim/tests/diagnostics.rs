@@ -17,7 +17,11 @@ const FULL: u32 = u32::MAX;
 fn broken(cfg: &LaunchConfig, kernel: &dyn Fn()) -> SimError {
     let t0 = Instant::now();
     let e = fail(cfg, kernel);
-    assert!(t0.elapsed() < Duration::from_secs(5), "diagnosis took {:?}", t0.elapsed());
+    assert!(
+        t0.elapsed() < Duration::from_secs(5),
+        "diagnosis took {:?}",
+        t0.elapsed()
+    );
     // The report must be printable and multi-line where it has details.
     let text = e.to_string();
     assert!(!text.is_empty());
@@ -40,7 +44,11 @@ fn misuse(e: &SimError) -> &cg_sim::Report {
 
 fn assert_points_at(r: &cg_sim::Report, line: u32) {
     let loc = r.location.as_ref().expect("report has a location");
-    assert_eq!((loc.file.as_str(), loc.line), (file!(), line), "report:\n{r}");
+    assert_eq!(
+        (loc.file.as_str(), loc.line),
+        (file!(), line),
+        "report:\n{r}"
+    );
 }
 
 #[test]
@@ -59,9 +67,17 @@ fn collective_in_a_divergent_branch_deadlocks() {
     assert_points_at(r, shfl_line.get());
     assert!(r.mentions_line(file!(), bar_line.get()));
     let text = e.to_string();
-    let want = format!("block (0,0,0) threads 0-15: shfl.sync.down mask 0xffffffff at {}:{}", file!(), shfl_line.get());
+    let want = format!(
+        "block (0,0,0) threads 0-15: shfl.sync.down mask 0xffffffff at {}:{}",
+        file!(),
+        shfl_line.get()
+    );
     assert!(text.contains(&want), "{text}");
-    let want = format!("block (0,0,0) threads 16-31: bar.sync 0 at {}:{}", file!(), bar_line.get());
+    let want = format!(
+        "block (0,0,0) threads 16-31: bar.sync 0 at {}:{}",
+        file!(),
+        bar_line.get()
+    );
     assert!(text.contains(&want), "{text}");
     assert!(text.contains("waits for lanes 16-31"), "{text}");
 }
@@ -112,7 +128,10 @@ fn lane_not_in_its_own_mask() {
     });
     let r = misuse(&e);
     assert_points_at(r, line.get());
-    assert!(r.summary.contains("does not contain the calling lane 1"), "{r}");
+    assert!(
+        r.summary.contains("does not contain the calling lane 1"),
+        "{r}"
+    );
     assert!(r.summary.contains("thread (1,0,0)"), "{r}");
 }
 
@@ -139,14 +158,17 @@ fn lanes_with_different_masks() {
 #[test]
 fn different_collectives_on_one_mask() {
     let e = broken(&LaunchConfig::new(1, 32), &|| {
-        if lane::lane_id() % 2 == 0 {
+        if lane::lane_id().is_multiple_of(2) {
             lane::ballot(FULL, true);
         } else {
             lane::redux(lane::ReduxOp::Add, FULL, 1);
         }
     });
     let r = misuse(&e);
-    assert!(r.summary.contains("vote.sync.ballot") && r.summary.contains("redux.sync.add"), "{r}");
+    assert!(
+        r.summary.contains("vote.sync.ballot") && r.summary.contains("redux.sync.add"),
+        "{r}"
+    );
 }
 
 #[test]
@@ -160,7 +182,11 @@ fn non_uniform_argument_in_a_warp() {
     let r = misuse(&e);
     assert_points_at(r, line.get());
     assert!(r.summary.contains("non-uniform argument `width`"), "{r}");
-    assert!(r.summary.contains("lanes 0-7 passed 16; lanes 8-31 passed 32"), "{r}");
+    assert!(
+        r.summary
+            .contains("lanes 0-7 passed 16; lanes 8-31 passed 32"),
+        "{r}"
+    );
 }
 
 #[test]
@@ -172,8 +198,15 @@ fn non_uniform_argument_in_a_block() {
     });
     let r = misuse(&e);
     assert_points_at(r, line.get());
-    assert!(r.summary.contains("non-uniform argument `tile size`"), "{r}");
-    assert!(r.summary.contains("threads 0-63 passed 32; threads 64-127 passed 64"), "{r}");
+    assert!(
+        r.summary.contains("non-uniform argument `tile size`"),
+        "{r}"
+    );
+    assert!(
+        r.summary
+            .contains("threads 0-63 passed 32; threads 64-127 passed 64"),
+        "{r}"
+    );
 }
 
 #[test]
@@ -212,7 +245,12 @@ fn grid_sync_with_an_exited_block_deadlocks() {
         lane::grid_sync();
     });
     let r = deadlock(&e);
-    assert!(r.notes.iter().any(|n| n.contains("block (1,0,0) has exited entirely")), "{r}");
+    assert!(
+        r.notes
+            .iter()
+            .any(|n| n.contains("block (1,0,0) has exited entirely")),
+        "{r}"
+    );
 }
 
 #[test]
@@ -220,9 +258,13 @@ fn cooperative_grid_too_large() {
     let dev = cg_sim::SimDevice::default();
     let cfg = LaunchConfig::new(1000, 1024).with_cooperative(true);
     let e = cg_sim::launch_on(&dev, &cfg, &|| unreachable!()).unwrap_err();
-    let SimError::InvalidLaunch(msg) = &e else { panic!("{e}") };
+    let SimError::InvalidLaunch(msg) = &e else {
+        panic!("{e}")
+    };
     assert!(
-        msg.starts_with("cooperative launch of 1000 blocks exceeds the 16 blocks that can be co-resident"),
+        msg.starts_with(
+            "cooperative launch of 1000 blocks exceeds the 8 blocks that can be co-resident"
+        ),
         "{msg}"
     );
 }
@@ -232,18 +274,33 @@ fn kernel_panic_names_block_thread_and_line() {
     let line = Cell::new(0);
     let data = [0u32; 4];
     let e = broken(&LaunchConfig::new(2, 64), &|| {
-        let i = if lane::block_idx()[0] == 1 && tid() == 37 { 4 } else { 0 };
+        let i = if lane::block_idx()[0] == 1 && tid() == 37 {
+            4
+        } else {
+            0
+        };
         lane::sync_threads();
         line.set(line!() + 1);
         let v = data[i];
         std::hint::black_box(v);
     });
-    let SimError::KernelPanic { block, thread, message, location } = &e else { panic!("{e}") };
+    let SimError::KernelPanic {
+        block,
+        thread,
+        message,
+        location,
+    } = &e
+    else {
+        panic!("{e}")
+    };
     assert_eq!((*block, *thread), (Dim3::new(1, 0, 0), Dim3::new(37, 0, 0)));
     assert!(message.contains("index out of bounds"), "{message}");
     let loc = location.as_ref().expect("panic location");
     assert_eq!((loc.file.as_str(), loc.line), (file!(), line.get()));
-    assert!(e.to_string().contains("block (1,0,0) thread (37,0,0)"), "{e}");
+    assert!(
+        e.to_string().contains("block (1,0,0) thread (37,0,0)"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -271,7 +328,10 @@ fn barrier_count_disagreement() {
     let e = broken(&LaunchConfig::new(1, 128), &|| {
         lane::barrier_sync(2, if tid() < 64 { 128 } else { 64 });
     });
-    assert!(misuse(&e).summary.contains("disagree on its thread count"), "{e}");
+    assert!(
+        misuse(&e).summary.contains("disagree on its thread count"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -303,7 +363,12 @@ fn cluster_barrier_missing_a_block_deadlocks() {
     });
     let r = deadlock(&e);
     assert_eq!(r.blocked[0].operation, "barrier.cluster.wait");
-    assert!(r.notes.iter().any(|n| n.contains("64 of its 128 live threads")), "{r}");
+    assert!(
+        r.notes
+            .iter()
+            .any(|n| n.contains("64 of its 128 live threads")),
+        "{r}"
+    );
 }
 
 #[test]
@@ -317,7 +382,10 @@ fn map_shared_of_a_non_shared_pointer() {
     });
     let r = misuse(&e);
     assert_points_at(r, line.get());
-    assert!(r.summary.contains("not an address in the shared memory"), "{r}");
+    assert!(
+        r.summary.contains("not an address in the shared memory"),
+        "{r}"
+    );
 }
 
 #[test]
@@ -352,4 +420,76 @@ fn spin_wait_with_yield_completes() {
         out.set(t as usize, flag.get() as u64);
     });
     assert!(out.to_vec().iter().all(|&v| v == 7));
+}
+
+/// Calls `sync_threads` when dropped: exercises primitives during unwinding.
+struct SyncOnDrop;
+
+impl Drop for SyncOnDrop {
+    fn drop(&mut self) {
+        lane::sync_threads();
+    }
+}
+
+#[test]
+fn failed_launch_unwinds_lanes_with_blocking_destructors() {
+    let dropped = Cell::new(0);
+    let e = broken(&LaunchConfig::new(1, 64), &|| {
+        let _g = SyncOnDrop;
+        dropped.set(dropped.get() + 1);
+        if tid() < 32 {
+            lane::barrier_sync(1, 64);
+        } else {
+            lane::barrier_sync(2, 64);
+        }
+    });
+    deadlock(&e);
+    assert_eq!(dropped.get(), 64);
+    // The simulator is usable again on this thread.
+    common::run(&LaunchConfig::new(1, 32), &|| lane::sync_threads());
+}
+
+#[test]
+fn panicking_lane_with_blocking_destructor() {
+    let e = broken(&LaunchConfig::new(1, 64), &|| {
+        let _g = SyncOnDrop;
+        if tid() == 5 {
+            panic!("lane five fails");
+        }
+        lane::sync_threads();
+    });
+    let SimError::KernelPanic {
+        thread, message, ..
+    } = &e
+    else {
+        panic!("{e}")
+    };
+    assert_eq!(
+        (*thread, message.as_str()),
+        (Dim3::new(5, 0, 0), "lane five fails")
+    );
+}
+
+#[test]
+fn spinner_waiting_for_a_lane_parked_at_activemask() {
+    let flag = Cell::new(0u32);
+    common::run(&LaunchConfig::new(1, 64), &|| {
+        if tid() < 32 {
+            while flag.get() == 0 {
+                lane::yield_now();
+            }
+        } else {
+            let m = lane::activemask();
+            if tid() == 32 {
+                flag.set(m);
+            }
+        }
+    });
+    assert_eq!(flag.get(), u32::MAX);
+}
+
+#[test]
+fn errors_are_send_and_sync() {
+    fn check<T: Send + Sync + std::error::Error + 'static>() {}
+    check::<SimError>();
 }
