@@ -4,7 +4,11 @@
 //! host binary by `cg-runtime`'s build script) and for the host, where each
 //! `#[kernel]` also yields a launch descriptor that the simulator can run.
 #![no_std]
-#![cfg_attr(target_arch = "nvptx64", feature(abi_gpu_kernel, asm_experimental_arch))]
+#![cfg_attr(
+    target_arch = "nvptx64",
+    feature(abi_gpu_kernel, asm_experimental_arch)
+)]
 
+pub mod collectives;
 pub mod diff;
 pub mod smoke;

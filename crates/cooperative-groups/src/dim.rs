@@ -35,7 +35,11 @@ impl Dim3 {
 
     #[inline(always)]
     pub(crate) const fn from_raw(r: [u32; 3]) -> Self {
-        Dim3 { x: r[0], y: r[1], z: r[2] }
+        Dim3 {
+            x: r[0],
+            y: r[1],
+            z: r[2],
+        }
     }
 }
 

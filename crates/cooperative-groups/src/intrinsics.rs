@@ -90,7 +90,13 @@ impl Word32 for f32 {
 #[track_caller]
 fn shfl_word<T: Word32>(mode: ShflMode, mask: u32, v: T, b: u32, width: u32) -> T {
     debug_assert!(width.is_power_of_two() && width <= 32);
-    T::from_bits32(arch::shfl(mode, mask, v.to_bits32(), b, arch::shfl_c(mode, width)))
+    T::from_bits32(arch::shfl(
+        mode,
+        mask,
+        v.to_bits32(),
+        b,
+        arch::shfl_c(mode, width),
+    ))
 }
 
 /// `__shfl_sync(mask, v, src, width)`: `shfl.sync.idx.b32`.

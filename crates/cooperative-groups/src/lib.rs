@@ -8,31 +8,107 @@
 //! `nvptx64` it becomes a PTX entry; on the host it becomes a function the
 //! simulator runs once per lane, plus a launch descriptor (`NAME: Kernel<…>`).
 //!
-//! ```ignore
-//! use cooperative_groups::{kernel, intrinsics::*, shared_array};
+//! ## A complete kernel
+//!
+//! Each warp-sized tile sums its values and each thread gets its running
+//! (exclusive) offset inside the tile; the block then sums the tile totals
+//! — a `reduce` over the whole block, which CUDA's C++ API does not offer.
+//!
+//! ```
+//! use cooperative_groups::prelude::*;
+//! use cooperative_groups::kernel;
 //!
 //! #[kernel]
-//! pub fn reverse_warp(out: *mut u32) {
-//!     let smem = shared_array!(u32; 32);
-//!     let lane = lane_id();
-//!     smem.store(lane as usize, lane);
-//!     syncthreads();
-//!     let mirrored = smem.load(31 - lane as usize);
-//!     // lane i receives lane i+1's value
-//!     let next = shfl_down_sync(FULL_MASK, mirrored, 1, 32);
-//!     unsafe { *out.add(lane as usize) = next };
+//! pub fn tile_sums(input: *const u32, offsets: *mut u32, totals: *mut u32) {
+//!     let block = this_thread_block();
+//!     let tile = tiled_partition::<32>(&block);
+//!     let i = (block.group_index().x * block.num_threads() + block.thread_rank()) as usize;
+//!     // SAFETY: the launch has one input and one output per thread.
+//!     let x = unsafe { *input.add(i) };
+//!     let tile_sum = reduce(&tile, x, Plus); // redux.sync.add.u32 on sm_80+
+//!     let offset = exclusive_scan(&tile, x, Plus); // 5 × shfl.sync.up
+//!     // One contribution per tile (its rank-0 thread's), summed over the block.
+//!     let mine = if tile.thread_rank() == 0 { tile_sum } else { 0 };
+//!     let block_sum = reduce(&block, mine, Plus); // warp step, one bar.sync exchange
+//!     unsafe { *offsets.add(i) = offset };
+//!     if block.thread_rank() == 0 {
+//!         unsafe { *totals.add(block.group_index().x as usize) = block_sum };
+//!     }
 //! }
+//!
+//! // Host side: the simulator runs the kernel here. A kernel of `cg-kernels`
+//! // is also compiled to PTX, and `cg-runtime` launches it on a GPU by its
+//! // name (`TILE_SUMS.name()`) with the same arguments.
+//! let input: Vec<u32> = (0..256).collect();
+//! let (mut offsets, mut totals) = (vec![0u32; 256], vec![0u32; 2]);
+//! let (i, o, t) = (input.as_ptr() as usize, offsets.as_mut_ptr() as usize, totals.as_mut_ptr() as usize);
+//! cg_sim::launch(&cg_sim::LaunchConfig::new(2, 128), &|| {
+//!     (TILE_SUMS.host_fn())((i as *const u32, o as *mut u32, t as *mut u32))
+//! })
+//! .unwrap();
+//! assert_eq!(offsets[33], 32); // thread 33 is rank 1 of its tile
+//! assert_eq!(totals, [(0..128).sum::<u32>(), (128..256).sum::<u32>()]);
 //! ```
+//!
+//! ## Groups
+//!
+//! | CUDA | here | sync lowers to |
+//! |---|---|---|
+//! | `this_thread_block()` | [`this_thread_block`] → [`ThreadBlock`] | `bar.sync 0` |
+//! | `tiled_partition<N>(g)` | [`tiled_partition::<N>`](tiled_partition) → [`ThreadBlockTile<N>`] | `bar.warp.sync` (N ≤ 32), `bar.sync id, N` (N ≥ 64) |
+//! | `tiled_partition(g, n)` | [`tiled_partition_dyn`] → [`DynamicTile`] | `bar.warp.sync` |
+//! | `coalesced_threads()` | [`coalesced_threads`] → [`CoalescedGroup`] | `bar.warp.sync` |
+//! | `labeled_partition(g, l)` | [`labeled_partition`] → [`CoalescedGroup`] | `bar.warp.sync` |
+//! | `binary_partition(g, p)` | [`binary_partition`] → [`CoalescedGroup`] | `bar.warp.sync` |
+//!
+//! Ranks and masks returned by collectives are group-relative. Tile sizes
+//! are types: `tiled_partition::<3>`, `tiled_partition::<2048>`, `ballot` on
+//! a 64-thread tile and `reduce(&t, 1.0f32, BitAnd)` do not compile.
+//!
+//! ## Collectives
+//!
+//! Shuffles (`shfl`, `shfl_up`, `shfl_down`, `shfl_xor` for any
+//! [`ShflValue`] up to 32 bytes), votes (`any`, `all`, `ballot`), matches
+//! (`match_any`, `match_all`) are methods of the groups within a warp;
+//! multi-warp tiles have `shfl` (broadcast), `any` and `all`. The free
+//! functions [`reduce`], [`inclusive_scan`], [`exclusive_scan`],
+//! [`invoke_one`] and [`invoke_one_broadcast`] take any group, the block
+//! included, and an operator of [`ops`]. Each item's documentation names
+//! the PTX it lowers to.
+//!
+//! ## Named barriers
+//!
+//! Tiles of 64–512 threads sync with hardware named barriers: **the crate
+//! reserves barrier ids 1–15**, so kernels that create such tiles must not
+//! use `bar.sync 1..15` themselves. Ids are assigned from the block size so
+//! that tiles of different sizes never share one; 64-thread tiles in blocks
+//! of more than 512 threads fall back to a shared-memory barrier (ids run
+//! out). Details: the `group::barrier` module source.
+//!
+//! ## Misuse
+//!
+//! On the GPU a violated contract (a tile larger than the block, a dynamic
+//! tile size that is not a power of two ≤ 32) traps. On the simulator every
+//! function that can block is `#[track_caller]`: deadlocks, partitions made
+//! by part of a group and non-uniform arguments are reported at the user's
+//! source line.
 //!
 //! ## Layers
 //! * `arch` (private): one set of primitives with two backends — inline PTX
 //!   on `nvptx64`, calls into `cg-sim` on the host. All `unsafe` asm lives
 //!   there.
+//! * `group`, `collective` (private, re-exported at the root): the handles
+//!   and the collectives, written once against three shapes (aligned lanes
+//!   of a warp, arbitrary lanes of a warp, whole warps of a block).
+//! * [`ops`]: the reduction operators.
 //! * [`intrinsics`]: CUDA's raw built-ins (`__shfl_sync`, `__ballot_sync`, …).
 //! * [`shared`]: shared-memory arrays and dynamic shared memory.
 //! * [`atomic`]: `atomicAdd` and friends.
 #![no_std]
-#![cfg_attr(target_arch = "nvptx64", feature(asm_experimental_arch, link_llvm_intrinsics))]
+#![cfg_attr(
+    target_arch = "nvptx64",
+    feature(asm_experimental_arch, link_llvm_intrinsics)
+)]
 #![cfg_attr(target_arch = "nvptx64", allow(internal_features))]
 
 // Lets the macros' `::cooperative_groups::…` paths resolve inside this crate too.
@@ -40,18 +116,44 @@ extern crate self as cooperative_groups;
 
 mod arch;
 pub mod atomic;
+mod collective;
 mod dim;
+mod group;
 pub mod intrinsics;
 #[cfg(not(target_arch = "nvptx64"))]
 mod kernel_desc;
+pub mod ops;
 mod panic;
 pub mod shared;
 
 pub use cg_macros::{kernel, shared_array};
+pub use collective::invoke::{invoke_one, invoke_one_broadcast};
+pub use collective::reduce::reduce;
+pub use collective::scan::{exclusive_scan, inclusive_scan};
+pub use collective::value::{Label, MAX_SHFL_BYTES, MatchValue, ShflValue};
 pub use dim::Dim3;
+pub use group::{
+    CoalescedGroup, DynamicParent, DynamicTile, MultiWarpTileSize, Size, StaticParent, ThreadBlock,
+    ThreadBlockTile, ThreadGroup, TileSize, TiledParent, WarpGroup, WarpTileSize, binary_partition,
+    coalesced_threads, labeled_partition, sync, this_thread_block, tiled_partition,
+    tiled_partition_dyn,
+};
 #[cfg(not(target_arch = "nvptx64"))]
 pub use kernel_desc::Kernel;
+pub use ops::ReduceOp;
 pub use shared::{DynamicShared, SharedArray, dynamic_shared};
+
+/// Everything a kernel usually needs: the group constructors, the
+/// collectives, the operators and the group traits.
+pub mod prelude {
+    pub use crate::ops::{BitAnd, BitOr, BitXor, Greater, Less, Plus};
+    pub use crate::{
+        CoalescedGroup, DynamicTile, ThreadBlock, ThreadBlockTile, ThreadGroup, WarpGroup,
+        binary_partition, coalesced_threads, exclusive_scan, inclusive_scan, invoke_one,
+        invoke_one_broadcast, labeled_partition, reduce, this_thread_block, tiled_partition,
+        tiled_partition_dyn,
+    };
+}
 
 /// Items the macros expand to; not part of the public API.
 #[doc(hidden)]

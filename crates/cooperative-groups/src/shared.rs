@@ -11,6 +11,7 @@
 use core::marker::PhantomData;
 
 use crate::arch;
+use crate::group::{Size, ThreadBlockTile, TileSize};
 
 /// A `[T; N]` in shared memory, one per block, declared with
 /// [`shared_array!`](crate::shared_array).
@@ -83,6 +84,48 @@ impl<T: Copy, const N: usize> SharedArray<T, N> {
         // SAFETY: `i < N` and the allocation holds `N` elements of `T`.
         unsafe { self.ptr.add(i).write(v) }
     }
+
+    /// Reads element `I`, a constant: `I < N` is checked when the kernel is
+    /// compiled, so the PTX has no bounds check.
+    #[inline(always)]
+    pub fn load_at<const I: usize>(&self) -> T {
+        const { assert!(I < N, "shared_array index out of bounds") };
+        // SAFETY: `I < N` (checked at compile time).
+        unsafe { self.ptr.add(I).read() }
+    }
+
+    /// Writes element `I`, a constant checked against `N` at compile time.
+    #[inline(always)]
+    pub fn store_at<const I: usize>(&self, v: T) {
+        const { assert!(I < N, "shared_array index out of bounds") };
+        // SAFETY: `I < N` (checked at compile time).
+        unsafe { self.ptr.add(I).write(v) }
+    }
+
+    /// Reads the element of the caller's rank in `tile`. A tile of `M ≤ N`
+    /// threads (checked at compile time) never indexes out of bounds, so
+    /// there is no runtime check.
+    #[inline(always)]
+    pub fn load_rank<const M: u32>(&self, tile: &ThreadBlockTile<M>) -> T
+    where
+        Size<M>: TileSize,
+    {
+        const { assert!(M as usize <= N, "the tile is larger than the array") };
+        // SAFETY: `thread_rank() < M <= N`.
+        unsafe { self.ptr.add(tile.thread_rank() as usize).read() }
+    }
+
+    /// Writes the element of the caller's rank in `tile` (`M ≤ N`, checked
+    /// at compile time; no runtime check).
+    #[inline(always)]
+    pub fn store_rank<const M: u32>(&self, tile: &ThreadBlockTile<M>, v: T)
+    where
+        Size<M>: TileSize,
+    {
+        const { assert!(M as usize <= N, "the tile is larger than the array") };
+        // SAFETY: `thread_rank() < M <= N`.
+        unsafe { self.ptr.add(tile.thread_rank() as usize).write(v) }
+    }
 }
 
 /// The block's dynamic shared memory (`extern __shared__`), viewed as `[T]`.
@@ -105,7 +148,12 @@ impl<T> Copy for DynamicShared<T> {}
 /// The block's dynamic shared memory as a `[T]` (aligned to 16 bytes).
 #[inline(always)]
 pub fn dynamic_shared<T: Copy>() -> DynamicShared<T> {
-    const { assert!(core::mem::align_of::<T>() <= 16, "dynamic shared memory is 16-byte aligned") };
+    const {
+        assert!(
+            core::mem::align_of::<T>() <= 16,
+            "dynamic shared memory is 16-byte aligned"
+        )
+    };
     let (addr, bytes) = arch::dynamic_shared();
     DynamicShared {
         ptr: arch::shared_to_generic(addr).cast(),

@@ -56,12 +56,105 @@ pub const fn shfl_c(mode: ShflMode, width: u32) -> u32 {
     }
 }
 
+/// `redux.sync` exists: sm_80+ on the GPU; always on the simulator, which
+/// models the newest GPU so that tests run the code the H200 runs.
+pub const HAS_REDUX: bool = cfg!(any(not(target_arch = "nvptx64"), target_feature = "sm_80"));
+
+/// `elect.sync` exists: sm_90+ on the GPU; always on the simulator.
+pub const HAS_ELECT: bool = cfg!(any(not(target_arch = "nvptx64"), target_feature = "sm_90"));
+
+/// Bytes of the library's per-block collective scratch ([`collective_scratch`]):
+/// one 32-byte slot per warp of the largest block (32 warps).
+pub const SCRATCH_SLOT_BYTES: u32 = 32;
+/// Slots in the collective scratch: one per warp of a 1024-thread block.
+pub const SCRATCH_SLOTS: u32 = 32;
+/// Bytes of the software-barrier state ([`soft_barrier_scratch`]): a
+/// (count, generation) pair of `u32` per possible 64-thread tile.
+pub const SOFT_BARRIER_BYTES: u32 = 32 * 8;
+
+/// `fns.b32 d, mask, base, offset` as the PTX ISA defines it: the position
+/// of the `|offset|`-th set bit of `mask` counting from bit `base` (upwards
+/// for a positive offset, downwards for a negative one; `offset == 0` asks
+/// whether bit `base` itself is set), or `0xffff_ffff` if there is none.
+///
+/// The simulator backend uses this model; the GPU backend emits `fns.b32`,
+/// whose semantics it transcribes.
+#[cfg(not(target_arch = "nvptx64"))]
+#[inline(always)]
+pub const fn fns_model(mask: u32, base: u32, offset: i32) -> u32 {
+    let base = base & 31;
+    if offset == 0 {
+        return if mask >> base & 1 == 1 {
+            base
+        } else {
+            u32::MAX
+        };
+    }
+    let mut pos = base as i32;
+    let mut count = offset.unsigned_abs() - 1;
+    let inc = if offset > 0 { 1 } else { -1 };
+    while pos >= 0 && pos < 32 {
+        if mask >> pos & 1 == 1 {
+            if count == 0 {
+                return pos as u32;
+            }
+            count -= 1;
+        }
+        pos += inc;
+    }
+    u32::MAX
+}
+
+// Both backends carry the primitives of the whole guide (grid, cluster,
+// atomics, …); a kernel crate uses a subset, and later features the rest.
 #[cfg(target_arch = "nvptx64")]
+#[allow(dead_code)]
 pub mod ptx;
 #[cfg(target_arch = "nvptx64")]
 pub use ptx::*;
 
 #[cfg(not(target_arch = "nvptx64"))]
+#[allow(dead_code)]
 mod sim;
 #[cfg(not(target_arch = "nvptx64"))]
 pub use sim::*;
+
+#[cfg(test)]
+mod tests {
+    use super::fns_model;
+
+    /// The examples of the PTX ISA's `fns` section, and a brute-force model.
+    #[test]
+    fn fns_matches_the_isa() {
+        assert_eq!(fns_model(0xaaaa_aaaa, 3, 1), 3);
+        assert_eq!(fns_model(0xaaaa_aaaa, 3, -1), 3);
+        assert_eq!(fns_model(0xaaaa_aaaa, 2, 1), 3);
+        assert_eq!(fns_model(0xaaaa_aaaa, 2, -1), 1);
+        assert_eq!(fns_model(0xaaaa_aaaa, 2, 0), u32::MAX);
+        assert_eq!(fns_model(0, 0, 1), u32::MAX);
+        for mask in [0u32, 1, 0x8000_0001, 0xffff_ffff, 0x1234_5678, 0xf0f0_0f0f] {
+            for base in 0..32u32 {
+                for offset in -33i32..=33 {
+                    let nth = |n: usize| {
+                        let bit = |b: &u32| mask >> b & 1 == 1;
+                        if offset >= 0 {
+                            (base..32).filter(bit).nth(n)
+                        } else {
+                            (0..=base).rev().filter(bit).nth(n)
+                        }
+                    };
+                    let want = match offset {
+                        0 if mask >> base & 1 == 1 => base,
+                        0 => u32::MAX,
+                        _ => nth(offset.unsigned_abs() as usize - 1).unwrap_or(u32::MAX),
+                    };
+                    assert_eq!(
+                        fns_model(mask, base, offset),
+                        want,
+                        "mask {mask:#x} base {base} offset {offset}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -13,7 +13,7 @@
 
 use core::arch::asm;
 
-use super::{RawDim3, ReduxOp, ShflMode};
+use super::{RawDim3, ShflMode};
 
 /// An address in the shared-memory window (`.shared` state space), 32 bits wide.
 pub type SharedAddr = u32;
@@ -128,7 +128,9 @@ sreg!(lane_id, nv_laneid, "%laneid");
 pub fn dynamic_smem_size() -> u32 {
     let r: u32;
     // SAFETY: reading a special register has no side effects.
-    unsafe { asm!("mov.u32 {0}, %dynamic_smem_size;", out(reg32) r, options(pure, nomem, nostack)) };
+    unsafe {
+        asm!("mov.u32 {0}, %dynamic_smem_size;", out(reg32) r, options(pure, nomem, nostack))
+    };
     r
 }
 
@@ -220,7 +222,8 @@ pub fn match_all(mask: u32, v: u64, wide: bool) -> u32 {
 /// `redux.sync` (sm_80+): a warp reduction of a 32-bit integer in one instruction.
 #[cfg(target_feature = "sm_80")]
 #[inline(always)]
-pub fn redux(op: ReduxOp, mask: u32, v: u32) -> u32 {
+pub fn redux(op: super::ReduxOp, mask: u32, v: u32) -> u32 {
+    use super::ReduxOp;
     // SAFETY: warp reduction over the lanes of `mask` (group contract).
     unsafe {
         match op {
@@ -395,7 +398,9 @@ pub unsafe fn atomic_add_f64(p: *mut f64, v: f64) -> f64 {
 pub unsafe fn atomic_cas_u32(p: *mut u32, cmp: u32, new: u32) -> u32 {
     let r: u32;
     // SAFETY: the caller passes a valid pointer.
-    unsafe { asm!("atom.cas.b32 {0}, [{1}], {2}, {3};", out(reg32) r, in(reg64) p, in(reg32) cmp, in(reg32) new) };
+    unsafe {
+        asm!("atom.cas.b32 {0}, [{1}], {2}, {3};", out(reg32) r, in(reg64) p, in(reg32) cmp, in(reg32) new)
+    };
     r
 }
 
@@ -483,6 +488,102 @@ pub mod cluster {
         unsafe { nv_mapa(p, rank) }
     }
 }
+
+/// `fns.b32 d, mask, base, offset`: the `offset`-th set bit of `mask` from
+/// `base`, as the PTX ISA defines it (the simulator's `fns_model` transcribes it).
+#[inline(always)]
+pub fn fns(mask: u32, base: u32, offset: i32) -> u32 {
+    let r: u32;
+    // SAFETY: pure bit arithmetic.
+    unsafe {
+        asm!("fns.b32 {0}, {1}, {2}, {3};", out(reg32) r, in(reg32) mask, in(reg32) base, in(reg32) offset,
+             options(pure, nomem, nostack))
+    };
+    r
+}
+
+// The library's own shared memory. ptxas allocates a `.shared` variable only
+// in the kernels that reference it, so kernels that never use a multi-warp
+// collective (or a software-barrier tile) pay nothing for these.
+core::arch::global_asm!(
+    ".shared .align 16 .b8 cg_lib_collective_scratch[{bytes}];",
+    bytes = const super::SCRATCH_SLOTS * super::SCRATCH_SLOT_BYTES,
+);
+core::arch::global_asm!(
+    ".shared .align 8 .b8 cg_lib_soft_barrier[{bytes}];",
+    bytes = const super::SOFT_BARRIER_BYTES,
+);
+
+/// The block's collective scratch: [`SCRATCH_SLOTS`](super::SCRATCH_SLOTS)
+/// slots of [`SCRATCH_SLOT_BYTES`](super::SCRATCH_SLOT_BYTES), one per warp.
+#[inline(always)]
+pub fn collective_scratch() -> SharedAddr {
+    let a: u32;
+    // SAFETY: reads the shared-window address of a variable declared above.
+    unsafe {
+        asm!("mov.u32 {0}, cg_lib_collective_scratch;", out(reg32) a, options(pure, nomem, nostack))
+    };
+    a
+}
+
+/// The block's software-barrier state (see [`SOFT_BARRIER_BYTES`](super::SOFT_BARRIER_BYTES)).
+#[inline(always)]
+pub fn soft_barrier_scratch() -> SharedAddr {
+    let a: u32;
+    // SAFETY: reads the shared-window address of a variable declared above.
+    unsafe {
+        asm!("mov.u32 {0}, cg_lib_soft_barrier;", out(reg32) a, options(pure, nomem, nostack))
+    };
+    a
+}
+
+/// `addr + bytes` in the shared window.
+#[inline(always)]
+pub fn shared_add(addr: SharedAddr, bytes: u32) -> SharedAddr {
+    addr.wrapping_add(bytes)
+}
+
+/// `ld.volatile.shared.u32`: a load that ptxas may neither hoist nor merge
+/// (spin loops on a flag written by another warp).
+///
+/// # Safety
+/// `addr` must be a valid, 4-byte aligned shared address of this block.
+#[inline(always)]
+pub unsafe fn ld_volatile_shared_u32(addr: SharedAddr) -> u32 {
+    let r: u32;
+    // SAFETY: the caller passes a valid shared address.
+    unsafe { asm!("ld.volatile.shared.u32 {0}, [{1}];", out(reg32) r, in(reg32) addr) };
+    r
+}
+
+/// `st.volatile.shared.u32`.
+///
+/// # Safety
+/// `addr` must be a valid, 4-byte aligned shared address of this block.
+#[inline(always)]
+pub unsafe fn st_volatile_shared_u32(addr: SharedAddr, v: u32) {
+    // SAFETY: the caller passes a valid shared address.
+    unsafe { asm!("st.volatile.shared.u32 [{0}], {1};", in(reg32) addr, in(reg32) v) };
+}
+
+/// `atom.shared.add.u32`; returns the old value.
+///
+/// # Safety
+/// `addr` must be a valid, 4-byte aligned shared address of this block.
+#[inline(always)]
+pub unsafe fn atomic_add_shared_u32(addr: SharedAddr, v: u32) -> u32 {
+    let r: u32;
+    // SAFETY: the caller passes a valid shared address.
+    unsafe {
+        asm!("atom.shared.add.u32 {0}, [{1}], {2};", out(reg32) r, in(reg32) addr, in(reg32) v)
+    };
+    r
+}
+
+/// The body of a spin-wait loop. The GPU needs nothing (other warps keep
+/// running); the simulator yields the lane there.
+#[inline(always)]
+pub fn spin_hint() {}
 
 /// Argument-uniformity checks exist on the simulator only; on the GPU they cost nothing.
 #[inline(always)]

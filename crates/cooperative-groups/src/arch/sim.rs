@@ -159,11 +159,13 @@ pub fn shared_to_generic(addr: SharedAddr) -> *mut u8 {
     addr
 }
 /// The simulated block's dynamic shared memory and its size in bytes.
+#[track_caller]
 #[inline]
 pub fn dynamic_shared() -> (SharedAddr, usize) {
     lane::dynamic_shared()
 }
 /// The simulated block's buffer for the static allocation named `key`.
+#[track_caller]
 #[inline]
 pub fn static_shared(key: &'static str, bytes: usize, align: usize) -> SharedAddr {
     lane::static_shared(key, bytes, align)
@@ -255,6 +257,74 @@ pub unsafe fn atomic_cas_u32(p: *mut u32, cmp: u32, new: u32) -> u32 {
 pub unsafe fn load_acquire_u32(p: *const u32) -> u32 {
     // SAFETY: the caller passes a valid, aligned pointer.
     unsafe { AtomicU32::from_ptr(p as *mut u32) }.load(Ordering::Acquire)
+}
+
+/// `fns.b32` (see [`fns_model`](super::fns_model)).
+#[inline]
+pub fn fns(mask: u32, base: u32, offset: i32) -> u32 {
+    super::fns_model(mask, base, offset)
+}
+
+/// The simulated block's collective scratch (one buffer per block, like the
+/// GPU's `.shared` variable).
+#[track_caller]
+#[inline]
+pub fn collective_scratch() -> SharedAddr {
+    lane::static_shared(
+        "cg_lib_collective_scratch",
+        (super::SCRATCH_SLOTS * super::SCRATCH_SLOT_BYTES) as usize,
+        16,
+    )
+}
+
+/// The simulated block's software-barrier state.
+#[track_caller]
+#[inline]
+pub fn soft_barrier_scratch() -> SharedAddr {
+    lane::static_shared("cg_lib_soft_barrier", super::SOFT_BARRIER_BYTES as usize, 8)
+}
+
+/// `addr + bytes`.
+#[inline]
+pub fn shared_add(addr: SharedAddr, bytes: u32) -> SharedAddr {
+    addr.wrapping_add(bytes as usize)
+}
+
+/// Volatile 32-bit shared load.
+///
+/// # Safety
+/// `addr` must be valid and 4-byte aligned.
+#[inline]
+pub unsafe fn ld_volatile_shared_u32(addr: SharedAddr) -> u32 {
+    // SAFETY: the caller passes a valid, aligned pointer.
+    unsafe { (addr as *const u32).read_volatile() }
+}
+
+/// Volatile 32-bit shared store.
+///
+/// # Safety
+/// `addr` must be valid and 4-byte aligned.
+#[inline]
+pub unsafe fn st_volatile_shared_u32(addr: SharedAddr, v: u32) {
+    // SAFETY: the caller passes a valid, aligned pointer.
+    unsafe { (addr as *mut u32).write_volatile(v) }
+}
+
+/// Atomic add on a shared `u32`; returns the old value.
+///
+/// # Safety
+/// `addr` must be valid and 4-byte aligned.
+#[inline]
+pub unsafe fn atomic_add_shared_u32(addr: SharedAddr, v: u32) -> u32 {
+    // SAFETY: the caller passes a valid, aligned pointer.
+    unsafe { atomic_add_u32(addr.cast(), v) }
+}
+
+/// The body of a spin-wait loop: lanes are coroutines that are never
+/// preempted, so a spinning lane must give up its turn.
+#[inline]
+pub fn spin_hint() {
+    lane::yield_now()
 }
 
 /// Grid-wide barrier of a cooperative launch.

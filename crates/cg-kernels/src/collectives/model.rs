@@ -1,0 +1,459 @@
+//! The sequential model of the collective kernels (host only): which group
+//! each thread is in, and what every collective must return, computed one
+//! group at a time in plain Rust. [`check`] compares a launch's output with
+//! it and names the first difference.
+
+extern crate std;
+
+use std::format;
+use std::string::String;
+use std::vec;
+use std::vec::Vec;
+
+use cooperative_groups::ReduceOp;
+use cooperative_groups::ops::{BitAnd, BitOr, BitXor, Greater, Less, Plus};
+
+use super::kernels::Elem;
+use super::{Kind, NOT_WRITTEN, Params, SLOTS, slot};
+
+/// An operator as the model uses it: (combine, identity).
+pub type ModelOp<T> = (fn(T, T) -> T, T);
+
+/// An element type the model can combine (every [`Elem`]).
+pub trait ModelElem: Elem + PartialEq + core::fmt::Debug {
+    /// The operator `op` (an [`OpId`](super::OpId)), `None` if the type lacks it.
+    fn op(op: u32) -> Option<ModelOp<Self>>;
+}
+
+macro_rules! model_int {
+    ($($t:ty),*) => { $(
+        impl ModelElem for $t {
+            fn op(op: u32) -> Option<ModelOp<Self>> {
+                Some(match op {
+                    0 => (<Plus as ReduceOp<$t>>::combine, <Plus as ReduceOp<$t>>::identity()),
+                    1 => (<Less as ReduceOp<$t>>::combine, <Less as ReduceOp<$t>>::identity()),
+                    2 => (<Greater as ReduceOp<$t>>::combine, <Greater as ReduceOp<$t>>::identity()),
+                    3 => (<BitAnd as ReduceOp<$t>>::combine, <BitAnd as ReduceOp<$t>>::identity()),
+                    4 => (<BitOr as ReduceOp<$t>>::combine, <BitOr as ReduceOp<$t>>::identity()),
+                    5 => (<BitXor as ReduceOp<$t>>::combine, <BitXor as ReduceOp<$t>>::identity()),
+                    _ => return None,
+                })
+            }
+        }
+    )* };
+}
+model_int!(u32, i32, u64, i64);
+
+macro_rules! model_float {
+    ($($t:ty),*) => { $(
+        impl ModelElem for $t {
+            fn op(op: u32) -> Option<ModelOp<Self>> {
+                Some(match op {
+                    0 => (<Plus as ReduceOp<$t>>::combine, <Plus as ReduceOp<$t>>::identity()),
+                    1 => (<Less as ReduceOp<$t>>::combine, <Less as ReduceOp<$t>>::identity()),
+                    2 => (<Greater as ReduceOp<$t>>::combine, <Greater as ReduceOp<$t>>::identity()),
+                    _ => return None,
+                })
+            }
+        }
+    )* };
+}
+model_float!(f32, f64);
+
+/// A 1-D launch: `blocks` blocks of `block` threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Launch {
+    /// Blocks in the grid.
+    pub blocks: u32,
+    /// Threads per block.
+    pub block: u32,
+}
+
+impl Launch {
+    /// Threads in the grid.
+    pub fn threads(&self) -> usize {
+        (self.blocks * self.block) as usize
+    }
+}
+
+/// The per-thread inputs of a launch.
+#[derive(Clone, Debug)]
+pub struct Inputs<T> {
+    /// `values[gid]`.
+    pub values: Vec<T>,
+    /// `preds[gid]` (non-zero = true).
+    pub preds: Vec<u32>,
+    /// `labels[gid]`.
+    pub labels: Vec<u32>,
+}
+
+/// How a group's `shfl` family addresses members.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Addr {
+    /// A tile within a warp of `width` lanes (static or dynamic).
+    Seg(u32),
+    /// A coalesced group: ranks.
+    Coal,
+    /// A multi-warp tile of `N` threads.
+    Multi(u32),
+    /// The block (no shuffles).
+    Block,
+}
+
+/// A group: its members' global ids in rank order.
+#[derive(Clone, Debug)]
+struct Group {
+    members: Vec<u32>,
+    meta: (u32, u32),
+    addr: Addr,
+}
+
+/// The members of the static tile of `n` threads around block rank `t`.
+fn tile_members(first: u32, block: u32, t: u32, n: u32) -> Vec<u32> {
+    let base = t / n * n;
+    (base..(base + n).min(block)).map(|r| first + r).collect()
+}
+
+/// The number of threads of the tile of `n` around `t`.
+fn tile_len(block: u32, t: u32, n: u32) -> u32 {
+    let base = t / n * n;
+    (base + n).min(block) - base
+}
+
+/// Lanes of `t`'s warp whose `pred` is set, as global ids.
+fn pred_lanes(first: u32, block: u32, t: u32, preds: &[u32]) -> Vec<u32> {
+    let base = t / 32 * 32;
+    (base..(base + 32).min(block))
+        .map(|r| first + r)
+        .filter(|&g| preds[g as usize] != 0)
+        .collect()
+}
+
+/// `labeled_partition` of `parent` (global ids in rank order) for thread `me`.
+fn labeled(parent: &[u32], me: u32, labels: &[u32]) -> Group {
+    let label = |g: u32| labels[g as usize];
+    let members: Vec<u32> = parent
+        .iter()
+        .copied()
+        .filter(|&g| label(g) == label(me))
+        .collect();
+    // Group leaders (lowest member) in lane order.
+    let mut leaders: Vec<u32> = Vec::new();
+    for &g in parent {
+        if !parent.iter().any(|&h| h < g && label(h) == label(g)) {
+            leaders.push(g);
+        }
+    }
+    let my_leader = members[0];
+    let rank = leaders.iter().filter(|&&l| l < my_leader).count() as u32;
+    Group {
+        members,
+        meta: (rank, leaders.len() as u32),
+        addr: Addr::Coal,
+    }
+}
+
+/// The group thread `gid` belongs to under `p`, or `None` if it takes no part.
+fn group_of(launch: Launch, p: &Params, gid: u32, preds: &[u32], labels: &[u32]) -> Option<Group> {
+    let b = launch.block;
+    let t = gid % b;
+    let first = gid - t;
+    let n = p.size;
+    let static_addr = |n: u32| {
+        if n <= 32 {
+            Addr::Seg(n)
+        } else {
+            Addr::Multi(n)
+        }
+    };
+    Some(match Kind::from_u32(p.kind)? {
+        Kind::Tile => Group {
+            members: tile_members(first, b, t, n),
+            meta: (t / n, b.div_ceil(n)),
+            addr: static_addr(n),
+        },
+        Kind::TileOfTile32 | Kind::TileOfTile256 | Kind::DynamicOfTile64 => {
+            let parent = match Kind::from_u32(p.kind)? {
+                Kind::TileOfTile32 => 32,
+                Kind::TileOfTile256 => 256,
+                _ => 64,
+            };
+            let (prank, psize) = (t % parent, tile_len(b, t, parent));
+            Group {
+                members: tile_members(first, b, t, n),
+                meta: (prank / n, psize.div_ceil(n)),
+                addr: static_addr(n),
+            }
+        }
+        Kind::Dynamic => Group {
+            members: tile_members(first, b, t, n),
+            meta: (t / n, b.div_ceil(n)),
+            addr: Addr::Seg(n),
+        },
+        Kind::Coalesced => {
+            if preds[gid as usize] == 0 {
+                return None;
+            }
+            Group {
+                members: pred_lanes(first, b, t, preds),
+                meta: (0, 1),
+                addr: Addr::Coal,
+            }
+        }
+        Kind::Labeled => labeled(&tile_members(first, b, t, n), gid, labels),
+        Kind::Binary => {
+            let parent = tile_members(first, b, t, n);
+            let pred = |g: u32| preds[g as usize] != 0;
+            let set = parent.iter().filter(|&&g| pred(g)).count();
+            if set == 0 || set == parent.len() {
+                Group {
+                    members: parent,
+                    meta: (0, 1),
+                    addr: Addr::Coal,
+                }
+            } else {
+                let mine = pred(gid);
+                let members = parent.into_iter().filter(|&g| pred(g) == mine).collect();
+                Group {
+                    members,
+                    meta: (mine as u32, 2),
+                    addr: Addr::Coal,
+                }
+            }
+        }
+        Kind::LabeledOfCoalesced => {
+            if preds[gid as usize] == 0 {
+                return None;
+            }
+            labeled(&pred_lanes(first, b, t, preds), gid, labels)
+        }
+        Kind::DynamicOfCoalesced => {
+            if preds[gid as usize] == 0 {
+                return None;
+            }
+            let parent = pred_lanes(first, b, t, preds);
+            let prank = parent.iter().position(|&g| g == gid).unwrap() as u32;
+            let k = prank / n;
+            let end = ((k + 1) * n).min(parent.len() as u32);
+            let members = parent[(k * n) as usize..end as usize].to_vec();
+            Group {
+                members,
+                meta: (k, (parent.len() as u32).div_ceil(n)),
+                addr: Addr::Coal,
+            }
+        }
+        Kind::Block => Group {
+            members: (first..first + b).collect(),
+            meta: (0, 1),
+            addr: Addr::Block,
+        },
+    })
+}
+
+/// Whether the launch's group type is tested with every operator (see
+/// [`Coverage`](super::kernels::Coverage)): static tiles only at 32 and 64.
+pub fn all_ops(p: &Params) -> bool {
+    match Kind::from_u32(p.kind) {
+        Some(Kind::Tile | Kind::TileOfTile32 | Kind::TileOfTile256) => p.size == 32 || p.size == 64,
+        _ => true,
+    }
+}
+
+/// The expected output row of every thread (`NOT_WRITTEN` where a thread
+/// writes nothing), except [`slot::BROADCAST`], which [`check`] verifies as
+/// "one member's value, the same for all".
+pub fn expected<T: ModelElem>(launch: Launch, p: &Params, inputs: &Inputs<T>) -> Vec<[u64; SLOTS]> {
+    let mut rows = vec![[NOT_WRITTEN; SLOTS]; launch.threads()];
+    for gid in 0..launch.threads() as u32 {
+        let Some(g) = group_of(launch, p, gid, &inputs.preds, &inputs.labels) else {
+            continue;
+        };
+        rows[gid as usize] = row(p, &g, gid, inputs);
+    }
+    rows
+}
+
+fn row<T: ModelElem>(p: &Params, g: &Group, gid: u32, inputs: &Inputs<T>) -> [u64; SLOTS] {
+    let mut r = [NOT_WRITTEN; SLOTS];
+    let m = &g.members;
+    let len = m.len() as u32;
+    let rank = m.iter().position(|&x| x == gid).unwrap() as u32;
+    let v = |k: u32| inputs.values[m[k as usize] as usize];
+    let pred = |k: u32| inputs.preds[m[k as usize] as usize] != 0;
+    let own = v(rank).bits();
+    r[slot::RANK] = rank as u64;
+    r[slot::SIZE] = len as u64;
+    r[slot::META_RANK] = g.meta.0 as u64;
+    r[slot::META_SIZE] = g.meta.1 as u64;
+    if let Some((f, id)) = T::op(p.op).filter(|_| p.op == 0 || all_ops(p)) {
+        let fold = |n: u32| (1..n).fold(v(0), |a, k| f(a, v(k)));
+        r[slot::REDUCE] = fold(len).bits();
+        r[slot::INCLUSIVE] = fold(rank + 1).bits();
+        r[slot::EXCLUSIVE] = if rank == 0 {
+            id.bits()
+        } else {
+            fold(rank).bits()
+        };
+    }
+    let at = |k: Option<u32>| k.map_or(own, |k| v(k).bits());
+    let [shfl, up, down, xor] = shuffle_sources(p, g, rank);
+    for (s, src) in [
+        (slot::SHFL, shfl),
+        (slot::SHFL_UP, up),
+        (slot::SHFL_DOWN, down),
+        (slot::SHFL_XOR, xor),
+    ] {
+        if let Some(src) = src {
+            r[s] = at(src);
+        }
+    }
+    match g.addr {
+        Addr::Block => {}
+        Addr::Multi(_) => {
+            r[slot::ANY] = (0..len).any(pred) as u64;
+            r[slot::ALL] = (0..len).all(pred) as u64;
+        }
+        Addr::Seg(_) | Addr::Coal => {
+            r[slot::ANY] = (0..len).any(pred) as u64;
+            r[slot::ALL] = (0..len).all(pred) as u64;
+            r[slot::BALLOT] = (0..len).filter(|&k| pred(k)).fold(0u64, |b, k| b | 1 << k);
+            let same = |k: u32| v(k).bits() == own;
+            r[slot::MATCH_ANY] = (0..len).filter(|&k| same(k)).fold(0u64, |b, k| b | 1 << k);
+            r[slot::MATCH_ALL] = if (0..len).all(same) {
+                ((1u64 << len) - 1) | 1 << 32
+            } else {
+                0
+            };
+        }
+    }
+    r
+}
+
+/// The rank each shuffle of the kernels reads for the member of rank `rank`
+/// — `[shfl, shfl_up, shfl_down, shfl_xor]` — as `Some(Some(k))` (rank
+/// `k`), `Some(None)` (the caller's own value: no such member) or `None`
+/// (the group has no such shuffle).
+fn shuffle_sources(p: &Params, g: &Group, rank: u32) -> [Option<Option<u32>>; 4] {
+    let len = g.members.len() as u32;
+    let member = |k: Option<u32>| Some(k.filter(|&k| k < len));
+    match g.addr {
+        Addr::Block => [None; 4],
+        Addr::Multi(n) => [member(Some(p.src % n)), None, None, None],
+        Addr::Seg(_) | Addr::Coal => {
+            let src = (5 * rank + p.src) % 64;
+            let (shfl_src, xor_src) = match g.addr {
+                Addr::Seg(w) => (src % w, rank ^ (p.xor & (w - 1))),
+                _ => (src, rank ^ p.xor),
+            };
+            [
+                member(Some(shfl_src)),
+                member(rank.checked_sub(p.delta)),
+                member(rank.checked_add(p.delta)),
+                member(Some(xor_src)),
+            ]
+        }
+    }
+}
+
+/// The expected rows of a [`SHFL_WIDE_32B`](super::wide) -style launch:
+/// `[shfl, shfl_up, shfl_down, shfl_xor]` of `values` per thread, `fill`
+/// where nothing is written.
+pub fn expected_shuffles<V: Copy>(
+    launch: Launch,
+    p: &Params,
+    values: &[V],
+    preds: &[u32],
+    fill: V,
+) -> Vec<[V; 4]> {
+    let labels = vec![0; launch.threads()];
+    (0..launch.threads() as u32)
+        .map(|gid| {
+            let Some(g) = group_of(launch, p, gid, preds, &labels) else {
+                return [fill; 4];
+            };
+            let rank = g.members.iter().position(|&x| x == gid).unwrap() as u32;
+            shuffle_sources(p, &g, rank).map(|src| match src {
+                None => fill,
+                Some(None) => values[gid as usize],
+                Some(Some(k)) => values[g.members[k as usize] as usize],
+            })
+        })
+        .collect()
+}
+
+/// Compares a launch's `out` (rows of [`SLOTS`]) and `counters` with the
+/// model: every slot, the broadcast (one member's value, the same in the
+/// whole group) and `invoke_one` (exactly one call per group, counted at its
+/// rank-0 thread).
+pub fn check<T: ModelElem>(
+    launch: Launch,
+    p: &Params,
+    inputs: &Inputs<T>,
+    out: &[u64],
+    counters: &[u32],
+) -> Result<(), String> {
+    let names = [
+        "thread_rank",
+        "num_threads",
+        "meta_group_rank",
+        "meta_group_size",
+        "reduce",
+        "inclusive_scan",
+        "exclusive_scan",
+        "shfl",
+        "shfl_up",
+        "shfl_down",
+        "shfl_xor",
+        "any",
+        "all",
+        "ballot",
+        "match_any",
+        "match_all",
+        "invoke_one_broadcast",
+    ];
+    let rows = expected(launch, p, inputs);
+    let mut want_counters = vec![0u32; launch.threads()];
+    for gid in 0..launch.threads() as u32 {
+        let got = &out[gid as usize * SLOTS..][..SLOTS];
+        let Some(g) = group_of(launch, p, gid, &inputs.preds, &inputs.labels) else {
+            if got.iter().any(|&x| x != NOT_WRITTEN) {
+                return Err(format!("thread {gid} is in no group but wrote {got:x?}"));
+            }
+            continue;
+        };
+        want_counters[g.members[0] as usize] = 1;
+        for s in 0..SLOTS {
+            if s == slot::BROADCAST {
+                let b = got[s];
+                let ok = g
+                    .members
+                    .iter()
+                    .any(|&h| inputs.values[h as usize].bits() == b)
+                    && g.members.iter().all(|&h| out[h as usize * SLOTS + s] == b);
+                if !ok {
+                    return Err(format!(
+                        "thread {gid}: invoke_one_broadcast gave {b:#x}, not one member's value shared by the group {:?}",
+                        g.members
+                    ));
+                }
+            } else if got[s] != rows[gid as usize][s] {
+                return Err(format!(
+                    "thread {gid} (rank {} of group {:?}, meta {:?}): {} = {:#x}, model says {:#x}",
+                    rows[gid as usize][slot::RANK],
+                    g.members,
+                    g.meta,
+                    names[s],
+                    got[s],
+                    rows[gid as usize][s]
+                ));
+            }
+        }
+    }
+    if let Some(i) = (0..counters.len()).find(|&i| counters[i] != want_counters[i]) {
+        return Err(format!(
+            "invoke_one: counter of thread {i} is {}, model says {}",
+            counters[i], want_counters[i]
+        ));
+    }
+    Ok(())
+}

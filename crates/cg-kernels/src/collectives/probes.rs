@@ -1,0 +1,76 @@
+//! Minimal kernels whose PTX the zero-cost tests of `cooperative-groups`
+//! read instruction by instruction: each one applies a single collective to
+//! one value per thread, next to the same operation written by hand with
+//! the raw intrinsics.
+
+use cooperative_groups::intrinsics::{FULL_MASK, block_dim, block_idx, shfl_xor_sync, thread_idx};
+use cooperative_groups::ops::Plus;
+use cooperative_groups::{inclusive_scan, kernel, reduce, this_thread_block, tiled_partition};
+
+#[inline(always)]
+fn gid() -> usize {
+    (block_idx().x * block_dim().x + thread_idx().x) as usize
+}
+
+macro_rules! probe {
+    ($(#[$doc:meta])* $name:ident: $t:ty, |$v:ident| $body:expr) => {
+        $(#[$doc])*
+        #[kernel]
+        pub fn $name(input: *const $t, out: *mut $t) {
+            let i = gid();
+            // SAFETY: one input and one output per thread.
+            let $v = unsafe { *input.add(i) };
+            let r = $body;
+            unsafe { *out.add(i) = r };
+        }
+    };
+}
+
+probe!(
+    /// `reduce(&tile32, v, Plus)` on `u32`: `redux.sync.add.u32` on sm_80+.
+    probe_tile32_reduce_u32: u32, |v| reduce(&tiled_partition::<32>(&this_thread_block()), v, Plus)
+);
+probe!(
+    /// The hand-written `__shfl_xor_sync` tree on `u32`.
+    probe_handwritten_reduce_u32: u32, |v| {
+        let mut v = v;
+        for d in [16, 8, 4, 2, 1] {
+            v = v.wrapping_add(shfl_xor_sync(FULL_MASK, v, d, 32));
+        }
+        v
+    }
+);
+probe!(
+    /// `reduce(&tile32, v, Plus)` on `f32`: the shuffle tree.
+    probe_tile32_reduce_f32: f32, |v| reduce(&tiled_partition::<32>(&this_thread_block()), v, Plus)
+);
+probe!(
+    /// The hand-written `__shfl_xor_sync` tree on `f32`.
+    probe_handwritten_reduce_f32: f32, |v| {
+        let mut v = v;
+        for d in [16, 8, 4, 2, 1] {
+            v += shfl_xor_sync(FULL_MASK, v, d, 32);
+        }
+        v
+    }
+);
+probe!(
+    /// `reduce(&tile64, v, Plus)` on `f32`: warp tree, shared exchange, named barrier.
+    probe_tile64_reduce_f32: f32, |v| reduce(&tiled_partition::<64>(&this_thread_block()), v, Plus)
+);
+probe!(
+    /// `reduce(&block, v, Plus)` on `u32`.
+    probe_block_reduce_u32: u32, |v| reduce(&this_thread_block(), v, Plus)
+);
+probe!(
+    /// `inclusive_scan(&tile32, v, Plus)` on `u32`.
+    probe_tile32_scan_u32: u32, |v| inclusive_scan(&tiled_partition::<32>(&this_thread_block()), v, Plus)
+);
+probe!(
+    /// `tile128.sync()` between two shared-memory-free steps.
+    probe_tile128_sync: u32, |v| {
+        let t = tiled_partition::<128>(&this_thread_block());
+        t.sync();
+        v + t.thread_rank()
+    }
+);

@@ -1,0 +1,200 @@
+//! Thread-block clusters (guide §4.4.3 `this_cluster()`, §4.4.5.2 barriers):
+//! the blocks of a cluster run at the same time on one GPC and can read each
+//! other's shared memory (distributed shared memory, DSMEM).
+//!
+//! Clusters need compute capability 9.0. In PTX built for older SMs every
+//! block is a cluster of one, as CUDA defines `this_cluster()` for a launch
+//! without clusters: `block_rank()` is 0, `sync()` is a block barrier, and
+//! only rank 0 can be mapped.
+
+use core::marker::PhantomData;
+
+use crate::arch;
+use crate::dim::Dim3;
+use crate::shared::SharedArray;
+
+/// The calling thread's cluster (`cg::cluster_group`). Not `Clone`: pass it
+/// by reference, like every group handle.
+pub struct ClusterGroup {
+    _not_send: PhantomData<*const ()>,
+}
+
+/// `cg::this_cluster()`.
+#[inline(always)]
+pub fn this_cluster() -> ClusterGroup {
+    ClusterGroup { _not_send: PhantomData }
+}
+
+/// Proof that this thread arrived at the cluster barrier
+/// ([`ClusterGroup::barrier_arrive`]). It must be consumed by
+/// [`ClusterGroup::barrier_wait`]: it cannot be copied, and dropping it is a
+/// warning (`#[must_use]`), so "wait twice" or "never wait" do not compile
+/// cleanly.
+#[must_use = "an arrival token must be passed to barrier_wait"]
+pub struct ClusterArrivalToken {
+    _private: (),
+}
+
+#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+mod hw {
+    use super::*;
+
+    #[inline(always)]
+    pub fn rank() -> u32 {
+        arch::cluster::cta_rank()
+    }
+    #[inline(always)]
+    pub fn count() -> u32 {
+        arch::cluster::num_ctas()
+    }
+    #[inline(always)]
+    pub fn index() -> Dim3 {
+        Dim3::from_raw(arch::cluster::cta_idx())
+    }
+    #[inline(always)]
+    pub fn dim() -> Dim3 {
+        Dim3::from_raw(arch::cluster::cluster_dim())
+    }
+    #[inline(always)]
+    #[track_caller]
+    pub fn arrive() {
+        arch::cluster::arrive()
+    }
+    #[inline(always)]
+    #[track_caller]
+    pub fn wait() {
+        arch::cluster::wait()
+    }
+    #[inline(always)]
+    #[track_caller]
+    pub fn map(p: *mut u8, rank: u32) -> *mut u8 {
+        arch::cluster::map_shared_rank(p, rank)
+    }
+}
+
+/// Below sm_90 every block is a cluster of one.
+#[cfg(all(target_arch = "nvptx64", not(target_feature = "sm_90")))]
+mod hw {
+    use super::*;
+
+    #[inline(always)]
+    pub fn rank() -> u32 {
+        0
+    }
+    #[inline(always)]
+    pub fn count() -> u32 {
+        1
+    }
+    #[inline(always)]
+    pub fn index() -> Dim3 {
+        Dim3::new(0, 0, 0)
+    }
+    #[inline(always)]
+    pub fn dim() -> Dim3 {
+        Dim3::new(1, 1, 1)
+    }
+    #[inline(always)]
+    pub fn arrive() {
+        arch::sync_threads()
+    }
+    #[inline(always)]
+    pub fn wait() {}
+    #[inline(always)]
+    pub fn map(p: *mut u8, rank: u32) -> *mut u8 {
+        if rank != 0 {
+            arch::trap()
+        }
+        p
+    }
+}
+
+impl ClusterGroup {
+    /// This block's rank in the cluster (`%cluster_ctarank`).
+    #[inline(always)]
+    pub fn block_rank(&self) -> u32 {
+        hw::rank()
+    }
+
+    /// Blocks in the cluster (`%cluster_nctarank`).
+    #[inline(always)]
+    pub fn num_blocks(&self) -> u32 {
+        hw::count()
+    }
+
+    /// This block's 3-D index inside the cluster (`%cluster_ctaid`).
+    #[inline(always)]
+    pub fn block_index(&self) -> Dim3 {
+        hw::index()
+    }
+
+    /// The cluster's shape in blocks (`%cluster_nctaid`).
+    #[inline(always)]
+    pub fn dim_blocks(&self) -> Dim3 {
+        hw::dim()
+    }
+
+    /// The caller's rank among all threads of the cluster.
+    #[inline(always)]
+    pub fn thread_rank(&self) -> u32 {
+        let b = Dim3::from_raw(arch::block_dim());
+        let t = Dim3::from_raw(arch::thread_idx());
+        self.block_rank() * b.volume() as u32 + b.linear(t)
+    }
+
+    /// Threads in the cluster.
+    #[inline(always)]
+    pub fn num_threads(&self) -> u32 {
+        self.num_blocks() * Dim3::from_raw(arch::block_dim()).volume() as u32
+    }
+
+    /// `cluster.sync()`: `barrier.cluster.arrive` + `barrier.cluster.wait`.
+    /// Every thread of every block of the cluster must call it; shared-memory
+    /// writes before it are visible to the whole cluster after it.
+    #[inline(always)]
+    #[track_caller]
+    pub fn sync(&self) {
+        hw::arrive();
+        hw::wait();
+    }
+
+    /// Arrives at the cluster barrier and returns the token that
+    /// [`barrier_wait`](Self::barrier_wait) consumes. Between the two the
+    /// thread may do local work, but no collective of the cluster.
+    #[inline(always)]
+    #[track_caller]
+    pub fn barrier_arrive(&self) -> ClusterArrivalToken {
+        hw::arrive();
+        ClusterArrivalToken { _private: () }
+    }
+
+    /// Waits until every thread of the cluster has arrived; consumes the
+    /// token of this thread's [`barrier_arrive`](Self::barrier_arrive).
+    #[inline(always)]
+    #[track_caller]
+    pub fn barrier_wait(&self, token: ClusterArrivalToken) {
+        let ClusterArrivalToken { _private: () } = token;
+        hw::wait();
+    }
+
+    /// `cluster.map_shared_rank(p, rank)` (`mapa`): the address of the same
+    /// shared variable in block `rank` of the cluster. Reading through it is
+    /// a DSMEM access; the target block must still be running (keep a
+    /// `sync()` between the last remote access and the end of the kernel).
+    #[inline(always)]
+    #[track_caller]
+    pub fn map_shared_rank<T>(&self, p: *mut T, rank: u32) -> *mut T {
+        hw::map(p.cast(), rank).cast()
+    }
+
+    /// [`map_shared_rank`](Self::map_shared_rank) for a whole
+    /// [`SharedArray`]: the same array of block `rank`, with the same
+    /// bounds-checked `load`/`store`.
+    #[inline(always)]
+    #[track_caller]
+    pub fn map_shared_array<T: Copy, const N: usize>(&self, a: SharedArray<T, N>, rank: u32) -> SharedArray<T, N> {
+        // SAFETY: `mapa` of a shared array yields the same array in a peer
+        // block of the cluster: same size, same alignment, alive while the
+        // cluster runs.
+        unsafe { SharedArray::from_generic_ptr(self.map_shared_rank(a.as_ptr(), rank)) }
+    }
+}

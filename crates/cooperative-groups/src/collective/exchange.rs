@@ -1,0 +1,84 @@
+//! The shared-memory exchange of multi-warp collectives.
+//!
+//! Every multi-warp collective has the same skeleton: a warp-level step, one
+//! value per warp written to the caller's warp slot of the library's scratch
+//! (`cg_lib_collective_scratch`, 32 slots of 32 bytes, one per warp of the
+//! block), the group's barrier, reads of the group's slots, and the group's
+//! barrier again.
+//!
+//! # Why this is race-free
+//!
+//! * A warp writes only its own slot, and slots of different warps are
+//!   disjoint, so writes never conflict.
+//! * Read-after-write: readers read after the first barrier, which every
+//!   writer of the group passed after writing.
+//! * Write-after-read: the second barrier closes the collective — no thread
+//!   leaves it before every thread of the group has finished its reads. A
+//!   later write by warp `w` to its slot happens after `w` left every earlier
+//!   collective that could read that slot (such a collective's group
+//!   contains `w`), hence after all those reads. This holds across groups of
+//!   different sizes and across handles of the same group, so the scratch is
+//!   shared by all tiles and the block without any bookkeeping.
+//!
+//! Two barriers per collective is the price of that simplicity; with
+//! hardware named barriers each costs a few tens of cycles, against ≈1000
+//! for one software barrier in NVIDIA's implementation.
+
+use super::value::{ShflValue, load_shared, store_shared};
+use crate::arch::{self, SharedAddr};
+use crate::group::shape::Multi;
+use crate::ops::ReduceOp;
+
+/// The scratch slot of block warp `warp`.
+#[inline(always)]
+#[track_caller]
+pub(crate) fn slot(warp: u32) -> SharedAddr {
+    arch::shared_add(arch::collective_scratch(), warp * arch::SCRATCH_SLOT_BYTES)
+}
+
+/// Writes `v` to the slot of the caller's warp.
+#[inline(always)]
+#[track_caller]
+pub(crate) fn put<T: ShflValue>(m: &Multi, v: T) {
+    // SAFETY: the slot holds 32 bytes, `ShflValue`s are at most 32.
+    unsafe { store_shared(slot(m.block_rank / 32), v) }
+}
+
+/// Reads the slot of the group's `k`-th warp.
+#[inline(always)]
+#[track_caller]
+pub(crate) fn get<T: ShflValue>(m: &Multi, k: u32) -> T {
+    // SAFETY: as `put`; `k` is a warp of the group, inside the scratch.
+    unsafe { load_shared(slot(m.first_warp() + k)) }
+}
+
+/// The reduction of the group's first `count` warp slots (the identity for
+/// `count == 0`), the same value for every thread of the calling warp.
+///
+/// Exact operators with many warps load the slots lane-parallel (lane `l`
+/// folds slots `l`, `l + n`, … where `n` is the warp's existing lanes) and
+/// reduce across the warp; the others fold the slots in order, sequentially,
+/// so every thread computes the same bits.
+#[inline(always)]
+#[track_caller]
+pub(crate) fn fold<T: ShflValue, Op: ReduceOp<T>>(m: &Multi, count: u32) -> T {
+    let warp = m.warp_seg();
+    if Op::EXACT && m.max_warps > 4 {
+        let mut acc = Op::identity();
+        let mut k = warp.lane;
+        while k < count {
+            acc = Op::combine(acc, get(m, k));
+            k += warp.n;
+        }
+        super::reduce::seg_reduce::<T, Op>(warp, acc)
+    } else {
+        // A rolled loop: at most 32 iterations, and one copy in the PTX.
+        let mut acc = if count > 0 { get(m, 0) } else { Op::identity() };
+        let mut k = 1;
+        while k < count {
+            acc = Op::combine(acc, get(m, k));
+            k += 1;
+        }
+        acc
+    }
+}

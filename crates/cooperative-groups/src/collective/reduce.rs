@@ -1,0 +1,166 @@
+//! `reduce(&group, v, op)`: every thread gets `v₀ ⊕ v₁ ⊕ … ⊕ v_{n-1}`.
+//!
+//! * 32-bit integers on sm_80+ (and on the simulator): one `redux.sync` for
+//!   any group within a warp, whatever its mask.
+//! * Full tiles and dynamic tiles otherwise: a butterfly of
+//!   `shfl.sync.bfly` (`log2(width)` steps, every lane ends with the result)
+//!   — for a `ThreadBlockTile<32>` exactly the hand-written `__shfl_xor_sync`
+//!   tree.
+//! * In a block whose size is not a multiple of the tile size (so one tile
+//!   is cut short): an inclusive scan (exact without the missing lanes) and
+//!   a broadcast of the last member's value. The choice is one branch on
+//!   `blockDim`, uniform over the block (ptxas keeps it on the uniform
+//!   datapath).
+//! * Coalesced groups: the scan + broadcast (`fns` finds the lanes); a full
+//!   warp uses the butterfly.
+//! * Multi-warp tiles and the block: the warp reduction, one `st.shared`
+//!   per warp, `bar.sync`, the fold of the warp totals, `bar.sync`.
+
+use super::exchange;
+use super::scan::{coal_inclusive, seg_inclusive};
+use super::shuffle::shfl_words;
+use super::value::{ShflValue, from_words, to_words};
+use crate::arch::{self, ShflMode};
+use crate::group::ThreadGroup;
+use crate::group::barrier;
+use crate::group::shape::{Coal, Multi, Seg, Shape};
+use crate::ops::ReduceOp;
+
+/// `redux.sync` over `mask`, when the operator and the target have it.
+#[inline(always)]
+#[track_caller]
+fn try_redux<T: ShflValue, Op: ReduceOp<T>>(mask: u32, v: T) -> Option<T> {
+    match Op::REDUX {
+        // `REDUX` is set for 32-bit integers only: one word.
+        Some(kind) if arch::HAS_REDUX => {
+            let mut w = to_words(v);
+            w[0] = redux_word(kind.arch(), mask, w[0]);
+            Some(from_words(w))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_80"))]
+#[inline(always)]
+#[track_caller]
+fn redux_word(op: arch::ReduxOp, mask: u32, w: u32) -> u32 {
+    arch::redux(op, mask, w)
+}
+
+#[cfg(all(target_arch = "nvptx64", not(target_feature = "sm_80")))]
+#[inline(always)]
+fn redux_word(_: arch::ReduxOp, _: u32, _: u32) -> u32 {
+    // `HAS_REDUX` is false on this target: never called.
+    arch::trap()
+}
+
+/// Reduction of an aligned segment; every member gets the result.
+#[inline(always)]
+#[track_caller]
+pub(crate) fn seg_reduce<T: ShflValue, Op: ReduceOp<T>>(s: Seg, v: T) -> T {
+    if s.width == 1 {
+        return v;
+    }
+    if let Some(r) = try_redux::<T, Op>(s.op_mask, v) {
+        return r;
+    }
+    if s.all_full {
+        butterfly::<T, Op>(s, v)
+    } else {
+        // A block with a partial segment: exact whether or not this one is
+        // (lane `n - 1` ends the scan with the total).
+        let inc = seg_inclusive::<T, Op>(s, v);
+        shfl_words(ShflMode::Idx, s.op_mask, inc, s.n - 1, s.clamp())
+    }
+}
+
+/// `log2(width)` × (`shfl.sync.bfly` + ⊕), distances `width/2 … 1`.
+#[inline(always)]
+#[track_caller]
+fn butterfly<T: ShflValue, Op: ReduceOp<T>>(s: Seg, mut v: T) -> T {
+    let mut d = s.width / 2;
+    while d > 0 {
+        v = Op::combine(
+            v,
+            shfl_words(ShflMode::Bfly, s.op_mask, v, d, s.full_clamp()),
+        );
+        d /= 2;
+    }
+    v
+}
+
+/// Reduction of a coalesced group.
+#[inline(always)]
+#[track_caller]
+fn coal_reduce<T: ShflValue, Op: ReduceOp<T>>(c: Coal, v: T) -> T {
+    if let Some(r) = try_redux::<T, Op>(c.mask, v) {
+        return r;
+    }
+    if c.mask == u32::MAX {
+        return butterfly::<T, Op>(Seg::warp(c.lane, 32, true), v);
+    }
+    let inc = coal_inclusive::<T, Op>(c, v);
+    let last = 31 - c.mask.leading_zeros();
+    shfl_words(ShflMode::Idx, c.mask, inc, last, 0x1f)
+}
+
+/// Reduction of a multi-warp group.
+#[inline(always)]
+#[track_caller]
+fn multi_reduce<T: ShflValue, Op: ReduceOp<T>>(m: Multi, v: T) -> T {
+    let warp = m.warp_seg();
+    let partial = seg_reduce::<T, Op>(warp, v);
+    if warp.rank() == 0 {
+        exchange::put(&m, partial);
+    }
+    barrier::sync(&m);
+    let total = exchange::fold::<T, Op>(&m, m.warps());
+    barrier::sync(&m);
+    total
+}
+
+/// Reduction over any shape.
+#[inline(always)]
+#[track_caller]
+pub(crate) fn reduce_shape<T: ShflValue, Op: ReduceOp<T>>(shape: Shape, v: T) -> T {
+    match shape {
+        Shape::Seg(s) => seg_reduce::<T, Op>(s, v),
+        Shape::Coal(c) => coal_reduce::<T, Op>(c, v),
+        Shape::Multi(m) => multi_reduce::<T, Op>(m, v),
+    }
+}
+
+/// `cg::reduce(group, v, op)`: the reduction of every member's `v` under
+/// `op` ([`Plus`](crate::ops::Plus), [`Less`](crate::ops::Less),
+/// [`Greater`](crate::ops::Greater), [`BitAnd`](crate::ops::BitAnd),
+/// [`BitOr`](crate::ops::BitOr), [`BitXor`](crate::ops::BitXor)), returned
+/// to **every** member.
+///
+/// Works on every group: tiles of any size, dynamic tiles, coalesced groups
+/// and — beyond CUDA, whose `reduce` rejects `thread_block` — the whole
+/// [`ThreadBlock`](crate::ThreadBlock), as fast as CUB's `BlockReduce`
+/// (warp step + one shared-memory exchange).
+///
+/// Lowers to:
+/// * `u32`/`i32` on sm_80+, groups within a warp: `redux.sync.{add,min,max,and,or,xor}`;
+/// * other types, `ThreadBlockTile<N ≤ 32>`: `log2(N)` × `shfl.sync.bfly.b32`
+///   (per 32-bit word) and the operator — the hand-written tree;
+/// * 64–1024 threads: the warp reduction, `st.shared` of one value per warp,
+///   `bar.sync id, count`, `ld.shared` of the warp totals, `bar.sync id, count`.
+///
+/// ```ignore
+/// let tile = tiled_partition::<32>(&this_thread_block());
+/// let sum = reduce(&tile, x, Plus);      // redux.sync.add.u32 on sm_80+
+/// let max = reduce(&tile, y, Greater);   // f32: 5 × shfl.sync.bfly + max.f32
+/// ```
+#[inline(always)]
+#[track_caller]
+pub fn reduce<G, T, Op>(group: &G, v: T, _op: Op) -> T
+where
+    G: ThreadGroup,
+    T: ShflValue,
+    Op: ReduceOp<T>,
+{
+    reduce_shape::<T, Op>(group.shape(), v)
+}

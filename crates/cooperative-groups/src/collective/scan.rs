@@ -1,0 +1,155 @@
+//! `inclusive_scan` and `exclusive_scan`: prefix reductions in rank order.
+//!
+//! * Lanes of one warp: Hillis–Steele over `shfl.sync.up` (`log2(width)`
+//!   steps), which stays exact for partial segments because every source is
+//!   a lower rank; coalesced groups find the source lane with `fns`.
+//! * Multi-warp groups and the block: warp scans, warp totals through the
+//!   shared scratch, each warp folds the totals of the warps before it.
+//!
+//! `exclusive_scan` gives the thread of rank 0 the operator's identity
+//! ([`ReduceOp::identity`]: 0 for `Plus`, `MAX` for `Less`, …); CUDA leaves
+//! that value to the implementation.
+
+use super::exchange;
+use super::shuffle::{coal_shfl_up, seg_shfl_up_raw};
+use super::value::ShflValue;
+use crate::group::ThreadGroup;
+use crate::group::shape::{Coal, Multi, Seg, Shape};
+use crate::ops::ReduceOp;
+
+/// Inclusive scan of an aligned segment.
+#[inline(always)]
+#[track_caller]
+pub(crate) fn seg_inclusive<T: ShflValue, Op: ReduceOp<T>>(s: Seg, mut v: T) -> T {
+    let rank = s.rank();
+    let mut d = 1;
+    while d < s.width {
+        let o = seg_shfl_up_raw(s, v, d);
+        if rank >= d {
+            v = Op::combine(o, v);
+        }
+        d *= 2;
+    }
+    v
+}
+
+/// Inclusive scan of a coalesced group (`log2(size)` steps).
+#[inline(always)]
+#[track_caller]
+pub(crate) fn coal_inclusive<T: ShflValue, Op: ReduceOp<T>>(c: Coal, mut v: T) -> T {
+    if c.mask == u32::MAX {
+        return seg_inclusive::<T, Op>(Seg::warp(c.lane, 32, true), v);
+    }
+    let (rank, size) = (c.rank(), c.size());
+    let mut d = 1;
+    while d < size {
+        let o = coal_shfl_up(c, v, d);
+        if rank >= d {
+            v = Op::combine(o, v);
+        }
+        d *= 2;
+    }
+    v
+}
+
+/// Both scans of a multi-warp group: `(inclusive, exclusive)`.
+#[inline(always)]
+#[track_caller]
+fn multi_scans<T: ShflValue, Op: ReduceOp<T>>(m: Multi, v: T) -> (T, T) {
+    let warp = m.warp_seg();
+    let inc = seg_inclusive::<T, Op>(warp, v);
+    // The lane below's inclusive value: this lane's exclusive value in the warp.
+    let below = seg_shfl_up_raw(warp, inc, 1);
+    if warp.rank() == warp.n - 1 {
+        exchange::put(&m, inc);
+    }
+    crate::group::barrier::sync(&m);
+    let w = m.warp_in_group();
+    let prefix: T = exchange::fold::<T, Op>(&m, w);
+    crate::group::barrier::sync(&m);
+    let first_lane = warp.rank() == 0;
+    if w == 0 {
+        (inc, if first_lane { Op::identity() } else { below })
+    } else {
+        (
+            Op::combine(prefix, inc),
+            if first_lane {
+                prefix
+            } else {
+                Op::combine(prefix, below)
+            },
+        )
+    }
+}
+
+/// Inclusive scan over any shape.
+#[inline(always)]
+#[track_caller]
+pub(crate) fn inclusive<T: ShflValue, Op: ReduceOp<T>>(shape: Shape, v: T) -> T {
+    match shape {
+        Shape::Seg(s) => seg_inclusive::<T, Op>(s, v),
+        Shape::Coal(c) => coal_inclusive::<T, Op>(c, v),
+        Shape::Multi(m) => multi_scans::<T, Op>(m, v).0,
+    }
+}
+
+/// Exclusive scan over any shape.
+#[inline(always)]
+#[track_caller]
+pub(crate) fn exclusive<T: ShflValue, Op: ReduceOp<T>>(shape: Shape, v: T) -> T {
+    match shape {
+        Shape::Seg(s) => {
+            let inc = seg_inclusive::<T, Op>(s, v);
+            let below = seg_shfl_up_raw(s, inc, 1);
+            if s.rank() == 0 { Op::identity() } else { below }
+        }
+        Shape::Coal(c) => {
+            let inc = coal_inclusive::<T, Op>(c, v);
+            let below = coal_shfl_up(c, inc, 1);
+            if c.rank() == 0 { Op::identity() } else { below }
+        }
+        Shape::Multi(m) => multi_scans::<T, Op>(m, v).1,
+    }
+}
+
+/// `cg::inclusive_scan(group, v, op)`: the thread of rank `r` gets
+/// `v₀ ⊕ v₁ ⊕ … ⊕ v_r`.
+///
+/// Works on every group: tiles of any size, dynamic tiles, coalesced groups
+/// and — beyond CUDA — the whole [`ThreadBlock`](crate::ThreadBlock).
+///
+/// Lowers to, for a tile of `N ≤ 32`: `log2(N)` × (`shfl.sync.up.b32` per
+/// 32-bit word + `setp` + `selp`/the operator). For 64–1024 threads: the
+/// warp scan, one `st.shared` per warp, `bar.sync id, count` (the tile's
+/// named barrier; `bar.sync 0` for the block), the fold of the preceding
+/// warps' totals (`ld.shared`), and a second `bar.sync`.
+///
+/// ```ignore
+/// let offset = exclusive_scan(&block, count, Plus); // CUB BlockScan, in one line
+/// ```
+#[inline(always)]
+#[track_caller]
+pub fn inclusive_scan<G, T, Op>(group: &G, v: T, _op: Op) -> T
+where
+    G: ThreadGroup,
+    T: ShflValue,
+    Op: ReduceOp<T>,
+{
+    inclusive::<T, Op>(group.shape(), v)
+}
+
+/// `cg::exclusive_scan(group, v, op)`: the thread of rank `r > 0` gets
+/// `v₀ ⊕ … ⊕ v_{r-1}`; rank 0 gets [`ReduceOp::identity`].
+///
+/// Same groups and lowering as [`inclusive_scan`], plus one
+/// `shfl.sync.up` by one lane.
+#[inline(always)]
+#[track_caller]
+pub fn exclusive_scan<G, T, Op>(group: &G, v: T, _op: Op) -> T
+where
+    G: ThreadGroup,
+    T: ShflValue,
+    Op: ReduceOp<T>,
+{
+    exclusive::<T, Op>(group.shape(), v)
+}

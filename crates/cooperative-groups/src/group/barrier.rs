@@ -1,0 +1,213 @@
+//! Synchronisation of multi-warp groups, and how tiles of 64–1024 threads
+//! get their barriers.
+//!
+//! # Named-barrier reservation
+//!
+//! A block has 16 hardware barriers. Id 0 is `__syncthreads()`; **this
+//! crate reserves ids 1–15 for tiles of 64–512 threads** — do not use named
+//! barriers 1–15 yourself (`bar.sync 1..15`) in kernels that create such
+//! tiles. The ids of a block of `B` threads are assigned statically, from
+//! `B` alone, so that tiles of different sizes that may be in flight at the
+//! same time never share one:
+//!
+//! * a tile as large as the block syncs with `bar.sync 0`;
+//! * the other sizes `N < B` (64 ≤ N ≤ 512), from the largest to the
+//!   smallest, get consecutive ranges of `⌈B / N⌉` ids starting at 1; tile
+//!   `k` of size `N` uses `base(N) + k` with `bar.sync id, 32 · warps`;
+//! * a size whose range would pass 15 uses a **software barrier** instead.
+//!   That happens only for 64-thread tiles in blocks of more than 512
+//!   threads (512, 256 and 128 take at most 2 + 4 + 8 = 14 ids; a unit test
+//!   checks every block size): a 64-thread tile then syncs through a
+//!   counter and a generation word in shared memory (one warp leader
+//!   arrives with `atom.shared.add`, the last one bumps the generation, the
+//!   others spin on it), like NVIDIA's implementation of every large tile.
+//!
+//! Creating a tile therefore needs no block-wide barrier — except a
+//! software-barrier tile, whose counter must be zeroed before first use:
+//! its creation zeroes it and syncs the parent once (`bar.sync 0` for a
+//! block parent, the parent tile's hardware barrier otherwise).
+
+use super::shape::{Bar, FULL, Multi};
+use crate::arch;
+
+/// The ids a block of `block` threads gives to tiles of `size` threads
+/// (`64 ≤ size < block`): the first id, and the number of tiles.
+#[inline(always)]
+pub(crate) const fn named_range(size: u32, block: u32) -> (u32, u32) {
+    let mut base = 1;
+    let mut m = 512;
+    while m > size {
+        if m < block {
+            base += block.div_ceil(m);
+        }
+        m /= 2;
+    }
+    (base, block.div_ceil(size))
+}
+
+/// The barrier of tile `index` of `size` threads in a block of `block`.
+#[inline(always)]
+pub(crate) const fn tile_barrier(size: u32, block: u32, index: u32) -> Bar {
+    if size >= block {
+        return Bar::Block;
+    }
+    let (base, tiles) = named_range(size, block);
+    // Only 64-thread tiles can run out of ids (the unit test below checks
+    // every block size); saying so lets the compiler drop the check.
+    if size != 64 || base + tiles - 1 <= 15 {
+        Bar::Named(base + index)
+    } else {
+        Bar::Soft(index)
+    }
+}
+
+/// Encodes a [`Bar`] in one `u32` (0: block, 1..=15: named, 16+: software).
+#[inline(always)]
+pub(crate) const fn encode(bar: Bar) -> u32 {
+    match bar {
+        Bar::Block => 0,
+        Bar::Named(id) => id,
+        Bar::Soft(slot) => 16 + slot,
+    }
+}
+
+/// Decodes [`encode`], for a tile of `size` threads: the cases that cannot
+/// occur for that size fold away at compile time.
+#[inline(always)]
+pub(crate) const fn decode(code: u32, size: u32) -> Bar {
+    if size >= 1024 || code == 0 {
+        Bar::Block
+    } else if size != 64 || code < 16 {
+        Bar::Named(code)
+    } else {
+        Bar::Soft(code - 16)
+    }
+}
+
+/// `sync()` of a multi-warp group.
+#[inline(always)]
+#[track_caller]
+pub(crate) fn sync(m: &Multi) {
+    match m.bar {
+        Bar::Block => arch::sync_threads(),
+        Bar::Named(id) => arch::barrier_sync(id, m.warps() * 32),
+        Bar::Soft(slot) => soft_sync(slot, m.warps(), m.lane()),
+    }
+}
+
+/// The (count, generation) words of software-barrier slot `slot`.
+#[inline(always)]
+#[track_caller]
+fn soft_words(slot: u32) -> (arch::SharedAddr, arch::SharedAddr) {
+    let base = arch::shared_add(arch::soft_barrier_scratch(), slot * 8);
+    (base, arch::shared_add(base, 4))
+}
+
+/// Zeroes the arrival counter of software-barrier slot `slot`; the caller
+/// then syncs a group containing the tile before the tile's first `sync`.
+#[inline(always)]
+#[track_caller]
+pub(crate) fn soft_init(slot: u32) {
+    let (count, _) = soft_words(slot);
+    // SAFETY: `count` is a word of the library's soft-barrier scratch.
+    unsafe { arch::st_volatile_shared_u32(count, 0) };
+}
+
+/// A software barrier over `warps` warps: every warp syncs itself, its lane
+/// 0 arrives on the shared counter; the last arrival resets the counter and
+/// bumps the generation, which the others spin on. The generation may start
+/// at any value (only its change is watched); the counter starts at 0
+/// ([`soft_init`]).
+#[inline(never)]
+#[track_caller]
+fn soft_sync(slot: u32, warps: u32, lane: u32) {
+    arch::warp_sync(FULL);
+    if lane == 0 {
+        let (count, gen_word) = soft_words(slot);
+        // SAFETY (all accesses): `count` and `gen_word` are words of the
+        // library's soft-barrier scratch.
+        let generation = unsafe { arch::ld_volatile_shared_u32(gen_word) };
+        // Release this warp's writes (ordered before by `bar.warp.sync`)
+        // before arriving.
+        arch::fence_block();
+        let arrived = unsafe { arch::atomic_add_shared_u32(count, 1) };
+        if arrived == warps - 1 {
+            unsafe { arch::st_volatile_shared_u32(count, 0) };
+            arch::fence_block();
+            unsafe { arch::st_volatile_shared_u32(gen_word, generation.wrapping_add(1)) };
+        } else {
+            while unsafe { arch::ld_volatile_shared_u32(gen_word) } == generation {
+                arch::spin_hint();
+            }
+        }
+        // Acquire the other warps' writes for the whole warp.
+        arch::fence_block();
+    }
+    arch::warp_sync(FULL);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Software barriers are needed only for 64-thread tiles in blocks of
+    /// more than 512 threads, and named ids never collide.
+    #[test]
+    fn named_ids_fit_except_tile64_in_big_blocks() {
+        for block in 1..=1024u32 {
+            let mut used = [false; 16];
+            for size in [512u32, 256, 128, 64] {
+                if size >= block {
+                    continue;
+                }
+                let tiles = block.div_ceil(size);
+                let (base, n) = named_range(size, block);
+                assert_eq!(n, tiles);
+                if size != 64 {
+                    assert!(
+                        base + n - 1 <= 15,
+                        "size {size} in block {block} needs ids up to {}",
+                        base + n - 1
+                    );
+                } else if block <= 512 {
+                    assert!(base + n - 1 <= 15, "block {block}");
+                }
+                for k in 0..tiles {
+                    match tile_barrier(size, block, k) {
+                        Bar::Named(id) => {
+                            assert!((1..=15).contains(&id));
+                            assert!(
+                                !used[id as usize],
+                                "id {id} reused (block {block}, size {size})"
+                            );
+                            used[id as usize] = true;
+                        }
+                        Bar::Soft(slot) => {
+                            assert_eq!(size, 64, "block {block}");
+                            assert!(block > 512);
+                            assert_eq!(slot, k);
+                            assert!(slot < 32);
+                        }
+                        Bar::Block => unreachable!(),
+                    }
+                }
+            }
+        }
+        assert_eq!(tile_barrier(64, 1024, 3), Bar::Soft(3));
+        assert_eq!(tile_barrier(64, 512, 0), Bar::Named(7));
+        assert_eq!(tile_barrier(256, 256, 0), Bar::Block);
+    }
+
+    #[test]
+    fn encoding_round_trips() {
+        for (size, bar) in [
+            (64, Bar::Soft(5)),
+            (64, Bar::Named(3)),
+            (128, Bar::Named(15)),
+            (512, Bar::Block),
+            (1024, Bar::Block),
+        ] {
+            assert_eq!(decode(encode(bar), size), bar);
+        }
+    }
+}

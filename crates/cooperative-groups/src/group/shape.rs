@@ -1,0 +1,211 @@
+//! The three shapes every group reduces to, and which the collectives are
+//! written against once:
+//!
+//! * [`Seg`]: an aligned run of lanes inside one warp (static tiles ≤ 32,
+//!   dynamic tiles) — shuffles use the hardware's segment arithmetic;
+//! * [`Coal`]: an arbitrary set of lanes of one warp (coalesced groups,
+//!   labeled and binary partitions) — ranks are popcounts;
+//! * [`Multi`]: whole warps of one block (tiles of 64–1024 threads, the
+//!   block) — a warp step, then an exchange through shared memory.
+//!
+//! Each group type builds its shape in an `#[inline(always)]` method, so
+//! after inlining the `match` on [`Shape`] in a collective is resolved at
+//! compile time and only one algorithm remains in the PTX.
+
+use crate::arch;
+
+/// All 32 lanes.
+pub(crate) const FULL: u32 = u32::MAX;
+
+/// The lanes `base..base + n` of a warp, as a mask (`n` may be 32).
+#[inline(always)]
+pub(crate) const fn lane_range(base: u32, n: u32) -> u32 {
+    let ones = if n >= 32 { FULL } else { (1u32 << n) - 1 };
+    ones << base
+}
+
+/// The lanes below `lane` (`%lanemask_lt`).
+#[inline(always)]
+pub(crate) const fn lanes_below(lane: u32) -> u32 {
+    (1u32 << lane) - 1
+}
+
+/// An aligned run of lanes of one warp: the `n` existing lanes of a logical
+/// segment of `width` lanes (a power of two ≤ 32). `n < width` only for the
+/// segment that hangs over the end of a partial last warp, or of a partial
+/// parent.
+#[derive(Clone, Copy, Debug)]
+pub struct Seg {
+    /// The segment's width: the tile size `N` (a compile-time constant for
+    /// static tiles).
+    pub width: u32,
+    /// Existing members, `1..=width`.
+    pub n: u32,
+    /// The calling thread's lane in its warp.
+    pub lane: u32,
+    /// The `membermask` operand of the `.sync` instructions: the exact lanes,
+    /// or all 32 for a 32-lane segment (an immediate `-1`, like hand-written
+    /// code; lanes a partial warp lacks count as exited on the GPU and in
+    /// the simulator).
+    pub op_mask: u32,
+    /// Every segment of this width in the block is full (`blockDim` is a
+    /// multiple of `width`): then `n == width`. Computed from `%ntid` only,
+    /// so the GPU sees a block-uniform condition (a uniform-datapath branch,
+    /// no divergence handling) where the algorithms choose between the fast
+    /// path and the one that is exact without the missing lanes.
+    pub all_full: bool,
+}
+
+impl Seg {
+    /// The whole warp of the calling lane, with `n` existing lanes
+    /// (`all_full`: every warp of the block is full).
+    #[inline(always)]
+    pub(crate) const fn warp(lane: u32, n: u32, all_full: bool) -> Seg {
+        Seg {
+            width: 32,
+            n,
+            lane,
+            op_mask: FULL,
+            all_full,
+        }
+    }
+    /// First lane of the segment.
+    #[inline(always)]
+    pub(crate) const fn base(&self) -> u32 {
+        self.lane & !(self.width - 1)
+    }
+    /// The calling thread's rank in the segment.
+    #[inline(always)]
+    pub(crate) const fn rank(&self) -> u32 {
+        self.lane & (self.width - 1)
+    }
+    /// The existing member lanes.
+    #[inline(always)]
+    pub(crate) const fn mask(&self) -> u32 {
+        lane_range(self.base(), self.n)
+    }
+    /// Bits 8..12 of `shfl.sync`'s `c` operand: the segment mask.
+    #[inline(always)]
+    pub(crate) const fn seg_bits(&self) -> u32 {
+        (32 - self.width) << 8
+    }
+    /// `c` for `idx`/`down`/`bfly` shuffles: clamp at the last existing
+    /// member, so a source that does not exist yields the caller's own value.
+    #[inline(always)]
+    pub(crate) const fn clamp(&self) -> u32 {
+        self.seg_bits() | (self.n - 1)
+    }
+    /// `c` of a full segment: a compile-time constant for static tiles.
+    #[inline(always)]
+    pub(crate) const fn full_clamp(&self) -> u32 {
+        self.seg_bits() | 0x1f
+    }
+}
+
+/// An arbitrary, non-empty set of lanes of one warp.
+#[derive(Clone, Copy, Debug)]
+pub struct Coal {
+    /// The member lanes.
+    pub mask: u32,
+    /// The calling thread's lane.
+    pub lane: u32,
+}
+
+impl Coal {
+    /// Rank: members below the caller.
+    #[inline(always)]
+    pub(crate) const fn rank(&self) -> u32 {
+        (self.mask & lanes_below(self.lane)).count_ones()
+    }
+    /// Number of members.
+    #[inline(always)]
+    pub(crate) const fn size(&self) -> u32 {
+        self.mask.count_ones()
+    }
+    /// The lane of the member of rank `r < size()`.
+    #[inline(always)]
+    pub(crate) fn lane_of(&self, r: u32) -> u32 {
+        arch::fns(self.mask, 0, r as i32 + 1)
+    }
+}
+
+/// How a multi-warp group synchronises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bar {
+    /// The group is the whole block: `bar.sync 0`.
+    Block,
+    /// Hardware named barrier `id` (1..=15): `bar.sync id, 32 * warps`.
+    Named(u32),
+    /// Software barrier in shared memory, state slot `slot` (named barrier
+    /// ids ran out; see `group::barrier`).
+    Soft(u32),
+}
+
+/// Whole warps of one block: threads `base..base + n` (block ranks), `base`
+/// a multiple of 32.
+#[derive(Clone, Copy, Debug)]
+pub struct Multi {
+    /// The calling thread's linear rank in the block.
+    pub block_rank: u32,
+    /// Block rank of the group's first thread.
+    pub base: u32,
+    /// Existing threads of the group.
+    pub n: u32,
+    /// How the group synchronises.
+    pub bar: Bar,
+    /// An upper bound on the group's warps, known at compile time for static
+    /// tiles (`N / 32`), 32 for the block.
+    pub max_warps: u32,
+    /// Every warp of the block is full (`blockDim` is a multiple of 32; see
+    /// [`Seg::all_full`]).
+    pub warps_full: bool,
+}
+
+impl Multi {
+    /// The caller's rank in the group.
+    #[inline(always)]
+    pub(crate) const fn rank(&self) -> u32 {
+        self.block_rank - self.base
+    }
+    /// The caller's lane.
+    #[inline(always)]
+    pub(crate) const fn lane(&self) -> u32 {
+        self.block_rank & 31
+    }
+    /// Warps of the group (the last may be partial).
+    #[inline(always)]
+    pub(crate) const fn warps(&self) -> u32 {
+        self.n.div_ceil(32)
+    }
+    /// The block-level index of the group's first warp.
+    #[inline(always)]
+    pub(crate) const fn first_warp(&self) -> u32 {
+        self.base / 32
+    }
+    /// The caller's warp index inside the group.
+    #[inline(always)]
+    pub(crate) const fn warp_in_group(&self) -> u32 {
+        self.rank() / 32
+    }
+    /// The caller's warp, as a segment of its existing lanes.
+    #[inline(always)]
+    pub(crate) const fn warp_seg(&self) -> Seg {
+        let left = self.n - self.warp_in_group() * 32;
+        Seg::warp(
+            self.lane(),
+            if left < 32 { left } else { 32 },
+            self.warps_full,
+        )
+    }
+}
+
+/// A group, as the collectives see it.
+#[derive(Clone, Copy, Debug)]
+pub enum Shape {
+    /// Aligned lanes of one warp.
+    Seg(Seg),
+    /// Arbitrary lanes of one warp.
+    Coal(Coal),
+    /// Whole warps of one block.
+    Multi(Multi),
+}

@@ -1,0 +1,230 @@
+//! The reduction operators of `reduce` and the scans: [`Plus`], [`Less`]
+//! (minimum), [`Greater`] (maximum), [`BitAnd`], [`BitOr`], [`BitXor`] —
+//! CUDA's `cg::plus`, `cg::less`, `cg::greater`, `cg::bit_and`, `cg::bit_or`,
+//! `cg::bit_xor`.
+//!
+//! Between the shuffles of a collective an operator is one PTX instruction
+//! (`add`, `min`, `max`, `and`, `or`, `xor` of the element type); for
+//! 32-bit integers on sm_80+ the whole warp step is `redux.sync.{add, min,
+//! max, and, or, xor}`.
+//!
+//! An operator is a zero-sized value; which element types it supports is a
+//! trait bound, so `reduce(&tile, 1.0f32, BitAnd)` does not compile:
+//!
+//! ```compile_fail
+//! # use cooperative_groups::{ops::*, ReduceOp};
+//! fn needs_op<T, Op: ReduceOp<T>>(_: T, _: Op) {}
+//! needs_op(1.0f32, BitAnd); // bit operators exist only for integers
+//! ```
+
+use crate::arch;
+
+/// A binary operator that `reduce`, `inclusive_scan` and `exclusive_scan`
+/// apply to elements of type `T`.
+///
+/// The operator must be associative and commutative (the collectives combine
+/// values in a tree). Implemented by this module's six operators for the
+/// types CUDA supports them on; bit operators only for integers.
+pub trait ReduceOp<T>: Copy {
+    /// `a ⊕ b`.
+    fn combine(a: T, b: T) -> T;
+
+    /// The neutral element: `e ⊕ x == x`. What `exclusive_scan` returns to
+    /// the thread of rank 0.
+    fn identity() -> T;
+
+    /// `true` when combining in any order gives bit-identical results
+    /// (integers; not floating-point `+`, nor float `min`/`max`, whose signed
+    /// zeros may differ). Exact operators may be reordered across warps; for
+    /// the others every thread combines the per-warp partials in the same
+    /// order, so all threads of a group get the same bits.
+    const EXACT: bool = false;
+
+    /// The `redux.sync` operation equal to this operator on `T`, for 32-bit
+    /// integers (used on sm_80+).
+    #[doc(hidden)]
+    const REDUX: Option<ReduxKind> = None;
+}
+
+/// The operations of `redux.sync` (an implementation detail of [`ReduceOp`]).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReduxKind {
+    /// `redux.sync.add.u32`.
+    Add,
+    /// `redux.sync.min.u32`.
+    MinU,
+    /// `redux.sync.max.u32`.
+    MaxU,
+    /// `redux.sync.min.s32`.
+    MinS,
+    /// `redux.sync.max.s32`.
+    MaxS,
+    /// `redux.sync.and.b32`.
+    And,
+    /// `redux.sync.or.b32`.
+    Or,
+    /// `redux.sync.xor.b32`.
+    Xor,
+}
+
+impl ReduxKind {
+    #[inline(always)]
+    pub(crate) const fn arch(self) -> arch::ReduxOp {
+        match self {
+            ReduxKind::Add => arch::ReduxOp::Add,
+            ReduxKind::MinU => arch::ReduxOp::MinU,
+            ReduxKind::MaxU => arch::ReduxOp::MaxU,
+            ReduxKind::MinS => arch::ReduxOp::MinS,
+            ReduxKind::MaxS => arch::ReduxOp::MaxS,
+            ReduxKind::And => arch::ReduxOp::And,
+            ReduxKind::Or => arch::ReduxOp::Or,
+            ReduxKind::Xor => arch::ReduxOp::Xor,
+        }
+    }
+}
+
+/// Sum (`cg::plus`): wrapping for integers, IEEE `+` for floats.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Plus;
+
+/// Minimum (`cg::less`): `min` for integers, `f32::min`/`f64::min` (PTX
+/// `min.f32`) for floats.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Less;
+
+/// Maximum (`cg::greater`): `max` for integers, `f32::max`/`f64::max` for floats.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Greater;
+
+/// Bitwise and (`cg::bit_and`); integers only.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BitAnd;
+
+/// Bitwise or (`cg::bit_or`); integers only.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BitOr;
+
+/// Bitwise xor (`cg::bit_xor`); integers only.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BitXor;
+
+macro_rules! int_ops {
+    ($t:ty, $min:ident, $max:ident, $redux:expr) => {
+        impl ReduceOp<$t> for Plus {
+            #[inline(always)]
+            fn combine(a: $t, b: $t) -> $t {
+                a.wrapping_add(b)
+            }
+            #[inline(always)]
+            fn identity() -> $t {
+                0
+            }
+            const EXACT: bool = true;
+            const REDUX: Option<ReduxKind> = if $redux { Some(ReduxKind::Add) } else { None };
+        }
+        impl ReduceOp<$t> for Less {
+            #[inline(always)]
+            fn combine(a: $t, b: $t) -> $t {
+                if b < a { b } else { a }
+            }
+            #[inline(always)]
+            fn identity() -> $t {
+                <$t>::MAX
+            }
+            const EXACT: bool = true;
+            const REDUX: Option<ReduxKind> = if $redux { Some(ReduxKind::$min) } else { None };
+        }
+        impl ReduceOp<$t> for Greater {
+            #[inline(always)]
+            fn combine(a: $t, b: $t) -> $t {
+                if b > a { b } else { a }
+            }
+            #[inline(always)]
+            fn identity() -> $t {
+                <$t>::MIN
+            }
+            const EXACT: bool = true;
+            const REDUX: Option<ReduxKind> = if $redux { Some(ReduxKind::$max) } else { None };
+        }
+        impl ReduceOp<$t> for BitAnd {
+            #[inline(always)]
+            fn combine(a: $t, b: $t) -> $t {
+                a & b
+            }
+            #[inline(always)]
+            fn identity() -> $t {
+                !0
+            }
+            const EXACT: bool = true;
+            const REDUX: Option<ReduxKind> = if $redux { Some(ReduxKind::And) } else { None };
+        }
+        impl ReduceOp<$t> for BitOr {
+            #[inline(always)]
+            fn combine(a: $t, b: $t) -> $t {
+                a | b
+            }
+            #[inline(always)]
+            fn identity() -> $t {
+                0
+            }
+            const EXACT: bool = true;
+            const REDUX: Option<ReduxKind> = if $redux { Some(ReduxKind::Or) } else { None };
+        }
+        impl ReduceOp<$t> for BitXor {
+            #[inline(always)]
+            fn combine(a: $t, b: $t) -> $t {
+                a ^ b
+            }
+            #[inline(always)]
+            fn identity() -> $t {
+                0
+            }
+            const EXACT: bool = true;
+            const REDUX: Option<ReduxKind> = if $redux { Some(ReduxKind::Xor) } else { None };
+        }
+    };
+}
+
+int_ops!(u32, MinU, MaxU, true);
+int_ops!(i32, MinS, MaxS, true);
+int_ops!(u64, MinU, MaxU, false);
+int_ops!(i64, MinS, MaxS, false);
+
+macro_rules! float_ops {
+    ($t:ty) => {
+        impl ReduceOp<$t> for Plus {
+            #[inline(always)]
+            fn combine(a: $t, b: $t) -> $t {
+                a + b
+            }
+            #[inline(always)]
+            fn identity() -> $t {
+                0.0
+            }
+        }
+        impl ReduceOp<$t> for Less {
+            #[inline(always)]
+            fn combine(a: $t, b: $t) -> $t {
+                a.min(b)
+            }
+            #[inline(always)]
+            fn identity() -> $t {
+                <$t>::INFINITY
+            }
+        }
+        impl ReduceOp<$t> for Greater {
+            #[inline(always)]
+            fn combine(a: $t, b: $t) -> $t {
+                a.max(b)
+            }
+            #[inline(always)]
+            fn identity() -> $t {
+                <$t>::NEG_INFINITY
+            }
+        }
+    };
+}
+
+float_ops!(f32);
+float_ops!(f64);

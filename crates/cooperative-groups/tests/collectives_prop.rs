@@ -1,0 +1,163 @@
+//! Property tests: every collective × operator × element type × group shape,
+//! run on the simulator, equals the sequential model of
+//! `cg_kernels::collectives::model`.
+//!
+//! Shapes: static tiles 1..1024 (from the block and from larger tiles),
+//! dynamic tiles, coalesced groups from random predicates, labeled and
+//! binary partitions from random labels, and the whole block; block sizes
+//! include partial last warps. Float inputs sit on a coarse grid, so every
+//! summation order gives the same bits and the model can be sequential.
+
+mod common;
+
+use cg_kernels::collectives::model::{Inputs, Launch, ModelElem};
+use cg_kernels::collectives::{
+    COLLECTIVES_F32, COLLECTIVES_F64, COLLECTIVES_I32, COLLECTIVES_I64, COLLECTIVES_U32,
+    COLLECTIVES_U64, Kind, Params,
+};
+use common::Args;
+use cooperative_groups::Kernel;
+use proptest::prelude::*;
+
+/// One launch: shape, parameters and raw inputs (converted per type).
+#[derive(Clone, Debug)]
+struct Case {
+    launch: Launch,
+    params: Params,
+    values: Vec<i64>,
+    preds: Vec<u32>,
+    labels: Vec<u32>,
+}
+
+/// Block sizes: whole warps half of the time, anything from 1 to 1024 else.
+fn block_size() -> impl Strategy<Value = u32> {
+    prop_oneof![(1u32..=32).prop_map(|w| w * 32), 1u32..=1024, 1u32..=40]
+}
+
+/// The largest `k` with `2^k <= x`.
+fn log2(x: u32) -> u32 {
+    31 - x.leading_zeros()
+}
+
+/// A valid tile-size parameter for `kind` in a block of `block` threads
+/// (from a raw choice `k`), or `None` if the kind cannot run in that block.
+fn size_for(kind: Kind, block: u32, k: u32) -> Option<u32> {
+    let pick = |max_log: u32| Some(1 << (k % (max_log + 1)));
+    match kind {
+        Kind::Tile => pick(log2(block).min(10)),
+        Kind::TileOfTile32 if block >= 32 => pick(5),
+        Kind::TileOfTile256 if block >= 256 => pick(8),
+        Kind::Dynamic | Kind::Labeled | Kind::Binary => pick(log2(block).min(5)),
+        Kind::DynamicOfTile64 if block >= 64 => pick(5),
+        Kind::DynamicOfCoalesced => pick(5),
+        Kind::Coalesced | Kind::LabeledOfCoalesced | Kind::Block => Some(0),
+        _ => None,
+    }
+}
+
+fn case(ops: u32) -> impl Strategy<Value = Case> {
+    (
+        block_size(),
+        1u32..=2,
+        0usize..Kind::ALL.len(),
+        0u32..11,
+        0..ops,
+        0u32..64,
+        0u32..40,
+        0u32..40,
+    )
+        .prop_filter_map(
+            "kind needs a bigger block",
+            |(block, blocks, kind, k, op, src, delta, xor)| {
+                let kind = Kind::ALL[kind];
+                let size = size_for(kind, block, k)?;
+                let params = Params {
+                    kind: kind as u32,
+                    size,
+                    op,
+                    src,
+                    delta,
+                    xor,
+                    pad: [0; 2],
+                };
+                Some((Launch { blocks, block }, params))
+            },
+        )
+        .prop_flat_map(|(launch, params)| {
+            let n = launch.threads();
+            // Few distinct values (so `match_any` finds groups) or a wide range.
+            let values = prop_oneof![
+                prop::collection::vec(0i64..4, n),
+                prop::collection::vec(-100i64..100, n),
+                prop::collection::vec(any::<i32>().prop_map(i64::from), n),
+            ];
+            // Sparse, dense, none or all predicates.
+            let density = prop_oneof![Just(0u32), Just(100), 1u32..100];
+            let preds = (density, prop::collection::vec(0u32..100, n))
+                .prop_map(|(d, r)| r.into_iter().map(|x| (x < d) as u32).collect::<Vec<_>>());
+            let labels = prop::collection::vec(0u32..4, n);
+            (Just(launch), Just(params), values, preds, labels)
+        })
+        .prop_map(|(launch, params, values, preds, labels)| Case {
+            launch,
+            params,
+            values,
+            preds,
+            labels,
+        })
+}
+
+fn run<T: ModelElem>(
+    kernel: Kernel<Args<T>>,
+    c: &Case,
+    conv: fn(i64) -> T,
+) -> Result<(), TestCaseError> {
+    let inputs = Inputs {
+        values: c.values.iter().map(|&v| conv(v)).collect(),
+        preds: c.preds.clone(),
+        labels: c.labels.clone(),
+    };
+    common::run(kernel, c.launch, c.params, &inputs).map_err(TestCaseError::fail)
+}
+
+/// Floats stay on a coarse grid (`|x| < 2^bits`, in steps the format holds
+/// exactly), so sums of up to 1024 of them are exact: f32 inputs are
+/// multiples of 1/16 below 64 (20 significant bits for a 1024-term sum),
+/// f64 inputs multiples of 1/4 below 2^18.
+fn small(v: i64, bits: u32) -> i64 {
+    v % (1 << bits)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    #[test]
+    fn collectives_u32(c in case(6)) {
+        run(COLLECTIVES_U32, &c, |v| v as u32)?;
+    }
+
+    #[test]
+    fn collectives_i32(c in case(6)) {
+        run(COLLECTIVES_I32, &c, |v| v as i32)?;
+    }
+
+    #[test]
+    fn collectives_u64(c in case(6)) {
+        run(COLLECTIVES_U64, &c, |v| (v as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))?;
+    }
+
+    #[test]
+    fn collectives_i64(c in case(6)) {
+        run(COLLECTIVES_I64, &c, |v| v.wrapping_mul(0x1_0000_0001))?;
+    }
+
+    #[test]
+    fn collectives_f32(c in case(3)) {
+        run(COLLECTIVES_F32, &c, |v| small(v, 10) as f32 / 16.0)?;
+    }
+
+    #[test]
+    fn collectives_f64(c in case(3)) {
+        run(COLLECTIVES_F64, &c, |v| small(v, 20) as f64 * 0.25)?;
+    }
+}

@@ -1,0 +1,112 @@
+//! A fixed sweep of the collective kernels on the simulator: every group
+//! kind, a few block sizes (whole and partial warps), every operator.
+
+mod common;
+
+use cg_kernels::collectives::model::{Inputs, Launch};
+use cg_kernels::collectives::{COLLECTIVES_F32, COLLECTIVES_U32, Kind, Params};
+
+fn inputs_u32(n: usize) -> Inputs<u32> {
+    Inputs {
+        values: (0..n as u32).map(|i| (i * 7919) % 13).collect(),
+        preds: (0..n as u32).map(|i| ((i * 31) % 7 < 4) as u32).collect(),
+        labels: (0..n as u32).map(|i| (i * 17) % 3).collect(),
+    }
+}
+
+#[test]
+fn sweep_u32() {
+    for block in [32u32, 120, 256] {
+        let launch = Launch { blocks: 1, block };
+        let inputs = inputs_u32(launch.threads());
+        for kind in Kind::ALL {
+            let sizes: &[u32] = match kind {
+                Kind::Tile => &[1, 2, 8, 32, 64, 128, 256],
+                Kind::TileOfTile32 | Kind::Labeled | Kind::Binary => &[1, 4, 32],
+                Kind::TileOfTile256 => &[16, 64, 256],
+                Kind::Dynamic | Kind::DynamicOfTile64 | Kind::DynamicOfCoalesced => &[1, 4, 32],
+                Kind::Coalesced | Kind::LabeledOfCoalesced | Kind::Block => &[0],
+            };
+            for &size in sizes {
+                if size > block
+                    || (kind == Kind::TileOfTile256 && block < 256)
+                    || (kind == Kind::DynamicOfTile64 && block < 64)
+                {
+                    continue;
+                }
+                for op in 0..6 {
+                    let p = Params {
+                        kind: kind as u32,
+                        size,
+                        op,
+                        src: 3,
+                        delta: 2,
+                        xor: 5,
+                        pad: [0; 2],
+                    };
+                    common::run(COLLECTIVES_U32, launch, p, &inputs)
+                        .unwrap_or_else(|e| panic!("{e}"));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn sweep_f32() {
+    let launch = Launch {
+        blocks: 2,
+        block: 100,
+    };
+    let n = launch.threads();
+    let inputs = Inputs {
+        values: (0..n).map(|i| ((i * 37) % 21) as f32 - 10.0).collect(),
+        preds: (0..n as u32).map(|i| (i % 3 != 0) as u32).collect(),
+        labels: (0..n as u32).map(|i| i % 4).collect(),
+    };
+    for (kind, size) in [
+        (Kind::Tile, 32),
+        (Kind::Tile, 64),
+        (Kind::Block, 0),
+        (Kind::Coalesced, 0),
+        (Kind::Dynamic, 8),
+    ] {
+        for op in 0..3 {
+            let p = Params {
+                kind: kind as u32,
+                size,
+                op,
+                src: 7,
+                delta: 1,
+                xor: 3,
+                pad: [0; 2],
+            };
+            common::run(COLLECTIVES_F32, launch, p, &inputs).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+}
+
+/// 64-thread tiles of blocks larger than 512 threads run out of named
+/// barriers and use the shared-memory software barrier: every collective,
+/// several times in a row (the barrier's generation must advance cleanly).
+#[test]
+fn software_barrier_tiles() {
+    for block in [1000u32, 1024] {
+        let launch = Launch { blocks: 2, block };
+        let inputs = inputs_u32(launch.threads());
+        for op in 0..6 {
+            for kind in [Kind::Tile, Kind::TileOfTile256] {
+                let p = Params {
+                    kind: kind as u32,
+                    size: 64,
+                    op,
+                    src: 40,
+                    delta: 2,
+                    xor: 5,
+                    pad: [0; 2],
+                };
+                common::run(COLLECTIVES_U32, launch, p, &inputs).unwrap_or_else(|e| panic!("{e}"));
+            }
+        }
+    }
+}

@@ -1,0 +1,123 @@
+//! Misuse on the simulator: contract violations panic with a message naming
+//! the sizes, and partitions or collectives that part of a group skips are
+//! reported at the user's source line — where a GPU would hang or return
+//! garbage.
+
+use cg_sim::{LaunchConfig, SimError, launch};
+use cooperative_groups::ops::Plus;
+use cooperative_groups::{reduce, this_thread_block, tiled_partition, tiled_partition_dyn};
+
+fn run(block: u32, kernel: &dyn Fn()) -> SimError {
+    launch(&LaunchConfig::new(1, block), kernel).expect_err("the launch must fail")
+}
+
+/// The report points at a line of this file (the kernel's call), not into
+/// the library: the `#[track_caller]` chain is unbroken.
+fn assert_points_here(e: &SimError) {
+    let r = e
+        .report()
+        .unwrap_or_else(|| panic!("expected a report: {e}"));
+    let loc = r
+        .location
+        .as_ref()
+        .unwrap_or_else(|| panic!("no location: {e}"));
+    assert_eq!(loc.file, file!(), "{e}");
+}
+
+#[test]
+fn tile_larger_than_block_is_reported() {
+    let e = run(32, &|| {
+        let _ = tiled_partition::<64>(&this_thread_block());
+    });
+    let msg = e.to_string();
+    assert!(
+        msg.contains("tile of 64 threads is larger than the block (32 threads)"),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("misuse.rs"),
+        "the report names the user's file: {msg}"
+    );
+}
+
+#[test]
+fn dynamic_size_must_be_a_power_of_two() {
+    let e = run(32, &|| {
+        let _ = tiled_partition_dyn(&this_thread_block(), 12);
+    });
+    assert!(
+        e.to_string()
+            .contains("tile size 12 must be a power of two"),
+        "{e}"
+    );
+}
+
+#[test]
+fn dynamic_size_must_be_uniform() {
+    let e = run(64, &|| {
+        let n = if this_thread_block().thread_rank() < 16 {
+            4
+        } else {
+            8
+        };
+        let _ = tiled_partition_dyn(&this_thread_block(), n);
+    });
+    let r = e
+        .report()
+        .unwrap_or_else(|| panic!("expected a report: {e}"));
+    assert!(r.summary.contains("non-uniform argument"), "{e}");
+    assert_points_here(&e);
+}
+
+/// Half the block partitions, the other half goes on to a barrier: a hang
+/// on the GPU, a report naming the partition on the simulator. (Threads that
+/// skip the partition and *exit* are harmless: creating a tile needs no
+/// barrier, and an exited thread never blocks one.)
+#[test]
+fn partition_by_half_the_block_is_reported() {
+    let e = run(64, &|| {
+        let block = this_thread_block();
+        if block.thread_rank() < 32 {
+            let _ = tiled_partition::<16>(&block);
+        }
+        block.sync();
+    });
+    assert!(
+        matches!(e, SimError::Deadlock(_) | SimError::Misuse(_)),
+        "{e}"
+    );
+    assert_points_here(&e);
+}
+
+#[test]
+fn reduce_in_a_divergent_branch_is_reported() {
+    let e = run(32, &|| {
+        let block = this_thread_block();
+        let tile = tiled_partition::<32>(&block);
+        if block.thread_rank() % 2 == 0 {
+            let _ = reduce(&tile, 1.0f32, Plus);
+        }
+    });
+    // The odd lanes exit without taking part: a misuse (lanes of the mask
+    // exited) or, had they waited elsewhere, a deadlock.
+    assert!(
+        matches!(e, SimError::Deadlock(_) | SimError::Misuse(_)),
+        "{e}"
+    );
+    assert_points_here(&e);
+}
+
+/// A 128-thread tile (named barrier, 4 warps) of a 256-thread block whose
+/// first warp skips the reduce: the other warps wait at the tile's barrier.
+#[test]
+fn multi_warp_reduce_skipped_by_one_warp_is_reported() {
+    let e = run(256, &|| {
+        let block = this_thread_block();
+        let tile = tiled_partition::<128>(&block);
+        if block.thread_rank() >= 32 {
+            let _ = reduce(&tile, 1u64, Plus);
+        }
+    });
+    assert!(matches!(e, SimError::Deadlock(_)), "{e}");
+    assert_points_here(&e);
+}
