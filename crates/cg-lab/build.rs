@@ -12,7 +12,12 @@ fn main() {
             .args(["-C", root, "describe", "--always", "--dirty", "--abbrev=12"])
             .output()
             .ok()?;
-        out.status.success().then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+        out.status
+            .success()
+            .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
     });
-    println!("cargo:rustc-env=CG_LAB_COMMIT={}", commit.unwrap_or_else(|| "unknown".into()));
+    println!(
+        "cargo:rustc-env=CG_LAB_COMMIT={}",
+        commit.unwrap_or_else(|| "unknown".into())
+    );
 }

@@ -10,7 +10,7 @@
 
 use cooperative_groups::intrinsics::{block_dim, block_idx, grid_dim, thread_idx};
 use cooperative_groups::prelude::*;
-use cooperative_groups::{atomic::atomic_add, kernel};
+use cooperative_groups::{atomic::atomic_add, kernel, shared_array};
 
 /// Parameters of every reduce kernel: `(input, partial, n, reps)`.
 pub type ReduceArgs = (*const f32, *mut f32, u32, u32);
@@ -91,7 +91,7 @@ pub fn reduce_intrinsic(input: *const f32, partial: *mut f32, n: u32, reps: u32)
         red = hand::shfl_idx_full(x, 0);
         v += red * 1e-30;
     }
-    if thread_idx().x % 32 == 0 {
+    if thread_idx().x.is_multiple_of(32) {
         // SAFETY: one float per block.
         unsafe { atomic_add(partial.add(block_idx().x as usize), red) };
     }
@@ -101,7 +101,7 @@ pub fn reduce_intrinsic(input: *const f32, partial: *mut f32, n: u32, reps: u32)
 #[kernel]
 pub fn reduce_tile32(input: *const f32, partial: *mut f32, n: u32, reps: u32) {
     let block = this_thread_block();
-    let tile = tiled_partition::<32, _>(&block);
+    let tile = tiled_partition::<32>(&block);
     let mut v = grid_stride_sum(input, n);
     let mut red = 0.0f32;
     for _ in 0..reps {
@@ -120,30 +120,24 @@ pub fn reduce_tile32(input: *const f32, partial: *mut f32, n: u32, reps: u32) {
     }
 }
 
-/// `cg_reduce` at tile `N`: the library's `reduce(&tile, v, Plus)`.
-#[inline(always)]
-fn cg_reduce_body<const N: usize>(input: *const f32, partial: *mut f32, n: u32, reps: u32) {
-    let block = this_thread_block();
-    let tile = tiled_partition::<N, _>(&block);
-    let mut v = grid_stride_sum(input, n);
-    let mut red = 0.0f32;
-    for _ in 0..reps {
-        red = reduce(&tile, v, Plus);
-        v += red * 1e-30;
-    }
-    if tile.thread_rank() == 0 {
-        // SAFETY: one float per block.
-        unsafe { atomic_add(partial.add(block_idx().x as usize), red) };
-    }
-}
-
 macro_rules! cg_reduce_kernels {
     ($($name:ident $desc:ident $n:literal),* $(,)?) => {
         $(
-            #[doc = concat!("`cg_reduce` at tile ", stringify!($n), ".")]
+            #[doc = concat!("`cg_reduce` at tile ", stringify!($n), ": the library's `reduce(&tile, v, Plus)`.")]
             #[kernel]
             pub fn $name(input: *const f32, partial: *mut f32, n: u32, reps: u32) {
-                cg_reduce_body::<$n>(input, partial, n, reps)
+                let block = this_thread_block();
+                let tile = tiled_partition::<$n>(&block);
+                let mut v = grid_stride_sum(input, n);
+                let mut red = 0.0f32;
+                for _ in 0..reps {
+                    red = reduce(&tile, v, Plus);
+                    v += red * 1e-30;
+                }
+                if tile.thread_rank() == 0 {
+                    // SAFETY: one float per block.
+                    unsafe { atomic_add(partial.add(block_idx().x as usize), red) };
+                }
             }
         )*
 
@@ -187,5 +181,74 @@ pub fn coalesced_odd(input: *const i32, count: *mut u64, n: u32) {
             }
         }
         i += stride;
+    }
+}
+
+/// `cluster`: each block stores `block_rank + 1` in shared memory, the
+/// cluster syncs, each block reads its next neighbour's value through
+/// `map_shared_rank` (DSMEM), syncs again (so no block exits while another
+/// still reads its memory), and thread 0 writes the value to `out[blockIdx.x]`.
+#[kernel]
+pub fn cluster_dsmem(out: *mut u32) {
+    let cluster = this_cluster();
+    let value = shared_array!(u32; 1);
+    let rank = cluster.block_rank();
+    if thread_idx().x == 0 {
+        value.store(0, rank + 1);
+    }
+    cluster.sync();
+    let peer = cluster.map_shared_array(value, (rank + 1) % cluster.num_blocks());
+    let v = peer.load(0);
+    cluster.sync();
+    if thread_idx().x == 0 {
+        // SAFETY: one u32 per block.
+        unsafe { *out.add(block_idx().x as usize) = v };
+    }
+}
+
+/// Whole-block `reduce(&block, v, Plus)`, `reps` chained rounds, thread 0
+/// adds the block's result to `partial[blockIdx.x]`. CUDA's `cg::reduce`
+/// refuses `thread_block`; the C++ twin is CUB's `BlockReduce`.
+#[kernel]
+pub fn block_reduce(input: *const f32, partial: *mut f32, n: u32, reps: u32) {
+    let block = this_thread_block();
+    let mut v = grid_stride_sum(input, n);
+    let mut red = 0.0f32;
+    for _ in 0..reps {
+        red = reduce(&block, v, Plus);
+        v += red * 1e-30;
+    }
+    if block.thread_rank() == 0 {
+        // SAFETY: one float per block.
+        unsafe { atomic_add(partial.add(block_idx().x as usize), red) };
+    }
+}
+
+/// Whole-block `inclusive_scan(&block, x, Plus)` over block-sized chunks of
+/// `input` (grid-stride over chunks), `reps` chained rounds per chunk; writes
+/// each element's inclusive prefix sum within its chunk to `out`.
+#[kernel]
+pub fn block_scan(input: *const f32, out: *mut f32, n: u32, reps: u32) {
+    let block = this_thread_block();
+    let b = block_dim().x;
+    let mut base = block_idx().x * b;
+    while base < n {
+        let i = base + thread_idx().x;
+        // SAFETY: i < n is checked; the launcher passes `n` floats each way.
+        let mut x = if i < n {
+            unsafe { *input.add(i as usize) }
+        } else {
+            0.0
+        };
+        let mut s = 0.0f32;
+        for _ in 0..reps {
+            s = inclusive_scan(&block, x, Plus);
+            x += s * 1e-30;
+        }
+        if i < n {
+            // SAFETY: as above.
+            unsafe { *out.add(i as usize) = s };
+        }
+        base += grid_dim().x * b;
     }
 }

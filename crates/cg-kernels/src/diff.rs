@@ -33,7 +33,11 @@ pub fn diff_shfl_idx(out: *mut u32) {
     put(out, 0, shfl_sync(FULL_MASK, v, (lane * 5 + 3) % 32, 32));
     put(out, 1, shfl_sync(FULL_MASK, v, lane * 3, 8));
     put(out, 2, shfl_sync(FULL_MASK, v, 37, 4));
-    put(out, 3, shfl_sync(FULL_MASK, v as f32, 31 - lane, 32).to_bits());
+    put(
+        out,
+        3,
+        shfl_sync(FULL_MASK, v as f32, 31 - lane, 32).to_bits(),
+    );
 }
 
 /// `shfl.sync.up` at widths 32, 16 and 2, including deltas past the segment.
@@ -53,7 +57,11 @@ pub fn diff_shfl_down(out: *mut u32) {
     put(out, 0, shfl_down_sync(FULL_MASK, v, 5, 32));
     put(out, 1, shfl_down_sync(FULL_MASK, v, 3, 8));
     put(out, 2, shfl_down_sync(FULL_MASK, v, 15, 16));
-    put(out, 3, shfl_down_sync(FULL_MASK, v as i32 - 1000, 1, 32) as u32);
+    put(
+        out,
+        3,
+        shfl_down_sync(FULL_MASK, v as i32 - 1000, 1, 32) as u32,
+    );
 }
 
 /// `shfl.sync.bfly` with several lane masks and widths.
@@ -71,11 +79,19 @@ pub fn diff_shfl_xor(out: *mut u32) {
 pub fn diff_vote(out: *mut u32) {
     let lane = lane_id();
     let t = gtid();
-    put(out, 0, ballot_sync(FULL_MASK, lane % 3 == 0));
+    put(out, 0, ballot_sync(FULL_MASK, lane.is_multiple_of(3)));
     put(out, 1, any_sync(FULL_MASK, t == 77) as u32);
-    put(out, 2, all_sync(FULL_MASK, lane < 40) as u32 | (all_sync(FULL_MASK, lane < 31) as u32) << 1);
+    put(
+        out,
+        2,
+        all_sync(FULL_MASK, lane < 40) as u32 | (all_sync(FULL_MASK, lane < 31) as u32) << 1,
+    );
     let subset = 0x0000_ffff | (1 << 31);
-    let b = if subset & (1 << lane) != 0 { ballot_sync(subset, lane & 1 == 1) } else { 0 };
+    let b = if subset & (1 << lane) != 0 {
+        ballot_sync(subset, lane & 1 == 1)
+    } else {
+        0
+    };
     put(out, 3, b);
 }
 
@@ -92,6 +108,9 @@ pub fn diff_match(out: *mut u32) {
 }
 
 /// `activemask` in divergent code: the lanes of each branch see each other.
+/// The three branches are identical on purpose: LLVM merged such branches
+/// into one `activemask` when the primitive was inline asm (not convergent).
+#[allow(clippy::if_same_then_else)]
 #[kernel]
 pub fn diff_activemask(out: *mut u32) {
     let lane = lane_id();
@@ -110,7 +129,7 @@ pub fn diff_activemask(out: *mut u32) {
     };
     put(out, 0, m);
     put(out, 1, activemask());
-    put(out, 2, ballot_sync(m, lane % 2 == 0));
+    put(out, 2, ballot_sync(m, lane.is_multiple_of(2)));
     put(out, 3, shfl_sync(m, lane * 100, m.trailing_zeros(), 32));
 }
 
@@ -233,17 +252,101 @@ pub mod cases {
 
     /// Every differential case.
     pub const DIFF_CASES: &[DiffCase] = &[
-        DiffCase { name: "shfl_idx", kernel: super::DIFF_SHFL_IDX, grid: 2, block: 128, dynamic_smem: 0, note: "widths 32/8/4, f32" },
-        DiffCase { name: "shfl_up", kernel: super::DIFF_SHFL_UP, grid: 2, block: 128, dynamic_smem: 0, note: "widths 32/16/2, delta past segment" },
-        DiffCase { name: "shfl_down", kernel: super::DIFF_SHFL_DOWN, grid: 2, block: 128, dynamic_smem: 0, note: "widths 32/8/16, i32" },
-        DiffCase { name: "shfl_xor", kernel: super::DIFF_SHFL_XOR, grid: 2, block: 128, dynamic_smem: 0, note: "lane masks 9/1/31/16" },
-        DiffCase { name: "vote", kernel: super::DIFF_VOTE, grid: 2, block: 128, dynamic_smem: 0, note: "ballot/any/all, partial mask" },
-        DiffCase { name: "match", kernel: super::DIFF_MATCH, grid: 2, block: 128, dynamic_smem: 0, note: "match.any/all" },
-        DiffCase { name: "activemask", kernel: super::DIFF_ACTIVEMASK, grid: 2, block: 128, dynamic_smem: 0, note: "three divergent branches" },
-        DiffCase { name: "block_barrier", kernel: super::DIFF_BLOCK_BARRIER, grid: 2, block: 256, dynamic_smem: 0, note: "bar.sync 0" },
-        DiffCase { name: "named_barrier", kernel: super::DIFF_NAMED_BARRIER, grid: 2, block: 128, dynamic_smem: 0, note: "bar.sync 1/2, 64" },
-        DiffCase { name: "shared", kernel: super::DIFF_SHARED, grid: 2, block: 256, dynamic_smem: 1024, note: "static u32/u16 + dynamic" },
-        DiffCase { name: "atomics", kernel: super::DIFF_ATOMICS, grid: 2, block: 128, dynamic_smem: 0, note: "smem histogram, f32/u32 global" },
-        DiffCase { name: "partial_warp", kernel: super::DIFF_PARTIAL_WARP, grid: 2, block: 120, dynamic_smem: 0, note: "120-thread blocks" },
+        DiffCase {
+            name: "shfl_idx",
+            kernel: super::DIFF_SHFL_IDX,
+            grid: 2,
+            block: 128,
+            dynamic_smem: 0,
+            note: "widths 32/8/4, f32",
+        },
+        DiffCase {
+            name: "shfl_up",
+            kernel: super::DIFF_SHFL_UP,
+            grid: 2,
+            block: 128,
+            dynamic_smem: 0,
+            note: "widths 32/16/2, delta past segment",
+        },
+        DiffCase {
+            name: "shfl_down",
+            kernel: super::DIFF_SHFL_DOWN,
+            grid: 2,
+            block: 128,
+            dynamic_smem: 0,
+            note: "widths 32/8/16, i32",
+        },
+        DiffCase {
+            name: "shfl_xor",
+            kernel: super::DIFF_SHFL_XOR,
+            grid: 2,
+            block: 128,
+            dynamic_smem: 0,
+            note: "lane masks 9/1/31/16",
+        },
+        DiffCase {
+            name: "vote",
+            kernel: super::DIFF_VOTE,
+            grid: 2,
+            block: 128,
+            dynamic_smem: 0,
+            note: "ballot/any/all, partial mask",
+        },
+        DiffCase {
+            name: "match",
+            kernel: super::DIFF_MATCH,
+            grid: 2,
+            block: 128,
+            dynamic_smem: 0,
+            note: "match.any/all",
+        },
+        DiffCase {
+            name: "activemask",
+            kernel: super::DIFF_ACTIVEMASK,
+            grid: 2,
+            block: 128,
+            dynamic_smem: 0,
+            note: "three divergent branches",
+        },
+        DiffCase {
+            name: "block_barrier",
+            kernel: super::DIFF_BLOCK_BARRIER,
+            grid: 2,
+            block: 256,
+            dynamic_smem: 0,
+            note: "bar.sync 0",
+        },
+        DiffCase {
+            name: "named_barrier",
+            kernel: super::DIFF_NAMED_BARRIER,
+            grid: 2,
+            block: 128,
+            dynamic_smem: 0,
+            note: "bar.sync 1/2, 64",
+        },
+        DiffCase {
+            name: "shared",
+            kernel: super::DIFF_SHARED,
+            grid: 2,
+            block: 256,
+            dynamic_smem: 1024,
+            note: "static u32/u16 + dynamic",
+        },
+        DiffCase {
+            name: "atomics",
+            kernel: super::DIFF_ATOMICS,
+            grid: 2,
+            block: 128,
+            dynamic_smem: 0,
+            note: "smem histogram, f32/u32 global",
+        },
+        DiffCase {
+            name: "partial_warp",
+            kernel: super::DIFF_PARTIAL_WARP,
+            grid: 2,
+            block: 120,
+            dynamic_smem: 0,
+            note: "120-thread blocks",
+        },
     ];
 }

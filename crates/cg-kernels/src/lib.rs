@@ -9,6 +9,8 @@
     feature(abi_gpu_kernel, asm_experimental_arch)
 )]
 
+pub mod c02;
+#[cfg(any(feature = "collectives", not(target_arch = "nvptx64")))]
 pub mod collectives;
 pub mod diff;
 pub mod smoke;

@@ -40,10 +40,14 @@ pub fn smoke(out: *mut u32) {
 pub fn smoke_expected(bid: u32, tid: u32, n: u32) -> u32 {
     let value_at = |t: u32| {
         let a = (n - 1 - t) * 3 + bid;
-        let b = ((t + 32) % n) % 32 ^ 5;
+        let b = (((t + 32) % n) % 32) ^ 5;
         a.wrapping_add(b)
     };
     let lane = tid % 32;
     // shfl.down by 1: lane 31 keeps its own value.
-    if lane == 31 { value_at(tid) } else { value_at(tid + 1) }
+    if lane == 31 {
+        value_at(tid)
+    } else {
+        value_at(tid + 1)
+    }
 }

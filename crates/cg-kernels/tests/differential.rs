@@ -27,13 +27,23 @@ fn h200_output(json: &serde_json::Value, name: &str) -> Vec<u32> {
         .expect("cases")
         .iter()
         .find(|c| c["name"] == name)
-        .unwrap_or_else(|| panic!("case {name} missing from differential.json: rerun `cg-lab verify` on a GPU"));
-    case["gpu"].as_array().expect("gpu").iter().map(|v| v.as_u64().unwrap() as u32).collect()
+        .unwrap_or_else(|| {
+            panic!("case {name} missing from differential.json: rerun `cg-lab verify` on a GPU")
+        });
+    case["gpu"]
+        .as_array()
+        .expect("gpu")
+        .iter()
+        .map(|v| v.as_u64().unwrap() as u32)
+        .collect()
 }
 
 #[test]
 fn simulator_matches_the_h200_word_for_word() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/results/h200/differential.json");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/results/h200/differential.json"
+    );
     let text = std::fs::read_to_string(path).expect("docs/results/h200/differential.json");
     let json: serde_json::Value = serde_json::from_str(&text).unwrap();
     let mut bad = Vec::new();
@@ -52,7 +62,11 @@ fn simulator_matches_the_h200_word_for_word() {
             ));
         }
     }
-    assert!(bad.is_empty(), "simulator differs from the H200:\n{}", bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "simulator differs from the H200:\n{}",
+        bad.join("\n")
+    );
 }
 
 #[test]

@@ -107,7 +107,7 @@ fn positive(s: &str) -> Result<u32, String> {
 
 fn block_size(s: &str) -> Result<u32, String> {
     let v: u32 = s.parse().map_err(|_| "must be an integer".to_string())?;
-    if v % 32 != 0 || !(128..=1024).contains(&v) {
+    if !v.is_multiple_of(32) || !(128..=1024).contains(&v) {
         return Err("must be a multiple of 32 in [128, 1024]".into());
     }
     Ok(v)

@@ -30,6 +30,21 @@ pub fn cluster_expected(b: u32, c: u32) -> u32 {
     ((b % c) + 1) % c + 1
 }
 
+/// Inclusive prefix sums of [`reduce_input`] within chunks of `block`
+/// elements (what a block scan over block-sized chunks produces).
+pub fn block_scan_expected(n: u32, block: u32) -> Vec<f32> {
+    let mut out = Vec::with_capacity(n as usize);
+    let mut acc = 0.0f32;
+    for (i, x) in reduce_input(n).into_iter().enumerate() {
+        if (i as u32).is_multiple_of(block) {
+            acc = 0.0;
+        }
+        acc += x;
+        out.push(acc);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -47,5 +62,6 @@ mod tests {
         assert_eq!(cluster_expected(0, 2), 2);
         assert_eq!(cluster_expected(1, 2), 1);
         assert_eq!(cluster_expected(5, 4), 3);
+        assert_eq!(block_scan_expected(6, 4), [1.0, 3.0, 6.0, 10.0, 5.0, 11.0]);
     }
 }

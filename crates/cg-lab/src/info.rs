@@ -22,8 +22,11 @@ pub struct InfoArgs {
 
 /// Prints the facts and runs the smoke test; an error on any mismatch.
 pub fn run(args: &InfoArgs) -> Result<()> {
-    if args.block == 0 || args.block % 32 != 0 || args.block > SMOKE_MAX_BLOCK {
-        bail!("--block must be a multiple of 32 in [32, {SMOKE_MAX_BLOCK}] (got {})", args.block);
+    if args.block == 0 || !args.block.is_multiple_of(32) || args.block > SMOKE_MAX_BLOCK {
+        bail!(
+            "--block must be a multiple of 32 in [32, {SMOKE_MAX_BLOCK}] (got {})",
+            args.block
+        );
     }
     let backend = args.backend.open()?;
     print_facts(&backend);
@@ -36,20 +39,41 @@ fn print_facts(backend: &Backend) {
             let i = gpu.info();
             let (ma, mi) = i.compute_capability;
             println!("device            : {} (GPU {})", i.name, i.ordinal);
-            println!("compute capability: {ma}.{mi} (sm_{}), PTX loaded: sm_{}", i.sm(), gpu.ptx_sm());
+            println!(
+                "compute capability: {ma}.{mi} (sm_{}), PTX loaded: sm_{}",
+                i.sm(),
+                gpu.ptx_sm()
+            );
             println!("SMs               : {}", i.sm_count);
             println!("SM clock (max)    : {} MHz", i.sm_clock_mhz);
-            println!("memory            : {:.1} GiB, {} MHz, {}-bit bus", i.mem_bytes as f64 / (1u64 << 30) as f64, i.mem_clock_mhz, i.mem_bus_bits);
+            println!(
+                "memory            : {:.1} GiB, {} MHz, {}-bit bus",
+                i.mem_bytes as f64 / (1u64 << 30) as f64,
+                i.mem_clock_mhz,
+                i.mem_bus_bits
+            );
             println!("L2 cache          : {} MiB", i.l2_bytes >> 20);
-            println!("shared memory     : {} KiB per SM, {} KiB per block (opt-in)", i.smem_per_sm >> 10, i.max_smem_per_block_optin >> 10);
+            println!(
+                "shared memory     : {} KiB per SM, {} KiB per block (opt-in)",
+                i.smem_per_sm >> 10,
+                i.max_smem_per_block_optin >> 10
+            );
             println!("threads per SM    : {}", i.max_threads_per_sm);
             println!("cooperative launch: {}", yes(i.cooperative_launch));
             println!("cluster launch    : {}", yes(i.cluster_launch));
             println!("PCI bus id        : {}", i.pci_bus_id);
-            println!("driver            : {} (CUDA {}.{})", i.driver_version.as_deref().unwrap_or("unknown"), i.cuda_version.0, i.cuda_version.1);
+            println!(
+                "driver            : {} (CUDA {}.{})",
+                i.driver_version.as_deref().unwrap_or("unknown"),
+                i.cuda_version.0,
+                i.cuda_version.1
+            );
         }
         Backend::Sim(dev) => {
-            println!("device            : cg-sim (CPU simulator), {} virtual SMs", dev.sm_count);
+            println!(
+                "device            : cg-sim (CPU simulator), {} virtual SMs",
+                dev.sm_count
+            );
         }
     }
 }
@@ -78,12 +102,17 @@ fn smoke(backend: &Backend, grid: u32, block: u32) -> Result<()> {
     let what = "lane id, shfl.sync.down, static + dynamic shared memory, bar.sync";
     if bad.is_empty() {
         let on = if backend.is_sim() { "simulator" } else { "GPU" };
-        println!("smoke             : verified {threads} threads ({grid} blocks × {block}) on the {on}: {what} — OK");
+        println!(
+            "smoke             : verified {threads} threads ({grid} blocks × {block}) on the {on}: {what} — OK"
+        );
         Ok(())
     } else {
         for line in bad.iter().take(10) {
             eprintln!("mismatch: {line}");
         }
-        bail!("smoke kernel FAILED: {} of {threads} words differ", bad.len());
+        bail!(
+            "smoke kernel FAILED: {} of {threads} words differ",
+            bad.len()
+        );
     }
 }

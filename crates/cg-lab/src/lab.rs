@@ -3,7 +3,8 @@
 
 use anyhow::{Result, bail};
 use cg_kernels::c02::{
-    COALESCED_ODD, CLUSTER_DSMEM, REDUCE_INTRINSIC, REDUCE_TILE32, ReduceArgs, cg_reduce_kernel,
+    BLOCK_REDUCE, BLOCK_SCAN, CLUSTER_DSMEM, COALESCED_ODD, REDUCE_INTRINSIC, REDUCE_TILE32,
+    ReduceArgs, cg_reduce_kernel,
 };
 use cg_runtime::{Backend, Buffer, Dim3, LaunchConfig};
 use cooperative_groups::Kernel;
@@ -32,6 +33,22 @@ pub enum Variant {
         /// Blocks per cluster.
         size: u32,
     },
+    /// Whole-block `reduce(&block, v, Plus)` (the twin of CUB `BlockReduce`).
+    BlockReduce,
+    /// Whole-block `inclusive_scan(&block, v, Plus)` over block-sized chunks
+    /// (the twin of CUB `BlockScan::InclusiveSum`).
+    BlockScan,
+}
+
+/// Which implementation of a variant runs: the Rust kernel, or its C++
+/// twin from the reference module (`cg-lab compare`).
+#[derive(Clone, Copy)]
+pub enum Side<'m> {
+    /// The `#[kernel]` of `cg-kernels`.
+    Rust,
+    /// The `extern "C"` kernel of `reference/cuda` with this name, loaded in
+    /// this module.
+    Cpp(&'m cg_runtime::Module, &'m str),
 }
 
 /// The three reduce strategies.
@@ -49,11 +66,22 @@ impl Variant {
     /// The seed's tag.
     pub fn tag(&self) -> &'static str {
         match self {
-            Variant::Reduce { tag: ReduceTag::Intrinsic, .. } => "intrinsic",
-            Variant::Reduce { tag: ReduceTag::Tile32, .. } => "tile32",
-            Variant::Reduce { tag: ReduceTag::CgReduce, .. } => "cg_reduce",
+            Variant::Reduce {
+                tag: ReduceTag::Intrinsic,
+                ..
+            } => "intrinsic",
+            Variant::Reduce {
+                tag: ReduceTag::Tile32,
+                ..
+            } => "tile32",
+            Variant::Reduce {
+                tag: ReduceTag::CgReduce,
+                ..
+            } => "cg_reduce",
             Variant::Coalesced => "coalesced",
             Variant::Cluster { .. } => "cluster",
+            Variant::BlockReduce => "block_reduce",
+            Variant::BlockScan => "block_scan",
         }
     }
 
@@ -63,6 +91,7 @@ impl Variant {
             Variant::Reduce { tile, .. } => tile,
             Variant::Coalesced => 32,
             Variant::Cluster { size } => size,
+            Variant::BlockReduce | Variant::BlockScan => 0,
         }
     }
 }
@@ -78,6 +107,7 @@ pub struct Lab<'a> {
     partial: Buffer<f32>,
     count: Buffer<u64>,
     cluster_out: Buffer<u32>,
+    scan_out: Option<Buffer<f32>>,
 }
 
 impl<'a> Lab<'a> {
@@ -93,6 +123,7 @@ impl<'a> Lab<'a> {
             partial: backend.alloc(grid as usize)?,
             count: backend.alloc(1)?,
             cluster_out: backend.alloc(grid as usize)?,
+            scan_out: None,
         })
     }
 
@@ -102,13 +133,25 @@ impl<'a> Lab<'a> {
         let sweep: Vec<Variant> = (3..=10)
             .map(|k| 1u32 << k)
             .filter(|&t| t <= a.block)
-            .map(|tile| Variant::Reduce { tag: ReduceTag::CgReduce, tile })
+            .map(|tile| Variant::Reduce {
+                tag: ReduceTag::CgReduce,
+                tile,
+            })
             .collect();
         let mut skipped = Vec::new();
         let mut modes = vec![
-            Variant::Reduce { tag: ReduceTag::Intrinsic, tile: 32 },
-            Variant::Reduce { tag: ReduceTag::Tile32, tile: 32 },
-            Variant::Reduce { tag: ReduceTag::CgReduce, tile: a.tile },
+            Variant::Reduce {
+                tag: ReduceTag::Intrinsic,
+                tile: 32,
+            },
+            Variant::Reduce {
+                tag: ReduceTag::Tile32,
+                tile: 32,
+            },
+            Variant::Reduce {
+                tag: ReduceTag::CgReduce,
+                tile: a.tile,
+            },
             Variant::Coalesced,
         ];
         match self.cluster_support() {
@@ -120,9 +163,18 @@ impl<'a> Lab<'a> {
             Mode::Sweep => (sweep, vec![]),
             Mode::Modes => (vec![], modes),
             Mode::All => (sweep, modes),
-            Mode::Intrinsic => single(Variant::Reduce { tag: ReduceTag::Intrinsic, tile: 32 }),
-            Mode::Tile32 => single(Variant::Reduce { tag: ReduceTag::Tile32, tile: 32 }),
-            Mode::CgReduce => single(Variant::Reduce { tag: ReduceTag::CgReduce, tile: a.tile }),
+            Mode::Intrinsic => single(Variant::Reduce {
+                tag: ReduceTag::Intrinsic,
+                tile: 32,
+            }),
+            Mode::Tile32 => single(Variant::Reduce {
+                tag: ReduceTag::Tile32,
+                tile: 32,
+            }),
+            Mode::CgReduce => single(Variant::Reduce {
+                tag: ReduceTag::CgReduce,
+                tile: a.tile,
+            }),
             Mode::Coalesced => single(Variant::Coalesced),
             Mode::Cluster => match self.cluster_support() {
                 Ok(()) => single(Variant::Cluster { size: a.clusize }),
@@ -140,7 +192,10 @@ impl<'a> Lab<'a> {
         match self.backend {
             Backend::Gpu(g) if g.info().sm() < 90 => {
                 let (ma, mi) = g.info().compute_capability;
-                Err(format!("needs compute capability 9.0+; {} is {ma}.{mi}", g.info().name))
+                Err(format!(
+                    "needs compute capability 9.0+; {} is {ma}.{mi}",
+                    g.info().name
+                ))
             }
             _ => Ok(()),
         }
@@ -152,35 +207,133 @@ impl<'a> Lab<'a> {
     }
 
     fn launch(&mut self, v: Variant, reps: u32, sync: bool) -> Result<()> {
+        self.launch_side(v, Side::Rust, reps, sync)
+    }
+
+    /// Launches one side of `v`: output reset, then the kernel; waits only
+    /// when `sync` (the timed path records events around an async launch).
+    pub fn launch_side(&mut self, v: Variant, side: Side<'_>, reps: u32, sync: bool) -> Result<()> {
         let block = self.args.block;
         let n = self.args.n;
         match v {
             Variant::Reduce { tag, tile } => {
-                let k = reduce_kernel(tag, tile)?;
+                self.launch_reduce_shaped(reduce_kernel(tag, tile), side, reps, sync)
+            }
+            Variant::BlockReduce => self.launch_reduce_shaped(Ok(BLOCK_REDUCE), side, reps, sync),
+            Variant::BlockScan => {
                 let cfg = LaunchConfig::linear(self.grid, block);
-                let args: ReduceArgs = (self.input_f32.as_ptr(), self.partial.as_ptr(), n, reps);
-                self.partial.zero_async()?;
-                run(self.backend, &k, &cfg, args, sync)
+                if self.scan_out.is_none() {
+                    self.scan_out = Some(self.backend.alloc(n as usize)?);
+                }
+                let out = self.scan_out.as_mut().expect("allocated above");
+                let args = (self.input_f32.as_ptr() as *const f32, out.as_ptr(), n, reps);
+                out.zero_async()?;
+                match side {
+                    Side::Rust => run(self.backend, &BLOCK_SCAN, &cfg, args, sync),
+                    Side::Cpp(m, name) => self.run_cpp(m, name, &cfg, args, sync),
+                }
             }
             Variant::Coalesced => {
                 let cfg = LaunchConfig::linear(self.grid, block);
+                let args = (
+                    self.input_i32.as_ptr() as *const i32,
+                    self.count.as_ptr(),
+                    n,
+                );
                 self.count.zero_async()?;
-                run(self.backend, &COALESCED_ODD, &cfg, (self.input_i32.as_ptr(), self.count.as_ptr(), n), sync)
+                match side {
+                    Side::Rust => run(self.backend, &COALESCED_ODD, &cfg, args, sync),
+                    Side::Cpp(m, name) => self.run_cpp(m, name, &cfg, args, sync),
+                }
             }
             Variant::Cluster { size } => {
-                let cfg = LaunchConfig::linear(self.cluster_grid(size), block).clusters(Dim3::x(size));
+                let cfg =
+                    LaunchConfig::linear(self.cluster_grid(size), block).clusters(Dim3::x(size));
+                let args = (self.cluster_out.as_ptr(),);
                 self.cluster_out.zero_async()?;
-                run(self.backend, &CLUSTER_DSMEM, &cfg, (self.cluster_out.as_ptr(),), sync)
+                match side {
+                    Side::Rust => run(self.backend, &CLUSTER_DSMEM, &cfg, args, sync),
+                    Side::Cpp(m, name) => self.run_cpp(m, name, &cfg, args, sync),
+                }
             }
         }
     }
 
-    /// Runs `v` once at `reps = 1` and compares with the host's expectation.
+    /// Reduce-shaped variants: `(input, partial, n, reps)`.
+    fn launch_reduce_shaped(
+        &mut self,
+        k: Result<Kernel<ReduceArgs>>,
+        side: Side<'_>,
+        reps: u32,
+        sync: bool,
+    ) -> Result<()> {
+        let cfg = LaunchConfig::linear(self.grid, self.args.block);
+        let args: ReduceArgs = (
+            self.input_f32.as_ptr(),
+            self.partial.as_ptr(),
+            self.args.n,
+            reps,
+        );
+        self.partial.zero_async()?;
+        match side {
+            Side::Rust => run(self.backend, &k?, &cfg, args, sync),
+            Side::Cpp(m, name) => self.run_cpp(m, name, &cfg, args, sync),
+        }
+    }
+
+    /// Launches a function of the C++ reference module with the same
+    /// arguments as its Rust twin.
+    fn run_cpp<A: cg_runtime::KernelArgs>(
+        &self,
+        module: &cg_runtime::Module,
+        name: &str,
+        cfg: &LaunchConfig,
+        args: A,
+        sync: bool,
+    ) -> Result<()> {
+        let Backend::Gpu(gpu) = self.backend else {
+            bail!("the C++ reference runs on a GPU only")
+        };
+        let f = module.function(name)?;
+        gpu.launch_function(f, name, cfg, args)?;
+        if sync {
+            gpu.synchronize()?;
+        }
+        Ok(())
+    }
+
+    /// Verifies `v` as the seed does (one launch at `reps = 1`) and also at
+    /// the timed `reps` (the chained rounds must not change the result beyond
+    /// the tolerance): both must match the host's expectation.
     pub fn verify(&mut self, v: Variant) -> Result<(bool, String)> {
-        self.launch(v, 1, true)?;
+        self.verify_side(v, Side::Rust)
+    }
+
+    /// [`Lab::verify`] for either side.
+    pub fn verify_side(&mut self, v: Variant, side: Side<'_>) -> Result<(bool, String)> {
+        let (ok1, what1) = self.verify_at(v, side, 1)?;
+        let reps = self.args.reps;
+        if reps == 1
+            || !matches!(
+                v,
+                Variant::Reduce { .. } | Variant::BlockReduce | Variant::BlockScan
+            )
+        {
+            return Ok((ok1, what1));
+        }
+        let (ok_r, what_r) = self.verify_at(v, side, reps)?;
+        Ok((
+            ok1 && ok_r,
+            format!("reps 1: {what1}; reps {reps}: {what_r}"),
+        ))
+    }
+
+    /// One launch of `v` at `reps`, compared with the host's expectation.
+    fn verify_at(&mut self, v: Variant, side: Side<'_>, reps: u32) -> Result<(bool, String)> {
+        self.launch_side(v, side, reps, true)?;
         let n = self.args.n;
         Ok(match v {
-            Variant::Reduce { .. } => {
+            Variant::Reduce { .. } | Variant::BlockReduce => {
                 let got: f64 = self.partial.to_vec()?.iter().map(|&x| x as f64).sum();
                 let want = data::reduce_expected(n);
                 let ok = (got - want).abs() <= 1e-3 * (1.0 + want.abs());
@@ -194,8 +347,31 @@ impl<'a> Lab<'a> {
             Variant::Cluster { size } => {
                 let grid = self.cluster_grid(size);
                 let got = self.cluster_out.to_vec()?;
-                let bad = (0..grid).filter(|&b| got[b as usize] != data::cluster_expected(b, size)).count();
-                (bad == 0, format!("{} of {grid} blocks read their neighbour (clusize {size})", grid as usize - bad))
+                let bad = (0..grid)
+                    .filter(|&b| got[b as usize] != data::cluster_expected(b, size))
+                    .count();
+                (
+                    bad == 0,
+                    format!(
+                        "{} of {grid} blocks read their neighbour (clusize {size})",
+                        grid as usize - bad
+                    ),
+                )
+            }
+            Variant::BlockScan => {
+                let got = self.scan_out.as_ref().expect("launched above").to_vec()?;
+                let want = data::block_scan_expected(n, self.args.block);
+                // Chained rounds add s · 1e-30 to x: far below f32 resolution,
+                // so every round's prefix sums are exact too.
+                let bad = got.iter().zip(&want).filter(|(a, b)| a != b).count();
+                (
+                    bad == 0,
+                    format!(
+                        "{} of {n} prefix sums exact (chunks of {})",
+                        n as usize - bad,
+                        self.args.block
+                    ),
+                )
             }
         })
     }
@@ -229,7 +405,9 @@ impl<'a> Lab<'a> {
                     _ => self.grid,
                 },
                 reps: match v {
-                    Variant::Reduce { .. } => self.args.reps,
+                    Variant::Reduce { .. } | Variant::BlockReduce | Variant::BlockScan => {
+                        self.args.reps
+                    }
                     _ => 1,
                 },
                 n: self.args.n,
@@ -243,14 +421,21 @@ impl<'a> Lab<'a> {
     }
 }
 
-impl Timed for Lab<'_> {
-    type Variant = Variant;
-
-    fn gpu(&self) -> &cg_runtime::Gpu {
+impl Lab<'_> {
+    /// The GPU (timing runs on the GPU only; callers check the backend first).
+    pub fn gpu(&self) -> &cg_runtime::Gpu {
         match self.backend {
             Backend::Gpu(g) => g,
             Backend::Sim(_) => unreachable!("timing runs on the GPU only"),
         }
+    }
+}
+
+impl Timed for Lab<'_> {
+    type Variant = Variant;
+
+    fn gpu(&self) -> &cg_runtime::Gpu {
+        Lab::gpu(self)
     }
 
     fn launch_async(&mut self, v: Variant, reps: u32) -> Result<()> {
@@ -295,7 +480,9 @@ pub fn default_grid(backend: &Backend) -> u32 {
 /// Fills `norm` (÷ tile 32) on sweep rows and `ratio_vs_intrinsic` on modes rows.
 pub fn normalise(sweep: &mut [Row], modes: &mut [Row]) {
     let median = |rows: &[Row], pred: &dyn Fn(&Row) -> bool| {
-        rows.iter().find(|r| pred(r)).and_then(|r| r.time_ms.map(|s| s.median))
+        rows.iter()
+            .find(|r| pred(r))
+            .and_then(|r| r.time_ms.map(|s| s.median))
     };
     if let Some(base) = median(sweep, &|r| r.tile == 32) {
         for r in sweep.iter_mut() {
@@ -303,7 +490,10 @@ pub fn normalise(sweep: &mut [Row], modes: &mut [Row]) {
         }
     }
     if let Some(base) = median(modes, &|r| r.tag == "intrinsic") {
-        for r in modes.iter_mut().filter(|r| r.tag != "coalesced" && r.tag != "cluster") {
+        for r in modes
+            .iter_mut()
+            .filter(|r| r.tag != "coalesced" && r.tag != "cluster")
+        {
             r.ratio_vs_intrinsic = r.time_ms.map(|s| s.median / base);
         }
     }

@@ -4,13 +4,24 @@
 //!   every configuration verified, timed with CUDA events (variants
 //!   interleaved), results written as CSV, markdown, JSON and SVG.
 //! * `cg-lab info` prints the GPU's facts and runs a verified smoke kernel.
+//! * `cg-lab verify` is the differential test: GPU against simulator.
+//! * `cg-lab compare` times the Rust kernels against NVIDIA's C++ in one run.
 //!
 //! Without a GPU both run on the `cg-sim` simulator (correctness only) and
 //! say so.
 
 mod backend_choice;
 mod cli;
+mod compare;
+mod data;
 mod info;
+mod lab;
+mod progress;
+mod report;
+mod results;
+mod run;
+mod stats;
+mod timing;
 mod verify;
 
 use std::process::ExitCode;
@@ -20,7 +31,12 @@ use clap::{Parser, Subcommand};
 /// The Cooperative Groups lab: Rust kernels on your GPU (or the simulator),
 /// every result verified.
 #[derive(Parser, Debug)]
-#[command(name = "cg-lab", version, about, args_conflicts_with_subcommands = true)]
+#[command(
+    name = "cg-lab",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -35,13 +51,19 @@ enum Command {
     /// Differential test: run the differential kernels on the GPU and on the
     /// simulator and compare their outputs word for word.
     Verify(verify::VerifyArgs),
+    /// Time the Rust kernels against NVIDIA's C++ (cooperative_groups, CUB)
+    /// in the same process: needs a GPU and nvcc.
+    Compare(compare::CompareArgs),
 }
 
 /// Prints a clap error on one line (help and version print as usual).
 fn parse() -> Result<Cli, ExitCode> {
     Cli::try_parse().map_err(|e| {
         use clap::error::ErrorKind::*;
-        if matches!(e.kind(), DisplayHelp | DisplayVersion | DisplayHelpOnMissingArgumentOrSubcommand) {
+        if matches!(
+            e.kind(),
+            DisplayHelp | DisplayVersion | DisplayHelpOnMissingArgumentOrSubcommand
+        ) {
             let _ = e.print();
             return ExitCode::SUCCESS;
         }
@@ -49,7 +71,9 @@ fn parse() -> Result<Cli, ExitCode> {
         let line: Vec<&str> = text
             .lines()
             .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more information"))
+            .filter(|l| {
+                !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more information")
+            })
             .collect();
         eprintln!("{} (see cg-lab --help)", line.join(" "));
         ExitCode::from(2)
@@ -64,7 +88,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Info(args)) => info::run(&args),
         Some(Command::Verify(args)) => verify::run(&args),
-        None => Ok(()), // the lab run is wired in once its kernels land
+        Some(Command::Compare(args)) => compare::run(&args),
+        None => run::run(&cli.lab),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -40,10 +40,17 @@ impl Row {
             self.tag, self.tile, self.block, self.grid, self.reps
         );
         let timing = match &self.time_ms {
-            Some(s) => format!("median={:.4} ms (p10={:.4} p90={:.4})", s.median, s.p10, s.p90),
+            Some(s) => format!(
+                "median={:.4} ms (p10={:.4} p90={:.4})",
+                s.median, s.p10, s.p90
+            ),
             None => "not timed (simulator)".to_string(),
         };
-        let verdict = if self.verified { "verify OK" } else { "verify FAILED" };
+        let verdict = if self.verified {
+            "verify OK"
+        } else {
+            "verify FAILED"
+        };
         format!("{head} | {timing} | {verdict}: {}", self.check)
     }
 }

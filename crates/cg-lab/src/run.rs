@@ -20,7 +20,11 @@ pub fn run(args: &LabArgs) -> Result<()> {
     let platform = platform(&backend);
     let mut lab = Lab::new(&backend, args)?;
     let (sweep_v, modes_v, skipped) = lab.plan(args.mode);
-    let per_variant = if backend.is_sim() { 1 } else { 1 + args.runs as u64 };
+    let per_variant = if backend.is_sim() {
+        1
+    } else {
+        1 + args.runs as u64
+    };
     let total = (sweep_v.len() + modes_v.len()) as u64 * per_variant;
     let quiet = args.csv_only || args.format != Format::Table;
     let progress = Progress::new(total, quiet);
@@ -42,12 +46,18 @@ pub fn run(args: &LabArgs) -> Result<()> {
         modes,
         skipped,
     };
-    let out = args.out.clone().unwrap_or_else(|| PathBuf::from("results").join(&report.platform.slug));
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("results").join(&report.platform.slug));
     let written = report::write_all(&report, &out)?;
     print(&report, args, &written);
     if !report.all_verified() {
-        let failed: Vec<String> =
-            report.rows().filter(|r| !r.verified).map(|r| format!("{} tile {} ({})", r.tag, r.tile, r.check)).collect();
+        let failed: Vec<String> = report
+            .rows()
+            .filter(|r| !r.verified)
+            .map(|r| format!("{} tile {} ({})", r.tag, r.tile, r.check))
+            .collect();
         bail!("verification FAILED: {}", failed.join("; "));
     }
     Ok(())
@@ -57,16 +67,25 @@ fn print(report: &Report, args: &LabArgs, written: &[PathBuf]) {
     if args.csv_only || args.format == Format::Csv {
         if !report.sweep.is_empty() {
             println!("{}", csv_out::header(csv_out::Extra::Norm));
-            report.sweep.iter().for_each(|r| println!("{}", csv_out::line(r, csv_out::Extra::Norm)));
+            report
+                .sweep
+                .iter()
+                .for_each(|r| println!("{}", csv_out::line(r, csv_out::Extra::Norm)));
         }
         if !report.modes.is_empty() {
             println!("{}", csv_out::header(csv_out::Extra::RatioVsIntrinsic));
-            report.modes.iter().for_each(|r| println!("{}", csv_out::line(r, csv_out::Extra::RatioVsIntrinsic)));
+            report
+                .modes
+                .iter()
+                .for_each(|r| println!("{}", csv_out::line(r, csv_out::Extra::RatioVsIntrinsic)));
         }
         return;
     }
     if args.format == Format::Json {
-        println!("{}", serde_json::to_string_pretty(report).unwrap_or_default());
+        println!(
+            "{}",
+            serde_json::to_string_pretty(report).unwrap_or_default()
+        );
         return;
     }
     println!("# {}", report.platform.line());
@@ -93,7 +112,8 @@ fn print(report: &Report, args: &LabArgs, written: &[PathBuf]) {
     println!("wrote {}", files.join(", "));
 }
 
-fn platform(backend: &Backend) -> Platform {
+/// The platform facts of a report.
+pub fn platform(backend: &Backend) -> Platform {
     let command = std::env::args().collect::<Vec<_>>().join(" ");
     let commit = env!("CG_LAB_COMMIT").to_string();
     match backend {

@@ -78,7 +78,10 @@ fn first_difference(a: &[u32], b: &[u32]) -> Option<String> {
     }
     let i = a.iter().zip(b).position(|(x, y)| x != y)?;
     let (t, w) = (i / DIFF_WORDS, i % DIFF_WORDS);
-    Some(format!("thread {t} word {w}: gpu {:#x}, sim {:#x}", a[i], b[i]))
+    Some(format!(
+        "thread {t} word {w}: gpu {:#x}, sim {:#x}",
+        a[i], b[i]
+    ))
 }
 
 /// Runs the differential suite.
@@ -86,12 +89,18 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
     let sim = Backend::sim();
     let (device, gpu_outputs): (String, Vec<Vec<u32>>) = match &args.reference {
         Some(path) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-            let rep: DiffReport = serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))?;
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading {}", path.display()))?;
+            let rep: DiffReport = serde_json::from_str(&text)
+                .with_context(|| format!("parsing {}", path.display()))?;
             let mut outs = Vec::new();
             for c in DIFF_CASES {
                 let Some(r) = rep.cases.iter().find(|r| r.name == c.name) else {
-                    bail!("{} has no case `{}`: regenerate it with `cg-lab verify` on a GPU", path.display(), c.name);
+                    bail!(
+                        "{} has no case `{}`: regenerate it with `cg-lab verify` on a GPU",
+                        path.display(),
+                        c.name
+                    );
                 };
                 outs.push(r.gpu.clone());
             }
@@ -100,10 +109,15 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
         None => {
             let backend = args.backend.open()?;
             let Backend::Gpu(gpu) = &backend else {
-                bail!("the differential test needs a GPU (or --reference FILE from an earlier GPU run)");
+                bail!(
+                    "the differential test needs a GPU (or --reference FILE from an earlier GPU run)"
+                );
             };
             let name = gpu.info().name.clone();
-            let outs = DIFF_CASES.iter().map(|c| run_case(&backend, c)).collect::<Result<Vec<_>>>()?;
+            let outs = DIFF_CASES
+                .iter()
+                .map(|c| run_case(&backend, c))
+                .collect::<Result<Vec<_>>>()?;
             (name, outs)
         }
     };
@@ -117,7 +131,10 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
             None => "identical".to_string(),
             Some(d) => format!("DIFFERENT ({d})"),
         };
-        println!("{:<14} grid={} block={:<4} {:<38} {verdict}", c.name, c.grid, c.block, c.note);
+        println!(
+            "{:<14} grid={} block={:<4} {:<38} {verdict}",
+            c.name, c.grid, c.block, c.note
+        );
         if let Some(d) = diff {
             failures.push(format!("{}: {d}", c.name));
         }
@@ -139,7 +156,10 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
     };
     if args.reference.is_none() {
         let slug = cg_runtime::device::slug(&device);
-        let dir = args.out.clone().unwrap_or_else(|| PathBuf::from("results").join(slug));
+        let dir = args
+            .out
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("results").join(slug));
         std::fs::create_dir_all(&dir)?;
         let json = dir.join("differential.json");
         std::fs::write(&json, serde_json::to_string(&report)? + "\n")?;
@@ -152,7 +172,11 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
         println!("differential: {n} of {n} kernels identical on {device} and the simulator");
         Ok(())
     } else {
-        bail!("differential: {} of {n} kernels differ: {}", failures.len(), failures.join("; "))
+        bail!(
+            "differential: {} of {n} kernels differ: {}",
+            failures.len(),
+            failures.join("; ")
+        )
     }
 }
 
@@ -171,7 +195,11 @@ fn markdown(rep: &DiffReport) -> String {
             c.block,
             c.note,
             c.gpu.len(),
-            if c.identical { "identical" } else { "**DIFFERENT**" }
+            if c.identical {
+                "identical"
+            } else {
+                "**DIFFERENT**"
+            }
         );
     }
     s

@@ -111,7 +111,12 @@ impl Backend {
     }
 
     /// Launches `kernel` and waits for it to finish.
-    pub fn launch<A: KernelArgs>(&self, kernel: &Kernel<A>, cfg: &LaunchConfig, args: A) -> Result<()> {
+    pub fn launch<A: KernelArgs>(
+        &self,
+        kernel: &Kernel<A>,
+        cfg: &LaunchConfig,
+        args: A,
+    ) -> Result<()> {
         match self {
             Backend::Gpu(g) => {
                 g.launch(kernel, cfg, args)?;

@@ -61,7 +61,9 @@ impl DeviceInfo {
 /// `NVIDIA GeForce RTX 5090` → `rtx-5090`, `NVIDIA H200` → `h200`.
 pub fn slug(name: &str) -> String {
     let lower = name.to_lowercase();
-    let trimmed = lower.trim_start_matches("nvidia ").trim_start_matches("geforce ");
+    let trimmed = lower
+        .trim_start_matches("nvidia ")
+        .trim_start_matches("geforce ");
     let mut out = String::new();
     for c in trimmed.chars() {
         if c.is_ascii_alphanumeric() {
@@ -88,7 +90,10 @@ pub(crate) fn device_handle(ordinal: u32) -> Result<sys::CUdevice> {
         return Err(RuntimeError::NoDevice);
     }
     if ordinal >= count {
-        return Err(RuntimeError::BadDevice { requested: ordinal, count });
+        return Err(RuntimeError::BadDevice {
+            requested: ordinal,
+            count,
+        });
     }
     let mut dev: sys::CUdevice = 0;
     // SAFETY: the ordinal was checked against the count.
@@ -110,7 +115,9 @@ pub fn query(ordinal: u32) -> Result<DeviceInfo> {
     // SAFETY: the buffer is 256 bytes, as passed.
     unsafe { cu!(cuDeviceGetName(name.as_mut_ptr(), name.len() as i32, dev)) }?;
     // SAFETY: the driver NUL-terminates the name.
-    let name = unsafe { CStr::from_ptr(name.as_ptr()) }.to_string_lossy().into_owned();
+    let name = unsafe { CStr::from_ptr(name.as_ptr()) }
+        .to_string_lossy()
+        .into_owned();
     let mut mem = 0usize;
     // SAFETY: writes one size_t.
     unsafe { cu!(cuDeviceTotalMem_v2(&mut mem, dev)) }?;
@@ -118,7 +125,9 @@ pub fn query(ordinal: u32) -> Result<DeviceInfo> {
     // SAFETY: the buffer is 64 bytes, as passed.
     unsafe { cu!(cuDeviceGetPCIBusId(bus.as_mut_ptr(), bus.len() as i32, dev)) }?;
     // SAFETY: the driver NUL-terminates the id.
-    let pci_bus_id = unsafe { CStr::from_ptr(bus.as_ptr()) }.to_string_lossy().into_owned();
+    let pci_bus_id = unsafe { CStr::from_ptr(bus.as_ptr()) }
+        .to_string_lossy()
+        .into_owned();
     Ok(DeviceInfo {
         ordinal,
         name,
@@ -132,8 +141,14 @@ pub fn query(ordinal: u32) -> Result<DeviceInfo> {
         mem_bus_bits: attr(dev, A::CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH)?,
         mem_bytes: mem as u64,
         l2_bytes: attr(dev, A::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE)?,
-        max_smem_per_block_optin: attr(dev, A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?,
-        smem_per_sm: attr(dev, A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR)?,
+        max_smem_per_block_optin: attr(
+            dev,
+            A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+        )?,
+        smem_per_sm: attr(
+            dev,
+            A::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR,
+        )?,
         max_threads_per_sm: attr(dev, A::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR)?,
         cooperative_launch: attr(dev, A::CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH)? != 0,
         cluster_launch: attr(dev, A::CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH)? != 0,

@@ -28,7 +28,12 @@ pub(crate) fn check(call: &'static str, r: sys::CUresult) -> Result<()> {
             unsafe { CStr::from_ptr(p) }.to_string_lossy().into_owned()
         }
     };
-    Err(RuntimeError::Cuda { call, code: r as u32, name: text(name), description: text(desc) })
+    Err(RuntimeError::Cuda {
+        call,
+        code: r as u32,
+        name: text(name),
+        description: text(desc),
+    })
 }
 
 /// Calls a driver function and checks its result: `cu!(cuInit(0))`.

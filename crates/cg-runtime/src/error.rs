@@ -6,7 +6,9 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 pub enum RuntimeError {
     /// `libcuda` could not be loaded: no NVIDIA driver on this machine.
-    #[error("no NVIDIA driver found (libcuda.so could not be loaded); install the driver, or use the simulator (--backend sim)")]
+    #[error(
+        "no NVIDIA driver found (libcuda.so could not be loaded); install the driver, or use the simulator (--backend sim)"
+    )]
     NoDriver,
     /// `cuInit` failed for another reason than a missing GPU.
     #[error("the CUDA driver failed to initialise: {0}")]
@@ -23,7 +25,9 @@ pub enum RuntimeError {
         count: u32,
     },
     /// The GPU is older than the oldest PTX target we embed.
-    #[error("{name} has compute capability {major}.{minor}; cooperative-groups kernels need 7.0 or newer")]
+    #[error(
+        "{name} has compute capability {major}.{minor}; cooperative-groups kernels need 7.0 or newer"
+    )]
     UnsupportedGpu {
         /// Device name.
         name: String,

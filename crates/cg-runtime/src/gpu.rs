@@ -15,15 +15,19 @@ use crate::error::{Result, RuntimeError};
 use crate::launch::{Dim3, KernelArgs, LaunchConfig, LaunchKind};
 use crate::ptx::{EmbeddedPtx, select_ptx};
 
+/// A kernel function of a loaded [`Module`] (valid while the module lives).
+#[derive(Clone, Copy, Debug)]
+pub struct Function(sys::CUfunction);
+
 /// A loaded module (the embedded PTX, or a cubin/fatbin loaded later).
 pub struct Module {
     module: sys::CUmodule,
-    functions: RefCell<HashMap<String, sys::CUfunction>>,
+    functions: RefCell<HashMap<String, Function>>,
 }
 
 impl Module {
     /// The function named `name` (cached).
-    pub fn function(&self, name: &str) -> Result<sys::CUfunction> {
+    pub fn function(&self, name: &str) -> Result<Function> {
         if let Some(f) = self.functions.borrow().get(name) {
             return Ok(*f);
         }
@@ -35,8 +39,10 @@ impl Module {
             return Err(RuntimeError::NoSuchKernel(name.into()));
         }
         crate::driver::check("cuModuleGetFunction", r)?;
-        self.functions.borrow_mut().insert(name.to_string(), f);
-        Ok(f)
+        self.functions
+            .borrow_mut()
+            .insert(name.to_string(), Function(f));
+        Ok(Function(f))
     }
 }
 
@@ -63,7 +69,11 @@ impl Gpu {
         let info = device::query(ordinal)?;
         let (major, minor) = info.compute_capability;
         let Some(ptx) = select_ptx(major, minor) else {
-            return Err(RuntimeError::UnsupportedGpu { name: info.name.clone(), major, minor });
+            return Err(RuntimeError::UnsupportedGpu {
+                name: info.name.clone(),
+                major,
+                minor,
+            });
         };
         let dev = device::device_handle(ordinal)?;
         let mut ctx: sys::CUcontext = std::ptr::null_mut();
@@ -73,7 +83,12 @@ impl Gpu {
             cu!(cuCtxSetCurrent(ctx))?;
         }
         let kernels = load_ptx(ptx)?;
-        Ok(Gpu { info, ptx_sm: ptx.sm, kernels, _ctx: ctx })
+        Ok(Gpu {
+            info,
+            ptx_sm: ptx.sm,
+            kernels,
+            _ctx: ctx,
+        })
     }
 
     /// The device's facts.
@@ -95,27 +110,54 @@ impl Gpu {
     pub fn load_image(&self, image: &[u8]) -> Result<Module> {
         let mut module: sys::CUmodule = std::ptr::null_mut();
         // SAFETY: the driver copies the image; it is a complete cubin/fatbin.
-        unsafe { cu!(cuModuleLoadData(&mut module, image.as_ptr() as *const c_void)) }?;
-        Ok(Module { module, functions: RefCell::new(HashMap::new()) })
+        unsafe {
+            cu!(cuModuleLoadData(
+                &mut module,
+                image.as_ptr() as *const c_void
+            ))
+        }?;
+        Ok(Module {
+            module,
+            functions: RefCell::new(HashMap::new()),
+        })
     }
 
     /// Launches a `#[kernel]` of `cg-kernels` by its descriptor.
-    pub fn launch<A: KernelArgs>(&self, kernel: &Kernel<A>, cfg: &LaunchConfig, args: A) -> Result<()> {
+    pub fn launch<A: KernelArgs>(
+        &self,
+        kernel: &Kernel<A>,
+        cfg: &LaunchConfig,
+        args: A,
+    ) -> Result<()> {
         let f = self.kernels.function(kernel.name())?;
-        args.with_params(|params| self.launch_raw(f, kernel.name(), cfg, params))
+        self.launch_function(f, kernel.name(), cfg, args)
     }
 
-    /// Launches any loaded function with a prepared parameter array, after
+    /// Launches any loaded function (e.g. of a C++ module) with `args`, after
     /// checking the shape against the device (and, for cooperative launches,
-    /// that the whole grid can be co-resident).
-    pub fn launch_raw(
+    /// that the whole grid can be co-resident). `args` must match the
+    /// function's parameters, as for a `#[kernel]`.
+    pub fn launch_function<A: KernelArgs>(
+        &self,
+        f: Function,
+        name: &str,
+        cfg: &LaunchConfig,
+        args: A,
+    ) -> Result<()> {
+        args.with_params(|params| self.launch_params(f.0, name, cfg, params))
+    }
+
+    fn launch_params(
         &self,
         f: sys::CUfunction,
         name: &str,
         cfg: &LaunchConfig,
         params: &mut [*mut c_void],
     ) -> Result<()> {
-        let invalid = |reason: String| RuntimeError::InvalidLaunch { kernel: name.to_string(), reason };
+        let invalid = |reason: String| RuntimeError::InvalidLaunch {
+            kernel: name.to_string(),
+            reason,
+        };
         cfg.validate_shape().map_err(invalid)?;
         self.prepare_smem(f, name, cfg.dynamic_smem_bytes)?;
         let (g, b) = (cfg.grid, cfg.block);
@@ -124,13 +166,30 @@ impl Gpu {
         match cfg.kind {
             LaunchKind::Plain => {
                 // SAFETY: `f` is a loaded function; `params` matches its signature (KernelArgs).
-                unsafe { cu!(cuLaunchKernel(f, g.x, g.y, g.z, b.x, b.y, b.z, smem, std::ptr::null_mut(), p, std::ptr::null_mut())) }
+                unsafe {
+                    cu!(cuLaunchKernel(
+                        f,
+                        g.x,
+                        g.y,
+                        g.z,
+                        b.x,
+                        b.y,
+                        b.z,
+                        smem,
+                        std::ptr::null_mut(),
+                        p,
+                        std::ptr::null_mut()
+                    ))
+                }
             }
             LaunchKind::Cooperative => {
                 if !self.info.cooperative_launch {
-                    return Err(invalid(format!("{} does not support cooperative launches", self.info.name)));
+                    return Err(invalid(format!(
+                        "{} does not support cooperative launches",
+                        self.info.name
+                    )));
                 }
-                let limit = self.max_coresident_blocks(f, b, smem)?;
+                let limit = self.max_coresident_blocks(Function(f), b, smem)?;
                 if g.volume() > limit as u64 {
                     return Err(invalid(format!(
                         "cooperative launch of {} blocks exceeds the {limit} blocks that can be co-resident \
@@ -142,7 +201,20 @@ impl Gpu {
                     )));
                 }
                 // SAFETY: as above; co-residency was checked.
-                unsafe { cu!(cuLaunchCooperativeKernel(f, g.x, g.y, g.z, b.x, b.y, b.z, smem, std::ptr::null_mut(), p)) }
+                unsafe {
+                    cu!(cuLaunchCooperativeKernel(
+                        f,
+                        g.x,
+                        g.y,
+                        g.z,
+                        b.x,
+                        b.y,
+                        b.z,
+                        smem,
+                        std::ptr::null_mut(),
+                        p
+                    ))
+                }
             }
             LaunchKind::Cluster(c) => {
                 if !self.info.cluster_launch || self.info.sm() < 90 {
@@ -188,7 +260,13 @@ impl Gpu {
         let max = self.info.max_smem_per_block_optin;
         let mut static_bytes = 0i32;
         // SAFETY: reads one attribute of a loaded function.
-        unsafe { cu!(cuFuncGetAttribute(&mut static_bytes, FA::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, f)) }?;
+        unsafe {
+            cu!(cuFuncGetAttribute(
+                &mut static_bytes,
+                FA::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                f
+            ))
+        }?;
         if bytes as u64 + static_bytes as u64 > max as u64 {
             return Err(RuntimeError::InvalidLaunch {
                 kernel: name.to_string(),
@@ -199,16 +277,28 @@ impl Gpu {
             });
         }
         // SAFETY: sets an attribute of a loaded function within the device limit.
-        unsafe { cu!(cuFuncSetAttribute(f, FA::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes as i32)) }
+        unsafe {
+            cu!(cuFuncSetAttribute(
+                f,
+                FA::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                bytes as i32
+            ))
+        }
     }
 
     /// Blocks that can be resident at once for this function and shape
     /// (occupancy per SM × SM count): the cooperative-launch limit.
-    pub fn max_coresident_blocks(&self, f: sys::CUfunction, block: Dim3, smem: u32) -> Result<u32> {
+    pub fn max_coresident_blocks(&self, f: Function, block: Dim3, smem: u32) -> Result<u32> {
+        let f = f.0;
         let mut per_sm = 0i32;
         // SAFETY: writes one int for a loaded function.
         unsafe {
-            cu!(cuOccupancyMaxActiveBlocksPerMultiprocessor(&mut per_sm, f, block.volume() as i32, smem as usize))
+            cu!(cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                &mut per_sm,
+                f,
+                block.volume() as i32,
+                smem as usize
+            ))
         }?;
         Ok(per_sm as u32 * self.info.sm_count)
     }
@@ -225,7 +315,11 @@ impl Gpu {
         let mut ptr: sys::CUdeviceptr = 0;
         // SAFETY: writes one device pointer.
         unsafe { cu!(cuMemAlloc_v2(&mut ptr, bytes)) }?;
-        let buf = DeviceBuffer { ptr, len, _t: PhantomData };
+        let buf = DeviceBuffer {
+            ptr,
+            len,
+            _t: PhantomData,
+        };
         buf.zero()?;
         Ok(buf)
     }
@@ -274,7 +368,10 @@ fn load_ptx(ptx: &EmbeddedPtx) -> Result<Module> {
             log: String::from_utf8_lossy(&log[..end]).into_owned(),
         });
     }
-    Ok(Module { module, functions: RefCell::new(HashMap::new()) })
+    Ok(Module {
+        module,
+        functions: RefCell::new(HashMap::new()),
+    })
 }
 
 /// Device memory for `len` values of `T`, freed on drop.
@@ -308,7 +405,13 @@ impl<T: Copy> DeviceBuffer<T> {
     pub fn copy_from(&self, data: &[T]) -> Result<()> {
         assert_eq!(data.len(), self.len, "copy_from: length mismatch");
         // SAFETY: both sides hold `bytes()` bytes.
-        unsafe { cu!(cuMemcpyHtoD_v2(self.ptr, data.as_ptr() as *const c_void, self.bytes())) }
+        unsafe {
+            cu!(cuMemcpyHtoD_v2(
+                self.ptr,
+                data.as_ptr() as *const c_void,
+                self.bytes()
+            ))
+        }
     }
 
     /// Copies the buffer back to the host.
@@ -316,7 +419,11 @@ impl<T: Copy> DeviceBuffer<T> {
         let mut out = Vec::<T>::with_capacity(self.len);
         // SAFETY: the destination has capacity for `bytes()` bytes; set_len after the copy fills them.
         unsafe {
-            cu!(cuMemcpyDtoH_v2(out.as_mut_ptr() as *mut c_void, self.ptr, self.bytes()))?;
+            cu!(cuMemcpyDtoH_v2(
+                out.as_mut_ptr() as *mut c_void,
+                self.ptr,
+                self.bytes()
+            ))?;
             out.set_len(self.len);
         }
         Ok(out)
@@ -331,7 +438,14 @@ impl<T: Copy> DeviceBuffer<T> {
     /// Enqueues a zeroing memset on the default stream (for timed regions).
     pub fn zero_async(&self) -> Result<()> {
         // SAFETY: the range lies inside the allocation.
-        unsafe { cu!(cuMemsetD8Async(self.ptr, 0, self.bytes().max(1), std::ptr::null_mut())) }
+        unsafe {
+            cu!(cuMemsetD8Async(
+                self.ptr,
+                0,
+                self.bytes().max(1),
+                std::ptr::null_mut()
+            ))
+        }
     }
 }
 

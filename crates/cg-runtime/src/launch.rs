@@ -69,13 +69,20 @@ impl LaunchConfig {
             return Err(format!("block {b} has a zero dimension"));
         }
         if b.volume() > 1024 {
-            return Err(format!("block {b} has {} threads; the limit is 1024", b.volume()));
+            return Err(format!(
+                "block {b} has {} threads; the limit is 1024",
+                b.volume()
+            ));
         }
         if b.x > 1024 || b.y > 1024 || b.z > 64 {
-            return Err(format!("block {b} exceeds the per-dimension limits (1024, 1024, 64)"));
+            return Err(format!(
+                "block {b} exceeds the per-dimension limits (1024, 1024, 64)"
+            ));
         }
         if g.x > i32::MAX as u32 || g.y > 65535 || g.z > 65535 {
-            return Err(format!("grid {g} exceeds the per-dimension limits (2^31-1, 65535, 65535)"));
+            return Err(format!(
+                "grid {g} exceeds the per-dimension limits (2^31-1, 65535, 65535)"
+            ));
         }
         if let LaunchKind::Cluster(c) = self.kind {
             if c.volume() == 0 {
@@ -153,9 +160,15 @@ mod tests {
         assert!(e.contains("1024"), "{e}");
         let e = LaunchConfig::linear(0, 32).validate_shape().unwrap_err();
         assert!(e.contains("zero"), "{e}");
-        let e = LaunchConfig::linear(5, 32).clusters(Dim3::x(2)).validate_shape().unwrap_err();
+        let e = LaunchConfig::linear(5, 32)
+            .clusters(Dim3::x(2))
+            .validate_shape()
+            .unwrap_err();
         assert!(e.contains("multiple"), "{e}");
-        let e = LaunchConfig::linear(16, 32).clusters(Dim3::x(16)).validate_shape().unwrap_err();
+        let e = LaunchConfig::linear(16, 32)
+            .clusters(Dim3::x(16))
+            .validate_shape()
+            .unwrap_err();
         assert!(e.contains("limit is 8"), "{e}");
     }
 

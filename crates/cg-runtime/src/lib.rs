@@ -28,5 +28,5 @@ pub mod tools;
 pub use backend::{Backend, Buffer};
 pub use device::DeviceInfo;
 pub use error::{Result, RuntimeError};
-pub use gpu::{DeviceBuffer, Event, Gpu, Module};
+pub use gpu::{DeviceBuffer, Event, Function, Gpu, Module};
 pub use launch::{Dim3, KernelArgs, KernelParam, LaunchConfig, LaunchKind};

@@ -15,7 +15,10 @@ include!(concat!(env!("OUT_DIR"), "/embedded_ptx.rs"));
 /// (`major * 10 + minor`), or `None` if the device is older than all of them.
 pub fn select_ptx(major: u32, minor: u32) -> Option<&'static EmbeddedPtx> {
     let cc = major * 10 + minor;
-    EMBEDDED_PTX.iter().filter(|p| p.sm <= cc).max_by_key(|p| p.sm)
+    EMBEDDED_PTX
+        .iter()
+        .filter(|p| p.sm <= cc)
+        .max_by_key(|p| p.sm)
 }
 
 #[cfg(test)]
@@ -35,9 +38,18 @@ mod tests {
     #[test]
     fn every_ptx_targets_its_sm() {
         assert_eq!(EMBEDDED_PTX.len(), 3);
-        for p in EMBEDDED_PTX {
-            assert!(p.ptx.contains(&format!(".target sm_{}", p.sm)), "sm_{}", p.sm);
-            assert!(p.ptx.contains(".visible .entry smoke("), "smoke kernel missing for sm_{}", p.sm);
+        assert_eq!(EMBEDDED_TEST_PTX.len(), 3);
+        for p in EMBEDDED_PTX.iter().chain(EMBEDDED_TEST_PTX) {
+            assert!(
+                p.ptx.contains(&format!(".target sm_{}", p.sm)),
+                "sm_{}",
+                p.sm
+            );
+            assert!(
+                p.ptx.contains(".visible .entry smoke("),
+                "smoke kernel missing for sm_{}",
+                p.sm
+            );
         }
     }
 }

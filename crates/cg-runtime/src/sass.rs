@@ -21,7 +21,13 @@ pub struct Instr {
 pub type Listing = BTreeMap<String, Vec<Instr>>;
 
 /// Runs `ptxas -arch=sm_XX` on `ptx`, writing `<dir>/<stem>.cubin`.
-pub fn assemble(ptxas: &Path, ptx: &str, sm: u32, dir: &Path, stem: &str) -> Result<PathBuf, String> {
+pub fn assemble(
+    ptxas: &Path,
+    ptx: &str,
+    sm: u32,
+    dir: &Path,
+    stem: &str,
+) -> Result<PathBuf, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
     let src = dir.join(format!("{stem}.ptx"));
     let cubin = dir.join(format!("{stem}.cubin"));
@@ -34,7 +40,10 @@ pub fn assemble(ptxas: &Path, ptx: &str, sm: u32, dir: &Path, stem: &str) -> Res
         .output()
         .map_err(|e| format!("running {}: {e}", ptxas.display()))?;
     if !out.status.success() {
-        return Err(format!("ptxas -arch=sm_{sm} failed:\n{}", String::from_utf8_lossy(&out.stderr)));
+        return Err(format!(
+            "ptxas -arch=sm_{sm} failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
     }
     Ok(cubin)
 }
@@ -42,16 +51,25 @@ pub fn assemble(ptxas: &Path, ptx: &str, sm: u32, dir: &Path, stem: &str) -> Res
 /// Disassembles a cubin with `nvdisasm -c` or `cuobjdump -sass` (chosen by
 /// the tool's file name) and splits the listing per kernel.
 pub fn disassemble(tool: &Path, cubin: &Path) -> Result<Listing, String> {
-    let is_cuobjdump = tool.file_name().is_some_and(|n| n.to_string_lossy().starts_with("cuobjdump"));
+    let is_cuobjdump = tool
+        .file_name()
+        .is_some_and(|n| n.to_string_lossy().starts_with("cuobjdump"));
     let mut cmd = Command::new(tool);
     if is_cuobjdump {
         cmd.arg("-sass");
     } else {
         cmd.arg("-c");
     }
-    let out = cmd.arg(cubin).output().map_err(|e| format!("running {}: {e}", tool.display()))?;
+    let out = cmd
+        .arg(cubin)
+        .output()
+        .map_err(|e| format!("running {}: {e}", tool.display()))?;
     if !out.status.success() {
-        return Err(format!("{} failed:\n{}", tool.display(), String::from_utf8_lossy(&out.stderr)));
+        return Err(format!(
+            "{} failed:\n{}",
+            tool.display(),
+            String::from_utf8_lossy(&out.stderr)
+        ));
     }
     Ok(parse_listing(&String::from_utf8_lossy(&out.stdout)))
 }
@@ -72,7 +90,11 @@ pub fn parse_listing(text: &str) -> Listing {
         }
         let Some(k) = &current else { continue };
         // Instruction lines look like `/*0040*/   @!P0 SHFL.DOWN PT, R3, R2, 0x1, 0x1f ;`.
-        let Some(rest) = t.strip_prefix("/*").and_then(|r| r.split_once("*/")).map(|(_, r)| r.trim()) else {
+        let Some(rest) = t
+            .strip_prefix("/*")
+            .and_then(|r| r.split_once("*/"))
+            .map(|(_, r)| r.trim())
+        else {
             continue;
         };
         let body = rest.split(';').next().unwrap_or("").trim();
@@ -86,14 +108,22 @@ pub fn parse_listing(text: &str) -> Listing {
         } else {
             (String::new(), first.to_string())
         };
-        listing.entry(k.clone()).or_default().push(Instr { guard, opcode, text: body.to_string() });
+        listing.entry(k.clone()).or_default().push(Instr {
+            guard,
+            opcode,
+            text: body.to_string(),
+        });
     }
     listing
 }
 
 /// Opcodes of a kernel, without `NOP` padding.
 pub fn opcodes(instrs: &[Instr]) -> Vec<&str> {
-    instrs.iter().map(|i| i.opcode.as_str()).filter(|o| *o != "NOP").collect()
+    instrs
+        .iter()
+        .map(|i| i.opcode.as_str())
+        .filter(|o| *o != "NOP")
+        .collect()
 }
 
 /// Counts of each opcode (first component, e.g. `SHFL` for `SHFL.DOWN`).

@@ -23,7 +23,12 @@ pub fn find_tool(tool: &str) -> Option<PathBuf> {
         .map(|p| std::env::split_paths(&p).collect())
         .unwrap_or_default();
     let wheels = repo_root().join(".tools/cuda/nvidia");
-    for sub in ["cuda_nvcc/bin", "cu13/bin", "cuda_cuobjdump/bin", "cuda_nvdisasm/bin"] {
+    for sub in [
+        "cuda_nvcc/bin",
+        "cu13/bin",
+        "cuda_cuobjdump/bin",
+        "cuda_nvdisasm/bin",
+    ] {
         dirs.push(wheels.join(sub));
     }
     if let Some(home) = std::env::var_os("CUDA_HOME") {

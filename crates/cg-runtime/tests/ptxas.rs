@@ -2,29 +2,74 @@
 
 use std::process::Command;
 
-use cg_runtime::ptx::EMBEDDED_PTX;
+use cg_runtime::ptx::{EMBEDDED_PTX, EMBEDDED_TEST_PTX};
 use cg_runtime::tools::require_tool_in_ci;
 
 #[test]
 fn every_embedded_ptx_assembles() {
-    let Some(ptxas) = require_tool_in_ci("ptxas") else { return };
+    let Some(ptxas) = require_tool_in_ci("ptxas") else {
+        return;
+    };
     let dir = std::env::temp_dir().join(format!("cg-ptxas-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    for p in EMBEDDED_PTX {
-        let src = dir.join(format!("sm_{}.ptx", p.sm));
-        std::fs::write(&src, p.ptx).unwrap();
-        let out = Command::new(&ptxas)
-            .arg(format!("-arch=sm_{}", p.sm))
-            .arg("-v")
-            .arg(&src)
-            .arg("-o")
-            .arg(dir.join(format!("sm_{}.cubin", p.sm)))
-            .output()
-            .expect("running ptxas");
-        let log = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "ptxas -arch=sm_{} failed:\n{log}", p.sm);
-        assert!(log.contains("Compiling entry function 'smoke'"), "sm_{}: {log}", p.sm);
-        println!("sm_{}: ptxas OK\n{log}", p.sm);
-    }
+    let modules: Vec<_> = EMBEDDED_PTX
+        .iter()
+        .map(|p| (p, "lab"))
+        .chain(EMBEDDED_TEST_PTX.iter().map(|p| (p, "test")))
+        .collect();
+    // ptxas is single-threaded: assemble the modules side by side.
+    std::thread::scope(|s| {
+        let jobs: Vec<_> = modules
+            .iter()
+            .map(|&(p, module)| {
+                let (ptxas, dir) = (&ptxas, &dir);
+                s.spawn(move || check_one(ptxas, dir, p, module))
+            })
+            .collect();
+        for j in jobs {
+            j.join().expect("ptxas thread panicked");
+        }
+    });
     std::fs::remove_dir_all(&dir).ok();
+}
+
+fn check_one(
+    ptxas: &std::path::Path,
+    dir: &std::path::Path,
+    p: &cg_runtime::ptx::EmbeddedPtx,
+    module: &str,
+) {
+    let src = dir.join(format!("{module}_sm_{}.ptx", p.sm));
+    std::fs::write(&src, p.ptx).unwrap();
+    let out = Command::new(ptxas)
+        .arg(format!("-arch=sm_{}", p.sm))
+        .arg("-v")
+        .arg(&src)
+        .arg("-o")
+        .arg(dir.join(format!("{module}_sm_{}.cubin", p.sm)))
+        .output()
+        .expect("running ptxas");
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "ptxas -arch=sm_{} failed on the {module} module:\n{log}",
+        p.sm
+    );
+    assert!(
+        log.contains("Compiling entry function 'smoke'"),
+        "{module} sm_{}: {log}",
+        p.sm
+    );
+    if module == "lab" {
+        let spills = log
+            .lines()
+            .filter(|l| l.contains("spill stores") && !l.contains(", 0 bytes spill stores"));
+        assert_eq!(
+            spills.count(),
+            0,
+            "the lab's kernels spill registers on sm_{}:\n{log}",
+            p.sm
+        );
+    }
+    println!("{module} module, sm_{}: ptxas OK", p.sm);
 }

@@ -22,7 +22,9 @@ pub struct ClusterGroup {
 /// `cg::this_cluster()`.
 #[inline(always)]
 pub fn this_cluster() -> ClusterGroup {
-    ClusterGroup { _not_send: PhantomData }
+    ClusterGroup {
+        _not_send: PhantomData,
+    }
 }
 
 /// Proof that this thread arrived at the cluster barrier
@@ -191,7 +193,11 @@ impl ClusterGroup {
     /// bounds-checked `load`/`store`.
     #[inline(always)]
     #[track_caller]
-    pub fn map_shared_array<T: Copy, const N: usize>(&self, a: SharedArray<T, N>, rank: u32) -> SharedArray<T, N> {
+    pub fn map_shared_array<T: Copy, const N: usize>(
+        &self,
+        a: SharedArray<T, N>,
+        rank: u32,
+    ) -> SharedArray<T, N> {
         // SAFETY: `mapa` of a shared array yields the same array in a peer
         // block of the cluster: same size, same alignment, alive while the
         // cluster runs.

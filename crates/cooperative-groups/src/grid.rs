@@ -20,7 +20,9 @@ pub struct GridGroup {
 /// `cg::this_grid()`.
 #[inline(always)]
 pub fn this_grid() -> GridGroup {
-    GridGroup { _not_send: PhantomData }
+    GridGroup {
+        _not_send: PhantomData,
+    }
 }
 
 impl GridGroup {

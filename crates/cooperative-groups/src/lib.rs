@@ -116,8 +116,10 @@ extern crate self as cooperative_groups;
 
 mod arch;
 pub mod atomic;
+pub mod cluster;
 mod collective;
 mod dim;
+pub mod grid;
 mod group;
 pub mod intrinsics;
 #[cfg(not(target_arch = "nvptx64"))]
@@ -127,11 +129,13 @@ mod panic;
 pub mod shared;
 
 pub use cg_macros::{kernel, shared_array};
+pub use cluster::{ClusterArrivalToken, ClusterGroup, this_cluster};
 pub use collective::invoke::{invoke_one, invoke_one_broadcast};
 pub use collective::reduce::reduce;
 pub use collective::scan::{exclusive_scan, inclusive_scan};
 pub use collective::value::{Label, MAX_SHFL_BYTES, MatchValue, ShflValue};
 pub use dim::Dim3;
+pub use grid::{GridGroup, this_grid};
 pub use group::{
     CoalescedGroup, DynamicParent, DynamicTile, MultiWarpTileSize, Size, StaticParent, ThreadBlock,
     ThreadBlockTile, ThreadGroup, TileSize, TiledParent, WarpGroup, WarpTileSize, binary_partition,
@@ -148,10 +152,10 @@ pub use shared::{DynamicShared, SharedArray, dynamic_shared};
 pub mod prelude {
     pub use crate::ops::{BitAnd, BitOr, BitXor, Greater, Less, Plus};
     pub use crate::{
-        CoalescedGroup, DynamicTile, ThreadBlock, ThreadBlockTile, ThreadGroup, WarpGroup,
-        binary_partition, coalesced_threads, exclusive_scan, inclusive_scan, invoke_one,
-        invoke_one_broadcast, labeled_partition, reduce, this_thread_block, tiled_partition,
-        tiled_partition_dyn,
+        ClusterGroup, CoalescedGroup, DynamicTile, GridGroup, ThreadBlock, ThreadBlockTile,
+        ThreadGroup, WarpGroup, binary_partition, coalesced_threads, exclusive_scan,
+        inclusive_scan, invoke_one, invoke_one_broadcast, labeled_partition, reduce, this_cluster,
+        this_grid, this_thread_block, tiled_partition, tiled_partition_dyn,
     };
 }
 

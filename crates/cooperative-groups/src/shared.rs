@@ -49,6 +49,16 @@ impl<T: Copy, const N: usize> SharedArray<T, N> {
         }
     }
 
+    /// Wraps a generic pointer to an `[T; N]` in shared memory (e.g. a
+    /// peer block's array mapped through DSMEM).
+    ///
+    /// # Safety
+    /// As [`from_shared_addr`](Self::from_shared_addr), for a generic address.
+    #[inline(always)]
+    pub(crate) unsafe fn from_generic_ptr(ptr: *mut T) -> Self {
+        SharedArray { ptr }
+    }
+
     /// `N`.
     #[inline(always)]
     pub const fn len(&self) -> usize {

@@ -94,7 +94,7 @@ fn reduce_in_a_divergent_branch_is_reported() {
     let e = run(32, &|| {
         let block = this_thread_block();
         let tile = tiled_partition::<32>(&block);
-        if block.thread_rank() % 2 == 0 {
+        if block.thread_rank().is_multiple_of(2) {
             let _ = reduce(&tile, 1.0f32, Plus);
         }
     });

@@ -33,7 +33,10 @@ impl Extra {
 
 /// The header line.
 pub fn header(extra: Extra) -> String {
-    format!("tag,tile,block,grid,reps,n,median_ms,p10_ms,p90_ms,{},verified", extra.header())
+    format!(
+        "tag,tile,block,grid,reps,n,median_ms,p10_ms,p90_ms,{},verified",
+        extra.header()
+    )
 }
 
 fn opt(v: Option<f64>, digits: usize) -> String {
@@ -83,17 +86,28 @@ mod tests {
             grid: 1056,
             reps: 50,
             n: 1 << 24,
-            time_ms: Some(Summary { median: 0.0444, p10: 0.044, p90: 0.045, n: 7 }),
+            time_ms: Some(Summary {
+                median: 0.0444,
+                p10: 0.044,
+                p90: 0.045,
+                n: 7,
+            }),
             norm: Some(1.603),
             ratio_vs_intrinsic: None,
             verified: true,
             check: String::new(),
         };
-        assert_eq!(header(Extra::Norm), "tag,tile,block,grid,reps,n,median_ms,p10_ms,p90_ms,norm,verified");
+        assert_eq!(
+            header(Extra::Norm),
+            "tag,tile,block,grid,reps,n,median_ms,p10_ms,p90_ms,norm,verified"
+        );
         assert_eq!(
             line(&r, Extra::Norm),
             "cg_reduce,64,128,1056,50,16777216,0.044400,0.044000,0.045000,1.6030,true"
         );
-        assert_eq!(line(&r, Extra::RatioVsIntrinsic).split(',').nth(9), Some(""));
+        assert_eq!(
+            line(&r, Extra::RatioVsIntrinsic).split(',').nth(9),
+            Some("")
+        );
     }
 }

@@ -6,7 +6,11 @@ use crate::results::{Report, Row};
 
 fn ms(r: &Row) -> (String, String, String) {
     match &r.time_ms {
-        Some(s) => (format!("{:.4}", s.median), format!("{:.4}", s.p10), format!("{:.4}", s.p90)),
+        Some(s) => (
+            format!("{:.4}", s.median),
+            format!("{:.4}", s.p10),
+            format!("{:.4}", s.p90),
+        ),
         None => ("–".into(), "–".into(), "–".into()),
     }
 }
@@ -29,11 +33,20 @@ pub fn render(rep: &Report) -> String {
     let _ = writeln!(s, "Timing: {}\n", rep.interleaving);
     if !rep.sweep.is_empty() {
         let _ = writeln!(s, "## Sweep: `reduce(&tile, v, Plus)` by tile size\n");
-        let _ = writeln!(s, "| tile | median ms | p10 ms | p90 ms | ÷ tile 32 | verify |");
+        let _ = writeln!(
+            s,
+            "| tile | median ms | p10 ms | p90 ms | ÷ tile 32 | verify |"
+        );
         let _ = writeln!(s, "| ---: | ---: | ---: | ---: | ---: | --- |");
         for r in &rep.sweep {
             let (m, a, b) = ms(r);
-            let _ = writeln!(s, "| {} | {m} | {a} | {b} | {} | {} |", r.tile, ratio(r.norm), verdict(r));
+            let _ = writeln!(
+                s,
+                "| {} | {m} | {a} | {b} | {} | {} |",
+                r.tile,
+                ratio(r.norm),
+                verdict(r)
+            );
         }
         let cliff: Vec<String> = rep
             .sweep
@@ -48,7 +61,10 @@ pub fn render(rep: &Report) -> String {
     }
     if !rep.modes.is_empty() {
         let _ = writeln!(s, "## Modes\n");
-        let _ = writeln!(s, "| tag | tile | median ms | p10 ms | p90 ms | ÷ intrinsic | verify | check |");
+        let _ = writeln!(
+            s,
+            "| tag | tile | median ms | p10 ms | p90 ms | ÷ intrinsic | verify | check |"
+        );
         let _ = writeln!(s, "| --- | ---: | ---: | ---: | ---: | ---: | --- | --- |");
         for r in &rep.modes {
             let (m, a, b) = ms(r);
@@ -75,9 +91,20 @@ pub fn render(rep: &Report) -> String {
     }
     let _ = writeln!(s, "## Verification\n");
     for r in rep.rows() {
-        let _ = writeln!(s, "- {} tile {}: {} ({})", r.tag, r.tile, verdict(r), r.check);
+        let _ = writeln!(
+            s,
+            "- {} tile {}: {} ({})",
+            r.tag,
+            r.tile,
+            verdict(r),
+            r.check
+        );
     }
-    let all = if rep.all_verified() { "every configuration verified" } else { "**VERIFICATION FAILED**" };
+    let all = if rep.all_verified() {
+        "every configuration verified"
+    } else {
+        "**VERIFICATION FAILED**"
+    };
     let _ = writeln!(s, "\nResult: {all}.");
     s
 }

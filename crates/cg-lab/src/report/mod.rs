@@ -35,7 +35,8 @@ pub fn write_all(report: &Report, dir: &Path) -> Result<Vec<PathBuf>> {
         }
     }
     let p = dir.join("C-02_cooperative_groups.md");
-    std::fs::write(&p, markdown::render(report)).with_context(|| format!("writing {}", p.display()))?;
+    std::fs::write(&p, markdown::render(report))
+        .with_context(|| format!("writing {}", p.display()))?;
     written.push(p);
     let p = dir.join("C-02.json");
     std::fs::write(&p, serde_json::to_string_pretty(report)? + "\n")

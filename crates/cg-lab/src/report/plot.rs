@@ -14,7 +14,11 @@ fn err<E: std::fmt::Display>(e: E) -> anyhow::Error {
 
 /// Draws `C-02_cliff.svg`; `false` (nothing written) when the run has no timings.
 pub fn cliff(rep: &Report, path: &Path) -> Result<bool> {
-    let pts: Vec<(u32, f64)> = rep.sweep.iter().filter_map(|r| Some((r.tile, r.norm?))).collect();
+    let pts: Vec<(u32, f64)> = rep
+        .sweep
+        .iter()
+        .filter_map(|r| Some((r.tile, r.norm?)))
+        .collect();
     if pts.len() < 2 {
         return Ok(false);
     }
@@ -49,7 +53,10 @@ pub fn cliff(rep: &Report, path: &Path) -> Result<bool> {
         .label("cooperative-groups (Rust)")
         .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE.stroke_width(2)));
     chart
-        .draw_series(pts.iter().map(|&(t, v)| Circle::new((t, v), 4, BLUE.filled())))
+        .draw_series(
+            pts.iter()
+                .map(|&(t, v)| Circle::new((t, v), 4, BLUE.filled())),
+        )
         .map_err(err)?;
     chart
         .configure_series_labels()
@@ -99,11 +106,83 @@ pub fn modes(rep: &Report, path: &Path) -> Result<bool> {
     chart
         .draw_series(bars.iter().enumerate().map(|(i, b)| {
             Rectangle::new(
-                [(SegmentValue::Exact(i), 0.0), (SegmentValue::Exact(i + 1), b.1)],
+                [
+                    (SegmentValue::Exact(i), 0.0),
+                    (SegmentValue::Exact(i + 1), b.1),
+                ],
                 BLUE.mix(0.6).filled(),
             )
         }))
         .map_err(err)?;
     root.present().map_err(err)?;
     Ok(true)
+}
+
+/// Draws `compare.svg`: Rust ÷ C++ median per experiment, with the 1.0 line.
+pub fn compare(rows: &[crate::compare::CompareRow], device: &str, path: &Path) -> Result<()> {
+    let bars: Vec<(String, f64)> = rows
+        .iter()
+        .map(|r| {
+            let label = if r.experiment == "cg_reduce" {
+                format!("cg_reduce {}", r.tile)
+            } else {
+                r.experiment.clone()
+            };
+            (label, r.rust_over_cpp)
+        })
+        .collect();
+    let ymax = bars.iter().map(|b| b.1).fold(1.0f64, f64::max) * 1.2;
+    let root = SVGBackend::new(path, (960, 460)).into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            format!("Rust ÷ CUDA C++ (median, same run) — {device}"),
+            ("sans-serif", 20),
+        )
+        .margin(16)
+        .x_label_area_size(60)
+        .y_label_area_size(56)
+        .build_cartesian_2d((0..bars.len()).into_segmented(), 0.0..ymax)
+        .map_err(err)?;
+    let labels: Vec<String> = bars.iter().map(|b| b.0.clone()).collect();
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .y_desc("Rust time ÷ C++ time")
+        .x_labels(bars.len())
+        .x_label_style(("sans-serif", 11))
+        .x_label_formatter(&|v| match v {
+            SegmentValue::CenterOf(i) => labels.get(*i).cloned().unwrap_or_default(),
+            _ => String::new(),
+        })
+        .y_label_formatter(&|v| format!("{v:.2}"))
+        .draw()
+        .map_err(err)?;
+    chart
+        .draw_series(bars.iter().enumerate().map(|(i, b)| {
+            let color = if b.1 <= 1.02 {
+                GREEN.mix(0.6)
+            } else {
+                RED.mix(0.6)
+            };
+            Rectangle::new(
+                [
+                    (SegmentValue::Exact(i), 0.0),
+                    (SegmentValue::Exact(i + 1), b.1),
+                ],
+                color.filled(),
+            )
+        }))
+        .map_err(err)?;
+    chart
+        .draw_series(LineSeries::new(
+            vec![
+                (SegmentValue::Exact(0), 1.0),
+                (SegmentValue::Exact(bars.len()), 1.0),
+            ],
+            BLACK.stroke_width(1),
+        ))
+        .map_err(err)?;
+    root.present().map_err(err)?;
+    Ok(())
 }

@@ -580,6 +580,47 @@ pub unsafe fn atomic_add_shared_u32(addr: SharedAddr, v: u32) -> u32 {
     r
 }
 
+// The grid barrier's word: one per module, zeroed when the module loads.
+core::arch::global_asm!(".global .align 4 .u32 cg_grid_barrier;");
+
+/// Grid-wide barrier of a cooperative launch.
+///
+/// Thread 0 of each block adds to the module's barrier word: block 0 adds
+/// `0x8000_0000 - (blocks - 1)`, every other block 1, so the top bit flips
+/// exactly when the last block arrives (the low bits return to their value
+/// before the barrier, so the word is ready for the next one, in this launch
+/// or a later one). Each thread 0 then spins until the top bit differs from
+/// what it saw before its own add. Block barriers around it hold the rest of
+/// the block; `fence.sc.gpu` before the add publishes the block's writes,
+/// and after the spin orders the reads that follow.
+#[inline(always)]
+pub fn grid_sync() {
+    sync_threads();
+    if tid_x() == 0 && tid_y() == 0 && tid_z() == 0 {
+        let word: u64;
+        // SAFETY: address arithmetic on the module's barrier word.
+        unsafe {
+            asm!("mov.u64 {0}, cg_grid_barrier; cvta.global.u64 {0}, {0};", out(reg64) word, options(pure, nomem, nostack))
+        };
+        let word = word as *mut u32;
+        let blocks = nctaid_x() * nctaid_y() * nctaid_z();
+        let first = ctaid_x() == 0 && ctaid_y() == 0 && ctaid_z() == 0;
+        let add = if first {
+            0x8000_0000u32.wrapping_sub(blocks - 1)
+        } else {
+            1
+        };
+        // SAFETY: `word` is the module's 4-byte barrier word; a fence has no operands.
+        unsafe {
+            asm!("fence.sc.gpu;");
+            let before = atomic_add_u32(word, add);
+            while (before ^ load_acquire_u32(word)) & 0x8000_0000 == 0 {}
+            asm!("fence.sc.gpu;");
+        }
+    }
+    sync_threads();
+}
+
 /// The body of a spin-wait loop. The GPU needs nothing (other warps keep
 /// running); the simulator yields the lane there.
 #[inline(always)]

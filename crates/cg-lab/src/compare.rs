@@ -1,0 +1,475 @@
+//! `cg-lab compare`: the Rust kernels against NVIDIA's C++ (`cooperative_groups`
+//! and CUB) in the same process, on the same GPU, launches interleaved.
+//!
+//! The C++ twins (`reference/cuda/c02_reference.cu`, embedded in this binary)
+//! are built with `nvcc -O3 -arch=sm_XX -cubin` for the device, loaded
+//! through the same runtime, verified like the Rust kernels, and timed in the
+//! same rounds: `R₁ C₁ R₂ C₂ …` per round. `sass.md` lists both sides'
+//! SASS instruction counts per experiment (`cuobjdump -sass`).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{Context, Result, bail};
+use cg_runtime::{Backend, Module, sass, tools};
+use clap::Args;
+use serde::Serialize;
+
+use crate::cli::LabArgs;
+use crate::lab::{Lab, ReduceTag, Side, Variant};
+use crate::progress::Progress;
+use crate::stats::Summary;
+use crate::timing::{self, Timed};
+
+/// The reference source, embedded so the binary needs no checkout.
+const REFERENCE_CU: &str = include_str!("../../../reference/cuda/c02_reference.cu");
+
+/// Flags of `cg-lab compare`.
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    #[command(flatten)]
+    lab: LabArgs,
+}
+
+/// One Rust kernel against its C++ twin.
+#[derive(Clone, Debug)]
+struct Experiment {
+    /// Row label, e.g. `cg_reduce`.
+    name: &'static str,
+    /// What the C++ side is.
+    cpp_label: &'static str,
+    /// The configuration (same data, grid, block, reps on both sides).
+    variant: Variant,
+    /// `extern "C"` name in the reference module.
+    cpp_fn: String,
+    /// Rust kernel name (for SASS).
+    rust_fn: String,
+    /// Tile size column.
+    tile: u32,
+}
+
+/// One row of `compare.csv`.
+#[derive(Clone, Debug, Serialize)]
+pub struct CompareRow {
+    /// Experiment.
+    pub experiment: String,
+    /// The C++ side (`cooperative_groups`, CUB, hand-written).
+    pub cpp_side: String,
+    /// Tile size (0: whole block).
+    pub tile: u32,
+    /// Rust timing, ms.
+    pub rust_ms: Summary,
+    /// C++ timing, ms.
+    pub cpp_ms: Summary,
+    /// Median ratio.
+    pub rust_over_cpp: f64,
+    /// Both sides verified at reps = 1.
+    pub rust_verified: bool,
+    /// C++ side verified.
+    pub cpp_verified: bool,
+    /// What was compared.
+    pub check: String,
+}
+
+fn experiments(block: u32, sm: u32, clusize: u32) -> Vec<Experiment> {
+    let mut v = vec![
+        Experiment {
+            name: "intrinsic",
+            cpp_label: "hand-written __shfl_down_sync",
+            variant: Variant::Reduce {
+                tag: ReduceTag::Intrinsic,
+                tile: 32,
+            },
+            cpp_fn: "cpp_reduce_intrinsic".into(),
+            rust_fn: "reduce_intrinsic".into(),
+            tile: 32,
+        },
+        Experiment {
+            name: "tile32",
+            cpp_label: "thread_block_tile<32> shfl_down",
+            variant: Variant::Reduce {
+                tag: ReduceTag::Tile32,
+                tile: 32,
+            },
+            cpp_fn: "cpp_reduce_tile32".into(),
+            rust_fn: "reduce_tile32".into(),
+            tile: 32,
+        },
+    ];
+    for tile in (3..=10).map(|k| 1u32 << k).filter(|&t| t <= block) {
+        v.push(Experiment {
+            name: "cg_reduce",
+            cpp_label: "cg::reduce(tile, v, plus)",
+            variant: Variant::Reduce {
+                tag: ReduceTag::CgReduce,
+                tile,
+            },
+            cpp_fn: format!("cpp_cg_reduce_{tile}"),
+            rust_fn: format!("cg_reduce_{tile}"),
+            tile,
+        });
+    }
+    v.push(Experiment {
+        name: "warp_reduce",
+        cpp_label: "cub::WarpReduce + shfl broadcast",
+        variant: Variant::Reduce {
+            tag: ReduceTag::CgReduce,
+            tile: 32,
+        },
+        cpp_fn: "cub_warp_reduce".into(),
+        rust_fn: "cg_reduce_32".into(),
+        tile: 32,
+    });
+    v.push(Experiment {
+        name: "block_reduce",
+        cpp_label: "cub::BlockReduce + smem broadcast",
+        variant: Variant::BlockReduce,
+        cpp_fn: format!("cub_block_reduce_{block}"),
+        rust_fn: "block_reduce".into(),
+        tile: block,
+    });
+    v.push(Experiment {
+        name: "block_scan",
+        cpp_label: "cub::BlockScan::InclusiveSum",
+        variant: Variant::BlockScan,
+        cpp_fn: format!("cub_block_scan_{block}"),
+        rust_fn: "block_scan".into(),
+        tile: block,
+    });
+    v.push(Experiment {
+        name: "coalesced",
+        cpp_label: "cg::coalesced_threads",
+        variant: Variant::Coalesced,
+        cpp_fn: "cpp_coalesced_odd".into(),
+        rust_fn: "coalesced_odd".into(),
+        tile: 32,
+    });
+    if sm >= 90 {
+        v.push(Experiment {
+            name: "cluster",
+            cpp_label: "cg::this_cluster map_shared_rank",
+            variant: Variant::Cluster { size: clusize },
+            cpp_fn: "cpp_cluster_dsmem".into(),
+            rust_fn: "cluster_dsmem".into(),
+            tile: clusize,
+        });
+    }
+    v
+}
+
+/// Builds the reference with nvcc for `sm` into `dir`; returns the cubin path.
+fn build_reference(nvcc: &Path, sm: u32, dir: &Path) -> Result<PathBuf> {
+    std::fs::create_dir_all(dir)?;
+    let src = dir.join("c02_reference.cu");
+    std::fs::write(&src, REFERENCE_CU)?;
+    let cubin = dir.join(format!("c02_reference_sm{sm}.cubin"));
+    let out = Command::new(nvcc)
+        .args(["-O3", &format!("-arch=sm_{sm}"), "-cubin", "-o"])
+        .arg(&cubin)
+        .arg(&src)
+        .output()
+        .with_context(|| format!("running {}", nvcc.display()))?;
+    if !out.status.success() {
+        bail!(
+            "nvcc failed to build the C++ reference:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    Ok(cubin)
+}
+
+/// Launch order for timing: (experiment index, C++ side?).
+struct Pairs<'l, 'a> {
+    lab: &'l mut Lab<'a>,
+    module: &'l Module,
+    exps: &'l [Experiment],
+}
+
+impl Timed for Pairs<'_, '_> {
+    type Variant = (usize, bool);
+
+    fn gpu(&self) -> &cg_runtime::Gpu {
+        self.lab.gpu()
+    }
+
+    fn launch_async(&mut self, (i, cpp): (usize, bool), reps: u32) -> Result<()> {
+        let e = &self.exps[i];
+        let side = if cpp {
+            Side::Cpp(self.module, &e.cpp_fn)
+        } else {
+            Side::Rust
+        };
+        self.lab.launch_side(e.variant, side, reps, false)
+    }
+}
+
+/// Runs the comparison.
+pub fn run(args: &CompareArgs) -> Result<()> {
+    let a = &args.lab;
+    a.validate().map_err(anyhow::Error::msg)?;
+    let Some(nvcc) = tools::find_tool("nvcc") else {
+        bail!(
+            "`cg-lab compare` builds reference/cuda with nvcc, which was not found \
+             (install the CUDA toolkit, put nvcc on PATH, or set CG_NVCC)"
+        );
+    };
+    let backend = a.backend.open()?;
+    let Backend::Gpu(gpu) = &backend else {
+        bail!("`cg-lab compare` times Rust against C++ on a GPU; none is usable here");
+    };
+    let sm = gpu.info().sm();
+    let out = a
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("results").join(gpu.info().slug()));
+    let build = std::env::temp_dir().join(format!("cg-lab-reference-{}", std::process::id()));
+    eprintln!(
+        "building the C++ reference with {} for sm_{sm} …",
+        nvcc.display()
+    );
+    let cubin = build_reference(&nvcc, sm, &build)?;
+    let module = gpu.load_image(&std::fs::read(&cubin)?)?;
+    let exps = experiments(a.block, sm, a.clusize);
+
+    let mut lab = Lab::new(&backend, a)?;
+    let progress = Progress::new((exps.len() * 2) as u64 * (1 + a.runs as u64), a.csv_only);
+    let mut checks = Vec::new();
+    for e in &exps {
+        progress.set_message(format!("verify {} tile {}", e.name, e.tile));
+        let rust = lab.verify_side(e.variant, Side::Rust)?;
+        let cpp = lab.verify_side(e.variant, Side::Cpp(&module, &e.cpp_fn))?;
+        progress.inc(2);
+        checks.push((rust, cpp));
+    }
+    let order: Vec<(usize, bool)> = (0..exps.len())
+        .flat_map(|i| [(i, false), (i, true)])
+        .collect();
+    let samples = {
+        let mut pairs = Pairs {
+            lab: &mut lab,
+            module: &module,
+            exps: &exps,
+        };
+        timing::time_interleaved(&mut pairs, &order, a.warmup, a.runs, a.reps, &progress)?
+    };
+    progress.finish();
+    let rows: Vec<CompareRow> = exps
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let rust_ms = Summary::of(&samples[2 * i]);
+            let cpp_ms = Summary::of(&samples[2 * i + 1]);
+            let ((rv, rc), (cv, cc)) = checks[i].clone();
+            CompareRow {
+                experiment: e.name.into(),
+                cpp_side: e.cpp_label.into(),
+                tile: e.tile,
+                rust_over_cpp: rust_ms.median / cpp_ms.median,
+                rust_ms,
+                cpp_ms,
+                rust_verified: rv,
+                cpp_verified: cv,
+                check: format!("rust: {rc}; c++: {cc}"),
+            }
+        })
+        .collect();
+
+    let platform = crate::run::platform(&backend);
+    std::fs::create_dir_all(&out)?;
+    let mut written = vec![];
+    let p = out.join("compare.csv");
+    std::fs::write(&p, csv(&rows))?;
+    written.push(p);
+    let p = out.join("compare.md");
+    std::fs::write(
+        &p,
+        markdown(&rows, &platform, &timing::describe(a.warmup, a.runs), a),
+    )?;
+    written.push(p);
+    let p = out.join("compare.svg");
+    crate::report::plot::compare(&rows, &platform.device, &p)?;
+    written.push(p);
+    match sass_report(gpu, &cubin, &exps, &build) {
+        Ok(text) => {
+            let p = out.join("sass.md");
+            std::fs::write(&p, text)?;
+            written.push(p);
+        }
+        Err(e) => eprintln!("note: sass.md not written: {e}"),
+    }
+    std::fs::remove_dir_all(&build).ok();
+
+    for r in &rows {
+        println!(
+            "{:<12} tile={:<4} rust={:.4} ms  c++={:.4} ms  rust/c++={:.3}  verify rust {} c++ {}  ({})",
+            r.experiment,
+            r.tile,
+            r.rust_ms.median,
+            r.cpp_ms.median,
+            r.rust_over_cpp,
+            ok(r.rust_verified),
+            ok(r.cpp_verified),
+            r.cpp_side
+        );
+    }
+    println!(
+        "wrote {}",
+        written
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let bad: Vec<String> = rows
+        .iter()
+        .filter(|r| !r.rust_verified || !r.cpp_verified)
+        .map(|r| format!("{} tile {} ({})", r.experiment, r.tile, r.check))
+        .collect();
+    if !bad.is_empty() {
+        bail!("verification FAILED: {}", bad.join("; "));
+    }
+    Ok(())
+}
+
+fn ok(b: bool) -> &'static str {
+    if b { "OK" } else { "FAILED" }
+}
+
+fn csv(rows: &[CompareRow]) -> String {
+    let mut s = String::from(
+        "experiment,cpp_side,tile,rust_ms,rust_p10_ms,rust_p90_ms,cpp_ms,cpp_p10_ms,cpp_p90_ms,rust_over_cpp,rust_verified,cpp_verified\n",
+    );
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "{},{},{},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.4},{},{}",
+            r.experiment,
+            r.cpp_side.replace(',', ";"),
+            r.tile,
+            r.rust_ms.median,
+            r.rust_ms.p10,
+            r.rust_ms.p90,
+            r.cpp_ms.median,
+            r.cpp_ms.p10,
+            r.cpp_ms.p90,
+            r.rust_over_cpp,
+            r.rust_verified,
+            r.cpp_verified
+        );
+    }
+    s
+}
+
+fn markdown(
+    rows: &[CompareRow],
+    p: &crate::results::Platform,
+    timing: &str,
+    a: &LabArgs,
+) -> String {
+    let mut s = format!(
+        "# Rust vs CUDA C++ — {}\n\nPlatform: {}\n\nCommand: `{}`\n\n",
+        p.device,
+        p.line(),
+        p.command
+    );
+    let _ = writeln!(
+        s,
+        "Same process, same runtime, same data (n = {}, block {}, grid {}, reps {}); the C++ side is \
+         `reference/cuda/c02_reference.cu` built with `nvcc -O3` for the device. Timing: {timing}; each \
+         round launches every experiment's Rust kernel, then its C++ twin.\n",
+        a.n,
+        a.block,
+        a.grid
+            .map(|g| g.to_string())
+            .unwrap_or_else(|| "SMs × 8".into()),
+        a.reps
+    );
+    let _ = writeln!(
+        s,
+        "| experiment | tile | Rust ms (p10–p90) | C++ ms (p10–p90) | Rust / C++ | C++ side | verify |"
+    );
+    let _ = writeln!(s, "| --- | ---: | ---: | ---: | ---: | --- | --- |");
+    for r in rows {
+        let tile = if r.tile == 0 || r.experiment.starts_with("block_") {
+            "block".to_string()
+        } else {
+            r.tile.to_string()
+        };
+        let _ = writeln!(
+            s,
+            "| {} | {tile} | {:.4} ({:.4}–{:.4}) | {:.4} ({:.4}–{:.4}) | **{:.3}** | {} | Rust {}, C++ {} |",
+            r.experiment,
+            r.rust_ms.median,
+            r.rust_ms.p10,
+            r.rust_ms.p90,
+            r.cpp_ms.median,
+            r.cpp_ms.p10,
+            r.cpp_ms.p90,
+            r.rust_over_cpp,
+            r.cpp_side,
+            ok(r.rust_verified),
+            ok(r.cpp_verified)
+        );
+    }
+    s
+}
+
+/// Per experiment, the SASS opcode counts of both sides.
+fn sass_report(
+    gpu: &cg_runtime::Gpu,
+    cpp_cubin: &Path,
+    exps: &[Experiment],
+    dir: &Path,
+) -> Result<String> {
+    let ptxas = tools::find_tool("ptxas").context("ptxas not found")?;
+    let dis = tools::find_tool("cuobjdump")
+        .or_else(|| tools::find_tool("nvdisasm"))
+        .context("cuobjdump not found")?;
+    let ptx = cg_runtime::ptx::select_ptx(
+        gpu.info().compute_capability.0,
+        gpu.info().compute_capability.1,
+    )
+    .context("no PTX for this device")?;
+    let sm = gpu.info().sm();
+    let rust_cubin =
+        sass::assemble(&ptxas, ptx.ptx, sm, dir, "rust").map_err(anyhow::Error::msg)?;
+    let rust = sass::disassemble(&dis, &rust_cubin).map_err(anyhow::Error::msg)?;
+    let cpp = sass::disassemble(&dis, cpp_cubin).map_err(anyhow::Error::msg)?;
+    let mut s = format!(
+        "# SASS of each experiment, Rust vs C++ (sm_{sm})\n\nRust: the embedded PTX (sm_{}) assembled with `{}`; \
+         C++: `nvcc -O3 -arch=sm_{sm}`. Disassembled with `{}`. Counts per opcode (modifiers dropped, NOPs ignored).\n\n",
+        ptx.sm,
+        ptxas.display(),
+        dis.display()
+    );
+    let mut seen = std::collections::BTreeSet::new();
+    for e in exps {
+        if !seen.insert((e.rust_fn.clone(), e.cpp_fn.clone())) {
+            continue;
+        }
+        let (Some(r), Some(c)) = (rust.get(&e.rust_fn), cpp.get(&e.cpp_fn)) else {
+            continue;
+        };
+        let (hr, hc) = (sass::histogram(r), sass::histogram(c));
+        let _ = writeln!(s, "## {} ({} vs {})\n", e.name, e.rust_fn, e.cpp_fn);
+        let _ = writeln!(
+            s,
+            "Total instructions: Rust {}, C++ {}.\n",
+            sass::opcodes(r).len(),
+            sass::opcodes(c).len()
+        );
+        let _ = writeln!(s, "| opcode | Rust | C++ |\n| --- | ---: | ---: |");
+        let keys: std::collections::BTreeSet<&String> = hr.keys().chain(hc.keys()).collect();
+        for k in keys {
+            let (a, b) = (
+                hr.get(k).copied().unwrap_or(0),
+                hc.get(k).copied().unwrap_or(0),
+            );
+            let mark = if a != b { " ◀" } else { "" };
+            let _ = writeln!(s, "| {k}{mark} | {a} | {b} |");
+        }
+        s.push('\n');
+    }
+    Ok(s)
+}

@@ -1,0 +1,105 @@
+//! The lab's command line as a user meets it: bad flags give one line and a
+//! non-zero exit; the whole lab passes on the simulator.
+
+use std::process::Command;
+
+fn cg_lab(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_cg-lab"))
+        .args(args)
+        .output()
+        .expect("running cg-lab");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn bad_flags_give_one_line_and_fail() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["--tile", "3"], "power of two in [8, 1024]"),
+        (&["--block", "96"], "multiple of 32 in [128, 1024]"),
+        (&["--n", "0"], "at least 1"),
+        (&["--mode", "nope"], "possible values"),
+        (&["--clusize", "0"], "[1, 8]"),
+        (&["--tile", "256", "--block", "128"], "larger than --block"),
+        (&["--runs", "0"], "at least 1"),
+    ];
+    for (args, expect) in cases {
+        let (code, stdout, stderr) = cg_lab(args);
+        assert_ne!(code, 0, "{args:?} should fail");
+        assert!(stdout.is_empty(), "{args:?} printed to stdout: {stdout}");
+        assert_eq!(
+            stderr.trim_end().lines().count(),
+            1,
+            "{args:?}: not one line:\n{stderr}"
+        );
+        assert!(stderr.contains(expect), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn whole_lab_passes_on_the_simulator() {
+    let dir = std::env::temp_dir().join(format!("cg-lab-sim-{}", std::process::id()));
+    let dir_s = dir.to_string_lossy().into_owned();
+    let (code, stdout, stderr) = cg_lab(&[
+        "--backend",
+        "sim",
+        "--mode",
+        "all",
+        "--n",
+        "65536",
+        "--out",
+        &dir_s,
+    ]);
+    assert_eq!(code, 0, "stdout:\n{stdout}\nstderr:\n{stderr}");
+    assert!(
+        stdout.contains("simulator backend: correctness only"),
+        "{stdout}"
+    );
+    let verified = stdout.lines().filter(|l| l.contains("verify OK")).count();
+    // sweep: tiles 8..128 (5), modes: intrinsic, tile32, cg_reduce, coalesced, cluster (5)
+    assert_eq!(verified, 10, "{stdout}");
+    assert!(!stdout.contains("FAILED"), "{stdout}");
+    for f in [
+        "C-02_sweep.csv",
+        "C-02_modes.csv",
+        "C-02_cooperative_groups.md",
+        "C-02.json",
+    ] {
+        assert!(dir.join(f).is_file(), "{f} not written");
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("C-02.json")).unwrap()).unwrap();
+    assert_eq!(json["sweep"].as_array().unwrap().len(), 5);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn info_runs_the_smoke_kernel_on_the_simulator() {
+    let (code, stdout, stderr) = cg_lab(&["info", "--backend", "sim"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("smoke") && stdout.contains("OK"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn verify_without_gpu_or_reference_says_why() {
+    let (code, _, stderr) = cg_lab(&["verify", "--backend", "sim"]);
+    assert_ne!(code, 0);
+    assert!(stderr.contains("needs a GPU"), "{stderr}");
+}
+
+#[test]
+fn verify_against_the_committed_h200_outputs() {
+    let reference = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/results/h200/differential.json"
+    );
+    let (code, stdout, stderr) = cg_lab(&["verify", "--reference", reference]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(stdout.contains("12 of 12 kernels identical"), "{stdout}");
+}
