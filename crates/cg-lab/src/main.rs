@@ -23,6 +23,7 @@ mod run;
 mod stats;
 mod timing;
 mod verify;
+mod verify_collectives;
 
 use std::process::ExitCode;
 

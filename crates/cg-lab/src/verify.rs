@@ -27,6 +27,13 @@ pub struct VerifyArgs {
     /// against its GPU outputs (for machines without a GPU).
     #[arg(long)]
     reference: Option<PathBuf>,
+    /// Collective test launches per group shape and element type on the GPU
+    /// (0 skips them).
+    #[arg(long, default_value_t = 24)]
+    collectives: u32,
+    /// Seed of the collective test cases.
+    #[arg(long, default_value_t = 0x00C0_FFEE)]
+    seed: u64,
 }
 
 /// One case's outputs on both sides.
@@ -87,6 +94,7 @@ fn first_difference(a: &[u32], b: &[u32]) -> Option<String> {
 /// Runs the differential suite.
 pub fn run(args: &VerifyArgs) -> Result<()> {
     let sim = Backend::sim();
+    let mut collectives: Option<Vec<crate::verify_collectives::TypeResult>> = None;
     let (device, gpu_outputs): (String, Vec<Vec<u32>>) = match &args.reference {
         Some(path) => {
             let text = std::fs::read_to_string(path)
@@ -118,6 +126,13 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
                 .iter()
                 .map(|c| run_case(&backend, c))
                 .collect::<Result<Vec<_>>>()?;
+            if args.collectives > 0 {
+                eprintln!(
+                    "collectives: loading the test module, {} launches per group shape and type …",
+                    args.collectives
+                );
+                collectives = Some(crate::verify_collectives::run_all(gpu, args.collectives, args.seed)?);
+            }
             (name, outs)
         }
     };
@@ -166,6 +181,24 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
         let md = dir.join("differential.md");
         std::fs::write(&md, markdown(&report))?;
         println!("wrote {}, {}", json.display(), md.display());
+        if let Some(results) = &collectives {
+            let json = dir.join("collectives.json");
+            std::fs::write(&json, serde_json::to_string_pretty(results)? + "\n")?;
+            let md = dir.join("collectives.md");
+            std::fs::write(&md, crate::verify_collectives::markdown(results, &device, &report.command, args.seed))?;
+            println!("wrote {}, {}", json.display(), md.display());
+        }
+    }
+    if let Some(results) = &collectives {
+        for r in results {
+            println!(
+                "collectives {:<4} {} launches: GPU = model {}, GPU = simulator {}",
+                r.elem, r.launches, r.gpu_equals_model, r.gpu_equals_sim
+            );
+            if r.gpu_equals_model != r.launches || r.gpu_equals_sim != r.launches {
+                failures.push(format!("collectives {}: {}", r.elem, r.failures.join("; ")));
+            }
+        }
     }
     let n = report.cases.len();
     if failures.is_empty() {

@@ -106,6 +106,15 @@ impl Gpu {
         &self.kernels
     }
 
+    /// JIT-loads the newest PTX of another embedded set (e.g.
+    /// [`EMBEDDED_TEST_PTX`](crate::ptx::EMBEDDED_TEST_PTX)) for this device.
+    pub fn load_embedded(&self, set: &'static [EmbeddedPtx]) -> Result<Module> {
+        let (major, minor) = self.info.compute_capability;
+        let ptx = crate::ptx::select_from(set, major, minor)
+            .ok_or_else(|| RuntimeError::UnsupportedGpu { name: self.info.name.clone(), major, minor })?;
+        load_ptx(ptx)
+    }
+
     /// Loads a cubin or fatbin image (e.g. the C++ reference kernels).
     pub fn load_image(&self, image: &[u8]) -> Result<Module> {
         let mut module: sys::CUmodule = std::ptr::null_mut();

@@ -14,11 +14,13 @@ include!(concat!(env!("OUT_DIR"), "/embedded_ptx.rs"));
 /// The newest embedded PTX whose SM is ≤ the device's compute capability
 /// (`major * 10 + minor`), or `None` if the device is older than all of them.
 pub fn select_ptx(major: u32, minor: u32) -> Option<&'static EmbeddedPtx> {
+    select_from(EMBEDDED_PTX, major, minor)
+}
+
+/// [`select_ptx`] from a given set (e.g. [`EMBEDDED_TEST_PTX`]).
+pub fn select_from(set: &'static [EmbeddedPtx], major: u32, minor: u32) -> Option<&'static EmbeddedPtx> {
     let cc = major * 10 + minor;
-    EMBEDDED_PTX
-        .iter()
-        .filter(|p| p.sm <= cc)
-        .max_by_key(|p| p.sm)
+    set.iter().filter(|p| p.sm <= cc).max_by_key(|p| p.sm)
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@
 
 mod common;
 
-use cg_kernels::collectives::model::{Inputs, Launch, ModelElem};
+use cg_kernels::collectives::model::{Inputs, Launch, TestValue, size_for};
 use cg_kernels::collectives::{
     COLLECTIVES_F32, COLLECTIVES_F64, COLLECTIVES_I32, COLLECTIVES_I64, COLLECTIVES_U32,
     COLLECTIVES_U64, Kind, Params,
@@ -32,27 +32,6 @@ struct Case {
 /// Block sizes: whole warps half of the time, anything from 1 to 1024 else.
 fn block_size() -> impl Strategy<Value = u32> {
     prop_oneof![(1u32..=32).prop_map(|w| w * 32), 1u32..=1024, 1u32..=40]
-}
-
-/// The largest `k` with `2^k <= x`.
-fn log2(x: u32) -> u32 {
-    31 - x.leading_zeros()
-}
-
-/// A valid tile-size parameter for `kind` in a block of `block` threads
-/// (from a raw choice `k`), or `None` if the kind cannot run in that block.
-fn size_for(kind: Kind, block: u32, k: u32) -> Option<u32> {
-    let pick = |max_log: u32| Some(1 << (k % (max_log + 1)));
-    match kind {
-        Kind::Tile => pick(log2(block).min(10)),
-        Kind::TileOfTile32 if block >= 32 => pick(5),
-        Kind::TileOfTile256 if block >= 256 => pick(8),
-        Kind::Dynamic | Kind::Labeled | Kind::Binary => pick(log2(block).min(5)),
-        Kind::DynamicOfTile64 if block >= 64 => pick(5),
-        Kind::DynamicOfCoalesced => pick(5),
-        Kind::Coalesced | Kind::LabeledOfCoalesced | Kind::Block => Some(0),
-        _ => None,
-    }
 }
 
 fn case(ops: u32) -> impl Strategy<Value = Case> {
@@ -107,57 +86,45 @@ fn case(ops: u32) -> impl Strategy<Value = Case> {
         })
 }
 
-fn run<T: ModelElem>(
-    kernel: Kernel<Args<T>>,
-    c: &Case,
-    conv: fn(i64) -> T,
-) -> Result<(), TestCaseError> {
+fn run<T: TestValue>(kernel: Kernel<Args<T>>, c: &Case) -> Result<(), TestCaseError> {
     let inputs = Inputs {
-        values: c.values.iter().map(|&v| conv(v)).collect(),
+        values: c.values.iter().map(|&v| T::from_raw(v)).collect(),
         preds: c.preds.clone(),
         labels: c.labels.clone(),
     };
     common::run(kernel, c.launch, c.params, &inputs).map_err(TestCaseError::fail)
 }
 
-/// Floats stay on a coarse grid (`|x| < 2^bits`, in steps the format holds
-/// exactly), so sums of up to 1024 of them are exact: f32 inputs are
-/// multiples of 1/16 below 64 (20 significant bits for a 1024-term sum),
-/// f64 inputs multiples of 1/4 below 2^18.
-fn small(v: i64, bits: u32) -> i64 {
-    v % (1 << bits)
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
 
     #[test]
-    fn collectives_u32(c in case(6)) {
-        run(COLLECTIVES_U32, &c, |v| v as u32)?;
+    fn collectives_u32(c in case(u32::OPS)) {
+        run(COLLECTIVES_U32, &c)?;
     }
 
     #[test]
-    fn collectives_i32(c in case(6)) {
-        run(COLLECTIVES_I32, &c, |v| v as i32)?;
+    fn collectives_i32(c in case(i32::OPS)) {
+        run(COLLECTIVES_I32, &c)?;
     }
 
     #[test]
-    fn collectives_u64(c in case(6)) {
-        run(COLLECTIVES_U64, &c, |v| (v as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15))?;
+    fn collectives_u64(c in case(u64::OPS)) {
+        run(COLLECTIVES_U64, &c)?;
     }
 
     #[test]
-    fn collectives_i64(c in case(6)) {
-        run(COLLECTIVES_I64, &c, |v| v.wrapping_mul(0x1_0000_0001))?;
+    fn collectives_i64(c in case(i64::OPS)) {
+        run(COLLECTIVES_I64, &c)?;
     }
 
     #[test]
-    fn collectives_f32(c in case(3)) {
-        run(COLLECTIVES_F32, &c, |v| small(v, 10) as f32 / 16.0)?;
+    fn collectives_f32(c in case(f32::OPS)) {
+        run(COLLECTIVES_F32, &c)?;
     }
 
     #[test]
-    fn collectives_f64(c in case(3)) {
-        run(COLLECTIVES_F64, &c, |v| small(v, 20) as f64 * 0.25)?;
+    fn collectives_f64(c in case(f64::OPS)) {
+        run(COLLECTIVES_F64, &c)?;
     }
 }

@@ -60,6 +60,75 @@ macro_rules! model_float {
 }
 model_float!(f32, f64);
 
+/// The largest `k` with `2^k <= x`.
+fn log2(x: u32) -> u32 {
+    31 - x.leading_zeros()
+}
+
+/// A valid tile-size parameter for `kind` in a block of `block` threads
+/// (from a raw choice `k`), or `None` if the kind cannot run in that block.
+pub fn size_for(kind: Kind, block: u32, k: u32) -> Option<u32> {
+    let pick = |max_log: u32| Some(1 << (k % (max_log + 1)));
+    match kind {
+        Kind::Tile => pick(log2(block).min(10)),
+        Kind::TileOfTile32 if block >= 32 => pick(5),
+        Kind::TileOfTile256 if block >= 256 => pick(8),
+        Kind::Dynamic | Kind::Labeled | Kind::Binary => pick(log2(block).min(5)),
+        Kind::DynamicOfTile64 if block >= 64 => pick(5),
+        Kind::DynamicOfCoalesced => pick(5),
+        Kind::Coalesced | Kind::LabeledOfCoalesced | Kind::Block => Some(0),
+        _ => None,
+    }
+}
+
+/// Test values of each element type from raw integers. Floats stay on a
+/// coarse grid (`|x| < 2^bits`, in steps the format holds exactly), so sums
+/// of up to 1024 of them are exact in any order: f32 inputs are multiples of
+/// 1/16 below 64, f64 inputs multiples of 1/4 below 2^18.
+pub trait TestValue: ModelElem {
+    /// The value for raw integer `v`.
+    fn from_raw(v: i64) -> Self;
+    /// Operators the type supports (ids `0..OPS`).
+    const OPS: u32;
+}
+
+impl TestValue for u32 {
+    fn from_raw(v: i64) -> Self {
+        v as u32
+    }
+    const OPS: u32 = 6;
+}
+impl TestValue for i32 {
+    fn from_raw(v: i64) -> Self {
+        v as i32
+    }
+    const OPS: u32 = 6;
+}
+impl TestValue for u64 {
+    fn from_raw(v: i64) -> Self {
+        (v as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+    const OPS: u32 = 6;
+}
+impl TestValue for i64 {
+    fn from_raw(v: i64) -> Self {
+        v.wrapping_mul(0x1_0000_0001)
+    }
+    const OPS: u32 = 6;
+}
+impl TestValue for f32 {
+    fn from_raw(v: i64) -> Self {
+        (v % (1 << 10)) as f32 / 16.0
+    }
+    const OPS: u32 = 3;
+}
+impl TestValue for f64 {
+    fn from_raw(v: i64) -> Self {
+        (v % (1 << 20)) as f64 * 0.25
+    }
+    const OPS: u32 = 3;
+}
+
 /// A 1-D launch: `blocks` blocks of `block` threads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Launch {

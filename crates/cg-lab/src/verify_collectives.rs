@@ -1,0 +1,205 @@
+//! The collectives half of `cg-lab verify`: the collective test kernels of
+//! `cg_kernels::collectives` (every collective × operator × element type ×
+//! group shape) on the GPU, each launch checked against the sequential model
+//! and compared bit for bit with the simulator.
+
+use anyhow::{Context, Result};
+use cg_kernels::collectives::model::{Inputs, Launch, TestValue, check, size_for};
+use cg_kernels::collectives::{
+    COLLECTIVES_F32, COLLECTIVES_F64, COLLECTIVES_I32, COLLECTIVES_I64, COLLECTIVES_U32, COLLECTIVES_U64, Kind,
+    NOT_WRITTEN, Params, SLOTS,
+};
+use cg_runtime::{Gpu, LaunchConfig, Module};
+use cooperative_groups::Kernel;
+use serde::Serialize;
+
+type Args<T> = (*const Params, *const T, *const u32, *const u32, *mut u64, *mut u32);
+
+/// A tiny deterministic generator (xorshift64*), so a run is reproducible.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// One launch of one collective kernel.
+struct Case {
+    launch: Launch,
+    params: Params,
+    values: Vec<i64>,
+    preds: Vec<u32>,
+    labels: Vec<u32>,
+}
+
+fn case(rng: &mut Rng, kind: Kind, ops: u32) -> Option<Case> {
+    let block = match rng.below(3) {
+        0 => 32 * (1 + rng.below(32) as u32),
+        1 => 1 + rng.below(1024) as u32,
+        _ => 1 + rng.below(40) as u32,
+    };
+    let size = size_for(kind, block, rng.below(11) as u32)?;
+    let launch = Launch { blocks: 1 + rng.below(2) as u32, block };
+    let params = Params {
+        kind: kind as u32,
+        size,
+        op: rng.below(ops as u64) as u32,
+        src: rng.below(64) as u32,
+        delta: rng.below(40) as u32,
+        xor: rng.below(40) as u32,
+        pad: [0; 2],
+    };
+    let n = launch.threads();
+    let spread = rng.below(3);
+    let values = (0..n)
+        .map(|_| match spread {
+            0 => rng.below(4) as i64,
+            1 => rng.below(200) as i64 - 100,
+            _ => rng.next() as i32 as i64,
+        })
+        .collect();
+    let density = [0, 100, rng.below(100)][rng.below(3) as usize];
+    let preds = (0..n).map(|_| (rng.below(100) < density) as u32).collect();
+    let labels = (0..n).map(|_| rng.below(4) as u32).collect();
+    Some(Case { launch, params, values, preds, labels })
+}
+
+/// Outputs of one launch: result rows and `invoke_one` counters.
+type Outputs = (Vec<u64>, Vec<u32>);
+
+fn on_gpu<T: TestValue>(gpu: &Gpu, module: &Module, k: &Kernel<Args<T>>, c: &Case, inputs: &Inputs<T>) -> Result<Outputs> {
+    let n = c.launch.threads();
+    let params = gpu.upload(&[c.params])?;
+    let values = gpu.upload(&inputs.values)?;
+    let preds = gpu.upload(&inputs.preds)?;
+    let labels = gpu.upload(&inputs.labels)?;
+    let out = gpu.upload(&vec![NOT_WRITTEN; n * SLOTS])?;
+    let counters = gpu.alloc::<u32>(n)?;
+    let args: Args<T> = (params.as_ptr(), values.as_ptr(), preds.as_ptr(), labels.as_ptr(), out.as_ptr(), counters.as_ptr());
+    let cfg = LaunchConfig::linear(c.launch.blocks, c.launch.block);
+    gpu.launch_function(module.function(k.name())?, k.name(), &cfg, args)?;
+    gpu.synchronize()?;
+    Ok((out.to_vec()?, counters.to_vec()?))
+}
+
+fn on_sim<T: TestValue>(k: &Kernel<Args<T>>, c: &Case, inputs: &Inputs<T>) -> Result<Outputs> {
+    let n = c.launch.threads();
+    let mut out = vec![NOT_WRITTEN; n * SLOTS];
+    let mut counters = vec![0u32; n];
+    let args: Args<T> = (
+        &c.params,
+        inputs.values.as_ptr(),
+        inputs.preds.as_ptr(),
+        inputs.labels.as_ptr(),
+        out.as_mut_ptr(),
+        counters.as_mut_ptr(),
+    );
+    let body = k.host_fn();
+    cg_sim::launch(&cg_sim::LaunchConfig::new(c.launch.blocks, c.launch.block), &|| body(args))?;
+    Ok((out, counters))
+}
+
+/// Results for one element type.
+#[derive(Debug, Serialize)]
+pub struct TypeResult {
+    /// Element type.
+    pub elem: &'static str,
+    /// Launches per group kind, in `Kind::ALL` order.
+    pub per_kind: Vec<(String, u32)>,
+    /// Launches run.
+    pub launches: u32,
+    /// GPU results equal to the model.
+    pub gpu_equals_model: u32,
+    /// GPU outputs bit-identical to the simulator's.
+    pub gpu_equals_sim: u32,
+    /// The first failures, described.
+    pub failures: Vec<String>,
+}
+
+fn run_type<T: TestValue>(
+    gpu: &Gpu,
+    module: &Module,
+    elem: &'static str,
+    k: Kernel<Args<T>>,
+    per_kind: u32,
+    rng: &mut Rng,
+) -> Result<TypeResult> {
+    let mut r = TypeResult { elem, per_kind: vec![], launches: 0, gpu_equals_model: 0, gpu_equals_sim: 0, failures: vec![] };
+    for kind in Kind::ALL {
+        let mut done = 0;
+        let mut tries = 0;
+        while done < per_kind && tries < per_kind * 20 {
+            tries += 1;
+            let Some(c) = case(rng, kind, T::OPS) else { continue };
+            let inputs = Inputs {
+                values: c.values.iter().map(|&v| T::from_raw(v)).collect(),
+                preds: c.preds.clone(),
+                labels: c.labels.clone(),
+            };
+            let gpu_out = on_gpu(gpu, module, &k, &c, &inputs).with_context(|| format!("{elem} {kind:?}"))?;
+            let sim_out = on_sim(&k, &c, &inputs).with_context(|| format!("{elem} {kind:?} on the simulator"))?;
+            r.launches += 1;
+            done += 1;
+            match check(c.launch, &c.params, &inputs, &gpu_out.0, &gpu_out.1) {
+                Ok(()) => r.gpu_equals_model += 1,
+                Err(e) if r.failures.len() < 5 => r.failures.push(format!("{kind:?} {:?} {:?}: {e}", c.launch, c.params)),
+                Err(_) => {}
+            }
+            if gpu_out == sim_out {
+                r.gpu_equals_sim += 1;
+            } else if r.failures.len() < 5 {
+                r.failures.push(format!("{kind:?} {:?} {:?}: GPU and simulator outputs differ", c.launch, c.params));
+            }
+        }
+        r.per_kind.push((format!("{kind:?}"), done));
+    }
+    Ok(r)
+}
+
+/// Runs `per_kind` launches of every group kind for every element type.
+pub fn run_all(gpu: &Gpu, per_kind: u32, seed: u64) -> Result<Vec<TypeResult>> {
+    let module = gpu.load_embedded(cg_runtime::ptx::EMBEDDED_TEST_PTX)?;
+    let mut rng = Rng(seed | 1);
+    Ok(vec![
+        run_type(gpu, &module, "u32", COLLECTIVES_U32, per_kind, &mut rng)?,
+        run_type(gpu, &module, "i32", COLLECTIVES_I32, per_kind, &mut rng)?,
+        run_type(gpu, &module, "u64", COLLECTIVES_U64, per_kind, &mut rng)?,
+        run_type(gpu, &module, "i64", COLLECTIVES_I64, per_kind, &mut rng)?,
+        run_type(gpu, &module, "f32", COLLECTIVES_F32, per_kind, &mut rng)?,
+        run_type(gpu, &module, "f64", COLLECTIVES_F64, per_kind, &mut rng)?,
+    ])
+}
+
+/// `collectives.md`.
+pub fn markdown(results: &[TypeResult], device: &str, command: &str, seed: u64) -> String {
+    let mut s = format!(
+        "# Collectives on {device}: GPU vs model vs simulator\n\nCommand: `{command}` (seed {seed})\n\n\
+         Every launch runs one collective test kernel (`cg_kernels::collectives`: rank, size, meta-group \
+         rank/size, reduce, inclusive/exclusive scan, shfl/up/down/xor, any, all, ballot, match_any/all, \
+         invoke_one_broadcast and invoke_one) on one group shape with random block sizes (partial warps \
+         included), operators, predicates and labels. Each GPU result is checked against the sequential \
+         model and compared bit for bit with the simulator's.\n\n\
+         | type | launches | GPU = model | GPU = simulator (bitwise) |\n| --- | ---: | ---: | ---: |\n"
+    );
+    for r in results {
+        s += &format!("| {} | {} | {} | {} |\n", r.elem, r.launches, r.gpu_equals_model, r.gpu_equals_sim);
+    }
+    if let Some(r) = results.first() {
+        s += "\nLaunches per group shape (each type): ";
+        s += &r.per_kind.iter().map(|(k, n)| format!("{k} {n}")).collect::<Vec<_>>().join(", ");
+        s += ".\n";
+    }
+    for r in results {
+        for f in &r.failures {
+            s += &format!("\n- **{}**: {f}", r.elem);
+        }
+    }
+    s
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Every GPU measurement of the project in one go, for a machine with an
+# NVIDIA GPU (and nvcc for the C++ comparison): the C-02 lab (block 128, and
+# the sweep at block 1024), the differential and collectives checks, the
+# Rust-vs-C++ comparison, and compute-sanitizer's racecheck and synccheck.
+# Usage: scripts/gpu-run.sh [OUT_DIR]   (default: results/run; also packs
+# everything into OUT_DIR/results.tgz). Expects a built target/release/cg-lab.
+set -uo pipefail
+out=${1:-results/run}
+bin=${CG_LAB:-./target/release/cg-lab}
+work=$(mktemp -d)
+mkdir -p "$out"
+run() { echo "\$ $*" | tee -a "$work/commands.log"; "$@"; }
+run "$bin" info 2>&1 | tee "$work/info.log"
+run "$bin" --mode all --out "$work/lab" 2>&1 | tee "$work/lab.log"
+run "$bin" --mode sweep --block 1024 --out "$work/lab1024" 2>&1 | tee "$work/lab1024.log"
+run "$bin" verify --out "$work/verify" 2>&1 | tee "$work/verify.log"
+run "$bin" compare --out "$work/compare" 2>&1 | tee "$work/compare.log"
+for tool in racecheck synccheck memcheck; do
+    run timeout 300 compute-sanitizer --tool "$tool" "$bin" --mode all --n 65536 --runs 1 --warmup 0 --out "$work/sanitizer" 2>&1 \
+        | tail -2 | tee -a "$work/sanitizer.log"
+done
+tar czf "$out/results.tgz" -C "$work" .
+echo "packed $out/results.tgz"
