@@ -15,7 +15,7 @@ run "$bin" info 2>&1 | tee "$work/info.log"
 run "$bin" --mode all --out "$work/lab" 2>&1 | tee "$work/lab.log"
 run "$bin" --mode sweep --block 1024 --out "$work/lab1024" 2>&1 | tee "$work/lab1024.log"
 run "$bin" verify --out "$work/verify" 2>&1 | tee "$work/verify.log"
-run "$bin" compare --out "$work/compare" 2>&1 | tee "$work/compare.log"
+run "$bin" compare --runs 25 --warmup 3 --out "$work/compare" 2>&1 | tee "$work/compare.log"
 for tool in racecheck synccheck memcheck; do
     run timeout 300 compute-sanitizer --tool "$tool" "$bin" --mode all --n 65536 --runs 1 --warmup 0 --out "$work/sanitizer" 2>&1 \
         | tail -2 | tee -a "$work/sanitizer.log"

@@ -4,6 +4,8 @@
 //! host binary by `cg-runtime`'s build script) and for the host, where each
 //! `#[kernel]` also yields a launch descriptor that the simulator can run.
 #![no_std]
+// `core::f32::math::mul_add`: the lab chains rounds with one FFMA, as nvcc does.
+#![feature(core_float_math)]
 #![cfg_attr(
     target_arch = "nvptx64",
     feature(abi_gpu_kernel, asm_experimental_arch)

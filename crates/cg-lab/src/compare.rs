@@ -377,7 +377,7 @@ fn markdown(
         s,
         "Same process, same runtime, same data (n = {}, block {}, grid {}, reps {}); the C++ side is \
          `reference/cuda/c02_reference.cu` built with `nvcc -O3` for the device. Timing: {timing}; each \
-         round launches every experiment's Rust kernel, then its C++ twin.\n",
+         experiment's Rust kernel and its C++ twin are adjacent in every round.\n",
         a.n,
         a.block,
         a.grid

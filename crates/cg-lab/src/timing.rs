@@ -1,6 +1,7 @@
 //! Interleaved timing with CUDA events: warm-ups, then rounds in which every
-//! variant is launched once (A B C A B C …), so slow drifts of clock or
-//! temperature hit all variants alike and ratios are taken inside one run.
+//! variant is launched once, alternating direction (A B C, C B A, A B C …),
+//! so slow drifts of clock or temperature, and any effect of a launch on the
+//! one after it, hit all variants alike; ratios are taken inside one run.
 
 use anyhow::Result;
 
@@ -20,8 +21,8 @@ pub trait Timed {
 pub fn describe(warmup: u32, runs: u32) -> String {
     format!(
         "CUDA events around each launch (output memset + kernel); {warmup} warm-up launch(es) of every \
-         variant, then {runs} rounds in which every variant is launched once, in order (A B C … A B C …); \
-         median, p10 and p90 of the {runs} samples"
+         variant, then {runs} rounds in which every variant is launched once, alternating direction \
+         (A B C, C B A, …); median, p10 and p90 of the {runs} samples"
     )
 }
 
@@ -45,7 +46,13 @@ pub fn time_interleaved<T: Timed>(
     let mut samples = vec![Vec::with_capacity(runs as usize); variants.len()];
     for round in 0..runs {
         progress.set_message(format!("timing round {}/{runs}", round + 1));
-        for (i, &v) in variants.iter().enumerate() {
+        let order: Vec<usize> = if round % 2 == 0 {
+            (0..variants.len()).collect()
+        } else {
+            (0..variants.len()).rev().collect()
+        };
+        for i in order {
+            let v = variants[i];
             start.record()?;
             t.launch_async(v, reps)?;
             stop.record()?;

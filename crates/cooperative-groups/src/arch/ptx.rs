@@ -439,9 +439,9 @@ pub mod cluster {
         fn nv_nctaid_y() -> u32;
         #[link_name = "llvm.nvvm.read.ptx.sreg.cluster.nctaid.z"]
         fn nv_nctaid_z() -> u32;
-        #[link_name = "llvm.nvvm.barrier.cluster.arrive"]
+        #[link_name = "llvm.nvvm.barrier.cluster.arrive.aligned"]
         fn nv_arrive();
-        #[link_name = "llvm.nvvm.barrier.cluster.wait"]
+        #[link_name = "llvm.nvvm.barrier.cluster.wait.aligned"]
         fn nv_wait();
         #[link_name = "llvm.nvvm.mapa"]
         fn nv_mapa(p: *mut u8, rank: u32) -> *mut u8;
@@ -467,14 +467,15 @@ pub mod cluster {
         [nctaid_x(), nctaid_y(), nctaid_z()]
     }
 
-    /// `barrier.cluster.arrive` (release semantics by default).
+    /// `barrier.cluster.arrive.aligned` (release semantics by default): every
+    /// thread of the warp executes it, as `cluster.sync()` requires anyway.
     #[inline(always)]
     pub fn arrive() {
         // SAFETY: cluster barrier arrival; every thread of the cluster arrives (group contract).
         unsafe { nv_arrive() }
     }
 
-    /// `barrier.cluster.wait` (acquire semantics by default).
+    /// `barrier.cluster.wait.aligned` (acquire semantics by default).
     #[inline(always)]
     pub fn wait() {
         // SAFETY: cluster barrier wait after this thread's arrival (group contract).
