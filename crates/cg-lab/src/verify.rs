@@ -131,7 +131,11 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
                     "collectives: loading the test module, {} launches per group shape and type …",
                     args.collectives
                 );
-                collectives = Some(crate::verify_collectives::run_all(gpu, args.collectives, args.seed)?);
+                collectives = Some(crate::verify_collectives::run_all(
+                    gpu,
+                    args.collectives,
+                    args.seed,
+                )?);
             }
             (name, outs)
         }
@@ -185,7 +189,10 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
             let json = dir.join("collectives.json");
             std::fs::write(&json, serde_json::to_string_pretty(results)? + "\n")?;
             let md = dir.join("collectives.md");
-            std::fs::write(&md, crate::verify_collectives::markdown(results, &device, &report.command, args.seed))?;
+            std::fs::write(
+                &md,
+                crate::verify_collectives::markdown(results, &device, &report.command, args.seed),
+            )?;
             println!("wrote {}, {}", json.display(), md.display());
         }
     }

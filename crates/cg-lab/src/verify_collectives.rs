@@ -6,14 +6,21 @@
 use anyhow::{Context, Result};
 use cg_kernels::collectives::model::{Inputs, Launch, TestValue, check, size_for};
 use cg_kernels::collectives::{
-    COLLECTIVES_F32, COLLECTIVES_F64, COLLECTIVES_I32, COLLECTIVES_I64, COLLECTIVES_U32, COLLECTIVES_U64, Kind,
-    NOT_WRITTEN, Params, SLOTS,
+    COLLECTIVES_F32, COLLECTIVES_F64, COLLECTIVES_I32, COLLECTIVES_I64, COLLECTIVES_U32,
+    COLLECTIVES_U64, Kind, NOT_WRITTEN, Params, SLOTS,
 };
 use cg_runtime::{Gpu, LaunchConfig, Module};
 use cooperative_groups::Kernel;
 use serde::Serialize;
 
-type Args<T> = (*const Params, *const T, *const u32, *const u32, *mut u64, *mut u32);
+type Args<T> = (
+    *const Params,
+    *const T,
+    *const u32,
+    *const u32,
+    *mut u64,
+    *mut u32,
+);
 
 /// A tiny deterministic generator (xorshift64*), so a run is reproducible.
 struct Rng(u64);
@@ -46,7 +53,10 @@ fn case(rng: &mut Rng, kind: Kind, ops: u32) -> Option<Case> {
         _ => 1 + rng.below(40) as u32,
     };
     let size = size_for(kind, block, rng.below(11) as u32)?;
-    let launch = Launch { blocks: 1 + rng.below(2) as u32, block };
+    let launch = Launch {
+        blocks: 1 + rng.below(2) as u32,
+        block,
+    };
     let params = Params {
         kind: kind as u32,
         size,
@@ -68,13 +78,25 @@ fn case(rng: &mut Rng, kind: Kind, ops: u32) -> Option<Case> {
     let density = [0, 100, rng.below(100)][rng.below(3) as usize];
     let preds = (0..n).map(|_| (rng.below(100) < density) as u32).collect();
     let labels = (0..n).map(|_| rng.below(4) as u32).collect();
-    Some(Case { launch, params, values, preds, labels })
+    Some(Case {
+        launch,
+        params,
+        values,
+        preds,
+        labels,
+    })
 }
 
 /// Outputs of one launch: result rows and `invoke_one` counters.
 type Outputs = (Vec<u64>, Vec<u32>);
 
-fn on_gpu<T: TestValue>(gpu: &Gpu, module: &Module, k: &Kernel<Args<T>>, c: &Case, inputs: &Inputs<T>) -> Result<Outputs> {
+fn on_gpu<T: TestValue>(
+    gpu: &Gpu,
+    module: &Module,
+    k: &Kernel<Args<T>>,
+    c: &Case,
+    inputs: &Inputs<T>,
+) -> Result<Outputs> {
     let n = c.launch.threads();
     let params = gpu.upload(&[c.params])?;
     let values = gpu.upload(&inputs.values)?;
@@ -82,7 +104,14 @@ fn on_gpu<T: TestValue>(gpu: &Gpu, module: &Module, k: &Kernel<Args<T>>, c: &Cas
     let labels = gpu.upload(&inputs.labels)?;
     let out = gpu.upload(&vec![NOT_WRITTEN; n * SLOTS])?;
     let counters = gpu.alloc::<u32>(n)?;
-    let args: Args<T> = (params.as_ptr(), values.as_ptr(), preds.as_ptr(), labels.as_ptr(), out.as_ptr(), counters.as_ptr());
+    let args: Args<T> = (
+        params.as_ptr(),
+        values.as_ptr(),
+        preds.as_ptr(),
+        labels.as_ptr(),
+        out.as_ptr(),
+        counters.as_ptr(),
+    );
     let cfg = LaunchConfig::linear(c.launch.blocks, c.launch.block);
     gpu.launch_function(module.function(k.name())?, k.name(), &cfg, args)?;
     gpu.synchronize()?;
@@ -102,7 +131,10 @@ fn on_sim<T: TestValue>(k: &Kernel<Args<T>>, c: &Case, inputs: &Inputs<T>) -> Re
         counters.as_mut_ptr(),
     );
     let body = k.host_fn();
-    cg_sim::launch(&cg_sim::LaunchConfig::new(c.launch.blocks, c.launch.block), &|| body(args))?;
+    cg_sim::launch(
+        &cg_sim::LaunchConfig::new(c.launch.blocks, c.launch.block),
+        &|| body(args),
+    )?;
     Ok((out, counters))
 }
 
@@ -131,31 +163,47 @@ fn run_type<T: TestValue>(
     per_kind: u32,
     rng: &mut Rng,
 ) -> Result<TypeResult> {
-    let mut r = TypeResult { elem, per_kind: vec![], launches: 0, gpu_equals_model: 0, gpu_equals_sim: 0, failures: vec![] };
+    let mut r = TypeResult {
+        elem,
+        per_kind: vec![],
+        launches: 0,
+        gpu_equals_model: 0,
+        gpu_equals_sim: 0,
+        failures: vec![],
+    };
     for kind in Kind::ALL {
         let mut done = 0;
         let mut tries = 0;
         while done < per_kind && tries < per_kind * 20 {
             tries += 1;
-            let Some(c) = case(rng, kind, T::OPS) else { continue };
+            let Some(c) = case(rng, kind, T::OPS) else {
+                continue;
+            };
             let inputs = Inputs {
                 values: c.values.iter().map(|&v| T::from_raw(v)).collect(),
                 preds: c.preds.clone(),
                 labels: c.labels.clone(),
             };
-            let gpu_out = on_gpu(gpu, module, &k, &c, &inputs).with_context(|| format!("{elem} {kind:?}"))?;
-            let sim_out = on_sim(&k, &c, &inputs).with_context(|| format!("{elem} {kind:?} on the simulator"))?;
+            let gpu_out =
+                on_gpu(gpu, module, &k, &c, &inputs).with_context(|| format!("{elem} {kind:?}"))?;
+            let sim_out = on_sim(&k, &c, &inputs)
+                .with_context(|| format!("{elem} {kind:?} on the simulator"))?;
             r.launches += 1;
             done += 1;
             match check(c.launch, &c.params, &inputs, &gpu_out.0, &gpu_out.1) {
                 Ok(()) => r.gpu_equals_model += 1,
-                Err(e) if r.failures.len() < 5 => r.failures.push(format!("{kind:?} {:?} {:?}: {e}", c.launch, c.params)),
+                Err(e) if r.failures.len() < 5 => r
+                    .failures
+                    .push(format!("{kind:?} {:?} {:?}: {e}", c.launch, c.params)),
                 Err(_) => {}
             }
             if gpu_out == sim_out {
                 r.gpu_equals_sim += 1;
             } else if r.failures.len() < 5 {
-                r.failures.push(format!("{kind:?} {:?} {:?}: GPU and simulator outputs differ", c.launch, c.params));
+                r.failures.push(format!(
+                    "{kind:?} {:?} {:?}: GPU and simulator outputs differ",
+                    c.launch, c.params
+                ));
             }
         }
         r.per_kind.push((format!("{kind:?}"), done));
@@ -189,11 +237,19 @@ pub fn markdown(results: &[TypeResult], device: &str, command: &str, seed: u64) 
          | type | launches | GPU = model | GPU = simulator (bitwise) |\n| --- | ---: | ---: | ---: |\n"
     );
     for r in results {
-        s += &format!("| {} | {} | {} | {} |\n", r.elem, r.launches, r.gpu_equals_model, r.gpu_equals_sim);
+        s += &format!(
+            "| {} | {} | {} | {} |\n",
+            r.elem, r.launches, r.gpu_equals_model, r.gpu_equals_sim
+        );
     }
     if let Some(r) = results.first() {
         s += "\nLaunches per group shape (each type): ";
-        s += &r.per_kind.iter().map(|(k, n)| format!("{k} {n}")).collect::<Vec<_>>().join(", ");
+        s += &r
+            .per_kind
+            .iter()
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect::<Vec<_>>()
+            .join(", ");
         s += ".\n";
     }
     for r in results {

@@ -110,8 +110,13 @@ impl Gpu {
     /// [`EMBEDDED_TEST_PTX`](crate::ptx::EMBEDDED_TEST_PTX)) for this device.
     pub fn load_embedded(&self, set: &'static [EmbeddedPtx]) -> Result<Module> {
         let (major, minor) = self.info.compute_capability;
-        let ptx = crate::ptx::select_from(set, major, minor)
-            .ok_or_else(|| RuntimeError::UnsupportedGpu { name: self.info.name.clone(), major, minor })?;
+        let ptx = crate::ptx::select_from(set, major, minor).ok_or_else(|| {
+            RuntimeError::UnsupportedGpu {
+                name: self.info.name.clone(),
+                major,
+                minor,
+            }
+        })?;
         load_ptx(ptx)
     }
 

@@ -18,7 +18,11 @@ pub fn select_ptx(major: u32, minor: u32) -> Option<&'static EmbeddedPtx> {
 }
 
 /// [`select_ptx`] from a given set (e.g. [`EMBEDDED_TEST_PTX`]).
-pub fn select_from(set: &'static [EmbeddedPtx], major: u32, minor: u32) -> Option<&'static EmbeddedPtx> {
+pub fn select_from(
+    set: &'static [EmbeddedPtx],
+    major: u32,
+    minor: u32,
+) -> Option<&'static EmbeddedPtx> {
     let cc = major * 10 + minor;
     set.iter().filter(|p| p.sm <= cc).max_by_key(|p| p.sm)
 }

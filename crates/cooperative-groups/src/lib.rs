@@ -60,6 +60,8 @@
 //! | `coalesced_threads()` | [`coalesced_threads`] → [`CoalescedGroup`] | `bar.warp.sync` |
 //! | `labeled_partition(g, l)` | [`labeled_partition`] → [`CoalescedGroup`] | `bar.warp.sync` |
 //! | `binary_partition(g, p)` | [`binary_partition`] → [`CoalescedGroup`] | `bar.warp.sync` |
+//! | `this_cluster()` | [`this_cluster`] → [`ClusterGroup`] | `barrier.cluster.arrive/wait.aligned` (sm_90) |
+//! | `this_grid()` | [`this_grid`] → [`GridGroup`] | block barrier + one atomic per block on a module-level word (cooperative launch) |
 //!
 //! Ranks and masks returned by collectives are group-relative. Tile sizes
 //! are types: `tiled_partition::<3>`, `tiled_partition::<2048>`, `ballot` on
@@ -94,9 +96,10 @@
 //! source line.
 //!
 //! ## Layers
-//! * `arch` (private): one set of primitives with two backends — inline PTX
-//!   on `nvptx64`, calls into `cg-sim` on the host. All `unsafe` asm lives
-//!   there.
+//! * `arch` (private): one set of primitives with two backends — LLVM's
+//!   NVVM intrinsics (convergent, so LLVM never duplicates a collective into
+//!   divergent branches) and inline PTX where no intrinsic exists, on
+//!   `nvptx64`; calls into `cg-sim` on the host. All `unsafe` asm lives there.
 //! * `group`, `collective` (private, re-exported at the root): the handles
 //!   and the collectives, written once against three shapes (aligned lanes
 //!   of a warp, arbitrary lanes of a warp, whole warps of a block).
