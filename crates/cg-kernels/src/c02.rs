@@ -21,6 +21,14 @@ fn chain(red: f32, v: f32) -> f32 {
     core::f32::math::mul_add(red, 1e-30, v)
 }
 
+/// `atomicAdd(&partial[blockIdx.x], red)`: a tile's (or the block's)
+/// contribution to its block's partial sum.
+#[inline(always)]
+fn add_to_partial(partial: *mut f32, red: f32) {
+    // SAFETY: the launcher allocates one float per block.
+    unsafe { atomic_add(partial.add(block_idx().x as usize), red) };
+}
+
 /// Parameters of every reduce kernel: `(input, partial, n, reps)`.
 pub type ReduceArgs = (*const f32, *mut f32, u32, u32);
 
@@ -101,8 +109,7 @@ pub fn reduce_intrinsic(input: *const f32, partial: *mut f32, n: u32, reps: u32)
         v = chain(red, v);
     }
     if thread_idx().x.is_multiple_of(32) {
-        // SAFETY: one float per block.
-        unsafe { atomic_add(partial.add(block_idx().x as usize), red) };
+        add_to_partial(partial, red);
     }
 }
 
@@ -124,8 +131,7 @@ pub fn reduce_tile32(input: *const f32, partial: *mut f32, n: u32, reps: u32) {
         v = chain(red, v);
     }
     if tile.thread_rank() == 0 {
-        // SAFETY: one float per block.
-        unsafe { atomic_add(partial.add(block_idx().x as usize), red) };
+        add_to_partial(partial, red);
     }
 }
 
@@ -144,8 +150,7 @@ macro_rules! cg_reduce_kernels {
                     v = chain(red, v);
                 }
                 if tile.thread_rank() == 0 {
-                    // SAFETY: one float per block.
-                    unsafe { atomic_add(partial.add(block_idx().x as usize), red) };
+                    add_to_partial(partial, red);
                 }
             }
         )*
@@ -228,8 +233,7 @@ pub fn block_reduce(input: *const f32, partial: *mut f32, n: u32, reps: u32) {
         v = chain(red, v);
     }
     if block.thread_rank() == 0 {
-        // SAFETY: one float per block.
-        unsafe { atomic_add(partial.add(block_idx().x as usize), red) };
+        add_to_partial(partial, red);
     }
 }
 

@@ -69,6 +69,79 @@ pub fn cliff(rep: &Report, path: &Path) -> Result<bool> {
     Ok(true)
 }
 
+/// A bar chart of labelled values; `reference` draws a horizontal line
+/// (e.g. 1.0 for ratios) and colours bars above `reference × 1.02` red.
+struct Bars<'a> {
+    title: String,
+    y_desc: &'a str,
+    bars: Vec<(String, f64)>,
+    reference: Option<f64>,
+    size: (u32, u32),
+}
+
+impl Bars<'_> {
+    fn draw(&self, path: &Path) -> Result<()> {
+        let bars = &self.bars;
+        let top = bars
+            .iter()
+            .map(|b| b.1)
+            .fold(self.reference.unwrap_or(0.0), f64::max)
+            * 1.2;
+        let root = SVGBackend::new(path, self.size).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(&self.title, ("sans-serif", 20))
+            .margin(16)
+            .x_label_area_size(60)
+            .y_label_area_size(64)
+            .build_cartesian_2d((0..bars.len()).into_segmented(), 0.0..top)
+            .map_err(err)?;
+        let labels: Vec<String> = bars.iter().map(|b| b.0.clone()).collect();
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .y_desc(self.y_desc)
+            .x_labels(bars.len())
+            .x_label_style(("sans-serif", 11))
+            .x_label_formatter(&|v| match v {
+                SegmentValue::CenterOf(i) => labels.get(*i).cloned().unwrap_or_default(),
+                _ => String::new(),
+            })
+            .y_label_formatter(&|v| format!("{v:.3}"))
+            .draw()
+            .map_err(err)?;
+        chart
+            .draw_series(bars.iter().enumerate().map(|(i, b)| {
+                let color = match self.reference {
+                    Some(r) if b.1 > r * 1.02 => RED.mix(0.6),
+                    Some(_) => GREEN.mix(0.6),
+                    None => BLUE.mix(0.6),
+                };
+                Rectangle::new(
+                    [
+                        (SegmentValue::Exact(i), 0.0),
+                        (SegmentValue::Exact(i + 1), b.1),
+                    ],
+                    color.filled(),
+                )
+            }))
+            .map_err(err)?;
+        if let Some(r) = self.reference {
+            chart
+                .draw_series(LineSeries::new(
+                    vec![
+                        (SegmentValue::Exact(0), r),
+                        (SegmentValue::Exact(bars.len()), r),
+                    ],
+                    BLACK.stroke_width(1),
+                ))
+                .map_err(err)?;
+        }
+        root.present().map_err(err)?;
+        Ok(())
+    }
+}
+
 /// Draws `C-02_modes.svg`: median ms per mode; `false` when there are no timings.
 pub fn modes(rep: &Report, path: &Path) -> Result<bool> {
     let bars: Vec<(String, f64)> = rep
@@ -79,48 +152,20 @@ pub fn modes(rep: &Report, path: &Path) -> Result<bool> {
     if bars.is_empty() {
         return Ok(false);
     }
-    let ymax = bars.iter().map(|b| b.1).fold(0.0f64, f64::max) * 1.2;
-    let root = SVGBackend::new(path, (720, 440)).into_drawing_area();
-    root.fill(&WHITE).map_err(err)?;
-    let title = format!("C-02 modes, median ms — {}", rep.platform.device);
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 20))
-        .margin(16)
-        .x_label_area_size(40)
-        .y_label_area_size(64)
-        .build_cartesian_2d((0..bars.len()).into_segmented(), 0.0..ymax)
-        .map_err(err)?;
-    let labels: Vec<String> = bars.iter().map(|b| b.0.clone()).collect();
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .y_desc("median ms")
-        .x_labels(bars.len())
-        .x_label_formatter(&|v| match v {
-            SegmentValue::CenterOf(i) => labels.get(*i).cloned().unwrap_or_default(),
-            _ => String::new(),
-        })
-        .y_label_formatter(&|v| format!("{v:.3}"))
-        .draw()
-        .map_err(err)?;
-    chart
-        .draw_series(bars.iter().enumerate().map(|(i, b)| {
-            Rectangle::new(
-                [
-                    (SegmentValue::Exact(i), 0.0),
-                    (SegmentValue::Exact(i + 1), b.1),
-                ],
-                BLUE.mix(0.6).filled(),
-            )
-        }))
-        .map_err(err)?;
-    root.present().map_err(err)?;
+    Bars {
+        title: format!("C-02 modes, median ms — {}", rep.platform.device),
+        y_desc: "median ms",
+        bars,
+        reference: None,
+        size: (720, 440),
+    }
+    .draw(path)?;
     Ok(true)
 }
 
 /// Draws `compare.svg`: Rust ÷ C++ median per experiment, with the 1.0 line.
 pub fn compare(rows: &[crate::compare::CompareRow], device: &str, path: &Path) -> Result<()> {
-    let bars: Vec<(String, f64)> = rows
+    let bars = rows
         .iter()
         .map(|r| {
             let label = if r.experiment == "cg_reduce" {
@@ -131,58 +176,12 @@ pub fn compare(rows: &[crate::compare::CompareRow], device: &str, path: &Path) -
             (label, r.rust_over_cpp)
         })
         .collect();
-    let ymax = bars.iter().map(|b| b.1).fold(1.0f64, f64::max) * 1.2;
-    let root = SVGBackend::new(path, (960, 460)).into_drawing_area();
-    root.fill(&WHITE).map_err(err)?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(
-            format!("Rust ÷ CUDA C++ (median, same run) — {device}"),
-            ("sans-serif", 20),
-        )
-        .margin(16)
-        .x_label_area_size(60)
-        .y_label_area_size(56)
-        .build_cartesian_2d((0..bars.len()).into_segmented(), 0.0..ymax)
-        .map_err(err)?;
-    let labels: Vec<String> = bars.iter().map(|b| b.0.clone()).collect();
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .y_desc("Rust time ÷ C++ time")
-        .x_labels(bars.len())
-        .x_label_style(("sans-serif", 11))
-        .x_label_formatter(&|v| match v {
-            SegmentValue::CenterOf(i) => labels.get(*i).cloned().unwrap_or_default(),
-            _ => String::new(),
-        })
-        .y_label_formatter(&|v| format!("{v:.2}"))
-        .draw()
-        .map_err(err)?;
-    chart
-        .draw_series(bars.iter().enumerate().map(|(i, b)| {
-            let color = if b.1 <= 1.02 {
-                GREEN.mix(0.6)
-            } else {
-                RED.mix(0.6)
-            };
-            Rectangle::new(
-                [
-                    (SegmentValue::Exact(i), 0.0),
-                    (SegmentValue::Exact(i + 1), b.1),
-                ],
-                color.filled(),
-            )
-        }))
-        .map_err(err)?;
-    chart
-        .draw_series(LineSeries::new(
-            vec![
-                (SegmentValue::Exact(0), 1.0),
-                (SegmentValue::Exact(bars.len()), 1.0),
-            ],
-            BLACK.stroke_width(1),
-        ))
-        .map_err(err)?;
-    root.present().map_err(err)?;
-    Ok(())
+    Bars {
+        title: format!("Rust ÷ CUDA C++ (median, same run) — {device}"),
+        y_desc: "Rust time ÷ C++ time",
+        bars,
+        reference: Some(1.0),
+        size: (960, 460),
+    }
+    .draw(path)
 }
