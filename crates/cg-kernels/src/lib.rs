@@ -15,4 +15,5 @@ pub mod c02;
 #[cfg(any(feature = "collectives", not(target_arch = "nvptx64")))]
 pub mod collectives;
 pub mod diff;
+pub mod grid;
 pub mod smoke;

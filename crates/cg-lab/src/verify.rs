@@ -95,6 +95,7 @@ fn first_difference(a: &[u32], b: &[u32]) -> Option<String> {
 pub fn run(args: &VerifyArgs) -> Result<()> {
     let sim = Backend::sim();
     let mut collectives: Option<Vec<crate::verify_collectives::TypeResult>> = None;
+    let mut grid_report: Vec<String> = Vec::new();
     let (device, gpu_outputs): (String, Vec<Vec<u32>>) = match &args.reference {
         Some(path) => {
             let text = std::fs::read_to_string(path)
@@ -126,6 +127,11 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
                 .iter()
                 .map(|c| run_case(&backend, c))
                 .collect::<Result<Vec<_>>>()?;
+            let grid_lines = grid_suite(&backend)?;
+            for l in &grid_lines {
+                println!("{l}");
+            }
+            grid_report = grid_lines;
             if args.collectives > 0 {
                 eprintln!(
                     "collectives: loading the test module, {} launches per group shape and type …",
@@ -183,7 +189,14 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
         let json = dir.join("differential.json");
         std::fs::write(&json, serde_json::to_string(&report)? + "\n")?;
         let md = dir.join("differential.md");
-        std::fs::write(&md, markdown(&report))?;
+        let mut text = markdown(&report);
+        if !grid_report.is_empty() {
+            text += "\n## Grid-wide sync (cooperative launch)\n\n";
+            for l in &grid_report {
+                text += &format!("- {l}\n");
+            }
+        }
+        std::fs::write(&md, text)?;
         println!("wrote {}, {}", json.display(), md.display());
         if let Some(results) = &collectives {
             let json = dir.join("collectives.json");
@@ -243,4 +256,96 @@ fn markdown(rep: &DiffReport) -> String {
         );
     }
     s
+}
+
+/// What `grid_exchange` leaves in `out[blocks..]` (host model).
+fn grid_exchange_expected(blocks: u32, rounds: u32) -> Vec<u32> {
+    let mut v: Vec<u32> = (1..=blocks).collect();
+    for r in 0..rounds {
+        let published = v.clone();
+        for b in 0..blocks {
+            let next = published[((b + 1 + r) % blocks) as usize];
+            v[b as usize] = v[b as usize].wrapping_mul(3).wrapping_add(next);
+        }
+    }
+    v
+}
+
+/// Runs `grid_exchange` under a cooperative launch of `blocks` blocks of
+/// `block` threads; returns whether the result matches the model.
+pub fn grid_check(backend: &Backend, blocks: u32, block: u32, rounds: u32) -> Result<bool> {
+    let mut out = backend.alloc::<u32>(2 * blocks as usize)?;
+    let cfg = LaunchConfig::linear(blocks, block).cooperative();
+    backend.launch(
+        &cg_kernels::grid::GRID_EXCHANGE,
+        &cfg,
+        (out.as_ptr(), rounds),
+    )?;
+    Ok(out.to_vec()?[blocks as usize..] == grid_exchange_expected(blocks, rounds)[..])
+}
+
+/// The grid-sync part of `cg-lab verify` on a GPU: the largest co-resident
+/// cooperative grid syncs correctly (and the simulator agrees at a size it
+/// can hold), and one block more is refused before launching.
+pub fn grid_suite(backend: &Backend) -> Result<Vec<String>> {
+    let Backend::Gpu(gpu) = backend else {
+        bail!("grid suite needs a GPU")
+    };
+    let block = 128;
+    let f = gpu
+        .kernels()
+        .function(cg_kernels::grid::GRID_EXCHANGE.name())?;
+    let limit = gpu.max_coresident_blocks(f, cg_runtime::Dim3::x(block), 0)?;
+    let mut lines = Vec::new();
+    let ok = grid_check(backend, limit, block, 8)?;
+    lines.push(format!(
+        "grid.sync(): cooperative launch of {limit} blocks × {block} threads (the co-residency limit), 16 grid barriers: {}",
+        if ok { "OK" } else { "FAILED" }
+    ));
+    let sim_ok = grid_check(&Backend::sim(), 16, block, 8)?;
+    lines.push(format!(
+        "grid.sync() on the simulator, 16 blocks × {block}: {}",
+        if sim_ok { "OK" } else { "FAILED" }
+    ));
+    match grid_check(backend, limit + 1, block, 1) {
+        Err(e) if e.to_string().contains("co-resident") => {
+            lines.push(format!("{} blocks refused before launch: {e}", limit + 1))
+        }
+        Err(e) => bail!("one block over the limit failed in an unexpected way: {e}"),
+        Ok(_) => bail!("a cooperative grid of {} blocks was not refused", limit + 1),
+    }
+    if !ok || !sim_ok {
+        bail!("grid sync check FAILED:\n{}", lines.join("\n"));
+    }
+    Ok(lines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grid_sync_on_the_simulator() {
+        assert!(grid_check(&Backend::sim(), 16, 128, 8).unwrap());
+        assert!(grid_check(&Backend::sim(), 3, 64, 5).unwrap());
+    }
+
+    #[test]
+    fn too_large_cooperative_grid_is_refused_on_the_simulator() {
+        let e = grid_check(&Backend::sim(), 100_000, 128, 1)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("co-resident"), "{e}");
+    }
+
+    #[test]
+    fn grid_sync_without_a_cooperative_launch_is_reported() {
+        let backend = Backend::sim();
+        let mut out = backend.alloc::<u32>(8).unwrap();
+        let cfg = LaunchConfig::linear(4, 32);
+        let e = backend
+            .launch(&cg_kernels::grid::GRID_EXCHANGE, &cfg, (out.as_ptr(), 1))
+            .unwrap_err();
+        assert!(e.to_string().contains("grid.rs"), "{e}");
+    }
 }
