@@ -52,14 +52,14 @@ pub(crate) fn coal_inclusive<T: ShflValue, Op: ReduceOp<T>>(c: Coal, mut v: T) -
     v
 }
 
-/// Both scans of a multi-warp group: `(inclusive, exclusive)`.
+/// The common part of both scans of a multi-warp group: the warp's
+/// inclusive scan, and the fold of the preceding warps' totals (`None` in the
+/// group's first warp).
 #[inline(always)]
 #[track_caller]
-fn multi_scans<T: ShflValue, Op: ReduceOp<T>>(m: Multi, v: T) -> (T, T) {
+fn multi_prefix<T: ShflValue, Op: ReduceOp<T>>(m: Multi, v: T) -> (Seg, T, Option<T>) {
     let warp = m.warp_seg();
     let inc = seg_inclusive::<T, Op>(warp, v);
-    // The lane below's inclusive value: this lane's exclusive value in the warp.
-    let below = seg_shfl_up_raw(warp, inc, 1);
     if warp.rank() == warp.n - 1 {
         exchange::put(&m, inc);
     }
@@ -67,18 +67,34 @@ fn multi_scans<T: ShflValue, Op: ReduceOp<T>>(m: Multi, v: T) -> (T, T) {
     let w = m.warp_in_group();
     let prefix: T = exchange::fold::<T, Op>(&m, w);
     crate::group::barrier::sync(&m);
+    (warp, inc, (w > 0).then_some(prefix))
+}
+
+/// Inclusive scan of a multi-warp group.
+#[inline(always)]
+#[track_caller]
+fn multi_inclusive<T: ShflValue, Op: ReduceOp<T>>(m: Multi, v: T) -> T {
+    match multi_prefix::<T, Op>(m, v) {
+        (_, inc, None) => inc,
+        (_, inc, Some(prefix)) => Op::combine(prefix, inc),
+    }
+}
+
+/// Exclusive scan of a multi-warp group. The shuffle for the lane below is
+/// issued only here: shuffles are never removed as dead code (they are
+/// convergent), so the inclusive scan must not compute it.
+#[inline(always)]
+#[track_caller]
+fn multi_exclusive<T: ShflValue, Op: ReduceOp<T>>(m: Multi, v: T) -> T {
+    let (warp, inc, prefix) = multi_prefix::<T, Op>(m, v);
+    // The lane below's inclusive value: this lane's exclusive value in the warp.
+    let below = seg_shfl_up_raw(warp, inc, 1);
     let first_lane = warp.rank() == 0;
-    if w == 0 {
-        (inc, if first_lane { Op::identity() } else { below })
-    } else {
-        (
-            Op::combine(prefix, inc),
-            if first_lane {
-                prefix
-            } else {
-                Op::combine(prefix, below)
-            },
-        )
+    match prefix {
+        None if first_lane => Op::identity(),
+        None => below,
+        Some(prefix) if first_lane => prefix,
+        Some(prefix) => Op::combine(prefix, below),
     }
 }
 
@@ -89,7 +105,7 @@ pub(crate) fn inclusive<T: ShflValue, Op: ReduceOp<T>>(shape: Shape, v: T) -> T 
     match shape {
         Shape::Seg(s) => seg_inclusive::<T, Op>(s, v),
         Shape::Coal(c) => coal_inclusive::<T, Op>(c, v),
-        Shape::Multi(m) => multi_scans::<T, Op>(m, v).0,
+        Shape::Multi(m) => multi_inclusive::<T, Op>(m, v),
     }
 }
 
@@ -108,7 +124,7 @@ pub(crate) fn exclusive<T: ShflValue, Op: ReduceOp<T>>(shape: Shape, v: T) -> T 
             let below = coal_shfl_up(c, inc, 1);
             if c.rank() == 0 { Op::identity() } else { below }
         }
-        Shape::Multi(m) => multi_scans::<T, Op>(m, v).1,
+        Shape::Multi(m) => multi_exclusive::<T, Op>(m, v),
     }
 }
 
