@@ -245,8 +245,7 @@ pub mod cases {
         pub block: u32,
         /// Dynamic shared memory, bytes.
         pub dynamic_smem: u32,
-        /// Whether the atomics make words 2..3 of thread 0 order-independent
-        /// sums (every case here is deterministic on both backends).
+        /// What the case covers (for reports).
         pub note: &'static str,
     }
 

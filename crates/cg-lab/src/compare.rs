@@ -219,10 +219,7 @@ pub fn run(args: &CompareArgs) -> Result<()> {
         bail!("`cg-lab compare` times Rust against C++ on a GPU; none is usable here");
     };
     let sm = gpu.info().sm();
-    let out = a
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("results").join(gpu.info().slug()));
+    let out = crate::results::out_dir(a.out.as_deref(), &gpu.info().slug());
     let build = std::env::temp_dir().join(format!("cg-lab-reference-{}", std::process::id()));
     eprintln!(
         "building the C++ reference with {} for sm_{sm} …",

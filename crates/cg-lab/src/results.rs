@@ -1,6 +1,8 @@
 //! What a lab run produces: one row per measured configuration, the platform
 //! it ran on, and the headline ratios.
 
+use std::path::{Path, PathBuf};
+
 use serde::Serialize;
 
 use crate::stats::Summary;
@@ -139,4 +141,10 @@ impl Report {
         let ratio = |tag: &str| self.modes.iter().find(|r| r.tag == tag)?.ratio_vs_intrinsic;
         Some((ratio("tile32")?, ratio("cg_reduce")?))
     }
+}
+
+/// `--out DIR` if given, else `results/<device-slug>/`.
+pub fn out_dir(flag: Option<&Path>, slug: &str) -> PathBuf {
+    flag.map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("results").join(slug))
 }

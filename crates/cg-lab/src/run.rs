@@ -46,10 +46,7 @@ pub fn run(args: &LabArgs) -> Result<()> {
         modes,
         skipped,
     };
-    let out = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("results").join(&report.platform.slug));
+    let out = crate::results::out_dir(args.out.as_deref(), &report.platform.slug);
     let written = report::write_all(&report, &out)?;
     print(&report, args, &written);
     if !report.all_verified() {

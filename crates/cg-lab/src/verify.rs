@@ -181,10 +181,7 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
     };
     if args.reference.is_none() {
         let slug = cg_runtime::device::slug(&device);
-        let dir = args
-            .out
-            .clone()
-            .unwrap_or_else(|| PathBuf::from("results").join(slug));
+        let dir = crate::results::out_dir(args.out.as_deref(), &slug);
         std::fs::create_dir_all(&dir)?;
         let json = dir.join("differential.json");
         std::fs::write(&json, serde_json::to_string(&report)? + "\n")?;

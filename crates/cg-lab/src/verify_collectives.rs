@@ -4,7 +4,9 @@
 //! and compared bit for bit with the simulator.
 
 use anyhow::{Context, Result};
-use cg_kernels::collectives::model::{Inputs, Launch, TestValue, check, size_for};
+use cg_kernels::collectives::model::{
+    Args, Inputs, Launch, TestValue, check, run_on_sim, size_for,
+};
 use cg_kernels::collectives::{
     COLLECTIVES_F32, COLLECTIVES_F64, COLLECTIVES_I32, COLLECTIVES_I64, COLLECTIVES_U32,
     COLLECTIVES_U64, Kind, NOT_WRITTEN, Params, SLOTS,
@@ -12,15 +14,6 @@ use cg_kernels::collectives::{
 use cg_runtime::{Gpu, LaunchConfig, Module};
 use cooperative_groups::Kernel;
 use serde::Serialize;
-
-type Args<T> = (
-    *const Params,
-    *const T,
-    *const u32,
-    *const u32,
-    *mut u64,
-    *mut u32,
-);
 
 /// A tiny deterministic generator (xorshift64*), so a run is reproducible.
 struct Rng(u64);
@@ -118,26 +111,6 @@ fn on_gpu<T: TestValue>(
     Ok((out.to_vec()?, counters.to_vec()?))
 }
 
-fn on_sim<T: TestValue>(k: &Kernel<Args<T>>, c: &Case, inputs: &Inputs<T>) -> Result<Outputs> {
-    let n = c.launch.threads();
-    let mut out = vec![NOT_WRITTEN; n * SLOTS];
-    let mut counters = vec![0u32; n];
-    let args: Args<T> = (
-        &c.params,
-        inputs.values.as_ptr(),
-        inputs.preds.as_ptr(),
-        inputs.labels.as_ptr(),
-        out.as_mut_ptr(),
-        counters.as_mut_ptr(),
-    );
-    let body = k.host_fn();
-    cg_sim::launch(
-        &cg_sim::LaunchConfig::new(c.launch.blocks, c.launch.block),
-        &|| body(args),
-    )?;
-    Ok((out, counters))
-}
-
 /// Results for one element type.
 #[derive(Debug, Serialize)]
 pub struct TypeResult {
@@ -186,7 +159,7 @@ fn run_type<T: TestValue>(
             };
             let gpu_out =
                 on_gpu(gpu, module, &k, &c, &inputs).with_context(|| format!("{elem} {kind:?}"))?;
-            let sim_out = on_sim(&k, &c, &inputs)
+            let sim_out = run_on_sim(&k, c.launch, &c.params, &inputs)
                 .with_context(|| format!("{elem} {kind:?} on the simulator"))?;
             r.launches += 1;
             done += 1;

@@ -526,3 +526,42 @@ pub fn check<T: ModelElem>(
     }
     Ok(())
 }
+
+/// The argument tuple of a collective kernel over `T`: parameters, values,
+/// predicates, labels, result rows, `invoke_one` counters.
+pub type Args<T> = (
+    *const Params,
+    *const T,
+    *const u32,
+    *const u32,
+    *mut u64,
+    *mut u32,
+);
+
+/// Runs a collective kernel on the simulator; returns its result rows
+/// (prefilled with [`NOT_WRITTEN`]) and `invoke_one` counters.
+pub fn run_on_sim<T: ModelElem>(
+    kernel: &cooperative_groups::Kernel<Args<T>>,
+    launch: Launch,
+    p: &Params,
+    inputs: &Inputs<T>,
+) -> Result<(Vec<u64>, Vec<u32>), cg_sim::SimError> {
+    let n = launch.threads();
+    assert_eq!(inputs.values.len(), n, "one input per thread");
+    let mut out = vec![NOT_WRITTEN; n * SLOTS];
+    let mut counters = vec![0u32; n];
+    let args: Args<T> = (
+        p,
+        inputs.values.as_ptr(),
+        inputs.preds.as_ptr(),
+        inputs.labels.as_ptr(),
+        out.as_mut_ptr(),
+        counters.as_mut_ptr(),
+    );
+    let body = kernel.host_fn();
+    cg_sim::launch(
+        &cg_sim::LaunchConfig::new(launch.blocks, launch.block),
+        &|| body(args),
+    )?;
+    Ok((out, counters))
+}
