@@ -9,6 +9,7 @@
 
 use cooperative_groups::atomic::atomic_add;
 use cooperative_groups::intrinsics::*;
+use cooperative_groups::prelude::*;
 use cooperative_groups::{dynamic_shared, kernel, shared_array};
 
 /// Output words per thread of every differential kernel.
@@ -227,6 +228,41 @@ pub fn diff_partial_warp(out: *mut u32) {
     put(out, 3, all_sync(FULL_MASK, true) as u32);
 }
 
+/// The value of thread `t` in [`diff_tile_paths`] (also used by its model).
+pub const fn tile_paths_value(t: u32) -> u32 {
+    t * 37 + 11
+}
+
+/// Library reduce and scans on 8- and 16-thread tiles, along both of their
+/// `membermask` paths: the whole warp present (constant full mask), a warp
+/// whose tiles diverge (a trip count that differs per tile, a branch taken
+/// by every other tile) and the partial last warp of a 120-thread block
+/// (exact tile masks). Integers and integer-valued floats: exact results.
+#[kernel]
+pub fn diff_tile_paths(out: *mut u32) {
+    let block = this_thread_block();
+    let t8 = tiled_partition::<8>(&block);
+    let t16 = tiled_partition::<16>(&block);
+    let v = tile_paths_value(gtid());
+    let x = v as u64 * 0x1_0000_0001;
+    let fold = |w: u64| (w as u32) ^ ((w >> 32) as u32);
+    put(out, 0, fold(reduce(&t8, x, Plus)));
+    put(out, 1, inclusive_scan(&t16, v as f32, Plus).to_bits());
+    let mut acc = 0u64;
+    let mut i = 0;
+    while i < t8.meta_group_rank() % 4 {
+        acc = acc.wrapping_add(reduce(&t8, x ^ i as u64, Plus));
+        i += 1;
+    }
+    put(out, 2, fold(acc));
+    let e = if t8.meta_group_rank() % 2 == 0 {
+        exclusive_scan(&t8, v, Plus)
+    } else {
+        u32::MAX
+    };
+    put(out, 3, e);
+}
+
 /// Which differential kernels exist, with their launch shape.
 #[cfg(not(target_arch = "nvptx64"))]
 pub mod cases {
@@ -346,6 +382,14 @@ pub mod cases {
             block: 120,
             dynamic_smem: 0,
             note: "120-thread blocks",
+        },
+        DiffCase {
+            name: "tile_paths",
+            kernel: super::DIFF_TILE_PATHS,
+            grid: 2,
+            block: 120,
+            dynamic_smem: 0,
+            note: "tile 8/16 reduce + scans: full warp, diverged tiles, partial warp",
         },
     ];
 }

@@ -75,3 +75,41 @@ fn simulator_is_deterministic() {
         assert_eq!(run_on_sim(c), run_on_sim(c), "{}", c.name);
     }
 }
+
+/// `diff_tile_paths` equals a sequential model on the simulator (the GPU
+/// equals the simulator by the test above).
+#[test]
+fn tile_paths_equal_the_model() {
+    use cg_kernels::diff::tile_paths_value as value;
+    let c = DIFF_CASES.iter().find(|c| c.name == "tile_paths").unwrap();
+    let out = run_on_sim(c);
+    let fold = |w: u64| (w as u32) ^ ((w >> 32) as u32);
+    for b in 0..c.grid {
+        for r in 0..c.block {
+            let g = b * c.block + r;
+            let x = |t: u32| value(t) as u64 * 0x1_0000_0001;
+            // Members of the caller's tile of `n`, cut at the block's end.
+            let tile = |n: u32| {
+                let first = b * c.block + r / n * n;
+                first..(first + n).min((b + 1) * c.block)
+            };
+            let sum8 = |k: u64| tile(8).map(|t| x(t) ^ k).fold(0u64, u64::wrapping_add);
+            let meta8 = r / 8;
+            let want = [
+                fold(sum8(0)),
+                (tile(16).start..=g)
+                    .map(|t| value(t) as f32)
+                    .sum::<f32>()
+                    .to_bits(),
+                fold((0..(meta8 % 4) as u64).map(sum8).fold(0, u64::wrapping_add)),
+                if meta8 % 2 == 0 {
+                    (tile(8).start..g).map(value).sum()
+                } else {
+                    u32::MAX
+                },
+            ];
+            let got = &out[g as usize * DIFF_WORDS..][..DIFF_WORDS];
+            assert_eq!(got, want, "block {b} thread {r}");
+        }
+    }
+}

@@ -7,7 +7,8 @@
 //!   `__shfl_xor_sync` tree (same shuffles, same operands, once), plus the
 //!   out-of-line path for blocks with a partial warp;
 //! * no collective is duplicated: each probe has exactly the collectives
-//!   its algorithm needs;
+//!   its algorithm needs (a sub-warp tile has two copies of its tree, one
+//!   with the constant full mask, chosen by one `activemask`);
 //! * a 64-thread tile syncs with a named barrier (`bar.sync %r, %r`) or, if
 //!   it is the whole block, `bar.sync 0`.
 //!
@@ -103,6 +104,16 @@ fn probes_lower_to_the_expected_instructions() {
             count(&hand, "add.rn.f32") + 5,
             "sm_{sm}"
         );
+
+        // Sub-warp tile: one activemask picks the copy whose shuffles use the
+        // constant full mask (ptxas then adds no convergence check), the
+        // other copy uses the tile's mask. Same tree in both.
+        let t8 = entry(ptx, "probe_tile8_reduce_f32");
+        assert_eq!(count(&t8, "activemask.b32"), 1, "sm_{sm}: {t8:#?}");
+        let trees = bfly_operands(&t8);
+        let full: Vec<&String> = trees.iter().filter(|o| o.ends_with(",-1;")).collect();
+        assert_eq!(full, ["4,6175,-1;", "2,6175,-1;", "1,6175,-1;"], "sm_{sm}");
+        assert_eq!(trees.len(), 6, "sm_{sm}: {t8:#?}");
 
         // Scan: 5 × shfl.up, nothing else.
         let scan = entry(ptx, "probe_tile32_scan_u32");

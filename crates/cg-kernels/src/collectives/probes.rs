@@ -55,6 +55,12 @@ probe!(
     }
 );
 probe!(
+    /// `reduce(&tile8, v, Plus)` on `f32`: one `activemask`, then the
+    /// 3-step tree with the constant full mask (whole warp present) or with
+    /// the tile's mask.
+    probe_tile8_reduce_f32: f32, |v| reduce(&tiled_partition::<8>(&this_thread_block()), v, Plus)
+);
+probe!(
     /// `reduce(&tile64, v, Plus)` on `f32`: warp tree, shared exchange, named barrier.
     probe_tile64_reduce_f32: f32, |v| reduce(&tiled_partition::<64>(&this_thread_block()), v, Plus)
 );

@@ -65,6 +65,13 @@ pub(crate) fn seg_reduce<T: ShflValue, Op: ReduceOp<T>>(s: Seg, v: T) -> T {
     if let Some(r) = try_redux::<T, Op>(s.op_mask, v) {
         return r;
     }
+    with_warp_mask!(s, seg_reduce_shfl::<T, Op>(s, v))
+}
+
+/// The shuffle-only part of [`seg_reduce`].
+#[inline(always)]
+#[track_caller]
+fn seg_reduce_shfl<T: ShflValue, Op: ReduceOp<T>>(s: Seg, v: T) -> T {
     if s.all_full {
         butterfly::<T, Op>(s, v)
     } else {

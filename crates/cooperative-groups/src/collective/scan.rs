@@ -33,6 +33,15 @@ pub(crate) fn seg_inclusive<T: ShflValue, Op: ReduceOp<T>>(s: Seg, mut v: T) -> 
     v
 }
 
+/// Exclusive scan of an aligned segment.
+#[inline(always)]
+#[track_caller]
+fn seg_exclusive<T: ShflValue, Op: ReduceOp<T>>(s: Seg, v: T) -> T {
+    let inc = seg_inclusive::<T, Op>(s, v);
+    let below = seg_shfl_up_raw(s, inc, 1);
+    if s.rank() == 0 { Op::identity() } else { below }
+}
+
 /// Inclusive scan of a coalesced group (`log2(size)` steps).
 #[inline(always)]
 #[track_caller]
@@ -103,7 +112,7 @@ fn multi_exclusive<T: ShflValue, Op: ReduceOp<T>>(m: Multi, v: T) -> T {
 #[track_caller]
 pub(crate) fn inclusive<T: ShflValue, Op: ReduceOp<T>>(shape: Shape, v: T) -> T {
     match shape {
-        Shape::Seg(s) => seg_inclusive::<T, Op>(s, v),
+        Shape::Seg(s) => with_warp_mask!(s, seg_inclusive::<T, Op>(s, v)),
         Shape::Coal(c) => coal_inclusive::<T, Op>(c, v),
         Shape::Multi(m) => multi_inclusive::<T, Op>(m, v),
     }
@@ -114,11 +123,7 @@ pub(crate) fn inclusive<T: ShflValue, Op: ReduceOp<T>>(shape: Shape, v: T) -> T 
 #[track_caller]
 pub(crate) fn exclusive<T: ShflValue, Op: ReduceOp<T>>(shape: Shape, v: T) -> T {
     match shape {
-        Shape::Seg(s) => {
-            let inc = seg_inclusive::<T, Op>(s, v);
-            let below = seg_shfl_up_raw(s, inc, 1);
-            if s.rank() == 0 { Op::identity() } else { below }
-        }
+        Shape::Seg(s) => with_warp_mask!(s, seg_exclusive::<T, Op>(s, v)),
         Shape::Coal(c) => {
             let inc = coal_inclusive::<T, Op>(c, v);
             let below = coal_shfl_up(c, inc, 1);

@@ -100,6 +100,32 @@ impl Seg {
     pub(crate) const fn full_clamp(&self) -> u32 {
         self.seg_bits() | 0x1f
     }
+    /// All 32 lanes of the warp execute this instruction together, and the
+    /// segment's own `membermask` is not already the whole warp (one
+    /// `activemask` and a compare; nothing for 32-lane segments, whose mask
+    /// is the constant `-1`).
+    ///
+    /// Why it pays: ptxas wraps every run of `.sync` instructions whose
+    /// `membermask` is not a compile-time constant in a convergence check
+    /// (`MATCH.ANY` + `REDUX.OR` + `VOTEU.ANY` + a divergent branch). With
+    /// the whole warp present the constant full mask is exact — see
+    /// `collective::with_warp_mask!` — and the
+    /// check is this one vote.
+    #[inline(always)]
+    #[track_caller]
+    pub(crate) fn whole_warp_here(&self) -> bool {
+        self.op_mask != FULL && arch::activemask() == FULL
+    }
+    /// The same segment, synchronising the whole warp (`membermask = -1`).
+    /// The data a shuffle moves depends only on its `c` operand (segment
+    /// bits and clamp), so results are unchanged.
+    #[inline(always)]
+    pub(crate) const fn with_whole_warp(self) -> Seg {
+        Seg {
+            op_mask: FULL,
+            ..self
+        }
+    }
 }
 
 /// An arbitrary, non-empty set of lanes of one warp.
