@@ -255,7 +255,7 @@ pub fn diff_tile_paths(out: *mut u32) {
         i += 1;
     }
     put(out, 2, fold(acc));
-    let e = if t8.meta_group_rank() % 2 == 0 {
+    let e = if t8.meta_group_rank().is_multiple_of(2) {
         exclusive_scan(&t8, v, Plus)
     } else {
         u32::MAX

@@ -102,7 +102,7 @@ fn tile_paths_equal_the_model() {
                     .sum::<f32>()
                     .to_bits(),
                 fold((0..(meta8 % 4) as u64).map(sum8).fold(0, u64::wrapping_add)),
-                if meta8 % 2 == 0 {
+                if meta8.is_multiple_of(2) {
                     (tile(8).start..g).map(value).sum()
                 } else {
                     u32::MAX
