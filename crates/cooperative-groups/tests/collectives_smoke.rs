@@ -110,3 +110,37 @@ fn software_barrier_tiles() {
         }
     }
 }
+
+/// The whole block around the raking scan's range (33–256 threads, 32-bit
+/// values) and just outside it: every operator, u32 and f32 (negative
+/// values, so `Less`/`Greater` differ from `Plus`).
+#[test]
+fn block_scans_inside_and_outside_the_raking_range() {
+    for block in [32u32, 33, 63, 64, 96, 120, 200, 255, 256, 257, 288] {
+        let launch = Launch { blocks: 2, block };
+        let n = launch.threads();
+        let inputs = inputs_u32(n);
+        let floats = Inputs {
+            values: (0..n).map(|i| ((i * 37) % 21) as f32 - 10.0).collect(),
+            preds: inputs.preds.clone(),
+            labels: inputs.labels.clone(),
+        };
+        for op in 0..6 {
+            let p = Params {
+                kind: Kind::Block as u32,
+                size: 0,
+                op,
+                src: 5,
+                delta: 1,
+                xor: 1,
+                pad: [0; 2],
+            };
+            common::run(COLLECTIVES_U32, launch, p, &inputs)
+                .unwrap_or_else(|e| panic!("block {block}: {e}"));
+            if op < 3 {
+                common::run(COLLECTIVES_F32, launch, p, &floats)
+                    .unwrap_or_else(|e| panic!("block {block}: {e}"));
+            }
+        }
+    }
+}

@@ -511,6 +511,10 @@ core::arch::global_asm!(
     bytes = const super::SCRATCH_SLOTS * super::SCRATCH_SLOT_BYTES,
 );
 core::arch::global_asm!(
+    ".shared .align 16 .b8 cg_lib_rake_scratch[{bytes}];",
+    bytes = const super::RAKE_BYTES,
+);
+core::arch::global_asm!(
     ".shared .align 8 .b8 cg_lib_soft_barrier[{bytes}];",
     bytes = const super::SOFT_BARRIER_BYTES,
 );
@@ -523,6 +527,17 @@ pub fn collective_scratch() -> SharedAddr {
     // SAFETY: reads the shared-window address of a variable declared above.
     unsafe {
         asm!("mov.u32 {0}, cg_lib_collective_scratch;", out(reg32) a, options(pure, nomem, nostack))
+    };
+    a
+}
+
+/// The block's raking scratch (see [`RAKE_BYTES`](super::RAKE_BYTES)).
+#[inline(always)]
+pub fn rake_scratch() -> SharedAddr {
+    let a: u32;
+    // SAFETY: reads the shared-window address of a variable declared above.
+    unsafe {
+        asm!("mov.u32 {0}, cg_lib_rake_scratch;", out(reg32) a, options(pure, nomem, nostack))
     };
     a
 }

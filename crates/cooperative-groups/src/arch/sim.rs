@@ -277,6 +277,13 @@ pub fn collective_scratch() -> SharedAddr {
     )
 }
 
+/// The simulated block's raking scratch.
+#[track_caller]
+#[inline]
+pub fn rake_scratch() -> SharedAddr {
+    lane::static_shared("cg_lib_rake_scratch", super::RAKE_BYTES as usize, 16)
+}
+
 /// The simulated block's software-barrier state.
 #[track_caller]
 #[inline]

@@ -34,6 +34,7 @@ macro_rules! with_warp_mask {
 pub(crate) mod exchange;
 pub(crate) mod invoke;
 pub(crate) mod match_;
+pub(crate) mod rake;
 pub(crate) mod reduce;
 pub(crate) mod scan;
 pub(crate) mod shuffle;

@@ -5,14 +5,17 @@
 //!   a lower rank; coalesced groups find the source lane with `fns`.
 //! * Multi-warp groups and the block: warp scans, warp totals through the
 //!   shared scratch, each warp folds the totals of the warps before it.
+//! * The block, 33–256 threads, 32-bit values: the raking scan of
+//!   [`rake`](super::rake) (one warp shuffles, fewer memory-pipe
+//!   instructions).
 //!
 //! `exclusive_scan` gives the thread of rank 0 the operator's identity
 //! ([`ReduceOp::identity`]: 0 for `Plus`, `MAX` for `Less`, …); CUDA leaves
 //! that value to the implementation.
 
-use super::exchange;
 use super::shuffle::{coal_shfl_up, seg_shfl_up_raw};
 use super::value::ShflValue;
+use super::{exchange, rake};
 use crate::group::ThreadGroup;
 use crate::group::shape::{Coal, Multi, Seg, Shape};
 use crate::ops::ReduceOp;
@@ -114,6 +117,7 @@ pub(crate) fn inclusive<T: ShflValue, Op: ReduceOp<T>>(shape: Shape, v: T) -> T 
     match shape {
         Shape::Seg(s) => with_warp_mask!(s, seg_inclusive::<T, Op>(s, v)),
         Shape::Coal(c) => coal_inclusive::<T, Op>(c, v),
+        Shape::Multi(m) if rake::serves::<T>(&m) => rake::block_scan::<T, Op, true>(m, v),
         Shape::Multi(m) => multi_inclusive::<T, Op>(m, v),
     }
 }
@@ -129,6 +133,7 @@ pub(crate) fn exclusive<T: ShflValue, Op: ReduceOp<T>>(shape: Shape, v: T) -> T 
             let below = coal_shfl_up(c, inc, 1);
             if c.rank() == 0 { Op::identity() } else { below }
         }
+        Shape::Multi(m) if rake::serves::<T>(&m) => rake::block_scan::<T, Op, false>(m, v),
         Shape::Multi(m) => multi_exclusive::<T, Op>(m, v),
     }
 }
@@ -143,7 +148,11 @@ pub(crate) fn exclusive<T: ShflValue, Op: ReduceOp<T>>(shape: Shape, v: T) -> T 
 /// 32-bit word + `setp` + `selp`/the operator). For 64–1024 threads: the
 /// warp scan, one `st.shared` per warp, `bar.sync id, count` (the tile's
 /// named barrier; `bar.sync 0` for the block), the fold of the preceding
-/// warps' totals (`ld.shared`), and a second `bar.sync`.
+/// warps' totals (`ld.shared`), and a second `bar.sync`. For the block of
+/// 33–256 threads and 32-bit values (CUB's raking `BlockScan`): one
+/// `st.shared` per thread, `bar.sync 0`, the first warp folds ⌈n/32⌉
+/// values per lane, scans the lane totals (`5 × shfl.sync.up` + 1) and
+/// stores every result, `bar.sync 0`, one `ld.shared` per thread.
 ///
 /// ```ignore
 /// let offset = exclusive_scan(&block, count, Plus); // CUB BlockScan, in one line
