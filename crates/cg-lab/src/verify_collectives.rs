@@ -186,7 +186,8 @@ fn run_type<T: TestValue>(
 
 /// Runs `per_kind` launches of every group kind for every element type.
 pub fn run_all(gpu: &Gpu, per_kind: u32, seed: u64) -> Result<Vec<TypeResult>> {
-    let module = gpu.load_embedded(cg_runtime::ptx::EMBEDDED_TEST_PTX)?;
+    // The test kernels run blocks of up to 1024 threads.
+    let module = gpu.load_embedded_for_block(cg_runtime::ptx::EMBEDDED_TEST_PTX, 1024)?;
     let mut rng = Rng(seed | 1);
     Ok(vec![
         run_type(gpu, &module, "u32", COLLECTIVES_U32, per_kind, &mut rng)?,

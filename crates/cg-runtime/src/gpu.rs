@@ -82,7 +82,7 @@ impl Gpu {
             cu!(cuDevicePrimaryCtxRetain(&mut ctx, dev))?;
             cu!(cuCtxSetCurrent(ctx))?;
         }
-        let kernels = load_ptx(ptx)?;
+        let kernels = load_ptx(ptx, None)?;
         Ok(Gpu {
             info,
             ptx_sm: ptx.sm,
@@ -109,15 +109,29 @@ impl Gpu {
     /// JIT-loads the newest PTX of another embedded set (e.g.
     /// [`EMBEDDED_TEST_PTX`](crate::ptx::EMBEDDED_TEST_PTX)) for this device.
     pub fn load_embedded(&self, set: &'static [EmbeddedPtx]) -> Result<Module> {
+        load_ptx(self.newest_for_device(set)?, None)
+    }
+
+    /// As [`load_embedded`](Self::load_embedded), compiling every kernel to
+    /// run blocks of up to `block_threads` threads (the JIT limits registers
+    /// per thread accordingly, as `__launch_bounds__(block_threads)` does in
+    /// CUDA C++).
+    pub fn load_embedded_for_block(
+        &self,
+        set: &'static [EmbeddedPtx],
+        block_threads: u32,
+    ) -> Result<Module> {
+        load_ptx(self.newest_for_device(set)?, Some(block_threads))
+    }
+
+    /// The newest PTX of `set` this device can JIT.
+    fn newest_for_device(&self, set: &'static [EmbeddedPtx]) -> Result<&'static EmbeddedPtx> {
         let (major, minor) = self.info.compute_capability;
-        let ptx = crate::ptx::select_from(set, major, minor).ok_or_else(|| {
-            RuntimeError::UnsupportedGpu {
-                name: self.info.name.clone(),
-                major,
-                minor,
-            }
-        })?;
-        load_ptx(ptx)
+        crate::ptx::select_from(set, major, minor).ok_or_else(|| RuntimeError::UnsupportedGpu {
+            name: self.info.name.clone(),
+            major,
+            minor,
+        })
     }
 
     /// Loads a cubin or fatbin image (e.g. the C++ reference kernels).
@@ -173,6 +187,7 @@ impl Gpu {
             reason,
         };
         cfg.validate_shape().map_err(invalid)?;
+        check_threads_per_block(f, cfg).map_err(invalid)?;
         self.prepare_smem(f, name, cfg.dynamic_smem_bytes)?;
         let (g, b) = (cfg.grid, cfg.block);
         let smem = cfg.dynamic_smem_bytes;
@@ -354,17 +369,52 @@ impl Gpu {
     }
 }
 
-/// JIT-loads one embedded PTX, capturing the JIT's error log.
-fn load_ptx(ptx: &EmbeddedPtx) -> Result<Module> {
+/// A function's own limit on threads per block (its registers per thread
+/// and shared memory decide it) against the launch's block, so that a
+/// too-large block is an error naming both numbers rather than the driver's
+/// `CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES`.
+fn check_threads_per_block(
+    f: sys::CUfunction,
+    cfg: &LaunchConfig,
+) -> std::result::Result<(), String> {
+    let attr = |a: FA| -> std::result::Result<i32, String> {
+        let mut v = 0i32;
+        // SAFETY: reads one attribute of a loaded function.
+        unsafe { cu!(cuFuncGetAttribute(&mut v, a, f)) }.map_err(|e| e.to_string())?;
+        Ok(v)
+    };
+    let max = attr(FA::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)?;
+    let threads = cfg.block.x * cfg.block.y * cfg.block.z;
+    if threads as i64 > max as i64 {
+        let regs = attr(FA::CU_FUNC_ATTRIBUTE_NUM_REGS)?;
+        return Err(format!(
+            "blocks of {threads} threads, but this kernel can run at most {max} per block \
+             ({regs} registers per thread); load its PTX with a target block size \
+             (Gpu::load_embedded_for_block) or launch smaller blocks"
+        ));
+    }
+    Ok(())
+}
+
+/// JIT-loads one embedded PTX, capturing the JIT's error log; with
+/// `block_threads`, the JIT keeps every kernel's registers low enough for
+/// blocks of that many threads (`CU_JIT_THREADS_PER_BLOCK`, the PTX-side
+/// counterpart of `__launch_bounds__`).
+fn load_ptx(ptx: &EmbeddedPtx, block_threads: Option<u32>) -> Result<Module> {
     let text = CString::new(ptx.ptx).expect("PTX has no NUL bytes");
     let mut log = vec![0u8; 16 * 1024];
-    let mut opts = [
+    let mut opts = vec![
         sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER,
         sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
     ];
-    let mut vals = [log.as_mut_ptr() as *mut c_void, log.len() as *mut c_void];
+    let mut vals = vec![log.as_mut_ptr() as *mut c_void, log.len() as *mut c_void];
+    if let Some(t) = block_threads {
+        opts.push(sys::CUjit_option::CU_JIT_THREADS_PER_BLOCK);
+        vals.push(t as usize as *mut c_void);
+    }
     let mut module: sys::CUmodule = std::ptr::null_mut();
-    // SAFETY: the option arrays have 2 entries each; the log buffer outlives the call.
+    // SAFETY: the option and value arrays have the same length; the log
+    // buffer outlives the call.
     let r = unsafe {
         cu!(cuModuleLoadDataEx(
             &mut module,

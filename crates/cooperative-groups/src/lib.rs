@@ -110,7 +110,7 @@
 #![no_std]
 #![cfg_attr(
     target_arch = "nvptx64",
-    feature(asm_experimental_arch, link_llvm_intrinsics)
+    feature(asm_experimental_arch, core_intrinsics, link_llvm_intrinsics)
 )]
 #![cfg_attr(target_arch = "nvptx64", allow(internal_features))]
 

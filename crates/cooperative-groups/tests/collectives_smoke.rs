@@ -111,12 +111,16 @@ fn software_barrier_tiles() {
     }
 }
 
-/// The whole block around the raking scan's range (33–256 threads, 32-bit
-/// values) and just outside it: every operator, u32 and f32 (negative
-/// values, so `Less`/`Greater` differ from `Plus`).
+/// Block scans (the raking scan for 32-bit values) at every kind of block:
+/// one warp or less, the 64/128/256 bodies with values in registers, and
+/// every other size (partial warps, 16 and 32 values per raking lane):
+/// every operator, u32 and f32 (negative values, so `Less`/`Greater`
+/// differ from `Plus`).
 #[test]
-fn block_scans_inside_and_outside_the_raking_range() {
-    for block in [32u32, 33, 63, 64, 96, 120, 200, 255, 256, 257, 288] {
+fn block_scans_at_every_raking_shape() {
+    for block in [
+        1u32, 20, 32, 33, 63, 64, 96, 120, 128, 200, 256, 257, 512, 1000, 1024,
+    ] {
         let launch = Launch { blocks: 2, block };
         let n = launch.threads();
         let inputs = inputs_u32(n);

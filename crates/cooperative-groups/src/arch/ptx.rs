@@ -246,6 +246,13 @@ pub fn activemask() -> u32 {
     unsafe { nv_activemask() }
 }
 
+/// Branch-weight hint: `b` is expected to be true (LLVM lays the true side
+/// out as the fall-through path).
+#[inline(always)]
+pub fn likely(b: bool) -> bool {
+    core::intrinsics::likely(b)
+}
+
 /// `bar.warp.sync mask`.
 #[inline(always)]
 pub fn warp_sync(mask: u32) {

@@ -112,6 +112,12 @@ pub fn redux(op: ReduxOp, mask: u32, v: u32) -> u32 {
 pub fn activemask() -> u32 {
     lane::activemask()
 }
+/// Branch-weight hint (no effect on the simulator).
+#[inline(always)]
+pub fn likely(b: bool) -> bool {
+    b
+}
+
 /// `bar.warp.sync`.
 #[track_caller]
 #[inline]

@@ -57,8 +57,8 @@ pub(crate) fn get<T: ShflValue>(m: &Multi, k: u32) -> T {
 ///
 /// Exact operators with many warps load the slots lane-parallel (lane `l`
 /// folds slots `l`, `l + n`, … where `n` is the warp's existing lanes) and
-/// reduce across the warp; the others fold the slots in order, sequentially,
-/// so every thread computes the same bits.
+/// reduce across the warp; the others fold the slots in order, sequentially
+/// (loads eight at a time), so every thread computes the same bits.
 #[inline(always)]
 #[track_caller]
 pub(crate) fn fold<T: ShflValue, Op: ReduceOp<T>>(m: &Multi, count: u32) -> T {
@@ -72,12 +72,31 @@ pub(crate) fn fold<T: ShflValue, Op: ReduceOp<T>>(m: &Multi, count: u32) -> T {
         }
         super::reduce::seg_reduce::<T, Op>(warp, acc)
     } else {
-        // A rolled loop: at most 32 iterations, and one copy in the PTX.
-        let mut acc = if count > 0 { get(m, 0) } else { Op::identity() };
-        let mut k = 1;
+        // In rank order, from loads issued `CHUNK` at a time so that their
+        // latencies overlap (a rolled load-then-add loop waits for every
+        // load in turn: 1.3× CUB's BlockReduce at 256 threads on the H200).
+        const CHUNK: u32 = 8;
+        let mut acc = Op::identity();
+        let mut k = 0;
         while k < count {
-            acc = Op::combine(acc, get(m, k));
-            k += 1;
+            let mut vals = [Op::identity(); CHUNK as usize];
+            let mut j = 0;
+            // `max_warps` is a constant for static tiles: no dead loads.
+            while j < CHUNK && k + j < m.max_warps {
+                if k + j < count {
+                    vals[j as usize] = get(m, k + j);
+                }
+                j += 1;
+            }
+            let mut j = 0;
+            while j < CHUNK && k + j < m.max_warps {
+                if k + j < count {
+                    let x = vals[j as usize];
+                    acc = if k + j == 0 { x } else { Op::combine(acc, x) };
+                }
+                j += 1;
+            }
+            k += CHUNK;
         }
         acc
     }

@@ -22,7 +22,7 @@
 /// segment's mask.
 macro_rules! with_warp_mask {
     ($seg:ident, $body:expr) => {
-        if $seg.whole_warp_here() {
+        if $crate::arch::likely($seg.whole_warp_here()) {
             let $seg = $seg.with_whole_warp();
             $body
         } else {

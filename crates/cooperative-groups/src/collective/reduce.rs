@@ -65,7 +65,14 @@ pub(crate) fn seg_reduce<T: ShflValue, Op: ReduceOp<T>>(s: Seg, v: T) -> T {
     if let Some(r) = try_redux::<T, Op>(s.op_mask, v) {
         return r;
     }
-    with_warp_mask!(s, seg_reduce_shfl::<T, Op>(s, v))
+    // The common case first, as one branch: every tile of the block full
+    // (`all_full`, uniform) and the whole warp here — the butterfly with the
+    // constant full mask. (`&`, not `&&`: one branch, not two.)
+    if arch::likely(s.all_full & s.whole_warp_here()) {
+        butterfly::<T, Op>(s.with_whole_warp(), v)
+    } else {
+        seg_reduce_shfl::<T, Op>(s, v)
+    }
 }
 
 /// The shuffle-only part of [`seg_reduce`].

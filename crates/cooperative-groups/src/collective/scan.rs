@@ -5,9 +5,8 @@
 //!   a lower rank; coalesced groups find the source lane with `fns`.
 //! * Multi-warp groups and the block: warp scans, warp totals through the
 //!   shared scratch, each warp folds the totals of the warps before it.
-//! * The block, 33–256 threads, 32-bit values: the raking scan of
-//!   [`rake`](super::rake) (one warp shuffles, fewer memory-pipe
-//!   instructions).
+//! * The block, 32-bit values: the raking scan of [`rake`](super::rake)
+//!   (one warp shuffles, fewer memory-pipe instructions).
 //!
 //! `exclusive_scan` gives the thread of rank 0 the operator's identity
 //! ([`ReduceOp::identity`]: 0 for `Plus`, `MAX` for `Less`, …); CUDA leaves
@@ -148,11 +147,11 @@ pub(crate) fn exclusive<T: ShflValue, Op: ReduceOp<T>>(shape: Shape, v: T) -> T 
 /// 32-bit word + `setp` + `selp`/the operator). For 64–1024 threads: the
 /// warp scan, one `st.shared` per warp, `bar.sync id, count` (the tile's
 /// named barrier; `bar.sync 0` for the block), the fold of the preceding
-/// warps' totals (`ld.shared`), and a second `bar.sync`. For the block of
-/// 33–256 threads and 32-bit values (CUB's raking `BlockScan`): one
-/// `st.shared` per thread, `bar.sync 0`, the first warp folds ⌈n/32⌉
-/// values per lane, scans the lane totals (`5 × shfl.sync.up` + 1) and
-/// stores every result, `bar.sync 0`, one `ld.shared` per thread.
+/// warps' totals (`ld.shared`), and a second `bar.sync`. For the block and
+/// 32-bit values (CUB's raking `BlockScan`): one `st.shared` per thread,
+/// `bar.sync 0`, the first warp folds ⌈n/32⌉ values per lane, scans the
+/// lane totals (`5 × shfl.sync.up` + 1) and stores every result,
+/// `bar.sync 0`, one `ld.shared` per thread.
 ///
 /// ```ignore
 /// let offset = exclusive_scan(&block, count, Plus); // CUB BlockScan, in one line

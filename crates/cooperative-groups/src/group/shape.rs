@@ -101,9 +101,8 @@ impl Seg {
         self.seg_bits() | 0x1f
     }
     /// All 32 lanes of the warp execute this instruction together, and the
-    /// segment's own `membermask` is not already the whole warp (one
-    /// `activemask` and a compare; nothing for 32-lane segments, whose mask
-    /// is the constant `-1`).
+    /// segment is narrower than the warp (one `activemask` and a compare;
+    /// nothing for static 32-lane tiles, whose mask is the constant `-1`).
     ///
     /// Why it pays: ptxas wraps every run of `.sync` instructions whose
     /// `membermask` is not a compile-time constant in a convergence check
@@ -114,7 +113,9 @@ impl Seg {
     #[inline(always)]
     #[track_caller]
     pub(crate) fn whole_warp_here(&self) -> bool {
-        self.op_mask != FULL && arch::activemask() == FULL
+        // The width test folds away for static tiles: no `activemask` at
+        // all for a `ThreadBlockTile<32>`.
+        self.width < 32 && arch::activemask() == FULL
     }
     /// The same segment, synchronising the whole warp (`membermask = -1`).
     /// The data a shuffle moves depends only on its `c` operand (segment
