@@ -8,17 +8,22 @@
 //!
 //! # Why this is race-free
 //!
-//! * A warp writes only its own slot, and slots of different warps are
-//!   disjoint, so writes never conflict.
-//! * Read-after-write: readers read after the first barrier, which every
-//!   writer of the group passed after writing.
-//! * Write-after-read: the second barrier closes the collective — no thread
-//!   leaves it before every thread of the group has finished its reads. A
-//!   later write by warp `w` to its slot happens after `w` left every earlier
-//!   collective that could read that slot (such a collective's group
-//!   contains `w`), hence after all those reads. This holds across groups of
-//!   different sizes and across handles of the same group, so the scratch is
-//!   shared by all tiles and the block without any bookkeeping.
+//! * Writes: a warp writes its own slot before a collective's first
+//!   barrier; the group's first warp may write the slots of the group's
+//!   warps between its two barriers ([`broadcast`]). Slots of different
+//!   warps are disjoint, so writes never conflict.
+//! * Read-after-write: slots are read between the two barriers (after every
+//!   writer of the group passed the first), or after the second by their
+//!   own warp only (a broadcast result, written before the second barrier).
+//! * Write-after-read: every read of a collective is done before its reader
+//!   leaves it (own-slot reads), or before anyone leaves its second barrier
+//!   (the others). A warp's own write follows its own earlier reads in
+//!   program order; a broadcast into warp `w`'s slot happens after the
+//!   first barrier of a collective whose group contains `w`, which `w`
+//!   reaches only after finishing its reads of earlier collectives. This
+//!   holds across groups of different sizes and across handles of the same
+//!   group, so the scratch is shared by all tiles and the block without any
+//!   bookkeeping.
 //!
 //! Two barriers per collective is the price of that simplicity; with
 //! hardware named barriers each costs a few tens of cycles, against ≈1000
@@ -42,6 +47,20 @@ pub(crate) fn slot(warp: u32) -> SharedAddr {
 pub(crate) fn put<T: ShflValue>(m: &Multi, v: T) {
     // SAFETY: the slot holds 32 bytes, `ShflValue`s are at most 32.
     unsafe { store_shared(slot(m.block_rank / 32), v) }
+}
+
+/// The group's first warp stores `v` in the slot of each of the group's
+/// warps (lane `w` → warp `w`), for each to read its own after the
+/// closing barrier. Call only from the group's first warp, between the
+/// collective's two barriers.
+#[inline(always)]
+#[track_caller]
+pub(crate) fn broadcast<T: ShflValue>(m: &Multi, v: T) {
+    let lane = m.lane();
+    if lane < m.warps() {
+        // SAFETY: as `put`; `first_warp + lane` is a warp of the group.
+        unsafe { store_shared(slot(m.first_warp() + lane), v) }
+    }
 }
 
 /// Reads the slot of the group's `k`-th warp.

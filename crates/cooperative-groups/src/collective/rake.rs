@@ -145,27 +145,60 @@ fn rake_any<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(m: Multi) {
     let seg = m.n.div_ceil(32);
     let first = warp.lane * seg;
     let end = if first + seg < m.n { first + seg } else { m.n };
+    // Both passes load `CHUNK` values before combining them, so that the
+    // loads' latencies overlap (up to 32 values per lane at 1024 threads).
     let mut total = Op::identity();
     let mut r = first;
     while r < end {
-        // SAFETY: rank `r < n`, inside the scratch; `T` is one word.
-        let x: T = unsafe { load_shared(word(r)) };
-        total = if r == first { x } else { Op::combine(total, x) };
-        r += 1;
+        let x = load_chunk::<T, Op>(r, end);
+        let mut j = 0;
+        while j < CHUNK {
+            if r + j < end {
+                let v = x[j as usize];
+                total = if r + j == first { v } else { Op::combine(total, v) };
+            }
+            j += 1;
+        }
+        r += CHUNK;
     }
     let prefix = lane_prefix::<T, Op>(m, total);
     let mut acc = prefix;
     let mut r = first;
     while r < end {
-        // SAFETY: as above.
-        let x: T = unsafe { load_shared(word(r)) };
-        let before = if r == 0 { Op::identity() } else { acc };
-        acc = if r == 0 { x } else { Op::combine(acc, x) };
-        let out = if INCLUSIVE { acc } else { before };
-        // SAFETY: as above.
-        unsafe { store_shared(word(r), out) };
-        r += 1;
+        let x = load_chunk::<T, Op>(r, end);
+        let mut j = 0;
+        while j < CHUNK {
+            let i = r + j;
+            if i < end {
+                let before = if i == 0 { Op::identity() } else { acc };
+                acc = if i == 0 { x[j as usize] } else { Op::combine(acc, x[j as usize]) };
+                let out = if INCLUSIVE { acc } else { before };
+                // SAFETY: rank `i < n`, inside the scratch; `T` is one word.
+                unsafe { store_shared(word(i), out) };
+            }
+            j += 1;
+        }
+        r += CHUNK;
     }
+}
+
+/// Values [`rake_any`] loads at a time.
+const CHUNK: u32 = 4;
+
+/// The values of ranks `r .. min(r + CHUNK, end)` (the identity after `end`).
+#[inline(always)]
+#[track_caller]
+fn load_chunk<T: ShflValue, Op: ReduceOp<T>>(r: u32, end: u32) -> [T; CHUNK as usize] {
+    let mut x = [Op::identity(); CHUNK as usize];
+    let mut j = 0;
+    while j < CHUNK {
+        if r + j < end {
+            // SAFETY: rank `r + j < end ≤ n`, inside the scratch; `T` is one word.
+            x[j as usize] = unsafe { load_shared(word(r + j)) };
+        }
+        j += 1;
+    }
+    x
 }
 
 /// The raking warp's scan of the lane totals: lane `l` gets the fold of
