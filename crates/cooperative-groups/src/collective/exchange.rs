@@ -52,10 +52,14 @@ pub(crate) fn put<T: ShflValue>(m: &Multi, v: T) {
 /// The group's first warp stores `v` in the slot of each of the group's
 /// warps (lane `w` → warp `w`), for each to read its own after the
 /// closing barrier. Call only from the group's first warp, between the
-/// collective's two barriers.
+/// collective's two barriers, after its reads of the slots
+/// (`bar.warp.sync` orders them before the stores).
 #[inline(always)]
 #[track_caller]
 pub(crate) fn broadcast<T: ShflValue>(m: &Multi, v: T) {
+    // The lanes of a warp are not in lockstep (sm_70+): every lane's reads
+    // of the slots must be done before any lane overwrites one.
+    arch::warp_sync(m.warp_seg().mask());
     let lane = m.lane();
     if lane < m.warps() {
         // SAFETY: as `put`; `first_warp + lane` is a warp of the group.

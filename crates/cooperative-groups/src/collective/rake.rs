@@ -155,7 +155,11 @@ fn rake_any<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(m: Multi) {
         while j < CHUNK {
             if r + j < end {
                 let v = x[j as usize];
-                total = if r + j == first { v } else { Op::combine(total, v) };
+                total = if r + j == first {
+                    v
+                } else {
+                    Op::combine(total, v)
+                };
             }
             j += 1;
         }
@@ -171,7 +175,11 @@ fn rake_any<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(m: Multi) {
             let i = r + j;
             if i < end {
                 let before = if i == 0 { Op::identity() } else { acc };
-                acc = if i == 0 { x[j as usize] } else { Op::combine(acc, x[j as usize]) };
+                acc = if i == 0 {
+                    x[j as usize]
+                } else {
+                    Op::combine(acc, x[j as usize])
+                };
                 let out = if INCLUSIVE { acc } else { before };
                 // SAFETY: rank `i < n`, inside the scratch; `T` is one word.
                 unsafe { store_shared(word(i), out) };

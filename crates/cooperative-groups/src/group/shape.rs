@@ -117,11 +117,19 @@ impl Seg {
         // all for a `ThreadBlockTile<32>`.
         self.width < 32 && arch::activemask() == FULL
     }
-    /// The same segment, synchronising the whole warp (`membermask = -1`).
+    /// The same segment, synchronising the whole warp (`membermask = -1`);
+    /// call only when [`whole_warp_here`](Self::whole_warp_here) said so.
     /// The data a shuffle moves depends only on its `c` operand (segment
     /// bits and clamp), so results are unchanged.
+    ///
+    /// Starts with `bar.warp.sync -1`: after it ptxas knows the warp is
+    /// converged and adds no divergence check (`UMOV` + `BRA.DIV`) of its
+    /// own to the shuffles that follow; on a converged warp the
+    /// `WARPSYNC.ALL` costs one issue slot.
     #[inline(always)]
-    pub(crate) const fn with_whole_warp(self) -> Seg {
+    #[track_caller]
+    pub(crate) fn with_whole_warp(self) -> Seg {
+        arch::warp_sync(FULL);
         Seg {
             op_mask: FULL,
             ..self

@@ -1,0 +1,50 @@
+//! Multi-warp `reduce` on the simulator, whose lanes do not run in lockstep:
+//! the first warp folds the warp partials and then overwrites the slots
+//! with the total, so its lanes must all have read before any writes (a
+//! missing `bar.warp.sync` there gave warp 1 of every tile the total plus
+//! its own partial). Named barriers (blocks ≤ 512), the software barrier
+//! (64-thread tiles in larger blocks) and the whole block.
+
+use cooperative_groups::intrinsics::thread_idx;
+use cooperative_groups::kernel;
+use cooperative_groups::prelude::*;
+
+#[kernel]
+pub fn tile64_and_block_sums(out: *mut u32) {
+    let block = this_thread_block();
+    let t = tiled_partition::<64>(&block);
+    let i = thread_idx().x;
+    let tile_sum = reduce(&t, i, Plus);
+    let block_sum = reduce(&block, i, Plus);
+    // SAFETY: the test allocates two words per thread.
+    unsafe {
+        *out.add(2 * i as usize) = tile_sum;
+        *out.add(2 * i as usize + 1) = block_sum;
+    }
+}
+
+#[test]
+fn every_warp_gets_the_total() {
+    for block in [64u32, 96, 512, 576, 992, 1024] {
+        let mut out = vec![0u32; 2 * block as usize];
+        let p = out.as_mut_ptr();
+        let cfg = cg_sim::LaunchConfig::new(cg_sim::Dim3::x(1), cg_sim::Dim3::x(block));
+        let body = TILE64_AND_BLOCK_SUMS.host_fn();
+        cg_sim::launch(&cfg, &|| body((p,))).unwrap();
+        for i in 0..block {
+            let first = i / 64 * 64;
+            let tile: u32 = (first..(first + 64).min(block)).sum();
+            let all: u32 = (0..block).sum();
+            assert_eq!(
+                out[2 * i as usize],
+                tile,
+                "block {block}, thread {i}: tile sum"
+            );
+            assert_eq!(
+                out[2 * i as usize + 1],
+                all,
+                "block {block}, thread {i}: block sum"
+            );
+        }
+    }
+}
