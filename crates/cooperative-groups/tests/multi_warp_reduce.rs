@@ -9,6 +9,7 @@ use cooperative_groups::intrinsics::thread_idx;
 use cooperative_groups::kernel;
 use cooperative_groups::prelude::*;
 
+/// Each thread writes its 64-thread tile's and its block's sum of `thread_idx().x`.
 #[kernel]
 pub fn tile64_and_block_sums(out: *mut u32) {
     let block = this_thread_block();
