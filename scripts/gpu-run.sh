@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Every GPU measurement of the project in one go, for a machine with an
 # NVIDIA GPU (and nvcc for the C++ comparison): the C-02 lab (block 128, and
-# the sweep at block 1024), the differential and collectives checks, the
-# Rust-vs-C++ comparison, and compute-sanitizer's racecheck and synccheck.
+# the sweep at block 1024), the differential, grid, cluster and collectives
+# checks, the Rust-vs-C++ comparison (blocks of 128, 256 and 1024), and
+# compute-sanitizer's racecheck, synccheck and memcheck.
 # Usage: scripts/gpu-run.sh [OUT_DIR]   (default: results/run; also packs
 # everything into OUT_DIR/results.tgz). Expects a built target/release/cg-lab.
 set -uo pipefail
@@ -15,10 +16,21 @@ run "$bin" info 2>&1 | tee "$work/info.log"
 run "$bin" --mode all --out "$work/lab" 2>&1 | tee "$work/lab.log"
 run "$bin" --mode sweep --block 1024 --out "$work/lab1024" 2>&1 | tee "$work/lab1024.log"
 run "$bin" verify --out "$work/verify" 2>&1 | tee "$work/verify.log"
-run "$bin" compare --runs 25 --warmup 3 --out "$work/compare" 2>&1 | tee "$work/compare.log"
+run "$bin" compare --runs 31 --warmup 3 --out "$work/compare" 2>&1 | tee "$work/compare.log"
+for b in 256 1024; do
+    run "$bin" compare --block "$b" --runs 15 --warmup 3 --out "$work/compare-block$b" 2>&1 | tee "$work/compare-block$b.log"
+done
 for tool in racecheck synccheck memcheck; do
     run timeout 300 compute-sanitizer --tool "$tool" "$bin" --mode all --n 65536 --runs 1 --warmup 0 --out "$work/sanitizer" 2>&1 \
         | tail -2 | tee -a "$work/sanitizer.log"
+done
+# The block-wide reduce and scan run only in `compare`: check them (and the
+# C++ side) too, at a small and the largest block.
+for b in 128 1024; do
+    for tool in racecheck synccheck; do
+        run timeout 300 compute-sanitizer --tool "$tool" "$bin" compare --block "$b" --n 65536 --runs 1 --warmup 0 --out "$work/sanitizer-compare" 2>&1 \
+            | tail -2 | tee -a "$work/sanitizer.log"
+    done
 done
 tar czf "$out/results.tgz" -C "$work" .
 echo "packed $out/results.tgz"

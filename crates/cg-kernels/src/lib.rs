@@ -12,6 +12,7 @@
 )]
 
 pub mod c02;
+pub mod cluster;
 #[cfg(any(feature = "collectives", not(target_arch = "nvptx64")))]
 pub mod collectives;
 pub mod diff;

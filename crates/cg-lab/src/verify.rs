@@ -127,7 +127,8 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
                 .iter()
                 .map(|c| run_case(&backend, c))
                 .collect::<Result<Vec<_>>>()?;
-            let grid_lines = grid_suite(&backend)?;
+            let mut grid_lines = grid_suite(&backend)?;
+            grid_lines.extend(cluster_suite(&backend)?);
             for l in &grid_lines {
                 println!("{l}");
             }
@@ -188,7 +189,7 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
         let md = dir.join("differential.md");
         let mut text = markdown(&report);
         if !grid_report.is_empty() {
-            text += "\n## Grid-wide sync (cooperative launch)\n\n";
+            text += "\n## Grid-wide sync (cooperative launch) and clusters\n\n";
             for l in &grid_report {
                 text += &format!("- {l}\n");
             }
@@ -317,9 +318,78 @@ pub fn grid_suite(backend: &Backend) -> Result<Vec<String>> {
     Ok(lines)
 }
 
+/// What `cluster_tokens` writes for a 1-D grid of `blocks` blocks of
+/// `block` threads in clusters of `size` blocks (host model).
+fn cluster_tokens_expected(blocks: u32, block: u32, size: u32) -> Vec<u32> {
+    let mut v = Vec::with_capacity((blocks * block) as usize);
+    for b in 0..blocks {
+        let r = b % size;
+        for t in 0..block {
+            let peer = ((r + 1) % size) * 1000 + (t + 1) % block;
+            v.push(peer ^ ((r * 1000 + t) << 16));
+        }
+    }
+    v
+}
+
+/// Runs `cluster_tokens` on `blocks` blocks of `block` threads in clusters
+/// of `size`; returns whether the result matches the model.
+pub fn cluster_check(backend: &Backend, blocks: u32, block: u32, size: u32) -> Result<bool> {
+    let mut out = backend.alloc::<u32>((blocks * block) as usize)?;
+    let cfg = LaunchConfig::linear(blocks, block).clusters(cg_runtime::Dim3::x(size));
+    backend.launch(&cg_kernels::cluster::CLUSTER_TOKENS, &cfg, (out.as_ptr(),))?;
+    Ok(out.to_vec()? == cluster_tokens_expected(blocks, block, size))
+}
+
+/// The cluster part of `cg-lab verify` on an sm_90+ GPU: split barrier
+/// (`barrier_arrive` / `barrier_wait`) and `map_shared_rank` on raw
+/// pointers, for clusters of 2, 4 and 8 blocks, on the GPU and on the
+/// simulator. Below sm_90 it says that clusters do not exist there.
+pub fn cluster_suite(backend: &Backend) -> Result<Vec<String>> {
+    let Backend::Gpu(gpu) = backend else {
+        bail!("cluster suite needs a GPU")
+    };
+    if gpu.info().compute_capability.0 < 9 {
+        return Ok(vec![format!(
+            "clusters: not run ({} is sm_{}{}, clusters need sm_90)",
+            gpu.info().name,
+            gpu.info().compute_capability.0,
+            gpu.info().compute_capability.1
+        )]);
+    }
+    let (blocks, block) = (32, 128);
+    let mut lines = Vec::new();
+    let mut all_ok = true;
+    for size in [2u32, 4, 8] {
+        let ok = cluster_check(backend, blocks, block, size)?;
+        let sim_ok = cluster_check(&Backend::sim(), 16, block, size)?;
+        all_ok &= ok && sim_ok;
+        lines.push(format!(
+            "cluster barrier_arrive/barrier_wait + map_shared_rank, clusters of {size}: GPU ({blocks} blocks × {block}) {}, simulator (16 blocks) {}",
+            if ok { "OK" } else { "FAILED" },
+            if sim_ok { "OK" } else { "FAILED" }
+        ));
+    }
+    if !all_ok {
+        bail!("cluster check FAILED:\n{}", lines.join("\n"));
+    }
+    Ok(lines)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cluster_tokens_on_the_simulator() {
+        for size in [1, 2, 4, 8] {
+            assert!(
+                cluster_check(&Backend::sim(), 16, 128, size).unwrap(),
+                "clusters of {size}"
+            );
+        }
+        assert!(cluster_check(&Backend::sim(), 6, 96, 2).unwrap());
+    }
 
     #[test]
     fn grid_sync_on_the_simulator() {
