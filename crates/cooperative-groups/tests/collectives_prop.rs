@@ -50,16 +50,10 @@ fn case(ops: u32) -> impl Strategy<Value = Case> {
             |(block, blocks, kind, k, op, src, delta, xor)| {
                 let kind = Kind::ALL[kind];
                 let size = size_for(kind, block, k)?;
-                let params = Params {
-                    kind: kind as u32,
-                    size,
-                    op,
-                    src,
-                    delta,
-                    xor,
-                    pad: [0; 2],
-                };
-                Some((Launch { blocks, block }, params))
+                Some((
+                    Launch { blocks, block },
+                    common::params(kind, size, op, [src, delta, xor]),
+                ))
             },
         )
         .prop_flat_map(|(launch, params)| {

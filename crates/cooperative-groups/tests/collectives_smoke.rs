@@ -3,8 +3,10 @@
 
 mod common;
 
+use common::params;
+
 use cg_kernels::collectives::model::{Inputs, Launch};
-use cg_kernels::collectives::{COLLECTIVES_F32, COLLECTIVES_U32, Kind, Params};
+use cg_kernels::collectives::{COLLECTIVES_F32, COLLECTIVES_U32, Kind};
 
 fn inputs_u32(n: usize) -> Inputs<u32> {
     Inputs {
@@ -35,15 +37,7 @@ fn sweep_u32() {
                     continue;
                 }
                 for op in 0..6 {
-                    let p = Params {
-                        kind: kind as u32,
-                        size,
-                        op,
-                        src: 3,
-                        delta: 2,
-                        xor: 5,
-                        pad: [0; 2],
-                    };
+                    let p = params(kind, size, op, [3, 2, 5]);
                     common::run(COLLECTIVES_U32, launch, p, &inputs)
                         .unwrap_or_else(|e| panic!("{e}"));
                 }
@@ -72,15 +66,7 @@ fn sweep_f32() {
         (Kind::Dynamic, 8),
     ] {
         for op in 0..3 {
-            let p = Params {
-                kind: kind as u32,
-                size,
-                op,
-                src: 7,
-                delta: 1,
-                xor: 3,
-                pad: [0; 2],
-            };
+            let p = params(kind, size, op, [7, 1, 3]);
             common::run(COLLECTIVES_F32, launch, p, &inputs).unwrap_or_else(|e| panic!("{e}"));
         }
     }
@@ -96,15 +82,7 @@ fn software_barrier_tiles() {
         let inputs = inputs_u32(launch.threads());
         for op in 0..6 {
             for kind in [Kind::Tile, Kind::TileOfTile256] {
-                let p = Params {
-                    kind: kind as u32,
-                    size: 64,
-                    op,
-                    src: 40,
-                    delta: 2,
-                    xor: 5,
-                    pad: [0; 2],
-                };
+                let p = params(kind, 64, op, [40, 2, 5]);
                 common::run(COLLECTIVES_U32, launch, p, &inputs).unwrap_or_else(|e| panic!("{e}"));
             }
         }
@@ -130,15 +108,7 @@ fn block_scans_at_every_raking_shape() {
             labels: inputs.labels.clone(),
         };
         for op in 0..6 {
-            let p = Params {
-                kind: Kind::Block as u32,
-                size: 0,
-                op,
-                src: 5,
-                delta: 1,
-                xor: 1,
-                pad: [0; 2],
-            };
+            let p = params(Kind::Block, 0, op, [5, 1, 1]);
             common::run(COLLECTIVES_U32, launch, p, &inputs)
                 .unwrap_or_else(|e| panic!("block {block}: {e}"));
             if op < 3 {
