@@ -30,6 +30,11 @@ const REFERENCE_CU: &str = include_str!("../../../reference/cuda/c02_reference.c
 pub struct CompareArgs {
     #[command(flatten)]
     lab: LabArgs,
+    /// Shortest timed sample, in ms: a kernel shorter than this is launched
+    /// back to back that many times per sample (0: one launch per sample,
+    /// as the lab does)
+    #[arg(long, default_value_t = 1.0)]
+    min_sample_ms: f64,
 }
 
 /// One Rust kernel against its C++ twin.
@@ -208,6 +213,12 @@ impl Timed for Pairs<'_, '_> {
 pub fn run(args: &CompareArgs) -> Result<()> {
     let a = &args.lab;
     a.validate().map_err(anyhow::Error::msg)?;
+    if !(0.0..=100.0).contains(&args.min_sample_ms) {
+        bail!(
+            "--min-sample-ms must be between 0 and 100 (got {})",
+            args.min_sample_ms
+        );
+    }
     let Some(nvcc) = tools::find_tool("nvcc") else {
         bail!(
             "`cg-lab compare` builds reference/cuda with nvcc, which was not found \
@@ -248,7 +259,15 @@ pub fn run(args: &CompareArgs) -> Result<()> {
             module: &module,
             exps: &exps,
         };
-        timing::time_interleaved(&mut pairs, &order, a.warmup, a.runs, a.reps, &progress)?
+        timing::time_interleaved(
+            &mut pairs,
+            &order,
+            a.warmup,
+            a.runs,
+            a.reps,
+            args.min_sample_ms,
+            &progress,
+        )?
     };
     progress.finish();
     let rows: Vec<CompareRow> = exps
@@ -281,7 +300,12 @@ pub fn run(args: &CompareArgs) -> Result<()> {
     let p = out.join("compare.md");
     std::fs::write(
         &p,
-        markdown(&rows, &platform, &timing::describe(a.warmup, a.runs), a),
+        markdown(
+            &rows,
+            &platform,
+            &timing::describe(a.warmup, a.runs, args.min_sample_ms),
+            a,
+        ),
     )?;
     written.push(p);
     let p = out.join("compare.svg");

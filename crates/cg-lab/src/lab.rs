@@ -389,7 +389,8 @@ impl<'a> Lab<'a> {
             vec![None; variants.len()]
         } else {
             let (warmup, runs, reps) = (self.args.warmup, self.args.runs, self.args.reps);
-            let samples = time_interleaved(self, variants, warmup, runs, reps, progress)?;
+            // The seed's method: one launch per event pair.
+            let samples = time_interleaved(self, variants, warmup, runs, reps, 0.0, progress)?;
             samples.into_iter().map(|s| Some(Summary::of(&s))).collect()
         };
         Ok(variants
