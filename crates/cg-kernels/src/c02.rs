@@ -10,7 +10,7 @@
 
 use cooperative_groups::intrinsics::{block_dim, block_idx, grid_dim, thread_idx};
 use cooperative_groups::prelude::*;
-use cooperative_groups::{atomic::atomic_add, kernel, shared_array};
+use cooperative_groups::{atomic::red_add, kernel, shared_array};
 
 /// `v + red * 1e-30` as one fused multiply-add: the `FFMA` that nvcc
 /// contracts the seed's `v += red * 1e-30f` to. Rust never contracts a
@@ -25,8 +25,8 @@ fn chain(red: f32, v: f32) -> f32 {
 /// contribution to its block's partial sum.
 #[inline(always)]
 fn add_to_partial(partial: *mut f32, red: f32) {
-    // SAFETY: the launcher allocates one float per block.
-    unsafe { atomic_add(partial.add(block_idx().x as usize), red) };
+    // SAFETY: the launcher allocates one float per block, in global memory.
+    unsafe { red_add(partial.add(block_idx().x as usize), red) };
 }
 
 /// Parameters of every reduce kernel: `(input, partial, n, reps)`.
@@ -190,8 +190,8 @@ pub fn coalesced_odd(input: *const i32, count: *mut u64, n: u32) {
         if x & 1 != 0 {
             let g = coalesced_threads();
             if g.thread_rank() == 0 {
-                // SAFETY: `count` points at one u64.
-                unsafe { atomic_add(count, g.num_threads() as u64) };
+                // SAFETY: `count` points at one u64 in global memory.
+                unsafe { red_add(count, g.num_threads() as u64) };
             }
         }
         i += stride;

@@ -397,6 +397,34 @@ pub unsafe fn atomic_add_f64(p: *mut f64, v: f64) -> f64 {
     r
 }
 
+/// `red.global.add.TYPE` on a generic pointer converted to the global window
+/// (`cvta.to.global`): an atomic add that returns nothing — what nvcc emits
+/// (`RED.E.ADD`) for an `atomicAdd` on a global pointer whose result is
+/// unused. No round trip, no generic-address space check.
+macro_rules! red_global_add {
+    ($name:ident, $t:ty, $ty:literal, $reg:ident) => {
+        #[doc = concat!("`red.global.add.", $ty, "` (see the macro above).")]
+        ///
+        /// # Safety
+        /// `p` must point to global memory, valid for an aligned atomic access.
+        #[inline(always)]
+        pub unsafe fn $name(p: *mut $t, v: $t) {
+            // SAFETY: the caller passes a valid global pointer.
+            unsafe {
+                asm!(
+                    concat!("{{ .reg .u64 g; cvta.to.global.u64 g, {0}; red.global.add.", $ty, " [g], {1}; }}"),
+                    in(reg64) p,
+                    in($reg) v,
+                )
+            };
+        }
+    };
+}
+red_global_add!(red_global_add_u32, u32, "u32", reg32);
+red_global_add!(red_global_add_u64, u64, "u64", reg64);
+red_global_add!(red_global_add_f32, f32, "f32", reg32);
+red_global_add!(red_global_add_f64, f64, "f64", reg64);
+
 /// `atom.cas.b32` on a generic address; returns the old value.
 ///
 /// # Safety

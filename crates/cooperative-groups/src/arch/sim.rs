@@ -205,6 +205,25 @@ pub unsafe fn atomic_add_u32(p: *mut u32, v: u32) -> u32 {
     // SAFETY: the caller passes a valid, aligned pointer.
     unsafe { AtomicU32::from_ptr(p) }.fetch_add(v, Ordering::Relaxed)
 }
+/// `red.global.add`: the atomic adds above without the old value.
+macro_rules! red_global_add {
+    ($name:ident, $t:ty, $add:ident) => {
+        /// Atomic add whose old value is dropped (`red.global.add` on the GPU).
+        ///
+        /// # Safety
+        /// `p` must be valid for an aligned atomic access.
+        #[inline]
+        pub unsafe fn $name(p: *mut $t, v: $t) {
+            // SAFETY: forwarded contract.
+            unsafe { $add(p, v) };
+        }
+    };
+}
+red_global_add!(red_global_add_u32, u32, atomic_add_u32);
+red_global_add!(red_global_add_u64, u64, atomic_add_u64);
+red_global_add!(red_global_add_f32, f32, atomic_add_f32);
+red_global_add!(red_global_add_f64, f64, atomic_add_f64);
+
 /// Atomic add on a `u64`; returns the old value.
 ///
 /// # Safety
