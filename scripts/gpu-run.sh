@@ -18,7 +18,7 @@ run "$bin" --mode sweep --block 1024 --out "$work/lab1024" 2>&1 | tee "$work/lab
 run "$bin" verify --out "$work/verify" 2>&1 | tee "$work/verify.log"
 run "$bin" compare --runs 31 --warmup 3 --out "$work/compare" 2>&1 | tee "$work/compare.log"
 for b in 256 1024; do
-    run "$bin" compare --block "$b" --runs 15 --warmup 3 --out "$work/compare-block$b" 2>&1 | tee "$work/compare-block$b.log"
+    run "$bin" compare --block "$b" --runs 31 --warmup 3 --out "$work/compare-block$b" 2>&1 | tee "$work/compare-block$b.log"
 done
 for tool in racecheck synccheck memcheck; do
     run timeout 300 compute-sanitizer --tool "$tool" "$bin" --mode all --n 65536 --runs 1 --warmup 0 --out "$work/sanitizer" 2>&1 \
