@@ -69,10 +69,10 @@ pub const SCRATCH_SLOT_BYTES: u32 = 32;
 /// Slots in the collective scratch: one per warp of a 1024-thread block.
 pub const SCRATCH_SLOTS: u32 = 32;
 /// Bytes of the raking scratch of the block scan ([`rake_scratch`],
-/// `collective::rake`): one 32-bit word per thread of a 1024-thread block,
-/// plus one padding word per 32 so that the raking lanes' strided reads
-/// hit distinct banks.
-pub const RAKE_BYTES: u32 = 4 * (1024 + 1024 / 32);
+/// `collective::rake`): one 32-bit word per thread of a 256-thread block
+/// (the largest it rakes), plus one padding word per 32 so that the raking
+/// lanes' strided reads hit distinct banks.
+pub const RAKE_BYTES: u32 = 4 * (256 + 256 / 32);
 /// Bytes of the software-barrier state ([`soft_barrier_scratch`]): a
 /// (count, generation) pair of `u32` per possible 64-thread tile.
 pub const SOFT_BARRIER_BYTES: u32 = 32 * 8;

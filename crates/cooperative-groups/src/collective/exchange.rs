@@ -67,6 +67,16 @@ pub(crate) fn broadcast<T: ShflValue>(m: &Multi, v: T) {
     }
 }
 
+/// The group's first warp stores `v` in the slot of the group's warp `k`
+/// (same rules as [`broadcast`]; the caller orders its lanes' earlier reads
+/// of the slots before this store).
+#[inline(always)]
+#[track_caller]
+pub(crate) fn put_for<T: ShflValue>(m: &Multi, k: u32, v: T) {
+    // SAFETY: as `put`; `k` is a warp of the group, inside the scratch.
+    unsafe { store_shared(slot(m.first_warp() + k), v) }
+}
+
 /// Reads the slot of the group's `k`-th warp.
 #[inline(always)]
 #[track_caller]

@@ -1,26 +1,28 @@
-//! The raking block scan: the scan of a whole block over 32-bit values,
-//! with one warp doing the shuffles (CUB's `BLOCK_SCAN_RAKING`, written for
-//! a block size known only at run time).
+//! The block scan over 32-bit values: CUB's raking scan for blocks of 64,
+//! 128 and 256 threads, warp scans for the others.
+//!
+//! Raking (one warp does the shuffles):
 //!
 //! 1. Every thread stores its value in the raking scratch.
 //! 2. `bar.sync 0`.
-//! 3. The block's first warp rakes: lane `l` loads the `seg = ⌈n / 32⌉`
-//!    consecutive values of ranks `l·seg …`, folds them, scans the 32 lane
-//!    totals with shuffles and stores every rank's result in place. Blocks
-//!    of 64, 128 and 256 threads have their own bodies with the values in
-//!    registers; other sizes read them twice from shared memory.
+//! 3. The block's first warp rakes: lane `l` loads the `seg = n / 32`
+//!    (2, 4 or 8) consecutive values of ranks `l·seg …` into registers,
+//!    folds them, scans the 32 lane totals with shuffles and stores every
+//!    rank's result in place.
 //! 4. `bar.sync 0`.
 //! 5. Every thread loads its own result.
 //!
-//! Why not the warp-scan algorithm of [`scan`](super::scan) (which tiles
-//! and wider values use): shuffles and shared-memory accesses share the
-//! SM's memory pipe, and with every warp scanning (`5 × shfl` per warp) a
-//! 128-thread block issues about 30 such instructions per scan against 22
-//! here — on the H200 the warp-scan version ran 1.2× CUB's `BlockScan`.
-//! Having one algorithm for every block size also keeps the kernel's
-//! registers down: both algorithms behind a run-time branch took 37–39
-//! registers per thread, the raking scan alone 32 (8 blocks of 256 threads
-//! per SM instead of 6).
+//! Why: shuffles and shared-memory accesses share the SM's memory pipe,
+//! and with every warp scanning (`5 × shfl` per warp) a 128-thread block
+//! issues about 30 such instructions per scan against 22 here — on the H200
+//! the warp-scan version ran 1.2× CUB's `BlockScan`, this one 0.95×.
+//!
+//! Other block sizes use [`warp_scans`] (every warp scans; one warp scans
+//! the warp totals, lane-parallel). Raking them too would mean 9–32 values
+//! per raking lane at 1024 threads, folded in sequence while 31 warps wait,
+//! and a general raking body next to the three above raised the kernel to
+//! 39 registers per thread; with the two algorithms as they are it stays at
+//! 32 (8 blocks of 256 threads per SM, not 6).
 //!
 //! # Why this is race-free
 //!
@@ -33,9 +35,9 @@
 //! scan and before any thread's step-5 read.
 //!
 //! Each group of 32 words has one padding word after it, so lane `l`
-//! reading word `l·seg + i` of a power-of-two `seg` hits 32 different
-//! banks.
+//! reading word `l·seg + i` hits 32 different banks.
 
+use super::exchange;
 use super::scan::seg_inclusive;
 use super::shuffle::seg_shfl_up_raw;
 use super::value::{ShflValue, load_shared, store_shared, words};
@@ -44,12 +46,59 @@ use crate::group::barrier;
 use crate::group::shape::{Bar, Multi};
 use crate::ops::ReduceOp;
 
-/// The raking scan serves this group and value type: 32-bit values and the
-/// whole block (a group of up to 32 warps whose barrier is `bar.sync 0`:
+/// This module's block scan serves this group and value type: 32-bit
+/// values and the whole block (a group of up to 32 warps whose barrier is `bar.sync 0`:
 /// the block itself — known at compile time — or a 1024-thread tile).
 #[inline(always)]
 pub(crate) fn serves<T: ShflValue>(m: &Multi) -> bool {
     words::<T>() == 1 && m.max_warps == 32 && m.bar == Bar::Block
+}
+
+/// The scan of any block but 64, 128 or 256 threads: every warp
+/// scans its values (`5 × shfl.sync.up`), its last lane stores the warp
+/// total in the warp's exchange slot, `bar.sync 0`, the first warp scans
+/// the totals lane-parallel (one load, `6 × shfl`) and stores each warp's
+/// prefix in that warp's slot, `bar.sync 0`, each warp loads its prefix
+/// (the exchange rules of [`exchange`](super::exchange)).
+#[inline(always)]
+#[track_caller]
+fn warp_scans<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(m: Multi, v: T) -> T {
+    let warp = m.warp_seg();
+    let inc = seg_inclusive::<T, Op>(warp, v);
+    if warp.rank() == warp.n - 1 {
+        exchange::put(&m, inc);
+    }
+    barrier::sync(&m);
+    if m.warp_in_group() == 0 {
+        // Lane `w` stands for warp `w` (a block has at most 32 warps); lanes
+        // past the block's warps carry the identity, after every real total.
+        let w = warp.lane;
+        let total = if w < m.warps() {
+            exchange::get(&m, w)
+        } else {
+            Op::identity()
+        };
+        let upto = seg_inclusive::<T, Op>(warp, total);
+        let before = seg_shfl_up_raw(warp, upto, 1);
+        // The lanes' reads are done (the shuffles synchronised them); lane
+        // `w` now stores warp `w`'s prefix in its slot (warp 0's is unused).
+        if w < m.warps() {
+            exchange::put_for(&m, w, before);
+        }
+    }
+    barrier::sync(&m);
+    let w = m.warp_in_group();
+    let prefix: T = exchange::get(&m, w);
+    let below = seg_shfl_up_raw(warp, inc, 1);
+    let first_lane = warp.rank() == 0;
+    match (INCLUSIVE, w == 0) {
+        (true, true) => inc,
+        (true, false) => Op::combine(prefix, inc),
+        (false, true) if first_lane => Op::identity(),
+        (false, true) => below,
+        (false, false) if first_lane => prefix,
+        (false, false) => Op::combine(prefix, below),
+    }
 }
 
 /// The scratch word of block rank `i` (one padding word per 32).
@@ -67,21 +116,23 @@ pub(crate) fn block_scan<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(
     m: Multi,
     v: T,
 ) -> T {
+    // Raking for the usual block sizes, values in registers; warp scans for
+    // the others (a raking lane would fold 9–32 values in sequence at 1024
+    // threads while the other warps wait, and a general raking body next to
+    // these raised the kernel to 39 registers per thread).
+    if !matches!(m.n, 64 | 128 | 256) {
+        return warp_scans::<T, Op, INCLUSIVE>(m, v);
+    }
     let rank = m.rank();
-    // SAFETY: `word(i)` for `i < n ≤ 1024` is inside the
-    // scratch, and `T` is one 32-bit word (`serves`).
+    // SAFETY: `word(i)` for `i < n ≤ 256` is inside the scratch, and `T`
+    // is one 32-bit word (`serves`).
     unsafe { store_shared(word(rank), v) };
     barrier::sync(&m);
     if m.warp_in_group() == 0 {
-        // Whole warps of 2, 4 or 8 values per lane (the usual blocks) get a
-        // body without per-value bounds tests.
         match m.n {
             64 => rake_exact::<T, Op, INCLUSIVE, 2>(m),
             128 => rake_exact::<T, Op, INCLUSIVE, 4>(m),
-            256 => rake_exact::<T, Op, INCLUSIVE, 8>(m),
-            // Larger blocks: 16 or 32 values per lane would not fit in
-            // registers without spilling.
-            _ => rake_any::<T, Op, INCLUSIVE>(m),
+            _ => rake_exact::<T, Op, INCLUSIVE, 8>(m), // 256
         }
     }
     barrier::sync(&m);
@@ -89,7 +140,7 @@ pub(crate) fn block_scan<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(
     unsafe { load_shared(word(rank)) }
 }
 
-/// Step 3, in the raking lane, for a block of exactly `32 · SEG` threads:
+/// Step 3, in the raking lane, for a block of `32 · SEG` threads:
 /// `SEG` values per lane, kept in registers, at one base address (a
 /// lane's words never straddle a padding word, as `SEG` divides 32).
 #[inline(always)]
@@ -132,81 +183,6 @@ fn rake_exact<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool, const SEG: u
         unsafe { store_shared(at(i), out) };
         i += 1;
     }
-}
-
-/// Step 3, in the raking lane, for any other block: `⌈n / 32⌉` values per
-/// lane with bounds tests, read twice from shared memory rather than held
-/// in registers (this path must not raise the kernel's register count for
-/// the common blocks).
-#[inline(always)]
-#[track_caller]
-fn rake_any<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(m: Multi) {
-    let warp = m.warp_seg();
-    let seg = m.n.div_ceil(32);
-    let first = warp.lane * seg;
-    let end = if first + seg < m.n { first + seg } else { m.n };
-    // Both passes load `CHUNK` values before combining them, so that the
-    // loads' latencies overlap (up to 32 values per lane at 1024 threads).
-    let mut total = Op::identity();
-    let mut r = first;
-    while r < end {
-        let x = load_chunk::<T, Op>(r, end);
-        let mut j = 0;
-        while j < CHUNK {
-            if r + j < end {
-                let v = x[j as usize];
-                total = if r + j == first {
-                    v
-                } else {
-                    Op::combine(total, v)
-                };
-            }
-            j += 1;
-        }
-        r += CHUNK;
-    }
-    let prefix = lane_prefix::<T, Op>(m, total);
-    let mut acc = prefix;
-    let mut r = first;
-    while r < end {
-        let x = load_chunk::<T, Op>(r, end);
-        let mut j = 0;
-        while j < CHUNK {
-            let i = r + j;
-            if i < end {
-                let before = if i == 0 { Op::identity() } else { acc };
-                acc = if i == 0 {
-                    x[j as usize]
-                } else {
-                    Op::combine(acc, x[j as usize])
-                };
-                let out = if INCLUSIVE { acc } else { before };
-                // SAFETY: rank `i < n`, inside the scratch; `T` is one word.
-                unsafe { store_shared(word(i), out) };
-            }
-            j += 1;
-        }
-        r += CHUNK;
-    }
-}
-
-/// Values [`rake_any`] loads at a time.
-const CHUNK: u32 = 4;
-
-/// The values of ranks `r .. min(r + CHUNK, end)` (the identity after `end`).
-#[inline(always)]
-#[track_caller]
-fn load_chunk<T: ShflValue, Op: ReduceOp<T>>(r: u32, end: u32) -> [T; CHUNK as usize] {
-    let mut x = [Op::identity(); CHUNK as usize];
-    let mut j = 0;
-    while j < CHUNK {
-        if r + j < end {
-            // SAFETY: rank `r + j < end ≤ n`, inside the scratch; `T` is one word.
-            x[j as usize] = unsafe { load_shared(word(r + j)) };
-        }
-        j += 1;
-    }
-    x
 }
 
 /// The raking warp's scan of the lane totals: lane `l` gets the fold of

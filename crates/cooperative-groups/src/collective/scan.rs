@@ -6,7 +6,8 @@
 //! * Multi-warp groups and the block: warp scans, warp totals through the
 //!   shared scratch, each warp folds the totals of the warps before it.
 //! * The block, 32-bit values: the raking scan of [`rake`](super::rake)
-//!   (one warp shuffles, fewer memory-pipe instructions).
+//!   for 64, 128 and 256 threads (one warp shuffles); other sizes scan
+//!   warp totals lane-parallel in one warp.
 //!
 //! `exclusive_scan` gives the thread of rank 0 the operator's identity
 //! ([`ReduceOp::identity`]: 0 for `Plus`, `MAX` for `Less`, …); CUDA leaves
@@ -148,10 +149,13 @@ pub(crate) fn exclusive<T: ShflValue, Op: ReduceOp<T>>(shape: Shape, v: T) -> T 
 /// warp scan, one `st.shared` per warp, `bar.sync id, count` (the tile's
 /// named barrier; `bar.sync 0` for the block), the fold of the preceding
 /// warps' totals (`ld.shared`), and a second `bar.sync`. For the block and
-/// 32-bit values (CUB's raking `BlockScan`): one `st.shared` per thread,
-/// `bar.sync 0`, the first warp folds ⌈n/32⌉ values per lane, scans the
-/// lane totals (`5 × shfl.sync.up` + 1) and stores every result,
-/// `bar.sync 0`, one `ld.shared` per thread.
+/// 32-bit values: at 64, 128 and 256 threads CUB's raking scan (one
+/// `st.shared` per thread, `bar.sync 0`, the first warp folds n/32 values
+/// per lane, scans the lane totals with `5 × shfl.sync.up` + 1 and stores
+/// every result, `bar.sync 0`, one `ld.shared` per thread); at other sizes
+/// the warp scans, `bar.sync 0`, the first warp scans the warp totals
+/// (one `ld.shared`, `6 × shfl.sync.up`, one `st.shared` per warp),
+/// `bar.sync 0`, one `ld.shared`.
 ///
 /// ```ignore
 /// let offset = exclusive_scan(&block, count, Plus); // CUB BlockScan, in one line
