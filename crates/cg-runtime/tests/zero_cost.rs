@@ -6,6 +6,9 @@
 //! * `reduce(&tile32, f32, Plus)` contains exactly the hand-written
 //!   `__shfl_xor_sync` tree (same shuffles, same operands, once), plus the
 //!   out-of-line path for blocks with a partial warp;
+//! * in SASS (ptxas + nvdisasm from the wheels), the butterfly of
+//!   `reduce(&tile32, f32, Plus)` is the hand-written tree instruction for
+//!   instruction, immediate clamp included;
 //! * no collective is duplicated: each probe has exactly the collectives
 //!   its algorithm needs (a sub-warp tile has two copies of its tree, one
 //!   with the constant full mask, chosen by one `activemask`);
@@ -283,6 +286,100 @@ fn tile32_and_handwritten_tree_have_the_same_sass() {
         );
         assert_eq!((lib.len(), lib_adds), (6, 5), "sm_{}: {lib:?}", p.sm);
         assert_eq!(hand_adds, 5, "sm_{}", p.sm);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The header of `ptx` (up to its first function) and the whole text of the
+/// entries `names`: a small module to assemble instead of the whole test
+/// module.
+fn extract_entries(ptx: &str, names: &[&str]) -> String {
+    let first = ptx.find(".visible .entry").expect("an entry");
+    // The header without its functions (prototypes `.func name(...);` and
+    // bodies `.func name(...) { ... }`): ptxas rejects prototypes without
+    // bodies, and the entries below call none of them.
+    let mut out = String::new();
+    let mut skipping = false;
+    let mut in_body = false;
+    for line in ptx[..first].lines() {
+        if line.starts_with(".func") || line.starts_with(".weak .func") {
+            skipping = true;
+        }
+        if !skipping {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        }
+        if line.starts_with('{') {
+            in_body = true;
+        } else if in_body && line.starts_with('}') {
+            (skipping, in_body) = (false, false);
+        } else if !in_body && line.trim_end().ends_with(';') {
+            skipping = false;
+        }
+    }
+    for name in names {
+        let start = ptx
+            .find(&format!(".visible .entry {name}("))
+            .unwrap_or_else(|| panic!("no kernel {name}"));
+        let body = &ptx[start..];
+        let open = body.find("\n{").unwrap();
+        let close = body[open..].find("\n}").unwrap() + open;
+        out.push_str(&body[..close + 2]);
+        out.push('\n');
+    }
+    out
+}
+
+/// SASS of `reduce(&tile32, f32, Plus)`: its butterfly is the hand-written
+/// `__shfl_xor_sync` tree instruction for instruction — same opcodes, same
+/// lane masks, the same immediate clamp `0x1f` — followed by the same adds.
+/// (The library's copy for blocks with a partial warp, a scan and a
+/// broadcast, sits behind one uniform branch and is not part of the tree.)
+#[test]
+fn tile32_reduce_is_the_handwritten_butterfly_in_sass() {
+    use cg_runtime::{sass, tools};
+    let Some(ptxas) = tools::require_tool_in_ci("ptxas") else {
+        return;
+    };
+    let Some(nvdisasm) = tools::require_tool_in_ci("nvdisasm") else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("cg-sass-probe-{}", std::process::id()));
+    for p in EMBEDDED_TEST_PTX.iter().filter(|p| p.sm >= 80) {
+        let lib = "probe_tile32_reduce_f32";
+        let hand = "probe_handwritten_reduce_f32";
+        let small = extract_entries(p.ptx, &[lib, hand]);
+        let cubin = sass::assemble(&ptxas, &small, p.sm, &dir, &format!("probe{}", p.sm)).unwrap();
+        let listing = sass::disassemble(&nvdisasm, &cubin).unwrap();
+        // Butterfly shuffles with their immediates, and the adds after each.
+        let tree = |k: &str| -> Vec<String> {
+            let ins = &listing[k];
+            let first = ins
+                .iter()
+                .position(|i| i.opcode.starts_with("SHFL.BFLY"))
+                .expect("a butterfly");
+            ins[first..]
+                .iter()
+                .filter(|i| i.opcode.starts_with("SHFL.BFLY") || i.opcode == "FADD")
+                .take(10)
+                .map(|i| {
+                    if i.opcode == "FADD" {
+                        return "FADD".to_string();
+                    }
+                    let ops: Vec<&str> = i.text.split(',').map(str::trim).collect();
+                    format!("{} {}", i.opcode, ops[ops.len() - 2..].join(","))
+                })
+                .collect()
+        };
+        let (l, h) = (tree(lib), tree(hand));
+        assert_eq!(l, h, "sm_{}: library butterfly differs in SASS", p.sm);
+        assert_eq!(
+            l.iter().filter(|s| s.ends_with("0x1f")).count(),
+            5,
+            "sm_{}: {l:?}",
+            p.sm
+        );
     }
     std::fs::remove_dir_all(&dir).ok();
 }
