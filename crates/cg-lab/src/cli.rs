@@ -76,7 +76,7 @@ pub struct LabArgs {
     /// Print only CSV rows (as the seed's --csv-only).
     #[arg(long)]
     pub csv_only: bool,
-    /// Output folder (default: results/<gpu-slug>/).
+    /// Output folder (default: `results/<gpu-slug>/`).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Stdout format.

@@ -1,5 +1,5 @@
 //! The C-02 lab: builds the variants of a run, verifies each at `reps = 1`,
-//! times them interleaved (GPU only), and assembles the [`Report`].
+//! times them interleaved (GPU only), and assembles the [`Report`](crate::results::Report).
 
 use anyhow::{Result, bail};
 use cg_kernels::c02::{

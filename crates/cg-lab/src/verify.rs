@@ -20,7 +20,7 @@ use crate::backend_choice::BackendArgs;
 pub struct VerifyArgs {
     #[command(flatten)]
     backend: BackendArgs,
-    /// Output folder (default: results/<gpu-slug>/).
+    /// Output folder (default: `results/<gpu-slug>/`).
     #[arg(long)]
     out: Option<PathBuf>,
     /// A `differential.json` from an earlier GPU run: compare the simulator
