@@ -49,6 +49,8 @@ mod config;
 mod device;
 mod diagnose;
 pub mod lane;
+#[cfg(unix)]
+mod overflow;
 mod report;
 mod sched;
 mod shared;

@@ -19,8 +19,9 @@ pub const MAX_LIVE_STACKS: usize = 24_000;
 
 static LIVE_STACKS: AtomicUsize = AtomicUsize::new(0);
 
-/// A lane stack, counted against [`MAX_LIVE_STACKS`].
-pub(crate) struct LaneStack(DefaultStack);
+/// A lane stack, counted against [`MAX_LIVE_STACKS`], its guard page
+/// registered for the overflow report (`overflow`).
+pub(crate) struct LaneStack(DefaultStack, Option<usize>);
 
 impl LaneStack {
     fn new(size: usize) -> Result<LaneStack, SimError> {
@@ -34,7 +35,7 @@ impl LaneStack {
             )));
         }
         match DefaultStack::new(size) {
-            Ok(s) => Ok(LaneStack(s)),
+            Ok(s) => Ok(LaneStack(s, register_guard(&s))),
             Err(e) => {
                 LIVE_STACKS.fetch_sub(1, Ordering::Relaxed);
                 Err(SimError::InvalidLaunch(format!(
@@ -47,8 +48,25 @@ impl LaneStack {
     }
 }
 
+/// Registers the guard page of `s` for the overflow report: the lowest page
+/// of the mapping, which corosensei reports as the stack's limit.
+#[cfg(unix)]
+fn register_guard(s: &DefaultStack) -> Option<usize> {
+    let limit = corosensei::stack::Stack::limit(s).get();
+    crate::overflow::register(limit, limit + crate::overflow::page_size())
+}
+
+#[cfg(not(unix))]
+fn register_guard(_: &DefaultStack) -> Option<usize> {
+    None
+}
+
 impl Drop for LaneStack {
     fn drop(&mut self) {
+        #[cfg(unix)]
+        if let Some(slot) = self.1 {
+            crate::overflow::unregister(slot);
+        }
         LIVE_STACKS.fetch_sub(1, Ordering::Relaxed);
     }
 }
