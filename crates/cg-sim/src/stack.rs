@@ -35,7 +35,10 @@ impl LaneStack {
             )));
         }
         match DefaultStack::new(size) {
-            Ok(s) => Ok(LaneStack(s, register_guard(&s))),
+            Ok(s) => {
+                let slot = register_guard(&s);
+                Ok(LaneStack(s, slot))
+            }
             Err(e) => {
                 LIVE_STACKS.fetch_sub(1, Ordering::Relaxed);
                 Err(SimError::InvalidLaunch(format!(
