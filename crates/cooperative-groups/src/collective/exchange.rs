@@ -62,8 +62,7 @@ pub(crate) fn broadcast<T: ShflValue>(m: &Multi, v: T) {
     arch::warp_sync(m.warp_seg().mask());
     let lane = m.lane();
     if lane < m.warps() {
-        // SAFETY: as `put`; `first_warp + lane` is a warp of the group.
-        unsafe { store_shared(slot(m.first_warp() + lane), v) }
+        put_for(m, lane, v);
     }
 }
 

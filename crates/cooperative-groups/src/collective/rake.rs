@@ -38,7 +38,7 @@
 //! reading word `l·seg + i` hits 32 different banks.
 
 use super::exchange;
-use super::scan::seg_inclusive;
+use super::scan::{multi_finish, seg_inclusive};
 use super::shuffle::seg_shfl_up_raw;
 use super::value::{ShflValue, load_shared, store_shared, words};
 use crate::arch;
@@ -78,8 +78,7 @@ fn warp_scans<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(m: Multi, v:
         } else {
             Op::identity()
         };
-        let upto = seg_inclusive::<T, Op>(warp, total);
-        let before = seg_shfl_up_raw(warp, upto, 1);
+        let before = lane_prefix::<T, Op>(m, total);
         // The lanes' reads are done (the shuffles synchronised them); lane
         // `w` now stores warp `w`'s prefix in its slot (warp 0's is unused).
         if w < m.warps() {
@@ -89,16 +88,7 @@ fn warp_scans<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(m: Multi, v:
     barrier::sync(&m);
     let w = m.warp_in_group();
     let prefix: T = exchange::get(&m, w);
-    let below = seg_shfl_up_raw(warp, inc, 1);
-    let first_lane = warp.rank() == 0;
-    match (INCLUSIVE, w == 0) {
-        (true, true) => inc,
-        (true, false) => Op::combine(prefix, inc),
-        (false, true) if first_lane => Op::identity(),
-        (false, true) => below,
-        (false, false) if first_lane => prefix,
-        (false, false) => Op::combine(prefix, below),
-    }
+    multi_finish::<T, Op, INCLUSIVE>(warp, inc, (w > 0).then_some(prefix))
 }
 
 /// The scratch word of block rank `i` (one padding word per 32).
@@ -168,16 +158,9 @@ fn rake_exact<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool, const SEG: u
     let mut acc = prefix;
     let mut i = 0;
     while i < SEG {
-        let before = if first + i as u32 == 0 {
-            Op::identity()
-        } else {
-            acc
-        };
-        acc = if first + i as u32 == 0 {
-            x[i]
-        } else {
-            Op::combine(acc, x[i])
-        };
+        let rank0 = first + i as u32 == 0;
+        let before = if rank0 { Op::identity() } else { acc };
+        acc = if rank0 { x[i] } else { Op::combine(acc, x[i]) };
         let out = if INCLUSIVE { acc } else { before };
         // SAFETY: as above.
         unsafe { store_shared(at(i), out) };
@@ -185,10 +168,10 @@ fn rake_exact<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool, const SEG: u
     }
 }
 
-/// The raking warp's scan of the lane totals: lane `l` gets the fold of
-/// lanes `0..l` (lane 0 gets its own total, which it does not use). Lanes
-/// with no values (past the block's end) are the last ones and carry the
-/// identity: they change no earlier lane's prefix.
+/// The first warp's scan of one total per lane (the raking lanes' totals,
+/// or the warp totals): lane `l` gets the fold of lanes `0..l` (lane 0
+/// gets its own total, which it does not use). Lanes without a total carry
+/// the identity and come after every real one, so they change no prefix.
 #[inline(always)]
 #[track_caller]
 fn lane_prefix<T: ShflValue, Op: ReduceOp<T>>(m: Multi, total: T) -> T {

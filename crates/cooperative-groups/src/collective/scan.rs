@@ -82,23 +82,24 @@ fn multi_prefix<T: ShflValue, Op: ReduceOp<T>>(m: Multi, v: T) -> (Seg, T, Optio
     (warp, inc, (w > 0).then_some(prefix))
 }
 
-/// Inclusive scan of a multi-warp group.
+/// A multi-warp scan's result for the calling thread, from its warp's
+/// inclusive scan `inc` and the fold of the preceding warps' totals
+/// (`None` in the group's first warp). The shuffle for the lane below is
+/// issued only for the exclusive scan: shuffles are never removed as dead
+/// code (they are convergent), so the inclusive scan must not compute it.
 #[inline(always)]
 #[track_caller]
-fn multi_inclusive<T: ShflValue, Op: ReduceOp<T>>(m: Multi, v: T) -> T {
-    match multi_prefix::<T, Op>(m, v) {
-        (_, inc, None) => inc,
-        (_, inc, Some(prefix)) => Op::combine(prefix, inc),
+pub(crate) fn multi_finish<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(
+    warp: Seg,
+    inc: T,
+    prefix: Option<T>,
+) -> T {
+    if INCLUSIVE {
+        return match prefix {
+            None => inc,
+            Some(prefix) => Op::combine(prefix, inc),
+        };
     }
-}
-
-/// Exclusive scan of a multi-warp group. The shuffle for the lane below is
-/// issued only here: shuffles are never removed as dead code (they are
-/// convergent), so the inclusive scan must not compute it.
-#[inline(always)]
-#[track_caller]
-fn multi_exclusive<T: ShflValue, Op: ReduceOp<T>>(m: Multi, v: T) -> T {
-    let (warp, inc, prefix) = multi_prefix::<T, Op>(m, v);
     // The lane below's inclusive value: this lane's exclusive value in the warp.
     let below = seg_shfl_up_raw(warp, inc, 1);
     let first_lane = warp.rank() == 0;
@@ -110,6 +111,14 @@ fn multi_exclusive<T: ShflValue, Op: ReduceOp<T>>(m: Multi, v: T) -> T {
     }
 }
 
+/// Inclusive (`INCLUSIVE`) or exclusive scan of a multi-warp group.
+#[inline(always)]
+#[track_caller]
+fn multi_scan<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(m: Multi, v: T) -> T {
+    let (warp, inc, prefix) = multi_prefix::<T, Op>(m, v);
+    multi_finish::<T, Op, INCLUSIVE>(warp, inc, prefix)
+}
+
 /// Inclusive scan over any shape.
 #[inline(always)]
 #[track_caller]
@@ -118,7 +127,7 @@ pub(crate) fn inclusive<T: ShflValue, Op: ReduceOp<T>>(shape: Shape, v: T) -> T 
         Shape::Seg(s) => with_warp_mask!(s, seg_inclusive::<T, Op>(s, v)),
         Shape::Coal(c) => coal_inclusive::<T, Op>(c, v),
         Shape::Multi(m) if rake::serves::<T>(&m) => rake::block_scan::<T, Op, true>(m, v),
-        Shape::Multi(m) => multi_inclusive::<T, Op>(m, v),
+        Shape::Multi(m) => multi_scan::<T, Op, true>(m, v),
     }
 }
 
@@ -134,7 +143,7 @@ pub(crate) fn exclusive<T: ShflValue, Op: ReduceOp<T>>(shape: Shape, v: T) -> T 
             if c.rank() == 0 { Op::identity() } else { below }
         }
         Shape::Multi(m) if rake::serves::<T>(&m) => rake::block_scan::<T, Op, false>(m, v),
-        Shape::Multi(m) => multi_exclusive::<T, Op>(m, v),
+        Shape::Multi(m) => multi_scan::<T, Op, false>(m, v),
     }
 }
 
