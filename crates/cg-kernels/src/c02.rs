@@ -5,8 +5,9 @@
 //! `input` (global memory is read once), then runs `reps` rounds of a tile
 //! reduction, chaining them with `v += red * 1e-30` (one fused multiply-add)
 //! so that no round can be optimised away; the tile's rank 0 finally adds
-//! its result to `partial[blockIdx.x]` (one `red.global.add`). At `reps = 1` the partial sums add up to the sum of
-//! the input, which is how every configuration is verified.
+//! its result to `partial[blockIdx.x]` (one `red.global.add`). At
+//! `reps = 1` the partial sums add up to the sum of the input, which is how
+//! every configuration is verified.
 
 use cooperative_groups::intrinsics::{block_dim, block_idx, grid_dim, thread_idx};
 use cooperative_groups::prelude::*;

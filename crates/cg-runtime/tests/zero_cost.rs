@@ -25,15 +25,23 @@ fn ptx_files() -> Vec<(u32, &'static str)> {
     EMBEDDED_TEST_PTX.iter().map(|p| (p.sm, p.ptx)).collect()
 }
 
-/// The instructions of kernel `name` (comments and blank lines dropped).
-fn entry(ptx: &str, name: &str) -> Vec<String> {
+/// The whole text of kernel `name`, from `.visible .entry` to its closing
+/// brace.
+fn entry_text<'a>(ptx: &'a str, name: &str) -> &'a str {
     let start = ptx
-        .find(&format!(".entry {name}("))
+        .find(&format!(".visible .entry {name}("))
         .unwrap_or_else(|| panic!("no kernel {name}"));
     let body = &ptx[start..];
     let open = body.find("\n{").unwrap();
     let close = body[open..].find("\n}").unwrap() + open;
-    body[open + 2..close]
+    &body[..close + 2]
+}
+
+/// The instructions of kernel `name` (comments and blank lines dropped).
+fn entry(ptx: &str, name: &str) -> Vec<String> {
+    let text = entry_text(ptx, name);
+    let open = text.find("\n{").unwrap();
+    text[open + 2..text.len() - 2]
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with("//") && !l.starts_with(".reg"))
@@ -319,13 +327,7 @@ fn extract_entries(ptx: &str, names: &[&str]) -> String {
         }
     }
     for name in names {
-        let start = ptx
-            .find(&format!(".visible .entry {name}("))
-            .unwrap_or_else(|| panic!("no kernel {name}"));
-        let body = &ptx[start..];
-        let open = body.find("\n{").unwrap();
-        let close = body[open..].find("\n}").unwrap() + open;
-        out.push_str(&body[..close + 2]);
+        out.push_str(entry_text(ptx, name));
         out.push('\n');
     }
     out
