@@ -223,22 +223,38 @@ fn lab_kernels_keep_their_collectives_and_match_the_baseline() {
     }
 }
 
+/// The SASS of `ptx` for `sm` through the wheels' ptxas and nvdisasm, or
+/// `None` where they are missing (never in CI, which installs them).
+fn sass_of(ptx: &str, sm: u32, tag: &str) -> Option<cg_runtime::sass::Listing> {
+    use cg_runtime::{sass, tools};
+    let ptxas = tools::require_tool_in_ci("ptxas")?;
+    let nvdisasm = tools::require_tool_in_ci("nvdisasm")?;
+    let dir = std::env::temp_dir().join(format!("cg-sass-{tag}-{}", std::process::id()));
+    let cubin = sass::assemble(&ptxas, ptx, sm, &dir, tag).unwrap();
+    let listing = sass::disassemble(&nvdisasm, &cubin).unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    Some(listing)
+}
+
+/// A SASS shuffle as `OPCODE b,c`: its lane/offset and clamp operands.
+fn shfl_operands(i: &cg_runtime::sass::Instr) -> String {
+    let ops: Vec<&str> = i.text.split(',').map(str::trim).collect();
+    format!(
+        "{} {}",
+        i.opcode,
+        ops[ops.len().saturating_sub(2)..].join(",")
+    )
+}
+
 /// SASS: the library's tile-32 `shfl_down` tree and the hand-written inline
 /// PTX tree assemble to the same shuffles (opcode, offset) and adds per
 /// round (sm_80, sm_90; no disassembler for sm_70 ships in a wheel).
 #[test]
 fn tile32_and_handwritten_tree_have_the_same_sass() {
-    use cg_runtime::{sass, tools};
-    let Some(ptxas) = tools::require_tool_in_ci("ptxas") else {
-        return;
-    };
-    let Some(nvdisasm) = tools::require_tool_in_ci("nvdisasm") else {
-        return;
-    };
-    let dir = std::env::temp_dir().join(format!("cg-sass-{}", std::process::id()));
     for p in EMBEDDED_PTX.iter().filter(|p| p.sm >= 80) {
-        let cubin = sass::assemble(&ptxas, p.ptx, p.sm, &dir, &format!("lab{}", p.sm)).unwrap();
-        let listing = sass::disassemble(&nvdisasm, &cubin).unwrap();
+        let Some(listing) = sass_of(p.ptx, p.sm, &format!("lab{}", p.sm)) else {
+            return;
+        };
         // One round of each: the shuffles with their immediate operands
         // (offset/lane, clamp), and the float adds between them.
         let round = |k: &str| -> (Vec<String>, usize) {
@@ -255,14 +271,7 @@ fn tile32_and_handwritten_tree_have_the_same_sass() {
             let shfl = ins[first..=last]
                 .iter()
                 .filter(|i| i.opcode.starts_with("SHFL"))
-                .map(|i| {
-                    let ops: Vec<&str> = i.text.split(',').map(str::trim).collect();
-                    format!(
-                        "{} {}",
-                        i.opcode,
-                        ops[ops.len().saturating_sub(2)..].join(",")
-                    )
-                })
+                .map(shfl_operands)
                 .collect();
             let fadd = ins[first..=last]
                 .iter()
@@ -295,7 +304,6 @@ fn tile32_and_handwritten_tree_have_the_same_sass() {
         assert_eq!((lib.len(), lib_adds), (6, 5), "sm_{}: {lib:?}", p.sm);
         assert_eq!(hand_adds, 5, "sm_{}", p.sm);
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// The header of `ptx` (up to its first function) and the whole text of the
@@ -340,20 +348,13 @@ fn extract_entries(ptx: &str, names: &[&str]) -> String {
 /// broadcast, sits behind one uniform branch and is not part of the tree.)
 #[test]
 fn tile32_reduce_is_the_handwritten_butterfly_in_sass() {
-    use cg_runtime::{sass, tools};
-    let Some(ptxas) = tools::require_tool_in_ci("ptxas") else {
-        return;
-    };
-    let Some(nvdisasm) = tools::require_tool_in_ci("nvdisasm") else {
-        return;
-    };
-    let dir = std::env::temp_dir().join(format!("cg-sass-probe-{}", std::process::id()));
     for p in EMBEDDED_TEST_PTX.iter().filter(|p| p.sm >= 80) {
         let lib = "probe_tile32_reduce_f32";
         let hand = "probe_handwritten_reduce_f32";
         let small = extract_entries(p.ptx, &[lib, hand]);
-        let cubin = sass::assemble(&ptxas, &small, p.sm, &dir, &format!("probe{}", p.sm)).unwrap();
-        let listing = sass::disassemble(&nvdisasm, &cubin).unwrap();
+        let Some(listing) = sass_of(&small, p.sm, &format!("probe{}", p.sm)) else {
+            return;
+        };
         // Butterfly shuffles with their immediates, and the adds after each.
         let tree = |k: &str| -> Vec<String> {
             let ins = &listing[k];
@@ -367,10 +368,10 @@ fn tile32_reduce_is_the_handwritten_butterfly_in_sass() {
                 .take(10)
                 .map(|i| {
                     if i.opcode == "FADD" {
-                        return "FADD".to_string();
+                        "FADD".to_string()
+                    } else {
+                        shfl_operands(i)
                     }
-                    let ops: Vec<&str> = i.text.split(',').map(str::trim).collect();
-                    format!("{} {}", i.opcode, ops[ops.len() - 2..].join(","))
                 })
                 .collect()
         };
@@ -383,5 +384,4 @@ fn tile32_reduce_is_the_handwritten_butterfly_in_sass() {
             p.sm
         );
     }
-    std::fs::remove_dir_all(&dir).ok();
 }
