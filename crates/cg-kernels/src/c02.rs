@@ -137,12 +137,15 @@ pub fn reduce_tile32(input: *const f32, partial: *mut f32, n: u32, reps: u32) {
 }
 
 macro_rules! cg_reduce_kernels {
-    ($($name:ident $desc:ident $n:literal),* $(,)?) => {
+    ($($name:ident $desc:ident $n:literal $max:literal),* $(,)?) => {
         $(
-            #[doc = concat!("`cg_reduce` at tile ", stringify!($n), ": the library's `reduce(&tile, v, Plus)`.")]
+            #[doc = concat!(
+                "`cg_reduce` at tile ", stringify!($n), ": the library's `reduce(&tile, v, Plus)`",
+                " in blocks of at most ", stringify!($max), " threads."
+            )]
             #[kernel]
             pub fn $name(input: *const f32, partial: *mut f32, n: u32, reps: u32) {
-                let block = this_thread_block();
+                let block = this_thread_block().with_max_threads::<$max>();
                 let tile = tiled_partition::<$n>(&block);
                 let mut v = grid_stride_sum(input, n);
                 let mut red = 0.0f32;
@@ -156,26 +159,38 @@ macro_rules! cg_reduce_kernels {
             }
         )*
 
-        /// The `cg_reduce` kernel for `tile`, if one exists (powers of two 8..=1024).
+        /// The `cg_reduce` kernel for `tile` (powers of two 8..=1024) and
+        /// blocks of `block` threads: the one with the smallest declared
+        /// block bound that fits (`with_max_threads`), so that a tile of
+        /// 64–128 threads in a small block reserves only the named barriers
+        /// it can use (all 16 would allow 4 blocks per SM).
         #[cfg(not(target_arch = "nvptx64"))]
-        pub fn cg_reduce_kernel(tile: u32) -> Option<cooperative_groups::Kernel<ReduceArgs>> {
-            match tile {
-                $($n => Some($desc),)*
-                _ => None,
-            }
+        pub fn cg_reduce_kernel(tile: u32, block: u32) -> Option<cooperative_groups::Kernel<ReduceArgs>> {
+            let mut best: Option<(u32, cooperative_groups::Kernel<ReduceArgs>)> = None;
+            $(
+                if tile == $n && block <= $max && best.as_ref().is_none_or(|(m, _)| $max < *m) {
+                    best = Some(($max, $desc));
+                }
+            )*
+            best.map(|(_, k)| k)
         }
     };
 }
 
 cg_reduce_kernels!(
-    cg_reduce_8 CG_REDUCE_8 8,
-    cg_reduce_16 CG_REDUCE_16 16,
-    cg_reduce_32 CG_REDUCE_32 32,
-    cg_reduce_64 CG_REDUCE_64 64,
-    cg_reduce_128 CG_REDUCE_128 128,
-    cg_reduce_256 CG_REDUCE_256 256,
-    cg_reduce_512 CG_REDUCE_512 512,
-    cg_reduce_1024 CG_REDUCE_1024 1024,
+    cg_reduce_8 CG_REDUCE_8 8 1024,
+    cg_reduce_16 CG_REDUCE_16 16 1024,
+    cg_reduce_32 CG_REDUCE_32 32 1024,
+    cg_reduce_64 CG_REDUCE_64 64 1024,
+    cg_reduce_128 CG_REDUCE_128 128 1024,
+    cg_reduce_256 CG_REDUCE_256 256 1024,
+    cg_reduce_512 CG_REDUCE_512 512 1024,
+    cg_reduce_1024 CG_REDUCE_1024 1024 1024,
+    // Blocks of 512 threads or more lose nothing to 16 reserved barriers
+    // (4 blocks fill the SM); smaller ones get a bounded kernel.
+    cg_reduce_64_max128 CG_REDUCE_64_MAX128 64 128,
+    cg_reduce_64_max256 CG_REDUCE_64_MAX256 64 256,
+    cg_reduce_128_max256 CG_REDUCE_128_MAX256 128 256,
 );
 
 /// `coalesced`: grid-stride over `input`; each thread holding an odd value

@@ -35,6 +35,11 @@ pub struct CompareArgs {
     /// as the lab does)
     #[arg(long, default_value_t = 1.0)]
     min_sample_ms: f64,
+    /// Run only these experiments (comma-separated: intrinsic, tile32,
+    /// cg_reduce, warp_reduce, block_reduce, block_scan, coalesced, cluster);
+    /// default: all
+    #[arg(long, value_delimiter = ',', value_name = "NAMES")]
+    only: Vec<String>,
 }
 
 /// One Rust kernel against its C++ twin.
@@ -111,7 +116,9 @@ fn experiments(block: u32, sm: u32, clusize: u32) -> Vec<Experiment> {
                 tile,
             },
             cpp_fn: format!("cpp_cg_reduce_{tile}"),
-            rust_fn: format!("cg_reduce_{tile}"),
+            rust_fn: crate::lab::reduce_kernel(ReduceTag::CgReduce, tile, block)
+                .map(|k| k.name().to_string())
+                .unwrap_or_else(|_| format!("cg_reduce_{tile}")),
             tile,
         });
     }
@@ -161,6 +168,47 @@ fn experiments(block: u32, sm: u32, clusize: u32) -> Vec<Experiment> {
         });
     }
     v
+}
+
+/// Every experiment name, for `--only`.
+const EXPERIMENT_NAMES: [&str; 8] = [
+    "intrinsic",
+    "tile32",
+    "cg_reduce",
+    "warp_reduce",
+    "block_reduce",
+    "block_scan",
+    "coalesced",
+    "cluster",
+];
+
+/// Checks `--only` before anything is built or launched.
+fn check_only(only: &[String]) -> Result<()> {
+    if let Some(bad) = only
+        .iter()
+        .find(|n| !EXPERIMENT_NAMES.contains(&n.as_str()))
+    {
+        bail!(
+            "--only: no experiment named `{bad}` (known: {})",
+            EXPERIMENT_NAMES.join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// The experiments named in `only` (all when it is empty).
+fn select(all: Vec<Experiment>, only: &[String]) -> Result<Vec<Experiment>> {
+    let picked: Vec<Experiment> = all
+        .into_iter()
+        .filter(|e| only.is_empty() || only.iter().any(|n| n == e.name))
+        .collect();
+    if picked.is_empty() {
+        bail!(
+            "--only: none of {} runs on this GPU (cluster needs sm_90+)",
+            only.join(", ")
+        );
+    }
+    Ok(picked)
 }
 
 /// Builds the reference with nvcc for `sm` into `dir`; returns the cubin path.
@@ -219,6 +267,7 @@ pub fn run(args: &CompareArgs) -> Result<()> {
             args.min_sample_ms
         );
     }
+    check_only(&args.only)?;
     let Some(nvcc) = tools::find_tool("nvcc") else {
         bail!(
             "`cg-lab compare` builds reference/cuda with nvcc, which was not found \
@@ -238,7 +287,7 @@ pub fn run(args: &CompareArgs) -> Result<()> {
     );
     let cubin = build_reference(&nvcc, sm, &build)?;
     let module = gpu.load_image(&std::fs::read(&cubin)?)?;
-    let exps = experiments(a.block, sm, a.clusize);
+    let exps = select(experiments(a.block, sm, a.clusize), &args.only)?;
 
     let mut lab = Lab::new(&backend, a)?;
     let progress = Progress::new((exps.len() * 2) as u64 * (1 + a.runs as u64), a.csv_only);
@@ -493,4 +542,31 @@ fn sass_report(
         s.push('\n');
     }
     Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_experiment_has_a_name_for_only() {
+        for e in experiments(1024, 90, 2) {
+            assert!(EXPERIMENT_NAMES.contains(&e.name), "{} missing", e.name);
+        }
+        assert!(check_only(&["block_reduce".into(), "cluster".into()]).is_ok());
+        let err = check_only(&["block".into()]).unwrap_err().to_string();
+        assert!(
+            err.contains("`block`") && err.contains("block_reduce"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn only_keeps_the_named_experiments() {
+        let picked = select(experiments(256, 90, 2), &["cg_reduce".into()]).unwrap();
+        let tiles: Vec<u32> = picked.iter().map(|e| e.tile).collect();
+        assert_eq!(tiles, [8, 16, 32, 64, 128, 256]);
+        assert_eq!(select(experiments(256, 90, 2), &[]).unwrap().len(), 13);
+        assert!(select(experiments(256, 80, 2), &["cluster".into()]).is_err());
+    }
 }

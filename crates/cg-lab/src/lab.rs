@@ -217,7 +217,7 @@ impl<'a> Lab<'a> {
         let n = self.args.n;
         match v {
             Variant::Reduce { tag, tile } => {
-                self.launch_reduce_shaped(reduce_kernel(tag, tile), side, reps, sync)
+                self.launch_reduce_shaped(reduce_kernel(tag, tile, block), side, reps, sync)
             }
             Variant::BlockReduce => self.launch_reduce_shaped(Ok(BLOCK_REDUCE), side, reps, sync),
             Variant::BlockScan => {
@@ -444,11 +444,12 @@ impl Timed for Lab<'_> {
     }
 }
 
-fn reduce_kernel(tag: ReduceTag, tile: u32) -> Result<Kernel<ReduceArgs>> {
+/// The Rust kernel of a reduce variant for blocks of `block` threads.
+pub fn reduce_kernel(tag: ReduceTag, tile: u32, block: u32) -> Result<Kernel<ReduceArgs>> {
     Ok(match tag {
         ReduceTag::Intrinsic => REDUCE_INTRINSIC,
         ReduceTag::Tile32 => REDUCE_TILE32,
-        ReduceTag::CgReduce => match cg_reduce_kernel(tile) {
+        ReduceTag::CgReduce => match cg_reduce_kernel(tile, block) {
             Some(k) => k,
             None => bail!("no cg_reduce kernel for tile {tile}"),
         },

@@ -70,6 +70,40 @@ fn check_one(
             "the lab's kernels spill registers on sm_{}:\n{log}",
             p.sm
         );
+        // Named-barrier ids are immediates when the block size is bounded
+        // (`with_max_threads`, or a tile size whose ids stay small in any
+        // block), so ptxas reserves only the barriers the kernel can use;
+        // a register id would reserve all 16 (4 blocks per SM on the H200).
+        for (kernel, want) in [
+            ("cg_reduce_32", 0),
+            ("cg_reduce_64_max128", 3),
+            ("cg_reduce_64_max256", 7),
+            ("cg_reduce_128_max256", 3),
+            ("cg_reduce_512", 3),
+            ("cg_reduce_1024", 1),
+            ("block_reduce", 1),
+        ] {
+            assert_eq!(
+                barriers_used(&log, kernel),
+                want,
+                "barriers reserved by {kernel} on sm_{}:\n{log}",
+                p.sm
+            );
+        }
     }
     println!("{module} module, sm_{}: ptxas OK", p.sm);
+}
+
+/// The `used N barriers` of `kernel` in a `ptxas -v` log (0 when ptxas
+/// leaves it out).
+fn barriers_used(log: &str, kernel: &str) -> u32 {
+    let entry = format!("Compiling entry function '{kernel}'");
+    let mut lines = log.lines().skip_while(|l| !l.contains(&entry));
+    assert!(lines.next().is_some(), "{kernel} not in the ptxas log");
+    let used = lines
+        .find(|l| l.contains("Used "))
+        .unwrap_or_else(|| panic!("no resource line for {kernel}"));
+    used.split(", ")
+        .find_map(|part| part.trim().strip_prefix("used ")?.strip_suffix(" barriers"))
+        .map_or(0, |n| n.parse().expect("a barrier count"))
 }

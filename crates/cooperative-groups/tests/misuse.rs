@@ -25,6 +25,22 @@ fn assert_points_here(e: &SimError) {
 }
 
 #[test]
+fn block_larger_than_its_declared_bound_is_reported() {
+    let e = run(160, &|| {
+        let _ = this_thread_block().with_max_threads::<128>();
+    });
+    let msg = e.to_string();
+    assert!(
+        msg.contains("with_max_threads::<128>: the block has 160 threads"),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("misuse.rs"),
+        "the report names the user's file: {msg}"
+    );
+}
+
+#[test]
 fn tile_larger_than_block_is_reported() {
     let e = run(32, &|| {
         let _ = tiled_partition::<64>(&this_thread_block());

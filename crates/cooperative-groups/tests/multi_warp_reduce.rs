@@ -3,7 +3,9 @@
 //! with the total, so its lanes must all have read before any writes (a
 //! missing `bar.warp.sync` there gave warp 1 of every tile the total plus
 //! its own partial). Named barriers (blocks ≤ 512), the software barrier
-//! (64-thread tiles in larger blocks) and the whole block.
+//! (64-thread tiles in larger blocks) and the whole block; and the same
+//! tiles under a declared block bound (`with_max_threads`), whose barrier
+//! ids the simulator checks against the bound.
 
 use cooperative_groups::intrinsics::thread_idx;
 use cooperative_groups::kernel;
@@ -46,6 +48,46 @@ fn every_warp_gets_the_total() {
                 all,
                 "block {block}, thread {i}: block sum"
             );
+        }
+    }
+}
+
+/// As [`tile64_and_block_sums`] in blocks of at most 256 threads, with
+/// 128-thread tiles too: their named barriers are immediates on the GPU.
+#[kernel]
+pub fn bounded_tile_sums(out: *mut u32) {
+    let block = this_thread_block().with_max_threads::<256>();
+    let t64 = tiled_partition::<64>(&block);
+    let t128 = tiled_partition::<128>(&block);
+    let i = thread_idx().x;
+    let s64 = reduce(&t64, i, Plus);
+    t128.sync();
+    let s128 = reduce(&t128, i, Plus);
+    // SAFETY: the test allocates two words per thread.
+    unsafe {
+        *out.add(2 * i as usize) = s64;
+        *out.add(2 * i as usize + 1) = s128;
+    }
+}
+
+#[test]
+fn bounded_tiles_reduce_in_every_block_within_the_bound() {
+    for block in [128u32, 160, 192, 224, 256] {
+        let mut out = vec![0u32; 2 * block as usize];
+        let p = out.as_mut_ptr();
+        let cfg = cg_sim::LaunchConfig::new(cg_sim::Dim3::x(1), cg_sim::Dim3::x(block));
+        let body = BOUNDED_TILE_SUMS.host_fn();
+        cg_sim::launch(&cfg, &|| body((p,))).unwrap();
+        for i in 0..block {
+            for (k, size) in [64u32, 128].into_iter().enumerate() {
+                let first = i / size * size;
+                let want: u32 = (first..(first + size).min(block)).sum();
+                assert_eq!(
+                    out[2 * i as usize + k],
+                    want,
+                    "block {block}, thread {i}: tile {size}"
+                );
+            }
         }
     }
 }

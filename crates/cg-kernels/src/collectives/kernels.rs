@@ -91,7 +91,7 @@ impl Coverage for cooperative_groups::DynamicTile {
 impl Coverage for cooperative_groups::CoalescedGroup {
     const ALL_OPS: bool = true;
 }
-impl Coverage for cooperative_groups::ThreadBlock {
+impl<const M: u32> Coverage for cooperative_groups::ThreadBlock<M> {
     const ALL_OPS: bool = true;
 }
 

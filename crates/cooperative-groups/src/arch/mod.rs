@@ -63,8 +63,10 @@ pub const HAS_REDUX: bool = cfg!(any(not(target_arch = "nvptx64"), target_featur
 /// `elect.sync` exists: sm_90+ on the GPU; always on the simulator.
 pub const HAS_ELECT: bool = cfg!(any(not(target_arch = "nvptx64"), target_feature = "sm_90"));
 
-/// Bytes of the library's per-block collective scratch ([`collective_scratch`]):
-/// one 32-byte slot per warp of the largest block (32 warps).
+/// Bytes per warp in the library's per-block collective scratch
+/// ([`collective_scratch`]): room for one 32-byte value per warp of the
+/// largest block (32 warps), stored word-interleaved (word `i` of warp `w`
+/// at word `32·i + w`, see `collective::exchange`).
 pub const SCRATCH_SLOT_BYTES: u32 = 32;
 /// Slots in the collective scratch: one per warp of a 1024-thread block.
 pub const SCRATCH_SLOTS: u32 = 32;

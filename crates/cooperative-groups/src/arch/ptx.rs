@@ -284,6 +284,31 @@ pub fn barrier_sync(id: u32, count: u32) {
     unsafe { nv_bar_sync(id, count) }
 }
 
+/// `bar.sync id, count` where `id ≤ max_id` and `max_id` is known at
+/// compile time: the id becomes an immediate, so ptxas reserves `max_id + 1`
+/// barriers for the kernel instead of all 16 (a register id makes it assume
+/// every barrier is used, and 16 barriers per block allow at most 4 blocks
+/// per SM on the H200). `max_id ≥ 15` is the register form.
+#[inline(always)]
+pub fn barrier_sync_upto(id: u32, max_id: u32, count: u32) {
+    if max_id >= 15 {
+        return barrier_sync(id, count);
+    }
+    macro_rules! arms {
+        ($($k:literal)*) => { $(
+            if $k <= max_id && id == $k {
+                // SAFETY: as `barrier_sync`, with the id as an immediate.
+                unsafe { asm!(concat!("bar.sync ", $k, ", {0};"), in(reg32) count) };
+                return;
+            }
+        )* };
+    }
+    arms!(1 2 3 4 5 6 7 8 9 10 11 12 13 14);
+    // `id ≤ max_id` is the caller's contract (a register id here would
+    // bring back the 16-barrier reservation).
+    trap()
+}
+
 /// `bar.arrive id, count`: arrive on a named barrier without waiting.
 #[inline(always)]
 pub fn barrier_arrive(id: u32, count: u32) {
@@ -337,6 +362,40 @@ pub unsafe fn ld_shared_u32(addr: SharedAddr) -> u32 {
     // SAFETY: the caller passes a valid shared address.
     unsafe { asm!("ld.shared.b32 {0}, [{1}];", out(reg32) r, in(reg32) addr) };
     r
+}
+
+/// Two consecutive 32-bit words from shared memory (`ld.shared.v2.b32`):
+/// one instruction where two `ld.shared.b32` would issue twice.
+///
+/// # Safety
+/// `addr` must be a valid, 8-byte aligned shared address of this block with
+/// two words behind it.
+#[inline(always)]
+pub unsafe fn ld_shared_v2_u32(addr: SharedAddr) -> [u32; 2] {
+    let (a, b): (u32, u32);
+    // SAFETY: the caller passes a valid, aligned shared address.
+    unsafe {
+        asm!("ld.shared.v2.b32 {{{0}, {1}}}, [{2}];", out(reg32) a, out(reg32) b, in(reg32) addr)
+    };
+    [a, b]
+}
+
+/// Four consecutive 32-bit words from shared memory (`ld.shared.v4.b32`).
+///
+/// # Safety
+/// `addr` must be a valid, 16-byte aligned shared address of this block
+/// with four words behind it.
+#[inline(always)]
+pub unsafe fn ld_shared_v4_u32(addr: SharedAddr) -> [u32; 4] {
+    let (a, b, c, d): (u32, u32, u32, u32);
+    // SAFETY: the caller passes a valid, aligned shared address.
+    unsafe {
+        asm!(
+            "ld.shared.v4.b32 {{{0}, {1}, {2}, {3}}}, [{4}];",
+            out(reg32) a, out(reg32) b, out(reg32) c, out(reg32) d, in(reg32) addr
+        )
+    };
+    [a, b, c, d]
 }
 
 /// 32-bit shared-memory store (`st.shared.b32`).
@@ -554,8 +613,8 @@ core::arch::global_asm!(
     bytes = const super::SOFT_BARRIER_BYTES,
 );
 
-/// The block's collective scratch: [`SCRATCH_SLOTS`](super::SCRATCH_SLOTS)
-/// slots of [`SCRATCH_SLOT_BYTES`](super::SCRATCH_SLOT_BYTES), one per warp.
+/// The block's collective scratch: [`SCRATCH_SLOT_BYTES`](super::SCRATCH_SLOT_BYTES)
+/// for each of [`SCRATCH_SLOTS`](super::SCRATCH_SLOTS) warps.
 #[inline(always)]
 pub fn collective_scratch() -> SharedAddr {
     let a: u32;

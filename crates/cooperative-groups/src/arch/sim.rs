@@ -142,6 +142,17 @@ pub fn sync_threads() {
 pub fn barrier_sync(id: u32, count: u32) {
     lane::barrier_sync(id, count)
 }
+/// `bar.sync id, count` with `id ≤ max_id` (the GPU emits the id as an
+/// immediate); the simulator checks the bound.
+#[track_caller]
+#[inline]
+pub fn barrier_sync_upto(id: u32, max_id: u32, count: u32) {
+    assert!(
+        id >= 1 && id <= max_id.min(15),
+        "named barrier {id} is outside 1..={max_id}: the library's barrier bound is wrong"
+    );
+    lane::barrier_sync(id, count)
+}
 /// `bar.arrive id, count`.
 #[track_caller]
 #[inline]
@@ -185,6 +196,32 @@ pub fn static_shared(key: &'static str, bytes: usize, align: usize) -> SharedAdd
 pub unsafe fn ld_shared_u32(addr: SharedAddr) -> u32 {
     // SAFETY: the caller passes a valid, aligned pointer.
     unsafe { (addr as *const u32).read_volatile() }
+}
+/// Two consecutive 32-bit words from shared memory.
+///
+/// # Safety
+/// `addr` must be valid for two words and 8-byte aligned.
+#[inline]
+pub unsafe fn ld_shared_v2_u32(addr: SharedAddr) -> [u32; 2] {
+    debug_assert!(
+        (addr as usize) & 7 == 0,
+        "ld.shared.v2 needs an 8-byte aligned address"
+    );
+    // SAFETY: forwarded contract.
+    unsafe { [0, 4].map(|o| ld_shared_u32(addr.wrapping_add(o))) }
+}
+/// Four consecutive 32-bit words from shared memory.
+///
+/// # Safety
+/// `addr` must be valid for four words and 16-byte aligned.
+#[inline]
+pub unsafe fn ld_shared_v4_u32(addr: SharedAddr) -> [u32; 4] {
+    debug_assert!(
+        (addr as usize) & 15 == 0,
+        "ld.shared.v4 needs a 16-byte aligned address"
+    );
+    // SAFETY: forwarded contract.
+    unsafe { [0, 4, 8, 12].map(|o| ld_shared_u32(addr.wrapping_add(o))) }
 }
 /// 32-bit shared-memory store.
 ///

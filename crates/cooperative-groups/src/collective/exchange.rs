@@ -2,9 +2,21 @@
 //!
 //! Every multi-warp collective has the same skeleton: a warp-level step, one
 //! value per warp written to the caller's warp slot of the library's scratch
-//! (`cg_lib_collective_scratch`, 32 slots of 32 bytes, one per warp of the
-//! block), the group's barrier, reads of the group's slots, and the group's
-//! barrier again.
+//! (`cg_lib_collective_scratch`, 32 bytes for each warp of the block), the
+//! group's barrier, reads of the group's slots, and the group's barrier
+//! again.
+//!
+//! # Layout
+//!
+//! The scratch is 8 rows of 32 words: word `i` of warp `w`'s value is word
+//! `w` of row `i`. One-word values of consecutive warps are therefore
+//! consecutive, and [`fold`] reads four warps' values with one
+//! `ld.shared.v4` (CUB's `BlockReduce` reads its packed warp totals the same
+//! way; 32-byte slots side by side needed a load per warp, one after the
+//! other: 1.3× CUB at 1024 threads on the H200). A warp's slot is the same
+//! set of words whatever the value's type, so the slots of different warps
+//! never overlap — which the argument below needs, since collectives of
+//! every type and group share the scratch.
 //!
 //! # Why this is race-free
 //!
@@ -29,24 +41,35 @@
 //! hardware named barriers each costs a few tens of cycles, against ≈1000
 //! for one software barrier in NVIDIA's implementation.
 
-use super::value::{ShflValue, load_shared, store_shared};
+use super::value::{ShflValue, from_words, load_shared_strided, store_shared_strided, words};
 use crate::arch::{self, SharedAddr};
 use crate::group::shape::Multi;
 use crate::ops::ReduceOp;
 
-/// The scratch slot of block warp `warp`.
+/// Bytes from one word of a slot to the next (one row of the scratch).
+const ROW_BYTES: u32 = 4 * arch::SCRATCH_SLOTS;
+
+/// Word `i` of block warp `warp`'s slot.
 #[inline(always)]
 #[track_caller]
-pub(crate) fn slot(warp: u32) -> SharedAddr {
-    arch::shared_add(arch::collective_scratch(), warp * arch::SCRATCH_SLOT_BYTES)
+fn slot_word(warp: u32, i: u32) -> SharedAddr {
+    arch::shared_add(arch::collective_scratch(), 4 * warp + ROW_BYTES * i)
+}
+
+/// Stores `v` in the slot of block warp `warp`.
+#[inline(always)]
+#[track_caller]
+fn store_slot<T: ShflValue>(warp: u32, v: T) {
+    // SAFETY: a warp of the block (< 32) and at most 8 words (`ShflValue`):
+    // every word lies inside the scratch, 4-byte aligned.
+    unsafe { store_shared_strided(slot_word(warp, 0), ROW_BYTES, v) }
 }
 
 /// Writes `v` to the slot of the caller's warp.
 #[inline(always)]
 #[track_caller]
 pub(crate) fn put<T: ShflValue>(m: &Multi, v: T) {
-    // SAFETY: the slot holds 32 bytes, `ShflValue`s are at most 32.
-    unsafe { store_shared(slot(m.block_rank / 32), v) }
+    store_slot(m.block_rank / 32, v)
 }
 
 /// The group's first warp stores `v` in the slot of each of the group's
@@ -72,16 +95,15 @@ pub(crate) fn broadcast<T: ShflValue>(m: &Multi, v: T) {
 #[inline(always)]
 #[track_caller]
 pub(crate) fn put_for<T: ShflValue>(m: &Multi, k: u32, v: T) {
-    // SAFETY: as `put`; `k` is a warp of the group, inside the scratch.
-    unsafe { store_shared(slot(m.first_warp() + k), v) }
+    store_slot(m.first_warp() + k, v)
 }
 
 /// Reads the slot of the group's `k`-th warp.
 #[inline(always)]
 #[track_caller]
 pub(crate) fn get<T: ShflValue>(m: &Multi, k: u32) -> T {
-    // SAFETY: as `put`; `k` is a warp of the group, inside the scratch.
-    unsafe { load_shared(slot(m.first_warp() + k)) }
+    // SAFETY: as `store_slot`; `k` is a warp of the group.
+    unsafe { load_shared_strided(slot_word(m.first_warp() + k, 0), ROW_BYTES) }
 }
 
 /// The reduction of the group's first `count` warp slots (the identity for
@@ -89,8 +111,9 @@ pub(crate) fn get<T: ShflValue>(m: &Multi, k: u32) -> T {
 ///
 /// Exact operators with many warps load the slots lane-parallel (lane `l`
 /// folds slots `l`, `l + n`, … where `n` is the warp's existing lanes) and
-/// reduce across the warp; the others fold the slots in order, sequentially
-/// (loads eight at a time), so every thread computes the same bits.
+/// reduce across the warp; the others fold the slots in order, sequentially,
+/// so every thread computes the same bits — from loads that are all issued
+/// before the first operator ([`fold_upto`]).
 #[inline(always)]
 #[track_caller]
 pub(crate) fn fold<T: ShflValue, Op: ReduceOp<T>>(m: &Multi, count: u32) -> T {
@@ -104,32 +127,94 @@ pub(crate) fn fold<T: ShflValue, Op: ReduceOp<T>>(m: &Multi, count: u32) -> T {
         }
         super::reduce::seg_reduce::<T, Op>(warp, acc)
     } else {
-        // In rank order, from loads issued `CHUNK` at a time so that their
-        // latencies overlap (a rolled load-then-add loop waits for every
-        // load in turn: 1.3× CUB's BlockReduce at 256 threads on the H200).
-        const CHUNK: u32 = 8;
-        let mut acc = Op::identity();
-        let mut k = 0;
-        while k < count {
-            let mut vals = [Op::identity(); CHUNK as usize];
-            let mut j = 0;
-            // `max_warps` is a constant for static tiles: no dead loads.
-            while j < CHUNK && k + j < m.max_warps {
-                if k + j < count {
-                    vals[j as usize] = get(m, k + j);
-                }
-                j += 1;
-            }
-            let mut j = 0;
-            while j < CHUNK && k + j < m.max_warps {
-                if k + j < count {
-                    let x = vals[j as usize];
-                    acc = if k + j == 0 { x } else { Op::combine(acc, x) };
-                }
-                j += 1;
-            }
-            k += CHUNK;
+        // Uniform branches (the block's size, or the warp's place in the
+        // group for a scan's prefix), constant for a tile's reduce: each
+        // loads no more slots than the next power of two of `count`.
+        let c = count.min(m.max_warps);
+        if c <= 2 {
+            fold_class::<T, Op, 2>(m, count)
+        } else if c <= 4 {
+            fold_class::<T, Op, 4>(m, count)
+        } else if c <= 8 {
+            fold_class::<T, Op, 8>(m, count)
+        } else if c <= 16 {
+            fold_class::<T, Op, 16>(m, count)
+        } else {
+            fold_class::<T, Op, 32>(m, count)
         }
-        acc
     }
+}
+
+/// [`fold_upto`] with the common case `count == CAP` (every power-of-two
+/// block size) as its own straight-line copy, without a predicate per slot.
+#[inline(always)]
+#[track_caller]
+fn fold_class<T: ShflValue, Op: ReduceOp<T>, const CAP: usize>(m: &Multi, count: u32) -> T {
+    if count == CAP as u32 {
+        fold_upto::<T, Op, CAP>(m, CAP as u32)
+    } else {
+        fold_upto::<T, Op, CAP>(m, count)
+    }
+}
+
+/// [`fold`] of `count ≤ CAP` slots (`CAP` a power of two, at most the
+/// group's warps): loads the first `CAP` slots — word `i` of four
+/// consecutive warps per `ld.shared.v4` (`v2` for two) — up to 32 words
+/// at a time, then folds the first `count` in order. Every load is issued
+/// before the first operator, so their latencies overlap (loads taken one
+/// at a time cost 1.3× CUB's `BlockReduce` at 256 threads on the H200).
+/// Slots from `count` to `CAP` belong to the group or to no warp of the
+/// block, so reading them races with nobody.
+#[inline(always)]
+#[track_caller]
+fn fold_upto<T: ShflValue, Op: ReduceOp<T>, const CAP: usize>(m: &Multi, count: u32) -> T {
+    // Slots per vector load, and slots loaded before folding (≤ 32 words).
+    let width = if CAP >= 4 { 4 } else { CAP };
+    let batch = CAP.min((32 / words::<T>()).max(width));
+    let first = m.first_warp();
+    let mut acc = Op::identity();
+    let mut k0 = 0;
+    while k0 < CAP {
+        let mut vals = [[0u32; 8]; 32];
+        let mut j = 0;
+        while j < batch {
+            let mut i = 0;
+            while i < words::<T>() {
+                let addr = slot_word(first + (k0 + j) as u32, i as u32);
+                // SAFETY: `first + k0 + j` is aligned to `width` (groups
+                // start at a multiple of their warps, `width` divides both
+                // and the scratch is 16-byte aligned); the words are inside
+                // the scratch (`first + CAP ≤ 32`).
+                let w = unsafe {
+                    match width {
+                        4 => arch::ld_shared_v4_u32(addr),
+                        2 => {
+                            let [a, b] = arch::ld_shared_v2_u32(addr);
+                            [a, b, 0, 0]
+                        }
+                        _ => [arch::ld_shared_u32(addr), 0, 0, 0],
+                    }
+                };
+                let mut l = 0;
+                while l < width {
+                    vals[j + l][i] = w[l];
+                    l += 1;
+                }
+                i += 1;
+            }
+            j += width;
+        }
+        let mut j = 0;
+        while j < batch {
+            let k = (k0 + j) as u32;
+            if k < count {
+                let x = from_words::<T>(vals[j]);
+                // In rank order, no identity mixed in (a float `-0.0` stays).
+                acc = if k == 0 { x } else { Op::combine(acc, x) };
+            }
+            j += 1;
+        }
+        k0 += batch;
+    }
+    acc
 }

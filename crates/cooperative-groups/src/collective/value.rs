@@ -96,13 +96,8 @@ pub(crate) fn zeroed<T: ShflValue>() -> T {
 /// `words::<T>()` words.
 #[inline(always)]
 pub(crate) unsafe fn store_shared<T: ShflValue>(addr: SharedAddr, v: T) {
-    let buf = to_words(v);
-    let mut i = 0;
-    while i < words::<T>() {
-        // SAFETY: forwarded contract; word `i` is inside the slot.
-        unsafe { arch::st_shared_u32(arch::shared_add(addr, 4 * i as u32), buf[i]) };
-        i += 1;
-    }
+    // SAFETY: forwarded contract (consecutive words).
+    unsafe { store_shared_strided(addr, 4, v) }
 }
 
 /// Loads a `T` stored by [`store_shared`].
@@ -111,11 +106,37 @@ pub(crate) unsafe fn store_shared<T: ShflValue>(addr: SharedAddr, v: T) {
 /// As [`store_shared`].
 #[inline(always)]
 pub(crate) unsafe fn load_shared<T: ShflValue>(addr: SharedAddr) -> T {
+    // SAFETY: forwarded contract (consecutive words).
+    unsafe { load_shared_strided(addr, 4) }
+}
+
+/// Stores word `i` of `v` at `addr + i·stride`.
+///
+/// # Safety
+/// Each of those `words::<T>()` addresses must be a valid, 4-byte aligned
+/// shared address of this block.
+#[inline(always)]
+pub(crate) unsafe fn store_shared_strided<T: ShflValue>(addr: SharedAddr, stride: u32, v: T) {
+    let buf = to_words(v);
+    let mut i = 0;
+    while i < words::<T>() {
+        // SAFETY: forwarded contract.
+        unsafe { arch::st_shared_u32(arch::shared_add(addr, stride * i as u32), buf[i]) };
+        i += 1;
+    }
+}
+
+/// Loads a `T` stored by [`store_shared_strided`] with the same `stride`.
+///
+/// # Safety
+/// As [`store_shared_strided`].
+#[inline(always)]
+pub(crate) unsafe fn load_shared_strided<T: ShflValue>(addr: SharedAddr, stride: u32) -> T {
     let mut buf = [0u32; 8];
     let mut i = 0;
     while i < words::<T>() {
-        // SAFETY: forwarded contract; word `i` is inside the slot.
-        buf[i] = unsafe { arch::ld_shared_u32(arch::shared_add(addr, 4 * i as u32)) };
+        // SAFETY: forwarded contract.
+        buf[i] = unsafe { arch::ld_shared_u32(arch::shared_add(addr, stride * i as u32)) };
         i += 1;
     }
     from_words(buf)

@@ -61,6 +61,23 @@ pub(crate) const fn tile_barrier(size: u32, block: u32, index: u32) -> Bar {
     }
 }
 
+/// The largest named-barrier id a tile of `size` threads gets in any block
+/// of at most `max_block` threads (0: none, the tile is the block). The ids
+/// of a size grow with the block, so the largest block decides; 15 when it
+/// would pass 15 (64-thread tiles whose large blocks use the software
+/// barrier). With `max_block` known at compile time
+/// ([`ThreadBlock::with_max_threads`](crate::ThreadBlock::with_max_threads))
+/// `sync` emits immediate ids and ptxas reserves this many + 1 barriers.
+#[inline(always)]
+pub(crate) const fn max_named_id(size: u32, max_block: u32) -> u32 {
+    if size >= max_block {
+        return 0;
+    }
+    let (base, tiles) = named_range(size, max_block);
+    let top = base + tiles - 1;
+    if top > 15 { 15 } else { top }
+}
+
 /// Encodes a [`Bar`] in one `u32` (0: block, 1..=15: named, 16+: software).
 #[inline(always)]
 pub(crate) const fn encode(bar: Bar) -> u32 {
@@ -71,13 +88,15 @@ pub(crate) const fn encode(bar: Bar) -> u32 {
     }
 }
 
-/// Decodes [`encode`], for a tile of `size` threads: the cases that cannot
-/// occur for that size fold away at compile time.
+/// Decodes [`encode`], for a tile of `size` threads in blocks of at most
+/// `max_block`: the cases that cannot occur for those fold away at compile
+/// time (the software barrier only exists for 64-thread tiles of blocks
+/// larger than 512 threads).
 #[inline(always)]
-pub(crate) const fn decode(code: u32, size: u32) -> Bar {
-    if size >= 1024 || code == 0 {
+pub(crate) const fn decode(code: u32, size: u32, max_block: u32) -> Bar {
+    if size >= 1024 || size >= max_block || code == 0 {
         Bar::Block
-    } else if size != 64 || code < 16 {
+    } else if size != 64 || max_block <= 512 || code < 16 {
         Bar::Named(code)
     } else {
         Bar::Soft(code - 16)
@@ -90,7 +109,7 @@ pub(crate) const fn decode(code: u32, size: u32) -> Bar {
 pub(crate) fn sync(m: &Multi) {
     match m.bar {
         Bar::Block => arch::sync_threads(),
-        Bar::Named(id) => arch::barrier_sync(id, m.warps() * 32),
+        Bar::Named(id) => arch::barrier_sync_upto(id, m.max_bar_id, m.warps() * 32),
         Bar::Soft(slot) => soft_sync(slot, m.warps(), m.lane()),
     }
 }
@@ -198,6 +217,35 @@ mod tests {
         assert_eq!(tile_barrier(256, 256, 0), Bar::Block);
     }
 
+    /// Every id a tile gets in a block within the bound is at most the
+    /// bound's `max_named_id`, and the bound is reached (no wasted barrier).
+    #[test]
+    fn max_named_id_bounds_every_smaller_block() {
+        for max_block in 1..=1024u32 {
+            for size in [512u32, 256, 128, 64] {
+                let max = max_named_id(size, max_block);
+                let mut top = 0;
+                for block in 1..=max_block {
+                    for k in 0..block.div_ceil(size) {
+                        if let Bar::Named(id) = tile_barrier(size, block, k) {
+                            assert!(id <= max, "size {size}, block {block}: id {id} > {max}");
+                            top = top.max(id);
+                        }
+                    }
+                }
+                // 15 stands for "the register form" (64-thread tiles whose
+                // largest blocks fall back to the software barrier).
+                if max < 15 {
+                    assert_eq!(top, max, "size {size}, max_block {max_block}");
+                }
+            }
+        }
+        assert_eq!(max_named_id(64, 128), 2);
+        assert_eq!(max_named_id(64, 256), 6);
+        assert_eq!(max_named_id(128, 128), 0);
+        assert_eq!(max_named_id(64, 1024), 15);
+    }
+
     #[test]
     fn encoding_round_trips() {
         for (size, bar) in [
@@ -207,7 +255,7 @@ mod tests {
             (512, Bar::Block),
             (1024, Bar::Block),
         ] {
-            assert_eq!(decode(encode(bar), size), bar);
+            assert_eq!(decode(encode(bar), size, 1024), bar);
         }
     }
 }

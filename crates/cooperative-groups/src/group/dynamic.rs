@@ -81,7 +81,7 @@ fn sub_tile(lane: u32, end: u32, n: u32, meta_rank: u32, meta_size: u32) -> Dyna
     }
 }
 
-impl DynamicParent for ThreadBlock {
+impl<const MAX_THREADS: u32> DynamicParent for ThreadBlock<MAX_THREADS> {
     type Tile = DynamicTile;
     #[inline(always)]
     #[track_caller]

@@ -188,6 +188,10 @@ pub struct Multi {
     pub n: u32,
     /// How the group synchronises.
     pub bar: Bar,
+    /// The largest id [`Bar::Named`] can hold for this kind of group in the
+    /// blocks the kernel declared (15 unless the block's size is bounded at
+    /// compile time; see `barrier::max_named_id`).
+    pub max_bar_id: u32,
     /// An upper bound on the group's warps, known at compile time for static
     /// tiles (`N / 32`), 32 for the block.
     pub max_warps: u32,

@@ -1,8 +1,8 @@
 //! [`ThreadBlock`]: the block of the calling thread (`cg::thread_block`).
 
-use super::forward_thread_group;
 use super::sealed::Sealed;
 use super::shape::{Bar, Multi, Shape};
+use super::{forward_thread_group, violation};
 use crate::arch;
 use crate::dim::Dim3;
 
@@ -13,8 +13,14 @@ use crate::dim::Dim3;
 /// `32w..32w + 32` and tiles are runs of consecutive ranks, as in CUDA.
 /// Beyond CUDA, [`reduce`](crate::reduce) and the scans accept a
 /// `ThreadBlock` (warp step + one shared-memory exchange, like CUB).
+///
+/// `MAX_THREADS` is an upper bound on the block's size known at compile
+/// time: 1024 (any block) from `this_thread_block()`, smaller after
+/// [`with_max_threads`](Self::with_max_threads) — the `__launch_bounds__`
+/// of this library, which lets tiles of 64–512 threads reserve only the
+/// hardware barriers such a block can need.
 #[derive(Debug)]
-pub struct ThreadBlock {
+pub struct ThreadBlock<const MAX_THREADS: u32 = 1024> {
     rank: u32,
     size: u32,
 }
@@ -34,7 +40,40 @@ pub fn this_thread_block() -> ThreadBlock {
     }
 }
 
-impl ThreadBlock {
+impl<const MAX_THREADS: u32> ThreadBlock<MAX_THREADS> {
+    /// Declares that the block has at most `M` threads (1..=1024; another
+    /// `M` does not compile). A larger block is a contract violation: `trap`
+    /// on the GPU, a panic naming both sizes on the simulator.
+    ///
+    /// Why: a tile of 64–512 threads syncs with a hardware named barrier
+    /// whose id depends on the block's size. Without a bound the kernel may
+    /// use any of the 16 barriers, ptxas reserves all of them, and the SM
+    /// then holds at most 4 such blocks (on the H200) — a quarter of its
+    /// threads for 128-thread blocks. With `M` known, each `sync` names its
+    /// barrier as an immediate and the kernel reserves only what a block of
+    /// `M` threads can need (3 barriers for 64-thread tiles of a 128-thread
+    /// block). Blocks of 512 threads or more lose nothing without it.
+    ///
+    /// ```ignore
+    /// let block = this_thread_block().with_max_threads::<128>();
+    /// let tile = tiled_partition::<64>(&block); // bar.sync 1 / bar.sync 2
+    /// ```
+    #[inline(always)]
+    #[track_caller]
+    pub fn with_max_threads<const M: u32>(self) -> ThreadBlock<M> {
+        const { assert!(M >= 1 && M <= 1024, "a block has 1 to 1024 threads") };
+        if M < 1024 && self.size > M {
+            violation!(
+                "with_max_threads::<{M}>: the block has {} threads",
+                self.size
+            );
+        }
+        ThreadBlock {
+            rank: self.rank,
+            size: self.size,
+        }
+    }
+
     /// The caller's linear index in the block, `(z · ny + y) · nx + x`.
     #[inline(always)]
     pub fn thread_rank(&self) -> u32 {
@@ -85,17 +124,18 @@ impl ThreadBlock {
             base: 0,
             n: self.size,
             bar: Bar::Block,
+            max_bar_id: 0,
             max_warps: 32,
             warps_full: self.size & 31 == 0,
         }
     }
 }
 
-impl Sealed for ThreadBlock {
+impl<const MAX_THREADS: u32> Sealed for ThreadBlock<MAX_THREADS> {
     #[inline(always)]
     fn shape(&self) -> Shape {
         Shape::Multi(self.multi())
     }
 }
 
-forward_thread_group!(ThreadBlock);
+forward_thread_group!(impl[const MAX_THREADS: u32] ThreadBlock<MAX_THREADS>, where);

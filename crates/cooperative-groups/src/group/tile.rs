@@ -80,7 +80,7 @@ sizes!(warp: 1 2 4 8 16 32; multi: 64 128 256 512 1024);
 )]
 pub trait TiledParent<const N: u32>: StaticParent {}
 
-impl<const N: u32> TiledParent<N> for ThreadBlock where Size<N>: TileSize {}
+impl<const N: u32, const M: u32> TiledParent<N> for ThreadBlock<M> where Size<N>: TileSize {}
 
 macro_rules! fits {
     ($parent:literal: $($n:literal)*) => {
@@ -109,12 +109,20 @@ pub trait StaticParent: ThreadGroup {
     /// every member arrives with the same tile size (free on the GPU).
     #[doc(hidden)]
     fn check_partition(&self, what: &'static str, size: u32);
+    /// The compile-time bound on the block's threads (see
+    /// [`ThreadBlock::with_max_threads`]), inherited by tiles.
+    #[doc(hidden)]
+    fn max_block_threads(&self) -> u32;
 }
 
-impl StaticParent for ThreadBlock {
+impl<const M: u32> StaticParent for ThreadBlock<M> {
     #[inline(always)]
     fn block_rank(&self) -> u32 {
         self.thread_rank()
+    }
+    #[inline(always)]
+    fn max_block_threads(&self) -> u32 {
+        M
     }
     #[inline(always)]
     #[track_caller]
@@ -130,6 +138,10 @@ where
     #[inline(always)]
     fn block_rank(&self) -> u32 {
         self.block_rank
+    }
+    #[inline(always)]
+    fn max_block_threads(&self) -> u32 {
+        self.max_block
     }
     #[inline(always)]
     #[track_caller]
@@ -174,6 +186,8 @@ pub struct ThreadBlockTile<const N: u32> {
     meta_size: u32,
     /// `N ≤ 32`: the member lanes. `N ≥ 64`: the encoded barrier.
     aux: u32,
+    /// The block's compile-time size bound (a constant after inlining).
+    max_block: u32,
 }
 
 /// `cg::tiled_partition<N>(parent)`: the caller's tile of `N` threads of a
@@ -209,7 +223,9 @@ where
         lane_range(base & 31, n)
     } else {
         let bar = tile_barrier(N, block, block_rank / N);
-        if let (64, Bar::Soft(slot)) = (N, bar) {
+        // (Blocks of at most 512 threads never need the software barrier:
+        // with such a bound the branch folds away.)
+        if let (64, Bar::Soft(slot), 513..) = (N, bar, parent.max_block_threads()) {
             // The software barrier's counter starts as garbage: zero it and
             // let the whole parent see that before anyone syncs the tile.
             if block_rank == base {
@@ -225,6 +241,7 @@ where
         meta_rank,
         meta_size,
         aux,
+        max_block: parent.max_block_threads(),
     }
 }
 
@@ -304,7 +321,8 @@ where
                 block_rank: self.block_rank,
                 base: self.block_rank & !(N - 1),
                 n: self.n,
-                bar: decode(self.aux, N),
+                bar: decode(self.aux, N, self.max_block),
+                max_bar_id: barrier::max_named_id(N, self.max_block),
                 max_warps: N / 32,
                 warps_full: block & 31 == 0,
             })
