@@ -49,10 +49,11 @@ impl<const MAX_THREADS: u32> ThreadBlock<MAX_THREADS> {
     /// whose id depends on the block's size. Without a bound the kernel may
     /// use any of the 16 barriers, ptxas reserves all of them, and the SM
     /// then holds at most 4 such blocks (on the H200) — a quarter of its
-    /// threads for 128-thread blocks. With `M` known, each `sync` names its
-    /// barrier as an immediate and the kernel reserves only what a block of
-    /// `M` threads can need (3 barriers for 64-thread tiles of a 128-thread
-    /// block). Blocks of 512 threads or more lose nothing without it.
+    /// threads for 128-thread blocks. With `M ≤ 256`, each tile `sync` names
+    /// its barrier as an immediate (`bar.sync 1, 64`) and the kernel reserves
+    /// only what a block of `M` threads can need (3 barriers for 64-thread
+    /// tiles of a 128-thread block, 7 for a 256-thread block). Larger bounds
+    /// keep the register form: 4 blocks of 512 threads fill an SM anyway.
     ///
     /// ```ignore
     /// let block = this_thread_block().with_max_threads::<128>();

@@ -322,7 +322,7 @@ where
                 base: self.block_rank & !(N - 1),
                 n: self.n,
                 bar: decode(self.aux, N, self.max_block),
-                max_bar_id: barrier::max_named_id(N, self.max_block),
+                max_bar_id: barrier::immediate_id_bound(N, self.max_block),
                 max_warps: N / 32,
                 warps_full: block & 31 == 0,
             })
