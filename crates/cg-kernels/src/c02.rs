@@ -187,10 +187,13 @@ cg_reduce_kernels!(
     cg_reduce_512 CG_REDUCE_512 512 1024,
     cg_reduce_1024 CG_REDUCE_1024 1024 1024,
     // Blocks of 512 threads or more lose nothing to 16 reserved barriers
-    // (4 blocks fill the SM); smaller ones get a bounded kernel.
+    // (4 blocks fill the SM); smaller ones get a bounded kernel (a tile as
+    // large as the block syncs with `bar.sync 0`, but without the bound
+    // the kernel still reserves all 16).
     cg_reduce_64_max128 CG_REDUCE_64_MAX128 64 128,
     cg_reduce_64_max256 CG_REDUCE_64_MAX256 64 256,
     cg_reduce_128_max256 CG_REDUCE_128_MAX256 128 256,
+    cg_reduce_256_max256 CG_REDUCE_256_MAX256 256 256,
 );
 
 /// `coalesced`: grid-stride over `input`; each thread holding an odd value

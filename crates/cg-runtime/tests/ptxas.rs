@@ -79,6 +79,7 @@ fn check_one(
             ("cg_reduce_64_max128", 3),
             ("cg_reduce_64_max256", 7),
             ("cg_reduce_128_max256", 3),
+            ("cg_reduce_256_max256", 1),
             ("cg_reduce_512", 16),
             ("cg_reduce_1024", 1),
             ("block_reduce", 1),
