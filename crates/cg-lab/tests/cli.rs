@@ -26,7 +26,10 @@ fn bad_flags_give_one_line_and_fail() {
         (&["--tile", "256", "--block", "128"], "larger than --block"),
         (&["--runs", "0"], "at least 1"),
         (&["compare", "--min-sample-ms", "500"], "between 0 and 100"),
-        (&["compare", "--only", "block"], "no experiment named `block`"),
+        (
+            &["compare", "--only", "block"],
+            "no experiment named `block`",
+        ),
     ];
     for (args, expect) in cases {
         let (code, stdout, stderr) = cg_lab(args);
