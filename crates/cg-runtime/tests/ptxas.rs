@@ -70,6 +70,27 @@ fn check_one(
             "the lab's kernels spill registers on sm_{}:\n{log}",
             p.sm
         );
+        // The lab runs these in 1024-thread blocks: more than 32 registers
+        // per thread leaves one block per SM instead of two (checked where
+        // it was measured, sm_90).
+        for kernel in [
+            "reduce_intrinsic",
+            "reduce_tile32",
+            "cg_reduce_64",
+            "cg_reduce_128",
+            "cg_reduce_256",
+            "cg_reduce_512",
+            "cg_reduce_1024",
+            "block_reduce",
+            "block_scan",
+        ] {
+            let regs = resource(&log, kernel, "registers");
+            assert!(
+                p.sm != 90 || regs <= 32,
+                "{kernel} uses {regs} registers on sm_{}: two 1024-thread blocks no longer fit an SM",
+                p.sm
+            );
+        }
         // Named-barrier ids are immediates when the block is bounded to at
         // most 256 threads (`with_max_threads`), so ptxas reserves only the
         // barriers such a block can use; a register id reserves all 16
@@ -98,13 +119,26 @@ fn check_one(
 /// The `used N barriers` of `kernel` in a `ptxas -v` log (0 when ptxas
 /// leaves it out).
 fn barriers_used(log: &str, kernel: &str) -> u32 {
+    resource(log, kernel, "barriers")
+}
+
+/// The count `ptxas -v` gives `kernel` for `what` (`registers`,
+/// `barriers`; 0 when the line leaves it out).
+fn resource(log: &str, kernel: &str, what: &str) -> u32 {
     let entry = format!("Compiling entry function '{kernel}'");
     let mut lines = log.lines().skip_while(|l| !l.contains(&entry));
     assert!(lines.next().is_some(), "{kernel} not in the ptxas log");
     let used = lines
         .find(|l| l.contains("Used "))
         .unwrap_or_else(|| panic!("no resource line for {kernel}"));
+    let suffix = format!(" {what}");
     used.split(", ")
-        .find_map(|part| part.trim().strip_prefix("used ")?.strip_suffix(" barriers"))
-        .map_or(0, |n| n.parse().expect("a barrier count"))
+        .find_map(|part| {
+            let part = part.trim();
+            let part = part.split(": ").last().unwrap_or(part);
+            part.strip_prefix("Used ")
+                .or_else(|| part.strip_prefix("used "))?
+                .strip_suffix(suffix.as_str())
+        })
+        .map_or(0, |n| n.parse().expect("a count"))
 }

@@ -122,37 +122,9 @@ fn coal_reduce<T: ShflValue, Op: ReduceOp<T>>(c: Coal, v: T) -> T {
 }
 
 /// Reduction of a multi-warp group.
-///
-/// The block's size is a run-time value: one uniform branch on it picks a
-/// copy compiled for each power-of-two block, in which every count is a
-/// constant — as for a tile of that size (the generic copy's dispatch on
-/// the warp count cost 8 % against CUB's `BlockReduce` at 256 threads on
-/// the H200, where the 256-thread tile matched it).
 #[inline(always)]
 #[track_caller]
 fn multi_reduce<T: ShflValue, Op: ReduceOp<T>>(m: Multi, v: T) -> T {
-    if m.max_warps == 32 && m.warps_full {
-        let sized = |n: u32| Multi {
-            n,
-            max_warps: n / 32,
-            ..m
-        };
-        match m.n {
-            64 => return multi_reduce_any::<T, Op>(sized(64), v),
-            128 => return multi_reduce_any::<T, Op>(sized(128), v),
-            256 => return multi_reduce_any::<T, Op>(sized(256), v),
-            512 => return multi_reduce_any::<T, Op>(sized(512), v),
-            1024 => return multi_reduce_any::<T, Op>(sized(1024), v),
-            _ => {}
-        }
-    }
-    multi_reduce_any::<T, Op>(m, v)
-}
-
-/// [`multi_reduce`] for any multi-warp shape.
-#[inline(always)]
-#[track_caller]
-fn multi_reduce_any<T: ShflValue, Op: ReduceOp<T>>(m: Multi, v: T) -> T {
     let warp = m.warp_seg();
     let partial = seg_reduce::<T, Op>(warp, v);
     if warp.rank() == 0 {
