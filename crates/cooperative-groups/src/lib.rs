@@ -55,6 +55,7 @@
 //! | CUDA | here | sync lowers to |
 //! |---|---|---|
 //! | `this_thread_block()` | [`this_thread_block`] → [`ThreadBlock`] | `bar.sync 0` |
+//! | `__launch_bounds__(M)` | [`this_thread_block()`](this_thread_block)[`.with_max_threads::<M>()`](ThreadBlock::with_max_threads) → `ThreadBlock<M>` | (tiles' barrier ids become immediates, see [Named barriers](#named-barriers)) |
 //! | `tiled_partition<N>(g)` | [`tiled_partition::<N>`](tiled_partition) → [`ThreadBlockTile<N>`] | `bar.warp.sync` (N ≤ 32), `bar.sync id, N` (N ≥ 64) |
 //! | `tiled_partition(g, n)` | [`tiled_partition_dyn`] → [`DynamicTile`] | `bar.warp.sync` |
 //! | `coalesced_threads()` | [`coalesced_threads`] → [`CoalescedGroup`] | `bar.warp.sync` |
