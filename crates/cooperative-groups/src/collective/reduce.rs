@@ -25,7 +25,7 @@ use super::value::{ShflValue, from_words, to_words};
 use crate::arch::{self, ShflMode};
 use crate::group::ThreadGroup;
 use crate::group::barrier;
-use crate::group::shape::{Coal, Multi, Seg, Shape};
+use crate::group::shape::{Bar, Coal, Multi, Seg, Shape};
 use crate::ops::ReduceOp;
 
 /// `redux.sync` over `mask`, when the operator and the target have it.
@@ -129,6 +129,22 @@ fn multi_reduce<T: ShflValue, Op: ReduceOp<T>>(m: Multi, v: T) -> T {
     let partial = seg_reduce::<T, Op>(warp, v);
     if warp.rank() == 0 {
         exchange::put(&m, partial);
+    }
+    if let Bar::Soft(slot) = m.bar {
+        // A software barrier costs about a thousand cycles: the last warp
+        // to arrive folds the partials and hands each warp the total before
+        // it releases them — one barrier instead of two (the exchange rules
+        // hold: the others' slots are written after every warp arrived, and
+        // each reads only its own).
+        let (last, generation) = barrier::soft_arrive(slot, m.warps(), m.lane(), warp.mask());
+        if last {
+            let total = exchange::fold::<T, Op>(&m, m.warps());
+            exchange::broadcast(&m, total);
+            barrier::soft_release(slot, generation, m.lane());
+        } else {
+            barrier::soft_wait(slot, generation, m.lane());
+        }
+        return exchange::get(&m, m.warp_in_group());
     }
     barrier::sync(&m);
     if m.max_warps <= FOLD_IN_EVERY_WARP || m.warps() <= FOLD_IN_EVERY_WARP {

@@ -168,27 +168,101 @@ pub(crate) fn soft_init(slot: u32) {
 fn soft_sync(slot: u32, warps: u32, lane: u32) {
     arch::warp_sync(FULL);
     if lane == 0 {
-        let (count, gen_word) = soft_words(slot);
-        // SAFETY (all accesses): `count` and `gen_word` are words of the
-        // library's soft-barrier scratch.
-        let generation = unsafe { arch::ld_volatile_shared_u32(gen_word) };
-        // Release this warp's writes (ordered before by `bar.warp.sync`)
-        // before arriving.
-        arch::fence_block();
-        let arrived = unsafe { arch::atomic_add_shared_u32(count, 1) };
-        if arrived == warps - 1 {
-            unsafe { arch::st_volatile_shared_u32(count, 0) };
-            arch::fence_block();
-            unsafe { arch::st_volatile_shared_u32(gen_word, generation.wrapping_add(1)) };
+        let (last, generation) = lane0_arrive(slot, warps);
+        if last {
+            lane0_release(slot, generation);
         } else {
-            while unsafe { arch::ld_volatile_shared_u32(gen_word) } == generation {
-                arch::spin_hint();
-            }
+            lane0_wait(slot, generation);
         }
         // Acquire the other warps' writes for the whole warp.
         arch::fence_block();
     }
     arch::warp_sync(FULL);
+}
+
+/// [`soft_sync`] split in two, for a collective that the last warp to
+/// arrive finishes before anyone leaves (one software barrier where a
+/// collective needs two; NVIDIA's shape for large tiles): every warp syncs
+/// itself and its lane 0 arrives. Returns to the whole warp whether it
+/// arrived last — then the other warps' earlier writes are visible to it,
+/// and it must call [`soft_release`] after its own — and the generation to
+/// hand on (meaningful in lane 0). The others call [`soft_wait`].
+#[inline(always)]
+#[track_caller]
+pub(crate) fn soft_arrive(slot: u32, warps: u32, lane: u32, mask: u32) -> (bool, u32) {
+    arch::warp_sync(FULL);
+    let (mut last, mut generation) = (false, 0);
+    if lane == 0 {
+        (last, generation) = lane0_arrive(slot, warps);
+        if last {
+            arch::fence_block();
+        }
+    }
+    // `bar.warp.sync` hands lane 0's acquire to the whole warp.
+    arch::warp_sync(FULL);
+    let last = arch::shfl(arch::ShflMode::Idx, mask, last as u32, 0, 0x1f) != 0;
+    (last, generation)
+}
+
+/// The last warp's end of a split software barrier: its lanes' writes
+/// (ordered by `bar.warp.sync`) are released with the new generation.
+#[inline(always)]
+#[track_caller]
+pub(crate) fn soft_release(slot: u32, generation: u32, lane: u32) {
+    arch::warp_sync(FULL);
+    if lane == 0 {
+        lane0_release(slot, generation);
+    }
+}
+
+/// The other warps' end of a split software barrier: wait for the last
+/// warp's release, then see its writes.
+#[inline(always)]
+#[track_caller]
+pub(crate) fn soft_wait(slot: u32, generation: u32, lane: u32) {
+    if lane == 0 {
+        lane0_wait(slot, generation);
+        arch::fence_block();
+    }
+    arch::warp_sync(FULL);
+}
+
+/// Lane 0's arrival: reads the generation, releases the warp's writes
+/// (ordered before by `bar.warp.sync`) and counts itself in. Returns
+/// whether it was the last of `warps`, and the generation it saw.
+#[inline(always)]
+#[track_caller]
+fn lane0_arrive(slot: u32, warps: u32) -> (bool, u32) {
+    let (count, gen_word) = soft_words(slot);
+    // SAFETY (all accesses): `count` and `gen_word` are words of the
+    // library's soft-barrier scratch.
+    let generation = unsafe { arch::ld_volatile_shared_u32(gen_word) };
+    arch::fence_block();
+    let arrived = unsafe { arch::atomic_add_shared_u32(count, 1) };
+    (arrived == warps - 1, generation)
+}
+
+/// Lane 0 of the last warp: resets the counter, then publishes the next
+/// generation (after everything the warp wrote).
+#[inline(always)]
+#[track_caller]
+fn lane0_release(slot: u32, generation: u32) {
+    let (count, gen_word) = soft_words(slot);
+    // SAFETY (both stores): words of the library's soft-barrier scratch.
+    unsafe { arch::st_volatile_shared_u32(count, 0) };
+    arch::fence_block();
+    unsafe { arch::st_volatile_shared_u32(gen_word, generation.wrapping_add(1)) };
+}
+
+/// Lane 0 of the other warps: spins until the generation moves on.
+#[inline(always)]
+#[track_caller]
+fn lane0_wait(slot: u32, generation: u32) {
+    let (_, gen_word) = soft_words(slot);
+    // SAFETY: a word of the library's soft-barrier scratch.
+    while unsafe { arch::ld_volatile_shared_u32(gen_word) } == generation {
+        arch::spin_hint();
+    }
 }
 
 #[cfg(test)]
