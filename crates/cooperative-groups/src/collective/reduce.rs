@@ -16,7 +16,9 @@
 //! * Multi-warp tiles and the block: the warp reduction, one `st.shared`
 //!   per warp, `bar.sync`, then up to 4 warps every warp folds the warp
 //!   totals, `bar.sync`; beyond, the first warp folds them and stores the
-//!   result in every warp's slot, `bar.sync`, one `ld.shared`.
+//!   result in every warp's slot, `bar.sync`, one `ld.shared`. Tiles on the
+//!   software barrier (64 threads in blocks of more than 512) use one: the
+//!   last warp to arrive folds and stores the result before releasing.
 
 use super::exchange;
 use super::scan::{coal_inclusive, seg_inclusive};
