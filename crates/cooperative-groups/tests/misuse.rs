@@ -24,16 +24,11 @@ fn assert_points_here(e: &SimError) {
     assert_eq!(loc.file, file!(), "{e}");
 }
 
-#[test]
-fn block_larger_than_its_declared_bound_is_reported() {
-    let e = run(160, &|| {
-        let _ = this_thread_block().with_max_threads::<128>();
-    });
+/// A contract violation (a panic on the simulator): its message says
+/// `what` and names this file, where the kernel made the call.
+fn assert_violation_here(e: &SimError, what: &str) {
     let msg = e.to_string();
-    assert!(
-        msg.contains("with_max_threads::<128>: the block has 160 threads"),
-        "{msg}"
-    );
+    assert!(msg.contains(what), "{msg}");
     assert!(
         msg.contains("misuse.rs"),
         "the report names the user's file: {msg}"
@@ -41,18 +36,21 @@ fn block_larger_than_its_declared_bound_is_reported() {
 }
 
 #[test]
+fn block_larger_than_its_declared_bound_is_reported() {
+    let e = run(160, &|| {
+        let _ = this_thread_block().with_max_threads::<128>();
+    });
+    assert_violation_here(&e, "with_max_threads::<128>: the block has 160 threads");
+}
+
+#[test]
 fn tile_larger_than_block_is_reported() {
     let e = run(32, &|| {
         let _ = tiled_partition::<64>(&this_thread_block());
     });
-    let msg = e.to_string();
-    assert!(
-        msg.contains("tile of 64 threads is larger than the block (32 threads)"),
-        "{msg}"
-    );
-    assert!(
-        msg.contains("misuse.rs"),
-        "the report names the user's file: {msg}"
+    assert_violation_here(
+        &e,
+        "tile of 64 threads is larger than the block (32 threads)",
     );
 }
 

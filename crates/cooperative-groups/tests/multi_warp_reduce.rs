@@ -26,14 +26,21 @@ pub fn tile64_and_block_sums(out: *mut u32) {
     }
 }
 
+/// Runs `kernel` on the simulator in one block of `block` threads; returns
+/// the two words each thread wrote.
+fn two_words_per_thread(kernel: &cooperative_groups::Kernel<(*mut u32,)>, block: u32) -> Vec<u32> {
+    let mut out = vec![0u32; 2 * block as usize];
+    let p = out.as_mut_ptr();
+    let cfg = cg_sim::LaunchConfig::new(cg_sim::Dim3::x(1), cg_sim::Dim3::x(block));
+    let body = kernel.host_fn();
+    cg_sim::launch(&cfg, &|| body((p,))).unwrap();
+    out
+}
+
 #[test]
 fn every_warp_gets_the_total() {
     for block in [64u32, 96, 512, 576, 992, 1024] {
-        let mut out = vec![0u32; 2 * block as usize];
-        let p = out.as_mut_ptr();
-        let cfg = cg_sim::LaunchConfig::new(cg_sim::Dim3::x(1), cg_sim::Dim3::x(block));
-        let body = TILE64_AND_BLOCK_SUMS.host_fn();
-        cg_sim::launch(&cfg, &|| body((p,))).unwrap();
+        let out = two_words_per_thread(&TILE64_AND_BLOCK_SUMS, block);
         for i in 0..block {
             let first = i / 64 * 64;
             let tile: u32 = (first..(first + 64).min(block)).sum();
@@ -73,11 +80,7 @@ pub fn bounded_tile_sums(out: *mut u32) {
 #[test]
 fn bounded_tiles_reduce_in_every_block_within_the_bound() {
     for block in [128u32, 160, 192, 224, 256] {
-        let mut out = vec![0u32; 2 * block as usize];
-        let p = out.as_mut_ptr();
-        let cfg = cg_sim::LaunchConfig::new(cg_sim::Dim3::x(1), cg_sim::Dim3::x(block));
-        let body = BOUNDED_TILE_SUMS.host_fn();
-        cg_sim::launch(&cfg, &|| body((p,))).unwrap();
+        let out = two_words_per_thread(&BOUNDED_TILE_SUMS, block);
         for i in 0..block {
             for (k, size) in [64u32, 128].into_iter().enumerate() {
                 let first = i / size * size;
