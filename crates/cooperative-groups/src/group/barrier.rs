@@ -104,6 +104,15 @@ pub(crate) const fn immediate_id_bound(size: u32, max_block: u32) -> u32 {
     }
 }
 
+/// Whether a tile of `size` threads in a block of at most `max_block` can
+/// ever use the software barrier (only 64-thread tiles of blocks larger
+/// than 512 threads run out of ids; the unit tests check every block):
+/// with a bound, the software-barrier code folds away.
+#[inline(always)]
+pub(crate) const fn may_use_soft(size: u32, max_block: u32) -> bool {
+    size == 64 && max_block > 512
+}
+
 /// Encodes a [`Bar`] in one `u32` (0: block, 1..=15: named, 16+: software).
 #[inline(always)]
 pub(crate) const fn encode(bar: Bar) -> u32 {
@@ -116,13 +125,12 @@ pub(crate) const fn encode(bar: Bar) -> u32 {
 
 /// Decodes [`encode`], for a tile of `size` threads in blocks of at most
 /// `max_block`: the cases that cannot occur for those fold away at compile
-/// time (the software barrier only exists for 64-thread tiles of blocks
-/// larger than 512 threads).
+/// time.
 #[inline(always)]
 pub(crate) const fn decode(code: u32, size: u32, max_block: u32) -> Bar {
     if size >= 1024 || size >= max_block || code == 0 {
         Bar::Block
-    } else if size != 64 || max_block <= 512 || code < 16 {
+    } else if !may_use_soft(size, max_block) || code < 16 {
         Bar::Named(code)
     } else {
         Bar::Soft(code - 16)

@@ -189,8 +189,9 @@ pub struct Multi {
     /// How the group synchronises.
     pub bar: Bar,
     /// The largest id [`Bar::Named`] can hold for this kind of group in the
-    /// blocks the kernel declared (15 unless the block's size is bounded at
-    /// compile time; see `barrier::max_named_id`).
+    /// blocks the kernel declared, below which `sync` names the barrier as
+    /// an immediate (15, the register form, unless the block is bounded to
+    /// at most 256 threads; see `barrier::immediate_id_bound`).
     pub max_bar_id: u32,
     /// An upper bound on the group's warps, known at compile time for static
     /// tiles (`N / 32`), 32 for the block.

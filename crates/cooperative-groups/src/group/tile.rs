@@ -223,9 +223,8 @@ where
         lane_range(base & 31, n)
     } else {
         let bar = tile_barrier(N, block, block_rank / N);
-        // (Blocks of at most 512 threads never need the software barrier:
-        // with such a bound the branch folds away.)
-        if let (64, Bar::Soft(slot), 513..) = (N, bar, parent.max_block_threads()) {
+        let soft = barrier::may_use_soft(N, parent.max_block_threads());
+        if let (true, Bar::Soft(slot)) = (soft, bar) {
             // The software barrier's counter starts as garbage: zero it and
             // let the whole parent see that before anyone syncs the tile.
             if block_rank == base {
