@@ -14,7 +14,7 @@ steps=${*:-lab verify compare compare-large sanitize}
 bin=${CG_LAB:-./target/release/cg-lab}
 work=$(mktemp -d)
 mkdir -p "$out"
-run() { echo "\$ $*" | tee -a "$work/commands.log"; "$@"; }
+run() { echo "\$ ${CG_PTX_SM:+CG_PTX_SM=$CG_PTX_SM }$*" | tee -a "$work/commands.log"; "$@"; }
 has() { [[ " $steps " == *" $1 "* ]]; }
 run "$bin" info 2>&1 | tee "$work/info.log"
 if has lab; then
@@ -23,6 +23,11 @@ if has lab; then
 fi
 if has verify; then
     run "$bin" verify --out "$work/verify" 2>&1 | tee "$work/verify.log"
+    # The older GPUs' code paths (no redux.sync/elect.sync before sm_80/90),
+    # JIT-compiled from their embedded PTX on this GPU (skipped if it is older).
+    for sm in 70 80; do
+        CG_PTX_SM=$sm run "$bin" verify --out "$work/verify-sm$sm" 2>&1 | tee "$work/verify-sm$sm.log"
+    done
 fi
 if has compare; then
     run "$bin" compare --runs 31 --warmup 3 --out "$work/compare" 2>&1 | tee "$work/compare.log"

@@ -287,7 +287,13 @@ pub fn run(args: &CompareArgs) -> Result<()> {
     );
     let cubin = build_reference(&nvcc, sm, &build)?;
     let module = gpu.load_image(&std::fs::read(&cubin)?)?;
-    let exps = select(experiments(a.block, sm, a.clusize), &args.only)?;
+    // The Rust side decides which experiments exist: clusters need sm_90 PTX.
+    let rust_sm = if gpu.cluster_support().is_ok() {
+        sm
+    } else {
+        sm.min(gpu.ptx_sm())
+    };
+    let exps = select(experiments(a.block, rust_sm, a.clusize), &args.only)?;
 
     let mut lab = Lab::new(&backend, a)?;
     let progress = Progress::new((exps.len() * 2) as u64 * (1 + a.runs as u64), a.csv_only);
@@ -496,11 +502,10 @@ fn sass_report(
     let dis = tools::find_tool("cuobjdump")
         .or_else(|| tools::find_tool("nvdisasm"))
         .context("cuobjdump not found")?;
-    let ptx = cg_runtime::ptx::select_ptx(
-        gpu.info().compute_capability.0,
-        gpu.info().compute_capability.1,
-    )
-    .context("no PTX for this device")?;
+    let ptx = cg_runtime::ptx::EMBEDDED_PTX
+        .iter()
+        .find(|p| p.sm == gpu.ptx_sm())
+        .context("no PTX for this device")?;
     let sm = gpu.info().sm();
     let rust_cubin =
         sass::assemble(&ptxas, ptx.ptx, sm, dir, "rust").map_err(anyhow::Error::msg)?;

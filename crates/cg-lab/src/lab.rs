@@ -190,13 +190,7 @@ impl<'a> Lab<'a> {
     /// Clusters need sm_90 (the simulator supports them).
     fn cluster_support(&self) -> Result<(), String> {
         match self.backend {
-            Backend::Gpu(g) if g.info().sm() < 90 => {
-                let (ma, mi) = g.info().compute_capability;
-                Err(format!(
-                    "needs compute capability 9.0+; {} is {ma}.{mi}",
-                    g.info().name
-                ))
-            }
+            Backend::Gpu(g) => g.cluster_support(),
             _ => Ok(()),
         }
     }

@@ -349,13 +349,8 @@ pub fn cluster_suite(backend: &Backend) -> Result<Vec<String>> {
     let Backend::Gpu(gpu) = backend else {
         bail!("cluster suite needs a GPU")
     };
-    if gpu.info().compute_capability.0 < 9 {
-        return Ok(vec![format!(
-            "clusters: not run ({} is sm_{}{}, clusters need sm_90)",
-            gpu.info().name,
-            gpu.info().compute_capability.0,
-            gpu.info().compute_capability.1
-        )]);
+    if let Err(why) = gpu.cluster_support() {
+        return Ok(vec![format!("clusters: not run ({why})")]);
     }
     let (blocks, block) = (32, 128);
     let mut lines = Vec::new();

@@ -36,6 +36,18 @@ pub enum RuntimeError {
         /// Compute capability, minor.
         minor: u32,
     },
+    /// `CG_PTX_SM` names no embedded PTX the device can run.
+    #[error(
+        "CG_PTX_SM={value}: expected one of the embedded PTX targets ({embedded}) not newer than the device's sm_{device}"
+    )]
+    BadPtxCap {
+        /// The variable's value.
+        value: String,
+        /// The embedded targets, e.g. `70, 80, 90`.
+        embedded: String,
+        /// The device's SM (`major * 10 + minor`).
+        device: u32,
+    },
     /// A driver call failed.
     #[error("{call} failed: {name} ({code}): {description}")]
     Cuda {

@@ -13,7 +13,7 @@ use crate::device::{self, DeviceInfo};
 use crate::driver::cu;
 use crate::error::{Result, RuntimeError};
 use crate::launch::{Dim3, KernelArgs, LaunchConfig, LaunchKind};
-use crate::ptx::{EmbeddedPtx, select_ptx};
+use crate::ptx::{EMBEDDED_PTX, EmbeddedPtx, select_for_device};
 
 /// A kernel function of a loaded [`Module`] (valid while the module lives).
 #[derive(Clone, Copy, Debug)]
@@ -64,11 +64,12 @@ pub struct Gpu {
 impl Gpu {
     /// Opens GPU `ordinal`: checks the driver and the compute capability,
     /// makes its primary context current and JIT-loads the newest embedded
-    /// PTX the device supports (a JIT failure returns the JIT log).
+    /// PTX the device supports, or the one `CG_PTX_SM` names (a JIT failure
+    /// returns the JIT log).
     pub fn open(ordinal: u32) -> Result<Gpu> {
         let info = device::query(ordinal)?;
         let (major, minor) = info.compute_capability;
-        let Some(ptx) = select_ptx(major, minor) else {
+        let Some(ptx) = select_for_device(EMBEDDED_PTX, major, minor)? else {
             return Err(RuntimeError::UnsupportedGpu {
                 name: info.name.clone(),
                 major,
@@ -101,6 +102,28 @@ impl Gpu {
         self.ptx_sm
     }
 
+    /// Whether cluster launches work with the loaded kernels: the device is
+    /// sm_90+ and so is the PTX (`CG_PTX_SM=80` on an H200 loads kernels
+    /// built without clusters). `Err` says why not.
+    pub fn cluster_support(&self) -> std::result::Result<(), String> {
+        let (ma, mi) = self.info.compute_capability;
+        if !self.info.cluster_launch || self.info.sm() < 90 {
+            Err(format!(
+                "cluster launches need compute capability 9.0 or newer; {} is {ma}.{mi}",
+                self.info.name
+            ))
+        } else if self.ptx_sm < 90 {
+            Err(format!(
+                "cluster launches need kernels built for sm_90 or newer; the loaded PTX is sm_{} ({}={})",
+                self.ptx_sm,
+                crate::ptx::PTX_CAP_VAR,
+                self.ptx_sm
+            ))
+        } else {
+            Ok(())
+        }
+    }
+
     /// The module of the embedded kernels.
     pub fn kernels(&self) -> &Module {
         &self.kernels
@@ -127,7 +150,7 @@ impl Gpu {
     /// The newest PTX of `set` this device can JIT.
     fn newest_for_device(&self, set: &'static [EmbeddedPtx]) -> Result<&'static EmbeddedPtx> {
         let (major, minor) = self.info.compute_capability;
-        crate::ptx::select_from(set, major, minor).ok_or_else(|| RuntimeError::UnsupportedGpu {
+        select_for_device(set, major, minor)?.ok_or_else(|| RuntimeError::UnsupportedGpu {
             name: self.info.name.clone(),
             major,
             minor,
@@ -246,13 +269,7 @@ impl Gpu {
                 }
             }
             LaunchKind::Cluster(c) => {
-                if !self.info.cluster_launch || self.info.sm() < 90 {
-                    let (ma, mi) = self.info.compute_capability;
-                    return Err(invalid(format!(
-                        "cluster launches need compute capability 9.0 or newer; {} is {ma}.{mi}",
-                        self.info.name
-                    )));
-                }
+                self.cluster_support().map_err(invalid)?;
                 let mut attr = sys::CUlaunchAttribute {
                     id: sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION,
                     pad: [0; 4],

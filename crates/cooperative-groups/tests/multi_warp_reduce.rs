@@ -94,3 +94,46 @@ fn bounded_tiles_reduce_in_every_block_within_the_bound() {
         }
     }
 }
+
+/// A 64-thread tile made anew in every round of a loop, in blocks large
+/// enough for the software barrier: each new handle re-initialises the
+/// tile's barrier state, which must not disturb a member still finishing
+/// the previous round. Writes the sum over the rounds of each tile's
+/// reduce, and the number of rounds in which `any` saw the round's thread.
+#[kernel]
+pub fn tile64_made_every_round(out: *mut u32) {
+    let block = this_thread_block();
+    let i = thread_idx().x;
+    let (mut sum, mut seen) = (0u32, 0u32);
+    for round in 0..6u32 {
+        let t = tiled_partition::<64>(&block);
+        sum += reduce(&t, i + round, Plus);
+        seen += t.any(i % 64 == round) as u32;
+    }
+    // SAFETY: the test allocates two words per thread.
+    unsafe {
+        *out.add(2 * i as usize) = sum;
+        *out.add(2 * i as usize + 1) = seen;
+    }
+}
+
+#[test]
+fn software_barrier_tiles_made_every_round() {
+    for block in [544u32, 1000, 1024] {
+        let out = two_words_per_thread(&TILE64_MADE_EVERY_ROUND, block);
+        for i in 0..block {
+            let first = i / 64 * 64;
+            let members = (first + 64).min(block) - first;
+            let want: u32 = (0..6u32)
+                .map(|r| (first..first + members).map(|j| j + r).sum::<u32>())
+                .sum();
+            assert_eq!(out[2 * i as usize], want, "block {block}, thread {i}: sum");
+            let seen = (0..6u32).filter(|r| *r < members).count() as u32;
+            assert_eq!(
+                out[2 * i as usize + 1],
+                seen,
+                "block {block}, thread {i}: any"
+            );
+        }
+    }
+}

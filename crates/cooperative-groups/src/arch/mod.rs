@@ -75,9 +75,14 @@ pub const SCRATCH_SLOTS: u32 = 32;
 /// (the largest it rakes), plus one padding word per 32 so that the raking
 /// lanes' strided reads hit distinct banks.
 pub const RAKE_BYTES: u32 = 4 * (256 + 256 / 32);
-/// Bytes of the software-barrier state ([`soft_barrier_scratch`]): a
-/// (count, generation) pair of `u32` per possible 64-thread tile.
-pub const SOFT_BARRIER_BYTES: u32 = 32 * 8;
+/// 64-thread tiles that can use the software barrier: those of a
+/// 1024-thread block.
+pub const SOFT_SLOTS: u32 = 16;
+/// Bytes of each software-barrier slot: a `u32` flag per warp, then two
+/// 8-byte swap words per warp (see `group::barrier`).
+pub const SOFT_SLOT_BYTES: u32 = 8 + 2 * 2 * 8;
+/// Bytes of the software-barrier state ([`soft_barrier_scratch`]).
+pub const SOFT_BARRIER_BYTES: u32 = SOFT_SLOTS * SOFT_SLOT_BYTES;
 
 /// `fns.b32 d, mask, base, offset` as the PTX ISA defines it: the position
 /// of the `|offset|`-th set bit of `mask` counting from bit `base` (upwards

@@ -676,17 +676,50 @@ pub unsafe fn st_volatile_shared_u32(addr: SharedAddr, v: u32) {
     unsafe { asm!("st.volatile.shared.u32 [{0}], {1};", in(reg32) addr, in(reg32) v) };
 }
 
-/// `atom.shared.add.u32`; returns the old value.
+/// `ld.volatile.shared.u64` (one load: the two halves are read together).
+///
+/// # Safety
+/// `addr` must be a valid, 8-byte aligned shared address of this block.
+#[inline(always)]
+pub unsafe fn ld_volatile_shared_u64(addr: SharedAddr) -> u64 {
+    let r: u64;
+    // SAFETY: the caller passes a valid shared address.
+    unsafe { asm!("ld.volatile.shared.u64 {0}, [{1}];", out(reg64) r, in(reg32) addr) };
+    r
+}
+
+/// `st.volatile.shared.u64` (one store: the two halves are seen together).
+///
+/// # Safety
+/// `addr` must be a valid, 8-byte aligned shared address of this block.
+#[inline(always)]
+pub unsafe fn st_volatile_shared_u64(addr: SharedAddr, v: u64) {
+    // SAFETY: the caller passes a valid shared address.
+    unsafe { asm!("st.volatile.shared.u64 [{0}], {1};", in(reg32) addr, in(reg64) v) };
+}
+
+/// `st.release.cta.shared.u32`: a store that makes this thread's earlier
+/// writes (and those ordered before them, e.g. by `bar.warp.sync`) visible
+/// to a thread of the block that acquires it.
 ///
 /// # Safety
 /// `addr` must be a valid, 4-byte aligned shared address of this block.
 #[inline(always)]
-pub unsafe fn atomic_add_shared_u32(addr: SharedAddr, v: u32) -> u32 {
+pub unsafe fn st_release_shared_u32(addr: SharedAddr, v: u32) {
+    // SAFETY: the caller passes a valid shared address.
+    unsafe { asm!("st.release.cta.shared.u32 [{0}], {1};", in(reg32) addr, in(reg32) v) };
+}
+
+/// `ld.acquire.cta.shared.u32`: a load after which the writes released by
+/// the store it reads are visible to this thread.
+///
+/// # Safety
+/// `addr` must be a valid, 4-byte aligned shared address of this block.
+#[inline(always)]
+pub unsafe fn ld_acquire_shared_u32(addr: SharedAddr) -> u32 {
     let r: u32;
     // SAFETY: the caller passes a valid shared address.
-    unsafe {
-        asm!("atom.shared.add.u32 {0}, [{1}], {2};", out(reg32) r, in(reg32) addr, in(reg32) v)
-    };
+    unsafe { asm!("ld.acquire.cta.shared.u32 {0}, [{1}];", out(reg32) r, in(reg32) addr) };
     r
 }
 

@@ -379,14 +379,48 @@ pub unsafe fn st_volatile_shared_u32(addr: SharedAddr, v: u32) {
     unsafe { (addr as *mut u32).write_volatile(v) }
 }
 
-/// Atomic add on a shared `u32`; returns the old value.
+/// Volatile 64-bit shared load.
+///
+/// # Safety
+/// `addr` must be valid and 8-byte aligned.
+#[inline]
+pub unsafe fn ld_volatile_shared_u64(addr: SharedAddr) -> u64 {
+    // SAFETY: the caller passes a valid, aligned pointer.
+    unsafe { (addr as *const u64).read_volatile() }
+}
+
+/// Volatile 64-bit shared store.
+///
+/// # Safety
+/// `addr` must be valid and 8-byte aligned.
+#[inline]
+pub unsafe fn st_volatile_shared_u64(addr: SharedAddr, v: u64) {
+    // SAFETY: the caller passes a valid, aligned pointer.
+    unsafe { (addr as *mut u64).write_volatile(v) }
+}
+
+/// Release store to a shared `u32` (lanes run on one OS thread: a fence
+/// keeps the optimiser from moving earlier accesses after it).
 ///
 /// # Safety
 /// `addr` must be valid and 4-byte aligned.
 #[inline]
-pub unsafe fn atomic_add_shared_u32(addr: SharedAddr, v: u32) -> u32 {
+pub unsafe fn st_release_shared_u32(addr: SharedAddr, v: u32) {
+    core::sync::atomic::fence(Ordering::SeqCst);
     // SAFETY: the caller passes a valid, aligned pointer.
-    unsafe { atomic_add_u32(addr.cast(), v) }
+    unsafe { (addr as *mut u32).write_volatile(v) }
+}
+
+/// Acquire load of a shared `u32` (see [`st_release_shared_u32`]).
+///
+/// # Safety
+/// `addr` must be valid and 4-byte aligned.
+#[inline]
+pub unsafe fn ld_acquire_shared_u32(addr: SharedAddr) -> u32 {
+    // SAFETY: the caller passes a valid, aligned pointer.
+    let v = unsafe { (addr as *const u32).read_volatile() };
+    core::sync::atomic::fence(Ordering::SeqCst);
+    v
 }
 
 /// The body of a spin-wait loop: lanes are coroutines that are never

@@ -52,24 +52,24 @@ const ROW_BYTES: u32 = 4 * arch::SCRATCH_SLOTS;
 /// Word `i` of block warp `warp`'s slot.
 #[inline(always)]
 #[track_caller]
-fn slot_word(warp: u32, i: u32) -> SharedAddr {
-    arch::shared_add(arch::collective_scratch(), 4 * warp + ROW_BYTES * i)
+fn slot_word(m: &Multi, warp: u32, i: u32) -> SharedAddr {
+    arch::shared_add(m.scratch, 4 * warp + ROW_BYTES * i)
 }
 
 /// Stores `v` in the slot of block warp `warp`.
 #[inline(always)]
 #[track_caller]
-fn store_slot<T: ShflValue>(warp: u32, v: T) {
+fn store_slot<T: ShflValue>(m: &Multi, warp: u32, v: T) {
     // SAFETY: a warp of the block (< 32) and at most 8 words (`ShflValue`):
     // every word lies inside the scratch, 4-byte aligned.
-    unsafe { store_shared_strided(slot_word(warp, 0), ROW_BYTES, v) }
+    unsafe { store_shared_strided(slot_word(m, warp, 0), ROW_BYTES, v) }
 }
 
 /// Writes `v` to the slot of the caller's warp.
 #[inline(always)]
 #[track_caller]
 pub(crate) fn put<T: ShflValue>(m: &Multi, v: T) {
-    store_slot(m.block_rank / 32, v)
+    store_slot(m, m.block_rank / 32, v)
 }
 
 /// The group's first warp stores `v` in the slot of each of the group's
@@ -95,7 +95,7 @@ pub(crate) fn broadcast<T: ShflValue>(m: &Multi, v: T) {
 #[inline(always)]
 #[track_caller]
 pub(crate) fn put_for<T: ShflValue>(m: &Multi, k: u32, v: T) {
-    store_slot(m.first_warp() + k, v)
+    store_slot(m, m.first_warp() + k, v)
 }
 
 /// Reads the slot of the group's `k`-th warp.
@@ -103,7 +103,7 @@ pub(crate) fn put_for<T: ShflValue>(m: &Multi, k: u32, v: T) {
 #[track_caller]
 pub(crate) fn get<T: ShflValue>(m: &Multi, k: u32) -> T {
     // SAFETY: as `store_slot`; `k` is a warp of the group.
-    unsafe { load_shared_strided(slot_word(m.first_warp() + k, 0), ROW_BYTES) }
+    unsafe { load_shared_strided(slot_word(m, m.first_warp() + k, 0), ROW_BYTES) }
 }
 
 /// The reduction of the group's first `count` warp slots (the identity for
@@ -183,7 +183,7 @@ fn fold_upto<T: ShflValue, Op: ReduceOp<T>, const CAP: usize>(m: &Multi, count: 
         while j < batch {
             let mut i = 0;
             while i < words::<T>() {
-                let addr = slot_word(first + (k0 + j) as u32, i as u32);
+                let addr = slot_word(m, first + (k0 + j) as u32, i as u32);
                 // SAFETY: `first + k0 + j` is aligned to `width` (groups
                 // start at a multiple of their warps, `width` divides both
                 // and the scratch is 16-byte aligned); the words are inside

@@ -17,17 +17,19 @@
 //!   per warp, `bar.sync`, then up to 4 warps every warp folds the warp
 //!   totals, `bar.sync`; beyond, the first warp folds them and stores the
 //!   result in every warp's slot, `bar.sync`, one `ld.shared`. Tiles on the
-//!   software barrier (64 threads in blocks of more than 512) use one: the
-//!   last warp to arrive folds and stores the result before releasing.
+//!   software barrier (64 threads in blocks of more than 512): for one-word
+//!   values the two warps swap their partials in one flag handshake
+//!   (`group::barrier::soft_swap`); wider values take the steps above with
+//!   the software barrier in place of `bar.sync`.
 
 use super::exchange;
 use super::scan::{coal_inclusive, seg_inclusive};
 use super::shuffle::shfl_words;
-use super::value::{ShflValue, from_words, to_words};
+use super::value::{ShflValue, from_words, to_words, words};
 use crate::arch::{self, ShflMode};
 use crate::group::ThreadGroup;
 use crate::group::barrier;
-use crate::group::shape::{Bar, Coal, Multi, Seg, Shape};
+use crate::group::shape::{Bar, Coal, FULL, Multi, Seg, Shape};
 use crate::ops::ReduceOp;
 
 /// `redux.sync` over `mask`, when the operator and the target have it.
@@ -129,24 +131,11 @@ fn coal_reduce<T: ShflValue, Op: ReduceOp<T>>(c: Coal, v: T) -> T {
 fn multi_reduce<T: ShflValue, Op: ReduceOp<T>>(m: Multi, v: T) -> T {
     let warp = m.warp_seg();
     let partial = seg_reduce::<T, Op>(warp, v);
+    if let (Bar::Soft(slot), 1, 2) = (m.bar, words::<T>(), m.warps()) {
+        return soft_pair_reduce::<T, Op>(&m, slot, partial);
+    }
     if warp.rank() == 0 {
         exchange::put(&m, partial);
-    }
-    if let Bar::Soft(slot) = m.bar {
-        // A software barrier costs about a thousand cycles: the last warp
-        // to arrive folds the partials and hands each warp the total before
-        // it releases them — one barrier instead of two (the exchange rules
-        // hold: the others' slots are written after every warp arrived, and
-        // each reads only its own).
-        let (last, generation) = barrier::soft_arrive(slot, m.warps(), m.lane(), warp.mask());
-        if last {
-            let total = exchange::fold::<T, Op>(&m, m.warps());
-            exchange::broadcast(&m, total);
-            barrier::soft_release(slot, generation, m.lane());
-        } else {
-            barrier::soft_wait(slot, generation, m.lane());
-        }
-        return exchange::get(&m, m.warp_in_group());
     }
     barrier::sync(&m);
     if m.max_warps <= FOLD_IN_EVERY_WARP || m.warps() <= FOLD_IN_EVERY_WARP {
@@ -165,6 +154,30 @@ fn multi_reduce<T: ShflValue, Op: ReduceOp<T>>(m: Multi, v: T) -> T {
         }
         barrier::sync(&m);
         exchange::get(&m, m.warp_in_group())
+    }
+}
+
+/// A 64-thread tile on the software barrier, one-word values: the two
+/// warps swap their partials in one handshake ([`barrier::soft_swap`])
+/// instead of two barriers around the shared slots, and both combine
+/// them in rank order (the same bits in both warps).
+#[inline(always)]
+#[track_caller]
+fn soft_pair_reduce<T: ShflValue, Op: ReduceOp<T>>(m: &Multi, slot: u32, partial: T) -> T {
+    let theirs = barrier::soft_swap(m, slot, to_words(partial)[0]);
+    // Lane 0's word to the warp: with the constant full mask when the
+    // block has no partial warp (a register mask costs a convergence check).
+    let mut w = [0u32; 8];
+    w[0] = if m.warps_full {
+        arch::shfl(ShflMode::Idx, FULL, theirs, 0, 0x1f)
+    } else {
+        arch::shfl(ShflMode::Idx, m.warp_seg().mask(), theirs, 0, 0x1f)
+    };
+    let theirs = from_words::<T>(w);
+    if m.warp_in_group() == 0 {
+        Op::combine(partial, theirs)
+    } else {
+        Op::combine(theirs, partial)
     }
 }
 

@@ -17,15 +17,19 @@
 //! * a size whose range would pass 15 uses a **software barrier** instead.
 //!   That happens only for 64-thread tiles in blocks of more than 512
 //!   threads (512, 256 and 128 take at most 2 + 4 + 8 = 14 ids; a unit test
-//!   checks every block size): a 64-thread tile then syncs through a
-//!   counter and a generation word in shared memory (one warp leader
-//!   arrives with `atom.shared.add`, the last one bumps the generation, the
-//!   others spin on it), like NVIDIA's implementation of every large tile.
+//!   checks every block size). Such a tile has two warps, which sync
+//!   through a pair of flags in shared memory: each warp's lane 0 bumps its
+//!   own flag (`st.release`) and waits until the other warp's has caught up
+//!   (`ld.acquire`) — one store and one load each way, no atomics and no
+//!   counter (NVIDIA's large tiles arrive on a shared counter with an
+//!   atomic and spin on a generation word: ≈1000 cycles per sync on the
+//!   H200).
 //!
 //! Creating a tile therefore needs no block-wide barrier — except a
-//! software-barrier tile, whose counter must be zeroed before first use:
-//! its creation zeroes it and syncs the parent once (`bar.sync 0` for a
-//! block parent, the parent tile's hardware barrier otherwise).
+//! software-barrier tile, whose flags must start equal: its creation syncs
+//! the parent (`bar.sync 0` for a block parent, the parent tile's hardware
+//! barrier otherwise), has the tile's first thread zero both flags, and
+//! syncs the parent again (see [`soft_setup`]).
 //!
 //! # Reserved barriers and occupancy
 //!
@@ -144,132 +148,143 @@ pub(crate) fn sync(m: &Multi) {
     match m.bar {
         Bar::Block => arch::sync_threads(),
         Bar::Named(id) => arch::barrier_sync_upto(id, m.max_bar_id, m.warps() * 32),
-        Bar::Soft(slot) => soft_sync(slot, m.warps(), m.lane()),
+        Bar::Soft(slot) => soft_sync(m, slot),
     }
 }
 
-/// The (count, generation) words of software-barrier slot `slot`.
+/// The flag of warp `warp` (0 or 1) of the tile on software-barrier slot
+/// `slot`; only that warp's lane 0 writes it.
 #[inline(always)]
 #[track_caller]
-fn soft_words(slot: u32) -> (arch::SharedAddr, arch::SharedAddr) {
-    let base = arch::shared_add(arch::soft_barrier_scratch(), slot * 8);
-    (base, arch::shared_add(base, 4))
+fn soft_flag(slot: u32, warp: u32) -> arch::SharedAddr {
+    arch::shared_add(
+        arch::soft_barrier_scratch(),
+        slot * arch::SOFT_SLOT_BYTES + warp * 4,
+    )
 }
 
-/// Zeroes the arrival counter of software-barrier slot `slot`; the caller
-/// then syncs a group containing the tile before the tile's first `sync`.
+/// Swap word `buffer` (0 or 1) of warp `warp` of the tile on slot `slot`:
+/// the warp's sequence number (high half) and value (low half) of a
+/// [`soft_swap`]; only that warp's lane 0 writes it.
 #[inline(always)]
 #[track_caller]
-pub(crate) fn soft_init(slot: u32) {
-    let (count, _) = soft_words(slot);
-    // SAFETY: `count` is a word of the library's soft-barrier scratch.
-    unsafe { arch::st_volatile_shared_u32(count, 0) };
+fn swap_word(slot: u32, warp: u32, buffer: u32) -> arch::SharedAddr {
+    arch::shared_add(
+        arch::soft_barrier_scratch(),
+        slot * arch::SOFT_SLOT_BYTES + 8 + warp * 16 + buffer * 8,
+    )
 }
 
-/// A software barrier over `warps` warps: every warp syncs itself, its lane
-/// 0 arrives on the shared counter; the last arrival resets the counter and
-/// bumps the generation, which the others spin on. The generation may start
-/// at any value (only its change is watched); the counter starts at 0
-/// ([`soft_init`]).
-#[inline(never)]
-#[track_caller]
-fn soft_sync(slot: u32, warps: u32, lane: u32) {
-    arch::warp_sync(FULL);
-    if lane == 0 {
-        let (last, generation) = lane0_arrive(slot, warps);
-        if last {
-            lane0_release(slot, generation);
-        } else {
-            lane0_wait(slot, generation);
-        }
-        // Acquire the other warps' writes for the whole warp.
-        arch::fence_block();
-    }
-    arch::warp_sync(FULL);
-}
-
-/// [`soft_sync`] split in two, for a collective that the last warp to
-/// arrive finishes before anyone leaves (one software barrier where a
-/// collective needs two; NVIDIA's shape for large tiles): every warp syncs
-/// itself and its lane 0 arrives. Returns to the whole warp whether it
-/// arrived last — then the other warps' earlier writes are visible to it,
-/// and it must call [`soft_release`] after its own — and the generation to
-/// hand on (meaningful in lane 0). The others call [`soft_wait`].
+/// Sets up software-barrier slot `slot` for a new handle of its tile,
+/// whose first thread is `leader`; `parent_sync` syncs a group containing
+/// the tile, which every member of the tile calls.
+///
+/// The flags must start equal, and the swap words at sequence 0, so the
+/// leader zeroes them. The first
+/// `parent_sync` lets every member of the tile finish waiting in the
+/// syncs of the tile's previous handle first (a member that had not yet
+/// seen the other warp's flag catch up would wait forever once it is
+/// zeroed); the second makes the zeros visible before the first sync.
 #[inline(always)]
 #[track_caller]
-pub(crate) fn soft_arrive(slot: u32, warps: u32, lane: u32, mask: u32) -> (bool, u32) {
-    arch::warp_sync(FULL);
-    let (mut last, mut generation) = (false, 0);
-    if lane == 0 {
-        (last, generation) = lane0_arrive(slot, warps);
-        if last {
-            arch::fence_block();
+pub(crate) fn soft_setup(slot: u32, leader: bool, parent_sync: impl Fn()) {
+    parent_sync();
+    if leader {
+        // SAFETY: words of the library's soft-barrier scratch, which no
+        // member reads until the parent's next sync.
+        unsafe {
+            for warp in 0..2 {
+                arch::st_volatile_shared_u32(soft_flag(slot, warp), 0);
+                for buffer in 0..2 {
+                    arch::st_volatile_shared_u64(swap_word(slot, warp, buffer), 0);
+                }
+            }
         }
     }
-    // `bar.warp.sync` hands lane 0's acquire to the whole warp.
-    arch::warp_sync(FULL);
-    let last = arch::shfl(arch::ShflMode::Idx, mask, last as u32, 0, 0x1f) != 0;
-    (last, generation)
+    parent_sync();
 }
 
-/// The last warp's end of a split software barrier: its lanes' writes
-/// (ordered by `bar.warp.sync`) are released with the new generation.
+/// The software barrier of a 64-thread tile: each warp syncs itself (its
+/// lanes' writes are then ordered before lane 0's release), lane 0 bumps
+/// the warp's flag to `t` and waits until the other warp's flag reaches
+/// `t` (acquire), and the warp syncs again to hand that on to its lanes.
+/// Neither warp can get two syncs ahead of the other, so the wrapping
+/// difference of the flags is -1, 0 or 1. A tile of one warp (the last
+/// of a block of 513–543 threads, …) only syncs its warp.
 #[inline(always)]
 #[track_caller]
-pub(crate) fn soft_release(slot: u32, generation: u32, lane: u32) {
-    arch::warp_sync(FULL);
-    if lane == 0 {
-        lane0_release(slot, generation);
+fn soft_sync(m: &Multi, slot: u32) {
+    warp_sync_existing(m);
+    if m.warps() > 1 && m.lane() == 0 {
+        let warp = m.warp_in_group();
+        let mine = soft_flag(slot, warp);
+        let other = soft_flag(slot, 1 - warp);
+        // SAFETY (all accesses): words of the library's soft-barrier
+        // scratch, set up by `soft_setup` when the tile was made.
+        let t = unsafe { arch::ld_volatile_shared_u32(mine) }.wrapping_add(1);
+        unsafe { arch::st_release_shared_u32(mine, t) };
+        while (unsafe { arch::ld_acquire_shared_u32(other) }.wrapping_sub(t) as i32) < 0 {
+            arch::spin_hint();
+        }
     }
+    warp_sync_existing(m);
 }
 
-/// The other warps' end of a split software barrier: wait for the last
-/// warp's release, then see its writes.
+/// One word exchanged between the two warps of a tile on the software
+/// barrier, in one handshake: lane 0 of each warp stores `(sequence,
+/// word)` as one 64-bit store and waits for the other warp's store of the
+/// same sequence, whose word it returns (lane 0 only). The value travels
+/// with its flag, so no fence and no second barrier is needed: the words
+/// alternate between two buffers by the sequence's parity, and a warp
+/// rewrites a buffer (two swaps later) only after it saw the other warp's
+/// next store, which that warp makes after reading the buffer. A warp's
+/// sequence is one more than the larger of its two swap words' (the
+/// handles of a tile share them; [`soft_setup`] zeroes them).
+///
+/// For a [`Multi`] on [`Bar::Soft`] with two warps.
 #[inline(always)]
 #[track_caller]
-pub(crate) fn soft_wait(slot: u32, generation: u32, lane: u32) {
-    if lane == 0 {
-        lane0_wait(slot, generation);
-        arch::fence_block();
+pub(crate) fn soft_swap(m: &Multi, slot: u32, word: u32) -> u32 {
+    let mut theirs = 0;
+    if m.lane() == 0 {
+        let warp = m.warp_in_group();
+        // SAFETY (all accesses): 8-byte aligned words of the library's
+        // soft-barrier scratch, set up by `soft_setup`.
+        let [a, b] = [0, 1].map(|k| unsafe {
+            (arch::ld_volatile_shared_u64(swap_word(slot, warp, k)) >> 32) as u32
+        });
+        let seq = if (a.wrapping_sub(b) as i32) > 0 { a } else { b }.wrapping_add(1);
+        let buffer = seq & 1;
+        unsafe {
+            arch::st_volatile_shared_u64(
+                swap_word(slot, warp, buffer),
+                (seq as u64) << 32 | word as u64,
+            )
+        };
+        let other = swap_word(slot, 1 - warp, buffer);
+        loop {
+            let x = unsafe { arch::ld_volatile_shared_u64(other) };
+            if (x >> 32) as u32 == seq {
+                theirs = x as u32;
+                break;
+            }
+            arch::spin_hint();
+        }
     }
-    arch::warp_sync(FULL);
+    theirs
 }
 
-/// Lane 0's arrival: reads the generation, releases the warp's writes
-/// (ordered before by `bar.warp.sync`) and counts itself in. Returns
-/// whether it was the last of `warps`, and the generation it saw.
+/// `bar.warp.sync` over the existing lanes of the caller's warp: the
+/// constant full mask when the block has no partial warp (ptxas checks a
+/// register mask's convergence with four more instructions), as two calls
+/// so that the compiler cannot merge them into one with a register mask.
 #[inline(always)]
 #[track_caller]
-fn lane0_arrive(slot: u32, warps: u32) -> (bool, u32) {
-    let (count, gen_word) = soft_words(slot);
-    // SAFETY (all accesses): `count` and `gen_word` are words of the
-    // library's soft-barrier scratch.
-    let generation = unsafe { arch::ld_volatile_shared_u32(gen_word) };
-    arch::fence_block();
-    let arrived = unsafe { arch::atomic_add_shared_u32(count, 1) };
-    (arrived == warps - 1, generation)
-}
-
-/// Lane 0 of the last warp: resets the counter, then publishes the next
-/// generation (after everything the warp wrote).
-#[inline(always)]
-#[track_caller]
-fn lane0_release(slot: u32, generation: u32) {
-    let (count, gen_word) = soft_words(slot);
-    // SAFETY (both stores): words of the library's soft-barrier scratch.
-    unsafe { arch::st_volatile_shared_u32(count, 0) };
-    arch::fence_block();
-    unsafe { arch::st_volatile_shared_u32(gen_word, generation.wrapping_add(1)) };
-}
-
-/// Lane 0 of the other warps: spins until the generation moves on.
-#[inline(always)]
-#[track_caller]
-fn lane0_wait(slot: u32, generation: u32) {
-    let (_, gen_word) = soft_words(slot);
-    // SAFETY: a word of the library's soft-barrier scratch.
-    while unsafe { arch::ld_volatile_shared_u32(gen_word) } == generation {
-        arch::spin_hint();
+fn warp_sync_existing(m: &Multi) {
+    if m.warps_full {
+        arch::warp_sync(FULL);
+    } else {
+        arch::warp_sync(m.warp_seg().mask());
     }
 }
 
@@ -313,7 +328,7 @@ mod tests {
                             assert_eq!(size, 64, "block {block}");
                             assert!(block > 512);
                             assert_eq!(slot, k);
-                            assert!(slot < 32);
+                            assert!(slot < arch::SOFT_SLOTS);
                         }
                         Bar::Block => unreachable!(),
                     }

@@ -199,6 +199,9 @@ pub struct Multi {
     /// Every warp of the block is full (`blockDim` is a multiple of 32; see
     /// [`Seg::all_full`]).
     pub warps_full: bool,
+    /// The block's collective scratch (`arch::collective_scratch`), read
+    /// where the group's handle is made.
+    pub scratch: crate::arch::SharedAddr,
 }
 
 impl Multi {

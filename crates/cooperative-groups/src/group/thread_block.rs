@@ -23,6 +23,7 @@ use crate::dim::Dim3;
 pub struct ThreadBlock<const MAX_THREADS: u32 = 1024> {
     rank: u32,
     size: u32,
+    scratch: arch::SharedAddr,
 }
 
 /// `cg::this_thread_block()`: the calling thread's block.
@@ -37,6 +38,7 @@ pub fn this_thread_block() -> ThreadBlock {
     ThreadBlock {
         rank: (tz * ny + ty) * nx + tx,
         size: nx * ny * nz,
+        scratch: arch::collective_scratch(),
     }
 }
 
@@ -72,6 +74,7 @@ impl<const MAX_THREADS: u32> ThreadBlock<MAX_THREADS> {
         ThreadBlock {
             rank: self.rank,
             size: self.size,
+            scratch: self.scratch,
         }
     }
 
@@ -128,6 +131,7 @@ impl<const MAX_THREADS: u32> ThreadBlock<MAX_THREADS> {
             max_bar_id: 0,
             max_warps: 32,
             warps_full: self.size & 31 == 0,
+            scratch: self.scratch,
         }
     }
 }

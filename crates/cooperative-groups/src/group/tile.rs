@@ -196,7 +196,8 @@ pub struct ThreadBlockTile<const N: u32> {
 /// A collective over the parent (the simulator checks that the whole parent
 /// takes part), but free on the GPU: a few integer instructions, no barrier
 /// — except a 64-thread tile of a block of more than 512 threads, which
-/// syncs the parent once (see the [barrier reservation](crate#named-barriers)).
+/// syncs the parent twice to set up its software barrier (see the
+/// [barrier reservation](crate#named-barriers)).
 ///
 /// `N` larger than the block is a contract violation: `trap` on the GPU, a
 /// panic naming the sizes on the simulator.
@@ -225,12 +226,8 @@ where
         let bar = tile_barrier(N, block, block_rank / N);
         let soft = barrier::may_use_soft(N, parent.max_block_threads());
         if let (true, Bar::Soft(slot)) = (soft, bar) {
-            // The software barrier's counter starts as garbage: zero it and
-            // let the whole parent see that before anyone syncs the tile.
-            if block_rank == base {
-                barrier::soft_init(slot);
-            }
-            parent.sync();
+            // The software barrier's flags start as garbage.
+            barrier::soft_setup(slot, block_rank == base, || parent.sync());
         }
         encode(bar)
     };
@@ -324,6 +321,7 @@ where
                 max_bar_id: barrier::immediate_id_bound(N, self.max_block),
                 max_warps: N / 32,
                 warps_full: block & 31 == 0,
+                scratch: crate::arch::collective_scratch(),
             })
         }
     }
