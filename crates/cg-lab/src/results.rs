@@ -143,6 +143,17 @@ impl Report {
     }
 }
 
+/// The command line as the reports quote it, with `CG_PTX_SM=…` in front
+/// when that variable chose the PTX (the outputs then come from an older
+/// SM's code).
+pub fn command_line() -> String {
+    let args = std::env::args().collect::<Vec<_>>().join(" ");
+    match std::env::var(cg_runtime::ptx::PTX_CAP_VAR) {
+        Ok(v) => format!("{}={v} {args}", cg_runtime::ptx::PTX_CAP_VAR),
+        Err(_) => args,
+    }
+}
+
 /// `--out DIR` if given, else `results/<device-slug>/`.
 pub fn out_dir(flag: Option<&Path>, slug: &str) -> PathBuf {
     flag.map(Path::to_path_buf)

@@ -111,7 +111,7 @@ fn print(report: &Report, args: &LabArgs, written: &[PathBuf]) {
 
 /// The platform facts of a report.
 pub fn platform(backend: &Backend) -> Platform {
-    let command = std::env::args().collect::<Vec<_>>().join(" ");
+    let command = crate::results::command_line();
     let commit = env!("CG_LAB_COMMIT").to_string();
     match backend {
         Backend::Gpu(g) => {

@@ -176,7 +176,7 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
     }
     let report = DiffReport {
         device: device.clone(),
-        command: std::env::args().collect::<Vec<_>>().join(" "),
+        command: crate::results::command_line(),
         commit: env!("CG_LAB_COMMIT").into(),
         cases,
     };
