@@ -150,6 +150,38 @@ BLOCK_SCAN(256)
 BLOCK_SCAN(512)
 BLOCK_SCAN(1024)
 
+// ---- Tile inclusive scan: cg::inclusive_scan on tiles of 8..1024 threads -----
+
+template <unsigned TILE>
+__device__ __forceinline__ void cg_scan_body(const float* in, float* out, unsigned n, unsigned reps) {
+    cg::thread_block block = cg::this_thread_block();
+    auto tile = cg::tiled_partition<TILE>(block);
+    for (unsigned base = blockIdx.x * blockDim.x; base < n; base += gridDim.x * blockDim.x) {
+        const unsigned i = base + threadIdx.x;
+        float x = i < n ? in[i] : 0.f;
+        float s = 0.f;
+        for (unsigned r = 0; r < reps; ++r) {
+            s = cg::inclusive_scan(tile, x, cg::plus<float>());
+            x += s * 1e-30f;
+        }
+        if (i < n) out[i] = s;
+    }
+}
+
+#define CG_SCAN(T)                                                                           \
+    extern "C" __global__ void cpp_cg_scan_##T(const float* in, float* out, unsigned n,      \
+                                               unsigned reps) {                              \
+        cg_scan_body<T>(in, out, n, reps);                                                   \
+    }
+CG_SCAN(8)
+CG_SCAN(16)
+CG_SCAN(32)
+CG_SCAN(64)
+CG_SCAN(128)
+CG_SCAN(256)
+CG_SCAN(512)
+CG_SCAN(1024)
+
 // ---- Coalesced odd count ----------------------------------------------------
 
 extern "C" __global__ void cpp_coalesced_odd(const int* in, unsigned long long* out, unsigned n) {

@@ -11,7 +11,7 @@
 
 use cooperative_groups::intrinsics::{block_dim, block_idx, grid_dim, thread_idx};
 use cooperative_groups::prelude::*;
-use cooperative_groups::{atomic::red_add, kernel, shared_array};
+use cooperative_groups::{Size, TileSize, atomic::red_add, kernel, shared_array};
 
 /// `v + red * 1e-30` as one fused multiply-add: the `FFMA` that nvcc
 /// contracts the seed's `v += red * 1e-30f` to. Rust never contracts a
@@ -136,36 +136,88 @@ pub fn reduce_tile32(input: *const f32, partial: *mut f32, n: u32, reps: u32) {
     }
 }
 
-macro_rules! cg_reduce_kernels {
-    ($($name:ident $desc:ident $n:literal $max:literal),* $(,)?) => {
+/// The `cg_reduce` body: the library's `reduce(&tile, v, Plus)` on tiles of
+/// `N` threads, in blocks declared to have at most `MAX` threads.
+#[inline(always)]
+fn cg_reduce_body<const N: u32, const MAX: u32>(
+    input: *const f32,
+    partial: *mut f32,
+    n: u32,
+    reps: u32,
+) where
+    Size<N>: TileSize,
+{
+    let block = this_thread_block().with_max_threads::<MAX>();
+    let tile = tiled_partition::<N>(&block);
+    let mut v = grid_stride_sum(input, n);
+    let mut red = 0.0f32;
+    for _ in 0..reps {
+        red = reduce(&tile, v, Plus);
+        v = chain(red, v);
+    }
+    if tile.thread_rank() == 0 {
+        add_to_partial(partial, red);
+    }
+}
+
+/// The `cg_scan` body (the twin of `cg::inclusive_scan` on a tile): over
+/// block-sized chunks of `input` (grid-stride over chunks), each tile of `N`
+/// threads scans its elements with `inclusive_scan(&tile, x, Plus)`, `reps`
+/// chained rounds; writes each element's inclusive prefix sum within its
+/// tile to `out`. Blocks of at most `MAX` threads.
+#[inline(always)]
+fn cg_scan_body<const N: u32, const MAX: u32>(input: *const f32, out: *mut f32, n: u32, reps: u32)
+where
+    Size<N>: TileSize,
+{
+    let block = this_thread_block().with_max_threads::<MAX>();
+    let tile = tiled_partition::<N>(&block);
+    let b = block_dim().x;
+    let mut base = block_idx().x * b;
+    while base < n {
+        let i = base + thread_idx().x;
+        // SAFETY: i < n is checked; the launcher passes `n` floats each way.
+        let mut x = if i < n {
+            unsafe { *input.add(i as usize) }
+        } else {
+            0.0
+        };
+        let mut s = 0.0f32;
+        for _ in 0..reps {
+            s = inclusive_scan(&tile, x, Plus);
+            x = chain(s, x);
+        }
+        if i < n {
+            // SAFETY: as above.
+            unsafe { *out.add(i as usize) = s };
+        }
+        base += grid_dim().x * b;
+    }
+}
+
+/// One `#[kernel]` per (tile, block bound) of a body, and `$select(tile,
+/// block)`: the kernel with the smallest declared block bound that fits,
+/// so that a tile of 64–128 threads in a small block reserves only the
+/// named barriers it can use (all 16 would allow 4 blocks per SM).
+macro_rules! tile_kernels {
+    ($select:ident, $body:ident, $what:literal; $($name:ident $desc:ident $n:literal $max:literal),* $(,)?) => {
         $(
             #[doc = concat!(
-                "`cg_reduce` at tile ", stringify!($n), ": the library's `reduce(&tile, v, Plus)`",
-                " in blocks of at most ", stringify!($max), " threads."
+                "`", $what, "` at tile ", stringify!($n), " in blocks of at most ",
+                stringify!($max), " threads (`", stringify!($body), "`)."
             )]
             #[kernel]
-            pub fn $name(input: *const f32, partial: *mut f32, n: u32, reps: u32) {
-                let block = this_thread_block().with_max_threads::<$max>();
-                let tile = tiled_partition::<$n>(&block);
-                let mut v = grid_stride_sum(input, n);
-                let mut red = 0.0f32;
-                for _ in 0..reps {
-                    red = reduce(&tile, v, Plus);
-                    v = chain(red, v);
-                }
-                if tile.thread_rank() == 0 {
-                    add_to_partial(partial, red);
-                }
+            pub fn $name(input: *const f32, out: *mut f32, n: u32, reps: u32) {
+                $body::<$n, $max>(input, out, n, reps)
             }
         )*
 
-        /// The `cg_reduce` kernel for `tile` (powers of two 8..=1024) and
-        /// blocks of `block` threads: the one with the smallest declared
-        /// block bound that fits (`with_max_threads`), so that a tile of
-        /// 64–128 threads in a small block reserves only the named barriers
-        /// it can use (all 16 would allow 4 blocks per SM).
+        #[doc = concat!(
+            "The `", $what, "` kernel for `tile` (powers of two 8..=1024) and blocks of ",
+            "`block` threads: the one with the smallest declared block bound that fits."
+        )]
         #[cfg(not(target_arch = "nvptx64"))]
-        pub fn cg_reduce_kernel(tile: u32, block: u32) -> Option<cooperative_groups::Kernel<ReduceArgs>> {
+        pub fn $select(tile: u32, block: u32) -> Option<cooperative_groups::Kernel<ReduceArgs>> {
             let mut best: Option<(u32, cooperative_groups::Kernel<ReduceArgs>)> = None;
             $(
                 if tile == $n && block <= $max && best.as_ref().is_none_or(|(m, _)| $max < *m) {
@@ -177,7 +229,11 @@ macro_rules! cg_reduce_kernels {
     };
 }
 
-cg_reduce_kernels!(
+// Blocks of 512 threads or more lose nothing to 16 reserved barriers (4
+// blocks fill the SM); smaller ones get a bounded kernel (a tile as large
+// as the block syncs with `bar.sync 0`, but without the bound the kernel
+// still reserves all 16).
+tile_kernels!(cg_reduce_kernel, cg_reduce_body, "cg_reduce";
     cg_reduce_8 CG_REDUCE_8 8 1024,
     cg_reduce_16 CG_REDUCE_16 16 1024,
     cg_reduce_32 CG_REDUCE_32 32 1024,
@@ -186,14 +242,25 @@ cg_reduce_kernels!(
     cg_reduce_256 CG_REDUCE_256 256 1024,
     cg_reduce_512 CG_REDUCE_512 512 1024,
     cg_reduce_1024 CG_REDUCE_1024 1024 1024,
-    // Blocks of 512 threads or more lose nothing to 16 reserved barriers
-    // (4 blocks fill the SM); smaller ones get a bounded kernel (a tile as
-    // large as the block syncs with `bar.sync 0`, but without the bound
-    // the kernel still reserves all 16).
     cg_reduce_64_max128 CG_REDUCE_64_MAX128 64 128,
     cg_reduce_64_max256 CG_REDUCE_64_MAX256 64 256,
     cg_reduce_128_max256 CG_REDUCE_128_MAX256 128 256,
     cg_reduce_256_max256 CG_REDUCE_256_MAX256 256 256,
+);
+
+tile_kernels!(cg_scan_kernel, cg_scan_body, "cg_scan";
+    cg_scan_8 CG_SCAN_8 8 1024,
+    cg_scan_16 CG_SCAN_16 16 1024,
+    cg_scan_32 CG_SCAN_32 32 1024,
+    cg_scan_64 CG_SCAN_64 64 1024,
+    cg_scan_128 CG_SCAN_128 128 1024,
+    cg_scan_256 CG_SCAN_256 256 1024,
+    cg_scan_512 CG_SCAN_512 512 1024,
+    cg_scan_1024 CG_SCAN_1024 1024 1024,
+    cg_scan_64_max128 CG_SCAN_64_MAX128 64 128,
+    cg_scan_64_max256 CG_SCAN_64_MAX256 64 256,
+    cg_scan_128_max256 CG_SCAN_128_MAX256 128 256,
+    cg_scan_256_max256 CG_SCAN_256_MAX256 256 256,
 );
 
 /// `coalesced`: grid-stride over `input`; each thread holding an odd value

@@ -36,8 +36,8 @@ pub struct CompareArgs {
     #[arg(long, default_value_t = 1.0)]
     min_sample_ms: f64,
     /// Run only these experiments (comma-separated: intrinsic, tile32,
-    /// cg_reduce, warp_reduce, block_reduce, block_scan, coalesced, cluster);
-    /// default: all
+    /// cg_reduce, cg_scan, warp_reduce, block_reduce, block_scan, coalesced,
+    /// cluster); default: all
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     only: Vec<String>,
 }
@@ -122,6 +122,18 @@ fn experiments(block: u32, sm: u32, clusize: u32) -> Vec<Experiment> {
             tile,
         });
     }
+    for tile in (3..=10).map(|k| 1u32 << k).filter(|&t| t <= block) {
+        v.push(Experiment {
+            name: "cg_scan",
+            cpp_label: "cg::inclusive_scan(tile, v, plus)",
+            variant: Variant::TileScan { tile },
+            cpp_fn: format!("cpp_cg_scan_{tile}"),
+            rust_fn: cg_kernels::c02::cg_scan_kernel(tile, block)
+                .map(|k| k.name().to_string())
+                .unwrap_or_else(|| format!("cg_scan_{tile}")),
+            tile,
+        });
+    }
     v.push(Experiment {
         name: "warp_reduce",
         cpp_label: "cub::WarpReduce + shfl broadcast",
@@ -171,10 +183,11 @@ fn experiments(block: u32, sm: u32, clusize: u32) -> Vec<Experiment> {
 }
 
 /// Every experiment name, for `--only`.
-const EXPERIMENT_NAMES: [&str; 8] = [
+const EXPERIMENT_NAMES: [&str; 9] = [
     "intrinsic",
     "tile32",
     "cg_reduce",
+    "cg_scan",
     "warp_reduce",
     "block_reduce",
     "block_scan",
@@ -571,7 +584,8 @@ mod tests {
         let picked = select(experiments(256, 90, 2), &["cg_reduce".into()]).unwrap();
         let tiles: Vec<u32> = picked.iter().map(|e| e.tile).collect();
         assert_eq!(tiles, [8, 16, 32, 64, 128, 256]);
-        assert_eq!(select(experiments(256, 90, 2), &[]).unwrap().len(), 13);
+        // 2 baselines, 6 reduce and 6 scan tiles, 5 others.
+        assert_eq!(select(experiments(256, 90, 2), &[]).unwrap().len(), 19);
         assert!(select(experiments(256, 80, 2), &["cluster".into()]).is_err());
     }
 }

@@ -30,13 +30,15 @@ pub fn cluster_expected(b: u32, c: u32) -> u32 {
     ((b % c) + 1) % c + 1
 }
 
-/// Inclusive prefix sums of [`reduce_input`] within chunks of `block`
-/// elements (what a block scan over block-sized chunks produces).
-pub fn block_scan_expected(n: u32, block: u32) -> Vec<f32> {
+/// Inclusive prefix sums of [`reduce_input`] within tiles of `tile`
+/// elements of chunks of `block` elements (what tiles scanning
+/// block-sized chunks produce; the last tile of a chunk may be shorter).
+/// `tile = block`: the block scan's.
+pub fn tile_scan_expected(n: u32, block: u32, tile: u32) -> Vec<f32> {
     let mut out = Vec::with_capacity(n as usize);
     let mut acc = 0.0f32;
     for (i, x) in reduce_input(n).into_iter().enumerate() {
-        if (i as u32).is_multiple_of(block) {
+        if (i as u32 % block).is_multiple_of(tile) {
             acc = 0.0;
         }
         acc += x;
@@ -62,6 +64,14 @@ mod tests {
         assert_eq!(cluster_expected(0, 2), 2);
         assert_eq!(cluster_expected(1, 2), 1);
         assert_eq!(cluster_expected(5, 4), 3);
-        assert_eq!(block_scan_expected(6, 4), [1.0, 3.0, 6.0, 10.0, 5.0, 11.0]);
+        assert_eq!(
+            tile_scan_expected(6, 4, 4),
+            [1.0, 3.0, 6.0, 10.0, 5.0, 11.0]
+        );
+        // Tiles of 2 in chunks of 3: the chunk's last tile has one element.
+        assert_eq!(
+            tile_scan_expected(7, 3, 2),
+            [1.0, 3.0, 3.0, 4.0, 9.0, 6.0, 7.0]
+        );
     }
 }

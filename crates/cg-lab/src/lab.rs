@@ -4,7 +4,7 @@
 use anyhow::{Result, bail};
 use cg_kernels::c02::{
     BLOCK_REDUCE, BLOCK_SCAN, CLUSTER_DSMEM, COALESCED_ODD, REDUCE_INTRINSIC, REDUCE_TILE32,
-    ReduceArgs, cg_reduce_kernel,
+    ReduceArgs, cg_reduce_kernel, cg_scan_kernel,
 };
 use cg_runtime::{Backend, Buffer, Dim3, LaunchConfig};
 use cooperative_groups::Kernel;
@@ -38,6 +38,12 @@ pub enum Variant {
     /// Whole-block `inclusive_scan(&block, v, Plus)` over block-sized chunks
     /// (the twin of CUB `BlockScan::InclusiveSum`).
     BlockScan,
+    /// `inclusive_scan(&tile, v, Plus)` on tiles of `tile` threads over
+    /// block-sized chunks (the twin of `cg::inclusive_scan` on a tile).
+    TileScan {
+        /// Tile size.
+        tile: u32,
+    },
 }
 
 /// Which implementation of a variant runs: the Rust kernel, or its C++
@@ -82,13 +88,14 @@ impl Variant {
             Variant::Cluster { .. } => "cluster",
             Variant::BlockReduce => "block_reduce",
             Variant::BlockScan => "block_scan",
+            Variant::TileScan { .. } => "cg_scan",
         }
     }
 
     /// The `tile` column (cluster: the cluster size).
     pub fn tile(&self) -> u32 {
         match *self {
-            Variant::Reduce { tile, .. } => tile,
+            Variant::Reduce { tile, .. } | Variant::TileScan { tile } => tile,
             Variant::Coalesced => 32,
             Variant::Cluster { size } => size,
             Variant::BlockReduce | Variant::BlockScan => 0,
@@ -214,18 +221,11 @@ impl<'a> Lab<'a> {
                 self.launch_reduce_shaped(reduce_kernel(tag, tile, block), side, reps, sync)
             }
             Variant::BlockReduce => self.launch_reduce_shaped(Ok(BLOCK_REDUCE), side, reps, sync),
-            Variant::BlockScan => {
-                let cfg = LaunchConfig::linear(self.grid, block);
-                if self.scan_out.is_none() {
-                    self.scan_out = Some(self.backend.alloc(n as usize)?);
-                }
-                let out = self.scan_out.as_mut().expect("allocated above");
-                let args = (self.input_f32.as_ptr() as *const f32, out.as_ptr(), n, reps);
-                out.zero_async()?;
-                match side {
-                    Side::Rust => run(self.backend, &BLOCK_SCAN, &cfg, args, sync),
-                    Side::Cpp(m, name) => self.run_cpp(m, name, &cfg, args, sync),
-                }
+            Variant::BlockScan => self.launch_scan_shaped(Ok(BLOCK_SCAN), side, reps, sync),
+            Variant::TileScan { tile } => {
+                let k = cg_scan_kernel(tile, block)
+                    .ok_or_else(|| anyhow::anyhow!("no cg_scan kernel for tile {tile}"));
+                self.launch_scan_shaped(k, side, reps, sync)
             }
             Variant::Coalesced => {
                 let cfg = LaunchConfig::linear(self.grid, block);
@@ -275,6 +275,28 @@ impl<'a> Lab<'a> {
         }
     }
 
+    /// Scan-shaped variants: `(input, out, n, reps)` over block-sized chunks.
+    fn launch_scan_shaped(
+        &mut self,
+        k: Result<Kernel<ReduceArgs>>,
+        side: Side<'_>,
+        reps: u32,
+        sync: bool,
+    ) -> Result<()> {
+        let n = self.args.n;
+        let cfg = LaunchConfig::linear(self.grid, self.args.block);
+        if self.scan_out.is_none() {
+            self.scan_out = Some(self.backend.alloc(n as usize)?);
+        }
+        let out = self.scan_out.as_mut().expect("allocated above");
+        let args: ReduceArgs = (self.input_f32.as_ptr(), out.as_ptr(), n, reps);
+        out.zero_async()?;
+        match side {
+            Side::Rust => run(self.backend, &k?, &cfg, args, sync),
+            Side::Cpp(m, name) => self.run_cpp(m, name, &cfg, args, sync),
+        }
+    }
+
     /// Launches a function of the C++ reference module with the same
     /// arguments as its Rust twin.
     fn run_cpp<A: cg_runtime::KernelArgs>(
@@ -310,7 +332,10 @@ impl<'a> Lab<'a> {
         if reps == 1
             || !matches!(
                 v,
-                Variant::Reduce { .. } | Variant::BlockReduce | Variant::BlockScan
+                Variant::Reduce { .. }
+                    | Variant::BlockReduce
+                    | Variant::BlockScan
+                    | Variant::TileScan { .. }
             )
         {
             return Ok((ok1, what1));
@@ -352,19 +377,25 @@ impl<'a> Lab<'a> {
                     ),
                 )
             }
-            Variant::BlockScan => {
+            Variant::BlockScan | Variant::TileScan { .. } => {
+                let block = self.args.block;
+                let seg = match v {
+                    Variant::TileScan { tile } => tile,
+                    _ => block,
+                };
                 let got = self.scan_out.as_ref().expect("launched above").to_vec()?;
-                let want = data::block_scan_expected(n, self.args.block);
+                let want = data::tile_scan_expected(n, block, seg);
                 // Chained rounds add s · 1e-30 to x: far below f32 resolution,
                 // so every round's prefix sums are exact too.
                 let bad = got.iter().zip(&want).filter(|(a, b)| a != b).count();
+                let what = if seg == block {
+                    format!("chunks of {block}")
+                } else {
+                    format!("tiles of {seg} in chunks of {block}")
+                };
                 (
                     bad == 0,
-                    format!(
-                        "{} of {n} prefix sums exact (chunks of {})",
-                        n as usize - bad,
-                        self.args.block
-                    ),
+                    format!("{} of {n} prefix sums exact ({what})", n as usize - bad),
                 )
             }
         })
@@ -400,9 +431,10 @@ impl<'a> Lab<'a> {
                     _ => self.grid,
                 },
                 reps: match v {
-                    Variant::Reduce { .. } | Variant::BlockReduce | Variant::BlockScan => {
-                        self.args.reps
-                    }
+                    Variant::Reduce { .. }
+                    | Variant::BlockReduce
+                    | Variant::BlockScan
+                    | Variant::TileScan { .. } => self.args.reps,
                     _ => 1,
                 },
                 n: self.args.n,
@@ -491,6 +523,50 @@ pub fn normalise(sweep: &mut [Row], modes: &mut [Row]) {
             .filter(|r| r.tag != "coalesced" && r.tag != "cluster")
         {
             r.ratio_vs_intrinsic = r.time_ms.map(|s| s.median / base);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        lab: LabArgs,
+    }
+
+    /// The scan experiments of `compare` (the C++ side needs a GPU; the Rust
+    /// side and the expectation run here): every tile of a 160-thread
+    /// block (whose last 64- and 128-thread tiles are partial) and the
+    /// block scan, verified at reps 1 and 3 on the simulator.
+    #[test]
+    fn scan_variants_verify_on_the_simulator() {
+        let cli = Cli::parse_from([
+            "cg-lab",
+            "--backend",
+            "sim",
+            "--n",
+            "1000",
+            "--block",
+            "160",
+            "--grid",
+            "2",
+            "--reps",
+            "3",
+        ]);
+        let backend = Backend::sim();
+        let mut lab = Lab::new(&backend, &cli.lab).unwrap();
+        let mut variants: Vec<Variant> = [8, 16, 32, 64, 128]
+            .map(|tile| Variant::TileScan { tile })
+            .into();
+        variants.push(Variant::BlockScan);
+        for v in variants {
+            let (ok, what) = lab.verify(v).unwrap();
+            assert!(ok, "{v:?}: {what}");
+            assert!(what.contains("1000 of 1000 prefix sums exact"), "{what}");
         }
     }
 }

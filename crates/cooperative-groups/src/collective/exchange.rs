@@ -41,9 +41,12 @@
 //! hardware named barriers each costs a few tens of cycles, against ≈1000
 //! for one software barrier in NVIDIA's implementation.
 
-use super::value::{ShflValue, from_words, load_shared_strided, store_shared_strided, words};
+use super::value::{
+    ShflValue, from_words, load_shared_strided, store_shared_strided, to_words, words,
+};
 use crate::arch::{self, SharedAddr};
-use crate::group::shape::Multi;
+use crate::group::barrier;
+use crate::group::shape::{FULL, Multi};
 use crate::ops::ReduceOp;
 
 /// Bytes from one word of a slot to the next (one row of the scratch).
@@ -104,6 +107,37 @@ pub(crate) fn put_for<T: ShflValue>(m: &Multi, k: u32, v: T) {
 pub(crate) fn get<T: ShflValue>(m: &Multi, k: u32) -> T {
     // SAFETY: as `store_slot`; `k` is a warp of the group.
     unsafe { load_shared_strided(slot_word(m, m.first_warp() + k, 0), ROW_BYTES) }
+}
+
+/// The other warp's value, for a tile of two warps on the software
+/// barrier (`Bar::Soft` slot `slot`) and a one-word `T`: lane `src` of
+/// each warp hands its `v` to every lane of the other warp, in one flag
+/// handshake between the lanes 0 ([`barrier::soft_swap`]) with a shuffle
+/// on each side. It replaces the slot exchange and its two barriers; the
+/// collective scratch is not touched.
+#[inline(always)]
+#[track_caller]
+pub(crate) fn pair_swap<T: ShflValue>(m: &Multi, slot: u32, v: T, src: u32) -> T {
+    let mine = warp_idx(m, to_words(v)[0], src);
+    let theirs = barrier::soft_swap(m, slot, mine);
+    let mut w = [0u32; 8];
+    w[0] = warp_idx(m, theirs, 0);
+    from_words(w)
+}
+
+/// `shfl.sync.idx` of `word` from lane `src` within the caller's warp:
+/// with the constant full mask when the block has no partial warp (ptxas
+/// checks a register mask's convergence with four more instructions), as
+/// two calls so that the compiler cannot merge them into one with a
+/// register mask.
+#[inline(always)]
+#[track_caller]
+fn warp_idx(m: &Multi, word: u32, src: u32) -> u32 {
+    if m.warps_full {
+        arch::shfl(arch::ShflMode::Idx, FULL, word, src, 0x1f)
+    } else {
+        arch::shfl(arch::ShflMode::Idx, m.warp_seg().mask(), word, src, 0x1f)
+    }
 }
 
 /// The reduction of the group's first `count` warp slots (the identity for

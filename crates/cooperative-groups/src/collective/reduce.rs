@@ -29,7 +29,7 @@ use super::value::{ShflValue, from_words, to_words, words};
 use crate::arch::{self, ShflMode};
 use crate::group::ThreadGroup;
 use crate::group::barrier;
-use crate::group::shape::{Bar, Coal, FULL, Multi, Seg, Shape};
+use crate::group::shape::{Bar, Coal, Multi, Seg, Shape};
 use crate::ops::ReduceOp;
 
 /// `redux.sync` over `mask`, when the operator and the target have it.
@@ -158,22 +158,13 @@ fn multi_reduce<T: ShflValue, Op: ReduceOp<T>>(m: Multi, v: T) -> T {
 }
 
 /// A 64-thread tile on the software barrier, one-word values: the two
-/// warps swap their partials in one handshake ([`barrier::soft_swap`])
+/// warps swap their partials in one handshake ([`exchange::pair_swap`])
 /// instead of two barriers around the shared slots, and both combine
 /// them in rank order (the same bits in both warps).
 #[inline(always)]
 #[track_caller]
 fn soft_pair_reduce<T: ShflValue, Op: ReduceOp<T>>(m: &Multi, slot: u32, partial: T) -> T {
-    let theirs = barrier::soft_swap(m, slot, to_words(partial)[0]);
-    // Lane 0's word to the warp: with the constant full mask when the
-    // block has no partial warp (a register mask costs a convergence check).
-    let mut w = [0u32; 8];
-    w[0] = if m.warps_full {
-        arch::shfl(ShflMode::Idx, FULL, theirs, 0, 0x1f)
-    } else {
-        arch::shfl(ShflMode::Idx, m.warp_seg().mask(), theirs, 0, 0x1f)
-    };
-    let theirs = from_words::<T>(w);
+    let theirs = exchange::pair_swap(m, slot, partial, 0);
     if m.warp_in_group() == 0 {
         Op::combine(partial, theirs)
     } else {

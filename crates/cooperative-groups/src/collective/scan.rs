@@ -5,6 +5,8 @@
 //!   a lower rank; coalesced groups find the source lane with `fns`.
 //! * Multi-warp groups and the block: warp scans, warp totals through the
 //!   shared scratch, each warp folds the totals of the warps before it.
+//!   64-thread tiles on the software barrier, one-word values: the first
+//!   warp's total goes to the second in one flag handshake.
 //! * The block, 32-bit values: the raking scan of [`rake`](super::rake)
 //!   for 64, 128 and 256 threads (one warp shuffles); other sizes scan
 //!   warp totals lane-parallel in one warp.
@@ -14,10 +16,10 @@
 //! that value to the implementation.
 
 use super::shuffle::{coal_shfl_up, seg_shfl_up_raw};
-use super::value::ShflValue;
+use super::value::{ShflValue, words};
 use super::{exchange, rake};
 use crate::group::ThreadGroup;
-use crate::group::shape::{Coal, Multi, Seg, Shape};
+use crate::group::shape::{Bar, Coal, Multi, Seg, Shape};
 use crate::ops::ReduceOp;
 
 /// Inclusive scan of an aligned segment.
@@ -72,6 +74,14 @@ pub(crate) fn coal_inclusive<T: ShflValue, Op: ReduceOp<T>>(c: Coal, mut v: T) -
 fn multi_prefix<T: ShflValue, Op: ReduceOp<T>>(m: Multi, v: T) -> (Seg, T, Option<T>) {
     let warp = m.warp_seg();
     let inc = seg_inclusive::<T, Op>(warp, v);
+    if let (Bar::Soft(slot), 1, 2) = (m.bar, words::<T>(), m.warps()) {
+        // A 64-thread tile on the software barrier: the first warp's total
+        // (its last lane's inclusive value) reaches the second warp in one
+        // handshake instead of two barriers around the slots.
+        let first_total = exchange::pair_swap(&m, slot, inc, warp.n - 1);
+        let prefix = (m.warp_in_group() == 1).then_some(first_total);
+        return (warp, inc, prefix);
+    }
     if warp.rank() == warp.n - 1 {
         exchange::put(&m, inc);
     }
