@@ -81,6 +81,11 @@ fn check_one(
             "cg_reduce_256",
             "cg_reduce_512",
             "cg_reduce_1024",
+            "cg_scan_64",
+            "cg_scan_128",
+            "cg_scan_256",
+            "cg_scan_512",
+            "cg_scan_1024",
             "block_reduce",
             "block_scan",
         ] {
@@ -103,6 +108,9 @@ fn check_one(
             ("cg_reduce_256_max256", 1),
             ("cg_reduce_512", 16),
             ("cg_reduce_1024", 1),
+            ("cg_scan_64_max128", 3),
+            ("cg_scan_64_max256", 7),
+            ("cg_scan_1024", 1),
             ("block_reduce", 1),
         ] {
             assert_eq!(

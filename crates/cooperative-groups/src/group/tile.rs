@@ -215,9 +215,11 @@ where
         );
     }
     let block_rank = parent.block_rank();
-    let base = block_rank & !(N - 1);
+    // A 1024-thread tile is the whole block (no block is larger): base 0
+    // and every thread, known to the compiler.
+    let base = if N >= 1024 { 0 } else { block_rank & !(N - 1) };
     let left = block - base;
-    let n = if left < N { left } else { N };
+    let n = if N >= 1024 || left < N { left } else { N };
     let meta_rank = parent.thread_rank() / N;
     let meta_size = parent.num_threads().div_ceil(N);
     let aux = if N <= 32 {
@@ -315,7 +317,13 @@ where
         } else {
             Shape::Multi(Multi {
                 block_rank: self.block_rank,
-                base: self.block_rank & !(N - 1),
+                // A 1024-thread tile is the block (ranks are below 1024):
+                // saying so frees the registers of a base and a first warp.
+                base: if N >= 1024 {
+                    0
+                } else {
+                    self.block_rank & !(N - 1)
+                },
                 n: self.n,
                 bar: decode(self.aux, N, self.max_block),
                 max_bar_id: barrier::immediate_id_bound(N, self.max_block),
