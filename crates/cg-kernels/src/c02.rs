@@ -11,7 +11,7 @@
 
 use cooperative_groups::intrinsics::{block_dim, block_idx, grid_dim, thread_idx};
 use cooperative_groups::prelude::*;
-use cooperative_groups::{Size, TileSize, atomic::red_add, kernel, shared_array};
+use cooperative_groups::{Size, ThreadBlock, TileSize, atomic::red_add, kernel, shared_array};
 
 /// `v + red * 1e-30` as one fused multiply-add: the `FFMA` that nvcc
 /// contracts the seed's `v += red * 1e-30f` to. Rust never contracts a
@@ -309,9 +309,14 @@ pub fn cluster_dsmem(out: *mut u32) {
 /// Whole-block `reduce(&block, v, Plus)`, `reps` chained rounds, thread 0
 /// adds the block's result to `partial[blockIdx.x]`. CUDA's `cg::reduce`
 /// refuses `thread_block`; the C++ twin is CUB's `BlockReduce`.
-#[kernel]
-pub fn block_reduce(input: *const f32, partial: *mut f32, n: u32, reps: u32) {
-    let block = this_thread_block();
+#[inline(always)]
+fn block_reduce_body<const M: u32>(
+    block: ThreadBlock<M>,
+    input: *const f32,
+    partial: *mut f32,
+    n: u32,
+    reps: u32,
+) {
     let mut v = grid_stride_sum(input, n);
     let mut red = 0.0f32;
     for _ in 0..reps {
@@ -323,13 +328,19 @@ pub fn block_reduce(input: *const f32, partial: *mut f32, n: u32, reps: u32) {
     }
 }
 
-/// Whole-block `inclusive_scan(&block, x, Plus)` over block-sized chunks of
-/// `input` (grid-stride over chunks), `reps` chained rounds per chunk; writes
-/// each element's inclusive prefix sum within its chunk to `out`.
-#[kernel]
-pub fn block_scan(input: *const f32, out: *mut f32, n: u32, reps: u32) {
-    let block = this_thread_block();
-    let b = block_dim().x;
+/// Whole-block `inclusive_scan(&block, x, Plus)` over chunks of `b` (the
+/// block's size) elements of `input` (grid-stride over chunks), `reps`
+/// chained rounds per chunk; writes each element's inclusive prefix sum
+/// within its chunk to `out`.
+#[inline(always)]
+fn block_scan_body<const M: u32>(
+    block: ThreadBlock<M>,
+    b: u32,
+    input: *const f32,
+    out: *mut f32,
+    n: u32,
+    reps: u32,
+) {
     let mut base = block_idx().x * b;
     while base < n {
         let i = base + thread_idx().x;
@@ -351,3 +362,63 @@ pub fn block_scan(input: *const f32, out: *mut f32, n: u32, reps: u32) {
         base += grid_dim().x * b;
     }
 }
+
+/// [`block_reduce_body`] on any block (its size read at run time).
+#[kernel]
+pub fn block_reduce(input: *const f32, partial: *mut f32, n: u32, reps: u32) {
+    block_reduce_body(this_thread_block(), input, partial, n, reps)
+}
+
+/// [`block_scan_body`] on any 1-D block (its size read at run time).
+#[kernel]
+pub fn block_scan(input: *const f32, out: *mut f32, n: u32, reps: u32) {
+    block_scan_body(this_thread_block(), block_dim().x, input, out, n, reps)
+}
+
+/// The block reduce and scan for blocks of exactly `$b` threads
+/// (`with_threads`), the twins of CUB's `BlockReduce<float, B>` and
+/// `BlockScan<float, B>`, and selectors by block size.
+macro_rules! sized_block_kernels {
+    ($($b:literal $reduce:ident $reduce_desc:ident $scan:ident $scan_desc:ident),* $(,)?) => {
+        $(
+            #[doc = concat!("[`block_reduce_body`] in blocks of exactly ", stringify!($b), " threads.")]
+            #[kernel]
+            pub fn $reduce(input: *const f32, partial: *mut f32, n: u32, reps: u32) {
+                block_reduce_body(this_thread_block().with_threads::<$b>(), input, partial, n, reps)
+            }
+
+            #[doc = concat!("[`block_scan_body`] in 1-D blocks of exactly ", stringify!($b), " threads.")]
+            #[kernel]
+            pub fn $scan(input: *const f32, out: *mut f32, n: u32, reps: u32) {
+                block_scan_body(this_thread_block().with_threads::<$b>(), $b, input, out, n, reps)
+            }
+        )*
+
+        /// The block reduce for blocks of exactly `block` threads (128,
+        /// 256, 512 or 1024), if there is one.
+        #[cfg(not(target_arch = "nvptx64"))]
+        pub fn block_reduce_sized(block: u32) -> Option<cooperative_groups::Kernel<ReduceArgs>> {
+            match block {
+                $($b => Some($reduce_desc),)*
+                _ => None,
+            }
+        }
+
+        /// The block scan for 1-D blocks of exactly `block` threads (128,
+        /// 256, 512 or 1024), if there is one.
+        #[cfg(not(target_arch = "nvptx64"))]
+        pub fn block_scan_sized(block: u32) -> Option<cooperative_groups::Kernel<ReduceArgs>> {
+            match block {
+                $($b => Some($scan_desc),)*
+                _ => None,
+            }
+        }
+    };
+}
+
+sized_block_kernels!(
+    128 block_reduce_128 BLOCK_REDUCE_128 block_scan_128 BLOCK_SCAN_128,
+    256 block_reduce_256 BLOCK_REDUCE_256 block_scan_256 BLOCK_SCAN_256,
+    512 block_reduce_512 BLOCK_REDUCE_512 block_scan_512 BLOCK_SCAN_512,
+    1024 block_reduce_1024 BLOCK_REDUCE_1024 block_scan_1024 BLOCK_SCAN_1024,
+);

@@ -36,8 +36,8 @@ pub struct CompareArgs {
     #[arg(long, default_value_t = 1.0)]
     min_sample_ms: f64,
     /// Run only these experiments (comma-separated: intrinsic, tile32,
-    /// cg_reduce, cg_scan, warp_reduce, block_reduce, block_scan, coalesced,
-    /// cluster); default: all
+    /// cg_reduce, cg_scan, warp_reduce, block_reduce, block_scan,
+    /// block_reduce_sized, block_scan_sized, coalesced, cluster); default: all
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     only: Vec<String>,
 }
@@ -161,6 +161,24 @@ fn experiments(block: u32, sm: u32, clusize: u32) -> Vec<Experiment> {
         rust_fn: "block_scan".into(),
         tile: block,
     });
+    if cg_kernels::c02::block_reduce_sized(block).is_some() {
+        v.push(Experiment {
+            name: "block_reduce_sized",
+            cpp_label: "cub::BlockReduce + smem broadcast",
+            variant: Variant::BlockReduceSized,
+            cpp_fn: format!("cub_block_reduce_{block}"),
+            rust_fn: format!("block_reduce_{block}"),
+            tile: block,
+        });
+        v.push(Experiment {
+            name: "block_scan_sized",
+            cpp_label: "cub::BlockScan::InclusiveSum",
+            variant: Variant::BlockScanSized,
+            cpp_fn: format!("cub_block_scan_{block}"),
+            rust_fn: format!("block_scan_{block}"),
+            tile: block,
+        });
+    }
     v.push(Experiment {
         name: "coalesced",
         cpp_label: "cg::coalesced_threads",
@@ -183,7 +201,7 @@ fn experiments(block: u32, sm: u32, clusize: u32) -> Vec<Experiment> {
 }
 
 /// Every experiment name, for `--only`.
-const EXPERIMENT_NAMES: [&str; 9] = [
+const EXPERIMENT_NAMES: [&str; 11] = [
     "intrinsic",
     "tile32",
     "cg_reduce",
@@ -191,6 +209,8 @@ const EXPERIMENT_NAMES: [&str; 9] = [
     "warp_reduce",
     "block_reduce",
     "block_scan",
+    "block_reduce_sized",
+    "block_scan_sized",
     "coalesced",
     "cluster",
 ];
@@ -584,8 +604,14 @@ mod tests {
         let picked = select(experiments(256, 90, 2), &["cg_reduce".into()]).unwrap();
         let tiles: Vec<u32> = picked.iter().map(|e| e.tile).collect();
         assert_eq!(tiles, [8, 16, 32, 64, 128, 256]);
-        // 2 baselines, 6 reduce and 6 scan tiles, 5 others.
-        assert_eq!(select(experiments(256, 90, 2), &[]).unwrap().len(), 19);
+        // 2 baselines, 6 reduce and 6 scan tiles, 7 others.
+        assert_eq!(select(experiments(256, 90, 2), &[]).unwrap().len(), 21);
+        // No sized block kernels (nor CUB instantiations) for 160 threads.
+        assert!(
+            experiments(160, 90, 2)
+                .iter()
+                .all(|e| !e.name.ends_with("_sized"))
+        );
         assert!(select(experiments(256, 80, 2), &["cluster".into()]).is_err());
     }
 }

@@ -4,7 +4,7 @@
 use anyhow::{Result, bail};
 use cg_kernels::c02::{
     BLOCK_REDUCE, BLOCK_SCAN, CLUSTER_DSMEM, COALESCED_ODD, REDUCE_INTRINSIC, REDUCE_TILE32,
-    ReduceArgs, cg_reduce_kernel, cg_scan_kernel,
+    ReduceArgs, block_reduce_sized, block_scan_sized, cg_reduce_kernel, cg_scan_kernel,
 };
 use cg_runtime::{Backend, Buffer, Dim3, LaunchConfig};
 use cooperative_groups::Kernel;
@@ -38,6 +38,12 @@ pub enum Variant {
     /// Whole-block `inclusive_scan(&block, v, Plus)` over block-sized chunks
     /// (the twin of CUB `BlockScan::InclusiveSum`).
     BlockScan,
+    /// [`Variant::BlockReduce`] with the block's size declared
+    /// (`with_threads`), as CUB's `BLOCK_DIM_X` (blocks of 128–1024, powers
+    /// of two).
+    BlockReduceSized,
+    /// [`Variant::BlockScan`] with the block's size declared.
+    BlockScanSized,
     /// `inclusive_scan(&tile, v, Plus)` on tiles of `tile` threads over
     /// block-sized chunks (the twin of `cg::inclusive_scan` on a tile).
     TileScan {
@@ -88,6 +94,8 @@ impl Variant {
             Variant::Cluster { .. } => "cluster",
             Variant::BlockReduce => "block_reduce",
             Variant::BlockScan => "block_scan",
+            Variant::BlockReduceSized => "block_reduce_sized",
+            Variant::BlockScanSized => "block_scan_sized",
             Variant::TileScan { .. } => "cg_scan",
         }
     }
@@ -98,7 +106,10 @@ impl Variant {
             Variant::Reduce { tile, .. } | Variant::TileScan { tile } => tile,
             Variant::Coalesced => 32,
             Variant::Cluster { size } => size,
-            Variant::BlockReduce | Variant::BlockScan => 0,
+            Variant::BlockReduce
+            | Variant::BlockScan
+            | Variant::BlockReduceSized
+            | Variant::BlockScanSized => 0,
         }
     }
 }
@@ -222,6 +233,14 @@ impl<'a> Lab<'a> {
             }
             Variant::BlockReduce => self.launch_reduce_shaped(Ok(BLOCK_REDUCE), side, reps, sync),
             Variant::BlockScan => self.launch_scan_shaped(Ok(BLOCK_SCAN), side, reps, sync),
+            Variant::BlockReduceSized => {
+                let k = block_reduce_sized(block).ok_or_else(|| no_sized(block));
+                self.launch_reduce_shaped(k, side, reps, sync)
+            }
+            Variant::BlockScanSized => {
+                let k = block_scan_sized(block).ok_or_else(|| no_sized(block));
+                self.launch_scan_shaped(k, side, reps, sync)
+            }
             Variant::TileScan { tile } => {
                 let k = cg_scan_kernel(tile, block)
                     .ok_or_else(|| anyhow::anyhow!("no cg_scan kernel for tile {tile}"));
@@ -335,6 +354,8 @@ impl<'a> Lab<'a> {
                 Variant::Reduce { .. }
                     | Variant::BlockReduce
                     | Variant::BlockScan
+                    | Variant::BlockReduceSized
+                    | Variant::BlockScanSized
                     | Variant::TileScan { .. }
             )
         {
@@ -352,7 +373,7 @@ impl<'a> Lab<'a> {
         self.launch_side(v, side, reps, true)?;
         let n = self.args.n;
         Ok(match v {
-            Variant::Reduce { .. } | Variant::BlockReduce => {
+            Variant::Reduce { .. } | Variant::BlockReduce | Variant::BlockReduceSized => {
                 let got: f64 = self.partial.to_vec()?.iter().map(|&x| x as f64).sum();
                 let want = data::reduce_expected(n);
                 let ok = (got - want).abs() <= 1e-3 * (1.0 + want.abs());
@@ -377,7 +398,7 @@ impl<'a> Lab<'a> {
                     ),
                 )
             }
-            Variant::BlockScan | Variant::TileScan { .. } => {
+            Variant::BlockScan | Variant::BlockScanSized | Variant::TileScan { .. } => {
                 let block = self.args.block;
                 let seg = match v {
                     Variant::TileScan { tile } => tile,
@@ -434,6 +455,8 @@ impl<'a> Lab<'a> {
                     Variant::Reduce { .. }
                     | Variant::BlockReduce
                     | Variant::BlockScan
+                    | Variant::BlockReduceSized
+                    | Variant::BlockScanSized
                     | Variant::TileScan { .. } => self.args.reps,
                     _ => 1,
                 },
@@ -480,6 +503,11 @@ pub fn reduce_kernel(tag: ReduceTag, tile: u32, block: u32) -> Result<Kernel<Red
             None => bail!("no cg_reduce kernel for tile {tile}"),
         },
     })
+}
+
+/// The error for a block size without sized block kernels.
+fn no_sized(block: u32) -> anyhow::Error {
+    anyhow::anyhow!("no block kernel of declared size {block} (128, 256, 512 or 1024)")
 }
 
 /// Launches on either backend; `sync = false` leaves a GPU launch in flight
@@ -568,5 +596,45 @@ mod tests {
             assert!(ok, "{v:?}: {what}");
             assert!(what.contains("1000 of 1000 prefix sums exact"), "{what}");
         }
+    }
+
+    /// The block reduce and scan of a declared size (`with_threads`) verify
+    /// on the simulator; a block size without such kernels is refused.
+    #[test]
+    fn sized_block_variants_verify_on_the_simulator() {
+        let cli = Cli::parse_from([
+            "cg-lab",
+            "--backend",
+            "sim",
+            "--n",
+            "1000",
+            "--block",
+            "128",
+            "--grid",
+            "2",
+            "--reps",
+            "3",
+        ]);
+        let backend = Backend::sim();
+        let mut lab = Lab::new(&backend, &cli.lab).unwrap();
+        for v in [Variant::BlockReduceSized, Variant::BlockScanSized] {
+            let (ok, what) = lab.verify(v).unwrap();
+            assert!(ok, "{v:?}: {what}");
+        }
+        let cli = Cli::parse_from([
+            "cg-lab",
+            "--backend",
+            "sim",
+            "--n",
+            "1000",
+            "--block",
+            "160",
+        ]);
+        let mut lab = Lab::new(&backend, &cli.lab).unwrap();
+        let err = lab.verify(Variant::BlockScanSized).unwrap_err().to_string();
+        assert!(
+            err.contains("no block kernel of declared size 160"),
+            "{err}"
+        );
     }
 }

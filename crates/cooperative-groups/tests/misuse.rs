@@ -44,6 +44,19 @@ fn block_larger_than_its_declared_bound_is_reported() {
 }
 
 #[test]
+fn exact_block_size_is_checked() {
+    for block in [96u32, 160] {
+        let e = run(block, &|| {
+            let _ = this_thread_block().with_threads::<128>();
+        });
+        assert_violation_here(
+            &e,
+            &format!("with_threads::<128>: the block has {block} threads"),
+        );
+    }
+}
+
+#[test]
 fn tile_larger_than_block_is_reported() {
     let e = run(32, &|| {
         let _ = tiled_partition::<64>(&this_thread_block());

@@ -137,3 +137,57 @@ fn software_barrier_tiles_made_every_round() {
         }
     }
 }
+
+/// The block's sum and inclusive prefix sum of `thread_idx().x`, with the
+/// block's size declared exactly (`with_threads::<B>()`).
+#[inline(always)]
+fn sized_block_sums<const B: u32>(out: *mut u32) {
+    let block = this_thread_block().with_threads::<B>();
+    let i = thread_idx().x;
+    let sum = reduce(&block, i, Plus);
+    let prefix = inclusive_scan(&block, i, Plus);
+    // SAFETY: the test allocates two words per thread.
+    unsafe {
+        *out.add(2 * i as usize) = sum;
+        *out.add(2 * i as usize + 1) = prefix;
+    }
+}
+
+/// [`sized_block_sums`] in blocks of exactly 96 threads.
+#[kernel]
+pub fn sized_block_96(out: *mut u32) {
+    sized_block_sums::<96>(out)
+}
+
+/// [`sized_block_sums`] in blocks of exactly 1000 threads.
+#[kernel]
+pub fn sized_block_1000(out: *mut u32) {
+    sized_block_sums::<1000>(out)
+}
+
+/// [`sized_block_sums`] in blocks of exactly 1024 threads.
+#[kernel]
+pub fn sized_block_1024(out: *mut u32) {
+    sized_block_sums::<1024>(out)
+}
+
+#[test]
+fn blocks_of_a_declared_size_reduce_and_scan() {
+    for (kernel, block) in [
+        (&SIZED_BLOCK_96, 96u32),
+        (&SIZED_BLOCK_1000, 1000),
+        (&SIZED_BLOCK_1024, 1024),
+    ] {
+        let out = two_words_per_thread(kernel, block);
+        let all: u32 = (0..block).sum();
+        for i in 0..block {
+            assert_eq!(out[2 * i as usize], all, "block {block}, thread {i}: sum");
+            let prefix: u32 = (0..=i).sum();
+            assert_eq!(
+                out[2 * i as usize + 1],
+                prefix,
+                "block {block}, thread {i}: scan"
+            );
+        }
+    }
+}

@@ -78,6 +78,32 @@ impl<const MAX_THREADS: u32> ThreadBlock<MAX_THREADS> {
         }
     }
 
+    /// Declares that the block has exactly `N` threads (1..=1024; another
+    /// `N` does not compile) — CUB's `BLOCK_DIM_X`. The block's size is then
+    /// a constant: the block-wide `reduce` and scans drop their branches on
+    /// the size and loop a known number of warps. Includes
+    /// [`with_max_threads::<N>`](Self::with_max_threads). A block of another
+    /// size is a contract violation: `trap` on the GPU, a panic naming both
+    /// sizes on the simulator.
+    ///
+    /// ```ignore
+    /// let block = this_thread_block().with_threads::<256>();
+    /// let total = reduce(&block, x, Plus);   // 8 warp totals, one ld.shared.v4 pair
+    /// ```
+    #[inline(always)]
+    #[track_caller]
+    pub fn with_threads<const N: u32>(self) -> ThreadBlock<N> {
+        const { assert!(N >= 1 && N <= 1024, "a block has 1 to 1024 threads") };
+        if self.size != N {
+            violation!("with_threads::<{N}>: the block has {} threads", self.size);
+        }
+        ThreadBlock {
+            rank: self.rank,
+            size: N,
+            scratch: self.scratch,
+        }
+    }
+
     /// The caller's linear index in the block, `(z · ny + y) · nx + x`.
     #[inline(always)]
     pub fn thread_rank(&self) -> u32 {
