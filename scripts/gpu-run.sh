@@ -2,7 +2,7 @@
 # Every GPU measurement of the project in one go, for a machine with an
 # NVIDIA GPU (and nvcc for the C++ comparison): the C-02 lab (block 128, and
 # the sweep at block 1024), the differential, grid, cluster and collectives
-# checks, the Rust-vs-C++ comparison (blocks of 128, 256 and 1024), and
+# checks, the Rust-vs-C++ comparison (blocks of 128, 256, 512 and 1024), and
 # compute-sanitizer's racecheck, synccheck and memcheck.
 # Usage: scripts/gpu-run.sh [OUT_DIR] [STEP...]   (default: results/run, every
 # step; steps: lab verify compare compare-large sanitize). Packs what it ran
@@ -33,7 +33,7 @@ if has compare; then
     run "$bin" compare --runs 31 --warmup 3 --out "$work/compare" 2>&1 | tee "$work/compare.log"
 fi
 if has compare-large; then
-    for b in 256 1024; do
+    for b in 256 512 1024; do
         run "$bin" compare --block "$b" --runs 31 --warmup 3 --out "$work/compare-block$b" 2>&1 | tee "$work/compare-block$b.log"
     done
 fi

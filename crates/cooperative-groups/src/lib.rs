@@ -108,6 +108,14 @@
 //! let sum = reduce(&pair, x, Plus);
 //! ```
 //!
+//! **Declare the block's size** when it is fixed:
+//! `this_thread_block().with_threads::<N>()` (CUB's `BLOCK_DIM_X`; a block
+//! of another size traps) makes the size a constant, and the block-wide
+//! `reduce` and scans drop their branches on it. On the H200 the block
+//! reduce went from 0.99–1.03× CUB's `BlockReduce` to 0.84–0.96×, the
+//! block scan from 0.56–1.23× CUB's `BlockScan` to 0.44–1.04× (blocks of
+//! 128–1024 threads).
+//!
 //! ## Misuse
 //!
 //! On the GPU a violated contract (a tile larger than the block, a dynamic
