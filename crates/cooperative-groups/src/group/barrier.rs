@@ -23,7 +23,9 @@
 //!   (`ld.acquire`) — one store and one load each way, no atomics and no
 //!   counter (NVIDIA's large tiles arrive on a shared counter with an
 //!   atomic and spin on a generation word: ≈1000 cycles per sync on the
-//!   H200).
+//!   H200). One-word `reduce` and scans on such a tile skip the barrier
+//!   altogether: the two warps swap their values in one handshake
+//!   ([`soft_swap`]).
 //!
 //! Creating a tile therefore needs no block-wide barrier — except a
 //! software-barrier tile, whose flags must start equal: its creation syncs
