@@ -30,7 +30,7 @@
 //! Creating a tile therefore needs no block-wide barrier — except a
 //! software-barrier tile, whose flags must start equal: its creation syncs
 //! the parent (`bar.sync 0` for a block parent, the parent tile's hardware
-//! barrier otherwise), has the tile's first thread zero both flags, and
+//! barrier otherwise), has the tile's first thread zero its flags and swap words, and
 //! syncs the parent again (see [`soft_setup`]).
 //!
 //! # Reserved barriers and occupancy
