@@ -11,7 +11,7 @@
 
 use cooperative_groups::intrinsics::{block_dim, block_idx, grid_dim, thread_idx};
 use cooperative_groups::prelude::*;
-use cooperative_groups::{Size, ThreadBlock, TileSize, atomic::red_add, kernel, shared_array};
+use cooperative_groups::{Size, ThreadGroup, TileSize, atomic::red_add, kernel, shared_array};
 
 /// `v + red * 1e-30` as one fused multiply-add: the `FFMA` that nvcc
 /// contracts the seed's `v += red * 1e-30f` to. Rust never contracts a
@@ -136,6 +136,63 @@ pub fn reduce_tile32(input: *const f32, partial: *mut f32, n: u32, reps: u32) {
     }
 }
 
+/// The reduce kernels' body on `group` (a tile or the block): `reps`
+/// chained rounds of `reduce(group, v, Plus)` over this thread's grid-stride
+/// sum; the group's rank 0 adds the result to `partial[blockIdx.x]`.
+#[inline(always)]
+fn group_reduce_body<G: ThreadGroup>(
+    group: &G,
+    input: *const f32,
+    partial: *mut f32,
+    n: u32,
+    reps: u32,
+) {
+    let mut v = grid_stride_sum(input, n);
+    let mut red = 0.0f32;
+    for _ in 0..reps {
+        red = reduce(group, v, Plus);
+        v = chain(red, v);
+    }
+    if group.thread_rank() == 0 {
+        add_to_partial(partial, red);
+    }
+}
+
+/// The scan kernels' body on `group` (a tile or the block): over chunks of
+/// `b` (the block's size) elements of `input` (grid-stride over chunks),
+/// `reps` chained rounds of `inclusive_scan(group, x, Plus)` per chunk;
+/// writes each element's inclusive prefix sum within its group to `out`.
+#[inline(always)]
+fn group_scan_body<G: ThreadGroup>(
+    group: &G,
+    b: u32,
+    input: *const f32,
+    out: *mut f32,
+    n: u32,
+    reps: u32,
+) {
+    let mut base = block_idx().x * b;
+    while base < n {
+        let i = base + thread_idx().x;
+        // SAFETY: i < n is checked; the launcher passes `n` floats each way.
+        let mut x = if i < n {
+            unsafe { *input.add(i as usize) }
+        } else {
+            0.0
+        };
+        let mut s = 0.0f32;
+        for _ in 0..reps {
+            s = inclusive_scan(group, x, Plus);
+            x = chain(s, x);
+        }
+        if i < n {
+            // SAFETY: as above.
+            unsafe { *out.add(i as usize) = s };
+        }
+        base += grid_dim().x * b;
+    }
+}
+
 /// The `cg_reduce` body: the library's `reduce(&tile, v, Plus)` on tiles of
 /// `N` threads, in blocks declared to have at most `MAX` threads.
 #[inline(always)]
@@ -148,51 +205,26 @@ fn cg_reduce_body<const N: u32, const MAX: u32>(
     Size<N>: TileSize,
 {
     let block = this_thread_block().with_max_threads::<MAX>();
-    let tile = tiled_partition::<N>(&block);
-    let mut v = grid_stride_sum(input, n);
-    let mut red = 0.0f32;
-    for _ in 0..reps {
-        red = reduce(&tile, v, Plus);
-        v = chain(red, v);
-    }
-    if tile.thread_rank() == 0 {
-        add_to_partial(partial, red);
-    }
+    group_reduce_body(&tiled_partition::<N>(&block), input, partial, n, reps)
 }
 
-/// The `cg_scan` body (the twin of `cg::inclusive_scan` on a tile): over
-/// block-sized chunks of `input` (grid-stride over chunks), each tile of `N`
-/// threads scans its elements with `inclusive_scan(&tile, x, Plus)`, `reps`
-/// chained rounds; writes each element's inclusive prefix sum within its
-/// tile to `out`. Blocks of at most `MAX` threads.
+/// The `cg_scan` body (the twin of `cg::inclusive_scan` on a tile): each
+/// tile of `N` threads scans its elements of block-sized chunks, in blocks
+/// of at most `MAX` threads.
 #[inline(always)]
 fn cg_scan_body<const N: u32, const MAX: u32>(input: *const f32, out: *mut f32, n: u32, reps: u32)
 where
     Size<N>: TileSize,
 {
     let block = this_thread_block().with_max_threads::<MAX>();
-    let tile = tiled_partition::<N>(&block);
-    let b = block_dim().x;
-    let mut base = block_idx().x * b;
-    while base < n {
-        let i = base + thread_idx().x;
-        // SAFETY: i < n is checked; the launcher passes `n` floats each way.
-        let mut x = if i < n {
-            unsafe { *input.add(i as usize) }
-        } else {
-            0.0
-        };
-        let mut s = 0.0f32;
-        for _ in 0..reps {
-            s = inclusive_scan(&tile, x, Plus);
-            x = chain(s, x);
-        }
-        if i < n {
-            // SAFETY: as above.
-            unsafe { *out.add(i as usize) = s };
-        }
-        base += grid_dim().x * b;
-    }
+    group_scan_body(
+        &tiled_partition::<N>(&block),
+        block_dim().x,
+        input,
+        out,
+        n,
+        reps,
+    )
 }
 
 /// One `#[kernel]` per (tile, block bound) of a body, and `$select(tile,
@@ -306,73 +338,20 @@ pub fn cluster_dsmem(out: *mut u32) {
     }
 }
 
-/// Whole-block `reduce(&block, v, Plus)`, `reps` chained rounds, thread 0
-/// adds the block's result to `partial[blockIdx.x]`. CUDA's `cg::reduce`
-/// refuses `thread_block`; the C++ twin is CUB's `BlockReduce`.
-#[inline(always)]
-fn block_reduce_body<const M: u32>(
-    block: ThreadBlock<M>,
-    input: *const f32,
-    partial: *mut f32,
-    n: u32,
-    reps: u32,
-) {
-    let mut v = grid_stride_sum(input, n);
-    let mut red = 0.0f32;
-    for _ in 0..reps {
-        red = reduce(&block, v, Plus);
-        v = chain(red, v);
-    }
-    if block.thread_rank() == 0 {
-        add_to_partial(partial, red);
-    }
-}
-
-/// Whole-block `inclusive_scan(&block, x, Plus)` over chunks of `b` (the
-/// block's size) elements of `input` (grid-stride over chunks), `reps`
-/// chained rounds per chunk; writes each element's inclusive prefix sum
-/// within its chunk to `out`.
-#[inline(always)]
-fn block_scan_body<const M: u32>(
-    block: ThreadBlock<M>,
-    b: u32,
-    input: *const f32,
-    out: *mut f32,
-    n: u32,
-    reps: u32,
-) {
-    let mut base = block_idx().x * b;
-    while base < n {
-        let i = base + thread_idx().x;
-        // SAFETY: i < n is checked; the launcher passes `n` floats each way.
-        let mut x = if i < n {
-            unsafe { *input.add(i as usize) }
-        } else {
-            0.0
-        };
-        let mut s = 0.0f32;
-        for _ in 0..reps {
-            s = inclusive_scan(&block, x, Plus);
-            x = chain(s, x);
-        }
-        if i < n {
-            // SAFETY: as above.
-            unsafe { *out.add(i as usize) = s };
-        }
-        base += grid_dim().x * b;
-    }
-}
-
-/// [`block_reduce_body`] on any block (its size read at run time).
+/// Whole-block `reduce(&block, v, Plus)` ([`group_reduce_body`]) on any
+/// block, its size read at run time. CUDA's `cg::reduce` refuses
+/// `thread_block`; the C++ twin is CUB's `BlockReduce`.
 #[kernel]
 pub fn block_reduce(input: *const f32, partial: *mut f32, n: u32, reps: u32) {
-    block_reduce_body(this_thread_block(), input, partial, n, reps)
+    group_reduce_body(&this_thread_block(), input, partial, n, reps)
 }
 
-/// [`block_scan_body`] on any 1-D block (its size read at run time).
+/// Whole-block `inclusive_scan(&block, x, Plus)` over block-sized chunks
+/// ([`group_scan_body`]) on any 1-D block, its size read at run time (the
+/// twin of CUB's `BlockScan::InclusiveSum`).
 #[kernel]
 pub fn block_scan(input: *const f32, out: *mut f32, n: u32, reps: u32) {
-    block_scan_body(this_thread_block(), block_dim().x, input, out, n, reps)
+    group_scan_body(&this_thread_block(), block_dim().x, input, out, n, reps)
 }
 
 /// The block reduce and scan for blocks of exactly `$b` threads
@@ -381,16 +360,16 @@ pub fn block_scan(input: *const f32, out: *mut f32, n: u32, reps: u32) {
 macro_rules! sized_block_kernels {
     ($($b:literal $reduce:ident $reduce_desc:ident $scan:ident $scan_desc:ident),* $(,)?) => {
         $(
-            #[doc = concat!("[`block_reduce_body`] in blocks of exactly ", stringify!($b), " threads.")]
+            #[doc = concat!("[`block_reduce`] in blocks of exactly ", stringify!($b), " threads.")]
             #[kernel]
             pub fn $reduce(input: *const f32, partial: *mut f32, n: u32, reps: u32) {
-                block_reduce_body(this_thread_block().with_threads::<$b>(), input, partial, n, reps)
+                group_reduce_body(&this_thread_block().with_threads::<$b>(), input, partial, n, reps)
             }
 
-            #[doc = concat!("[`block_scan_body`] in 1-D blocks of exactly ", stringify!($b), " threads.")]
+            #[doc = concat!("[`block_scan`] in 1-D blocks of exactly ", stringify!($b), " threads.")]
             #[kernel]
             pub fn $scan(input: *const f32, out: *mut f32, n: u32, reps: u32) {
-                block_scan_body(this_thread_block().with_threads::<$b>(), $b, input, out, n, reps)
+                group_scan_body(&this_thread_block().with_threads::<$b>(), $b, input, out, n, reps)
             }
         )*
 

@@ -566,27 +566,21 @@ mod tests {
         lab: LabArgs,
     }
 
+    /// Lab flags for the simulator, 1000 elements, then `extra`.
+    fn sim_args(extra: &[&str]) -> LabArgs {
+        let base = ["cg-lab", "--backend", "sim", "--n", "1000"];
+        Cli::parse_from(base.iter().chain(extra)).lab
+    }
+
     /// The scan experiments of `compare` (the C++ side needs a GPU; the Rust
     /// side and the expectation run here): every tile of a 160-thread
     /// block (whose last 64- and 128-thread tiles are partial) and the
     /// block scan, verified at reps 1 and 3 on the simulator.
     #[test]
     fn scan_variants_verify_on_the_simulator() {
-        let cli = Cli::parse_from([
-            "cg-lab",
-            "--backend",
-            "sim",
-            "--n",
-            "1000",
-            "--block",
-            "160",
-            "--grid",
-            "2",
-            "--reps",
-            "3",
-        ]);
+        let args = sim_args(&["--block", "160", "--grid", "2", "--reps", "3"]);
         let backend = Backend::sim();
-        let mut lab = Lab::new(&backend, &cli.lab).unwrap();
+        let mut lab = Lab::new(&backend, &args).unwrap();
         let mut variants: Vec<Variant> = [8, 16, 32, 64, 128]
             .map(|tile| Variant::TileScan { tile })
             .into();
@@ -602,35 +596,15 @@ mod tests {
     /// on the simulator; a block size without such kernels is refused.
     #[test]
     fn sized_block_variants_verify_on_the_simulator() {
-        let cli = Cli::parse_from([
-            "cg-lab",
-            "--backend",
-            "sim",
-            "--n",
-            "1000",
-            "--block",
-            "128",
-            "--grid",
-            "2",
-            "--reps",
-            "3",
-        ]);
+        let args = sim_args(&["--block", "128", "--grid", "2", "--reps", "3"]);
         let backend = Backend::sim();
-        let mut lab = Lab::new(&backend, &cli.lab).unwrap();
+        let mut lab = Lab::new(&backend, &args).unwrap();
         for v in [Variant::BlockReduceSized, Variant::BlockScanSized] {
             let (ok, what) = lab.verify(v).unwrap();
             assert!(ok, "{v:?}: {what}");
         }
-        let cli = Cli::parse_from([
-            "cg-lab",
-            "--backend",
-            "sim",
-            "--n",
-            "1000",
-            "--block",
-            "160",
-        ]);
-        let mut lab = Lab::new(&backend, &cli.lab).unwrap();
+        let args = sim_args(&["--block", "160"]);
+        let mut lab = Lab::new(&backend, &args).unwrap();
         let err = lab.verify(Variant::BlockScanSized).unwrap_err().to_string();
         assert!(
             err.contains("no block kernel of declared size 160"),
