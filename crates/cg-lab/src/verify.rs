@@ -31,6 +31,11 @@ pub struct VerifyArgs {
     /// (0 skips them).
     #[arg(long, default_value_t = 24)]
     collectives: u32,
+    /// Random sequences of collectives run back to back, per group kind and
+    /// element type, after every ordered pair on the multi-warp shapes (0
+    /// skips the composed launches).
+    #[arg(long, default_value_t = 24)]
+    composed: u32,
     /// Seed of the collective test cases.
     #[arg(long, default_value_t = 0x00C0_FFEE)]
     seed: u64,
@@ -133,14 +138,16 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
                 println!("{l}");
             }
             grid_report = grid_lines;
-            if args.collectives > 0 {
+            if args.collectives > 0 || args.composed > 0 {
                 eprintln!(
-                    "collectives: loading the test module, {} launches per group shape and type …",
-                    args.collectives
+                    "collectives: loading the test module, {} launches per group shape and type, \
+                     {} composed sequences per kind and type …",
+                    args.collectives, args.composed
                 );
                 collectives = Some(crate::verify_collectives::run_all(
                     gpu,
                     args.collectives,
+                    args.composed,
                     args.seed,
                 )?);
             }

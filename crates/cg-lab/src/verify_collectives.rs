@@ -5,11 +5,13 @@
 
 use anyhow::{Context, Result};
 use cg_kernels::collectives::model::{
-    Args, Inputs, Launch, TestValue, check, run_on_sim, size_for,
+    Args, Inputs, Launch, TestValue, all_ops, check, check_composed, run_composed_on_sim,
+    run_on_sim, size_for,
 };
 use cg_kernels::collectives::{
     COLLECTIVES_F32, COLLECTIVES_F64, COLLECTIVES_I32, COLLECTIVES_I64, COLLECTIVES_U32,
-    COLLECTIVES_U64, Kind, NOT_WRITTEN, Params, SLOTS,
+    COLLECTIVES_U64, COMPOSE_F32, COMPOSE_KINDS, COMPOSE_U32, COMPOSE_U64, ComposeArgs, Kind,
+    NOT_WRITTEN, Params, SLOTS, STEPS, Seq, Step,
 };
 use cg_runtime::{Gpu, LaunchConfig, Module};
 use cooperative_groups::Kernel;
@@ -128,6 +130,37 @@ pub struct TypeResult {
     pub failures: Vec<String>,
 }
 
+impl TypeResult {
+    fn new(elem: &'static str) -> TypeResult {
+        TypeResult {
+            elem,
+            per_kind: vec![],
+            launches: 0,
+            gpu_equals_model: 0,
+            gpu_equals_sim: 0,
+            failures: vec![],
+        }
+    }
+
+    /// Counts one launch: `model` is the GPU output checked against the
+    /// model, `same` whether it equals the simulator's bit for bit; the
+    /// first five failures are kept, described with `what`.
+    fn record(&mut self, what: impl Fn() -> String, model: Result<(), String>, same: bool) {
+        self.launches += 1;
+        match model {
+            Ok(()) => self.gpu_equals_model += 1,
+            Err(e) if self.failures.len() < 5 => self.failures.push(format!("{}: {e}", what())),
+            Err(_) => {}
+        }
+        if same {
+            self.gpu_equals_sim += 1;
+        } else if self.failures.len() < 5 {
+            self.failures
+                .push(format!("{}: GPU and simulator outputs differ", what()));
+        }
+    }
+}
+
 fn run_type<T: TestValue>(
     gpu: &Gpu,
     module: &Module,
@@ -136,14 +169,7 @@ fn run_type<T: TestValue>(
     per_kind: u32,
     rng: &mut Rng,
 ) -> Result<TypeResult> {
-    let mut r = TypeResult {
-        elem,
-        per_kind: vec![],
-        launches: 0,
-        gpu_equals_model: 0,
-        gpu_equals_sim: 0,
-        failures: vec![],
-    };
+    let mut r = TypeResult::new(elem);
     for kind in Kind::ALL {
         let mut done = 0;
         let mut tries = 0;
@@ -161,42 +187,197 @@ fn run_type<T: TestValue>(
                 on_gpu(gpu, module, &k, &c, &inputs).with_context(|| format!("{elem} {kind:?}"))?;
             let sim_out = run_on_sim(&k, c.launch, &c.params, &inputs)
                 .with_context(|| format!("{elem} {kind:?} on the simulator"))?;
-            r.launches += 1;
             done += 1;
-            match check(c.launch, &c.params, &inputs, &gpu_out.0, &gpu_out.1) {
-                Ok(()) => r.gpu_equals_model += 1,
-                Err(e) if r.failures.len() < 5 => r
-                    .failures
-                    .push(format!("{kind:?} {:?} {:?}: {e}", c.launch, c.params)),
-                Err(_) => {}
-            }
-            if gpu_out == sim_out {
-                r.gpu_equals_sim += 1;
-            } else if r.failures.len() < 5 {
-                r.failures.push(format!(
-                    "{kind:?} {:?} {:?}: GPU and simulator outputs differ",
-                    c.launch, c.params
-                ));
-            }
+            r.record(
+                || format!("{kind:?} {:?} {:?}", c.launch, c.params),
+                check(c.launch, &c.params, &inputs, &gpu_out.0, &gpu_out.1),
+                gpu_out == sim_out,
+            );
         }
         r.per_kind.push((format!("{kind:?}"), done));
     }
     Ok(r)
 }
 
-/// Runs `per_kind` launches of every group kind for every element type.
-pub fn run_all(gpu: &Gpu, per_kind: u32, seed: u64) -> Result<Vec<TypeResult>> {
+/// One launch of a composed kernel: a case and its sequence.
+struct Composed {
+    case: Case,
+    seq: Seq,
+}
+
+/// The composed launches for one element type: every ordered pair of
+/// collectives (as `[a, b, a, b]`) on the shapes where the exchange slots
+/// are shared between collectives — the block and tiles of 64–1024 threads,
+/// whole and partial last warps — then `random` random sequences per kind.
+fn composed_cases(rng: &mut Rng, ops: u32, random: u32) -> Vec<Composed> {
+    let mut out = Vec::new();
+    let shapes = [
+        (Kind::Block, 0, 192),
+        (Kind::Block, 0, 200),
+        (Kind::Block, 0, 1024),
+        (Kind::Tile, 64, 1000),
+        (Kind::Tile, 256, 768),
+        (Kind::Tile, 512, 1000),
+        (Kind::Tile, 1024, 1024),
+    ];
+    for (kind, size, block) in shapes {
+        for a in Step::COLLECTIVES {
+            for b in Step::COLLECTIVES {
+                let launch = Launch { blocks: 2, block };
+                let n = launch.threads();
+                let case = Case {
+                    launch,
+                    params: Params {
+                        kind: kind as u32,
+                        size,
+                        op: 0,
+                        src: rng.below(64) as u32,
+                        delta: 0,
+                        xor: 0,
+                        pad: [0; 2],
+                    },
+                    values: (0..n).map(|_| rng.below(2000) as i64 - 1000).collect(),
+                    preds: (0..n).map(|_| rng.below(2) as u32).collect(),
+                    labels: vec![0; n],
+                };
+                out.push(Composed {
+                    case,
+                    seq: [a as u32, b as u32, a as u32, b as u32],
+                });
+            }
+        }
+    }
+    for kind in COMPOSE_KINDS {
+        let mut done = 0;
+        let mut tries = 0;
+        while done < random && tries < random * 20 {
+            tries += 1;
+            let Some(mut case) = case(rng, kind, ops.min(3)) else {
+                continue;
+            };
+            if !all_ops(&case.params) {
+                case.params.op = 0;
+            }
+            let seq = [0; STEPS].map(|_| rng.below(8) as u32);
+            out.push(Composed { case, seq });
+            done += 1;
+        }
+    }
+    out
+}
+
+fn composed_on_gpu<T: TestValue>(
+    gpu: &Gpu,
+    module: &Module,
+    k: &Kernel<ComposeArgs<T>>,
+    c: &Composed,
+    inputs: &Inputs<T>,
+) -> Result<Vec<u64>> {
+    let n = c.case.launch.threads();
+    let params = gpu.upload(&[c.case.params])?;
+    let seq = gpu.upload(&[c.seq])?;
+    let values = gpu.upload(&inputs.values)?;
+    let preds = gpu.upload(&inputs.preds)?;
+    let out = gpu.upload(&vec![NOT_WRITTEN; n * STEPS])?;
+    let args: ComposeArgs<T> = (
+        params.as_ptr(),
+        seq.as_ptr(),
+        values.as_ptr(),
+        preds.as_ptr(),
+        out.as_ptr(),
+    );
+    let cfg = LaunchConfig::linear(c.case.launch.blocks, c.case.launch.block);
+    gpu.launch_function(module.function(k.name())?, k.name(), &cfg, args)?;
+    gpu.synchronize()?;
+    Ok(out.to_vec()?)
+}
+
+/// Collectives back to back (`cg_kernels::collectives::compose`) for one
+/// element type: each launch against the model and the simulator.
+fn run_composed<T: TestValue>(
+    gpu: &Gpu,
+    module: &Module,
+    elem: &'static str,
+    k: Kernel<ComposeArgs<T>>,
+    random: u32,
+    rng: &mut Rng,
+) -> Result<TypeResult> {
+    let mut r = TypeResult::new(elem);
+    let cases = composed_cases(rng, T::OPS, random);
+    for kind in COMPOSE_KINDS {
+        let n = cases
+            .iter()
+            .filter(|c| c.case.params.kind == kind as u32)
+            .count();
+        r.per_kind.push((format!("{kind:?}"), n as u32));
+    }
+    for c in &cases {
+        let what = || format!("{elem} {:?} {:?} {:?}", c.case.launch, c.case.params, c.seq);
+        let inputs = Inputs {
+            values: c.case.values.iter().map(|&v| T::from_raw(v)).collect(),
+            preds: c.case.preds.clone(),
+            labels: c.case.labels.clone(),
+        };
+        let gpu_out = composed_on_gpu(gpu, module, &k, c, &inputs).with_context(what)?;
+        let sim_out = run_composed_on_sim(&k, c.case.launch, &c.case.params, &c.seq, &inputs)
+            .with_context(|| format!("{} on the simulator", what()))?;
+        r.record(
+            what,
+            check_composed(c.case.launch, &c.case.params, &c.seq, &inputs, &gpu_out),
+            gpu_out == sim_out,
+        );
+    }
+    Ok(r)
+}
+
+/// Runs `per_kind` launches of every group kind for every element type,
+/// then (unless `composed` is 0) the composed launches: every ordered pair
+/// of collectives on the multi-warp shapes and `composed` random sequences
+/// per kind, for `u32`, `u64` and `f32`.
+pub fn run_all(gpu: &Gpu, per_kind: u32, composed: u32, seed: u64) -> Result<Vec<TypeResult>> {
     // The test kernels run blocks of up to 1024 threads.
     let module = gpu.load_embedded_for_block(cg_runtime::ptx::EMBEDDED_TEST_PTX, 1024)?;
     let mut rng = Rng(seed | 1);
-    Ok(vec![
-        run_type(gpu, &module, "u32", COLLECTIVES_U32, per_kind, &mut rng)?,
-        run_type(gpu, &module, "i32", COLLECTIVES_I32, per_kind, &mut rng)?,
-        run_type(gpu, &module, "u64", COLLECTIVES_U64, per_kind, &mut rng)?,
-        run_type(gpu, &module, "i64", COLLECTIVES_I64, per_kind, &mut rng)?,
-        run_type(gpu, &module, "f32", COLLECTIVES_F32, per_kind, &mut rng)?,
-        run_type(gpu, &module, "f64", COLLECTIVES_F64, per_kind, &mut rng)?,
-    ])
+    let mut results = Vec::new();
+    if per_kind > 0 {
+        results.extend([
+            run_type(gpu, &module, "u32", COLLECTIVES_U32, per_kind, &mut rng)?,
+            run_type(gpu, &module, "i32", COLLECTIVES_I32, per_kind, &mut rng)?,
+            run_type(gpu, &module, "u64", COLLECTIVES_U64, per_kind, &mut rng)?,
+            run_type(gpu, &module, "i64", COLLECTIVES_I64, per_kind, &mut rng)?,
+            run_type(gpu, &module, "f32", COLLECTIVES_F32, per_kind, &mut rng)?,
+            run_type(gpu, &module, "f64", COLLECTIVES_F64, per_kind, &mut rng)?,
+        ]);
+    }
+    if composed > 0 {
+        results.extend([
+            run_composed(
+                gpu,
+                &module,
+                "u32 back to back",
+                COMPOSE_U32,
+                composed,
+                &mut rng,
+            )?,
+            run_composed(
+                gpu,
+                &module,
+                "u64 back to back",
+                COMPOSE_U64,
+                composed,
+                &mut rng,
+            )?,
+            run_composed(
+                gpu,
+                &module,
+                "f32 back to back",
+                COMPOSE_F32,
+                composed,
+                &mut rng,
+            )?,
+        ]);
+    }
+    Ok(results)
 }
 
 /// `collectives.md`.
@@ -206,8 +387,11 @@ pub fn markdown(results: &[TypeResult], device: &str, command: &str, seed: u64) 
          Every launch runs one collective test kernel (`cg_kernels::collectives`: rank, size, meta-group \
          rank/size, reduce, inclusive/exclusive scan, shfl/up/down/xor, any, all, ballot, match_any/all, \
          invoke_one_broadcast and invoke_one) on one group shape with random block sizes (partial warps \
-         included), operators, predicates and labels. Each GPU result is checked against the sequential \
-         model and compared bit for bit with the simulator's.\n\n\
+         included), operators, predicates and labels. The \"back to back\" rows run sequences of four \
+         collectives on one group with no sync between them (`cg_kernels::collectives::compose`): every \
+         ordered pair on the block and on 64-, 256- and 1024-thread tiles, whole and partial warps, then \
+         random sequences on every kind; each result must equal the collective's result alone. Each GPU \
+         result is checked against the sequential model and compared bit for bit with the simulator's.\n\n\
          | type | launches | GPU = model | GPU = simulator (bitwise) |\n| --- | ---: | ---: | ---: |\n"
     );
     for r in results {
@@ -216,15 +400,18 @@ pub fn markdown(results: &[TypeResult], device: &str, command: &str, seed: u64) 
             r.elem, r.launches, r.gpu_equals_model, r.gpu_equals_sim
         );
     }
-    if let Some(r) = results.first() {
-        s += "\nLaunches per group shape (each type): ";
-        s += &r
+    let mut shown = Vec::new();
+    for r in results {
+        let line = r
             .per_kind
             .iter()
             .map(|(k, n)| format!("{k} {n}"))
             .collect::<Vec<_>>()
             .join(", ");
-        s += ".\n";
+        if !shown.contains(&line) {
+            s += &format!("\nLaunches per group shape ({}): {line}.\n", r.elem);
+            shown.push(line);
+        }
     }
     for r in results {
         for f in &r.failures {

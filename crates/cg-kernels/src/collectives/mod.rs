@@ -9,12 +9,14 @@
 //! `invoke_one` thread bumps one counter. [`model`] computes the same rows
 //! sequentially on the host.
 
+pub mod compose;
 pub mod kernels;
 #[cfg(not(target_arch = "nvptx64"))]
 pub mod model;
 pub mod probes;
 pub mod wide;
 
+pub use compose::*;
 pub use kernels::*;
 pub use wide::*;
 

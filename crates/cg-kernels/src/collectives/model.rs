@@ -13,6 +13,7 @@ use std::vec::Vec;
 use cooperative_groups::ReduceOp;
 use cooperative_groups::ops::{BitAnd, BitOr, BitXor, Greater, Less, Plus};
 
+use super::compose::{ComposeArgs, STEPS, Seq, Step};
 use super::kernels::Elem;
 use super::{Kind, NOT_WRITTEN, Params, SLOTS, slot};
 
@@ -538,6 +539,20 @@ pub type Args<T> = (
     *mut u32,
 );
 
+/// Runs `kernel` with `args` on the simulator, in `launch`'s shape.
+fn sim_launch<A: Copy>(
+    kernel: &cooperative_groups::Kernel<A>,
+    launch: Launch,
+    args: A,
+) -> Result<(), cg_sim::SimError> {
+    let body = kernel.host_fn();
+    cg_sim::launch(
+        &cg_sim::LaunchConfig::new(launch.blocks, launch.block),
+        &|| body(args),
+    )
+    .map(|_| ())
+}
+
 /// Runs a collective kernel on the simulator; returns its result rows
 /// (prefilled with [`NOT_WRITTEN`]) and `invoke_one` counters.
 pub fn run_on_sim<T: ModelElem>(
@@ -558,10 +573,96 @@ pub fn run_on_sim<T: ModelElem>(
         out.as_mut_ptr(),
         counters.as_mut_ptr(),
     );
-    let body = kernel.host_fn();
-    cg_sim::launch(
-        &cg_sim::LaunchConfig::new(launch.blocks, launch.block),
-        &|| body(args),
-    )?;
+    sim_launch(kernel, launch, args)?;
     Ok((out, counters))
+}
+
+/// The output slot of the collective kernels that holds `step`'s result
+/// (`None` for [`Step::Nothing`]).
+fn step_slot(step: Step) -> Option<usize> {
+    Some(match step {
+        Step::Reduce => slot::REDUCE,
+        Step::InclusiveScan => slot::INCLUSIVE,
+        Step::ExclusiveScan => slot::EXCLUSIVE,
+        Step::Shfl => slot::SHFL,
+        Step::Any => slot::ANY,
+        Step::All => slot::ALL,
+        Step::Broadcast => slot::BROADCAST,
+        Step::Nothing => return None,
+    })
+}
+
+/// Compares a [`compose`](super::compose) launch's `out` ([`STEPS`] words
+/// per thread) with the model: each step's result is what the collective
+/// kernels' model says that collective returns alone (the broadcast: one
+/// member's value, the same in the whole group), so running collectives
+/// back to back must change nothing.
+pub fn check_composed<T: ModelElem>(
+    launch: Launch,
+    p: &Params,
+    seq: &Seq,
+    inputs: &Inputs<T>,
+    out: &[u64],
+) -> Result<(), String> {
+    let rows = expected(launch, p, inputs);
+    for gid in 0..launch.threads() as u32 {
+        let got = &out[gid as usize * STEPS..][..STEPS];
+        let Some(g) = group_of(launch, p, gid, &inputs.preds, &inputs.labels) else {
+            if got.iter().any(|&x| x != NOT_WRITTEN) {
+                return Err(format!("thread {gid} is in no group but wrote {got:x?}"));
+            }
+            continue;
+        };
+        for (i, &s) in seq.iter().enumerate() {
+            let step = Step::from_u32(s).ok_or_else(|| format!("step {s} does not exist"))?;
+            let want = step_slot(step).map_or(NOT_WRITTEN, |k| rows[gid as usize][k]);
+            let ok = if step == Step::Broadcast {
+                let b = got[i];
+                g.members
+                    .iter()
+                    .any(|&h| inputs.values[h as usize].bits() == b)
+                    && g.members.iter().all(|&h| out[h as usize * STEPS + i] == b)
+            } else {
+                got[i] == want
+            };
+            if !ok {
+                return Err(format!(
+                    "thread {gid} (rank {} of a group of {} from thread {}): step {i} ({step:?}) of {seq:?} = {:#x}, model says {}",
+                    rows[gid as usize][slot::RANK],
+                    g.members.len(),
+                    g.members[0],
+                    got[i],
+                    if step == Step::Broadcast {
+                        "one member's value, the same for the group".into()
+                    } else {
+                        format!("{want:#x}")
+                    }
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs a composed kernel on the simulator; returns its result rows
+/// (prefilled with [`NOT_WRITTEN`]).
+pub fn run_composed_on_sim<T: ModelElem>(
+    kernel: &cooperative_groups::Kernel<ComposeArgs<T>>,
+    launch: Launch,
+    p: &Params,
+    seq: &Seq,
+    inputs: &Inputs<T>,
+) -> Result<Vec<u64>, cg_sim::SimError> {
+    let n = launch.threads();
+    assert_eq!(inputs.values.len(), n, "one input per thread");
+    let mut out = vec![NOT_WRITTEN; n * STEPS];
+    let args: ComposeArgs<T> = (
+        p,
+        seq,
+        inputs.values.as_ptr(),
+        inputs.preds.as_ptr(),
+        out.as_mut_ptr(),
+    );
+    sim_launch(kernel, launch, args)?;
+    Ok(out)
 }

@@ -70,6 +70,13 @@ pub const HAS_ELECT: bool = cfg!(any(not(target_arch = "nvptx64"), target_featur
 pub const SCRATCH_SLOT_BYTES: u32 = 32;
 /// Slots in the collective scratch: one per warp of a 1024-thread block.
 pub const SCRATCH_SLOTS: u32 = 32;
+/// Bytes of the collective scratch: two halves of [`SCRATCH_SLOTS`] slots,
+/// the partials (written before a collective's first barrier, read between
+/// its barriers) and the results (written between the barriers, read by
+/// their own warp after the second), so that no lane's read of one
+/// collective's result races with another lane's write of the next
+/// collective's partial (see `collective::exchange`).
+pub const SCRATCH_BYTES: u32 = 2 * SCRATCH_SLOTS * SCRATCH_SLOT_BYTES;
 /// Bytes of the raking scratch of the block scan ([`rake_scratch`],
 /// `collective::rake`): one 32-bit word per thread of a 256-thread block
 /// (the largest it rakes), plus one padding word per 32 so that the raking

@@ -602,7 +602,7 @@ pub fn fns(mask: u32, base: u32, offset: i32) -> u32 {
 // collective (or a software-barrier tile) pay nothing for these.
 core::arch::global_asm!(
     ".shared .align 16 .b8 cg_lib_collective_scratch[{bytes}];",
-    bytes = const super::SCRATCH_SLOTS * super::SCRATCH_SLOT_BYTES,
+    bytes = const super::SCRATCH_BYTES,
 );
 core::arch::global_asm!(
     ".shared .align 16 .b8 cg_lib_rake_scratch[{bytes}];",
@@ -613,8 +613,8 @@ core::arch::global_asm!(
     bytes = const super::SOFT_BARRIER_BYTES,
 );
 
-/// The block's collective scratch: [`SCRATCH_SLOT_BYTES`](super::SCRATCH_SLOT_BYTES)
-/// for each of [`SCRATCH_SLOTS`](super::SCRATCH_SLOTS) warps.
+/// The block's collective scratch ([`SCRATCH_BYTES`](super::SCRATCH_BYTES)):
+/// a partial and a result slot for each of [`SCRATCH_SLOTS`](super::SCRATCH_SLOTS) warps.
 #[inline(always)]
 pub fn collective_scratch() -> SharedAddr {
     let a: u32;

@@ -334,7 +334,7 @@ pub fn fns(mask: u32, base: u32, offset: i32) -> u32 {
 pub fn collective_scratch() -> SharedAddr {
     lane::static_shared(
         "cg_lib_collective_scratch",
-        (super::SCRATCH_SLOTS * super::SCRATCH_SLOT_BYTES) as usize,
+        super::SCRATCH_BYTES as usize,
         16,
     )
 }

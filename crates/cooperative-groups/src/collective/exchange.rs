@@ -1,41 +1,61 @@
 //! The shared-memory exchange of multi-warp collectives.
 //!
 //! Every multi-warp collective has the same skeleton: a warp-level step, one
-//! value per warp written to the caller's warp slot of the library's scratch
-//! (`cg_lib_collective_scratch`, 32 bytes for each warp of the block), the
-//! group's barrier, reads of the group's slots, and the group's barrier
-//! again.
+//! value per warp written to the caller's warp's *partial* slot of the
+//! library's scratch (`cg_lib_collective_scratch`), the group's barrier,
+//! reads of the group's partial slots, and the group's barrier again. Some
+//! collectives (a `reduce` over more than 4 warps, the block scan's warp
+//! path) instead let the group's first warp compute one value per warp
+//! between the barriers and store it in that warp's *result* slot, which
+//! the warp reads after the second barrier.
 //!
 //! # Layout
 //!
-//! The scratch is 8 rows of 32 words: word `i` of warp `w`'s value is word
-//! `w` of row `i`. One-word values of consecutive warps are therefore
-//! consecutive, and [`fold`] reads four warps' values with one
-//! `ld.shared.v4` (CUB's `BlockReduce` reads its packed warp totals the same
-//! way; 32-byte slots side by side needed a load per warp, one after the
-//! other: 1.3× CUB at 1024 threads on the H200). A warp's slot is the same
-//! set of words whatever the value's type, so the slots of different warps
-//! never overlap — which the argument below needs, since collectives of
-//! every type and group share the scratch.
+//! The scratch is two halves, partials then results, of 8 rows of 32
+//! words each: word `i` of warp `w`'s value is word `w` of row `i` of its
+//! half. One-word values of consecutive warps are therefore consecutive, and
+//! [`fold`] reads four warps' partials with one `ld.shared.v4` (CUB's
+//! `BlockReduce` reads its packed warp totals the same way; 32-byte slots
+//! side by side needed a load per warp, one after the other: 1.3× CUB at
+//! 1024 threads on the H200). A warp's slot is the same set of words
+//! whatever the value's type, so the slots of different warps never
+//! overlap — which the argument below needs, since collectives of every
+//! type and group share the scratch.
 //!
 //! # Why this is race-free
 //!
-//! * Writes: a warp writes its own slot before a collective's first
-//!   barrier; the group's first warp may write the slots of the group's
-//!   warps between its two barriers ([`broadcast`]). Slots of different
-//!   warps are disjoint, so writes never conflict.
-//! * Read-after-write: slots are read between the two barriers (after every
-//!   writer of the group passed the first), or after the second by their
-//!   own warp only (a broadcast result, written before the second barrier).
-//! * Write-after-read: every read of a collective is done before its reader
-//!   leaves it (own-slot reads), or before anyone leaves its second barrier
-//!   (the others). A warp's own write follows its own earlier reads in
-//!   program order; a broadcast into warp `w`'s slot happens after the
-//!   first barrier of a collective whose group contains `w`, which `w`
-//!   reaches only after finishing its reads of earlier collectives. This
-//!   holds across groups of different sizes and across handles of the same
-//!   group, so the scratch is shared by all tiles and the block without any
-//!   bookkeeping.
+//! The lanes of a warp are separate threads of the PTX memory model: they
+//! are not in lockstep (sm_70+), and a shuffle or vote between them orders
+//! no memory access (the PTX ISA's "Parallel Synchronization and
+//! Communication Instructions" state memory ordering for `bar.warp.sync` and
+//! for `bar`/`barrier`, and none for `shfl.sync` or `vote.sync`). So no
+//! argument may treat a warp as one unit; every conflicting pair of accesses
+//! below is ordered by a barrier of the group (`bar.sync id, count` or the
+//! software barrier's release/acquire), by `bar.warp.sync`, or by program
+//! order within one thread.
+//!
+//! * Partials are written by one lane of their own warp before a
+//!   collective's first barrier, and read by the group between its two
+//!   barriers. Read-after-write: the first barrier. Write-after-read: the
+//!   next write to warp `w`'s partial slot is made by a lane of `w` in a
+//!   later collective, after that lane left the second barrier of every
+//!   earlier collective whose group contains `w` — and every read of `w`'s
+//!   partial lies before such a second barrier.
+//! * Results are written by the group's first warp between a collective's
+//!   barriers (lane `k` into warp `k`'s slot: [`broadcast`], [`put_for`])
+//!   and read by their own warp's lanes after the second ([`result`]).
+//!   Read-after-write: the second barrier. Write-after-read: the next write
+//!   to warp `w`'s result slot comes after the first barrier of a later
+//!   collective whose group contains `w`, which every lane of `w` reaches
+//!   only after its read of the earlier result.
+//!
+//! Both halves are needed: with one, lane 0 of a warp storing the next
+//! collective's partial (before any barrier) raced with lanes 1–31 of the
+//! same warp still loading the previous collective's result from that slot
+//! (the simulator showed lanes 1–29 getting the next value; racecheck on
+//! the H200 reported the warp-level hazard). This holds across groups of
+//! different sizes and across handles of the same group, so the scratch is
+//! shared by all tiles and the block without any bookkeeping.
 //!
 //! Two barriers per collective is the price of that simplicity; with
 //! hardware named barriers each costs a few tens of cycles, against ≈1000
@@ -52,61 +72,68 @@ use crate::ops::ReduceOp;
 /// Bytes from one word of a slot to the next (one row of the scratch).
 const ROW_BYTES: u32 = 4 * arch::SCRATCH_SLOTS;
 
-/// Word `i` of block warp `warp`'s slot.
+/// Offset of the result half of the scratch.
+const RESULTS: u32 = arch::SCRATCH_SLOTS * arch::SCRATCH_SLOT_BYTES;
+
+/// Word `i` of block warp `warp`'s partial slot.
 #[inline(always)]
 #[track_caller]
 fn slot_word(m: &Multi, warp: u32, i: u32) -> SharedAddr {
     arch::shared_add(m.scratch, 4 * warp + ROW_BYTES * i)
 }
 
-/// Stores `v` in the slot of block warp `warp`.
-#[inline(always)]
-#[track_caller]
-fn store_slot<T: ShflValue>(m: &Multi, warp: u32, v: T) {
-    // SAFETY: a warp of the block (< 32) and at most 8 words (`ShflValue`):
-    // every word lies inside the scratch, 4-byte aligned.
-    unsafe { store_shared_strided(slot_word(m, warp, 0), ROW_BYTES, v) }
-}
-
-/// Writes `v` to the slot of the caller's warp.
+/// Writes `v` to the partial slot of the caller's warp (one lane of the
+/// warp, before the collective's first barrier).
 #[inline(always)]
 #[track_caller]
 pub(crate) fn put<T: ShflValue>(m: &Multi, v: T) {
-    store_slot(m, m.block_rank / 32, v)
+    // SAFETY: a warp of the block (< 32) and at most 8 words (`ShflValue`):
+    // every word lies inside the partial half, 4-byte aligned.
+    unsafe { store_shared_strided(slot_word(m, m.block_rank / 32, 0), ROW_BYTES, v) }
 }
 
-/// The group's first warp stores `v` in the slot of each of the group's
-/// warps (lane `w` → warp `w`), for each to read its own after the
-/// closing barrier. Call only from the group's first warp, between the
-/// collective's two barriers, after its reads of the slots
-/// (`bar.warp.sync` orders them before the stores).
+/// Reads the partial slot of the group's `k`-th warp (between the
+/// collective's barriers).
+#[inline(always)]
+#[track_caller]
+pub(crate) fn get<T: ShflValue>(m: &Multi, k: u32) -> T {
+    // SAFETY: as `put`; `k` is a warp of the group.
+    unsafe { load_shared_strided(slot_word(m, m.first_warp() + k, 0), ROW_BYTES) }
+}
+
+/// The group's first warp stores `v` in the result slot of each of the
+/// group's warps (lane `w` → warp `w`), for each to read its own with
+/// [`result`] after the closing barrier. Call only from the group's first
+/// warp, between the collective's two barriers. The partials it read
+/// before are in the other half, so its lanes need no `bar.warp.sync`
+/// between their loads and these stores.
 #[inline(always)]
 #[track_caller]
 pub(crate) fn broadcast<T: ShflValue>(m: &Multi, v: T) {
-    // The lanes of a warp are not in lockstep (sm_70+): every lane's reads
-    // of the slots must be done before any lane overwrites one.
-    arch::warp_sync(m.warp_seg().mask());
     let lane = m.lane();
     if lane < m.warps() {
         put_for(m, lane, v);
     }
 }
 
-/// The group's first warp stores `v` in the slot of the group's warp `k`
-/// (same rules as [`broadcast`]; the caller orders its lanes' earlier reads
-/// of the slots before this store).
+/// The group's first warp stores `v` in the result slot of the group's
+/// warp `k` (same rules as [`broadcast`]).
 #[inline(always)]
 #[track_caller]
 pub(crate) fn put_for<T: ShflValue>(m: &Multi, k: u32, v: T) {
-    store_slot(m, m.first_warp() + k, v)
+    let addr = arch::shared_add(slot_word(m, m.first_warp() + k, 0), RESULTS);
+    // SAFETY: as `put`, in the result half (`RESULTS` + a partial word's
+    // offset stays inside `SCRATCH_BYTES`).
+    unsafe { store_shared_strided(addr, ROW_BYTES, v) }
 }
 
-/// Reads the slot of the group's `k`-th warp.
+/// The caller's warp's result slot (after the collective's second barrier).
 #[inline(always)]
 #[track_caller]
-pub(crate) fn get<T: ShflValue>(m: &Multi, k: u32) -> T {
-    // SAFETY: as `store_slot`; `k` is a warp of the group.
-    unsafe { load_shared_strided(slot_word(m, m.first_warp() + k, 0), ROW_BYTES) }
+pub(crate) fn result<T: ShflValue>(m: &Multi) -> T {
+    let addr = arch::shared_add(slot_word(m, m.block_rank / 32, 0), RESULTS);
+    // SAFETY: as `put_for`.
+    unsafe { load_shared_strided(addr, ROW_BYTES) }
 }
 
 /// The other warp's value, for a tile of two warps on the software

@@ -56,9 +56,9 @@ pub(crate) fn serves<T: ShflValue>(m: &Multi) -> bool {
 
 /// The scan of any block but 64, 128 or 256 threads: every warp
 /// scans its values (`5 × shfl.sync.up`), its last lane stores the warp
-/// total in the warp's exchange slot, `bar.sync 0`, the first warp scans
+/// total in the warp's partial slot, `bar.sync 0`, the first warp scans
 /// the totals lane-parallel (one load, `6 × shfl`) and stores each warp's
-/// prefix in that warp's slot, `bar.sync 0`, each warp loads its prefix
+/// prefix in that warp's result slot, `bar.sync 0`, each warp loads its prefix
 /// (the exchange rules of [`exchange`](super::exchange)).
 #[inline(always)]
 #[track_caller]
@@ -79,15 +79,15 @@ fn warp_scans<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(m: Multi, v:
             Op::identity()
         };
         let before = lane_prefix::<T, Op>(m, total);
-        // The lanes' reads are done (the shuffles synchronised them); lane
-        // `w` now stores warp `w`'s prefix in its slot (warp 0's is unused).
+        // Lane `w` stores warp `w`'s prefix in its result slot (warp 0's
+        // is unused); the totals were read from the partial half.
         if w < m.warps() {
             exchange::put_for(&m, w, before);
         }
     }
     barrier::sync(&m);
     let w = m.warp_in_group();
-    let prefix: T = exchange::get(&m, w);
+    let prefix: T = exchange::result(&m);
     multi_finish::<T, Op, INCLUSIVE>(warp, inc, (w > 0).then_some(prefix))
 }
 

@@ -16,7 +16,7 @@
 //! * Multi-warp tiles and the block: the warp reduction, one `st.shared`
 //!   per warp, `bar.sync`, then up to 4 warps every warp folds the warp
 //!   totals, `bar.sync`; beyond, the first warp folds them and stores the
-//!   result in every warp's slot, `bar.sync`, one `ld.shared`. Tiles on the
+//!   result in every warp's result slot, `bar.sync`, one `ld.shared`. Tiles on the
 //!   software barrier (64 threads in blocks of more than 512): for one-word
 //!   values the two warps swap their partials in one flag handshake
 //!   (`group::barrier::soft_swap`); wider values take the steps above with
@@ -145,15 +145,15 @@ fn multi_reduce<T: ShflValue, Op: ReduceOp<T>>(m: Multi, v: T) -> T {
         total
     } else {
         // Many: one warp folds them and hands the total to every warp's
-        // slot — one load per warp afterwards instead of every warp loading
-        // every partial (32× fewer loads in a 1024-thread block), for one
-        // more store and load on the critical path.
+        // result slot — one load per warp afterwards instead of every warp
+        // loading every partial (32× fewer loads in a 1024-thread block),
+        // for one more store and load on the critical path.
         if m.warp_in_group() == 0 {
             let total = exchange::fold::<T, Op>(&m, m.warps());
             exchange::broadcast(&m, total);
         }
         barrier::sync(&m);
-        exchange::get(&m, m.warp_in_group())
+        exchange::result(&m)
     }
 }
 
@@ -206,8 +206,8 @@ pub(crate) fn reduce_shape<T: ShflValue, Op: ReduceOp<T>>(shape: Shape, v: T) ->
 /// * 64–1024 threads: the warp reduction, `st.shared` of one value per warp,
 ///   `bar.sync id, count`, `ld.shared` of the warp totals, `bar.sync id,
 ///   count` (up to 4 warps); from 5 warps on, the first warp alone loads
-///   the totals and stores the result to each warp's slot before the second
-///   barrier, and each warp loads its slot after it.
+///   the totals and stores the result to each warp's result slot before the
+///   second barrier, and each warp loads its own after it.
 ///
 /// ```ignore
 /// let tile = tiled_partition::<32>(&this_thread_block());
