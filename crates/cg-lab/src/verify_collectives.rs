@@ -389,8 +389,8 @@ pub fn markdown(results: &[TypeResult], device: &str, command: &str, seed: u64) 
          invoke_one_broadcast and invoke_one) on one group shape with random block sizes (partial warps \
          included), operators, predicates and labels. The \"back to back\" rows run sequences of four \
          collectives on one group with no sync between them (`cg_kernels::collectives::compose`): every \
-         ordered pair on the block and on 64-, 256- and 1024-thread tiles, whole and partial warps, then \
-         random sequences on every kind; each result must equal the collective's result alone. Each GPU \
+         ordered pair on the block (192, 200 and 1024 threads) and on tiles of 64 (software barrier), 256, \
+         512 and 1024 threads, then random sequences on every kind; each result must equal the collective's result alone. Each GPU \
          result is checked against the sequential model and compared bit for bit with the simulator's.\n\n\
          | type | launches | GPU = model | GPU = simulator (bitwise) |\n| --- | ---: | ---: | ---: |\n"
     );
