@@ -1,8 +1,21 @@
-//! Records the source revision (`git describe --always --dirty`) for reports.
+//! Builds the lab's kernels (`cg-kernels`) to PTX through `cg-build`, as a
+//! user's host crate builds its own: the lab's module, and the test module
+//! (feature `collectives`) that `cg-lab verify` loads. Also records the
+//! source revision (`git describe --always --dirty`) for reports.
 
 use std::process::Command;
 
 fn main() {
+    cg_build::KernelCrate::at("../cg-kernels")
+        .name("LAB_PTX")
+        .build()
+        .unwrap_or_else(|e| e.fail());
+    cg_build::KernelCrate::at("../cg-kernels")
+        .feature("collectives")
+        .name("TEST_PTX")
+        .build()
+        .unwrap_or_else(|e| e.fail());
+
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
     println!("cargo:rerun-if-changed={root}/.git/HEAD");
     println!("cargo:rerun-if-changed={root}/.git/index");

@@ -32,8 +32,8 @@ impl BackendArgs {
     pub fn open(&self) -> Result<Backend> {
         match self.backend {
             BackendKind::Sim => Ok(Backend::sim()),
-            BackendKind::Gpu => Ok(Backend::gpu(self.device)?),
-            BackendKind::Auto => match Backend::gpu(self.device) {
+            BackendKind::Gpu => Ok(Backend::gpu(self.device, &crate::kernels::LAB_PTX)?),
+            BackendKind::Auto => match Backend::gpu(self.device, &crate::kernels::LAB_PTX) {
                 Ok(b) => Ok(b),
                 Err(e @ (RuntimeError::NoDriver | RuntimeError::NoDevice)) => {
                     eprintln!("note: {e}");

@@ -535,7 +535,8 @@ fn sass_report(
     let dis = tools::find_tool("cuobjdump")
         .or_else(|| tools::find_tool("nvdisasm"))
         .context("cuobjdump not found")?;
-    let ptx = cg_runtime::ptx::EMBEDDED_PTX
+    let ptx = crate::kernels::LAB_PTX
+        .ptx()
         .iter()
         .find(|p| p.sm == gpu.ptx_sm())
         .context("no PTX for this device")?;

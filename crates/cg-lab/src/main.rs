@@ -15,6 +15,7 @@ mod cli;
 mod compare;
 mod data;
 mod info;
+mod kernels;
 mod lab;
 mod progress;
 mod report;

@@ -76,7 +76,7 @@ pub struct DiffReport {
 /// Runs one differential case on `backend`; returns the output words.
 pub fn run_case(backend: &Backend, c: &DiffCase) -> Result<Vec<u32>> {
     let words = (c.grid * c.block) as usize * DIFF_WORDS;
-    let mut out = backend.alloc::<u32>(words)?;
+    let out = backend.alloc::<u32>(words)?;
     let cfg = LaunchConfig::linear(c.grid, c.block).with_dynamic_smem(c.dynamic_smem);
     backend
         .launch(&c.kernel, &cfg, (out.as_ptr(),))
@@ -279,7 +279,7 @@ fn grid_exchange_expected(blocks: u32, rounds: u32) -> Vec<u32> {
 /// Runs `grid_exchange` under a cooperative launch of `blocks` blocks of
 /// `block` threads; returns whether the result matches the model.
 pub fn grid_check(backend: &Backend, blocks: u32, block: u32, rounds: u32) -> Result<bool> {
-    let mut out = backend.alloc::<u32>(2 * blocks as usize)?;
+    let out = backend.alloc::<u32>(2 * blocks as usize)?;
     let cfg = LaunchConfig::linear(blocks, block).cooperative();
     backend.launch(
         &cg_kernels::grid::GRID_EXCHANGE,
@@ -342,7 +342,7 @@ fn cluster_tokens_expected(blocks: u32, block: u32, size: u32) -> Vec<u32> {
 /// Runs `cluster_tokens` on `blocks` blocks of `block` threads in clusters
 /// of `size`; returns whether the result matches the model.
 pub fn cluster_check(backend: &Backend, blocks: u32, block: u32, size: u32) -> Result<bool> {
-    let mut out = backend.alloc::<u32>((blocks * block) as usize)?;
+    let out = backend.alloc::<u32>((blocks * block) as usize)?;
     let cfg = LaunchConfig::linear(blocks, block).clusters(cg_runtime::Dim3::x(size));
     backend.launch(&cg_kernels::cluster::CLUSTER_TOKENS, &cfg, (out.as_ptr(),))?;
     Ok(out.to_vec()? == cluster_tokens_expected(blocks, block, size))
@@ -410,7 +410,7 @@ mod tests {
     #[test]
     fn grid_sync_without_a_cooperative_launch_is_reported() {
         let backend = Backend::sim();
-        let mut out = backend.alloc::<u32>(8).unwrap();
+        let out = backend.alloc::<u32>(8).unwrap();
         let cfg = LaunchConfig::linear(4, 32);
         let e = backend
             .launch(&cg_kernels::grid::GRID_EXCHANGE, &cfg, (out.as_ptr(), 1))

@@ -108,7 +108,7 @@ fn on_gpu<T: TestValue>(
         counters.as_ptr(),
     );
     let cfg = LaunchConfig::linear(c.launch.blocks, c.launch.block);
-    gpu.launch_function(module.function(k.name())?, k.name(), &cfg, args)?;
+    gpu.launch_in(module, k, &cfg, args)?;
     gpu.synchronize()?;
     Ok((out.to_vec()?, counters.to_vec()?))
 }
@@ -287,7 +287,7 @@ fn composed_on_gpu<T: TestValue>(
         out.as_ptr(),
     );
     let cfg = LaunchConfig::linear(c.case.launch.blocks, c.case.launch.block);
-    gpu.launch_function(module.function(k.name())?, k.name(), &cfg, args)?;
+    gpu.launch_in(module, k, &cfg, args)?;
     gpu.synchronize()?;
     Ok(out.to_vec()?)
 }
@@ -336,7 +336,7 @@ fn run_composed<T: TestValue>(
 /// per kind, for `u32`, `u64` and `f32`.
 pub fn run_all(gpu: &Gpu, per_kind: u32, composed: u32, seed: u64) -> Result<Vec<TypeResult>> {
     // The test kernels run blocks of up to 1024 threads.
-    let module = gpu.load_embedded_for_block(cg_runtime::ptx::EMBEDDED_TEST_PTX, 1024)?;
+    let module = gpu.load_for_block(&crate::kernels::TEST_PTX, 1024)?;
     let mut rng = Rng(seed | 1);
     let mut results = Vec::new();
     if per_kind > 0 {

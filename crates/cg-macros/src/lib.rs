@@ -100,7 +100,7 @@ fn expand_kernel(func: ItemFn) -> syn::Result<proc_macro2::TokenStream> {
         #[cfg(not(target_arch = "nvptx64"))]
         #[doc = #doc]
         #vis const #desc: ::cooperative_groups::Kernel<(#(#types,)*)> =
-            ::cooperative_groups::Kernel::new(#name_lit, |(#(#names,)*)| {
+            ::cooperative_groups::Kernel::new(::core::env!("CARGO_CRATE_NAME"), #name_lit, |(#(#names,)*)| {
                 // SAFETY: the launcher passes the arguments the kernel was declared
                 // with; the kernel's own contract covers what it does with them.
                 unsafe { #ident(#(#names),*) }

@@ -7,14 +7,14 @@ use thiserror::Error;
 pub enum RuntimeError {
     /// `libcuda` could not be loaded: no NVIDIA driver on this machine.
     #[error(
-        "no NVIDIA driver found (libcuda.so could not be loaded); install the driver, or use the simulator (--backend sim)"
+        "no NVIDIA driver found (libcuda.so could not be loaded); install the driver, or run on the simulator"
     )]
     NoDriver,
     /// `cuInit` failed for another reason than a missing GPU.
     #[error("the CUDA driver failed to initialise: {0}")]
     DriverInit(String),
     /// The driver loaded but reports no GPU.
-    #[error("the NVIDIA driver reports no GPU; use the simulator (--backend sim)")]
+    #[error("the NVIDIA driver reports no GPU; run on the simulator")]
     NoDevice,
     /// The requested device ordinal does not exist.
     #[error("GPU {requested} does not exist: this machine has {count} GPU(s) (valid: 0..{count})")]
@@ -71,8 +71,22 @@ pub enum RuntimeError {
         log: String,
     },
     /// A kernel name is not in the loaded module.
-    #[error("kernel `{0}` is not in the loaded module (is it marked #[kernel] in cg-kernels?)")]
+    #[error(
+        "kernel `{0}` is not in the loaded module (is it marked #[kernel], and was the module built from its crate?)"
+    )]
     NoSuchKernel(String),
+    /// A `#[kernel]` descriptor launched against the module of another crate.
+    #[error(
+        "kernel `{kernel}` of crate `{krate}` launched against the module of crate `{module}`: load the PTX that cg-build made from `{krate}`"
+    )]
+    KernelNotInModule {
+        /// Kernel name.
+        kernel: String,
+        /// The crate that defines it.
+        krate: String,
+        /// The crate the module was built from.
+        module: String,
+    },
     /// A launch shape that the device or the kernel cannot run.
     #[error("invalid launch of `{kernel}`: {reason}")]
     InvalidLaunch {

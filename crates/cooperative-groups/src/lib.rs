@@ -158,6 +158,7 @@ pub mod intrinsics;
 mod kernel_desc;
 pub mod ops;
 mod panic;
+mod pod;
 pub mod shared;
 
 pub use cg_macros::{kernel, shared_array};
@@ -177,6 +178,7 @@ pub use group::{
 #[cfg(not(target_arch = "nvptx64"))]
 pub use kernel_desc::Kernel;
 pub use ops::ReduceOp;
+pub use pod::Pod;
 pub use shared::{DynamicShared, SharedArray, dynamic_shared};
 
 /// Everything a kernel usually needs: the group constructors, the

@@ -12,7 +12,7 @@ use cooperative_groups::{
 use super::{Kind, Params, SLOTS, slot};
 
 /// An element type of the collective kernels.
-pub trait Elem: ShflValue + MatchValue {
+pub trait Elem: ShflValue + MatchValue + cooperative_groups::Pod {
     /// The bits written to the output.
     fn bits(self) -> u64;
     /// `reduce`, `inclusive_scan`, `exclusive_scan` under operator `op`

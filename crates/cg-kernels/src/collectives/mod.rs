@@ -153,3 +153,7 @@ pub struct Params {
     /// Unused (keeps the block 8 words).
     pub pad: [u32; 2],
 }
+
+// SAFETY: `repr(C)`, eight `u32` words and no padding: any 32 bytes are a
+// `Params`.
+unsafe impl cooperative_groups::Pod for Params {}

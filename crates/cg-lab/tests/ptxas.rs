@@ -2,8 +2,37 @@
 
 use std::process::Command;
 
-use cg_runtime::ptx::{EMBEDDED_PTX, EMBEDDED_TEST_PTX};
+// `LAB_PTX` and `TEST_PTX`: the lab's PTX tables, built by `build.rs` (cg-build).
+include!(concat!(env!("OUT_DIR"), "/lab_ptx.rs"));
+include!(concat!(env!("OUT_DIR"), "/test_ptx.rs"));
 use cg_runtime::tools::require_tool_in_ci;
+
+#[test]
+fn every_ptx_targets_its_sm_and_names_its_crate() {
+    for m in [&LAB_PTX, &TEST_PTX] {
+        assert_eq!(m.crate_name(), "cg_kernels");
+        let sms: Vec<u32> = m.ptx().iter().map(|p| p.sm).collect();
+        assert!(
+            !sms.is_empty() && sms.windows(2).all(|w| w[0] < w[1]),
+            "{sms:?}"
+        );
+        for p in m.ptx() {
+            assert!(
+                p.ptx.contains(&format!(".target sm_{}", p.sm)),
+                "sm_{}",
+                p.sm
+            );
+            assert!(
+                p.ptx.contains(".visible .entry smoke("),
+                "smoke kernel missing for sm_{}",
+                p.sm
+            );
+        }
+    }
+    // The test module has the collective test kernels; the lab's does not.
+    assert!(TEST_PTX.ptx()[0].ptx.contains(".entry collectives_u32("));
+    assert!(!LAB_PTX.ptx()[0].ptx.contains(".entry collectives_u32("));
+}
 
 #[test]
 fn every_embedded_ptx_assembles() {
@@ -12,10 +41,11 @@ fn every_embedded_ptx_assembles() {
     };
     let dir = std::env::temp_dir().join(format!("cg-ptxas-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let modules: Vec<_> = EMBEDDED_PTX
+    let modules: Vec<_> = LAB_PTX
+        .ptx()
         .iter()
         .map(|p| (p, "lab"))
-        .chain(EMBEDDED_TEST_PTX.iter().map(|p| (p, "test")))
+        .chain(TEST_PTX.ptx().iter().map(|p| (p, "test")))
         .collect();
     // ptxas is single-threaded: assemble the modules side by side.
     std::thread::scope(|s| {
@@ -36,7 +66,7 @@ fn every_embedded_ptx_assembles() {
 fn check_one(
     ptxas: &std::path::Path,
     dir: &std::path::Path,
-    p: &cg_runtime::ptx::EmbeddedPtx,
+    p: &cg_runtime::EmbeddedPtx,
     module: &str,
 ) {
     let src = dir.join(format!("{module}_sm_{}.ptx", p.sm));

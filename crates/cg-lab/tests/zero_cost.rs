@@ -19,10 +19,12 @@
 //! reduce keeps its collectives (nothing optimised away), and the library's
 //! tile-32 shuffle tree is the hand-written one.
 
-use cg_runtime::ptx::{EMBEDDED_PTX, EMBEDDED_TEST_PTX};
+// `LAB_PTX` and `TEST_PTX`: the lab's PTX tables, built by `build.rs` (cg-build).
+include!(concat!(env!("OUT_DIR"), "/lab_ptx.rs"));
+include!(concat!(env!("OUT_DIR"), "/test_ptx.rs"));
 
 fn ptx_files() -> Vec<(u32, &'static str)> {
-    EMBEDDED_TEST_PTX.iter().map(|p| (p.sm, p.ptx)).collect()
+    TEST_PTX.ptx().iter().map(|p| (p.sm, p.ptx)).collect()
 }
 
 /// The whole text of kernel `name`, from `.visible .entry` to its closing
@@ -165,7 +167,7 @@ fn shuffles(ins: &[String]) -> Vec<String> {
 
 #[test]
 fn lab_kernels_keep_their_collectives_and_match_the_baseline() {
-    for p in EMBEDDED_PTX {
+    for p in LAB_PTX.ptx() {
         let sm = p.sm;
         let intrinsic = entry(p.ptx, "reduce_intrinsic");
         let tile32 = entry(p.ptx, "reduce_tile32");
@@ -251,7 +253,7 @@ fn shfl_operands(i: &cg_runtime::sass::Instr) -> String {
 /// round (sm_80, sm_90; no disassembler for sm_70 ships in a wheel).
 #[test]
 fn tile32_and_handwritten_tree_have_the_same_sass() {
-    for p in EMBEDDED_PTX.iter().filter(|p| p.sm >= 80) {
+    for p in LAB_PTX.ptx().iter().filter(|p| p.sm >= 80) {
         let Some(listing) = sass_of(p.ptx, p.sm, &format!("lab{}", p.sm)) else {
             return;
         };
@@ -348,7 +350,7 @@ fn extract_entries(ptx: &str, names: &[&str]) -> String {
 /// broadcast, sits behind one uniform branch and is not part of the tree.)
 #[test]
 fn tile32_reduce_is_the_handwritten_butterfly_in_sass() {
-    for p in EMBEDDED_TEST_PTX.iter().filter(|p| p.sm >= 80) {
+    for p in TEST_PTX.ptx().iter().filter(|p| p.sm >= 80) {
         let lib = "probe_tile32_reduce_f32";
         let hand = "probe_handwritten_reduce_f32";
         let small = extract_entries(p.ptx, &[lib, hand]);

@@ -1,0 +1,580 @@
+//! Compiles a kernel crate written with `cooperative-groups` to PTX, one
+//! module per SM, from the build script of the host crate that launches it,
+//! and generates the table that the host crate embeds.
+//!
+//! ```no_run
+//! // build.rs of the host crate (its `fn main`); `../kernels` is the kernel crate.
+//! cg_build::KernelCrate::at("../kernels")
+//!     .build()
+//!     .unwrap_or_else(|e| e.fail());
+//! ```
+//!
+//! ```ignore
+//! // src/main.rs of the host crate: `KERNELS`, a `cg_runtime::PtxModule`.
+//! include!(concat!(env!("OUT_DIR"), "/kernels.rs"));
+//!
+//! let gpu = cg_runtime::Gpu::open(0, &KERNELS)?;
+//! gpu.launch(&kernels::MY_KERNEL, &cfg, args)?;
+//! ```
+//!
+//! # What a kernel crate needs
+//!
+//! * a library (`src/lib.rs`), `#![no_std]`, with
+//!   `#![cfg_attr(target_arch = "nvptx64", feature(abi_gpu_kernel, asm_experimental_arch))]`;
+//! * a dependency on `cooperative-groups` and kernels marked `#[kernel]`;
+//! * a nightly toolchain with `rust-src` wherever it is built for the GPU
+//!   (the host crate itself may build on stable: this crate then runs the
+//!   nested build with `rustup run nightly`).
+//!
+//! The profile (fat LTO, one codegen unit, `panic = "abort"`, `opt-level =
+//! 3`) is passed on the command line; the kernel crate's workspace needs no
+//! `[profile]` of its own.
+//!
+//! # Where things go
+//!
+//! The nested build runs `cargo rustc --target nvptx64-nvidia-cuda
+//! -Zbuild-std=core` once per SM, in `<target dir>/cg-build/sm_XX` of the
+//! *calling* build (so `core` is compiled once per SM and then cached, and
+//! nothing is written into the kernel crate's source tree), and writes the
+//! PTX files and the generated table into `OUT_DIR`. `CG_SMS=90` (a comma
+//! separated list) builds fewer SMs while iterating.
+
+#![warn(missing_docs)]
+
+use std::env;
+use std::fmt;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The SMs built by default: every GPU from Volta on runs one of them (the
+/// driver JITs sm_90 PTX for newer GPUs).
+pub const DEFAULT_SMS: &[u32] = &[70, 80, 90];
+
+/// The variable that overrides the SM list (`CG_SMS=90` or `CG_SMS=80,90`).
+pub const SMS_VAR: &str = "CG_SMS";
+
+/// The nightlies this project is tested with, named in toolchain errors.
+pub const TESTED_NIGHTLIES: &str = "rustc 1.97.0-nightly (2026-05-19)";
+
+/// A kernel crate to build to PTX.
+#[derive(Clone, Debug)]
+pub struct KernelCrate {
+    dir: PathBuf,
+    sms: Vec<u32>,
+    features: Vec<String>,
+    name: Option<String>,
+    file: Option<String>,
+}
+
+/// Why a build failed: one line naming the fix, and the compiler's output
+/// where there is one.
+#[derive(Debug)]
+pub struct Error {
+    /// What went wrong and what to do, in one line.
+    pub summary: String,
+    /// The nested compiler's output, if it ran.
+    pub log: String,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.summary)?;
+        if !self.log.is_empty() {
+            write!(f, "\n{}", self.log)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl Error {
+    fn new(summary: impl Into<String>) -> Error {
+        Error {
+            summary: summary.into(),
+            log: String::new(),
+        }
+    }
+
+    /// Ends the build script: prints the error (the summary also as a cargo
+    /// warning, which cargo shows without `-vv`) and exits with status 1.
+    pub fn fail(self) -> ! {
+        eprintln!("error: {self}");
+        println!("cargo:warning={}", self.summary);
+        std::process::exit(1)
+    }
+}
+
+/// What a successful build produced.
+#[derive(Clone, Debug)]
+pub struct Built {
+    /// The generated file to `include!` (in `OUT_DIR`).
+    pub table: PathBuf,
+    /// The name of the static it defines.
+    pub static_name: String,
+    /// One PTX file per SM, in the order built.
+    pub ptx: Vec<(u32, PathBuf)>,
+}
+
+impl KernelCrate {
+    /// The kernel crate whose `Cargo.toml` is in `dir` (relative paths are
+    /// taken from the calling crate's directory).
+    pub fn at(dir: impl AsRef<Path>) -> KernelCrate {
+        let dir = dir.as_ref();
+        let dir = if dir.is_absolute() {
+            dir.to_path_buf()
+        } else {
+            manifest_dir().join(dir)
+        };
+        KernelCrate {
+            dir,
+            sms: DEFAULT_SMS.to_vec(),
+            features: Vec::new(),
+            name: None,
+            file: None,
+        }
+    }
+
+    /// The SMs to build for (default [`DEFAULT_SMS`]; [`SMS_VAR`] overrides).
+    pub fn sms(mut self, sms: &[u32]) -> KernelCrate {
+        self.sms = sms.to_vec();
+        self
+    }
+
+    /// Builds the kernel crate with this feature enabled.
+    pub fn feature(mut self, feature: &str) -> KernelCrate {
+        self.features.push(feature.to_string());
+        self
+    }
+
+    /// The name of the generated static (default: the crate's name in upper
+    /// case, e.g. `MY_KERNELS` for `my-kernels`) and of its file
+    /// (`<name in lower case>.rs` in `OUT_DIR`).
+    pub fn name(mut self, name: &str) -> KernelCrate {
+        self.name = Some(name.to_string());
+        self
+    }
+
+    /// Builds one PTX per SM and writes the table; prints the
+    /// `cargo:rerun-if-changed` lines that rebuild it when a source file of
+    /// the kernel crate or of its path dependencies changes.
+    pub fn build(self) -> Result<Built, Error> {
+        let manifest = self.dir.join("Cargo.toml");
+        let text = fs::read_to_string(&manifest).map_err(|e| {
+            Error::new(format!(
+                "cannot read the kernel crate's manifest {}: {e}",
+                manifest.display()
+            ))
+        })?;
+        let package = package_name(&text)
+            .ok_or_else(|| Error::new(format!("{} has no [package] name", manifest.display())))?;
+        let lib = lib_name(&text).unwrap_or_else(|| package.replace('-', "_"));
+        let static_name = self.name.clone().unwrap_or_else(|| lib.to_uppercase());
+        let file = self
+            .file
+            .clone()
+            .unwrap_or_else(|| format!("{}.rs", static_name.to_lowercase()));
+        watch_inputs(&self.dir);
+        let sms = sms_override().unwrap_or_else(|| self.sms.clone());
+        if sms.is_empty() {
+            return Err(Error::new(format!(
+                "{SMS_VAR} names no SM (e.g. {SMS_VAR}=90)"
+            )));
+        }
+        let cargo = Toolchain::find()?;
+        let out = out_dir();
+        let target = nested_target_root();
+        let tag = if self.features.is_empty() {
+            String::new()
+        } else {
+            format!("-{}", self.features.join("-"))
+        };
+        eprintln!(
+            "cg-build: {package}{tag}: PTX for {} …",
+            sms.iter()
+                .map(|s| format!("sm_{s}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let results: Vec<Result<(u32, PathBuf), Error>> = std::thread::scope(|s| {
+            let handles: Vec<_> = sms
+                .iter()
+                .map(|&sm| {
+                    let (cargo, out, target, tag, lib) = (&cargo, &out, &target, &tag, &lib);
+                    let this = &self;
+                    s.spawn(move || {
+                        let ptx = out.join(format!("{lib}{tag}_sm_{sm}.ptx"));
+                        let dir = target.join(format!("sm_{sm}"));
+                        this.nested_build(cargo, sm, &dir, &ptx)?;
+                        watch_dep_info(&dir, lib);
+                        Ok((sm, ptx))
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("kernel build thread"))
+                .collect()
+        });
+        let ptx = results.into_iter().collect::<Result<Vec<_>, _>>()?;
+        let table = out.join(&file);
+        fs::write(&table, table_source(&static_name, &lib, &tag, &ptx))
+            .map_err(|e| Error::new(format!("cannot write {}: {e}", table.display())))?;
+        Ok(Built {
+            table,
+            static_name,
+            ptx,
+        })
+    }
+
+    /// One `cargo rustc` for `sm`, writing `ptx`.
+    fn nested_build(
+        &self,
+        cargo: &Toolchain,
+        sm: u32,
+        target_dir: &Path,
+        ptx: &Path,
+    ) -> Result<(), Error> {
+        let mut cmd = cargo.command();
+        cmd.current_dir(&self.dir)
+            .env("RUSTFLAGS", rustflags(sm))
+            .arg("rustc")
+            .arg("--manifest-path")
+            .arg(self.dir.join("Cargo.toml"))
+            .args(PROFILE.iter().flat_map(|kv| ["--config", kv]))
+            .args(["--profile", "cg-ptx", "-Zbuild-std=core"])
+            .args([
+                "--target",
+                "nvptx64-nvidia-cuda",
+                "--crate-type",
+                "staticlib",
+            ])
+            .args(
+                (!self.features.is_empty())
+                    .then(|| format!("--features={}", self.features.join(","))),
+            )
+            .arg("--target-dir")
+            .arg(target_dir)
+            .arg("--")
+            .arg(format!("--emit=asm={}", ptx.display()))
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        let output = cmd
+            .output()
+            .map_err(|e| Error::new(format!("cannot run cargo for the kernel build: {e}")))?;
+        if output.status.success() {
+            return Ok(());
+        }
+        let log = String::from_utf8_lossy(&output.stderr).into_owned();
+        Err(Error {
+            summary: diagnose(&log, sm, &self.dir),
+            log,
+        })
+    }
+}
+
+/// The nested build's profile: one self-contained, fat-LTO'd module.
+const PROFILE: &[&str] = &[
+    "profile.cg-ptx.inherits=\"release\"",
+    "profile.cg-ptx.opt-level=3",
+    "profile.cg-ptx.lto=\"fat\"",
+    "profile.cg-ptx.codegen-units=1",
+    "profile.cg-ptx.panic=\"abort\"",
+    "profile.cg-ptx.debug=false",
+    "profile.cg-ptx.incremental=false",
+];
+
+/// `RUSTFLAGS` of the nested build for `sm`: the target CPU (newer
+/// nightlies reject `-Ctarget-cpu` after `--`), and PTX ISA 8.0 on sm_90+
+/// for `elect.sync` and the cluster instructions.
+fn rustflags(sm: u32) -> String {
+    let ptx = if sm >= 90 {
+        " -Ctarget-feature=+ptx80"
+    } else {
+        ""
+    };
+    format!("-Ctarget-cpu=sm_{sm}{ptx}")
+}
+
+/// One line saying what to do, from the nested compiler's output.
+fn diagnose(log: &str, sm: u32, dir: &Path) -> String {
+    let krate = dir.display();
+    if log.contains("abi_gpu_kernel") || log.contains("\"gpu-kernel\" ABI is experimental") {
+        format!(
+            "the kernel crate at {krate} needs `#![cfg_attr(target_arch = \"nvptx64\", feature(abi_gpu_kernel, asm_experimental_arch))]` in src/lib.rs"
+        )
+    } else if log.contains("asm_experimental_arch") {
+        format!(
+            "the kernel crate at {krate} needs `#![cfg_attr(target_arch = \"nvptx64\", feature(asm_experimental_arch))]` in src/lib.rs"
+        )
+    } else if log.contains("-Zbuild-std") || log.contains("rust-src") {
+        "the nightly toolchain lacks rust-src: run `rustup component add rust-src --toolchain nightly`"
+            .to_string()
+    } else if log.contains("can't find crate for `std`") {
+        format!(
+            "the kernel crate at {krate} (or a dependency) uses `std`: kernel crates are `#![no_std]`"
+        )
+    } else {
+        format!(
+            "building the kernel crate at {krate} for sm_{sm} failed (nested `cargo rustc --target nvptx64-nvidia-cuda`; tested with {TESTED_NIGHTLIES}); the compiler's output follows"
+        )
+    }
+}
+
+/// The nightly toolchain the nested build runs, by its sysroot: its own
+/// `cargo` with `RUSTC` set to its own `rustc`, so that every compiler
+/// invocation — `core` from `rust-src` included, whose directory has no
+/// `rust-toolchain.toml` — uses the same nightly.
+struct Toolchain {
+    sysroot: PathBuf,
+}
+
+impl Toolchain {
+    fn find() -> Result<Toolchain, Error> {
+        let rustc = env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+        let sysroot = if is_nightly(Command::new(&rustc).arg("-vV")) {
+            sysroot_of(Command::new(&rustc))
+        } else if is_nightly(Command::new("rustup").args(["run", "nightly", "rustc", "-vV"])) {
+            let mut c = Command::new("rustup");
+            c.args(["run", "nightly", "rustc"]);
+            sysroot_of(c)
+        } else {
+            None
+        };
+        let Some(sysroot) = sysroot else {
+            return Err(Error::new(format!(
+                "the GPU kernels need a nightly toolchain: run `rustup toolchain install nightly --component rust-src` (tested with {TESTED_NIGHTLIES})"
+            )));
+        };
+        if !sysroot.join("lib/rustlib/src/rust/library/core").exists() {
+            return Err(Error::new(
+                "the nightly toolchain lacks rust-src: run `rustup component add rust-src --toolchain nightly`",
+            ));
+        }
+        Ok(Toolchain { sysroot })
+    }
+
+    /// A cargo command with a clean environment: the calling build's flags,
+    /// wrappers (clippy-driver under `cargo clippy`), toolchain choice and
+    /// target directory must not leak into the nested build.
+    fn command(&self) -> Command {
+        let bin = self.sysroot.join("bin");
+        let mut cmd = Command::new(bin.join("cargo"));
+        for (k, _) in env::vars_os() {
+            let k = k.to_string_lossy().into_owned();
+            if (k.starts_with("CARGO") && k != "CARGO_HOME" && k != "CARGO_NET_OFFLINE")
+                || k.starts_with("RUSTC")
+                || k == "RUSTUP_TOOLCHAIN"
+                || k == "RUSTFLAGS"
+                || k == "RUSTDOCFLAGS"
+                || k == "CLIPPY_ARGS"
+                || k.starts_with("__CARGO")
+            {
+                cmd.env_remove(&k);
+            }
+        }
+        cmd.env("RUSTC", bin.join("rustc"));
+        cmd
+    }
+}
+
+/// `rustc --print sysroot` of a compiler command.
+fn sysroot_of(mut rustc: Command) -> Option<PathBuf> {
+    let o = rustc.args(["--print", "sysroot"]).output().ok()?;
+    let s = String::from_utf8_lossy(&o.stdout).trim().to_string();
+    (o.status.success() && !s.is_empty()).then(|| PathBuf::from(s))
+}
+
+fn is_nightly(cmd: &mut Command) -> bool {
+    cmd.output()
+        .map(|o| {
+            let v = String::from_utf8_lossy(&o.stdout);
+            o.status.success() && (v.contains("-nightly") || v.contains("-dev"))
+        })
+        .unwrap_or(false)
+}
+
+/// The generated table.
+fn table_source(name: &str, lib: &str, tag: &str, ptx: &[(u32, PathBuf)]) -> String {
+    let mut s = format!(
+        "/// The PTX of the kernel crate `{lib}`{}, one module per SM (generated by cg-build).\n\
+         pub static {name}: ::cg_runtime::PtxModule = ::cg_runtime::PtxModule::new(\n    {lib:?},\n    &[\n",
+        if tag.is_empty() {
+            String::new()
+        } else {
+            format!(" (features {})", &tag[1..])
+        }
+    );
+    for (sm, path) in ptx {
+        s += &format!(
+            "        ::cg_runtime::EmbeddedPtx {{ sm: {sm}, ptx: include_str!({:?}) }},\n",
+            path.display().to_string()
+        );
+    }
+    s += "    ],\n);\n";
+    s
+}
+
+/// `[package] name` of a manifest.
+fn package_name(manifest: &str) -> Option<String> {
+    key_in_section(manifest, "package", "name")
+}
+
+/// `[lib] name` of a manifest, if set.
+fn lib_name(manifest: &str) -> Option<String> {
+    key_in_section(manifest, "lib", "name")
+}
+
+/// A `key = "value"` line inside `[section]` (enough for the `name` keys;
+/// a full TOML parser is not worth a build dependency).
+fn key_in_section(manifest: &str, section: &str, key: &str) -> Option<String> {
+    let mut inside = false;
+    for line in manifest.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            inside = line == format!("[{section}]");
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        let Some((k, v)) = line.split_once('=') else {
+            continue;
+        };
+        if k.trim() == key {
+            let v = v.trim();
+            return Some(v.trim_matches('"').to_string());
+        }
+    }
+    None
+}
+
+fn manifest_dir() -> PathBuf {
+    PathBuf::from(env::var("CARGO_MANIFEST_DIR").expect("cg-build runs inside a build script"))
+}
+
+fn out_dir() -> PathBuf {
+    PathBuf::from(env::var("OUT_DIR").expect("cg-build runs inside a build script"))
+}
+
+/// `<target dir>/cg-build` of the calling build: the ancestor of `OUT_DIR`
+/// that cargo marked with `CACHEDIR.TAG`, else `OUT_DIR` itself.
+fn nested_target_root() -> PathBuf {
+    let out = out_dir();
+    out.ancestors()
+        .find(|d| d.join("CACHEDIR.TAG").exists())
+        .unwrap_or(&out)
+        .join("cg-build")
+}
+
+/// [`SMS_VAR`], parsed (`None` when unset or empty).
+fn sms_override() -> Option<Vec<u32>> {
+    println!("cargo:rerun-if-env-changed={SMS_VAR}");
+    let v = env::var(SMS_VAR).ok()?;
+    let sms: Vec<u32> = v
+        .split(',')
+        .filter_map(|s| s.trim().trim_start_matches("sm_").parse().ok())
+        .collect();
+    (!v.trim().is_empty()).then_some(sms)
+}
+
+/// Rebuild when the kernel crate's manifest or sources change (the source
+/// files of its path dependencies are added from the dep-info after a
+/// successful build).
+fn watch_inputs(dir: &Path) {
+    for p in [dir.join("Cargo.toml"), dir.join("src")] {
+        println!("cargo:rerun-if-changed={}", p.display());
+    }
+    // The toolchain file and lock file of the kernel crate's workspace.
+    for d in dir.ancestors() {
+        for f in ["rust-toolchain.toml", "rust-toolchain", "Cargo.lock"] {
+            if d.join(f).exists() {
+                println!("cargo:rerun-if-changed={}", d.join(f).display());
+            }
+        }
+    }
+}
+
+/// Every local source file the PTX was built from (the dep-info cargo
+/// writes beside the artifact lists those of path dependencies too).
+fn watch_dep_info(target_dir: &Path, lib: &str) {
+    let d = target_dir.join(format!("nvptx64-nvidia-cuda/cg-ptx/lib{lib}.d"));
+    let Ok(text) = fs::read_to_string(&d) else {
+        return;
+    };
+    let Some((_, deps)) = text.split_once(": ") else {
+        return;
+    };
+    // Paths are separated by spaces (escaped as `\ ` inside a path).
+    let mut path = String::new();
+    let mut chars = deps.trim().chars().peekable();
+    let emit = |p: &mut String| {
+        if !p.is_empty() {
+            println!("cargo:rerun-if-changed={p}");
+            p.clear();
+        }
+    };
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if chars.peek() == Some(&' ') => {
+                path.push(' ');
+                chars.next();
+            }
+            ' ' | '\n' => emit(&mut path),
+            _ => path.push(c),
+        }
+    }
+    emit(&mut path);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_names_of_a_manifest() {
+        let m = "[package]\nname = \"my-kernels\"\nversion = \"0.1.0\"\n\n[lib]\nname = \"kern\"\n";
+        assert_eq!(package_name(m).as_deref(), Some("my-kernels"));
+        assert_eq!(lib_name(m).as_deref(), Some("kern"));
+        let m = "[dependencies]\nname = \"x\"\n[package]\nversion = \"1\"\nname=\"k\"\n";
+        assert_eq!(package_name(m).as_deref(), Some("k"));
+        assert_eq!(lib_name(m), None);
+    }
+
+    #[test]
+    fn the_table_names_every_sm() {
+        let t = table_source(
+            "K",
+            "kern",
+            "-collectives",
+            &[(70, "/o/a.ptx".into()), (90, "/o/b.ptx".into())],
+        );
+        assert!(t.contains("pub static K: ::cg_runtime::PtxModule"), "{t}");
+        assert!(t.contains("\"kern\""), "{t}");
+        assert!(t.contains("sm: 70, ptx: include_str!(\"/o/a.ptx\")"), "{t}");
+        assert!(t.contains("sm: 90"), "{t}");
+        assert!(t.contains("features collectives"), "{t}");
+    }
+
+    #[test]
+    fn toolchain_errors_name_the_fix() {
+        let dir = Path::new("/k");
+        assert!(
+            diagnose(
+                "error[E0658]: the extern \"gpu-kernel\" ABI is experimental",
+                90,
+                dir
+            )
+            .contains("feature(abi_gpu_kernel")
+        );
+        assert!(diagnose("error: can't find crate for `std`", 90, dir).contains("no_std"));
+        assert!(diagnose("something else", 80, dir).contains("sm_80"));
+    }
+
+    #[test]
+    fn ptx80_only_on_sm90_and_newer() {
+        assert_eq!(rustflags(80), "-Ctarget-cpu=sm_80");
+        assert_eq!(rustflags(90), "-Ctarget-cpu=sm_90 -Ctarget-feature=+ptx80");
+    }
+}

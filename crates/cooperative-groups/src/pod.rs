@@ -1,0 +1,47 @@
+//! Plain old data: the types a host may copy to and from device memory as
+//! bytes (and zero), because every bit pattern is one of their values.
+
+/// A type whose every bit pattern of `size_of::<Self>()` bytes, padding
+/// included, is a valid value: integers, floats, raw pointers, and arrays
+/// and `#[repr(C)]` structs of them. The host runtime's buffers hold only
+/// such types, so safe code can neither read a forged value back from
+/// device memory nor zero-fill a type that has no zero (`alloc::<&u8>` does
+/// not compile).
+///
+/// ```
+/// # use cooperative_groups::Pod;
+/// /// A kernel's parameter block, shared by host and device.
+/// #[derive(Clone, Copy)]
+/// #[repr(C)]
+/// struct Params {
+///     n: u32,
+///     scale: f32,
+/// }
+/// // SAFETY: `repr(C)`, two 4-byte fields, no padding: any 8 bytes are a `Params`.
+/// unsafe impl Pod for Params {}
+/// ```
+///
+/// # Safety
+///
+/// Implement it only where any bytes make a valid value: never for
+/// references, `bool`, `char`, enums, `NonZero*`, `Option` of a reference,
+/// or a type with an invariant of its own.
+pub unsafe trait Pod: Copy + 'static {}
+
+macro_rules! pod {
+    ($($t:ty),*) => { $(
+        // SAFETY: every bit pattern is a value of a primitive integer or float.
+        unsafe impl Pod for $t {}
+    )* };
+}
+pod!(
+    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64
+);
+
+// SAFETY: an array of `Pod` elements has no padding between them, and every
+// element accepts any bytes.
+unsafe impl<T: Pod, const N: usize> Pod for [T; N] {}
+// SAFETY: any address is a valid raw pointer value (using it is unsafe).
+unsafe impl<T: 'static> Pod for *const T {}
+// SAFETY: as for `*const T`.
+unsafe impl<T: 'static> Pod for *mut T {}
