@@ -32,9 +32,13 @@ grep -q "verified" "$root/run.log"
 export CG_PTXAS=${CG_PTXAS:-$repo/.tools/cuda/nvidia/cuda_nvcc/bin/ptxas}
 export CG_NVDISASM=${CG_NVDISASM:-$repo/.tools/cuda/nvidia/cu13/bin/nvdisasm}
 for sm in 70 80 90; do
-    step "cargo cg ptx tile_sums --sm $sm --sass (ptxas -arch=sm_$sm on the project's PTX)"
-    cargo cg ptx tile_sums --sm "$sm" --sass > "$root/sass_$sm.txt"
-    head -3 "$root/sass_$sm.txt"
-    grep -q "SHFL\|REDUX" "$root/sass_$sm.txt"
+    step "cargo cg ptx tile_sums --sm $sm --check (ptxas -arch=sm_$sm -v on the project's PTX)"
+    cargo cg ptx tile_sums --sm "$sm" --check | tee "$root/ptxas_$sm.txt"
+    grep -q "Used [0-9]* registers" "$root/ptxas_$sm.txt"
 done
+# nvdisasm 13 reads sm_75 and newer.
+step "cargo cg ptx tile_sums --sm 90 --sass"
+cargo cg ptx tile_sums --sm 90 --sass > "$root/sass_90.txt"
+grep -E "REDUX|SHFL" "$root/sass_90.txt" | head -3
+grep -q "REDUX" "$root/sass_90.txt"
 step "outside crate: OK ($proj)"

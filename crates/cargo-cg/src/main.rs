@@ -5,8 +5,10 @@
 //!   or on the simulator where there is none;
 //! * `cargo cg doctor`: what the machine has (nightly, `rust-src`, `ptxas`,
 //!   the CUDA driver, a GPU) and what to do about what it lacks;
-//! * `cargo cg ptx <kernel>`: a kernel's PTX (and its SASS where `ptxas` and
-//!   `nvdisasm` exist), from the PTX that `cg-build` wrote in this project.
+//! * `cargo cg ptx <kernel>`: a kernel's PTX, its SASS (`--sass`, where
+//!   `ptxas` and `nvdisasm` exist) or its registers and shared memory as
+//!   `ptxas -v` reports them (`--check`), from the PTX that `cg-build` wrote
+//!   in this project.
 
 mod doctor;
 mod new;
@@ -20,8 +22,8 @@ cargo cg: CUDA Cooperative Groups for Rust kernels
 USAGE:
     cargo cg new <DIR> [--name NAME]   a new project: kernel crate + host crate
     cargo cg doctor                    check the toolchain, ptxas, driver and GPU
-    cargo cg ptx <KERNEL> [--sm SM] [--sass] [--target-dir DIR]
-                                       print a kernel's PTX (or SASS) from this project's build
+    cargo cg ptx <KERNEL> [--sm SM] [--sass | --check] [--target-dir DIR]
+                                       print a kernel's PTX, its SASS, or what ptxas -v says of it
     cargo cg help                      this text
 ";
 

@@ -170,7 +170,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let backend = match Backend::gpu(0, &{static}) {
         Ok(b) => b,
         Err(e) => {
-            println!("no GPU ({e}): running on the simulator");
+            println!("running on the simulator: {e}");
             Backend::sim()
         }
     };

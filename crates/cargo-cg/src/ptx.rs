@@ -9,7 +9,9 @@ use cg_runtime::tools::find_tool;
 pub fn run(args: &[String]) -> Result<(), String> {
     let pos = super::positional(args, &["--sm", "--target-dir"]);
     let [kernel] = pos.as_slice() else {
-        return Err("usage: cargo cg ptx <KERNEL> [--sm SM] [--sass] [--target-dir DIR]".into());
+        return Err(
+            "usage: cargo cg ptx <KERNEL> [--sm SM] [--sass | --check] [--target-dir DIR]".into(),
+        );
     };
     let target = super::flag(args, "--target-dir")
         .or_else(|| std::env::var("CARGO_TARGET_DIR").ok())
@@ -23,7 +25,15 @@ pub fn run(args: &[String]) -> Result<(), String> {
         })
         .transpose()?;
     let (path, file_sm, ptx) = find(&target, kernel, sm)?;
-    if args.iter().any(|a| a == "--sass") {
+    if args.iter().any(|a| a == "--check") {
+        let ptxas = find_tool("ptxas").ok_or("--check needs ptxas (see `cargo cg doctor`)")?;
+        let report = check(&ptxas, &ptx, file_sm, kernel)?;
+        println!(
+            "// {kernel}: ptxas -arch=sm_{file_sm} -v on {}",
+            path.display()
+        );
+        println!("{report}");
+    } else if args.iter().any(|a| a == "--sass") {
         let ptxas = find_tool("ptxas").ok_or("--sass needs ptxas (see `cargo cg doctor`)")?;
         let dis = find_tool("nvdisasm")
             .or_else(|| find_tool("cuobjdump"))
@@ -47,6 +57,47 @@ pub fn run(args: &[String]) -> Result<(), String> {
         println!("{}", entry_text(&ptx, kernel).expect("found above"));
     }
     Ok(())
+}
+
+/// `ptxas -arch=sm_XX -v` on the whole module (an error with its log if it
+/// fails); returns what it says about `kernel` (registers, shared memory,
+/// spills).
+fn check(ptxas: &Path, ptx: &str, sm: u32, kernel: &str) -> Result<String, String> {
+    let dir = std::env::temp_dir().join(format!("cargo-cg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let src = dir.join("module.ptx");
+    std::fs::write(&src, ptx).map_err(|e| format!("{}: {e}", src.display()))?;
+    let out = std::process::Command::new(ptxas)
+        .arg(format!("-arch=sm_{sm}"))
+        .arg("-v")
+        .arg(&src)
+        .arg("-o")
+        .arg(dir.join("module.cubin"))
+        .output()
+        .map_err(|e| format!("running {}: {e}", ptxas.display()))?;
+    std::fs::remove_dir_all(&dir).ok();
+    let log = String::from_utf8_lossy(&out.stderr).into_owned();
+    if !out.status.success() {
+        return Err(format!("ptxas -arch=sm_{sm} failed:\n{log}"));
+    }
+    Ok(kernel_lines(&log, kernel).join("\n"))
+}
+
+/// The lines of a `ptxas -v` log about `kernel`: from its "Compiling entry
+/// function" line up to the next kernel's.
+fn kernel_lines<'a>(log: &'a str, kernel: &str) -> Vec<&'a str> {
+    let head = format!("Compiling entry function '{kernel}'");
+    let mut inside = false;
+    let mut lines = Vec::new();
+    for l in log.lines() {
+        if l.contains("Compiling entry function") {
+            inside = l.contains(&head);
+        }
+        if inside {
+            lines.push(l.trim_start_matches("ptxas info    : ").trim());
+        }
+    }
+    lines
 }
 
 /// The newest PTX file under `target` (for `sm`, if given) with an entry
@@ -143,6 +194,19 @@ mod tests {
         );
         assert!(entry_text(ptx, "ab").unwrap().contains("exit"));
         assert!(entry_text(ptx, "b").is_none());
+    }
+
+    #[test]
+    fn keeps_the_ptxas_lines_of_one_kernel() {
+        let log = "ptxas info    : Compiling entry function 'a' for 'sm_90'\nptxas info    : Used 8 registers\nptxas info    : Compiling entry function 'b' for 'sm_90'\nptxas info    : Used 9 registers\n";
+        assert_eq!(
+            kernel_lines(log, "a"),
+            [
+                "Compiling entry function 'a' for 'sm_90'",
+                "Used 8 registers"
+            ]
+        );
+        assert_eq!(kernel_lines(log, "b")[1], "Used 9 registers");
     }
 
     #[test]

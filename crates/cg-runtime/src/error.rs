@@ -6,15 +6,13 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 pub enum RuntimeError {
     /// `libcuda` could not be loaded: no NVIDIA driver on this machine.
-    #[error(
-        "no NVIDIA driver found (libcuda.so could not be loaded); install the driver, or run on the simulator"
-    )]
+    #[error("no NVIDIA driver found (libcuda.so could not be loaded)")]
     NoDriver,
     /// `cuInit` failed for another reason than a missing GPU.
     #[error("the CUDA driver failed to initialise: {0}")]
     DriverInit(String),
     /// The driver loaded but reports no GPU.
-    #[error("the NVIDIA driver reports no GPU; run on the simulator")]
+    #[error("the NVIDIA driver reports no GPU")]
     NoDevice,
     /// The requested device ordinal does not exist.
     #[error("GPU {requested} does not exist: this machine has {count} GPU(s) (valid: 0..{count})")]
