@@ -134,6 +134,7 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
                 .collect::<Result<Vec<_>>>()?;
             let mut grid_lines = grid_suite(&backend)?;
             grid_lines.extend(cluster_suite(&backend)?);
+            grid_lines.push(foreign_kernel_check(&backend)?);
             for l in &grid_lines {
                 println!("{l}");
             }
@@ -196,7 +197,7 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
         let md = dir.join("differential.md");
         let mut text = markdown(&report);
         if !grid_report.is_empty() {
-            text += "\n## Grid-wide sync (cooperative launch) and clusters\n\n";
+            text += "\n## Grid-wide sync (cooperative launch), clusters, module identity\n\n";
             for l in &grid_report {
                 text += &format!("- {l}\n");
             }
@@ -325,6 +326,28 @@ pub fn grid_suite(backend: &Backend) -> Result<Vec<String>> {
     Ok(lines)
 }
 
+/// A kernel of this crate (`cg_lab`), which the lab's module — built from
+/// `cg_kernels` — does not contain: launching it there must be refused.
+#[cooperative_groups::kernel]
+pub fn foreign_smoke(out: *mut u32) {
+    // SAFETY: never launched on a module that has it; on the simulator the
+    // launcher passes one word.
+    unsafe { *out = 1 };
+}
+
+/// A descriptor launched against a module built from another crate is
+/// refused with an error naming both crates (the GPU check of `verify`).
+pub fn foreign_kernel_check(backend: &Backend) -> Result<String> {
+    let out = backend.alloc::<u32>(1)?;
+    match backend.launch(&FOREIGN_SMOKE, &LaunchConfig::linear(1, 1), (out.as_ptr(),)) {
+        Err(e @ cg_runtime::RuntimeError::KernelNotInModule { .. }) => Ok(format!(
+            "a kernel of another crate, launched against the lab's module: refused ({e})"
+        )),
+        Err(e) => bail!("a kernel of another crate failed in an unexpected way: {e}"),
+        Ok(()) => bail!("a kernel of another crate was launched against the lab's module"),
+    }
+}
+
 /// What `cluster_tokens` writes for a 1-D grid of `blocks` blocks of
 /// `block` threads in clusters of `size` blocks (host model).
 fn cluster_tokens_expected(blocks: u32, block: u32, size: u32) -> Vec<u32> {
@@ -416,5 +439,22 @@ mod tests {
             .launch(&cg_kernels::grid::GRID_EXCHANGE, &cfg, (out.as_ptr(), 1))
             .unwrap_err();
         assert!(e.to_string().contains("grid.rs"), "{e}");
+    }
+}
+
+#[cfg(test)]
+mod foreign_kernel_tests {
+    use super::*;
+
+    #[test]
+    fn a_foreign_descriptor_names_its_crate() {
+        assert_eq!(FOREIGN_SMOKE.crate_name(), "cg_lab");
+        assert_eq!(cg_kernels::smoke::SMOKE.crate_name(), "cg_kernels");
+        // On the simulator there is no module: the kernel runs.
+        let sim = Backend::sim();
+        let out = sim.alloc::<u32>(1).unwrap();
+        sim.launch(&FOREIGN_SMOKE, &LaunchConfig::linear(1, 1), (out.as_ptr(),))
+            .unwrap();
+        assert_eq!(out.to_vec().unwrap(), [1]);
     }
 }
