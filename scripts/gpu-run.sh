@@ -6,7 +6,9 @@
 # compute-sanitizer's racecheck, synccheck and memcheck.
 # Usage: scripts/gpu-run.sh [OUT_DIR] [STEP...]   (default: results/run, every
 # step; steps: lab verify compare compare-large sanitize). Packs what it ran
-# into OUT_DIR/results.tgz. Expects a built target/release/cg-lab.
+# into OUT_DIR/results.tgz. Expects a built target/release/cg-lab
+# (`cargo build --release -p cg-lab --features collectives`: verify launches
+# the collective test kernels).
 set -uo pipefail
 out=${1:-results/run}
 shift || true

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The test command of the README: every test of the workspace — simulator,
 # library (property, compile-fail, misuse), ptxas and zero-cost PTX/SASS
-# checks, and the lab end to end on the simulator (cg-lab's CLI tests).
+# checks (cg-lab's feature `collectives` builds the test kernels' PTX), and
+# the lab end to end on the simulator (cg-lab's CLI tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ -x .tools/cuda/nvidia/cuda_nvcc/bin/ptxas ]] || scripts/install-cuda-tools.sh
-cargo test --workspace
+cargo test --workspace --features cg-lab/collectives

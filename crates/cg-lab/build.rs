@@ -1,7 +1,7 @@
 //! Builds the lab's kernels (`cg-kernels`) to PTX through `cg-build`, as a
-//! user's host crate builds its own: the lab's module, and the test module
-//! (feature `collectives`) that `cg-lab verify` loads. Also records the
-//! source revision (`git describe --always --dirty`) for reports.
+//! user's host crate builds its own: the lab's module, and with feature
+//! `collectives` the test module that `cg-lab verify` loads. Also records
+//! the source revision (`git describe --always --dirty`) for reports.
 
 use std::process::Command;
 
@@ -10,11 +10,13 @@ fn main() {
         .name("LAB_PTX")
         .build()
         .unwrap_or_else(|e| e.fail());
-    cg_build::KernelCrate::at("../cg-kernels")
-        .feature("collectives")
-        .name("TEST_PTX")
-        .build()
-        .unwrap_or_else(|e| e.fail());
+    if std::env::var_os("CARGO_FEATURE_COLLECTIVES").is_some() {
+        cg_build::KernelCrate::at("../cg-kernels")
+            .feature("collectives")
+            .name("TEST_PTX")
+            .build()
+            .unwrap_or_else(|e| e.fail());
+    }
 
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
     println!("cargo:rerun-if-changed={root}/.git/HEAD");

@@ -139,18 +139,33 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
                 println!("{l}");
             }
             grid_report = grid_lines;
-            if args.collectives > 0 || args.composed > 0 {
-                eprintln!(
-                    "collectives: loading the test module, {} launches per group shape and type, \
-                     {} composed sequences per kind and type …",
-                    args.collectives, args.composed
-                );
-                collectives = Some(crate::verify_collectives::run_all(
-                    gpu,
-                    args.collectives,
-                    args.composed,
-                    args.seed,
-                )?);
+            match (
+                args.collectives > 0 || args.composed > 0,
+                crate::kernels::test_ptx(),
+            ) {
+                (false, _) => {}
+                (true, None) => {
+                    let note = format!(
+                        "collective launches: not run ({})",
+                        crate::kernels::NO_TEST_PTX
+                    );
+                    eprintln!("note: {note}");
+                    grid_report.push(note);
+                }
+                (true, Some(test_ptx)) => {
+                    eprintln!(
+                        "collectives: loading the test module, {} launches per group shape and type, \
+                         {} composed sequences per kind and type …",
+                        args.collectives, args.composed
+                    );
+                    collectives = Some(crate::verify_collectives::run_all(
+                        gpu,
+                        test_ptx,
+                        args.collectives,
+                        args.composed,
+                        args.seed,
+                    )?);
+                }
             }
             (name, outs)
         }

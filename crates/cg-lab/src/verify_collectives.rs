@@ -334,9 +334,15 @@ fn run_composed<T: TestValue>(
 /// then (unless `composed` is 0) the composed launches: every ordered pair
 /// of collectives on the multi-warp shapes and `composed` random sequences
 /// per kind, for `u32`, `u64` and `f32`.
-pub fn run_all(gpu: &Gpu, per_kind: u32, composed: u32, seed: u64) -> Result<Vec<TypeResult>> {
+pub fn run_all(
+    gpu: &Gpu,
+    test_ptx: &'static cg_runtime::PtxModule,
+    per_kind: u32,
+    composed: u32,
+    seed: u64,
+) -> Result<Vec<TypeResult>> {
     // The test kernels run blocks of up to 1024 threads.
-    let module = gpu.load_for_block(&crate::kernels::TEST_PTX, 1024)?;
+    let module = gpu.load_for_block(test_ptx, 1024)?;
     let mut rng = Rng(seed | 1);
     let mut results = Vec::new();
     if per_kind > 0 {

@@ -4,12 +4,22 @@ use std::process::Command;
 
 // `LAB_PTX` and `TEST_PTX`: the lab's PTX tables, built by `build.rs` (cg-build).
 include!(concat!(env!("OUT_DIR"), "/lab_ptx.rs"));
+#[cfg(feature = "collectives")]
 include!(concat!(env!("OUT_DIR"), "/test_ptx.rs"));
+
+/// Every module this build embeds, named.
+fn modules() -> Vec<(&'static cg_runtime::PtxModule, &'static str)> {
+    #[allow(unused_mut)]
+    let mut m = vec![(&LAB_PTX, "lab")];
+    #[cfg(feature = "collectives")]
+    m.push((&TEST_PTX, "test"));
+    m
+}
 use cg_runtime::tools::require_tool_in_ci;
 
 #[test]
 fn every_ptx_targets_its_sm_and_names_its_crate() {
-    for m in [&LAB_PTX, &TEST_PTX] {
+    for (m, _) in modules() {
         assert_eq!(m.crate_name(), "cg_kernels");
         let sms: Vec<u32> = m.ptx().iter().map(|p| p.sm).collect();
         assert!(
@@ -30,6 +40,7 @@ fn every_ptx_targets_its_sm_and_names_its_crate() {
         }
     }
     // The test module has the collective test kernels; the lab's does not.
+    #[cfg(feature = "collectives")]
     assert!(TEST_PTX.ptx()[0].ptx.contains(".entry collectives_u32("));
     assert!(!LAB_PTX.ptx()[0].ptx.contains(".entry collectives_u32("));
 }
@@ -41,11 +52,9 @@ fn every_embedded_ptx_assembles() {
     };
     let dir = std::env::temp_dir().join(format!("cg-ptxas-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let modules: Vec<_> = LAB_PTX
-        .ptx()
-        .iter()
-        .map(|p| (p, "lab"))
-        .chain(TEST_PTX.ptx().iter().map(|p| (p, "test")))
+    let modules: Vec<_> = modules()
+        .into_iter()
+        .flat_map(|(m, name)| m.ptx().iter().map(move |p| (p, name)))
         .collect();
     // ptxas is single-threaded: assemble the modules side by side.
     std::thread::scope(|s| {

@@ -18,6 +18,10 @@
 //! And on the lab's own kernels (the lab module): the `reps` loop of every
 //! reduce keeps its collectives (nothing optimised away), and the library's
 //! tile-32 shuffle tree is the hand-written one.
+//!
+//! The probes are in the test module: these tests need cg-lab's feature
+//! `collectives` (`scripts/test.sh` turns it on).
+#![cfg(feature = "collectives")]
 
 // `LAB_PTX` and `TEST_PTX`: the lab's PTX tables, built by `build.rs` (cg-build).
 include!(concat!(env!("OUT_DIR"), "/lab_ptx.rs"));
