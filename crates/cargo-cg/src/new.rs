@@ -167,6 +167,9 @@ use {lib}::TILE_SUMS;
 include!(concat!(env!("OUT_DIR"), "/{lib}.rs"));
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let (blocks, threads) = (64u32, 128u32);
+    let n = (blocks * threads) as usize;
+    let data: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(2_654_435_761) % 1000).collect();
     let backend = match Backend::gpu(0, &{static}) {
         Ok(b) => b,
         Err(e) => {
@@ -174,12 +177,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             Backend::sim()
         }
     };
-    if let Backend::Gpu(gpu) = &backend {
-        println!("running on {} (PTX sm_{})", gpu.info().name, gpu.ptx_sm());
-    }
-    let (blocks, threads) = (64u32, 128u32);
-    let n = (blocks * threads) as usize;
-    let data: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(2_654_435_761) % 1000).collect();
     let input = backend.upload(&data)?;
     let offsets = backend.alloc::<u32>(n)?;
     let totals = backend.alloc::<u32>(blocks as usize)?;
@@ -188,6 +185,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         &LaunchConfig::linear(blocks, threads),
         (input.as_ptr() as *const u32, offsets.as_ptr(), totals.as_ptr()),
     )?;
+    if let Backend::Gpu(gpu) = &backend {
+        println!("ran on {} (PTX sm_{})", gpu.info().name, gpu.ptx_sm());
+    }
     let (offsets, totals) = (offsets.to_vec()?, totals.to_vec()?);
     for (t, tile) in data.chunks(32).enumerate() {
         let mut acc = 0;

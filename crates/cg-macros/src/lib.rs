@@ -19,7 +19,19 @@ use syn::{FnArg, ItemFn, Pat, Token, Type, parse_macro_input};
 /// beside it so that one launch call can target either backend.
 ///
 /// Parameters must be plain identifiers of `Copy` types that have the same
-/// layout on host and device (integers, floats, raw pointers).
+/// layout on host and device (integers, floats, raw pointers). The
+/// descriptor records the defining crate (`CARGO_CRATE_NAME`), so a GPU
+/// module built from another crate refuses it.
+///
+/// # What a kernel crate needs
+///
+/// A library crate, `#![no_std]`, that depends on `cooperative-groups` and
+/// starts with
+/// `#![cfg_attr(target_arch = "nvptx64", feature(abi_gpu_kernel, asm_experimental_arch))]`
+/// (the PTX entry ABI and inline PTX are unstable); the host crate that
+/// launches its kernels builds it to PTX with `cg-build` in its `build.rs`
+/// (a nightly toolchain with `rust-src`), and depends on it as an ordinary
+/// crate for the descriptors and the simulator. `cargo cg new` writes both.
 #[proc_macro_attribute]
 pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     if !attr.is_empty() {
