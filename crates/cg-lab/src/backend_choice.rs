@@ -30,15 +30,26 @@ impl BackendArgs {
     /// Opens the chosen backend; `auto` falls back to the simulator only when
     /// there is no driver or no GPU, and prints why on stderr.
     pub fn open(&self) -> Result<Backend> {
+        let (backend, why) = self.open_quietly()?;
+        if let Some(e) = why {
+            eprintln!("note: {e}");
+            eprintln!(
+                "note: running on the simulator (correctness only; no timings; --backend gpu insists on one)"
+            );
+        }
+        Ok(backend)
+    }
+
+    /// As [`open`](Self::open), returning why `auto` fell back to the
+    /// simulator instead of printing it.
+    pub fn open_quietly(&self) -> Result<(Backend, Option<RuntimeError>)> {
         match self.backend {
-            BackendKind::Sim => Ok(Backend::sim()),
-            BackendKind::Gpu => Ok(Backend::gpu(self.device, &crate::kernels::LAB_PTX)?),
+            BackendKind::Sim => Ok((Backend::sim(), None)),
+            BackendKind::Gpu => Ok((Backend::gpu(self.device, &crate::kernels::LAB_PTX)?, None)),
             BackendKind::Auto => match Backend::gpu(self.device, &crate::kernels::LAB_PTX) {
-                Ok(b) => Ok(b),
+                Ok(b) => Ok((b, None)),
                 Err(e @ (RuntimeError::NoDriver | RuntimeError::NoDevice)) => {
-                    eprintln!("note: {e}");
-                    eprintln!("note: running on the simulator (correctness only; no timings)");
-                    Ok(Backend::sim())
+                    Ok((Backend::sim(), Some(e)))
                 }
                 Err(e) => bail!(e),
             },

@@ -48,33 +48,33 @@ pub struct LabArgs {
     #[arg(long, value_enum, default_value_t = Mode::Sweep)]
     pub mode: Mode,
     /// Elements of the input (reduce: float (i % 16) + 1; coalesced: int).
-    #[arg(long, default_value_t = 1 << 24, value_parser = positive)]
+    #[arg(long, default_value_t = 1 << 24, value_parser = positive, allow_hyphen_values = true)]
     pub n: u32,
     /// Threads per block: a multiple of 32 in [128, 1024].
-    #[arg(long, default_value_t = 128, value_parser = block_size)]
+    #[arg(long, default_value_t = 128, value_parser = block_size, allow_hyphen_values = true)]
     pub block: u32,
     /// Tile size of cg_reduce: a power of two in [8, 1024], at most --block.
-    #[arg(long, default_value_t = 32, value_parser = tile_size)]
+    #[arg(long, default_value_t = 32, value_parser = tile_size, allow_hyphen_values = true)]
     pub tile: u32,
     /// Reduction rounds per launch (timed runs; verification uses 1).
-    #[arg(long, default_value_t = 50, value_parser = positive)]
+    #[arg(long, default_value_t = 50, value_parser = positive, allow_hyphen_values = true)]
     pub reps: u32,
     /// Blocks in the grid (default: SMs × 8).
-    #[arg(long, value_parser = positive)]
+    #[arg(long, value_parser = positive, allow_hyphen_values = true)]
     pub grid: Option<u32>,
     /// Blocks per cluster for the cluster mode: 1 to 8.
-    #[arg(long, default_value_t = 2, value_parser = cluster_size)]
+    #[arg(long, default_value_t = 2, value_parser = cluster_size, allow_hyphen_values = true)]
     pub clusize: u32,
     /// Timed launches per configuration.
-    #[arg(long, default_value_t = 7, value_parser = positive)]
+    #[arg(long, default_value_t = 7, value_parser = positive, allow_hyphen_values = true)]
     pub runs: u32,
     /// Untimed warm-up launches per configuration.
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = non_negative, allow_hyphen_values = true)]
     pub warmup: u32,
     #[command(flatten)]
     pub backend: BackendArgs,
     /// Print only CSV rows (as the seed's --csv-only).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "format")]
     pub csv_only: bool,
     /// Output folder (default: `results/<gpu-slug>/`).
     #[arg(long)]
@@ -98,10 +98,23 @@ impl LabArgs {
 }
 
 fn positive(s: &str) -> Result<u32, String> {
-    match s.parse::<u32>() {
-        Ok(0) => Err("must be at least 1".into()),
-        Ok(v) => Ok(v),
-        Err(_) => Err("must be a positive integer".into()),
+    match s.trim().parse::<i128>() {
+        Ok(v) if v < 1 => Err(format!("must be at least 1 (got {v})")),
+        Ok(v) if v > u32::MAX as i128 => Err(format!(
+            "must be at most {} (a 32-bit count; got {v})",
+            u32::MAX
+        )),
+        Ok(v) => Ok(v as u32),
+        Err(_) => Err(format!("must be a positive integer (got `{s}`)")),
+    }
+}
+
+fn non_negative(s: &str) -> Result<u32, String> {
+    match s.trim().parse::<i128>() {
+        Ok(v) if v < 0 => Err(format!("must be 0 or more (got {v})")),
+        Ok(v) if v > u32::MAX as i128 => Err(format!("must be at most {} (got {v})", u32::MAX)),
+        Ok(v) => Ok(v as u32),
+        Err(_) => Err(format!("must be an integer (got `{s}`)")),
     }
 }
 
@@ -142,6 +155,14 @@ mod tests {
         assert!(block_size("100").is_err());
         assert_eq!(block_size("1024"), Ok(1024));
         assert!(positive("0").is_err());
+        assert!(positive("-5").unwrap_err().contains("at least 1"));
+        assert!(
+            positive("10000000000")
+                .unwrap_err()
+                .contains("at most 4294967295")
+        );
+        assert!(positive("2^30").unwrap_err().contains("positive integer"));
+        assert_eq!(positive("4294967295"), Ok(u32::MAX));
         assert!(cluster_size("0").is_err());
         assert!(cluster_size("9").is_err());
     }

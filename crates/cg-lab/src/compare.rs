@@ -312,7 +312,9 @@ pub fn run(args: &CompareArgs) -> Result<()> {
         bail!("`cg-lab compare` times Rust against C++ on a GPU; none is usable here");
     };
     let sm = gpu.info().sm();
+    crate::preflight::check_n(&backend, a.n)?;
     let out = crate::results::out_dir(a.out.as_deref(), &gpu.info().slug());
+    crate::preflight::check_out_dir(&out)?;
     let build = std::env::temp_dir().join(format!("cg-lab-reference-{}", std::process::id()));
     eprintln!(
         "building the C++ reference with {} for sm_{sm} …",

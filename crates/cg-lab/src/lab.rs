@@ -214,7 +214,7 @@ impl<'a> Lab<'a> {
     }
 
     /// Grid of the cluster mode: rounded down to a multiple of the cluster size.
-    fn cluster_grid(&self, size: u32) -> u32 {
+    pub fn cluster_grid(&self, size: u32) -> u32 {
         (self.grid / size).max(1) * size
     }
 

@@ -17,6 +17,7 @@ mod data;
 mod info;
 mod kernels;
 mod lab;
+mod preflight;
 mod progress;
 mod report;
 mod results;

@@ -18,8 +18,23 @@ pub fn run(args: &LabArgs) -> Result<()> {
     args.validate().map_err(anyhow::Error::msg)?;
     let backend = args.backend.open()?;
     let platform = platform(&backend);
+    crate::preflight::check_n(&backend, args.n)?;
+    let out = crate::results::out_dir(args.out.as_deref(), &platform.slug);
+    crate::preflight::check_out_dir(&out)?;
     let mut lab = Lab::new(&backend, args)?;
     let (sweep_v, modes_v, skipped) = lab.plan(args.mode);
+    if modes_v
+        .iter()
+        .any(|v| matches!(v, crate::lab::Variant::Cluster { .. }))
+        && lab.cluster_grid(args.clusize) != lab.grid
+    {
+        eprintln!(
+            "note: the cluster mode runs {} blocks, not {}: a whole number of clusters of --clusize {}",
+            lab.cluster_grid(args.clusize),
+            lab.grid,
+            args.clusize
+        );
+    }
     let per_variant = if backend.is_sim() {
         1
     } else {
@@ -46,7 +61,6 @@ pub fn run(args: &LabArgs) -> Result<()> {
         modes,
         skipped,
     };
-    let out = crate::results::out_dir(args.out.as_deref(), &report.platform.slug);
     let written = report::write_all(&report, &out)?;
     print(&report, args, &written);
     if !report.all_verified() {

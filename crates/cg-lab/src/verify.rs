@@ -121,10 +121,13 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
             (format!("{} (from {})", rep.device, path.display()), outs)
         }
         None => {
-            let backend = args.backend.open()?;
+            let (backend, why) = args.backend.open_quietly()?;
             let Backend::Gpu(gpu) = &backend else {
                 bail!(
-                    "the differential test needs a GPU (or --reference FILE from an earlier GPU run)"
+                    "the differential test compares a GPU with the simulator, and there is no GPU here{}: \
+                     compare the simulator with a committed GPU run instead, \
+                     `cg-lab verify --reference docs/results/h200/differential.json`",
+                    why.map(|e| format!(" ({e})")).unwrap_or_default()
                 );
             };
             let name = gpu.info().name.clone();

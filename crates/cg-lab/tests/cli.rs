@@ -30,9 +30,40 @@ fn bad_flags_give_one_line_and_fail() {
             &["compare", "--only", "block"],
             "no experiment named `block`",
         ),
+        (&["--n", "10000000000"], "at most 4294967295"),
+        (&["--n", "-5"], "at least 1 (got -5)"),
+        (&["--warmup", "-1"], "0 or more"),
+        (&["--csv-only", "--format", "json"], "cannot be used with"),
+        (
+            &["--backend", "sim", "--n", "4294967295"],
+            "the largest --n that fits is",
+        ),
+        (
+            &[
+                "--backend",
+                "sim",
+                "--n",
+                "1024",
+                "--out",
+                "/dev/null/results",
+            ],
+            "cannot write results to /dev/null/results",
+        ),
+        (
+            &["verify", "--backend", "sim"],
+            "--reference docs/results/h200/differential.json",
+        ),
     ];
     for (args, expect) in cases {
+        let start = std::time::Instant::now();
         let (code, stdout, stderr) = cg_lab(args);
+        // Refused before anything runs (a too-large --n used to be killed
+        // by the OOM killer after 28 s).
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(2),
+            "{args:?} took {:?}",
+            start.elapsed()
+        );
         assert_ne!(code, 0, "{args:?} should fail");
         assert!(stdout.is_empty(), "{args:?} printed to stdout: {stdout}");
         assert_eq!(
@@ -95,7 +126,7 @@ fn info_runs_the_smoke_kernel_on_the_simulator() {
 fn verify_without_gpu_or_reference_says_why() {
     let (code, _, stderr) = cg_lab(&["verify", "--backend", "sim"]);
     assert_ne!(code, 0);
-    assert!(stderr.contains("needs a GPU"), "{stderr}");
+    assert!(stderr.contains("there is no GPU here"), "{stderr}");
 }
 
 #[test]

@@ -15,16 +15,44 @@
 //! * one launch API over the GPU and the `cg-sim` simulator ([`backend`]),
 //!   with buffers of [`Pod`] types only.
 //!
-//! ```ignore
-//! // build.rs:  cg_build::KernelCrate::at("../kernels").build().unwrap_or_else(|e| e.fail());
-//! include!(concat!(env!("OUT_DIR"), "/kernels.rs")); // `KERNELS: PtxModule`
+//! A complete host program; in a real project `KERNELS` comes from
+//! `include!(concat!(env!("OUT_DIR"), "/<kernel crate>.rs"))` after
+//! `cg_build::KernelCrate::at("../kernels").build()` in `build.rs`, and the
+//! kernel lives in the kernel crate. Here the table is empty, so the GPU
+//! backend reports an unsupported device and the program falls back to the
+//! simulator, as it does on a machine without a GPU:
 //!
+//! ```
+//! use cg_runtime::{Backend, EmbeddedPtx, LaunchConfig, PtxModule};
+//! use cooperative_groups::prelude::*;
+//!
+//! #[cooperative_groups::kernel]
+//! pub fn block_sums(input: *const u32, sums: *mut u32) {
+//!     let block = this_thread_block();
+//!     let i = (block.group_index().x * block.num_threads() + block.thread_rank()) as usize;
+//!     // SAFETY: the launch passes one input per thread.
+//!     let s = reduce(&block, unsafe { *input.add(i) }, Plus);
+//!     if block.thread_rank() == 0 {
+//!         // SAFETY: and one sum per block.
+//!         unsafe { *sums.add(block.group_index().x as usize) = s };
+//!     }
+//! }
+//!
+//! static KERNELS: PtxModule = PtxModule::new("doctest_kernels", &[] as &[EmbeddedPtx]);
+//!
+//! # fn main() -> Result<(), cg_runtime::RuntimeError> {
 //! let backend = Backend::gpu(0, &KERNELS).unwrap_or_else(|_| Backend::sim());
+//! let data: Vec<u32> = (0..512).collect();
 //! let input = backend.upload(&data)?;
-//! let out = backend.alloc::<u32>(data.len())?;
-//! backend.launch(&kernels::MY_KERNEL, &LaunchConfig::linear(blocks, 128),
-//!                (input.as_ptr() as *const u32, out.as_ptr()))?;
-//! let result = out.to_vec()?;
+//! let sums = backend.alloc::<u32>(4)?;
+//! backend.launch(
+//!     &BLOCK_SUMS,
+//!     &LaunchConfig::linear(4, 128),
+//!     (input.as_ptr() as *const u32, sums.as_ptr()),
+//! )?;
+//! assert_eq!(sums.to_vec()?[1], (128..256).sum::<u32>());
+//! # Ok(())
+//! # }
 //! ```
 //!
 //! A `#[kernel]` descriptor knows its crate: launched against the module of
