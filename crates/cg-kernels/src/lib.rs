@@ -16,5 +16,6 @@ pub mod cluster;
 #[cfg(any(feature = "collectives", not(target_arch = "nvptx64")))]
 pub mod collectives;
 pub mod diff;
+pub mod faults;
 pub mod grid;
 pub mod smoke;

@@ -24,6 +24,19 @@ pub struct BackendArgs {
     /// GPU ordinal.
     #[arg(long, default_value_t = 0)]
     pub device: u32,
+    /// Seconds any wait for the GPU may take before the run stops with an
+    /// error naming the kernel (a deadlocked kernel would hang forever).
+    #[arg(long, default_value_t = 300.0, value_parser = timeout_secs)]
+    pub timeout: f64,
+}
+
+fn timeout_secs(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v > 0.0 && v <= 86_400.0 => Ok(v),
+        _ => Err(format!(
+            "must be a number of seconds in (0, 86400] (got `{s}`)"
+        )),
+    }
 }
 
 impl BackendArgs {
@@ -43,10 +56,17 @@ impl BackendArgs {
     /// As [`open`](Self::open), returning why `auto` fell back to the
     /// simulator instead of printing it.
     pub fn open_quietly(&self) -> Result<(Backend, Option<RuntimeError>)> {
+        let gpu = || -> Result<Backend, RuntimeError> {
+            let b = Backend::gpu(self.device, &crate::kernels::LAB_PTX)?;
+            if let Backend::Gpu(g) = &b {
+                g.set_timeout(std::time::Duration::from_secs_f64(self.timeout));
+            }
+            Ok(b)
+        };
         match self.backend {
             BackendKind::Sim => Ok((Backend::sim(), None)),
-            BackendKind::Gpu => Ok((Backend::gpu(self.device, &crate::kernels::LAB_PTX)?, None)),
-            BackendKind::Auto => match Backend::gpu(self.device, &crate::kernels::LAB_PTX) {
+            BackendKind::Gpu => Ok((gpu()?, None)),
+            BackendKind::Auto => match gpu() {
                 Ok(b) => Ok((b, None)),
                 Err(e @ (RuntimeError::NoDriver | RuntimeError::NoDevice)) => {
                     Ok((Backend::sim(), Some(e)))

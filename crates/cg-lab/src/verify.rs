@@ -36,6 +36,11 @@ pub struct VerifyArgs {
     /// skips the composed launches).
     #[arg(long, default_value_t = 24)]
     composed: u32,
+    /// Last, launch a kernel that never ends and check that the watchdog
+    /// (`--timeout`, here 2 s) stops it with an error naming it (GPU only;
+    /// the process exits right after, which ends the kernel).
+    #[arg(long)]
+    watchdog_test: bool,
     /// Seed of the collective test cases.
     #[arg(long, default_value_t = 0x00C0_FFEE)]
     seed: u64,
@@ -247,6 +252,25 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
     let n = report.cases.len();
     if failures.is_empty() {
         println!("differential: {n} of {n} kernels identical on {device} and the simulator");
+        if args.watchdog_test {
+            // The never-ending kernel still holds the GPU: freeing memory or
+            // unloading a module now would wait for it, so leave at once,
+            // without destructors (the files are written; exiting ends the
+            // kernel).
+            use std::io::Write;
+            let code = match watchdog_check(&args.backend) {
+                Ok(line) => {
+                    println!("{line}");
+                    0
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    1
+                }
+            };
+            std::io::stdout().flush().ok();
+            std::process::exit(code);
+        }
         Ok(())
     } else {
         bail!(
@@ -342,6 +366,31 @@ pub fn grid_suite(backend: &Backend) -> Result<Vec<String>> {
         bail!("grid sync check FAILED:\n{}", lines.join("\n"));
     }
     Ok(lines)
+}
+
+/// Launches `spin_until_set` (which never ends) with a watchdog of 2 s:
+/// the wait must fail with [`cg_runtime::RuntimeError::Timeout`] naming the
+/// kernel. The kernel keeps spinning until the process exits.
+fn watchdog_check(args: &crate::backend_choice::BackendArgs) -> Result<String> {
+    let backend = args.open()?;
+    let Backend::Gpu(gpu) = &backend else {
+        bail!("--watchdog-test needs a GPU (the simulator has no watchdog for a spin loop)");
+    };
+    gpu.set_timeout(std::time::Duration::from_secs(2));
+    let flag = backend.alloc::<u32>(1)?;
+    let start = std::time::Instant::now();
+    match backend.launch(
+        &cg_kernels::faults::SPIN_UNTIL_SET,
+        &LaunchConfig::linear(2, 64),
+        (flag.as_ptr() as *const u32,),
+    ) {
+        Err(e @ cg_runtime::RuntimeError::Timeout { .. }) => Ok(format!(
+            "watchdog: a kernel that never ends was stopped after {:.1} s: {e}",
+            start.elapsed().as_secs_f64()
+        )),
+        Err(e) => bail!("the watchdog test failed in an unexpected way: {e}"),
+        Ok(()) => bail!("the never-ending kernel finished: the watchdog test proves nothing"),
+    }
 }
 
 /// A kernel of this crate (`cg_lab`), which the lab's module — built from

@@ -53,6 +53,7 @@ fn bad_flags_give_one_line_and_fail() {
             &["verify", "--backend", "sim"],
             "--reference docs/results/h200/differential.json",
         ),
+        (&["--timeout", "0"], "number of seconds"),
     ];
     for (args, expect) in cases {
         let start = std::time::Instant::now();

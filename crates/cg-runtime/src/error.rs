@@ -93,6 +93,16 @@ pub enum RuntimeError {
         /// What is wrong, naming the limit.
         reason: String,
     },
+    /// A wait for the device outlasted the watchdog's limit.
+    #[error(
+        "kernel `{kernel}` has not finished after {waited_s:.1} s, the watchdog's limit: a deadlock, or a launch longer than the limit; the kernel keeps the GPU busy until this process exits"
+    )]
+    Timeout {
+        /// The kernel launched last before the wait.
+        kernel: String,
+        /// Seconds waited.
+        waited_s: f64,
+    },
     /// The simulator reported an error (deadlock, misuse, panic, bad launch).
     #[error("simulator: {0}")]
     Sim(#[from] cg_sim::SimError),

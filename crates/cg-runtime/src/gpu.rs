@@ -1,10 +1,11 @@
 //! One GPU: its context, the modules of kernel crates (and of C++ images),
 //! memory, launches and CUDA-event timing.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::ffi::{CString, c_void};
 use std::marker::PhantomData;
+use std::time::{Duration, Instant};
 
 use cooperative_groups::{Kernel, Pod};
 use cudarc::driver::sys::{self, CUfunction_attribute as FA};
@@ -81,8 +82,16 @@ pub struct Gpu {
     info: DeviceInfo,
     ptx_sm: u32,
     kernels: Module,
+    /// How long a wait for the device may take ([`Gpu::set_timeout`]).
+    timeout: Cell<Duration>,
+    /// The kernel launched last, for the watchdog's message.
+    last_kernel: RefCell<String>,
     _ctx: sys::CUcontext,
 }
+
+/// The watchdog's default limit: far longer than any launch of the lab,
+/// short enough that a deadlocked kernel does not hang a run forever.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
 
 impl Gpu {
     /// Opens GPU `ordinal`: checks the driver and the compute capability,
@@ -112,6 +121,8 @@ impl Gpu {
             info,
             ptx_sm: ptx.sm,
             kernels,
+            timeout: Cell::new(DEFAULT_TIMEOUT),
+            last_kernel: RefCell::new(String::new()),
             _ctx: ctx,
         })
     }
@@ -256,6 +267,7 @@ impl Gpu {
         };
         cfg.validate_shape().map_err(invalid)?;
         check_threads_per_block(f, cfg).map_err(invalid)?;
+        name.clone_into(&mut self.last_kernel.borrow_mut());
         self.prepare_smem(f, name, cfg.dynamic_smem_bytes)?;
         let (g, b) = (cfg.grid, cfg.block);
         let smem = cfg.dynamic_smem_bytes;
@@ -394,8 +406,21 @@ impl Gpu {
         Ok(per_sm as u32 * self.info.sm_count)
     }
 
-    /// Waits for all work on the device.
+    /// The watchdog's limit for every wait on the device
+    /// ([`synchronize`](Self::synchronize), [`Event::elapsed_since`]):
+    /// past it the wait fails with [`RuntimeError::Timeout`] instead of
+    /// hanging (default [`DEFAULT_TIMEOUT`]).
+    pub fn set_timeout(&self, limit: Duration) {
+        self.timeout.set(limit);
+    }
+
+    /// Waits for all work on the device, up to the watchdog's limit.
     pub fn synchronize(&self) -> Result<()> {
+        let done = self.event_with_flags(CU_EVENT_DISABLE_TIMING)?;
+        done.record()?;
+        done.wait()?;
+        // Every launch has finished: this returns at once, with any error
+        // a kernel left behind.
         // SAFETY: no arguments; the context is current.
         unsafe { cu!(cuCtxSynchronize()) }
     }
@@ -424,10 +449,18 @@ impl Gpu {
 
     /// A new CUDA event for timing.
     pub fn event(&self) -> Result<Event> {
+        self.event_with_flags(0)
+    }
+
+    fn event_with_flags(&self, flags: u32) -> Result<Event> {
         let mut ev: sys::CUevent = std::ptr::null_mut();
         // SAFETY: writes one event handle.
-        unsafe { cu!(cuEventCreate(&mut ev, 0)) }?;
-        Ok(Event { ev })
+        unsafe { cu!(cuEventCreate(&mut ev, flags)) }?;
+        Ok(Event {
+            ev,
+            timeout: self.timeout.get(),
+            kernel: self.last_kernel.borrow().clone(),
+        })
     }
 }
 
@@ -591,23 +624,57 @@ impl<T> Drop for DeviceBuffer<T> {
 /// A CUDA event on the default stream.
 pub struct Event {
     ev: sys::CUevent,
+    /// The watchdog's limit when the event was made.
+    timeout: Duration,
+    /// The kernel launched last before the event was made.
+    kernel: String,
 }
 
+/// `CU_EVENT_DISABLE_TIMING`: an event only for waiting.
+const CU_EVENT_DISABLE_TIMING: u32 = 0x2;
+
 impl Event {
+    /// Waits until the event has completed, polling, up to the watchdog's
+    /// limit (`cuEventSynchronize` would wait forever for a kernel that
+    /// never ends).
+    fn wait(&self) -> Result<()> {
+        let start = Instant::now();
+        let mut polls = 0u32;
+        loop {
+            // SAFETY: a live event.
+            let r = unsafe { sys::cuEventQuery(self.ev) };
+            if r != sys::CUresult::CUDA_ERROR_NOT_READY {
+                return crate::driver::check("cuEventQuery", r);
+            }
+            if start.elapsed() >= self.timeout {
+                return Err(RuntimeError::Timeout {
+                    kernel: self.kernel.clone(),
+                    waited_s: start.elapsed().as_secs_f64(),
+                });
+            }
+            // Short waits stay responsive; long ones cost no CPU.
+            polls += 1;
+            if polls < 2000 {
+                std::thread::yield_now();
+            } else {
+                std::thread::sleep(Duration::from_micros(200));
+            }
+        }
+    }
+
     /// Records the event on the default stream.
     pub fn record(&self) -> Result<()> {
         // SAFETY: a live event on the null stream.
         unsafe { cu!(cuEventRecord(self.ev, std::ptr::null_mut())) }
     }
 
-    /// Milliseconds from `start` to `self` (waits for `self`).
+    /// Milliseconds from `start` to `self` (waits for `self`, up to the
+    /// watchdog's limit).
     pub fn elapsed_since(&self, start: &Event) -> Result<f32> {
+        self.wait()?;
         let mut ms = 0f32;
         // SAFETY: both events are live and recorded.
-        unsafe {
-            cu!(cuEventSynchronize(self.ev))?;
-            cu!(cuEventElapsedTime(&mut ms, start.ev, self.ev))?;
-        }
+        unsafe { cu!(cuEventElapsedTime(&mut ms, start.ev, self.ev))? };
         Ok(ms)
     }
 }
