@@ -378,12 +378,18 @@ fn watchdog_check(args: &crate::backend_choice::BackendArgs) -> Result<String> {
     };
     gpu.set_timeout(std::time::Duration::from_secs(2));
     let flag = backend.alloc::<u32>(1)?;
+    eprintln!("watchdog test: launching spin_until_set (never ends) with a 2 s limit …");
     let start = std::time::Instant::now();
-    match backend.launch(
+    let result = backend.launch(
         &cg_kernels::faults::SPIN_UNTIL_SET,
         &LaunchConfig::linear(2, 64),
         (flag.as_ptr() as *const u32,),
-    ) {
+    );
+    // Freeing the flag or unloading the module would wait for the kernel,
+    // which never ends: leave both to the process's exit.
+    std::mem::forget(flag);
+    std::mem::forget(backend);
+    match result {
         Err(e @ cg_runtime::RuntimeError::Timeout { .. }) => Ok(format!(
             "watchdog: a kernel that never ends was stopped after {:.1} s: {e}",
             start.elapsed().as_secs_f64()
