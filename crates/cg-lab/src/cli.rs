@@ -68,6 +68,12 @@ pub struct LabArgs {
     /// Timed launches per configuration.
     #[arg(long, default_value_t = 7, value_parser = positive, allow_hyphen_values = true)]
     pub runs: u32,
+    /// Shortest timed sample, in ms: a kernel shorter than this is launched
+    /// back to back that many times per sample, and the sample is their
+    /// mean (0: one launch per sample, the seed's method; single launches
+    /// of 10–60 µs kernels let launch jitter move ratios by ±1.5 %).
+    #[arg(long, default_value_t = 1.0, allow_hyphen_values = true)]
+    pub min_sample_ms: f64,
     /// Untimed warm-up launches per configuration.
     #[arg(long, default_value_t = 2, value_parser = non_negative, allow_hyphen_values = true)]
     pub warmup: u32,
@@ -87,6 +93,12 @@ pub struct LabArgs {
 impl LabArgs {
     /// Checks the constraints between flags: the tile must fit the block.
     pub fn validate(&self) -> Result<(), String> {
+        if !(0.0..=100.0).contains(&self.min_sample_ms) {
+            return Err(format!(
+                "--min-sample-ms must be between 0 and 100 (got {})",
+                self.min_sample_ms
+            ));
+        }
         if self.tile > self.block {
             return Err(format!(
                 "--tile {} is larger than --block {}: a tile must fit in its block",

@@ -30,11 +30,6 @@ const REFERENCE_CU: &str = include_str!("../../../reference/cuda/c02_reference.c
 pub struct CompareArgs {
     #[command(flatten)]
     lab: LabArgs,
-    /// Shortest timed sample, in ms: a kernel shorter than this is launched
-    /// back to back that many times per sample (0: one launch per sample,
-    /// as the lab does)
-    #[arg(long, default_value_t = 1.0)]
-    min_sample_ms: f64,
     /// Run only these experiments (comma-separated: intrinsic, tile32,
     /// cg_reduce, cg_scan, warp_reduce, block_reduce, block_scan,
     /// block_reduce_sized, block_scan_sized, coalesced, cluster); default: all
@@ -294,12 +289,6 @@ impl Timed for Pairs<'_, '_> {
 pub fn run(args: &CompareArgs) -> Result<()> {
     let a = &args.lab;
     a.validate().map_err(anyhow::Error::msg)?;
-    if !(0.0..=100.0).contains(&args.min_sample_ms) {
-        bail!(
-            "--min-sample-ms must be between 0 and 100 (got {})",
-            args.min_sample_ms
-        );
-    }
     check_only(&args.only)?;
     let Some(nvcc) = tools::find_tool("nvcc") else {
         bail!(
@@ -355,7 +344,7 @@ pub fn run(args: &CompareArgs) -> Result<()> {
             a.warmup,
             a.runs,
             a.reps,
-            args.min_sample_ms,
+            a.min_sample_ms,
             &progress,
         )?
     };
@@ -393,7 +382,7 @@ pub fn run(args: &CompareArgs) -> Result<()> {
         markdown(
             &rows,
             &platform,
-            &timing::describe(a.warmup, a.runs, args.min_sample_ms),
+            &timing::describe(a.warmup, a.runs, a.min_sample_ms),
             a,
         ),
     )?;

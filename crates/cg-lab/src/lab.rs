@@ -434,9 +434,9 @@ impl<'a> Lab<'a> {
         let times: Vec<Option<Summary>> = if self.backend.is_sim() {
             vec![None; variants.len()]
         } else {
-            let (warmup, runs, reps) = (self.args.warmup, self.args.runs, self.args.reps);
-            // The seed's method: one launch per event pair.
-            let samples = time_interleaved(self, variants, warmup, runs, reps, 0.0, progress)?;
+            let a = self.args;
+            let (warmup, runs, reps, min_ms) = (a.warmup, a.runs, a.reps, a.min_sample_ms);
+            let samples = time_interleaved(self, variants, warmup, runs, reps, min_ms, progress)?;
             samples.into_iter().map(|s| Some(Summary::of(&s))).collect()
         };
         Ok(variants

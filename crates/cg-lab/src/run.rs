@@ -51,7 +51,7 @@ pub fn run(args: &LabArgs) -> Result<()> {
     let interleaving = if backend.is_sim() {
         "not timed: the simulator checks correctness only (every configuration verified at reps = 1)".to_string()
     } else {
-        timing::describe(args.warmup, args.runs, 0.0)
+        timing::describe(args.warmup, args.runs, args.min_sample_ms)
     };
     let report = Report {
         platform,

@@ -54,6 +54,7 @@ fn bad_flags_give_one_line_and_fail() {
             "--reference docs/results/h200/differential.json",
         ),
         (&["--timeout", "0"], "number of seconds"),
+        (&["--min-sample-ms", "-1"], "between 0 and 100 (got -1)"),
     ];
     for (args, expect) in cases {
         let start = std::time::Instant::now();
