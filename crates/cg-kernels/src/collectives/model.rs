@@ -451,6 +451,25 @@ pub fn expected_shuffles<V: Copy>(
         .collect()
 }
 
+/// Whether column `col` of the group's rows (`width` words per thread) of
+/// `out` is what `invoke_one_broadcast` must give: one member's value, the
+/// same for every member.
+fn broadcast_ok<T: ModelElem>(
+    g: &Group,
+    inputs: &Inputs<T>,
+    out: &[u64],
+    width: usize,
+    col: usize,
+) -> bool {
+    let b = out[g.members[0] as usize * width + col];
+    g.members
+        .iter()
+        .any(|&h| inputs.values[h as usize].bits() == b)
+        && g.members
+            .iter()
+            .all(|&h| out[h as usize * width + col] == b)
+}
+
 /// Compares a launch's `out` (rows of [`SLOTS`]) and `counters` with the
 /// model: every slot, the broadcast (one member's value, the same in the
 /// whole group) and `invoke_one` (exactly one call per group, counted at its
@@ -495,12 +514,7 @@ pub fn check<T: ModelElem>(
         for s in 0..SLOTS {
             if s == slot::BROADCAST {
                 let b = got[s];
-                let ok = g
-                    .members
-                    .iter()
-                    .any(|&h| inputs.values[h as usize].bits() == b)
-                    && g.members.iter().all(|&h| out[h as usize * SLOTS + s] == b);
-                if !ok {
+                if !broadcast_ok(&g, inputs, out, SLOTS, s) {
                     return Err(format!(
                         "thread {gid}: invoke_one_broadcast gave {b:#x}, not one member's value shared by the group {:?}",
                         g.members
@@ -617,11 +631,7 @@ pub fn check_composed<T: ModelElem>(
             let step = Step::from_u32(s).ok_or_else(|| format!("step {s} does not exist"))?;
             let want = step_slot(step).map_or(NOT_WRITTEN, |k| rows[gid as usize][k]);
             let ok = if step == Step::Broadcast {
-                let b = got[i];
-                g.members
-                    .iter()
-                    .any(|&h| inputs.values[h as usize].bits() == b)
-                    && g.members.iter().all(|&h| out[h as usize * STEPS + i] == b)
+                broadcast_ok(&g, inputs, out, STEPS, i)
             } else {
                 got[i] == want
             };
