@@ -8,8 +8,7 @@
 //! SASS instruction counts per experiment (`cuobjdump -sass`).
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use cg_runtime::{Backend, Module, sass, tools};
@@ -21,9 +20,6 @@ use crate::lab::{Lab, ReduceTag, Side, Variant};
 use crate::progress::Progress;
 use crate::stats::Summary;
 use crate::timing::{self, Timed};
-
-/// The reference source, embedded so the binary needs no checkout.
-const REFERENCE_CU: &str = include_str!("../../../reference/cuda/c02_reference.cu");
 
 /// Flags of `cg-lab compare`.
 #[derive(Args, Debug)]
@@ -239,27 +235,6 @@ fn select(all: Vec<Experiment>, only: &[String]) -> Result<Vec<Experiment>> {
     Ok(picked)
 }
 
-/// Builds the reference with nvcc for `sm` into `dir`; returns the cubin path.
-fn build_reference(nvcc: &Path, sm: u32, dir: &Path) -> Result<PathBuf> {
-    std::fs::create_dir_all(dir)?;
-    let src = dir.join("c02_reference.cu");
-    std::fs::write(&src, REFERENCE_CU)?;
-    let cubin = dir.join(format!("c02_reference_sm{sm}.cubin"));
-    let out = Command::new(nvcc)
-        .args(["-O3", &format!("-arch=sm_{sm}"), "-cubin", "-o"])
-        .arg(&cubin)
-        .arg(&src)
-        .output()
-        .with_context(|| format!("running {}", nvcc.display()))?;
-    if !out.status.success() {
-        bail!(
-            "nvcc failed to build the C++ reference:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    Ok(cubin)
-}
-
 /// Launch order for timing: (experiment index, C++ side?).
 struct Pairs<'l, 'a> {
     lab: &'l mut Lab<'a>,
@@ -309,7 +284,7 @@ pub fn run(args: &CompareArgs) -> Result<()> {
         "building the C++ reference with {} for sm_{sm} …",
         nvcc.display()
     );
-    let cubin = build_reference(&nvcc, sm, &build)?;
+    let cubin = crate::reference::build_cubin(&nvcc, sm, &build, crate::reference::C02_CU)?;
     let module = gpu.load_image(&std::fs::read(&cubin)?)?;
     // The Rust side decides which experiments exist: clusters need sm_90 PTX.
     let rust_sm = if gpu.cluster_support().is_ok() {

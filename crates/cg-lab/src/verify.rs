@@ -106,6 +106,8 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
     let sim = Backend::sim();
     let mut collectives: Option<Vec<crate::verify_collectives::TypeResult>> = None;
     let mut grid_report: Vec<String> = Vec::new();
+    let mut semantics: Option<crate::semantics::SemReport> = None;
+    let mut sem_failures: Vec<String> = Vec::new();
     let (device, gpu_outputs): (String, Vec<Vec<u32>>) = match &args.reference {
         Some(path) => {
             let text = std::fs::read_to_string(path)
@@ -122,6 +124,17 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
                     );
                 };
                 outs.push(r.gpu.clone());
+            }
+            // The C++ differential's words, if committed next to it.
+            let sem_path = path.with_file_name("semantics.json");
+            if sem_path.is_file() {
+                let sem = crate::semantics::read_report(&sem_path)?;
+                sem_failures = crate::semantics::check_sim_against(&sem)?;
+            } else {
+                eprintln!(
+                    "note: no {} next to the reference: the simulator is not compared with NVIDIA's C++",
+                    sem_path.display()
+                );
             }
             (format!("{} (from {})", rep.device, path.display()), outs)
         }
@@ -147,6 +160,27 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
                 println!("{l}");
             }
             grid_report = grid_lines;
+            match cg_runtime::tools::find_tool("nvcc") {
+                Some(nvcc) => {
+                    eprintln!(
+                        "semantics: building reference/cuda/semantics.cu with {} …",
+                        nvcc.display()
+                    );
+                    let build = std::env::temp_dir()
+                        .join(format!("cg-lab-semantics-{}", std::process::id()));
+                    let (rep, fails) = crate::semantics::run_on_gpu(&backend, &nvcc, &build)?;
+                    semantics = Some(rep);
+                    sem_failures = fails;
+                }
+                None => {
+                    let note =
+                        "semantic differential against NVIDIA's C++: not run (nvcc not found; \
+                                put it on PATH or set CG_NVCC)"
+                            .to_string();
+                    eprintln!("note: {note}");
+                    grid_report.push(note);
+                }
+            }
             match (
                 args.collectives > 0 || args.composed > 0,
                 crate::kernels::test_ptx(),
@@ -227,6 +261,13 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
         }
         std::fs::write(&md, text)?;
         println!("wrote {}, {}", json.display(), md.display());
+        if let Some(sem) = &semantics {
+            let json = dir.join("semantics.json");
+            std::fs::write(&json, serde_json::to_string(sem)? + "\n")?;
+            let md = dir.join("semantics.md");
+            std::fs::write(&md, crate::semantics::markdown(sem))?;
+            println!("wrote {}, {}", json.display(), md.display());
+        }
         if let Some(results) = &collectives {
             let json = dir.join("collectives.json");
             std::fs::write(&json, serde_json::to_string_pretty(results)? + "\n")?;
@@ -249,6 +290,7 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
             }
         }
     }
+    failures.extend(sem_failures.into_iter().map(|f| format!("semantics {f}")));
     let n = report.cases.len();
     if failures.is_empty() {
         println!("differential: {n} of {n} kernels identical on {device} and the simulator");
