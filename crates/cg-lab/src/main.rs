@@ -29,6 +29,8 @@ mod timing;
 mod verify;
 mod verify_collectives;
 
+#[cfg(test)]
+mod cli_fuzz;
 
 use std::process::ExitCode;
 
