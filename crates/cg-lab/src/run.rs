@@ -45,10 +45,11 @@ pub fn run(args: &LabArgs) -> Result<()> {
     };
     let total = (sweep_v.len() + modes_v.len()) as u64 * per_variant;
     let progress = Progress::new(total, stdout_format(args) != Format::Table);
+    // Made before anything prints: it refuses a malformed CG_LAB_FAIL_AFTER.
+    let mut rec = Recorder::new(|_: &Row| {})?;
     if stdout_format(args) == Format::Table {
         print_heading(&platform, args);
     }
-    let mut rec = Recorder::new(|_: &Row| {})?;
     let mut measure = |variants: &[Variant], group: csv_out::Extra| {
         start_group(&mut rec, args, variants, group);
         lab.measure(variants, group, &progress, &mut rec)
