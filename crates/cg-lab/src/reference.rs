@@ -32,7 +32,7 @@ pub fn build_cubin(
 ) -> Result<PathBuf> {
     std::fs::create_dir_all(dir)?;
     let src = dir.join(format!("{stem}.cu"));
-    std::fs::write(&src, source)?;
+    crate::output::write_atomic(&src, source.as_bytes())?;
     let cubin = dir.join(format!("{stem}_sm{sm}.cubin"));
     let out = Command::new(nvcc)
         .args(["-O3", &format!("-arch=sm_{sm}"), "-cubin", "-o"])
