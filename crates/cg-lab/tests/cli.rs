@@ -144,6 +144,16 @@ fn verify_against_the_committed_h200_outputs() {
         stdout.contains(&format!("{n} of {n} kernels identical")),
         "{stdout}"
     );
+    // NVIDIA's C++ words (semantics.json, next to it) against the simulator.
+    for c in cg_kernels::semantics::cases::SEM_CASES {
+        assert!(
+            stdout
+                .lines()
+                .any(|l| l.starts_with(&format!("C++ {:<20}", c.name)) && l.ends_with("identical")),
+            "{}: {stdout}",
+            c.name
+        );
+    }
 }
 
 /// `cg-lab` with extra environment variables.
