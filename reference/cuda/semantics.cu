@@ -9,6 +9,8 @@
 // or does not take part) both sides write UNDEFINED after making the call.
 
 #include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#include <cooperative_groups/scan.h>
 
 namespace cg = cooperative_groups;
 
@@ -165,4 +167,31 @@ extern "C" __global__ void cpp_sem_partitions(unsigned* out) {
     put(out, 7, b.meta_group_rank());
     put(out, 8, b.meta_group_size());
     put(out, 9, b.shfl(v, 0));
+}
+
+extern "C" __global__ void cpp_sem_closures(unsigned* out) {
+    cg::thread_block block = cg::this_thread_block();
+    int v = (int)((gtid() * 7919) % 211) - 100;
+    int cap = 50;
+    auto max = [](int a, int b) { return a > b ? a : b; };
+    auto add = [](int a, int b) { return a + b; };
+    auto capped = [cap](int a, int b) { int m = a > b ? a : b; return m < cap ? m : cap; };
+    cg::thread_block_tile<8> t8 = cg::tiled_partition<8>(block);
+    put(out, 0, cg::reduce(t8, v, max));
+    put(out, 1, cg::inclusive_scan(t8, v));
+    put(out, 2, cg::exclusive_scan(t8, v));
+    put(out, 3, cg::exclusive_scan(t8, v, max));
+    cg::thread_block_tile<32> t32 = cg::tiled_partition<32>(block);
+    put(out, 4, cg::reduce(t32, v, capped));
+    put(out, 5, cg::inclusive_scan(t32, v, add));
+    if (lane_id() % 3 != 0) {
+        cg::coalesced_group g = cg::coalesced_threads();
+        put(out, 6, cg::reduce(g, v, max));
+        put(out, 7, cg::inclusive_scan(g, v, add));
+        put(out, 8, cg::exclusive_scan(g, v, max));
+    } else {
+        put(out, 6, UNDEFINED);
+        put(out, 7, UNDEFINED);
+        put(out, 8, UNDEFINED);
+    }
 }

@@ -95,8 +95,11 @@ fn checked(defined: bool, v: u32) -> u32 {
 /// and `meta_group_size` (not `num_threads`: a tile cut short by a partial
 /// warp has its existing threads here, `N` in CUDA — a documented
 /// difference).
-#[inline(always)]
-fn tile_shuffles<const N: u32>(out: *mut u32)
+///
+/// A generic kernel: one PTX entry per tile size, `sem_tile_shfl_1` …
+/// `sem_tile_shfl_32`, as the C++ twin's `template <unsigned N>`.
+#[kernel(instances(1, 2, 4, 8, 16, 32))]
+pub fn sem_tile_shfl<const N: u32>(out: *mut u32)
 where
     Size<N>: WarpTileSize,
 {
@@ -149,37 +152,6 @@ where
     put(out, j + 2, rank);
     put(out, j + 3, tile.meta_group_rank());
     put(out, j + 4, tile.meta_group_size());
-}
-
-/// [`tile_shuffles`] on `thread_block_tile<1>`.
-#[kernel]
-pub fn sem_tile_shfl_1(out: *mut u32) {
-    tile_shuffles::<1>(out);
-}
-/// [`tile_shuffles`] on `thread_block_tile<2>`.
-#[kernel]
-pub fn sem_tile_shfl_2(out: *mut u32) {
-    tile_shuffles::<2>(out);
-}
-/// [`tile_shuffles`] on `thread_block_tile<4>`.
-#[kernel]
-pub fn sem_tile_shfl_4(out: *mut u32) {
-    tile_shuffles::<4>(out);
-}
-/// [`tile_shuffles`] on `thread_block_tile<8>`.
-#[kernel]
-pub fn sem_tile_shfl_8(out: *mut u32) {
-    tile_shuffles::<8>(out);
-}
-/// [`tile_shuffles`] on `thread_block_tile<16>`.
-#[kernel]
-pub fn sem_tile_shfl_16(out: *mut u32) {
-    tile_shuffles::<16>(out);
-}
-/// [`tile_shuffles`] on `thread_block_tile<32>`.
-#[kernel]
-pub fn sem_tile_shfl_32(out: *mut u32) {
-    tile_shuffles::<32>(out);
 }
 
 /// The `(rank + 1)`-th set bit of `mask` from bit 0 (`fns(mask, 0, rank +
@@ -291,6 +263,38 @@ pub fn sem_partitions(out: *mut u32) {
     put(out, 7, b.meta_group_rank());
     put(out, 8, b.meta_group_size());
     put(out, 9, b.shfl(v, 0));
+}
+
+/// Closures as operators (CUDA's lambdas) and the scans' default operator:
+/// `reduce`/`inclusive_scan`/`exclusive_scan` on `thread_block_tile<8>`,
+/// `<32>` and a coalesced group, a capturing closure, and a closure's
+/// `exclusive_scan` at rank 0 (`T{}` in CUDA, `T::default()` here).
+#[kernel]
+pub fn sem_closures(out: *mut u32) {
+    let block = this_thread_block();
+    let v = ((gtid() * 7919) % 211) as i32 - 100;
+    let cap = 50;
+    let max = |a: i32, b: i32| a.max(b);
+    let add = |a: i32, b: i32| a.wrapping_add(b);
+    let capped = move |a: i32, b: i32| a.max(b).min(cap);
+    let t8 = tiled_partition::<8>(&block);
+    put(out, 0, reduce(&t8, v, max) as u32);
+    put(out, 1, cooperative_groups::inclusive_scan!(&t8, v) as u32);
+    put(out, 2, cooperative_groups::exclusive_scan!(&t8, v) as u32);
+    put(out, 3, exclusive_scan(&t8, v, max) as u32);
+    let t32 = tiled_partition::<32>(&block);
+    put(out, 4, reduce(&t32, v, capped) as u32);
+    put(out, 5, inclusive_scan(&t32, v, add) as u32);
+    if lane_id() % 3 != 0 {
+        let g = coalesced_threads();
+        put(out, 6, reduce(&g, v, max) as u32);
+        put(out, 7, inclusive_scan(&g, v, add) as u32);
+        put(out, 8, exclusive_scan(&g, v, max) as u32);
+    } else {
+        put(out, 6, UNDEFINED);
+        put(out, 7, UNDEFINED);
+        put(out, 8, UNDEFINED);
+    }
 }
 
 /// The cases: kernel, C++ twin, launch shape.

@@ -31,12 +31,12 @@ macro_rules! model_int {
         impl ModelElem for $t {
             fn op(op: u32) -> Option<ModelOp<Self>> {
                 Some(match op {
-                    0 => (<Plus as ReduceOp<$t>>::combine, <Plus as ReduceOp<$t>>::identity()),
-                    1 => (<Less as ReduceOp<$t>>::combine, <Less as ReduceOp<$t>>::identity()),
-                    2 => (<Greater as ReduceOp<$t>>::combine, <Greater as ReduceOp<$t>>::identity()),
-                    3 => (<BitAnd as ReduceOp<$t>>::combine, <BitAnd as ReduceOp<$t>>::identity()),
-                    4 => (<BitOr as ReduceOp<$t>>::combine, <BitOr as ReduceOp<$t>>::identity()),
-                    5 => (<BitXor as ReduceOp<$t>>::combine, <BitXor as ReduceOp<$t>>::identity()),
+                    0 => (|a, b| ReduceOp::<$t>::combine(&Plus, a, b), ReduceOp::<$t>::identity(&Plus)),
+                    1 => (|a, b| ReduceOp::<$t>::combine(&Less, a, b), ReduceOp::<$t>::identity(&Less)),
+                    2 => (|a, b| ReduceOp::<$t>::combine(&Greater, a, b), ReduceOp::<$t>::identity(&Greater)),
+                    3 => (|a, b| ReduceOp::<$t>::combine(&BitAnd, a, b), ReduceOp::<$t>::identity(&BitAnd)),
+                    4 => (|a, b| ReduceOp::<$t>::combine(&BitOr, a, b), ReduceOp::<$t>::identity(&BitOr)),
+                    5 => (|a, b| ReduceOp::<$t>::combine(&BitXor, a, b), ReduceOp::<$t>::identity(&BitXor)),
                     _ => return None,
                 })
             }
@@ -50,9 +50,9 @@ macro_rules! model_float {
         impl ModelElem for $t {
             fn op(op: u32) -> Option<ModelOp<Self>> {
                 Some(match op {
-                    0 => (<Plus as ReduceOp<$t>>::combine, <Plus as ReduceOp<$t>>::identity()),
-                    1 => (<Less as ReduceOp<$t>>::combine, <Less as ReduceOp<$t>>::identity()),
-                    2 => (<Greater as ReduceOp<$t>>::combine, <Greater as ReduceOp<$t>>::identity()),
+                    0 => (|a, b| ReduceOp::<$t>::combine(&Plus, a, b), ReduceOp::<$t>::identity(&Plus)),
+                    1 => (|a, b| ReduceOp::<$t>::combine(&Less, a, b), ReduceOp::<$t>::identity(&Less)),
+                    2 => (|a, b| ReduceOp::<$t>::combine(&Greater, a, b), ReduceOp::<$t>::identity(&Greater)),
                     _ => return None,
                 })
             }

@@ -488,6 +488,11 @@ pub mod cluster {
     pub fn map_shared_rank(p: *mut u8, rank: u32) -> *mut u8 {
         lane::cluster_map_shared(p, rank)
     }
+    /// `getctarank` (see the GPU backend).
+    #[track_caller]
+    pub fn query_shared_rank(p: *const u8) -> u32 {
+        lane::cluster_query_shared_rank(p)
+    }
 }
 
 /// Stops the kernel with an error: on the simulator, a panic that the
