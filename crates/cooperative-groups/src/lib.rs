@@ -189,12 +189,12 @@ pub use collective::reduce::reduce;
 pub use collective::scan::{exclusive_scan, inclusive_scan};
 pub use collective::value::{Label, MAX_SHFL_BYTES, MatchValue, ShflValue};
 pub use dim::Dim3;
-pub use grid::{GridGroup, this_grid};
+pub use grid::{GridArrivalToken, GridGroup, this_grid};
 pub use group::{
-    CoalescedGroup, DynamicParent, DynamicTile, MultiWarpTileSize, Size, StaticParent, ThreadBlock,
-    ThreadBlockTile, ThreadGroup, TileSize, TiledParent, WarpGroup, WarpTileSize, binary_partition,
-    coalesced_threads, labeled_partition, sync, this_thread_block, tiled_partition,
-    tiled_partition_dyn,
+    BlockArrivalToken, CoalescedGroup, DynamicParent, DynamicTile, MultiWarpTileSize, Size,
+    StaticParent, ThreadBlock, ThreadBlockTile, ThreadGroup, TileSize, TiledParent, WarpGroup,
+    WarpTileSize, binary_partition, coalesced_threads, labeled_partition, sync, this_thread_block,
+    tiled_partition, tiled_partition_dyn,
 };
 #[cfg(not(target_arch = "nvptx64"))]
 pub use kernel_desc::Kernel;
