@@ -228,6 +228,8 @@ fn coalesced_shuffles(g: &CoalescedGroup, out: *mut u32, at: usize) {
 
 /// Coalesced groups: the whole warp (words 0..28), then two divergent
 /// groups (words 28..56; lanes with `(7·lane) mod 5 < 3` and the rest).
+/// The branches are identical on purpose: each makes its own group.
+#[allow(clippy::if_same_then_else)]
 #[kernel]
 pub fn sem_coalesced_shfl(out: *mut u32) {
     let all = coalesced_threads();
@@ -257,7 +259,7 @@ pub fn sem_partitions(out: *mut u32) {
     put(out, 2, l.meta_group_rank());
     put(out, 3, l.meta_group_size());
     put(out, 4, l.shfl(v, 0));
-    let b = binary_partition(&tile, lane % 3 == 0);
+    let b = binary_partition(&tile, lane.is_multiple_of(3));
     put(out, 5, b.thread_rank());
     put(out, 6, b.num_threads());
     put(out, 7, b.meta_group_rank());
@@ -285,7 +287,7 @@ pub fn sem_closures(out: *mut u32) {
     let t32 = tiled_partition::<32>(&block);
     put(out, 4, reduce(&t32, v, capped) as u32);
     put(out, 5, inclusive_scan(&t32, v, add) as u32);
-    if lane_id() % 3 != 0 {
+    if !lane_id().is_multiple_of(3) {
         let g = coalesced_threads();
         put(out, 6, reduce(&g, v, max) as u32);
         put(out, 7, inclusive_scan(&g, v, add) as u32);
@@ -417,6 +419,20 @@ pub mod cases {
             "cpp_sem_coalesced_shfl",
             48,
             "coalesced, partial warp (16 lanes)"
+        ),
+        case!(
+            "closures",
+            SEM_CLOSURES,
+            "cpp_sem_closures",
+            64,
+            "lambdas as operators, default-operator scans"
+        ),
+        case!(
+            "closures_b40",
+            SEM_CLOSURES,
+            "cpp_sem_closures",
+            40,
+            "lambdas and scans, partial warp (8 lanes)"
         ),
         case!(
             "partitions",

@@ -582,14 +582,14 @@ pub mod cluster {
         // SAFETY: pure address translation; dereferencing the result is the caller's business.
         unsafe { nv_mapa(p, rank) }
     }
-    /// `getctarank.u32 d, p`: the cluster rank of the block whose shared
+    /// `getctarank.u64 d, p`: the cluster rank of the block whose shared
     /// memory the generic address `p` points into.
     #[inline(always)]
     pub fn query_shared_rank(p: *const u8) -> u32 {
         let r: u32;
         // SAFETY: pure address arithmetic on the pointer's value; nothing is accessed.
         unsafe {
-            core::arch::asm!("getctarank.u32 {0}, {1};", out(reg32) r, in(reg64) p,
+            core::arch::asm!("getctarank.u64 {0}, {1};", out(reg32) r, in(reg64) p,
                  options(pure, nomem, nostack))
         };
         r
