@@ -420,13 +420,18 @@ pub type LastBlockArgs = (*const f32, *mut f32, u32, *mut u32);
 /// `out` holds `gridDim.x + 1` floats; `*ticket` must be 0 at the launch.
 #[kernel]
 pub fn last_block_reduce(input: *const f32, out: *mut f32, n: u32, ticket: *mut u32) {
-    let block = this_thread_block();
+    last_block_body(&this_thread_block(), input, out, n, ticket)
+}
+
+/// The body of [`last_block_reduce`] on `block` (sized or not).
+#[inline(always)]
+fn last_block_body<G: ThreadGroup>(block: &G, input: *const f32, out: *mut f32, n: u32, ticket: *mut u32) {
     let blocks = grid_dim().x;
-    let sum = reduce(&block, grid_stride_sum(input, n), Plus);
+    let sum = reduce(block, grid_stride_sum(input, n), Plus);
     // SAFETY: the launcher passes one word in global memory that only this
     // kernel's atomics touch.
     let ticket = unsafe { AtomicRef::<u32, Device>::from_ptr(ticket) };
-    let last = invoke_one_broadcast(&block, || {
+    let last = invoke_one_broadcast(block, || {
         // SAFETY: `out` has one float per block; this block's slot.
         unsafe { *out.add(block_idx().x as usize) = sum };
         u32::from(ticket.fetch_inc(blocks - 1, AcqRel) == blocks - 1)
@@ -441,10 +446,41 @@ pub fn last_block_reduce(input: *const f32, out: *mut f32, n: u32, ticket: *mut 
             v += unsafe { *out.add(i as usize) };
             i += block.num_threads();
         }
-        let total = reduce(&block, v, Plus);
+        let total = reduce(block, v, Plus);
         if block.thread_rank() == 0 {
             // SAFETY: `out` has gridDim.x + 1 floats.
             unsafe { *out.add(blocks as usize) = total };
         }
     }
 }
+
+/// [`last_block_reduce`] in blocks of exactly `B` threads (`with_threads`),
+/// the twins of the C++ `cpp_last_block_reduce_B` (CUB's `BlockReduce<float, B>`).
+macro_rules! sized_last_block {
+    ($($b:literal $name:ident $desc:ident),* $(,)?) => {
+        $(
+            #[doc = concat!("[`last_block_reduce`] in blocks of exactly ", stringify!($b), " threads.")]
+            #[kernel]
+            pub fn $name(input: *const f32, out: *mut f32, n: u32, ticket: *mut u32) {
+                last_block_body(&this_thread_block().with_threads::<$b>(), input, out, n, ticket)
+            }
+        )*
+
+        /// The last-block reduce for blocks of exactly `block` threads (128,
+        /// 256, 512 or 1024), if there is one.
+        #[cfg(not(target_arch = "nvptx64"))]
+        pub fn last_block_reduce_sized(block: u32) -> Option<cooperative_groups::Kernel<LastBlockArgs>> {
+            match block {
+                $($b => Some($desc),)*
+                _ => None,
+            }
+        }
+    };
+}
+
+sized_last_block!(
+    128 last_block_reduce_128 LAST_BLOCK_REDUCE_128,
+    256 last_block_reduce_256 LAST_BLOCK_REDUCE_256,
+    512 last_block_reduce_512 LAST_BLOCK_REDUCE_512,
+    1024 last_block_reduce_1024 LAST_BLOCK_REDUCE_1024,
+);

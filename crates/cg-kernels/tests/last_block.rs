@@ -3,18 +3,30 @@
 //! block sizes, the ticket back at 0 after every launch (so launches chain
 //! without a reset), every block's partial in place, and a grid of one block.
 
-use cg_kernels::c02::LAST_BLOCK_REDUCE;
+use cg_kernels::c02::{LAST_BLOCK_REDUCE, last_block_reduce_sized};
 
 fn run(grid: u32, block: u32, input: &[f32], out: &mut [f32], ticket: &mut u32) {
     let (i, o, t) = (input.as_ptr(), out.as_mut_ptr(), ticket as *mut u32);
     let n = input.len() as u32;
-    let body = LAST_BLOCK_REDUCE.host_fn();
+    // The sized kernel where there is one (every second call), else the dynamic one.
+    let k = match last_block_reduce_sized(block) {
+        Some(k) if (grid + n) % 2 == 0 => k,
+        _ => LAST_BLOCK_REDUCE,
+    };
+    let body = k.host_fn();
     cg_sim::launch(&cg_sim::LaunchConfig::new(grid, block), &|| body((i, o, n, t))).unwrap();
 }
 
 #[test]
 fn last_block_sums_every_partial() {
-    for (grid, block, n) in [(1, 32, 100), (7, 128, 10_000), (16, 256, 40_000), (5, 96, 1_001)] {
+    for (grid, block, n) in [
+        (1, 32, 100),
+        (7, 128, 10_000),
+        (8, 128, 10_000),
+        (16, 256, 40_000),
+        (5, 96, 1_001),
+        (3, 1024, 5_001),
+    ] {
         let input: Vec<f32> = (0..n).map(|i| ((i * 37) % 101) as f32 - 50.0).collect();
         let want: f32 = input.iter().sum();
         let mut out = vec![f32::NAN; grid as usize + 1];

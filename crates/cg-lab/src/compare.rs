@@ -32,7 +32,8 @@ pub struct CompareArgs {
     lab: LabArgs,
     /// Run only these experiments (comma-separated: intrinsic, tile32,
     /// cg_reduce, cg_scan, warp_reduce, block_reduce, block_scan,
-    /// block_reduce_sized, block_scan_sized, coalesced, cluster); default: all
+    /// block_reduce_sized, block_scan_sized, last_block, coalesced, cluster);
+    /// default: all
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     only: Vec<String>,
 }
@@ -174,6 +175,16 @@ fn experiments(block: u32, sm: u32, clusize: u32) -> Vec<Experiment> {
             tile: block,
         });
     }
+    if cg_kernels::c02::last_block_reduce_sized(block).is_some() {
+        v.push(Experiment {
+            name: "last_block",
+            cpp_label: "threadFenceReduction: __threadfence + atomicInc, cub::BlockReduce",
+            variant: Variant::LastBlock,
+            cpp_fn: format!("cpp_last_block_reduce_{block}"),
+            rust_fn: format!("last_block_reduce_{block}"),
+            tile: block,
+        });
+    }
     v.push(Experiment {
         name: "coalesced",
         cpp_label: "cg::coalesced_threads",
@@ -196,7 +207,7 @@ fn experiments(block: u32, sm: u32, clusize: u32) -> Vec<Experiment> {
 }
 
 /// Every experiment name, for `--only`.
-const EXPERIMENT_NAMES: [&str; 11] = [
+const EXPERIMENT_NAMES: [&str; 12] = [
     "intrinsic",
     "tile32",
     "cg_reduce",
@@ -206,6 +217,7 @@ const EXPERIMENT_NAMES: [&str; 11] = [
     "block_scan",
     "block_reduce_sized",
     "block_scan_sized",
+    "last_block",
     "coalesced",
     "cluster",
 ];

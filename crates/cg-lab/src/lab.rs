@@ -4,7 +4,8 @@
 use anyhow::{Result, bail};
 use cg_kernels::c02::{
     BLOCK_REDUCE, BLOCK_SCAN, CLUSTER_DSMEM, COALESCED_ODD, REDUCE_INTRINSIC, REDUCE_TILE32,
-    ReduceArgs, block_reduce_sized, block_scan_sized, cg_reduce_kernel, cg_scan_kernel,
+    LastBlockArgs, ReduceArgs, block_reduce_sized, block_scan_sized, cg_reduce_kernel,
+    cg_scan_kernel, last_block_reduce_sized,
 };
 use cg_runtime::{Backend, Buffer, Dim3, LaunchConfig};
 use cooperative_groups::Kernel;
@@ -50,6 +51,10 @@ pub enum Variant {
         /// Tile size.
         tile: u32,
     },
+    /// The whole input summed in one launch, the last block to draw an
+    /// atomic ticket finishing it (`last_block_reduce_B`, blocks of 128–1024
+    /// threads; the twin of NVIDIA's `threadFenceReduction` pattern).
+    LastBlock,
 }
 
 /// Which implementation of a variant runs: the Rust kernel, or its C++
@@ -97,6 +102,7 @@ impl Variant {
             Variant::BlockReduceSized => "block_reduce_sized",
             Variant::BlockScanSized => "block_scan_sized",
             Variant::TileScan { .. } => "cg_scan",
+            Variant::LastBlock => "last_block",
         }
     }
 
@@ -109,7 +115,8 @@ impl Variant {
             Variant::BlockReduce
             | Variant::BlockScan
             | Variant::BlockReduceSized
-            | Variant::BlockScanSized => 0,
+            | Variant::BlockScanSized
+            | Variant::LastBlock => 0,
         }
     }
 }
@@ -126,6 +133,9 @@ pub struct Lab<'a> {
     count: Buffer<u64>,
     cluster_out: Buffer<u32>,
     scan_out: Option<Buffer<f32>>,
+    /// The last-block reduce's partials and total (`grid + 1` floats) and
+    /// its ticket, allocated on first use.
+    last_block: Option<(Buffer<f32>, Buffer<u32>)>,
 }
 
 impl<'a> Lab<'a> {
@@ -142,6 +152,7 @@ impl<'a> Lab<'a> {
             count: backend.alloc(1)?,
             cluster_out: backend.alloc(grid as usize)?,
             scan_out: None,
+            last_block: None,
         })
     }
 
@@ -259,6 +270,19 @@ impl<'a> Lab<'a> {
                     Side::Cpp(m, name) => self.run_cpp(m, name, &cfg, args, sync),
                 }
             }
+            Variant::LastBlock => {
+                let k = last_block_reduce_sized(block).ok_or_else(|| no_sized(block));
+                let cfg = LaunchConfig::linear(self.grid, block);
+                let (out, ticket) = self.last_block_buffers()?;
+                // Nothing is reset between launches: the kernel overwrites
+                // every partial and the total, and its last ticket wraps the
+                // counter back to 0.
+                let args: LastBlockArgs = (self.input_f32.as_ptr(), out, n, ticket);
+                match side {
+                    Side::Rust => run(self.backend, &k?, &cfg, args, sync),
+                    Side::Cpp(m, name) => self.run_cpp(m, name, &cfg, args, sync),
+                }
+            }
             Variant::Cluster { size } => {
                 let cfg =
                     LaunchConfig::linear(self.cluster_grid(size), block).clusters(Dim3::x(size));
@@ -270,6 +294,19 @@ impl<'a> Lab<'a> {
                 }
             }
         }
+    }
+
+    /// The last-block reduce's output and ticket (allocated zeroed on first use).
+    fn last_block_buffers(&mut self) -> Result<(*mut f32, *mut u32)> {
+        if self.last_block.is_none() {
+            let mut out = self.backend.alloc::<f32>(self.grid as usize + 1)?;
+            let mut ticket = self.backend.alloc::<u32>(1)?;
+            out.zero_async()?;
+            ticket.zero_async()?;
+            self.last_block = Some((out, ticket));
+        }
+        let (out, ticket) = self.last_block.as_ref().expect("allocated above");
+        Ok((out.as_ptr(), ticket.as_ptr()))
     }
 
     /// Reduce-shaped variants: `(input, partial, n, reps)`.
@@ -370,6 +407,15 @@ impl<'a> Lab<'a> {
 
     /// One launch of `v` at `reps`, compared with the host's expectation.
     fn verify_at(&mut self, v: Variant, side: Side<'_>, reps: u32) -> Result<(bool, String)> {
+        if v == Variant::LastBlock {
+            // A stale total must not pass: zero the outputs (the expected
+            // sum is not 0); the ticket must be 0 before the launch and is
+            // checked to be 0 after.
+            self.last_block_buffers()?;
+            let (out, ticket) = self.last_block.as_mut().expect("allocated above");
+            out.zero()?;
+            ticket.zero()?;
+        }
         self.launch_side(v, side, reps, true)?;
         let n = self.args.n;
         Ok(match v {
@@ -395,6 +441,24 @@ impl<'a> Lab<'a> {
                     format!(
                         "{} of {grid} blocks read their neighbour (clusize {size})",
                         grid as usize - bad
+                    ),
+                )
+            }
+            Variant::LastBlock => {
+                let grid = self.grid as usize;
+                let (out, ticket) = self.last_block.as_ref().expect("launched above");
+                let out = out.to_vec()?;
+                let ticket = ticket.to_vec()?[0];
+                let got = out[grid] as f64;
+                let want = data::reduce_expected(n);
+                let partials: f64 = out[..grid].iter().map(|&x| x as f64).sum();
+                let ok = (got - want).abs() <= 1e-3 * (1.0 + want.abs())
+                    && (partials - want).abs() <= 1e-3 * (1.0 + want.abs())
+                    && ticket == 0;
+                (
+                    ok,
+                    format!(
+                        "total {got:.1} vs {want:.1} (partials {partials:.1}, {grid} blocks), ticket {ticket} after"
                     ),
                 )
             }
