@@ -9,9 +9,9 @@
 //! `reps = 1` the partial sums add up to the sum of the input, which is how
 //! every configuration is verified.
 
+use cooperative_groups::atomic::{AcqRel, AtomicRef, Device, red_add};
 use cooperative_groups::intrinsics::{block_dim, block_idx, grid_dim, thread_idx};
 use cooperative_groups::prelude::*;
-use cooperative_groups::atomic::{AcqRel, AtomicRef, Device, red_add};
 use cooperative_groups::{Size, ThreadGroup, TileSize, kernel, shared_array};
 
 /// `v + red * 1e-30` as one fused multiply-add: the `FFMA` that nvcc
@@ -425,7 +425,13 @@ pub fn last_block_reduce(input: *const f32, out: *mut f32, n: u32, ticket: *mut 
 
 /// The body of [`last_block_reduce`] on `block` (sized or not).
 #[inline(always)]
-fn last_block_body<G: ThreadGroup>(block: &G, input: *const f32, out: *mut f32, n: u32, ticket: *mut u32) {
+fn last_block_body<G: ThreadGroup>(
+    block: &G,
+    input: *const f32,
+    out: *mut f32,
+    n: u32,
+    ticket: *mut u32,
+) {
     let blocks = grid_dim().x;
     let sum = reduce(block, grid_stride_sum(input, n), Plus);
     // SAFETY: the launcher passes one word in global memory that only this

@@ -10,11 +10,14 @@ fn run(grid: u32, block: u32, input: &[f32], out: &mut [f32], ticket: &mut u32) 
     let n = input.len() as u32;
     // The sized kernel where there is one (every second call), else the dynamic one.
     let k = match last_block_reduce_sized(block) {
-        Some(k) if (grid + n) % 2 == 0 => k,
+        Some(k) if (grid + n).is_multiple_of(2) => k,
         _ => LAST_BLOCK_REDUCE,
     };
     let body = k.host_fn();
-    cg_sim::launch(&cg_sim::LaunchConfig::new(grid, block), &|| body((i, o, n, t))).unwrap();
+    cg_sim::launch(&cg_sim::LaunchConfig::new(grid, block), &|| {
+        body((i, o, n, t))
+    })
+    .unwrap();
 }
 
 #[test]
@@ -34,7 +37,10 @@ fn last_block_sums_every_partial() {
         for round in 0..2 {
             out.iter_mut().for_each(|x| *x = f32::NAN);
             run(grid, block, &input, &mut out, &mut ticket);
-            assert_eq!(out[grid as usize], want, "grid {grid} block {block} round {round}");
+            assert_eq!(
+                out[grid as usize], want,
+                "grid {grid} block {block} round {round}"
+            );
             assert_eq!(ticket, 0, "the last draw wraps the ticket to 0");
             // Each partial is its block's grid-stride slice.
             for b in 0..grid {
@@ -57,6 +63,9 @@ fn a_stale_ticket_finishes_too_early() {
     let mut out = vec![f32::NAN; 5];
     let mut ticket = 1u32;
     run(4, 64, &input, &mut out, &mut ticket);
-    assert!(out[4].is_nan(), "block 2 drew the last ticket and summed block 3's empty slot");
+    assert!(
+        out[4].is_nan(),
+        "block 2 drew the last ticket and summed block 3's empty slot"
+    );
     assert_eq!(ticket, 1, "four draws from 1 with limit 3 end at 1");
 }

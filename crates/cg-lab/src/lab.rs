@@ -3,8 +3,8 @@
 
 use anyhow::{Result, bail};
 use cg_kernels::c02::{
-    BLOCK_REDUCE, BLOCK_SCAN, CLUSTER_DSMEM, COALESCED_ODD, REDUCE_INTRINSIC, REDUCE_TILE32,
-    LastBlockArgs, ReduceArgs, block_reduce_sized, block_scan_sized, cg_reduce_kernel,
+    BLOCK_REDUCE, BLOCK_SCAN, CLUSTER_DSMEM, COALESCED_ODD, LastBlockArgs, REDUCE_INTRINSIC,
+    REDUCE_TILE32, ReduceArgs, block_reduce_sized, block_scan_sized, cg_reduce_kernel,
     cg_scan_kernel, last_block_reduce_sized,
 };
 use cg_runtime::{Backend, Buffer, Dim3, LaunchConfig};

@@ -10,6 +10,7 @@
 //! Without a GPU both run on the `cg-sim` simulator (correctness only) and
 //! say so.
 
+mod atomics;
 mod backend_choice;
 mod cli;
 mod compare;
@@ -57,6 +58,10 @@ enum Command {
     /// Time the Rust kernels against NVIDIA's C++ (cooperative_groups, CUB)
     /// in the same process: needs a GPU and nvcc.
     Compare(compare::CompareArgs),
+    /// Atomics differential: every atomic operation in Rust against its
+    /// nvcc-built C++ twin (`atomicCAS`, `cuda::atomic_ref` …) on the GPU,
+    /// and against the simulator, word for word: needs a GPU and nvcc.
+    Atomics(atomics::AtomicsArgs),
 }
 
 /// Prints a clap error on one line (help and version print as usual).
@@ -92,6 +97,7 @@ fn main() -> ExitCode {
         Some(Command::Info(args)) => info::run(&args),
         Some(Command::Verify(args)) => verify::run(&args),
         Some(Command::Compare(args)) => compare::run(&args),
+        Some(Command::Atomics(args)) => atomics::run(&args),
         None => run::run(&cli.lab),
     };
     match result {

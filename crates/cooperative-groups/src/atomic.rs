@@ -410,7 +410,13 @@ pub trait AtomicArith: AtomicValue {
 )]
 pub trait AtomicInteger: AtomicArith {
     #[doc(hidden)]
-    unsafe fn bitwise(p: *mut Self, v: Self, op: Bitwise, o: arch::MemOrder, s: arch::MemScope) -> Self;
+    unsafe fn bitwise(
+        p: *mut Self,
+        v: Self,
+        op: Bitwise,
+        o: arch::MemOrder,
+        s: arch::MemScope,
+    ) -> Self;
 }
 
 /// Which bitwise or ordering operation (internal).
@@ -441,13 +447,24 @@ macro_rules! atomic_value {
             }
             #[inline(always)]
             #[track_caller]
-            unsafe fn exchange(p: *mut Self, v: Self, o: arch::MemOrder, s: arch::MemScope) -> Self {
+            unsafe fn exchange(
+                p: *mut Self,
+                v: Self,
+                o: arch::MemOrder,
+                s: arch::MemScope,
+            ) -> Self {
                 // SAFETY: forwarded contract.
                 unsafe { $rmw(arch::$op::Exch, p.cast(), v as $bits, o, s) as Self }
             }
             #[inline(always)]
             #[track_caller]
-            unsafe fn cas(p: *mut Self, c: Self, v: Self, o: arch::MemOrder, s: arch::MemScope) -> Self {
+            unsafe fn cas(
+                p: *mut Self,
+                c: Self,
+                v: Self,
+                o: arch::MemOrder,
+                s: arch::MemScope,
+            ) -> Self {
                 // SAFETY: forwarded contract.
                 unsafe { $cas(p.cast(), c as $bits, v as $bits, o, s) as Self }
             }
@@ -476,7 +493,13 @@ macro_rules! atomic_integer {
         impl AtomicInteger for $t {
             #[inline(always)]
             #[track_caller]
-            unsafe fn bitwise(p: *mut Self, v: Self, op: Bitwise, o: arch::MemOrder, s: arch::MemScope) -> Self {
+            unsafe fn bitwise(
+                p: *mut Self,
+                v: Self,
+                op: Bitwise,
+                o: arch::MemOrder,
+                s: arch::MemScope,
+            ) -> Self {
                 let op = match op {
                     Bitwise::And => arch::$op::And,
                     Bitwise::Or => arch::$op::Or,
@@ -491,10 +514,42 @@ macro_rules! atomic_integer {
     };
 }
 
-atomic_value!(u32, u32, arch::atom_load_32, arch::atom_store_32, arch::atom_rmw_32, Rmw32, arch::atom_cas_32);
-atomic_value!(i32, u32, arch::atom_load_32, arch::atom_store_32, arch::atom_rmw_32, Rmw32, arch::atom_cas_32);
-atomic_value!(u64, u64, arch::atom_load_64, arch::atom_store_64, arch::atom_rmw_64, Rmw64, arch::atom_cas_64);
-atomic_value!(i64, u64, arch::atom_load_64, arch::atom_store_64, arch::atom_rmw_64, Rmw64, arch::atom_cas_64);
+atomic_value!(
+    u32,
+    u32,
+    arch::atom_load_32,
+    arch::atom_store_32,
+    arch::atom_rmw_32,
+    Rmw32,
+    arch::atom_cas_32
+);
+atomic_value!(
+    i32,
+    u32,
+    arch::atom_load_32,
+    arch::atom_store_32,
+    arch::atom_rmw_32,
+    Rmw32,
+    arch::atom_cas_32
+);
+atomic_value!(
+    u64,
+    u64,
+    arch::atom_load_64,
+    arch::atom_store_64,
+    arch::atom_rmw_64,
+    Rmw64,
+    arch::atom_cas_64
+);
+atomic_value!(
+    i64,
+    u64,
+    arch::atom_load_64,
+    arch::atom_store_64,
+    arch::atom_rmw_64,
+    Rmw64,
+    arch::atom_cas_64
+);
 atomic_integer!(u32, u32, arch::atom_rmw_32, Rmw32, MinU, MaxU);
 atomic_integer!(i32, u32, arch::atom_rmw_32, Rmw32, MinS, MaxS);
 atomic_integer!(u64, u64, arch::atom_rmw_64, Rmw64, MinU, MaxU);
@@ -517,13 +572,24 @@ macro_rules! atomic_float {
             }
             #[inline(always)]
             #[track_caller]
-            unsafe fn exchange(p: *mut Self, v: Self, o: arch::MemOrder, s: arch::MemScope) -> Self {
+            unsafe fn exchange(
+                p: *mut Self,
+                v: Self,
+                o: arch::MemOrder,
+                s: arch::MemScope,
+            ) -> Self {
                 // SAFETY: forwarded contract.
                 <$t>::from_bits(unsafe { $rmw(arch::$op::Exch, p.cast(), v.to_bits(), o, s) })
             }
             #[inline(always)]
             #[track_caller]
-            unsafe fn cas(p: *mut Self, c: Self, v: Self, o: arch::MemOrder, s: arch::MemScope) -> Self {
+            unsafe fn cas(
+                p: *mut Self,
+                c: Self,
+                v: Self,
+                o: arch::MemOrder,
+                s: arch::MemScope,
+            ) -> Self {
                 // SAFETY: forwarded contract.
                 <$t>::from_bits(unsafe { $cas(p.cast(), c.to_bits(), v.to_bits(), o, s) })
             }
@@ -547,8 +613,24 @@ macro_rules! atomic_float {
     };
 }
 
-atomic_float!(f32, u32, arch::atom_load_32, arch::atom_store_32, arch::atom_rmw_32, Rmw32, arch::atom_cas_32);
-atomic_float!(f64, u64, arch::atom_load_64, arch::atom_store_64, arch::atom_rmw_64, Rmw64, arch::atom_cas_64);
+atomic_float!(
+    f32,
+    u32,
+    arch::atom_load_32,
+    arch::atom_store_32,
+    arch::atom_rmw_32,
+    Rmw32,
+    arch::atom_cas_32
+);
+atomic_float!(
+    f64,
+    u64,
+    arch::atom_load_64,
+    arch::atom_store_64,
+    arch::atom_rmw_64,
+    Rmw64,
+    arch::atom_cas_64
+);
 
 // ---- AtomicRef ---------------------------------------------------------------
 

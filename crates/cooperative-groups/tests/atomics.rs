@@ -11,8 +11,8 @@ use cg_sim::{LaunchConfig, SimError, launch};
 use cooperative_groups::atomic::{
     AcqRel, Acquire, AtomicArith, AtomicInteger, AtomicRef, AtomicValue, Block, Cluster, Device,
     LoadOrdering, Ordering, Relaxed, Release, Scope, SeqCst, StoreOrdering, System, atomic_and,
-    atomic_cas, atomic_dec, atomic_exch, atomic_inc, atomic_max, atomic_min, atomic_or,
-    atomic_sub, atomic_xor, fence, nanosleep, threadfence, threadfence_block, threadfence_system,
+    atomic_cas, atomic_dec, atomic_exch, atomic_inc, atomic_max, atomic_min, atomic_or, atomic_sub,
+    atomic_xor, fence, nanosleep, threadfence, threadfence_block, threadfence_system,
 };
 use cooperative_groups::intrinsics::{block_dim, block_idx, thread_idx};
 use cooperative_groups::{shared_array, this_thread_block};
@@ -89,7 +89,11 @@ fn exchange_cas<T: Num, O: Ordering>() {
         let a = g.r::<Block>();
         let o = O::default();
         assert_eq!(a.exchange(T::n(9), o), T::n(5));
-        assert_eq!(a.compare_exchange(T::n(4), T::n(1), o), Err(T::n(9)), "CAS must fail");
+        assert_eq!(
+            a.compare_exchange(T::n(4), T::n(1), o),
+            Err(T::n(9)),
+            "CAS must fail"
+        );
         assert_eq!(a.load(Relaxed), T::n(9), "a failed CAS writes nothing");
         assert_eq!(a.compare_exchange(T::n(9), T::n(1), o), Ok(T::n(9)));
         assert_eq!(a.load(Relaxed), T::n(1));
@@ -134,7 +138,10 @@ fn cas_contention<T: Num, O: Ordering>() {
         won[old].r::<Device>().fetch_add(1u32, Relaxed);
     });
     assert_eq!(g.get(), T::n(256));
-    assert!(won.into_iter().all(|w| w.get() == 1), "each old value won once");
+    assert!(
+        won.into_iter().all(|w| w.get() == 1),
+        "each old value won once"
+    );
 }
 
 /// `fetch_add`/`fetch_sub` from 4 × 64 lanes: exact totals (integer-valued
@@ -189,7 +196,8 @@ fn integer<T: Num + AtomicInteger, O: Ordering>(signed: bool) {
     run(4, 64, &|| {
         let i = gid() as i64;
         or.r::<Device>().fetch_or(T::n(1 << (i % 31)), o);
-        and.r::<Device>().fetch_and(T::n(if i == 7 { !(1 << 30) } else { -1 }), o);
+        and.r::<Device>()
+            .fetch_and(T::n(if i == 7 { !(1 << 30) } else { -1 }), o);
         xor.r::<Device>().fetch_xor(T::n(0xff), o);
         min.r::<Device>().fetch_min(T::n(i - 50), o);
         max.r::<Device>().fetch_max(T::n(i - 50), o);
@@ -217,7 +225,11 @@ fn inc_dec<O: Ordering>() {
         assert_eq!(olds, [0, 2, 1, 0, 2], "dec wraps from 0 to the limit");
         a.store(9, Relaxed);
         assert_eq!(a.fetch_dec(2, o), 9);
-        assert_eq!(a.load(Relaxed), 2, "dec above the limit resets to the limit");
+        assert_eq!(
+            a.load(Relaxed),
+            2,
+            "dec above the limit resets to the limit"
+        );
         a.store(9, Relaxed);
         assert_eq!(a.fetch_inc(2, o), 9);
         assert_eq!(a.load(Relaxed), 0, "inc at or above the limit resets to 0");
@@ -313,7 +325,11 @@ fn classic_names() {
         // SAFETY: the cells outlive the launch; one lane.
         unsafe {
             assert_eq!(atomic_cas(p, 10, 11), 10);
-            assert_eq!(atomic_cas(p, 10, 12), 11, "failed atomicCAS returns the current value");
+            assert_eq!(
+                atomic_cas(p, 10, 12),
+                11,
+                "failed atomicCAS returns the current value"
+            );
             assert_eq!(atomic_exch(p, 4), 11);
             assert_eq!(atomic_sub(p, 1), 4);
             assert_eq!(atomic_min(p, 2), 3);
@@ -364,7 +380,8 @@ fn shared_memory_counter() {
         m.fetch_max(block.thread_rank(), AcqRel);
         block.sync();
         if block.thread_rank() == 0 {
-            out.r::<Device>().fetch_add(c.load(Relaxed) + m.load(Relaxed), Relaxed);
+            out.r::<Device>()
+                .fetch_add(c.load(Relaxed) + m.load(Relaxed), Relaxed);
         }
     });
     assert_eq!(out.get(), 3 * (256 + 255));
@@ -406,7 +423,9 @@ fn flag_handshake() {
                 while flags[2].r::<Device>().load(SeqCst) == 0 {
                     nanosleep(32);
                 }
-                got[2].r::<Device>().store(data[2].r::<Device>().load(Relaxed), Relaxed);
+                got[2]
+                    .r::<Device>()
+                    .store(data[2].r::<Device>().load(Relaxed), Relaxed);
             }
         }
     });

@@ -173,7 +173,11 @@ pub const fn inc_model(old: u32, limit: u32) -> u32 {
 /// `atom.dec.u32` as the PTX ISA defines it (CUDA's `atomicDec`).
 #[inline(always)]
 pub const fn dec_model(old: u32, limit: u32) -> u32 {
-    if old == 0 || old > limit { limit } else { old - 1 }
+    if old == 0 || old > limit {
+        limit
+    } else {
+        old - 1
+    }
 }
 
 /// The `c` operand of `shfl.sync` for a logical warp of `width` lanes
