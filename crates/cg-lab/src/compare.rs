@@ -608,14 +608,17 @@ mod tests {
         let picked = select(experiments(256, 90, 2), &["cg_reduce".into()]).unwrap();
         let tiles: Vec<u32> = picked.iter().map(|e| e.tile).collect();
         assert_eq!(tiles, [8, 16, 32, 64, 128, 256]);
-        // 2 baselines, 6 reduce and 6 scan tiles, 7 others.
-        assert_eq!(select(experiments(256, 90, 2), &[]).unwrap().len(), 21);
+        // 2 baselines, 6 reduce and 6 scan tiles, 8 others.
+        assert_eq!(select(experiments(256, 90, 2), &[]).unwrap().len(), 22);
         // No sized block kernels (nor CUB instantiations) for 160 threads.
         assert!(
             experiments(160, 90, 2)
                 .iter()
-                .all(|e| !e.name.ends_with("_sized"))
+                .all(|e| !e.name.ends_with("_sized") && e.name != "last_block")
         );
+        let last = select(experiments(256, 90, 2), &["last_block".into()]).unwrap();
+        assert_eq!(last[0].cpp_fn, "cpp_last_block_reduce_256");
+        assert_eq!(last[0].rust_fn, "last_block_reduce_256");
         assert!(select(experiments(256, 80, 2), &["cluster".into()]).is_err());
     }
 }

@@ -659,6 +659,21 @@ mod tests {
     /// The block reduce and scan of a declared size (`with_threads`) verify
     /// on the simulator; a block size without such kernels is refused.
     #[test]
+    fn last_block_verifies_on_the_simulator_launch_after_launch() {
+        let args = sim_args(&["--block", "128", "--grid", "5"]);
+        let backend = Backend::sim();
+        let mut lab = Lab::new(&backend, &args).unwrap();
+        for _ in 0..2 {
+            let (ok, what) = lab.verify(Variant::LastBlock).unwrap();
+            assert!(ok && what.contains("ticket 0 after"), "{what}");
+        }
+        // Timed launches reset nothing: the ticket must come back to 0 by itself.
+        lab.launch(Variant::LastBlock, 1, true).unwrap();
+        let (_, ticket) = lab.last_block.as_ref().unwrap();
+        assert_eq!(ticket.to_vec().unwrap(), [0]);
+    }
+
+    #[test]
     fn sized_block_variants_verify_on_the_simulator() {
         let args = sim_args(&["--block", "128", "--grid", "2", "--reps", "3"]);
         let backend = Backend::sim();
@@ -669,6 +684,10 @@ mod tests {
         }
         let args = sim_args(&["--block", "160"]);
         let mut lab = Lab::new(&backend, &args).unwrap();
+        assert!(
+            lab.verify(Variant::LastBlock).is_err(),
+            "no last-block kernel for 160"
+        );
         let err = lab.verify(Variant::BlockScanSized).unwrap_err().to_string();
         assert!(
             err.contains("no block kernel of declared size 160"),
