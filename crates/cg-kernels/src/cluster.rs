@@ -1,9 +1,10 @@
 //! A cluster check for the split barrier and raw DSMEM pointers: every
 //! block fills a shared array, arrives on the cluster barrier (a move-only
 //! token), reads its own array while the others arrive, waits, then reads
-//! the next block's array through `map_shared_rank` on a raw pointer. A
-//! barrier that let a block through early, or a wrong mapping, changes the
-//! output.
+//! the next block's array through `map_shared_rank` on a raw pointer, and
+//! asks `query_shared_rank` whose arrays both pointers point into. A
+//! barrier that let a block through early, a wrong mapping or a wrong rank
+//! changes the output.
 
 use cooperative_groups::intrinsics::{block_dim, block_idx, thread_idx};
 use cooperative_groups::{kernel, shared_array, this_cluster};
@@ -31,8 +32,12 @@ pub fn cluster_tokens(out: *mut u32) {
     // SAFETY: `peer` maps the same array in block `next`, which stays
     // resident until the `sync` below; the index is below `blockDim ≤ 256`.
     let v = unsafe { peer.add(((t + 1) % n) as usize).read_volatile() };
+    // `getctarank` of the peer's and of the own array; bit 31 (free: the
+    // values stay below 2^31) flags a wrong rank.
+    let wrong =
+        cluster.query_shared_rank(peer) != next || cluster.query_shared_rank(buf.as_ptr()) != rank;
     // No block may exit while another still reads its shared memory.
     cluster.sync();
     // SAFETY: the launcher allocates one word per thread of the grid.
-    unsafe { *out.add((block_idx().x * n + t) as usize) = v ^ (own << 16) };
+    unsafe { *out.add((block_idx().x * n + t) as usize) = v ^ (own << 16) | (wrong as u32) << 31 };
 }

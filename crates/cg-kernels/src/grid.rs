@@ -6,9 +6,10 @@ use cooperative_groups::intrinsics::thread_idx;
 use cooperative_groups::{kernel, this_grid};
 
 /// `out` holds `2 · blocks` words. Each round, thread 0 of every block
-/// publishes its value, the grid syncs, every block adds the value of the
-/// block `1 + round` ahead of it, and the grid syncs again before the next
-/// publish. Finally thread 0 writes its value to `out[blocks + block]`.
+/// publishes its value, the grid syncs, every block reads the value of the
+/// block `1 + round` ahead of it, arrives at the grid barrier, adds that
+/// value to its own while the others arrive, and waits before the next
+/// publish (`barrier_arrive`/`barrier_wait`). Finally thread 0 writes its value to `out[blocks + block]`.
 #[kernel]
 pub fn grid_exchange(out: *mut u32, rounds: u32) {
     let grid = this_grid();
@@ -23,8 +24,10 @@ pub fn grid_exchange(out: *mut u32, rounds: u32) {
         grid.sync();
         // SAFETY: as above; the index is below `blocks`.
         let next = unsafe { out.add(((b + 1 + r) % nb) as usize).read_volatile() };
-        grid.sync();
+        // The split barrier, with this block's own work between the halves.
+        let token = grid.barrier_arrive();
         v = v.wrapping_mul(3).wrapping_add(next);
+        grid.barrier_wait(token);
     }
     if thread_idx().x == 0 {
         // SAFETY: as above.

@@ -19,4 +19,5 @@ pub mod collectives;
 pub mod diff;
 pub mod faults;
 pub mod grid;
+pub mod semantics;
 pub mod smoke;

@@ -65,7 +65,15 @@ impl BackendArgs {
         };
         match self.backend {
             BackendKind::Sim => Ok((Backend::sim(), None)),
-            BackendKind::Gpu => Ok((gpu()?, None)),
+            BackendKind::Gpu => match gpu() {
+                Ok(b) => Ok((b, None)),
+                // The runtime's error says what is missing; where to go
+                // instead is a matter of this command line.
+                Err(e @ (RuntimeError::NoDriver | RuntimeError::NoDevice)) => bail!(
+                    "{e} (--backend gpu insists on one; --backend sim runs on the simulator, correctness only)"
+                ),
+                Err(e) => bail!(e),
+            },
             BackendKind::Auto => match gpu() {
                 Ok(b) => Ok((b, None)),
                 Err(e @ (RuntimeError::NoDriver | RuntimeError::NoDevice)) => {

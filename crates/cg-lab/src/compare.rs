@@ -8,8 +8,7 @@
 //! SASS instruction counts per experiment (`cuobjdump -sass`).
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use cg_runtime::{Backend, Module, sass, tools};
@@ -18,24 +17,23 @@ use serde::Serialize;
 
 use crate::cli::LabArgs;
 use crate::lab::{Lab, ReduceTag, Side, Variant};
+use crate::output::write_atomic;
+use crate::partial::Recorder;
 use crate::progress::Progress;
 use crate::stats::Summary;
 use crate::timing::{self, Timed};
-
-/// The reference source, embedded so the binary needs no checkout.
-const REFERENCE_CU: &str = include_str!("../../../reference/cuda/c02_reference.cu");
 
 /// Flags of `cg-lab compare`.
 #[derive(Args, Debug)]
 pub struct CompareArgs {
     #[command(flatten)]
-    lab: LabArgs,
+    pub(crate) lab: LabArgs,
     /// Run only these experiments (comma-separated: intrinsic, tile32,
     /// cg_reduce, cg_scan, warp_reduce, block_reduce, block_scan,
     /// block_reduce_sized, block_scan_sized, last_block, coalesced, cluster);
     /// default: all
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
-    only: Vec<String>,
+    pub(crate) only: Vec<String>,
 }
 
 /// One Rust kernel against its C++ twin.
@@ -222,16 +220,25 @@ const EXPERIMENT_NAMES: [&str; 12] = [
     "cluster",
 ];
 
-/// Checks `--only` before anything is built or launched.
-fn check_only(only: &[String]) -> Result<()> {
+impl CompareArgs {
+    /// The lab's flag checks, and `--only`'s names, before anything is
+    /// built or launched.
+    pub fn validate(&self) -> Result<(), String> {
+        self.lab.validate()?;
+        check_only(&self.only)
+    }
+}
+
+/// Checks `--only`'s names.
+fn check_only(only: &[String]) -> Result<(), String> {
     if let Some(bad) = only
         .iter()
         .find(|n| !EXPERIMENT_NAMES.contains(&n.as_str()))
     {
-        bail!(
+        return Err(format!(
             "--only: no experiment named `{bad}` (known: {})",
             EXPERIMENT_NAMES.join(", ")
-        );
+        ));
     }
     Ok(())
 }
@@ -249,27 +256,6 @@ fn select(all: Vec<Experiment>, only: &[String]) -> Result<Vec<Experiment>> {
         );
     }
     Ok(picked)
-}
-
-/// Builds the reference with nvcc for `sm` into `dir`; returns the cubin path.
-fn build_reference(nvcc: &Path, sm: u32, dir: &Path) -> Result<PathBuf> {
-    std::fs::create_dir_all(dir)?;
-    let src = dir.join("c02_reference.cu");
-    std::fs::write(&src, REFERENCE_CU)?;
-    let cubin = dir.join(format!("c02_reference_sm{sm}.cubin"));
-    let out = Command::new(nvcc)
-        .args(["-O3", &format!("-arch=sm_{sm}"), "-cubin", "-o"])
-        .arg(&cubin)
-        .arg(&src)
-        .output()
-        .with_context(|| format!("running {}", nvcc.display()))?;
-    if !out.status.success() {
-        bail!(
-            "nvcc failed to build the C++ reference:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    Ok(cubin)
 }
 
 /// Launch order for timing: (experiment index, C++ side?).
@@ -300,8 +286,6 @@ impl Timed for Pairs<'_, '_> {
 /// Runs the comparison.
 pub fn run(args: &CompareArgs) -> Result<()> {
     let a = &args.lab;
-    a.validate().map_err(anyhow::Error::msg)?;
-    check_only(&args.only)?;
     let Some(nvcc) = tools::find_tool("nvcc") else {
         bail!(
             "`cg-lab compare` builds reference/cuda with nvcc, which was not found \
@@ -321,7 +305,7 @@ pub fn run(args: &CompareArgs) -> Result<()> {
         "building the C++ reference with {} for sm_{sm} …",
         nvcc.display()
     );
-    let cubin = build_reference(&nvcc, sm, &build)?;
+    let cubin = crate::reference::build_cubin(&nvcc, sm, &build, crate::reference::C02_CU)?;
     let module = gpu.load_image(&std::fs::read(&cubin)?)?;
     // The Rust side decides which experiments exist: clusters need sm_90 PTX.
     let rust_sm = if gpu.cluster_support().is_ok() {
@@ -333,41 +317,28 @@ pub fn run(args: &CompareArgs) -> Result<()> {
 
     let mut lab = Lab::new(&backend, a)?;
     let progress = Progress::new((exps.len() * 2) as u64 * (1 + a.runs as u64), a.csv_only);
-    let mut checks = Vec::new();
-    for e in &exps {
-        progress.set_message(format!("verify {} tile {}", e.name, e.tile));
-        let rust = lab.verify_side(e.variant, Side::Rust)?;
-        let cpp = lab.verify_side(e.variant, Side::Cpp(&module, &e.cpp_fn))?;
-        progress.inc(2);
-        checks.push((rust, cpp));
-    }
-    let order: Vec<(usize, bool)> = (0..exps.len())
-        .flat_map(|i| [(i, false), (i, true)])
-        .collect();
-    let samples = {
-        let mut pairs = Pairs {
-            lab: &mut lab,
-            module: &module,
-            exps: &exps,
-        };
-        timing::time_interleaved(
-            &mut pairs,
-            &order,
-            a.warmup,
-            a.runs,
-            a.reps,
-            a.min_sample_ms,
-            &progress,
-        )?
-    };
+    // Each verdict is printed as its pair is verified; the timings, which
+    // interleave every experiment, complete together at the end.
+    let mut rec = Recorder::new(|c: &Check| {
+        println!(
+            "verified {:<18} tile={:<4} rust {} c++ {}  ({})",
+            c.experiment,
+            c.tile,
+            ok(c.rust_verified),
+            ok(c.cpp_verified),
+            c.check
+        )
+    })?;
+    let measured = verify_and_time(&mut lab, &module, &exps, a, &progress, &mut rec);
     progress.finish();
+    let samples = measured.map_err(|e| rec.fail(&out, PARTIAL, e))?;
     let rows: Vec<CompareRow> = exps
         .iter()
+        .zip(rec.rows())
         .enumerate()
-        .map(|(i, e)| {
+        .map(|(i, (e, c))| {
             let rust_ms = Summary::of(&samples[2 * i]);
             let cpp_ms = Summary::of(&samples[2 * i + 1]);
-            let ((rv, rc), (cv, cc)) = checks[i].clone();
             CompareRow {
                 experiment: e.name.into(),
                 cpp_side: e.cpp_label.into(),
@@ -375,43 +346,12 @@ pub fn run(args: &CompareArgs) -> Result<()> {
                 rust_over_cpp: rust_ms.median / cpp_ms.median,
                 rust_ms,
                 cpp_ms,
-                rust_verified: rv,
-                cpp_verified: cv,
-                check: format!("rust: {rc}; c++: {cc}"),
+                rust_verified: c.rust_verified,
+                cpp_verified: c.cpp_verified,
+                check: c.check.clone(),
             }
         })
         .collect();
-
-    let platform = crate::run::platform(&backend);
-    std::fs::create_dir_all(&out)?;
-    let mut written = vec![];
-    let p = out.join("compare.csv");
-    std::fs::write(&p, csv(&rows))?;
-    written.push(p);
-    let p = out.join("compare.md");
-    std::fs::write(
-        &p,
-        markdown(
-            &rows,
-            &platform,
-            &timing::describe(a.warmup, a.runs, a.min_sample_ms),
-            a,
-        ),
-    )?;
-    written.push(p);
-    let p = out.join("compare.svg");
-    crate::report::plot::compare(&rows, &platform.device, &p)?;
-    written.push(p);
-    match sass_report(gpu, &cubin, &exps, &build) {
-        Ok(text) => {
-            let p = out.join("sass.md");
-            std::fs::write(&p, text)?;
-            written.push(p);
-        }
-        Err(e) => eprintln!("note: sass.md not written: {e}"),
-    }
-    std::fs::remove_dir_all(&build).ok();
-
     for r in &rows {
         println!(
             "{:<12} tile={:<4} rust={:.4} ms  c++={:.4} ms  rust/c++={:.3}  verify rust {} c++ {}  ({})",
@@ -425,6 +365,118 @@ pub fn run(args: &CompareArgs) -> Result<()> {
             r.cpp_side
         );
     }
+
+    let platform = crate::run::platform(&backend);
+    write_outputs(&rows, &platform, a, &out)
+        .map_err(|e| crate::partial::save(&out, PARTIAL, &rows, rows.len(), e))?;
+    crate::partial::clear(&out, PARTIAL);
+    match sass_report(gpu, &cubin, &exps, &build) {
+        Ok(text) => {
+            let p = out.join("sass.md");
+            write_atomic(&p, text.as_bytes())?;
+            println!("wrote {}", p.display());
+        }
+        Err(e) => eprintln!("note: sass.md not written: {e}"),
+    }
+    std::fs::remove_dir_all(&build).ok();
+    let bad: Vec<String> = rows
+        .iter()
+        .filter(|r| !r.rust_verified || !r.cpp_verified)
+        .map(|r| format!("{} tile {} ({})", r.experiment, r.tile, r.check))
+        .collect();
+    if !bad.is_empty() {
+        bail!(
+            "verification FAILED: {} (recorded in {})",
+            bad.join("; "),
+            out.join("compare.csv").display()
+        );
+    }
+    Ok(())
+}
+
+/// The stem of compare's partial file (`compare.partial.json`).
+const PARTIAL: &str = "compare";
+
+/// Both sides of one experiment, verified (what `compare.partial.json`
+/// holds when the timing fails).
+#[derive(Clone, Debug, Serialize)]
+struct Check {
+    experiment: &'static str,
+    tile: u32,
+    rust_verified: bool,
+    cpp_verified: bool,
+    check: String,
+}
+
+/// Verifies both sides of every experiment (each verdict to `rec` as it
+/// comes), then times them interleaved; returns the samples, Rust and C++
+/// of each experiment in turn.
+fn verify_and_time(
+    lab: &mut Lab<'_>,
+    module: &Module,
+    exps: &[Experiment],
+    a: &LabArgs,
+    progress: &Progress,
+    rec: &mut Recorder<'_, Check>,
+) -> Result<Vec<Vec<f64>>> {
+    for e in exps {
+        let what = format!("{} tile {}", e.name, e.tile);
+        progress.set_message(format!("verify {what}"));
+        rec.begin(&what)?;
+        let (rust_verified, rc) = lab
+            .verify_side(e.variant, Side::Rust)
+            .with_context(|| format!("verifying the Rust side of {what}"))?;
+        let (cpp_verified, cc) = lab
+            .verify_side(e.variant, Side::Cpp(module, &e.cpp_fn))
+            .with_context(|| format!("verifying the C++ side of {what}"))?;
+        progress.inc(2);
+        rec.push(Check {
+            experiment: e.name,
+            tile: e.tile,
+            rust_verified,
+            cpp_verified,
+            check: format!("rust: {rc}; c++: {cc}"),
+        });
+    }
+    let order: Vec<(usize, bool)> = (0..exps.len())
+        .flat_map(|i| [(i, false), (i, true)])
+        .collect();
+    let mut pairs = Pairs { lab, module, exps };
+    timing::time_interleaved(
+        &mut pairs,
+        &order,
+        a.warmup,
+        a.runs,
+        a.reps,
+        a.min_sample_ms,
+        progress,
+    )
+    .context("timing")
+}
+
+/// Writes `compare.csv`, `compare.md` and `compare.svg` into `out`, each
+/// atomically, and says so.
+fn write_outputs(
+    rows: &[CompareRow],
+    platform: &crate::results::Platform,
+    a: &LabArgs,
+    out: &Path,
+) -> Result<()> {
+    let timing = timing::describe(a.warmup, a.runs, a.min_sample_ms);
+    let files = [
+        ("compare.csv", csv(rows)),
+        ("compare.md", markdown(rows, platform, &timing, a)),
+        (
+            "compare.svg",
+            crate::report::plot::compare(rows, &platform.device)?,
+        ),
+    ];
+    let mut written = Vec::new();
+    for (name, text) in files {
+        let p = out.join(name);
+        write_atomic(&p, text.as_bytes())?;
+        written.push(p);
+    }
     println!(
         "wrote {}",
         written
@@ -433,14 +485,6 @@ pub fn run(args: &CompareArgs) -> Result<()> {
             .collect::<Vec<_>>()
             .join(", ")
     );
-    let bad: Vec<String> = rows
-        .iter()
-        .filter(|r| !r.rust_verified || !r.cpp_verified)
-        .map(|r| format!("{} tile {} ({})", r.experiment, r.tile, r.check))
-        .collect();
-    if !bad.is_empty() {
-        bail!("verification FAILED: {}", bad.join("; "));
-    }
     Ok(())
 }
 
@@ -596,7 +640,7 @@ mod tests {
             assert!(EXPERIMENT_NAMES.contains(&e.name), "{} missing", e.name);
         }
         assert!(check_only(&["block_reduce".into(), "cluster".into()]).is_ok());
-        let err = check_only(&["block".into()]).unwrap_err().to_string();
+        let err = check_only(&["block".into()]).unwrap_err();
         assert!(
             err.contains("`block`") && err.contains("block_reduce"),
             "{err}"

@@ -11,23 +11,31 @@ use crate::backend_choice::BackendArgs;
 #[derive(Args, Debug)]
 pub struct InfoArgs {
     #[command(flatten)]
-    backend: BackendArgs,
+    pub(crate) backend: BackendArgs,
     /// Blocks of the smoke launch.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=65535))]
-    grid: u32,
+    pub(crate) grid: u32,
     /// Threads per block of the smoke launch (a multiple of 32, at most 1024).
     #[arg(long, default_value_t = 256)]
-    block: u32,
+    pub(crate) block: u32,
 }
 
-/// Prints the facts and runs the smoke test; an error on any mismatch.
-pub fn run(args: &InfoArgs) -> Result<()> {
-    if args.block == 0 || !args.block.is_multiple_of(32) || args.block > SMOKE_MAX_BLOCK {
-        bail!(
-            "--block must be a multiple of 32 in [32, {SMOKE_MAX_BLOCK}] (got {})",
-            args.block
-        );
+impl InfoArgs {
+    /// The smoke kernel's block must be whole warps and fit its shared memory.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.block == 0 || !self.block.is_multiple_of(32) || self.block > SMOKE_MAX_BLOCK {
+            return Err(format!(
+                "--block must be a multiple of 32 in [32, {SMOKE_MAX_BLOCK}] (got {})",
+                self.block
+            ));
+        }
+        Ok(())
     }
+}
+
+/// Prints the facts and runs the smoke test (`args` validated); an error
+/// on any mismatch.
+pub fn run(args: &InfoArgs) -> Result<()> {
     let backend = args.backend.open()?;
     print_facts(&backend);
     smoke(&backend, args.grid, args.block)

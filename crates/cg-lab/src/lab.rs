@@ -1,7 +1,7 @@
 //! The C-02 lab: builds the variants of a run, verifies each at `reps = 1`,
 //! times them interleaved (GPU only), and assembles the [`Report`](crate::results::Report).
 
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use cg_kernels::c02::{
     BLOCK_REDUCE, BLOCK_SCAN, CLUSTER_DSMEM, COALESCED_ODD, LastBlockArgs, REDUCE_INTRINSIC,
     REDUCE_TILE32, ReduceArgs, block_reduce_sized, block_scan_sized, cg_reduce_kernel,
@@ -12,7 +12,9 @@ use cooperative_groups::Kernel;
 
 use crate::cli::{LabArgs, Mode};
 use crate::data;
+use crate::partial::Recorder;
 use crate::progress::Progress;
+use crate::report::csv_out::Extra;
 use crate::results::Row;
 use crate::stats::Summary;
 use crate::timing::{Timed, time_interleaved};
@@ -487,51 +489,81 @@ impl<'a> Lab<'a> {
     }
 
     /// Verifies every variant of a group, then (GPU only) times them
-    /// interleaved; returns one row each.
-    pub fn measure(&mut self, variants: &[Variant], progress: &Progress) -> Result<Vec<Row>> {
-        let mut checks = Vec::new();
+    /// interleaved; returns one row each, normalised within the group as
+    /// `group` says. Each row goes to `rec` as soon as it is complete: on
+    /// the simulator right after its verification; on a GPU after the
+    /// group's timing (the rounds interleave the variants, so they finish
+    /// together) — or, if the timing fails, untimed, so that the
+    /// verification verdicts are saved with the error.
+    pub fn measure(
+        &mut self,
+        variants: &[Variant],
+        group: Extra,
+        progress: &Progress,
+        rec: &mut Recorder<'_, Row>,
+    ) -> Result<Vec<Row>> {
+        let mut rows = Vec::new();
         for &v in variants {
-            progress.set_message(format!("verify {} tile {}", v.tag(), v.tile()));
-            checks.push(self.verify(v)?);
+            let what = format!("{} tile {}", v.tag(), v.tile());
+            progress.set_message(format!("verify {what}"));
+            rec.begin(&what)?;
+            let (verified, check) = self
+                .verify(v)
+                .with_context(|| format!("verifying {what}"))?;
+            let row = self.row(v, verified, check);
+            if self.backend.is_sim() {
+                rec.push(row.clone());
+            }
+            rows.push(row);
             progress.inc(1);
         }
-        let times: Vec<Option<Summary>> = if self.backend.is_sim() {
-            vec![None; variants.len()]
-        } else {
-            let a = self.args;
-            let (warmup, runs, reps, min_ms) = (a.warmup, a.runs, a.reps, a.min_sample_ms);
-            let samples = time_interleaved(self, variants, warmup, runs, reps, min_ms, progress)?;
-            samples.into_iter().map(|s| Some(Summary::of(&s))).collect()
-        };
-        Ok(variants
-            .iter()
-            .zip(checks)
-            .zip(times)
-            .map(|((v, (verified, check)), time_ms)| Row {
-                tag: v.tag().to_string(),
-                tile: v.tile(),
-                block: self.args.block,
-                grid: match v {
-                    Variant::Cluster { size } => self.cluster_grid(*size),
-                    _ => self.grid,
-                },
-                reps: match v {
-                    Variant::Reduce { .. }
-                    | Variant::BlockReduce
-                    | Variant::BlockScan
-                    | Variant::BlockReduceSized
-                    | Variant::BlockScanSized
-                    | Variant::TileScan { .. } => self.args.reps,
-                    _ => 1,
-                },
-                n: self.args.n,
-                time_ms,
-                norm: None,
-                ratio_vs_intrinsic: None,
-                verified,
-                check,
-            })
-            .collect())
+        if self.backend.is_sim() {
+            return Ok(rows);
+        }
+        let a = self.args;
+        let (warmup, runs, reps, min_ms) = (a.warmup, a.runs, a.reps, a.min_sample_ms);
+        match time_interleaved(self, variants, warmup, runs, reps, min_ms, progress) {
+            Ok(samples) => {
+                for (r, s) in rows.iter_mut().zip(samples) {
+                    r.time_ms = Some(Summary::of(&s));
+                }
+                normalise(&mut rows, group);
+                rows.iter().for_each(|r| rec.push(r.clone()));
+                Ok(rows)
+            }
+            Err(e) => {
+                rows.into_iter().for_each(|r| rec.push(r));
+                Err(e.context("timing"))
+            }
+        }
+    }
+
+    /// The row of `v` as verified (not yet timed).
+    fn row(&self, v: Variant, verified: bool, check: String) -> Row {
+        Row {
+            tag: v.tag().to_string(),
+            tile: v.tile(),
+            block: self.args.block,
+            grid: match v {
+                Variant::Cluster { size } => self.cluster_grid(size),
+                _ => self.grid,
+            },
+            reps: match v {
+                Variant::Reduce { .. }
+                | Variant::BlockReduce
+                | Variant::BlockScan
+                | Variant::BlockReduceSized
+                | Variant::BlockScanSized
+                | Variant::TileScan { .. } => self.args.reps,
+                _ => 1,
+            },
+            n: self.args.n,
+            time_ms: None,
+            norm: None,
+            ratio_vs_intrinsic: None,
+            verified,
+            check,
+        }
     }
 }
 
@@ -597,24 +629,32 @@ pub fn default_grid(backend: &Backend) -> u32 {
     }
 }
 
-/// Fills `norm` (÷ tile 32) on sweep rows and `ratio_vs_intrinsic` on modes rows.
-pub fn normalise(sweep: &mut [Row], modes: &mut [Row]) {
-    let median = |rows: &[Row], pred: &dyn Fn(&Row) -> bool| {
+/// Fills the ratio column of a group: `norm` (÷ the tile-32 median) on
+/// sweep rows, `ratio_vs_intrinsic` (÷ the intrinsic median, reduces only)
+/// on modes rows. Untimed rows (the simulator) get none.
+pub fn normalise(rows: &mut [Row], group: Extra) {
+    let median = |pred: &dyn Fn(&Row) -> bool| {
         rows.iter()
             .find(|r| pred(r))
             .and_then(|r| r.time_ms.map(|s| s.median))
     };
-    if let Some(base) = median(sweep, &|r| r.tile == 32) {
-        for r in sweep.iter_mut() {
-            r.norm = r.time_ms.map(|s| s.median / base);
+    match group {
+        Extra::Norm => {
+            if let Some(base) = median(&|r| r.tile == 32) {
+                for r in rows.iter_mut() {
+                    r.norm = r.time_ms.map(|s| s.median / base);
+                }
+            }
         }
-    }
-    if let Some(base) = median(modes, &|r| r.tag == "intrinsic") {
-        for r in modes
-            .iter_mut()
-            .filter(|r| r.tag != "coalesced" && r.tag != "cluster")
-        {
-            r.ratio_vs_intrinsic = r.time_ms.map(|s| s.median / base);
+        Extra::RatioVsIntrinsic => {
+            if let Some(base) = median(&|r| r.tag == "intrinsic") {
+                for r in rows
+                    .iter_mut()
+                    .filter(|r| r.tag != "coalesced" && r.tag != "cluster")
+                {
+                    r.ratio_vs_intrinsic = r.time_ms.map(|s| s.median / base);
+                }
+            }
         }
     }
 }

@@ -18,19 +18,26 @@ mod data;
 mod info;
 mod kernels;
 mod lab;
+mod output;
+mod partial;
 mod preflight;
 mod progress;
+mod reference;
 mod report;
 mod results;
 mod run;
+mod semantics;
 mod stats;
 mod timing;
 mod verify;
 mod verify_collectives;
 
+#[cfg(test)]
+mod cli_fuzz;
+
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// The Cooperative Groups lab: Rust kernels on your GPU (or the simulator),
 /// every result verified.
@@ -64,9 +71,39 @@ enum Command {
     Atomics(atomics::AtomicsArgs),
 }
 
-/// Prints a clap error on one line (help and version print as usual).
+impl Cli {
+    /// The checks between flags that clap's value parsers cannot make (a
+    /// tile larger than its block, `--only` names, …): everything that can
+    /// be refused before a backend is opened.
+    fn validate(&self) -> Result<(), String> {
+        match &self.command {
+            None => self.lab.validate(),
+            Some(Command::Compare(args)) => args.validate(),
+            Some(Command::Info(args)) => args.validate(),
+            Some(Command::Verify(_)) => Ok(()),
+        }
+    }
+}
+
+/// Parses and validates a command line without running anything: the seam
+/// between the command line and the commands, which the CLI fuzz test
+/// drives in-process. A validation failure is a clap error like any other
+/// bad flag (exit code 2, one line).
+fn parse_and_validate<I, T>(args: I) -> Result<Cli, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = Cli::try_parse_from(args)?;
+    cli.validate()
+        .map_err(|msg| Cli::command().error(clap::error::ErrorKind::ValueValidation, msg))?;
+    Ok(cli)
+}
+
+/// Parses and validates the process's arguments; prints a refusal on one
+/// line (help and version print as usual).
 fn parse() -> Result<Cli, ExitCode> {
-    Cli::try_parse().map_err(|e| {
+    parse_and_validate(std::env::args_os()).map_err(|e| {
         use clap::error::ErrorKind::*;
         if matches!(
             e.kind(),
@@ -75,17 +112,22 @@ fn parse() -> Result<Cli, ExitCode> {
             let _ = e.print();
             return ExitCode::SUCCESS;
         }
-        let text = e.render().to_string();
-        let line: Vec<&str> = text
-            .lines()
-            .map(str::trim)
-            .filter(|l| {
-                !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more information")
-            })
-            .collect();
-        eprintln!("{} (see cg-lab --help)", line.join(" "));
+        eprintln!("{} (see cg-lab --help)", one_line(&e));
         ExitCode::from(2)
     })
+}
+
+/// A clap error's message without its usage (which can span several
+/// lines) and help lines.
+fn one_line(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .filter(|l| !l.is_empty())
+        .collect();
+    lines.join(" ")
 }
 
 fn main() -> ExitCode {

@@ -57,18 +57,19 @@ fn available_host_bytes() -> Option<u64> {
     Some(kb * 1024)
 }
 
-/// Creates `dir` and writes (then removes) a file in it, so that an
-/// unwritable output folder fails before the run rather than after it.
+/// Creates `dir` and writes (then removes) a file in it the way every
+/// output is written (temporary file, fsync, rename), so that an unwritable
+/// output folder fails before the run rather than after it.
 pub fn check_out_dir(dir: &Path) -> Result<()> {
-    let fail = |e: std::io::Error| {
+    let fail = |e: &dyn std::fmt::Display| {
         anyhow::anyhow!(
             "cannot write results to {}: {e} (choose another folder with --out)",
             dir.display()
         )
     };
-    std::fs::create_dir_all(dir).map_err(fail)?;
+    std::fs::create_dir_all(dir).map_err(|e| fail(&e))?;
     let probe = dir.join(format!(".cg-lab-write-test-{}", std::process::id()));
-    std::fs::write(&probe, b"").map_err(fail)?;
-    std::fs::remove_file(&probe).map_err(fail)?;
+    crate::output::write_atomic(&probe, b"").map_err(|e| fail(&e.root_cause()))?;
+    std::fs::remove_file(&probe).map_err(|e| fail(&e))?;
     Ok(())
 }

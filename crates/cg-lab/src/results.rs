@@ -46,7 +46,7 @@ impl Row {
                 "median={:.4} ms (p10={:.4} p90={:.4})",
                 s.median, s.p10, s.p90
             ),
-            None => "not timed (simulator)".to_string(),
+            None => "not timed".to_string(),
         };
         let verdict = if self.verified {
             "verify OK"

@@ -333,57 +333,107 @@ fn run_composed<T: TestValue>(
 /// Runs `per_kind` launches of every group kind for every element type,
 /// then (unless `composed` is 0) the composed launches: every ordered pair
 /// of collectives on the multi-warp shapes and `composed` random sequences
-/// per kind, for `u32`, `u64` and `f32`.
+/// per kind, for `u32`, `u64` and `f32`. Each type's result is pushed to
+/// `done` (and printed) as soon as it is complete, so that an error in a
+/// later type keeps the earlier ones.
 pub fn run_all(
     gpu: &Gpu,
     test_ptx: &'static cg_runtime::PtxModule,
     per_kind: u32,
     composed: u32,
     seed: u64,
-) -> Result<Vec<TypeResult>> {
+    done: &mut Vec<TypeResult>,
+) -> Result<()> {
     // The test kernels run blocks of up to 1024 threads.
     let module = gpu.load_for_block(test_ptx, 1024)?;
     let mut rng = Rng(seed | 1);
-    let mut results = Vec::new();
+    let mut finish = |r: TypeResult| {
+        println!(
+            "collectives {:<4} {} launches: GPU = model {}, GPU = simulator {}",
+            r.elem, r.launches, r.gpu_equals_model, r.gpu_equals_sim
+        );
+        done.push(r);
+    };
     if per_kind > 0 {
-        results.extend([
-            run_type(gpu, &module, "u32", COLLECTIVES_U32, per_kind, &mut rng)?,
-            run_type(gpu, &module, "i32", COLLECTIVES_I32, per_kind, &mut rng)?,
-            run_type(gpu, &module, "u64", COLLECTIVES_U64, per_kind, &mut rng)?,
-            run_type(gpu, &module, "i64", COLLECTIVES_I64, per_kind, &mut rng)?,
-            run_type(gpu, &module, "f32", COLLECTIVES_F32, per_kind, &mut rng)?,
-            run_type(gpu, &module, "f64", COLLECTIVES_F64, per_kind, &mut rng)?,
-        ]);
+        let m = &module;
+        finish(run_type(
+            gpu,
+            m,
+            "u32",
+            COLLECTIVES_U32,
+            per_kind,
+            &mut rng,
+        )?);
+        finish(run_type(
+            gpu,
+            m,
+            "i32",
+            COLLECTIVES_I32,
+            per_kind,
+            &mut rng,
+        )?);
+        finish(run_type(
+            gpu,
+            m,
+            "u64",
+            COLLECTIVES_U64,
+            per_kind,
+            &mut rng,
+        )?);
+        finish(run_type(
+            gpu,
+            m,
+            "i64",
+            COLLECTIVES_I64,
+            per_kind,
+            &mut rng,
+        )?);
+        finish(run_type(
+            gpu,
+            m,
+            "f32",
+            COLLECTIVES_F32,
+            per_kind,
+            &mut rng,
+        )?);
+        finish(run_type(
+            gpu,
+            m,
+            "f64",
+            COLLECTIVES_F64,
+            per_kind,
+            &mut rng,
+        )?);
     }
     if composed > 0 {
-        results.extend([
-            run_composed(
-                gpu,
-                &module,
-                "u32 back to back",
-                COMPOSE_U32,
-                composed,
-                &mut rng,
-            )?,
-            run_composed(
-                gpu,
-                &module,
-                "u64 back to back",
-                COMPOSE_U64,
-                composed,
-                &mut rng,
-            )?,
-            run_composed(
-                gpu,
-                &module,
-                "f32 back to back",
-                COMPOSE_F32,
-                composed,
-                &mut rng,
-            )?,
-        ]);
+        let m = &module;
+        let c = composed;
+        finish(run_composed(
+            gpu,
+            m,
+            "u32 back to back",
+            COMPOSE_U32,
+            c,
+            &mut rng,
+        )?);
+        finish(run_composed(
+            gpu,
+            m,
+            "u64 back to back",
+            COMPOSE_U64,
+            c,
+            &mut rng,
+        )?);
+        finish(run_composed(
+            gpu,
+            m,
+            "f32 back to back",
+            COMPOSE_F32,
+            c,
+            &mut rng,
+        )?);
     }
-    Ok(results)
+    Ok(())
 }
 
 /// `collectives.md`.

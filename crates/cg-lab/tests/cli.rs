@@ -144,4 +144,184 @@ fn verify_against_the_committed_h200_outputs() {
         stdout.contains(&format!("{n} of {n} kernels identical")),
         "{stdout}"
     );
+    // NVIDIA's C++ words (semantics.json, next to it) against the simulator.
+    for c in cg_kernels::semantics::cases::SEM_CASES {
+        assert!(
+            stdout
+                .lines()
+                .any(|l| l.starts_with(&format!("C++ {:<20}", c.name)) && l.ends_with("identical")),
+            "{}: {stdout}",
+            c.name
+        );
+    }
+}
+
+/// `cg-lab` with extra environment variables.
+fn cg_lab_env(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_cg-lab"))
+        .args(args)
+        .envs(env.iter().copied())
+        .output()
+        .expect("running cg-lab");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A fresh output folder for one test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("cg-lab-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// Temporary files (`NAME.tmp-PID`) left in `dir`: there must be none.
+fn temporaries(dir: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".tmp-"))
+        .collect()
+}
+
+fn read_json(path: &std::path::Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap()
+}
+
+/// The fourth measurement fails: the three before it were printed as they
+/// were measured, are saved in `C-02.partial.json` (`"complete": false`),
+/// and the error names that file. A later complete run removes it.
+#[test]
+fn a_failure_after_measuring_saves_what_was_measured() {
+    let dir = scratch("partial");
+    let dir_s = dir.to_string_lossy().into_owned();
+    let args = [
+        "--backend",
+        "sim",
+        "--mode",
+        "all",
+        "--n",
+        "4096",
+        "--out",
+        &dir_s,
+    ];
+    let (code, stdout, stderr) = cg_lab_env(&args, &[("CG_LAB_FAIL_AFTER", "3")]);
+    assert_ne!(code, 0, "{stdout}\n{stderr}");
+    let partial = dir.join("C-02.partial.json");
+    assert!(
+        stderr.contains(&partial.display().to_string()) && stderr.contains("injected failure"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+    assert_eq!(
+        stdout.lines().filter(|l| l.contains("verify OK")).count(),
+        3,
+        "{stdout}"
+    );
+    let json = read_json(&partial);
+    assert_eq!(json["complete"], false);
+    let tiles: Vec<u64> = json["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["tile"].as_u64().unwrap())
+        .collect();
+    assert_eq!(tiles, [8, 16, 32]);
+    assert!(json["rows"][0]["verified"].as_bool().unwrap());
+    assert!(!dir.join("C-02.json").exists());
+    assert!(temporaries(&dir).is_empty(), "{:?}", temporaries(&dir));
+
+    let (code, stdout, stderr) = cg_lab(&args);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(dir.join("C-02.json").is_file());
+    assert!(
+        !partial.exists(),
+        "a stale partial file survived a complete run"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A report file that cannot be written (a folder stands in its way) stops
+/// the run after every row was measured: all of them are saved.
+#[test]
+fn a_failed_write_saves_every_row() {
+    let dir = scratch("blocked");
+    std::fs::create_dir_all(dir.join("C-02_cooperative_groups.md").join("blocker")).unwrap();
+    let dir_s = dir.to_string_lossy().into_owned();
+    let (code, stdout, stderr) = cg_lab(&[
+        "--backend",
+        "sim",
+        "--mode",
+        "modes",
+        "--n",
+        "4096",
+        "--out",
+        &dir_s,
+    ]);
+    assert_ne!(code, 0, "{stdout}\n{stderr}");
+    assert!(stderr.contains("C-02_cooperative_groups.md"), "{stderr}");
+    assert!(stderr.contains("C-02.partial.json"), "{stderr}");
+    let json = read_json(&dir.join("C-02.partial.json"));
+    assert_eq!(json["complete"], false);
+    assert_eq!(json["rows"].as_array().unwrap().len(), 5, "{json}");
+    assert!(temporaries(&dir).is_empty(), "{:?}", temporaries(&dir));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `verify --reference … --out DIR`: a failure after two comparisons saves
+/// them; and a GPU output that differs from the simulator's is written
+/// into `differential.json` (not only printed) and fails the run.
+#[test]
+fn verify_saves_partial_results_and_records_differences() {
+    let reference = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/results/h200/differential.json"
+    );
+    let dir = scratch("verify-partial");
+    let dir_s = dir.to_string_lossy().into_owned();
+    let args = ["verify", "--reference", reference, "--out", &dir_s];
+    let (code, stdout, stderr) = cg_lab_env(&args, &[("CG_LAB_FAIL_AFTER", "2")]);
+    assert_ne!(code, 0, "{stdout}\n{stderr}");
+    let partial = dir.join("differential.partial.json");
+    assert!(stderr.contains(&partial.display().to_string()), "{stderr}");
+    assert_eq!(
+        stdout.lines().filter(|l| l.ends_with("identical")).count(),
+        2,
+        "{stdout}"
+    );
+    let json = read_json(&partial);
+    assert_eq!(json["complete"], false);
+    let cases = json["rows"]["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 2);
+    let first = cg_kernels::diff::cases::DIFF_CASES[0].name;
+    assert_eq!(cases[0]["name"], first);
+
+    // One word of the first case's GPU output changed.
+    let mut tampered = read_json(std::path::Path::new(reference));
+    let case = tampered["cases"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|c| c["name"] == first)
+        .unwrap();
+    let word = case["gpu"][5].as_u64().unwrap();
+    case["gpu"][5] = serde_json::json!(word ^ 1);
+    let tampered_path = dir.join("tampered.json");
+    std::fs::write(&tampered_path, tampered.to_string()).unwrap();
+    let t = tampered_path.to_string_lossy().into_owned();
+    let (code, stdout, stderr) = cg_lab(&["verify", "--reference", &t, "--out", &dir_s]);
+    assert_ne!(code, 0, "{stdout}\n{stderr}");
+    assert!(
+        stderr.contains(first) && stderr.contains("thread 1 word 1"),
+        "{stderr}"
+    );
+    let written = read_json(&dir.join("differential.json"));
+    let cases = written["cases"].as_array().unwrap();
+    assert_eq!(cases[0]["identical"], false);
+    assert!(cases[1..].iter().all(|c| c["identical"] == true));
+    assert!(!partial.exists());
+    std::fs::remove_dir_all(&dir).ok();
 }

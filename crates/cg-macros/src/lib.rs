@@ -5,7 +5,6 @@
 //! expansions name `::cooperative_groups` paths.
 
 use proc_macro::TokenStream;
-use proc_macro2::Span;
 use quote::{format_ident, quote};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use syn::parse::{Parse, ParseStream};
@@ -23,6 +22,24 @@ use syn::{FnArg, ItemFn, Pat, Token, Type, parse_macro_input};
 /// descriptor records the defining crate (`CARGO_CRATE_NAME`), so a GPU
 /// module built from another crate refuses it.
 ///
+/// # Generic kernels
+///
+/// A PTX entry is monomorphic, so a generic kernel names its instances —
+/// the `template <int N> __global__` of CUDA C++ with its explicit
+/// instantiations:
+///
+/// ```ignore
+/// #[kernel(instances(8, 16, 32))]
+/// pub fn tile_sums<const N: u32>(out: *mut u32) where Size<N>: WarpTileSize { … }
+/// ```
+///
+/// makes kernels `tile_sums_8`, `tile_sums_16`, `tile_sums_32` (PTX entries
+/// of those names, descriptors `TILE_SUMS_8`, …) that call
+/// `tile_sums::<8>`, …; the generic function stays callable. An instance
+/// with several arguments is a tuple, `instances((f32, 8), (u32, 32))`, and
+/// its name joins them: `NAME_f32_8`. In each argument, every run of
+/// characters other than ASCII letters and digits becomes one `_`.
+///
 /// # What a kernel crate needs
 ///
 /// A library crate, `#![no_std]`, that depends on `cooperative-groups` and
@@ -34,38 +51,143 @@ use syn::{FnArg, ItemFn, Pat, Token, Type, parse_macro_input};
 /// crate for the descriptors and the simulator. `cargo cg new` writes both.
 #[proc_macro_attribute]
 pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
-    if !attr.is_empty() {
-        return syn::Error::new(Span::call_site(), "#[kernel] takes no arguments")
-            .to_compile_error()
-            .into();
-    }
     let func = parse_macro_input!(item as ItemFn);
-    match expand_kernel(func) {
+    let result = if attr.is_empty() {
+        expand_kernel(func)
+    } else {
+        syn::parse::<Instances>(attr).and_then(|inst| expand_generic(func, inst))
+    };
+    match result {
         Ok(ts) => ts.into(),
         Err(e) => e.to_compile_error().into(),
     }
 }
 
-fn expand_kernel(func: ItemFn) -> syn::Result<proc_macro2::TokenStream> {
+/// `instances(A, (B, C), …)`: the generic arguments of each instance.
+struct Instances(Vec<Vec<syn::GenericArgument>>);
+
+impl Parse for Instances {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let kw: syn::Ident = input.parse()?;
+        if kw != "instances" {
+            return Err(syn::Error::new(
+                kw.span(),
+                "expected `#[kernel]` or `#[kernel(instances(…))]`",
+            ));
+        }
+        let content;
+        syn::parenthesized!(content in input);
+        let mut all = Vec::new();
+        while !content.is_empty() {
+            let args = if content.peek(syn::token::Paren) {
+                let inner;
+                syn::parenthesized!(inner in content);
+                inner
+                    .parse_terminated(syn::GenericArgument::parse, Token![,])?
+                    .into_iter()
+                    .collect()
+            } else {
+                vec![content.parse::<syn::GenericArgument>()?]
+            };
+            all.push(args);
+            if content.is_empty() {
+                break;
+            }
+            content.parse::<Token![,]>()?;
+        }
+        if all.is_empty() {
+            return Err(syn::Error::new(
+                kw.span(),
+                "`instances(…)` lists at least one instance",
+            ));
+        }
+        Ok(Instances(all))
+    }
+}
+
+/// The entry name of an instance: the function's name, then each generic
+/// argument's tokens with every run of other characters than ASCII letters
+/// and digits turned into one `_` (`sum::<f32, 8>` → `sum_f32_8`).
+fn instance_name(base: &str, args: &[syn::GenericArgument]) -> String {
+    let mut name = base.to_string();
+    for a in args {
+        let text = quote!(#a).to_string();
+        let mut part = String::new();
+        for c in text.chars() {
+            if c.is_ascii_alphanumeric() {
+                part.push(c);
+            } else if !part.ends_with('_') {
+                part.push('_');
+            }
+        }
+        name.push('_');
+        name.push_str(part.trim_matches('_'));
+    }
+    name
+}
+
+/// A generic kernel: the function stays an ordinary generic function, and
+/// each instance becomes a kernel named by [`instance_name`].
+fn expand_generic(func: ItemFn, inst: Instances) -> syn::Result<proc_macro2::TokenStream> {
     let sig = &func.sig;
-    if !sig.generics.params.is_empty() {
+    if sig.generics.params.is_empty() {
+        return Err(syn::Error::new_spanned(
+            &sig.ident,
+            "`instances(…)` is for generic kernels; this one has no generic parameters",
+        ));
+    }
+    if sig
+        .generics
+        .params
+        .iter()
+        .any(|p| matches!(p, syn::GenericParam::Lifetime(_)))
+    {
         return Err(syn::Error::new_spanned(
             &sig.generics,
-            "a kernel cannot be generic: PTX entries are monomorphic; write one #[kernel] per type",
+            "a kernel cannot have lifetime parameters",
         ));
     }
-    if sig.asyncness.is_some() || sig.constness.is_some() || sig.abi.is_some() {
-        return Err(syn::Error::new_spanned(
-            sig,
-            "a kernel is a plain `fn` (no async, const or extern): #[kernel] adds the ABI",
-        ));
+    let want = sig.generics.params.len();
+    let mut out = proc_macro2::TokenStream::new();
+    let mut seen = std::collections::HashSet::new();
+    for args in &inst.0 {
+        if args.len() != want {
+            return Err(syn::Error::new_spanned(
+                &sig.generics,
+                format!("each instance gives {want} generic argument(s), one per parameter"),
+            ));
+        }
+        let name = instance_name(&sig.ident.to_string(), args);
+        if !seen.insert(name.clone()) {
+            return Err(syn::Error::new_spanned(
+                &sig.ident,
+                format!("two instances are both named `{name}`"),
+            ));
+        }
+        let ident = format_ident!("{}", name);
+        let generic = &sig.ident;
+        let mut inner = func.clone();
+        inner.attrs = vec![syn::parse_quote!(#[doc = concat!(
+            "Instance `", stringify!(#generic), "::<", stringify!(#(#args),*), ">` of the generic kernel [`", stringify!(#generic), "`]."
+        )])];
+        inner.sig.ident = ident;
+        inner.sig.generics = syn::Generics::default();
+        let names = kernel_params(&func.sig)?.0;
+        inner.block = syn::parse_quote!({ #generic::<#(#args),*>(#(#names),*) });
+        out.extend(expand_kernel(inner)?);
     }
-    if let syn::ReturnType::Type(_, ty) = &sig.output {
-        return Err(syn::Error::new_spanned(
-            ty,
-            "a kernel returns nothing: write results through pointer parameters",
-        ));
-    }
+    // The generic function itself: an ordinary function both backends inline.
+    let mut generic = func;
+    generic.attrs.push(syn::parse_quote!(#[inline(always)]));
+    generic
+        .attrs
+        .push(syn::parse_quote!(#[allow(clippy::too_many_arguments)]));
+    out.extend(quote!(#generic));
+    Ok(out)
+}
+
+/// The parameters' names and types (plain identifiers only).
+fn kernel_params(sig: &syn::Signature) -> syn::Result<(Vec<syn::Ident>, Vec<Type>)> {
     let mut names = Vec::new();
     let mut types: Vec<Type> = Vec::new();
     for arg in &sig.inputs {
@@ -87,6 +209,31 @@ fn expand_kernel(func: ItemFn) -> syn::Result<proc_macro2::TokenStream> {
             }
         }
     }
+    Ok((names, types))
+}
+
+fn expand_kernel(func: ItemFn) -> syn::Result<proc_macro2::TokenStream> {
+    let sig = &func.sig;
+    if !sig.generics.params.is_empty() {
+        return Err(syn::Error::new_spanned(
+            &sig.generics,
+            "a PTX entry is monomorphic: name the instances, `#[kernel(instances(8, 16, 32))]`, \
+             which become kernels `NAME_8`, `NAME_16`, …",
+        ));
+    }
+    if sig.asyncness.is_some() || sig.constness.is_some() || sig.abi.is_some() {
+        return Err(syn::Error::new_spanned(
+            sig,
+            "a kernel is a plain `fn` (no async, const or extern): #[kernel] adds the ABI",
+        ));
+    }
+    if let syn::ReturnType::Type(_, ty) = &sig.output {
+        return Err(syn::Error::new_spanned(
+            ty,
+            "a kernel returns nothing: write results through pointer parameters",
+        ));
+    }
+    let (names, types) = kernel_params(sig)?;
     let attrs = &func.attrs;
     let vis = &func.vis;
     let ident = &sig.ident;

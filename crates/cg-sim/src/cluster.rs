@@ -109,4 +109,23 @@ impl Core {
             Err(msg) => self.misuse(me, loc, msg),
         }
     }
+
+    /// `getctarank`: the rank, in the caller's cluster, of the block whose
+    /// shared memory holds `p`.
+    pub fn cluster_query_rank(&mut self, me: u32, p: *const u8, loc: Loc) -> Step {
+        let b = self.lanes[me as usize].block as usize;
+        let cl = &self.clusters[self.blocks[b].cluster as usize];
+        let (first, n) = (cl.first_block as usize, cl.nblocks as usize);
+        match (first..first + n)
+            .position(|blk| self.blocks[blk].smem.locate(p.cast_mut()).is_some())
+        {
+            Some(rank) => Step::Done(rank as u64),
+            None => {
+                let msg = format!(
+                    "cluster query_shared_rank: {p:p} is not an address in the shared memory of this block's cluster"
+                );
+                self.misuse(me, loc, msg)
+            }
+        }
+    }
 }

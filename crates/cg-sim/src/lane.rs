@@ -268,6 +268,13 @@ pub fn cluster_map_shared(p: *mut u8, rank: u32) -> *mut u8 {
     block_on(|core, me| core.cluster_map(me, p, rank, loc)) as usize as *mut u8
 }
 
+/// `getctarank`: the cluster rank of the block whose shared memory holds `p`.
+#[track_caller]
+pub fn cluster_query_shared_rank(p: *const u8) -> u32 {
+    let loc = Location::caller();
+    block_on(|core, me| core.cluster_query_rank(me, p, loc)) as u32
+}
+
 /// Gives up the lane's turn (it stays runnable). Spin-wait loops on memory
 /// written by other lanes must call this (e.g. from a `nanosleep` or spin
 /// hint), since lanes are not preempted; if only spinning lanes remain for

@@ -72,6 +72,11 @@ mod hw {
     pub fn map(p: *mut u8, rank: u32) -> *mut u8 {
         arch::cluster::map_shared_rank(p, rank)
     }
+    #[inline(always)]
+    #[track_caller]
+    pub fn query(p: *const u8) -> u32 {
+        arch::cluster::query_shared_rank(p)
+    }
 }
 
 /// Below sm_90 every block is a cluster of one.
@@ -107,6 +112,10 @@ mod hw {
             arch::trap()
         }
         p
+    }
+    #[inline(always)]
+    pub fn query(_p: *const u8) -> u32 {
+        0
     }
 }
 
@@ -186,6 +195,19 @@ impl ClusterGroup {
     #[track_caller]
     pub fn map_shared_rank<T>(&self, p: *mut T, rank: u32) -> *mut T {
         hw::map(p.cast(), rank).cast()
+    }
+
+    /// `cluster.query_shared_rank(p)` (`getctarank`): the rank of the block
+    /// whose shared memory `p` points into — this block's for its own
+    /// shared variables, `rank` for a pointer from
+    /// [`map_shared_rank(_, rank)`](Self::map_shared_rank). Below sm_90
+    /// every block is a cluster of one: 0. The simulator reports a pointer
+    /// outside the cluster's shared memory (the GPU's result is undefined).
+    #[doc(alias = "getctarank")]
+    #[inline(always)]
+    #[track_caller]
+    pub fn query_shared_rank<T>(&self, p: *const T) -> u32 {
+        hw::query(p.cast())
     }
 
     /// [`map_shared_rank`](Self::map_shared_rank) for a whole

@@ -12,6 +12,17 @@ use core::marker::PhantomData;
 use crate::arch;
 use crate::dim::Dim3;
 
+/// Proof that this thread arrived at the grid barrier
+/// ([`GridGroup::barrier_arrive`]), consumed by [`GridGroup::barrier_wait`]:
+/// not `Copy`, not `Clone`, `#[must_use]`; a block's or cluster's token
+/// does not fit.
+#[must_use = "an arrival token must be passed to barrier_wait"]
+pub struct GridArrivalToken {
+    /// Thread 0's view of the barrier word before its arrival.
+    before: u32,
+    _not_send: PhantomData<*const ()>,
+}
+
 /// The calling thread's grid (`cg::grid_group`). Not `Clone`.
 pub struct GridGroup {
     _not_send: PhantomData<*const ()>,
@@ -74,5 +85,29 @@ impl GridGroup {
     #[track_caller]
     pub fn sync(&self) {
         arch::grid_sync()
+    }
+
+    /// `grid.barrier_arrive()`: the first half of [`sync`](Self::sync) —
+    /// the block barrier and the block's arrival (release-fenced atomic by
+    /// thread 0). Between arrive and wait a thread may do work that needs
+    /// no other block's data; the token goes to
+    /// [`barrier_wait`](Self::barrier_wait). Requires a cooperative launch.
+    #[inline(always)]
+    #[track_caller]
+    pub fn barrier_arrive(&self) -> GridArrivalToken {
+        GridArrivalToken {
+            before: arch::grid_arrive(),
+            _not_send: PhantomData,
+        }
+    }
+
+    /// `grid.barrier_wait(token)`: the second half of
+    /// [`sync`](Self::sync) — thread 0 waits for every block's arrival
+    /// (acquire), then the block barrier. Afterwards the writes every
+    /// thread of the grid made before its `barrier_arrive` are visible.
+    #[inline(always)]
+    #[track_caller]
+    pub fn barrier_wait(&self, token: GridArrivalToken) {
+        arch::grid_wait(token.before)
     }
 }

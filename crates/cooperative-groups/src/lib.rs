@@ -79,6 +79,27 @@
 //! included, and an operator of [`ops`]. Each item's documentation names
 //! the PTX it lowers to.
 //!
+//! ## Same results as CUDA, and where they differ by choice
+//!
+//! Every behaviour CUDA defines gives the same bits here: the shuffles take
+//! their arguments as `__shfl_*_sync` does (a distance or lane mask's low 5
+//! bits; `shfl_xor` past the tile follows the width rule, reading an
+//! earlier tile's lane and keeping the own value for a later one), and
+//! coalesced groups pick their source lane as NVIDIA's `coalesced_group`
+//! does. `cg-lab verify` checks this word for word against NVIDIA's C++ on
+//! a GPU (`reference/cuda/semantics.cu`; the H200's words are committed in
+//! `docs/results/h200/semantics.json` and the simulator is checked against
+//! them on every CI run). The differences, each on purpose:
+//!
+//! | what | CUDA C++ | here | why |
+//! |---|---|---|---|
+//! | `exclusive_scan` at rank 0 | `T{}` (0 for every operator) | the operator's identity (`MAX` for `Less`, `!0` for `BitAnd`, …) | a value that composes: `identity ⊕ x == x` for every operator |
+//! | `num_threads()` of a tile that a partial block cuts short | `N` | the threads that exist | collectives combine exactly the members that exist; ranks stay `0..num_threads()` |
+//! | a shuffle source CUDA leaves undefined (a lane a partial warp lacks; an earlier tile's lane while the warp is not all present; a coalesced `shfl` past the last member when lane 31 is not a member) | whatever the register holds | the caller's own value | deterministic, and the same on the simulator |
+//! | `shfl_xor` on coalesced groups and dynamic tiles; `shfl`, `any`, `all`, `reduce`, the scans on multi-warp tiles and the block | do not exist | provided | the same code paths serve every group |
+//! | a `shfl` source rank | `int` | `u32` (`u32::MAX` is CUDA's `-1`: same bits, same result) | ranks are never negative elsewhere in the API |
+//! | what a shuffle moves | any trivially copyable type | [`ShflValue`]: plain data without padding or invalid bit patterns | a safe function must not hand out padding or forged values |
+//!
 //! ## Named barriers
 //!
 //! Tiles of 64–512 threads sync with hardware named barriers: **the crate
@@ -168,12 +189,12 @@ pub use collective::reduce::reduce;
 pub use collective::scan::{exclusive_scan, inclusive_scan};
 pub use collective::value::{Label, MAX_SHFL_BYTES, MatchValue, ShflValue};
 pub use dim::Dim3;
-pub use grid::{GridGroup, this_grid};
+pub use grid::{GridArrivalToken, GridGroup, this_grid};
 pub use group::{
-    CoalescedGroup, DynamicParent, DynamicTile, MultiWarpTileSize, Size, StaticParent, ThreadBlock,
-    ThreadBlockTile, ThreadGroup, TileSize, TiledParent, WarpGroup, WarpTileSize, binary_partition,
-    coalesced_threads, labeled_partition, sync, this_thread_block, tiled_partition,
-    tiled_partition_dyn,
+    BlockArrivalToken, CoalescedGroup, DynamicParent, DynamicTile, MultiWarpTileSize, Size,
+    StaticParent, ThreadBlock, ThreadBlockTile, ThreadGroup, TileSize, TiledParent, WarpGroup,
+    WarpTileSize, binary_partition, coalesced_threads, labeled_partition, sync, this_thread_block,
+    tiled_partition, tiled_partition_dyn,
 };
 #[cfg(not(target_arch = "nvptx64"))]
 pub use kernel_desc::Kernel;
@@ -182,14 +203,18 @@ pub use pod::Pod;
 pub use shared::{DynamicShared, SharedArray, dynamic_shared};
 
 /// Everything a kernel usually needs: the group constructors, the
-/// collectives, the operators and the group traits.
+/// collectives, the operators, the group traits, and [`Size`] with its
+/// bounds [`TileSize`], [`WarpTileSize`] (tiles within a warp) and
+/// [`MultiWarpTileSize`] for helpers generic over tile sizes
+/// (`where Size<N>: WarpTileSize`).
 pub mod prelude {
     pub use crate::ops::{BitAnd, BitOr, BitXor, Greater, Less, Plus};
     pub use crate::{
-        ClusterGroup, CoalescedGroup, DynamicTile, GridGroup, ThreadBlock, ThreadBlockTile,
-        ThreadGroup, WarpGroup, binary_partition, coalesced_threads, exclusive_scan,
-        inclusive_scan, invoke_one, invoke_one_broadcast, labeled_partition, reduce, this_cluster,
-        this_grid, this_thread_block, tiled_partition, tiled_partition_dyn,
+        ClusterGroup, CoalescedGroup, DynamicTile, GridGroup, MultiWarpTileSize, Size, ThreadBlock,
+        ThreadBlockTile, ThreadGroup, TileSize, WarpGroup, WarpTileSize, binary_partition,
+        coalesced_threads, exclusive_scan, inclusive_scan, invoke_one, invoke_one_broadcast,
+        labeled_partition, reduce, this_cluster, this_grid, this_thread_block, tiled_partition,
+        tiled_partition_dyn,
     };
 }
 

@@ -24,19 +24,29 @@ use crate::arch;
 ///
 /// The operator must be associative and commutative (the collectives combine
 /// values in a tree). Implemented by this module's six operators for the
-/// types CUDA supports them on; bit operators only for integers.
+/// types CUDA supports them on (bit operators only for integers), and by
+/// every closure `Fn(T, T) -> T` that is `Copy` — CUDA's lambdas:
+/// `reduce(&tile, v, |a: i32, b: i32| a.max(b))`. A closure's
+/// `exclusive_scan` gives rank 0 `T::default()`, CUDA's `T{}`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not an operator on `{T}`",
+    label = "not an operator on `{T}`",
+    note = "the bit operators exist only for integers; a closure must be `Fn({T}, {T}) -> {T} + Copy`"
+)]
 pub trait ReduceOp<T>: Copy {
     /// `a ⊕ b`.
-    fn combine(a: T, b: T) -> T;
+    fn combine(&self, a: T, b: T) -> T;
 
-    /// The neutral element: `e ⊕ x == x`. What `exclusive_scan` returns to
-    /// the thread of rank 0.
-    fn identity() -> T;
+    /// What `exclusive_scan` returns to the thread of rank 0: the neutral
+    /// element (`e ⊕ x == x`) for this module's operators, `T::default()`
+    /// for closures.
+    fn identity(&self) -> T;
 
-    /// `true` when combining in any order gives bit-identical results
-    /// (integers; not floating-point `+`, nor float `min`/`max`, whose signed
-    /// zeros may differ). Exact operators may be reordered across warps; for
-    /// the others every thread combines the per-warp partials in the same
+    /// `true` when combining in any order gives bit-identical results and
+    /// [`identity`](Self::identity) is neutral (integers; not floating-point
+    /// `+`, nor float `min`/`max`, whose signed zeros may differ, nor
+    /// closures). Exact operators may be reordered across warps; for the
+    /// others every thread combines the per-warp partials in the same
     /// order, so all threads of a group get the same bits.
     const EXACT: bool = false;
 
@@ -44,6 +54,20 @@ pub trait ReduceOp<T>: Copy {
     /// integers (used on sm_80+).
     #[doc(hidden)]
     const REDUX: Option<ReduxKind> = None;
+}
+
+/// A closure as an operator (CUDA's lambdas). Not [`EXACT`](ReduceOp::EXACT):
+/// the library cannot know that the closure is exact, so every thread
+/// combines the partials in the same order and gets the same bits.
+impl<T: Default, F: Fn(T, T) -> T + Copy> ReduceOp<T> for F {
+    #[inline(always)]
+    fn combine(&self, a: T, b: T) -> T {
+        self(a, b)
+    }
+    #[inline(always)]
+    fn identity(&self) -> T {
+        T::default()
+    }
 }
 
 /// The operations of `redux.sync` (an implementation detail of [`ReduceOp`]).
@@ -113,11 +137,11 @@ macro_rules! int_ops {
     ($t:ty, $min:ident, $max:ident, $redux:expr) => {
         impl ReduceOp<$t> for Plus {
             #[inline(always)]
-            fn combine(a: $t, b: $t) -> $t {
+            fn combine(&self, a: $t, b: $t) -> $t {
                 a.wrapping_add(b)
             }
             #[inline(always)]
-            fn identity() -> $t {
+            fn identity(&self) -> $t {
                 0
             }
             const EXACT: bool = true;
@@ -125,11 +149,11 @@ macro_rules! int_ops {
         }
         impl ReduceOp<$t> for Less {
             #[inline(always)]
-            fn combine(a: $t, b: $t) -> $t {
+            fn combine(&self, a: $t, b: $t) -> $t {
                 if b < a { b } else { a }
             }
             #[inline(always)]
-            fn identity() -> $t {
+            fn identity(&self) -> $t {
                 <$t>::MAX
             }
             const EXACT: bool = true;
@@ -137,11 +161,11 @@ macro_rules! int_ops {
         }
         impl ReduceOp<$t> for Greater {
             #[inline(always)]
-            fn combine(a: $t, b: $t) -> $t {
+            fn combine(&self, a: $t, b: $t) -> $t {
                 if b > a { b } else { a }
             }
             #[inline(always)]
-            fn identity() -> $t {
+            fn identity(&self) -> $t {
                 <$t>::MIN
             }
             const EXACT: bool = true;
@@ -149,11 +173,11 @@ macro_rules! int_ops {
         }
         impl ReduceOp<$t> for BitAnd {
             #[inline(always)]
-            fn combine(a: $t, b: $t) -> $t {
+            fn combine(&self, a: $t, b: $t) -> $t {
                 a & b
             }
             #[inline(always)]
-            fn identity() -> $t {
+            fn identity(&self) -> $t {
                 !0
             }
             const EXACT: bool = true;
@@ -161,11 +185,11 @@ macro_rules! int_ops {
         }
         impl ReduceOp<$t> for BitOr {
             #[inline(always)]
-            fn combine(a: $t, b: $t) -> $t {
+            fn combine(&self, a: $t, b: $t) -> $t {
                 a | b
             }
             #[inline(always)]
-            fn identity() -> $t {
+            fn identity(&self) -> $t {
                 0
             }
             const EXACT: bool = true;
@@ -173,11 +197,11 @@ macro_rules! int_ops {
         }
         impl ReduceOp<$t> for BitXor {
             #[inline(always)]
-            fn combine(a: $t, b: $t) -> $t {
+            fn combine(&self, a: $t, b: $t) -> $t {
                 a ^ b
             }
             #[inline(always)]
-            fn identity() -> $t {
+            fn identity(&self) -> $t {
                 0
             }
             const EXACT: bool = true;
@@ -195,31 +219,31 @@ macro_rules! float_ops {
     ($t:ty) => {
         impl ReduceOp<$t> for Plus {
             #[inline(always)]
-            fn combine(a: $t, b: $t) -> $t {
+            fn combine(&self, a: $t, b: $t) -> $t {
                 a + b
             }
             #[inline(always)]
-            fn identity() -> $t {
+            fn identity(&self) -> $t {
                 0.0
             }
         }
         impl ReduceOp<$t> for Less {
             #[inline(always)]
-            fn combine(a: $t, b: $t) -> $t {
+            fn combine(&self, a: $t, b: $t) -> $t {
                 a.min(b)
             }
             #[inline(always)]
-            fn identity() -> $t {
+            fn identity(&self) -> $t {
                 <$t>::INFINITY
             }
         }
         impl ReduceOp<$t> for Greater {
             #[inline(always)]
-            fn combine(a: $t, b: $t) -> $t {
+            fn combine(&self, a: $t, b: $t) -> $t {
                 a.max(b)
             }
             #[inline(always)]
-            fn identity() -> $t {
+            fn identity(&self) -> $t {
                 <$t>::NEG_INFINITY
             }
         }

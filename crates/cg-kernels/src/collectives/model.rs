@@ -31,12 +31,12 @@ macro_rules! model_int {
         impl ModelElem for $t {
             fn op(op: u32) -> Option<ModelOp<Self>> {
                 Some(match op {
-                    0 => (<Plus as ReduceOp<$t>>::combine, <Plus as ReduceOp<$t>>::identity()),
-                    1 => (<Less as ReduceOp<$t>>::combine, <Less as ReduceOp<$t>>::identity()),
-                    2 => (<Greater as ReduceOp<$t>>::combine, <Greater as ReduceOp<$t>>::identity()),
-                    3 => (<BitAnd as ReduceOp<$t>>::combine, <BitAnd as ReduceOp<$t>>::identity()),
-                    4 => (<BitOr as ReduceOp<$t>>::combine, <BitOr as ReduceOp<$t>>::identity()),
-                    5 => (<BitXor as ReduceOp<$t>>::combine, <BitXor as ReduceOp<$t>>::identity()),
+                    0 => (|a, b| ReduceOp::<$t>::combine(&Plus, a, b), ReduceOp::<$t>::identity(&Plus)),
+                    1 => (|a, b| ReduceOp::<$t>::combine(&Less, a, b), ReduceOp::<$t>::identity(&Less)),
+                    2 => (|a, b| ReduceOp::<$t>::combine(&Greater, a, b), ReduceOp::<$t>::identity(&Greater)),
+                    3 => (|a, b| ReduceOp::<$t>::combine(&BitAnd, a, b), ReduceOp::<$t>::identity(&BitAnd)),
+                    4 => (|a, b| ReduceOp::<$t>::combine(&BitOr, a, b), ReduceOp::<$t>::identity(&BitOr)),
+                    5 => (|a, b| ReduceOp::<$t>::combine(&BitXor, a, b), ReduceOp::<$t>::identity(&BitXor)),
                     _ => return None,
                 })
             }
@@ -50,9 +50,9 @@ macro_rules! model_float {
         impl ModelElem for $t {
             fn op(op: u32) -> Option<ModelOp<Self>> {
                 Some(match op {
-                    0 => (<Plus as ReduceOp<$t>>::combine, <Plus as ReduceOp<$t>>::identity()),
-                    1 => (<Less as ReduceOp<$t>>::combine, <Less as ReduceOp<$t>>::identity()),
-                    2 => (<Greater as ReduceOp<$t>>::combine, <Greater as ReduceOp<$t>>::identity()),
+                    0 => (|a, b| ReduceOp::<$t>::combine(&Plus, a, b), ReduceOp::<$t>::identity(&Plus)),
+                    1 => (|a, b| ReduceOp::<$t>::combine(&Less, a, b), ReduceOp::<$t>::identity(&Less)),
+                    2 => (|a, b| ReduceOp::<$t>::combine(&Greater, a, b), ReduceOp::<$t>::identity(&Greater)),
                     _ => return None,
                 })
             }
@@ -160,10 +160,12 @@ pub struct Inputs<T> {
 /// How a group's `shfl` family addresses members.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Addr {
-    /// A tile within a warp of `width` lanes (static or dynamic).
-    Seg(u32),
-    /// A coalesced group: ranks.
-    Coal,
+    /// A tile within a warp of `width` lanes (static or dynamic), in the
+    /// warp whose lane 0 is global id `.1`; `.2`: the warp has all 32 lanes
+    /// (then every lane takes part in the collectives of tiles).
+    Seg(u32, u32, bool),
+    /// A coalesced group: ranks; `.0` is the global id of lane 0 of its warp.
+    Coal(u32),
     /// A multi-warp tile of `N` threads.
     Multi(u32),
     /// The block (no shuffles).
@@ -200,7 +202,7 @@ fn pred_lanes(first: u32, block: u32, t: u32, preds: &[u32]) -> Vec<u32> {
 }
 
 /// `labeled_partition` of `parent` (global ids in rank order) for thread `me`.
-fn labeled(parent: &[u32], me: u32, labels: &[u32]) -> Group {
+fn labeled(parent: &[u32], me: u32, labels: &[u32], warp0: u32) -> Group {
     let label = |g: u32| labels[g as usize];
     let members: Vec<u32> = parent
         .iter()
@@ -219,7 +221,7 @@ fn labeled(parent: &[u32], me: u32, labels: &[u32]) -> Group {
     Group {
         members,
         meta: (rank, leaders.len() as u32),
-        addr: Addr::Coal,
+        addr: Addr::Coal(warp0),
     }
 }
 
@@ -229,12 +231,10 @@ fn group_of(launch: Launch, p: &Params, gid: u32, preds: &[u32], labels: &[u32])
     let t = gid % b;
     let first = gid - t;
     let n = p.size;
+    let warp0 = t / 32 * 32;
+    let seg = |n: u32| Addr::Seg(n, first + warp0, warp0 + 32 <= b);
     let static_addr = |n: u32| {
-        if n <= 32 {
-            Addr::Seg(n)
-        } else {
-            Addr::Multi(n)
-        }
+        if n <= 32 { seg(n) } else { Addr::Multi(n) }
     };
     Some(match Kind::from_u32(p.kind)? {
         Kind::Tile => Group {
@@ -258,7 +258,7 @@ fn group_of(launch: Launch, p: &Params, gid: u32, preds: &[u32], labels: &[u32])
         Kind::Dynamic => Group {
             members: tile_members(first, b, t, n),
             meta: (t / n, b.div_ceil(n)),
-            addr: Addr::Seg(n),
+            addr: seg(n),
         },
         Kind::Coalesced => {
             if preds[gid as usize] == 0 {
@@ -267,10 +267,10 @@ fn group_of(launch: Launch, p: &Params, gid: u32, preds: &[u32], labels: &[u32])
             Group {
                 members: pred_lanes(first, b, t, preds),
                 meta: (0, 1),
-                addr: Addr::Coal,
+                addr: Addr::Coal(first + warp0),
             }
         }
-        Kind::Labeled => labeled(&tile_members(first, b, t, n), gid, labels),
+        Kind::Labeled => labeled(&tile_members(first, b, t, n), gid, labels, first + warp0),
         Kind::Binary => {
             let parent = tile_members(first, b, t, n);
             let pred = |g: u32| preds[g as usize] != 0;
@@ -279,7 +279,7 @@ fn group_of(launch: Launch, p: &Params, gid: u32, preds: &[u32], labels: &[u32])
                 Group {
                     members: parent,
                     meta: (0, 1),
-                    addr: Addr::Coal,
+                    addr: Addr::Coal(first + warp0),
                 }
             } else {
                 let mine = pred(gid);
@@ -287,7 +287,7 @@ fn group_of(launch: Launch, p: &Params, gid: u32, preds: &[u32], labels: &[u32])
                 Group {
                     members,
                     meta: (mine as u32, 2),
-                    addr: Addr::Coal,
+                    addr: Addr::Coal(first + warp0),
                 }
             }
         }
@@ -295,7 +295,7 @@ fn group_of(launch: Launch, p: &Params, gid: u32, preds: &[u32], labels: &[u32])
             if preds[gid as usize] == 0 {
                 return None;
             }
-            labeled(&pred_lanes(first, b, t, preds), gid, labels)
+            labeled(&pred_lanes(first, b, t, preds), gid, labels, first + warp0)
         }
         Kind::DynamicOfCoalesced => {
             if preds[gid as usize] == 0 {
@@ -309,7 +309,7 @@ fn group_of(launch: Launch, p: &Params, gid: u32, preds: &[u32], labels: &[u32])
             Group {
                 members,
                 meta: (k, (parent.len() as u32).div_ceil(n)),
-                addr: Addr::Coal,
+                addr: Addr::Coal(first + warp0),
             }
         }
         Kind::Block => Group {
@@ -365,7 +365,7 @@ fn row<T: ModelElem>(p: &Params, g: &Group, gid: u32, inputs: &Inputs<T>) -> [u6
             fold(rank).bits()
         };
     }
-    let at = |k: Option<u32>| k.map_or(own, |k| v(k).bits());
+    let at = |gid: Option<u32>| gid.map_or(own, |gid| inputs.values[gid as usize].bits());
     let [shfl, up, down, xor] = shuffle_sources(p, g, rank);
     for (s, src) in [
         (slot::SHFL, shfl),
@@ -383,7 +383,7 @@ fn row<T: ModelElem>(p: &Params, g: &Group, gid: u32, inputs: &Inputs<T>) -> [u6
             r[slot::ANY] = (0..len).any(pred) as u64;
             r[slot::ALL] = (0..len).all(pred) as u64;
         }
-        Addr::Seg(_) | Addr::Coal => {
+        Addr::Seg(..) | Addr::Coal(_) => {
             r[slot::ANY] = (0..len).any(pred) as u64;
             r[slot::ALL] = (0..len).all(pred) as u64;
             r[slot::BALLOT] = (0..len).filter(|&k| pred(k)).fold(0u64, |b, k| b | 1 << k);
@@ -399,27 +399,60 @@ fn row<T: ModelElem>(p: &Params, g: &Group, gid: u32, inputs: &Inputs<T>) -> [u6
     r
 }
 
-/// The rank each shuffle of the kernels reads for the member of rank `rank`
-/// — `[shfl, shfl_up, shfl_down, shfl_xor]` — as `Some(Some(k))` (rank
-/// `k`), `Some(None)` (the caller's own value: no such member) or `None`
-/// (the group has no such shuffle).
+/// The thread each shuffle of the kernels reads for the member of rank
+/// `rank` — `[shfl, shfl_up, shfl_down, shfl_xor]` — as `Some(Some(gid))`,
+/// `Some(None)` (the caller's own value) or `None` (the group has no such
+/// shuffle). CUDA's rules: tiles shuffle as `__shfl_*_sync` with the tile's
+/// width (the hardware reads the low 5 bits of a distance or lane mask; an
+/// xor partner in an earlier segment is read when the whole warp takes part);
+/// coalesced groups as NVIDIA's `coalesced_group` (a full warp shuffles by
+/// `d & 31`; a rank past the last member reads lane 31).
 fn shuffle_sources(p: &Params, g: &Group, rank: u32) -> [Option<Option<u32>>; 4] {
     let len = g.members.len() as u32;
-    let member = |k: Option<u32>| Some(k.filter(|&k| k < len));
+    let member = |k: Option<u32>| Some(k.filter(|&k| k < len).map(|k| g.members[k as usize]));
+    let src = (5 * rank + p.src) % 64;
     match g.addr {
         Addr::Block => [None; 4],
         Addr::Multi(n) => [member(Some(p.src % n)), None, None, None],
-        Addr::Seg(_) | Addr::Coal => {
-            let src = (5 * rank + p.src) % 64;
-            let (shfl_src, xor_src) = match g.addr {
-                Addr::Seg(w) => (src % w, rank ^ (p.xor & (w - 1))),
-                _ => (src, rank ^ p.xor),
+        Addr::Seg(w, warp0, warp_full) => {
+            let (delta, xor) = (p.delta & 31, p.xor & 31);
+            // Lanes of the segment: rank r is lane `base + r`.
+            let lane = (g.members[0] - warp0) + rank;
+            let base = lane - rank;
+            let partner = lane ^ xor;
+            let xor_src = if partner >= base {
+                member(Some(partner - base))
+            } else if warp_full {
+                Some(Some(warp0 + partner))
+            } else {
+                Some(None)
             };
             [
-                member(Some(shfl_src)),
-                member(rank.checked_sub(p.delta)),
-                member(rank.checked_add(p.delta)),
-                member(Some(xor_src)),
+                member(Some(src % w)),
+                member(rank.checked_sub(delta)),
+                member(rank.checked_add(delta)),
+                xor_src,
+            ]
+        }
+        Addr::Coal(warp0) => {
+            let full = len == 32;
+            let lane_src = if full { src & 31 } else { src.min(32) };
+            // Past the last member, NVIDIA's lane 31 (the last member only
+            // if the group holds lane 31: then it has the highest lane).
+            let holds_31 = g.members[len as usize - 1] == warp0 + 31;
+            let shfl_src = if lane_src < len {
+                member(Some(lane_src))
+            } else if holds_31 {
+                member(Some(len - 1))
+            } else {
+                Some(None)
+            };
+            let d = if full { p.delta & 31 } else { p.delta };
+            [
+                shfl_src,
+                member(rank.checked_sub(d)),
+                member(rank.checked_add(d)),
+                member(Some(rank ^ p.xor)),
             ]
         }
     }
@@ -445,7 +478,7 @@ pub fn expected_shuffles<V: Copy>(
             shuffle_sources(p, &g, rank).map(|src| match src {
                 None => fill,
                 Some(None) => values[gid as usize],
-                Some(Some(k)) => values[g.members[k as usize] as usize],
+                Some(Some(src)) => values[src as usize],
             })
         })
         .collect()

@@ -3,11 +3,12 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use crate::results::Row;
 
-/// The ratio column of a table.
+/// The ratio column of a table, which also names its group: the sweep
+/// (`norm`) or the modes (`ratio_vs_intrinsic`).
 #[derive(Clone, Copy, Debug)]
 pub enum Extra {
     /// `norm`: ÷ tile 32 (sweep).
@@ -62,14 +63,14 @@ pub fn line(r: &Row, extra: Extra) -> String {
     )
 }
 
-/// Writes `rows` to `path`.
+/// Writes `rows` to `path` (atomically).
 pub fn write(path: &Path, rows: &[Row], extra: Extra) -> Result<()> {
     let mut text = header(extra) + "\n";
     for r in rows {
         text.push_str(&line(r, extra));
         text.push('\n');
     }
-    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+    crate::output::write_atomic(path, text.as_bytes())
 }
 
 #[cfg(test)]

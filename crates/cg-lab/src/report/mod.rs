@@ -9,10 +9,11 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
+use crate::output::write_atomic;
 use crate::results::Report;
 
-/// Writes every output of `report` into `dir` (created if needed); returns
-/// the paths written.
+/// Writes every output of `report` into `dir` (created if needed), each
+/// atomically; returns the paths written.
 pub fn write_all(report: &Report, dir: &Path) -> Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let mut written = Vec::new();
@@ -20,8 +21,9 @@ pub fn write_all(report: &Report, dir: &Path) -> Result<Vec<PathBuf>> {
         let p = dir.join("C-02_sweep.csv");
         csv_out::write(&p, &report.sweep, csv_out::Extra::Norm)?;
         written.push(p);
-        let p = dir.join("C-02_cliff.svg");
-        if plot::cliff(report, &p)? {
+        if let Some(svg) = plot::cliff(report)? {
+            let p = dir.join("C-02_cliff.svg");
+            write_atomic(&p, svg.as_bytes())?;
             written.push(p);
         }
     }
@@ -29,18 +31,20 @@ pub fn write_all(report: &Report, dir: &Path) -> Result<Vec<PathBuf>> {
         let p = dir.join("C-02_modes.csv");
         csv_out::write(&p, &report.modes, csv_out::Extra::RatioVsIntrinsic)?;
         written.push(p);
-        let p = dir.join("C-02_modes.svg");
-        if plot::modes(report, &p)? {
+        if let Some(svg) = plot::modes(report)? {
+            let p = dir.join("C-02_modes.svg");
+            write_atomic(&p, svg.as_bytes())?;
             written.push(p);
         }
     }
     let p = dir.join("C-02_cooperative_groups.md");
-    std::fs::write(&p, markdown::render(report))
-        .with_context(|| format!("writing {}", p.display()))?;
+    write_atomic(&p, markdown::render(report).as_bytes())?;
     written.push(p);
     let p = dir.join("C-02.json");
-    std::fs::write(&p, serde_json::to_string_pretty(report)? + "\n")
-        .with_context(|| format!("writing {}", p.display()))?;
+    write_atomic(
+        &p,
+        (serde_json::to_string_pretty(report)? + "\n").as_bytes(),
+    )?;
     written.push(p);
     Ok(written)
 }

@@ -1,7 +1,8 @@
 //! SVG plots: the cliff curve (time ÷ tile 32 against tile size, log2 axis,
 //! with the 1.0 line, as the seed's figure) and the modes bar chart.
-
-use std::path::Path;
+//!
+//! Plots are drawn into a string and written by the caller through
+//! [`write_atomic`](crate::output::write_atomic), as every other output.
 
 use anyhow::{Result, anyhow};
 use plotters::prelude::*;
@@ -12,19 +13,20 @@ fn err<E: std::fmt::Display>(e: E) -> anyhow::Error {
     anyhow!("plotting: {e}")
 }
 
-/// Draws `C-02_cliff.svg`; `false` (nothing written) when the run has no timings.
-pub fn cliff(rep: &Report, path: &Path) -> Result<bool> {
+/// Draws `C-02_cliff.svg`; `None` when the run has no timings.
+pub fn cliff(rep: &Report) -> Result<Option<String>> {
     let pts: Vec<(u32, f64)> = rep
         .sweep
         .iter()
         .filter_map(|r| Some((r.tile, r.norm?)))
         .collect();
     if pts.len() < 2 {
-        return Ok(false);
+        return Ok(None);
     }
     let (lo, hi) = (pts[0].0, pts[pts.len() - 1].0);
     let ymax = pts.iter().map(|p| p.1).fold(1.0f64, f64::max) * 1.15;
-    let root = SVGBackend::new(path, (720, 440)).into_drawing_area();
+    let mut svg = String::new();
+    let root = SVGBackend::with_string(&mut svg, (720, 440)).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
     let title = format!("cg reduce: time ÷ tile 32 — {}", rep.platform.device);
     let mut chart = ChartBuilder::on(&root)
@@ -66,7 +68,9 @@ pub fn cliff(rep: &Report, path: &Path) -> Result<bool> {
         .draw()
         .map_err(err)?;
     root.present().map_err(err)?;
-    Ok(true)
+    drop(chart);
+    drop(root);
+    Ok(Some(svg))
 }
 
 /// A bar chart of labelled values; `reference` draws a horizontal line
@@ -80,14 +84,15 @@ struct Bars<'a> {
 }
 
 impl Bars<'_> {
-    fn draw(&self, path: &Path) -> Result<()> {
+    fn draw(&self) -> Result<String> {
         let bars = &self.bars;
         let top = bars
             .iter()
             .map(|b| b.1)
             .fold(self.reference.unwrap_or(0.0), f64::max)
             * 1.2;
-        let root = SVGBackend::new(path, self.size).into_drawing_area();
+        let mut svg = String::new();
+        let root = SVGBackend::with_string(&mut svg, self.size).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
         let mut chart = ChartBuilder::on(&root)
             .caption(&self.title, ("sans-serif", 20))
@@ -138,19 +143,21 @@ impl Bars<'_> {
                 .map_err(err)?;
         }
         root.present().map_err(err)?;
-        Ok(())
+        drop(chart);
+        drop(root);
+        Ok(svg)
     }
 }
 
-/// Draws `C-02_modes.svg`: median ms per mode; `false` when there are no timings.
-pub fn modes(rep: &Report, path: &Path) -> Result<bool> {
+/// Draws `C-02_modes.svg`: median ms per mode; `None` when there are no timings.
+pub fn modes(rep: &Report) -> Result<Option<String>> {
     let bars: Vec<(String, f64)> = rep
         .modes
         .iter()
         .filter_map(|r| Some((format!("{} ({})", r.tag, r.tile), r.time_ms?.median)))
         .collect();
     if bars.is_empty() {
-        return Ok(false);
+        return Ok(None);
     }
     Bars {
         title: format!("C-02 modes, median ms — {}", rep.platform.device),
@@ -159,12 +166,12 @@ pub fn modes(rep: &Report, path: &Path) -> Result<bool> {
         reference: None,
         size: (720, 440),
     }
-    .draw(path)?;
-    Ok(true)
+    .draw()
+    .map(Some)
 }
 
 /// Draws `compare.svg`: Rust ÷ C++ median per experiment, with the 1.0 line.
-pub fn compare(rows: &[crate::compare::CompareRow], device: &str, path: &Path) -> Result<()> {
+pub fn compare(rows: &[crate::compare::CompareRow], device: &str) -> Result<String> {
     let bars = rows
         .iter()
         .map(|r| {
@@ -183,5 +190,5 @@ pub fn compare(rows: &[crate::compare::CompareRow], device: &str, path: &Path) -
         reference: Some(1.0),
         size: (960, 460),
     }
-    .draw(path)
+    .draw()
 }

@@ -582,6 +582,18 @@ pub mod cluster {
         // SAFETY: pure address translation; dereferencing the result is the caller's business.
         unsafe { nv_mapa(p, rank) }
     }
+    /// `getctarank.u32 d, p`: the cluster rank of the block whose shared
+    /// memory the generic address `p` points into.
+    #[inline(always)]
+    pub fn query_shared_rank(p: *const u8) -> u32 {
+        let r: u32;
+        // SAFETY: pure address arithmetic on the pointer's value; nothing is accessed.
+        unsafe {
+            core::arch::asm!("getctarank.u32 {0}, {1};", out(reg32) r, in(reg64) p,
+                 options(pure, nomem, nostack))
+        };
+        r
+    }
 }
 
 /// `fns.b32 d, mask, base, offset`: the `offset`-th set bit of `mask` from
@@ -738,14 +750,16 @@ core::arch::global_asm!(".global .align 4 .u32 cg_grid_barrier;");
 /// and after the spin orders the reads that follow.
 #[inline(always)]
 pub fn grid_sync() {
+    grid_wait(grid_arrive());
+}
+
+/// The arrival half of [`grid_sync`]: the block barrier, then thread 0's
+/// fence and add. Returns the word's value before the add (thread 0's is
+/// the one [`grid_wait`] needs; other threads get 0).
+#[inline(always)]
+pub fn grid_arrive() -> u32 {
     sync_threads();
     if tid_x() == 0 && tid_y() == 0 && tid_z() == 0 {
-        let word: u64;
-        // SAFETY: address arithmetic on the module's barrier word.
-        unsafe {
-            asm!("mov.u64 {0}, cg_grid_barrier; cvta.global.u64 {0}, {0};", out(reg64) word, options(pure, nomem, nostack))
-        };
-        let word = word as *mut u32;
         let blocks = nctaid_x() * nctaid_y() * nctaid_z();
         let first = ctaid_x() == 0 && ctaid_y() == 0 && ctaid_z() == 0;
         let add = if first {
@@ -753,15 +767,40 @@ pub fn grid_sync() {
         } else {
             1
         };
-        // SAFETY: `word` is the module's 4-byte barrier word; a fence has no operands.
+        // SAFETY: `grid_barrier_word` is the module's 4-byte barrier word; a
+        // fence has no operands.
         unsafe {
             asm!("fence.sc.gpu;");
-            let before = atomic_add_u32(word, add);
-            while (before ^ load_acquire_u32(word)) & 0x8000_0000 == 0 {}
+            atomic_add_u32(grid_barrier_word(), add)
+        }
+    } else {
+        0
+    }
+}
+
+/// The waiting half of [`grid_sync`]: thread 0 spins until the word's top
+/// bit differs from `before` (its [`grid_arrive`]'s), then the block barrier.
+#[inline(always)]
+pub fn grid_wait(before: u32) {
+    if tid_x() == 0 && tid_y() == 0 && tid_z() == 0 {
+        // SAFETY: as in `grid_arrive`.
+        unsafe {
+            while (before ^ load_acquire_u32(grid_barrier_word())) & 0x8000_0000 == 0 {}
             asm!("fence.sc.gpu;");
         }
     }
     sync_threads();
+}
+
+/// The generic address of the module's grid-barrier word.
+#[inline(always)]
+fn grid_barrier_word() -> *mut u32 {
+    let word: u64;
+    // SAFETY: address arithmetic on the module's barrier word.
+    unsafe {
+        asm!("mov.u64 {0}, cg_grid_barrier; cvta.global.u64 {0}, {0};", out(reg64) word, options(pure, nomem, nostack))
+    };
+    word as *mut u32
 }
 
 /// The body of a spin-wait loop. The GPU needs nothing (other warps keep

@@ -437,6 +437,21 @@ pub fn grid_sync() {
     lane::grid_sync()
 }
 
+/// The arrival half of the grid barrier. The simulator models the split
+/// conservatively: arrival does nothing and [`grid_wait`] is the whole
+/// barrier, so every schedule it runs is one the GPU allows (a thread that
+/// never waits shows as a deadlock of the others).
+#[track_caller]
+pub fn grid_arrive() -> u32 {
+    0
+}
+
+/// The waiting half of the grid barrier (see [`grid_arrive`]).
+#[track_caller]
+pub fn grid_wait(_before: u32) {
+    lane::grid_sync()
+}
+
 /// Checks, as a collective over the warp lanes in `mask`, that every lane
 /// passed the same `value` for the argument named `what`.
 #[track_caller]
@@ -487,6 +502,11 @@ pub mod cluster {
     #[track_caller]
     pub fn map_shared_rank(p: *mut u8, rank: u32) -> *mut u8 {
         lane::cluster_map_shared(p, rank)
+    }
+    /// `getctarank` (see the GPU backend).
+    #[track_caller]
+    pub fn query_shared_rank(p: *const u8) -> u32 {
+        lane::cluster_query_shared_rank(p)
     }
 }
 

@@ -177,31 +177,31 @@ fn warp_idx(m: &Multi, word: u32, src: u32) -> u32 {
 /// before the first operator ([`fold_upto`]).
 #[inline(always)]
 #[track_caller]
-pub(crate) fn fold<T: ShflValue, Op: ReduceOp<T>>(m: &Multi, count: u32) -> T {
+pub(crate) fn fold<T: ShflValue, Op: ReduceOp<T>>(m: &Multi, count: u32, op: Op) -> T {
     let warp = m.warp_seg();
     if Op::EXACT && m.max_warps > 4 {
-        let mut acc = Op::identity();
+        let mut acc = op.identity();
         let mut k = warp.lane;
         while k < count {
-            acc = Op::combine(acc, get(m, k));
+            acc = op.combine(acc, get(m, k));
             k += warp.n;
         }
-        super::reduce::seg_reduce::<T, Op>(warp, acc)
+        super::reduce::seg_reduce::<T, Op>(warp, acc, op)
     } else {
         // Uniform branches (the block's size, or the warp's place in the
         // group for a scan's prefix), constant for a tile's reduce: each
         // loads no more slots than the next power of two of `count`.
         let c = count.min(m.max_warps);
         if c <= 2 {
-            fold_class::<T, Op, 2>(m, count)
+            fold_class::<T, Op, 2>(m, count, op)
         } else if c <= 4 {
-            fold_class::<T, Op, 4>(m, count)
+            fold_class::<T, Op, 4>(m, count, op)
         } else if c <= 8 {
-            fold_class::<T, Op, 8>(m, count)
+            fold_class::<T, Op, 8>(m, count, op)
         } else if c <= 16 {
-            fold_class::<T, Op, 16>(m, count)
+            fold_class::<T, Op, 16>(m, count, op)
         } else {
-            fold_class::<T, Op, 32>(m, count)
+            fold_class::<T, Op, 32>(m, count, op)
         }
     }
 }
@@ -210,11 +210,11 @@ pub(crate) fn fold<T: ShflValue, Op: ReduceOp<T>>(m: &Multi, count: u32) -> T {
 /// block size) as its own straight-line copy, without a predicate per slot.
 #[inline(always)]
 #[track_caller]
-fn fold_class<T: ShflValue, Op: ReduceOp<T>, const CAP: usize>(m: &Multi, count: u32) -> T {
+fn fold_class<T: ShflValue, Op: ReduceOp<T>, const CAP: usize>(m: &Multi, count: u32, op: Op) -> T {
     if count == CAP as u32 {
-        fold_upto::<T, Op, CAP>(m, CAP as u32)
+        fold_upto::<T, Op, CAP>(m, CAP as u32, op)
     } else {
-        fold_upto::<T, Op, CAP>(m, count)
+        fold_upto::<T, Op, CAP>(m, count, op)
     }
 }
 
@@ -228,12 +228,12 @@ fn fold_class<T: ShflValue, Op: ReduceOp<T>, const CAP: usize>(m: &Multi, count:
 /// block, so reading them races with nobody.
 #[inline(always)]
 #[track_caller]
-fn fold_upto<T: ShflValue, Op: ReduceOp<T>, const CAP: usize>(m: &Multi, count: u32) -> T {
+fn fold_upto<T: ShflValue, Op: ReduceOp<T>, const CAP: usize>(m: &Multi, count: u32, op: Op) -> T {
     // Slots per vector load, and slots loaded before folding (≤ 32 words).
     let width = if CAP >= 4 { 4 } else { CAP };
     let batch = CAP.min((32 / words::<T>()).max(width));
     let first = m.first_warp();
-    let mut acc = Op::identity();
+    let mut acc = op.identity();
     let mut k0 = 0;
     while k0 < CAP {
         // 32 rows whatever `CAP`: sized `CAP`, the same code took 36–38
@@ -274,7 +274,7 @@ fn fold_upto<T: ShflValue, Op: ReduceOp<T>, const CAP: usize>(m: &Multi, count: 
             if k < count {
                 let x = from_words::<T>(vals[j]);
                 // In rank order, no identity mixed in (a float `-0.0` stays).
-                acc = if k == 0 { x } else { Op::combine(acc, x) };
+                acc = if k == 0 { x } else { op.combine(acc, x) };
             }
             j += 1;
         }

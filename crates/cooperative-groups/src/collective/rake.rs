@@ -62,9 +62,9 @@ pub(crate) fn serves<T: ShflValue>(m: &Multi) -> bool {
 /// (the exchange rules of [`exchange`](super::exchange)).
 #[inline(always)]
 #[track_caller]
-fn warp_scans<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(m: Multi, v: T) -> T {
+fn warp_scans<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(m: Multi, v: T, op: Op) -> T {
     let warp = m.warp_seg();
-    let inc = seg_inclusive::<T, Op>(warp, v);
+    let inc = seg_inclusive::<T, Op>(warp, v, op);
     if warp.rank() == warp.n - 1 {
         exchange::put(&m, inc);
     }
@@ -76,9 +76,9 @@ fn warp_scans<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(m: Multi, v:
         let total = if w < m.warps() {
             exchange::get(&m, w)
         } else {
-            Op::identity()
+            op.identity()
         };
-        let before = lane_prefix::<T, Op>(m, total);
+        let before = lane_prefix::<T, Op>(m, total, op);
         // Lane `w` stores warp `w`'s prefix in its result slot (warp 0's
         // is unused); the totals were read from the partial half.
         if w < m.warps() {
@@ -88,7 +88,7 @@ fn warp_scans<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(m: Multi, v:
     barrier::sync(&m);
     let w = m.warp_in_group();
     let prefix: T = exchange::result(&m);
-    multi_finish::<T, Op, INCLUSIVE>(warp, inc, (w > 0).then_some(prefix))
+    multi_finish::<T, Op, INCLUSIVE>(warp, inc, (w > 0).then_some(prefix), op)
 }
 
 /// The scratch word of block rank `i` (one padding word per 32).
@@ -105,13 +105,14 @@ fn word(i: u32) -> arch::SharedAddr {
 pub(crate) fn block_scan<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(
     m: Multi,
     v: T,
+    op: Op,
 ) -> T {
     // Raking for the usual block sizes, values in registers; warp scans for
     // the others (a raking lane would fold 9–32 values in sequence at 1024
     // threads while the other warps wait, and a general raking body next to
     // these raised the kernel to 39 registers per thread).
     if !matches!(m.n, 64 | 128 | 256) {
-        return warp_scans::<T, Op, INCLUSIVE>(m, v);
+        return warp_scans::<T, Op, INCLUSIVE>(m, v, op);
     }
     let rank = m.rank();
     // SAFETY: `word(i)` for `i < n ≤ 256` is inside the scratch, and `T`
@@ -120,9 +121,9 @@ pub(crate) fn block_scan<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(
     barrier::sync(&m);
     if m.warp_in_group() == 0 {
         match m.n {
-            64 => rake_exact::<T, Op, INCLUSIVE, 2>(m),
-            128 => rake_exact::<T, Op, INCLUSIVE, 4>(m),
-            _ => rake_exact::<T, Op, INCLUSIVE, 8>(m), // 256
+            64 => rake_exact::<T, Op, INCLUSIVE, 2>(m, op),
+            128 => rake_exact::<T, Op, INCLUSIVE, 4>(m, op),
+            _ => rake_exact::<T, Op, INCLUSIVE, 8>(m, op), // 256
         }
     }
     barrier::sync(&m);
@@ -135,13 +136,16 @@ pub(crate) fn block_scan<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(
 /// lane's words never straddle a padding word, as `SEG` divides 32).
 #[inline(always)]
 #[track_caller]
-fn rake_exact<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool, const SEG: usize>(m: Multi) {
+fn rake_exact<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool, const SEG: usize>(
+    m: Multi,
+    op: Op,
+) {
     let warp = m.warp_seg();
     let first = warp.lane * SEG as u32;
     let base = word(first);
     let at = |i: usize| arch::shared_add(base, 4 * i as u32);
-    let mut x = [Op::identity(); SEG];
-    let mut total = Op::identity();
+    let mut x = [op.identity(); SEG];
+    let mut total = op.identity();
     let mut i = 0;
     while i < SEG {
         // SAFETY: rank `first + i < n`, inside the scratch; `T` is one word.
@@ -150,17 +154,17 @@ fn rake_exact<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool, const SEG: u
         total = if i == 0 {
             x[0]
         } else {
-            Op::combine(total, x[i])
+            op.combine(total, x[i])
         };
         i += 1;
     }
-    let prefix = lane_prefix::<T, Op>(m, total);
+    let prefix = lane_prefix::<T, Op>(m, total, op);
     let mut acc = prefix;
     let mut i = 0;
     while i < SEG {
         let rank0 = first + i as u32 == 0;
-        let before = if rank0 { Op::identity() } else { acc };
-        acc = if rank0 { x[i] } else { Op::combine(acc, x[i]) };
+        let before = if rank0 { op.identity() } else { acc };
+        acc = if rank0 { x[i] } else { op.combine(acc, x[i]) };
         let out = if INCLUSIVE { acc } else { before };
         // SAFETY: as above.
         unsafe { store_shared(at(i), out) };
@@ -174,8 +178,8 @@ fn rake_exact<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool, const SEG: u
 /// the identity and come after every real one, so they change no prefix.
 #[inline(always)]
 #[track_caller]
-fn lane_prefix<T: ShflValue, Op: ReduceOp<T>>(m: Multi, total: T) -> T {
+fn lane_prefix<T: ShflValue, Op: ReduceOp<T>>(m: Multi, total: T, op: Op) -> T {
     let warp = m.warp_seg();
-    let inc = seg_inclusive::<T, Op>(warp, total);
+    let inc = seg_inclusive::<T, Op>(warp, total, op);
     seg_shfl_up_raw(warp, inc, 1)
 }

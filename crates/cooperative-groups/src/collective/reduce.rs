@@ -35,7 +35,7 @@ use crate::ops::ReduceOp;
 /// `redux.sync` over `mask`, when the operator and the target have it.
 #[inline(always)]
 #[track_caller]
-fn try_redux<T: ShflValue, Op: ReduceOp<T>>(mask: u32, v: T) -> Option<T> {
+fn try_redux<T: ShflValue, Op: ReduceOp<T>>(mask: u32, v: T, _op: Op) -> Option<T> {
     match Op::REDUX {
         // `REDUX` is set for 32-bit integers only: one word.
         Some(kind) if arch::HAS_REDUX => {
@@ -64,33 +64,33 @@ fn redux_word(_: arch::ReduxOp, _: u32, _: u32) -> u32 {
 /// Reduction of an aligned segment; every member gets the result.
 #[inline(always)]
 #[track_caller]
-pub(crate) fn seg_reduce<T: ShflValue, Op: ReduceOp<T>>(s: Seg, v: T) -> T {
+pub(crate) fn seg_reduce<T: ShflValue, Op: ReduceOp<T>>(s: Seg, v: T, op: Op) -> T {
     if s.width == 1 {
         return v;
     }
-    if let Some(r) = try_redux::<T, Op>(s.op_mask, v) {
+    if let Some(r) = try_redux::<T, Op>(s.op_mask, v, op) {
         return r;
     }
     // The common case first, as one branch: every tile of the block full
     // (`all_full`, uniform) and the whole warp here — the butterfly with the
     // constant full mask. (`&`, not `&&`: one branch, not two.)
     if arch::likely(s.all_full & s.whole_warp_here()) {
-        butterfly::<T, Op>(s.with_whole_warp(), v)
+        butterfly::<T, Op>(s.with_whole_warp(), v, op)
     } else {
-        seg_reduce_shfl::<T, Op>(s, v)
+        seg_reduce_shfl::<T, Op>(s, v, op)
     }
 }
 
 /// The shuffle-only part of [`seg_reduce`].
 #[inline(always)]
 #[track_caller]
-fn seg_reduce_shfl<T: ShflValue, Op: ReduceOp<T>>(s: Seg, v: T) -> T {
+fn seg_reduce_shfl<T: ShflValue, Op: ReduceOp<T>>(s: Seg, v: T, op: Op) -> T {
     if s.all_full {
-        butterfly::<T, Op>(s, v)
+        butterfly::<T, Op>(s, v, op)
     } else {
         // A block with a partial segment: exact whether or not this one is
         // (lane `n - 1` ends the scan with the total).
-        let inc = seg_inclusive::<T, Op>(s, v);
+        let inc = seg_inclusive::<T, Op>(s, v, op);
         shfl_words(ShflMode::Idx, s.op_mask, inc, s.n - 1, s.clamp())
     }
 }
@@ -98,10 +98,10 @@ fn seg_reduce_shfl<T: ShflValue, Op: ReduceOp<T>>(s: Seg, v: T) -> T {
 /// `log2(width)` × (`shfl.sync.bfly` + ⊕), distances `width/2 … 1`.
 #[inline(always)]
 #[track_caller]
-fn butterfly<T: ShflValue, Op: ReduceOp<T>>(s: Seg, mut v: T) -> T {
+fn butterfly<T: ShflValue, Op: ReduceOp<T>>(s: Seg, mut v: T, op: Op) -> T {
     let mut d = s.width / 2;
     while d > 0 {
-        v = Op::combine(
+        v = op.combine(
             v,
             shfl_words(ShflMode::Bfly, s.op_mask, v, d, s.full_clamp()),
         );
@@ -113,14 +113,14 @@ fn butterfly<T: ShflValue, Op: ReduceOp<T>>(s: Seg, mut v: T) -> T {
 /// Reduction of a coalesced group.
 #[inline(always)]
 #[track_caller]
-fn coal_reduce<T: ShflValue, Op: ReduceOp<T>>(c: Coal, v: T) -> T {
-    if let Some(r) = try_redux::<T, Op>(c.mask, v) {
+fn coal_reduce<T: ShflValue, Op: ReduceOp<T>>(c: Coal, v: T, op: Op) -> T {
+    if let Some(r) = try_redux::<T, Op>(c.mask, v, op) {
         return r;
     }
     if c.mask == u32::MAX {
-        return butterfly::<T, Op>(Seg::warp(c.lane, 32, true), v);
+        return butterfly::<T, Op>(Seg::warp(c.lane, 32, true), v, op);
     }
-    let inc = coal_inclusive::<T, Op>(c, v);
+    let inc = coal_inclusive::<T, Op>(c, v, op);
     let last = 31 - c.mask.leading_zeros();
     shfl_words(ShflMode::Idx, c.mask, inc, last, 0x1f)
 }
@@ -128,11 +128,11 @@ fn coal_reduce<T: ShflValue, Op: ReduceOp<T>>(c: Coal, v: T) -> T {
 /// Reduction of a multi-warp group.
 #[inline(always)]
 #[track_caller]
-fn multi_reduce<T: ShflValue, Op: ReduceOp<T>>(m: Multi, v: T) -> T {
+fn multi_reduce<T: ShflValue, Op: ReduceOp<T>>(m: Multi, v: T, op: Op) -> T {
     let warp = m.warp_seg();
-    let partial = seg_reduce::<T, Op>(warp, v);
+    let partial = seg_reduce::<T, Op>(warp, v, op);
     if let (Bar::Soft(slot), 1, 2) = (m.bar, words::<T>(), m.warps()) {
-        return soft_pair_reduce::<T, Op>(&m, slot, partial);
+        return soft_pair_reduce::<T, Op>(&m, slot, partial, op);
     }
     if warp.rank() == 0 {
         exchange::put(&m, partial);
@@ -140,7 +140,7 @@ fn multi_reduce<T: ShflValue, Op: ReduceOp<T>>(m: Multi, v: T) -> T {
     barrier::sync(&m);
     if m.max_warps <= FOLD_IN_EVERY_WARP || m.warps() <= FOLD_IN_EVERY_WARP {
         // Few partials: every warp folds them (the shortest path).
-        let total = exchange::fold::<T, Op>(&m, m.warps());
+        let total = exchange::fold::<T, Op>(&m, m.warps(), op);
         barrier::sync(&m);
         total
     } else {
@@ -149,7 +149,7 @@ fn multi_reduce<T: ShflValue, Op: ReduceOp<T>>(m: Multi, v: T) -> T {
         // loading every partial (32× fewer loads in a 1024-thread block),
         // for one more store and load on the critical path.
         if m.warp_in_group() == 0 {
-            let total = exchange::fold::<T, Op>(&m, m.warps());
+            let total = exchange::fold::<T, Op>(&m, m.warps(), op);
             exchange::broadcast(&m, total);
         }
         barrier::sync(&m);
@@ -163,12 +163,12 @@ fn multi_reduce<T: ShflValue, Op: ReduceOp<T>>(m: Multi, v: T) -> T {
 /// them in rank order (the same bits in both warps).
 #[inline(always)]
 #[track_caller]
-fn soft_pair_reduce<T: ShflValue, Op: ReduceOp<T>>(m: &Multi, slot: u32, partial: T) -> T {
+fn soft_pair_reduce<T: ShflValue, Op: ReduceOp<T>>(m: &Multi, slot: u32, partial: T, op: Op) -> T {
     let theirs = exchange::pair_swap(m, slot, partial, 0);
     if m.warp_in_group() == 0 {
-        Op::combine(partial, theirs)
+        op.combine(partial, theirs)
     } else {
-        Op::combine(theirs, partial)
+        op.combine(theirs, partial)
     }
 }
 
@@ -180,11 +180,11 @@ const FOLD_IN_EVERY_WARP: u32 = 4;
 /// Reduction over any shape.
 #[inline(always)]
 #[track_caller]
-pub(crate) fn reduce_shape<T: ShflValue, Op: ReduceOp<T>>(shape: Shape, v: T) -> T {
+pub(crate) fn reduce_shape<T: ShflValue, Op: ReduceOp<T>>(shape: Shape, v: T, op: Op) -> T {
     match shape {
-        Shape::Seg(s) => seg_reduce::<T, Op>(s, v),
-        Shape::Coal(c) => coal_reduce::<T, Op>(c, v),
-        Shape::Multi(m) => multi_reduce::<T, Op>(m, v),
+        Shape::Seg(s) => seg_reduce::<T, Op>(s, v, op),
+        Shape::Coal(c) => coal_reduce::<T, Op>(c, v, op),
+        Shape::Multi(m) => multi_reduce::<T, Op>(m, v, op),
     }
 }
 
@@ -216,11 +216,11 @@ pub(crate) fn reduce_shape<T: ShflValue, Op: ReduceOp<T>>(shape: Shape, v: T) ->
 /// ```
 #[inline(always)]
 #[track_caller]
-pub fn reduce<G, T, Op>(group: &G, v: T, _op: Op) -> T
+pub fn reduce<G, T, Op>(group: &G, v: T, op: Op) -> T
 where
     G: ThreadGroup,
     T: ShflValue,
     Op: ReduceOp<T>,
 {
-    reduce_shape::<T, Op>(group.shape(), v)
+    reduce_shape::<T, Op>(group.shape(), v, op)
 }

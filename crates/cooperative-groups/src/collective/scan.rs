@@ -25,13 +25,13 @@ use crate::ops::ReduceOp;
 /// Inclusive scan of an aligned segment.
 #[inline(always)]
 #[track_caller]
-pub(crate) fn seg_inclusive<T: ShflValue, Op: ReduceOp<T>>(s: Seg, mut v: T) -> T {
+pub(crate) fn seg_inclusive<T: ShflValue, Op: ReduceOp<T>>(s: Seg, mut v: T, op: Op) -> T {
     let rank = s.rank();
     let mut d = 1;
     while d < s.width {
         let o = seg_shfl_up_raw(s, v, d);
         if rank >= d {
-            v = Op::combine(o, v);
+            v = op.combine(o, v);
         }
         d *= 2;
     }
@@ -41,25 +41,25 @@ pub(crate) fn seg_inclusive<T: ShflValue, Op: ReduceOp<T>>(s: Seg, mut v: T) -> 
 /// Exclusive scan of an aligned segment.
 #[inline(always)]
 #[track_caller]
-fn seg_exclusive<T: ShflValue, Op: ReduceOp<T>>(s: Seg, v: T) -> T {
-    let inc = seg_inclusive::<T, Op>(s, v);
+fn seg_exclusive<T: ShflValue, Op: ReduceOp<T>>(s: Seg, v: T, op: Op) -> T {
+    let inc = seg_inclusive::<T, Op>(s, v, op);
     let below = seg_shfl_up_raw(s, inc, 1);
-    if s.rank() == 0 { Op::identity() } else { below }
+    if s.rank() == 0 { op.identity() } else { below }
 }
 
 /// Inclusive scan of a coalesced group (`log2(size)` steps).
 #[inline(always)]
 #[track_caller]
-pub(crate) fn coal_inclusive<T: ShflValue, Op: ReduceOp<T>>(c: Coal, mut v: T) -> T {
+pub(crate) fn coal_inclusive<T: ShflValue, Op: ReduceOp<T>>(c: Coal, mut v: T, op: Op) -> T {
     if c.mask == u32::MAX {
-        return seg_inclusive::<T, Op>(Seg::warp(c.lane, 32, true), v);
+        return seg_inclusive::<T, Op>(Seg::warp(c.lane, 32, true), v, op);
     }
     let (rank, size) = (c.rank(), c.size());
     let mut d = 1;
     while d < size {
         let o = coal_shfl_up(c, v, d);
         if rank >= d {
-            v = Op::combine(o, v);
+            v = op.combine(o, v);
         }
         d *= 2;
     }
@@ -71,9 +71,9 @@ pub(crate) fn coal_inclusive<T: ShflValue, Op: ReduceOp<T>>(c: Coal, mut v: T) -
 /// group's first warp).
 #[inline(always)]
 #[track_caller]
-fn multi_prefix<T: ShflValue, Op: ReduceOp<T>>(m: Multi, v: T) -> (Seg, T, Option<T>) {
+fn multi_prefix<T: ShflValue, Op: ReduceOp<T>>(m: Multi, v: T, op: Op) -> (Seg, T, Option<T>) {
     let warp = m.warp_seg();
-    let inc = seg_inclusive::<T, Op>(warp, v);
+    let inc = seg_inclusive::<T, Op>(warp, v, op);
     if let (Bar::Soft(slot), 1, 2) = (m.bar, words::<T>(), m.warps()) {
         // A 64-thread tile on the software barrier: the first warp's total
         // (its last lane's inclusive value) reaches the second warp in one
@@ -87,7 +87,7 @@ fn multi_prefix<T: ShflValue, Op: ReduceOp<T>>(m: Multi, v: T) -> (Seg, T, Optio
     }
     crate::group::barrier::sync(&m);
     let w = m.warp_in_group();
-    let prefix: T = exchange::fold::<T, Op>(&m, w);
+    let prefix: T = exchange::fold::<T, Op>(&m, w, op);
     crate::group::barrier::sync(&m);
     (warp, inc, (w > 0).then_some(prefix))
 }
@@ -103,57 +103,58 @@ pub(crate) fn multi_finish<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>
     warp: Seg,
     inc: T,
     prefix: Option<T>,
+    op: Op,
 ) -> T {
     if INCLUSIVE {
         return match prefix {
             None => inc,
-            Some(prefix) => Op::combine(prefix, inc),
+            Some(prefix) => op.combine(prefix, inc),
         };
     }
     // The lane below's inclusive value: this lane's exclusive value in the warp.
     let below = seg_shfl_up_raw(warp, inc, 1);
     let first_lane = warp.rank() == 0;
     match prefix {
-        None if first_lane => Op::identity(),
+        None if first_lane => op.identity(),
         None => below,
         Some(prefix) if first_lane => prefix,
-        Some(prefix) => Op::combine(prefix, below),
+        Some(prefix) => op.combine(prefix, below),
     }
 }
 
 /// Inclusive (`INCLUSIVE`) or exclusive scan of a multi-warp group.
 #[inline(always)]
 #[track_caller]
-fn multi_scan<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(m: Multi, v: T) -> T {
-    let (warp, inc, prefix) = multi_prefix::<T, Op>(m, v);
-    multi_finish::<T, Op, INCLUSIVE>(warp, inc, prefix)
+fn multi_scan<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(m: Multi, v: T, op: Op) -> T {
+    let (warp, inc, prefix) = multi_prefix::<T, Op>(m, v, op);
+    multi_finish::<T, Op, INCLUSIVE>(warp, inc, prefix, op)
 }
 
 /// Inclusive scan over any shape.
 #[inline(always)]
 #[track_caller]
-pub(crate) fn inclusive<T: ShflValue, Op: ReduceOp<T>>(shape: Shape, v: T) -> T {
+pub(crate) fn inclusive<T: ShflValue, Op: ReduceOp<T>>(shape: Shape, v: T, op: Op) -> T {
     match shape {
-        Shape::Seg(s) => with_warp_mask!(s, seg_inclusive::<T, Op>(s, v)),
-        Shape::Coal(c) => coal_inclusive::<T, Op>(c, v),
-        Shape::Multi(m) if rake::serves::<T>(&m) => rake::block_scan::<T, Op, true>(m, v),
-        Shape::Multi(m) => multi_scan::<T, Op, true>(m, v),
+        Shape::Seg(s) => with_warp_mask!(s, seg_inclusive::<T, Op>(s, v, op)),
+        Shape::Coal(c) => coal_inclusive::<T, Op>(c, v, op),
+        Shape::Multi(m) if rake::serves::<T>(&m) => rake::block_scan::<T, Op, true>(m, v, op),
+        Shape::Multi(m) => multi_scan::<T, Op, true>(m, v, op),
     }
 }
 
 /// Exclusive scan over any shape.
 #[inline(always)]
 #[track_caller]
-pub(crate) fn exclusive<T: ShflValue, Op: ReduceOp<T>>(shape: Shape, v: T) -> T {
+pub(crate) fn exclusive<T: ShflValue, Op: ReduceOp<T>>(shape: Shape, v: T, op: Op) -> T {
     match shape {
-        Shape::Seg(s) => with_warp_mask!(s, seg_exclusive::<T, Op>(s, v)),
+        Shape::Seg(s) => with_warp_mask!(s, seg_exclusive::<T, Op>(s, v, op)),
         Shape::Coal(c) => {
-            let inc = coal_inclusive::<T, Op>(c, v);
+            let inc = coal_inclusive::<T, Op>(c, v, op);
             let below = coal_shfl_up(c, inc, 1);
-            if c.rank() == 0 { Op::identity() } else { below }
+            if c.rank() == 0 { op.identity() } else { below }
         }
-        Shape::Multi(m) if rake::serves::<T>(&m) => rake::block_scan::<T, Op, false>(m, v),
-        Shape::Multi(m) => multi_scan::<T, Op, false>(m, v),
+        Shape::Multi(m) if rake::serves::<T>(&m) => rake::block_scan::<T, Op, false>(m, v, op),
+        Shape::Multi(m) => multi_scan::<T, Op, false>(m, v, op),
     }
 }
 
@@ -181,13 +182,13 @@ pub(crate) fn exclusive<T: ShflValue, Op: ReduceOp<T>>(shape: Shape, v: T) -> T 
 /// ```
 #[inline(always)]
 #[track_caller]
-pub fn inclusive_scan<G, T, Op>(group: &G, v: T, _op: Op) -> T
+pub fn inclusive_scan<G, T, Op>(group: &G, v: T, op: Op) -> T
 where
     G: ThreadGroup,
     T: ShflValue,
     Op: ReduceOp<T>,
 {
-    inclusive::<T, Op>(group.shape(), v)
+    inclusive::<T, Op>(group.shape(), v, op)
 }
 
 /// `cg::exclusive_scan(group, v, op)`: the thread of rank `r > 0` gets
@@ -197,11 +198,45 @@ where
 /// `shfl.sync.up` by one lane.
 #[inline(always)]
 #[track_caller]
-pub fn exclusive_scan<G, T, Op>(group: &G, v: T, _op: Op) -> T
+pub fn exclusive_scan<G, T, Op>(group: &G, v: T, op: Op) -> T
 where
     G: ThreadGroup,
     T: ShflValue,
     Op: ReduceOp<T>,
 {
-    exclusive::<T, Op>(group.shape(), v)
+    exclusive::<T, Op>(group.shape(), v, op)
+}
+
+/// `cg::inclusive_scan(group, v)` with CUDA's default operator, the sum:
+/// Rust has no default arguments, so the two-argument form is a macro.
+/// `inclusive_scan!(&g, v)` is [`inclusive_scan(&g, v, Plus)`](inclusive_scan);
+/// `inclusive_scan!(&g, v, op)` is `inclusive_scan(&g, v, op)`.
+///
+/// ```
+/// # use cooperative_groups::prelude::*;
+/// # fn f(g: &ThreadBlockTile<32>, v: u32) -> u32 {
+/// cooperative_groups::inclusive_scan!(g, v) // = inclusive_scan(g, v, Plus)
+/// # }
+/// ```
+#[macro_export]
+macro_rules! inclusive_scan {
+    ($group:expr, $v:expr $(,)?) => {
+        $crate::inclusive_scan($group, $v, $crate::ops::Plus)
+    };
+    ($group:expr, $v:expr, $op:expr $(,)?) => {
+        $crate::inclusive_scan($group, $v, $op)
+    };
+}
+
+/// `cg::exclusive_scan(group, v)` with CUDA's default operator, the sum:
+/// `exclusive_scan!(&g, v)` is [`exclusive_scan(&g, v, Plus)`](exclusive_scan);
+/// `exclusive_scan!(&g, v, op)` is `exclusive_scan(&g, v, op)`.
+#[macro_export]
+macro_rules! exclusive_scan {
+    ($group:expr, $v:expr $(,)?) => {
+        $crate::exclusive_scan($group, $v, $crate::ops::Plus)
+    };
+    ($group:expr, $v:expr, $op:expr $(,)?) => {
+        $crate::exclusive_scan($group, $v, $op)
+    };
 }

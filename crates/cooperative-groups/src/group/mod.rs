@@ -18,7 +18,7 @@ mod tile;
 pub use coalesced::{CoalescedGroup, coalesced_threads};
 pub use dynamic::{DynamicParent, DynamicTile, tiled_partition_dyn};
 pub use partition::{binary_partition, labeled_partition};
-pub use thread_block::{ThreadBlock, this_thread_block};
+pub use thread_block::{BlockArrivalToken, ThreadBlock, this_thread_block};
 pub use tile::{
     MultiWarpTileSize, Size, StaticParent, ThreadBlockTile, TileSize, TiledParent, WarpTileSize,
     tiled_partition,

@@ -22,8 +22,8 @@ fn operands(shape: Shape) -> (u32, u32, u32) {
 ///
 /// `meta_group_size()` is the number of distinct labels and
 /// `meta_group_rank()` the number of groups whose lowest lane is below this
-/// group's (NVIDIA's implementation returns that lowest lane's offset from
-/// the parent's first lane instead; the count is what the guide describes).
+/// group's — as NVIDIA's implementation numbers them (measured on the H200:
+/// `docs/results/h200/semantics.md`, case `partitions`).
 ///
 /// Lowers to `match.any.sync.b32` (`.b64` for 64-bit labels) plus one
 /// `vote.sync.ballot.b32` for the meta-group numbering.

@@ -42,6 +42,15 @@ pub fn this_thread_block() -> ThreadBlock {
     }
 }
 
+/// Proof that this thread arrived at the block barrier
+/// ([`ThreadBlock::barrier_arrive`]), consumed by
+/// [`ThreadBlock::barrier_wait`]: not `Copy`, not `Clone`, `#[must_use]`;
+/// a grid's or cluster's token does not fit.
+#[must_use = "an arrival token must be passed to barrier_wait"]
+pub struct BlockArrivalToken {
+    _not_send: core::marker::PhantomData<*const ()>,
+}
+
 impl<const MAX_THREADS: u32> ThreadBlock<MAX_THREADS> {
     /// Declares that the block has at most `M` threads (1..=1024; another
     /// `M` does not compile). A larger block is a contract violation: `trap`
@@ -143,6 +152,32 @@ impl<const MAX_THREADS: u32> ThreadBlock<MAX_THREADS> {
     #[inline(always)]
     #[track_caller]
     pub fn sync(&self) {
+        arch::sync_threads()
+    }
+
+    /// `block.barrier_arrive()`: arrive at the block barrier; the token goes
+    /// to [`barrier_wait`](Self::barrier_wait). Between the two a thread
+    /// may do work that needs no other thread's data.
+    ///
+    /// Lowers to nothing: the arrival is the `bar.sync 0` of
+    /// `barrier_wait`, so after the wait every thread has done everything
+    /// before its arrive — CUDA's guarantee — and the pair costs one
+    /// `sync()`. (A hardware barrier cannot split one thread's arrival from
+    /// its wait without shared state to initialise first.)
+    #[inline(always)]
+    #[track_caller]
+    pub fn barrier_arrive(&self) -> BlockArrivalToken {
+        BlockArrivalToken {
+            _not_send: core::marker::PhantomData,
+        }
+    }
+
+    /// `block.barrier_wait(token)`: waits until every thread of the block
+    /// has arrived (`bar.sync 0`); consumes this thread's token.
+    #[inline(always)]
+    #[track_caller]
+    pub fn barrier_wait(&self, token: BlockArrivalToken) {
+        let BlockArrivalToken { _not_send } = token;
         arch::sync_threads()
     }
 

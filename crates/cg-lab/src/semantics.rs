@@ -1,0 +1,227 @@
+//! The semantic differential against NVIDIA's C++ (part of `cg-lab
+//! verify`): every kernel of `cg_kernels::semantics` and its twin in
+//! `reference/cuda/semantics.cu` (built by nvcc for the device) run on the
+//! GPU; the Rust kernel also runs on the simulator; all three outputs must
+//! be identical word for word. Written to `semantics.json` /
+//! `semantics.md`; without a GPU, the simulator is compared against the C++
+//! words of a committed `semantics.json`.
+
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+use cg_kernels::semantics::cases::{SEM_CASES, SemCase};
+use cg_kernels::semantics::{SEM_WORDS, UNDEFINED};
+use cg_runtime::{Backend, Gpu, LaunchConfig, Module};
+use serde::{Deserialize, Serialize};
+
+/// One case's outputs.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct SemResult {
+    /// Case name.
+    pub name: String,
+    /// Blocks.
+    pub grid: u32,
+    /// Threads per block.
+    pub block: u32,
+    /// What the case covers.
+    pub note: String,
+    /// NVIDIA's C++ on the GPU (`SEM_WORDS` per thread).
+    pub cpp: Vec<u32>,
+    /// The Rust kernel on the GPU.
+    pub rust: Vec<u32>,
+    /// The Rust kernel on the simulator.
+    pub sim: Vec<u32>,
+    /// Words CUDA defines (not [`UNDEFINED`] on the C++ side).
+    pub defined_words: usize,
+    /// All three identical.
+    pub identical: bool,
+}
+
+/// The file `semantics.json`.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct SemReport {
+    /// GPU name.
+    pub device: String,
+    /// How the C++ was built.
+    pub nvcc: String,
+    /// Command line.
+    pub command: String,
+    /// Source revision.
+    pub commit: String,
+    /// Every case.
+    pub cases: Vec<SemResult>,
+}
+
+fn words(c: &SemCase) -> usize {
+    (c.grid * c.block) as usize * SEM_WORDS
+}
+
+/// Runs the Rust kernel of `c` on `backend`.
+pub fn run_rust(backend: &Backend, c: &SemCase) -> Result<Vec<u32>> {
+    let out = backend.alloc::<u32>(words(c))?;
+    backend
+        .launch(
+            &c.kernel,
+            &LaunchConfig::linear(c.grid, c.block),
+            (out.as_ptr(),),
+        )
+        .with_context(|| format!("semantic case {} (Rust)", c.name))?;
+    Ok(out.to_vec()?)
+}
+
+fn run_cpp(gpu: &Gpu, module: &Module, c: &SemCase) -> Result<Vec<u32>> {
+    let out = gpu.alloc::<u32>(words(c))?;
+    let f = module.function(c.cpp)?;
+    gpu.launch_function(
+        f,
+        c.cpp,
+        &LaunchConfig::linear(c.grid, c.block),
+        (out.as_ptr(),),
+    )
+    .and_then(|()| gpu.synchronize())
+    .with_context(|| format!("semantic case {} (C++ {})", c.name, c.cpp))?;
+    Ok(out.to_vec()?)
+}
+
+/// The first word where `b` differs from `a`, described.
+fn first_difference(what: &str, a: &[u32], b: &[u32]) -> Option<String> {
+    if a.len() != b.len() {
+        return Some(format!("{what}: lengths {} vs {}", a.len(), b.len()));
+    }
+    let i = a.iter().zip(b).position(|(x, y)| x != y)?;
+    Some(format!(
+        "{what}: thread {} word {}: {:#x} vs {:#x}",
+        i / SEM_WORDS,
+        i % SEM_WORDS,
+        a[i],
+        b[i]
+    ))
+}
+
+fn result(c: &SemCase, cpp: Vec<u32>, rust: Vec<u32>, sim: Vec<u32>) -> (SemResult, Vec<String>) {
+    let diffs: Vec<String> = [
+        first_difference("C++ vs Rust (GPU)", &cpp, &rust),
+        first_difference("C++ (GPU) vs Rust (simulator)", &cpp, &sim),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let r = SemResult {
+        name: c.name.into(),
+        grid: c.grid,
+        block: c.block,
+        note: c.note.into(),
+        defined_words: cpp.iter().filter(|&&w| w != UNDEFINED).count(),
+        identical: diffs.is_empty(),
+        cpp,
+        rust,
+        sim,
+    };
+    (r, diffs)
+}
+
+/// Builds the C++ twins with `nvcc` and runs every case on the GPU and the
+/// simulator. Returns the report and the failures.
+pub fn run_on_gpu(
+    backend: &Backend,
+    nvcc: &Path,
+    build_dir: &Path,
+) -> Result<(SemReport, Vec<String>)> {
+    let Backend::Gpu(gpu) = backend else {
+        bail!("the semantic differential runs NVIDIA's C++ on a GPU");
+    };
+    let sm = gpu.info().sm();
+    let cubin = crate::reference::build_cubin(nvcc, sm, build_dir, crate::reference::SEMANTICS_CU)?;
+    let module = gpu.load_image(&std::fs::read(&cubin)?)?;
+    let sim = Backend::sim();
+    let mut cases = Vec::new();
+    let mut failures = Vec::new();
+    for c in SEM_CASES {
+        let cpp = run_cpp(gpu, &module, c)?;
+        let rust = run_rust(backend, c)?;
+        let on_sim = run_rust(&sim, c)?;
+        let (r, diffs) = result(c, cpp, rust, on_sim);
+        print_line(&r, &diffs);
+        failures.extend(diffs.into_iter().map(|d| format!("{}: {d}", c.name)));
+        cases.push(r);
+    }
+    let report = SemReport {
+        device: gpu.info().name.clone(),
+        nvcc: crate::reference::nvcc_flags(sm),
+        command: crate::results::command_line(),
+        commit: env!("CG_LAB_COMMIT").into(),
+        cases,
+    };
+    Ok((report, failures))
+}
+
+/// Compares the simulator against the C++ words of an earlier GPU run.
+pub fn check_sim_against(reference: &SemReport) -> Result<Vec<String>> {
+    let sim = Backend::sim();
+    let mut failures = Vec::new();
+    for c in SEM_CASES {
+        let Some(r) = reference.cases.iter().find(|r| r.name == c.name) else {
+            bail!(
+                "the reference has no semantic case `{}`: regenerate it with `cg-lab verify` on a GPU",
+                c.name
+            );
+        };
+        let on_sim = run_rust(&sim, c)?;
+        let diffs: Vec<String> = first_difference("C++ (GPU) vs Rust (simulator)", &r.cpp, &on_sim)
+            .into_iter()
+            .collect();
+        let (shown, _) = result(c, r.cpp.clone(), r.rust.clone(), on_sim);
+        print_line(&shown, &diffs);
+        failures.extend(diffs.into_iter().map(|d| format!("{}: {d}", c.name)));
+    }
+    Ok(failures)
+}
+
+fn print_line(r: &SemResult, diffs: &[String]) {
+    let verdict = if diffs.is_empty() {
+        "identical".to_string()
+    } else {
+        format!("DIFFERENT ({})", diffs.join("; "))
+    };
+    println!(
+        "C++ {:<20} grid={} block={:<3} {:<44} {:>5} defined words  {verdict}",
+        r.name, r.grid, r.block, r.note, r.defined_words
+    );
+}
+
+/// Reads a `semantics.json`.
+pub fn read_report(path: &Path) -> Result<SemReport> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("parsing {}", path.display()))
+}
+
+/// `semantics.md`.
+pub fn markdown(rep: &SemReport) -> String {
+    let mut s = format!(
+        "# Semantic differential: NVIDIA's C++ Cooperative Groups vs this library — {}\n\n\
+         Command: `{}` (commit {}). C++: `reference/cuda/semantics.cu`, `{}`. \
+         Rust: `crates/cg-kernels/src/semantics.rs`, on the GPU and on the simulator.\n\n\
+         Each thread writes {SEM_WORDS} words; where CUDA leaves a result undefined both sides write \
+         `{UNDEFINED:#x}` (after making the call), so the comparison covers exactly what CUDA defines.\n\n\
+         | case | grid × block | covers | defined words | C++ = Rust (GPU) = Rust (simulator) |\n\
+         | --- | --- | --- | ---: | --- |\n",
+        rep.device, rep.command, rep.commit, rep.nvcc
+    );
+    for c in &rep.cases {
+        s += &format!(
+            "| {} | {} × {} | {} | {} | {} |\n",
+            c.name,
+            c.grid,
+            c.block,
+            c.note,
+            c.defined_words,
+            if c.identical {
+                "identical"
+            } else {
+                "**DIFFERENT**"
+            }
+        );
+    }
+    s
+}

@@ -1,0 +1,197 @@
+// The semantic differential: NVIDIA's Cooperative Groups making the same
+// calls as the Rust kernels of crates/cg-kernels/src/semantics.rs, word for
+// word. `cg-lab verify` builds this file with nvcc (-O3, for the device's
+// SM), runs each `cpp_sem_*` kernel next to its Rust twin on the GPU and
+// compares the outputs.
+//
+// Each thread writes SEM_WORDS words at out[global_thread * SEM_WORDS ..].
+// Where CUDA leaves a result undefined (a shuffle source that does not exist
+// or does not take part) both sides write UNDEFINED after making the call.
+
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#include <cooperative_groups/scan.h>
+
+namespace cg = cooperative_groups;
+
+#define SEM_WORDS 64
+#define UNDEFINED 0xDEADBEEFu
+
+__device__ __forceinline__ unsigned gtid() { return blockIdx.x * blockDim.x + threadIdx.x; }
+
+__device__ __forceinline__ void put(unsigned* out, int j, unsigned v) { out[gtid() * SEM_WORDS + j] = v; }
+
+__device__ __forceinline__ unsigned lane_id() { return threadIdx.x & 31; }
+
+// Lanes of the caller's warp that exist (the block's last warp may be partial).
+__device__ __forceinline__ unsigned warp_lanes() {
+    unsigned base = threadIdx.x & ~31u;
+    unsigned left = blockDim.x - base;
+    return left < 32 ? left : 32;
+}
+
+enum Mode { IDX, UP, DOWN, BFLY };
+
+// The source lane of __shfl_*_sync(mask, v, b, width) for `lane` by the PTX
+// ISA's rule for shfl.sync, or -1 when the caller keeps its own value.
+__device__ __forceinline__ int source_lane(Mode mode, unsigned lane, unsigned b, unsigned width) {
+    b &= 31;
+    unsigned seg = (32 - width) & 31;
+    int min = lane & seg;
+    int max = mode == UP ? min : (min | (31 & ~seg));
+    int j;
+    bool ok;
+    switch (mode) {
+    case UP: j = (int)lane - (int)b; ok = j >= max; break;
+    case DOWN: j = lane + b; ok = j <= max; break;
+    case BFLY: j = lane ^ b; ok = j <= max; break;
+    default: j = min | (b & ~seg); ok = true; break;
+    }
+    return ok ? j : -1;
+}
+
+// Defined: the source is the caller, an existing lane of the same tile, or
+// (the width rule) a lane of an earlier tile while the whole warp takes part.
+__device__ __forceinline__ bool tile_defined(Mode mode, unsigned lane, unsigned b, unsigned width) {
+    int j = source_lane(mode, lane, b, width);
+    if (j < 0) return true;
+    if ((unsigned)j < (lane & ~(width - 1))) return warp_lanes() == 32;
+    return (unsigned)j < warp_lanes();
+}
+
+__device__ __forceinline__ unsigned checked(bool ok, unsigned v) { return ok ? v : UNDEFINED; }
+
+template <unsigned N>
+__device__ __forceinline__ void tile_shuffles(unsigned* out) {
+    cg::thread_block block = cg::this_thread_block();
+    cg::thread_block_tile<N> tile = cg::tiled_partition<N>(block);
+    unsigned lane = lane_id(), rank = tile.thread_rank();
+    unsigned v = gtid() * 7 + 3;
+    int j = 0;
+    const unsigned srcs[12] = {0, 1, N - 1, N, N + 1, 31, 32, 33, 63, 0xffffffffu, rank * 3 + 1, rank + 5};
+#pragma unroll
+    for (int i = 0; i < 12; ++i) {
+        unsigned r = tile.shfl(v, (int)srcs[i]);
+        put(out, j++, checked(tile_defined(IDX, lane, srcs[i], N), r));
+    }
+    const unsigned deltas[8] = {0, 1, N - 1, N, 31, 32, 33, rank};
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+        unsigned r = tile.shfl_up(v, deltas[i]);
+        put(out, j++, checked(tile_defined(UP, lane, deltas[i], N), r));
+    }
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+        unsigned r = tile.shfl_down(v, deltas[i]);
+        put(out, j++, checked(tile_defined(DOWN, lane, deltas[i], N), r));
+    }
+    const unsigned masks[10] = {0, 1, N - 1, N, N + 1, 12, 31, 32, 33, rank * 5};
+#pragma unroll
+    for (int i = 0; i < 10; ++i) {
+        unsigned r = tile.shfl_xor(v, masks[i]);
+        put(out, j++, checked(tile_defined(BFLY, lane, masks[i], N), r));
+    }
+    unsigned long long wide = ((unsigned long long)gtid() << 32) | (gtid() * 3 + 1);
+    unsigned long long r = tile.shfl_xor(wide, 5);
+    bool ok = tile_defined(BFLY, lane, 5, N);
+    put(out, j, checked(ok, (unsigned)r));
+    put(out, j + 1, checked(ok, (unsigned)(r >> 32)));
+    put(out, j + 2, rank);
+    put(out, j + 3, tile.meta_group_rank());
+    put(out, j + 4, tile.meta_group_size());
+}
+
+extern "C" __global__ void cpp_sem_tile_shfl_1(unsigned* out) { tile_shuffles<1>(out); }
+extern "C" __global__ void cpp_sem_tile_shfl_2(unsigned* out) { tile_shuffles<2>(out); }
+extern "C" __global__ void cpp_sem_tile_shfl_4(unsigned* out) { tile_shuffles<4>(out); }
+extern "C" __global__ void cpp_sem_tile_shfl_8(unsigned* out) { tile_shuffles<8>(out); }
+extern "C" __global__ void cpp_sem_tile_shfl_16(unsigned* out) { tile_shuffles<16>(out); }
+extern "C" __global__ void cpp_sem_tile_shfl_32(unsigned* out) { tile_shuffles<32>(out); }
+
+// The lane coalesced_group::shfl(v, src) reads (NVIDIA's formula, then the
+// hardware's low 5 bits).
+__device__ __forceinline__ unsigned coalesced_source(unsigned mask, unsigned src) {
+    unsigned lane = src == 0 ? __ffs(mask) - 1 : mask == 0xffffffffu ? src : __fns(mask, 0, (int)src + 1);
+    return lane & 31;
+}
+
+__device__ __forceinline__ void coalesced_shuffles(const cg::coalesced_group& g, unsigned* out, int at) {
+    unsigned rank = g.thread_rank(), size = g.num_threads();
+    // The group's lanes, as the Rust side's lane_mask().
+    unsigned mask = __activemask();
+    unsigned v = gtid() * 11 + 5;
+    int j = at;
+    const unsigned srcs[10] = {0, 1, size - 1, size, size + 1, 31, 32, 33, rank * 3 + 1, 0xffffffffu};
+#pragma unroll
+    for (int i = 0; i < 10; ++i) {
+        unsigned r = g.shfl(v, (int)srcs[i]);
+        bool ok = (mask >> coalesced_source(mask, srcs[i])) & 1;
+        put(out, j++, checked(ok, r));
+    }
+    const unsigned deltas[8] = {0, 1, size - 1, size, 31, 32, 33, rank};
+#pragma unroll
+    for (int i = 0; i < 8; ++i) put(out, j++, g.shfl_up(v, (int)deltas[i]));
+#pragma unroll
+    for (int i = 0; i < 8; ++i) put(out, j++, g.shfl_down(v, deltas[i]));
+    put(out, j, rank);
+    put(out, j + 1, size);
+}
+
+extern "C" __global__ void cpp_sem_coalesced_shfl(unsigned* out) {
+    cg::coalesced_group all = cg::coalesced_threads();
+    coalesced_shuffles(all, out, 0);
+    if ((lane_id() * 7) % 5 < 3) {
+        cg::coalesced_group g = cg::coalesced_threads();
+        coalesced_shuffles(g, out, 28);
+    } else {
+        cg::coalesced_group g = cg::coalesced_threads();
+        coalesced_shuffles(g, out, 28);
+    }
+}
+
+extern "C" __global__ void cpp_sem_partitions(unsigned* out) {
+    cg::thread_block block = cg::this_thread_block();
+    cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);
+    unsigned lane = lane_id();
+    unsigned v = gtid() * 13 + 1;
+    int label = ((lane * 5) % 7) & 3;
+    cg::coalesced_group l = cg::labeled_partition(tile, label);
+    put(out, 0, l.thread_rank());
+    put(out, 1, l.num_threads());
+    put(out, 2, l.meta_group_rank());
+    put(out, 3, l.meta_group_size());
+    put(out, 4, l.shfl(v, 0));
+    cg::coalesced_group b = cg::binary_partition(tile, lane % 3 == 0);
+    put(out, 5, b.thread_rank());
+    put(out, 6, b.num_threads());
+    put(out, 7, b.meta_group_rank());
+    put(out, 8, b.meta_group_size());
+    put(out, 9, b.shfl(v, 0));
+}
+
+extern "C" __global__ void cpp_sem_closures(unsigned* out) {
+    cg::thread_block block = cg::this_thread_block();
+    int v = (int)((gtid() * 7919) % 211) - 100;
+    int cap = 50;
+    auto max = [](int a, int b) { return a > b ? a : b; };
+    auto add = [](int a, int b) { return a + b; };
+    auto capped = [cap](int a, int b) { int m = a > b ? a : b; return m < cap ? m : cap; };
+    cg::thread_block_tile<8> t8 = cg::tiled_partition<8>(block);
+    put(out, 0, cg::reduce(t8, v, max));
+    put(out, 1, cg::inclusive_scan(t8, v));
+    put(out, 2, cg::exclusive_scan(t8, v));
+    put(out, 3, cg::exclusive_scan(t8, v, max));
+    cg::thread_block_tile<32> t32 = cg::tiled_partition<32>(block);
+    put(out, 4, cg::reduce(t32, v, capped));
+    put(out, 5, cg::inclusive_scan(t32, v, add));
+    if (lane_id() % 3 != 0) {
+        cg::coalesced_group g = cg::coalesced_threads();
+        put(out, 6, cg::reduce(g, v, max));
+        put(out, 7, cg::inclusive_scan(g, v, add));
+        put(out, 8, cg::exclusive_scan(g, v, max));
+    } else {
+        put(out, 6, UNDEFINED);
+        put(out, 7, UNDEFINED);
+        put(out, 8, UNDEFINED);
+    }
+}
