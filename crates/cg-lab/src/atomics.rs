@@ -14,7 +14,7 @@ use cg_kernels::atomics::{ATOMIC_CONTENDED, ATOMIC_PRIVATE, ATOMIC_WORDS};
 use cg_runtime::{Backend, LaunchConfig, tools};
 use clap::Args;
 use cooperative_groups::Kernel;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::backend_choice::BackendArgs;
 
@@ -54,7 +54,7 @@ fn cases() -> Vec<Case> {
 }
 
 /// One case's outputs.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 pub struct AtomicsResult {
     /// Kernel name (the C++ twin is `cpp_` + this).
     pub kernel: String,
@@ -118,6 +118,16 @@ fn build(nvcc: &Path, sm: u32, dir: &Path) -> Result<(PathBuf, Option<&'static s
     bail!("nvcc failed to build reference/cuda/atomics.cu:\n{first_error}")
 }
 
+/// The Rust kernel of `c` on `backend` (zeroed output); its words.
+fn run_on(backend: &Backend, c: &Case) -> Result<Vec<u32>> {
+    let words = (c.grid * c.block) as usize * ATOMIC_WORDS;
+    let mut out = backend.alloc::<u32>(words)?;
+    out.zero()?;
+    let cfg = LaunchConfig::linear(c.grid, c.block);
+    backend.launch(&c.kernel, &cfg, (out.as_ptr(),))?;
+    Ok(out.to_vec()?)
+}
+
 /// Runs the differential.
 pub fn run(args: &AtomicsArgs) -> Result<()> {
     let Some(nvcc) = tools::find_tool("nvcc") else {
@@ -128,9 +138,6 @@ pub fn run(args: &AtomicsArgs) -> Result<()> {
         bail!("`cg-lab atomics` compares against nvcc-built kernels on a GPU; none is usable here");
     };
     let sm = gpu.info().sm();
-    if sm < 90 {
-        bail!("the C++ twins use cuda::thread_scope_cluster: sm_90+ needed (this GPU is sm_{sm})");
-    }
     let dir = std::env::temp_dir().join(format!("cg-lab-atomics-{}", std::process::id()));
     let (cubin, extra) = build(&nvcc, sm, &dir)?;
     if let Some(flag) = extra {
@@ -156,9 +163,8 @@ pub fn run(args: &AtomicsArgs) -> Result<()> {
             (cpp.as_ptr(),),
         )?;
         gpu.synchronize()?;
-        let s = sim.alloc::<u32>(words)?;
-        sim.launch(&c.kernel, &cfg, (s.as_ptr(),))?;
-        let (rust, cpp, sim_out) = (rust.to_vec()?, cpp.to_vec()?, s.to_vec()?);
+        let sim_out = run_on(&sim, &c)?;
+        let (rust, cpp) = (rust.to_vec()?, cpp.to_vec()?);
         let first = first_difference("rust vs c++", &rust, &cpp)
             .or_else(|| first_difference("simulator vs gpu", &sim_out, &rust));
         println!(
@@ -217,4 +223,46 @@ fn markdown(results: &[AtomicsResult], device: &str) -> String {
         );
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The simulator against the C++ twins' words from the H200
+    /// (`docs/results/h200/atomics/atomics.json`), on every run: every case
+    /// is in the file and every word is identical.
+    #[test]
+    fn simulator_matches_the_committed_cpp_words() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../docs/results/h200/atomics/atomics.json"
+        );
+        let text = std::fs::read_to_string(path).expect("the H200's atomics.json");
+        let reference: Vec<AtomicsResult> = serde_json::from_str(&text).unwrap();
+        let sim = Backend::sim();
+        for c in cases() {
+            let r = reference
+                .iter()
+                .find(|r| r.kernel == c.kernel.name() && r.grid == c.grid && r.block == c.block)
+                .unwrap_or_else(|| {
+                    panic!(
+                        "no {} {}x{} in atomics.json: rerun `cg-lab atomics` on a GPU",
+                        c.kernel.name(),
+                        c.grid,
+                        c.block
+                    )
+                });
+            assert!(r.first_difference.is_none(), "{:?}", r.first_difference);
+            let on_sim = run_on(&sim, &c).unwrap();
+            assert_eq!(
+                first_difference("C++ (H200) vs simulator", &r.cpp, &on_sim),
+                None,
+                "{} {}x{}",
+                r.kernel,
+                c.grid,
+                c.block
+            );
+        }
+    }
 }

@@ -80,7 +80,7 @@ impl Cli {
             None => self.lab.validate(),
             Some(Command::Compare(args)) => args.validate(),
             Some(Command::Info(args)) => args.validate(),
-            Some(Command::Verify(_)) => Ok(()),
+            Some(Command::Verify(_)) | Some(Command::Atomics(_)) => Ok(()),
         }
     }
 }
