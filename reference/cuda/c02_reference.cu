@@ -208,3 +208,45 @@ extern "C" __global__ void cpp_cluster_dsmem(unsigned* out) {
     if (threadIdx.x == 0) out[blockIdx.x] = v;
 #endif
 }
+
+// ---- Last block finishes the reduction (the threadFenceReduction pattern) ----
+//
+// Twin of last_block_reduce_B in crates/cg-kernels/src/c02.rs, written the
+// classic CUDA way: the block reduces its grid-stride slice (CUB
+// BlockReduce), thread 0 stores the partial, __threadfence() publishes it
+// before atomicInc draws a ticket; the block with the last ticket sums the
+// partials and writes the total to out[gridDim.x]. atomicInc wraps the
+// ticket back to 0 on the last draw, ready for the next launch.
+
+template <int BLOCK>
+__device__ __forceinline__ void cpp_last_block_body(const float* in, float* out, unsigned n,
+                                                    unsigned* ticket) {
+    using BlockReduce = cub::BlockReduce<float, BLOCK>;
+    __shared__ typename BlockReduce::TempStorage tmp;
+    __shared__ bool am_last;
+    float sum = BlockReduce(tmp).Sum(grid_stride_sum(in, n));   // valid in thread 0
+    if (threadIdx.x == 0) {
+        out[blockIdx.x] = sum;
+        __threadfence();
+        unsigned t = atomicInc(ticket, gridDim.x - 1);
+        am_last = (t == gridDim.x - 1);
+    }
+    __syncthreads();
+    if (am_last) {
+        float v = 0.f;
+        for (unsigned i = threadIdx.x; i < gridDim.x; i += BLOCK) v += out[i];
+        __syncthreads();                                          // temp storage reuse
+        float total = BlockReduce(tmp).Sum(v);
+        if (threadIdx.x == 0) out[gridDim.x] = total;
+    }
+}
+
+#define LAST_BLOCK(B)                                                                                \
+    extern "C" __global__ void cpp_last_block_reduce_##B(const float* in, float* out, unsigned n,     \
+                                                         unsigned* ticket) {                         \
+        cpp_last_block_body<B>(in, out, n, ticket);                                                  \
+    }
+LAST_BLOCK(128)
+LAST_BLOCK(256)
+LAST_BLOCK(512)
+LAST_BLOCK(1024)

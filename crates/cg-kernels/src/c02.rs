@@ -9,9 +9,10 @@
 //! `reps = 1` the partial sums add up to the sum of the input, which is how
 //! every configuration is verified.
 
+use cooperative_groups::atomic::{AcqRel, AtomicRef, Device, red_add};
 use cooperative_groups::intrinsics::{block_dim, block_idx, grid_dim, thread_idx};
 use cooperative_groups::prelude::*;
-use cooperative_groups::{Size, ThreadGroup, TileSize, atomic::red_add, kernel, shared_array};
+use cooperative_groups::{Size, ThreadGroup, TileSize, kernel, shared_array};
 
 /// `v + red * 1e-30` as one fused multiply-add: the `FFMA` that nvcc
 /// contracts the seed's `v += red * 1e-30f` to. Rust never contracts a
@@ -400,4 +401,92 @@ sized_block_kernels!(
     256 block_reduce_256 BLOCK_REDUCE_256 block_scan_256 BLOCK_SCAN_256,
     512 block_reduce_512 BLOCK_REDUCE_512 block_scan_512 BLOCK_SCAN_512,
     1024 block_reduce_1024 BLOCK_REDUCE_1024 block_scan_1024 BLOCK_SCAN_1024,
+);
+
+/// Parameters of [`last_block_reduce`]: `(input, out, n, ticket)`.
+pub type LastBlockArgs = (*const f32, *mut f32, u32, *mut u32);
+
+/// The sum of `input[..n]` in one launch, the last block finishing it (the
+/// pattern of NVIDIA's `threadFenceReduction` sample): each block reduces
+/// its grid-stride slice with the library's block reduce; its thread 0
+/// writes the block's partial to `out[blockIdx.x]` and draws a ticket with
+/// `fetch_inc(gridDim.x - 1, AcqRel)` at device scope (`atomicInc`, PTX
+/// `atom.acq_rel.gpu.inc.u32`: its release publishes the partial, its
+/// acquire makes the other blocks' partials visible to the drawer). The
+/// block that draws the last ticket sums the partials and writes the total
+/// to `out[gridDim.x]`. The ticket wraps back to 0 on the last draw (the
+/// `atomicInc` semantics), so `*ticket` is ready for the next launch.
+///
+/// `out` holds `gridDim.x + 1` floats; `*ticket` must be 0 at the launch.
+#[kernel]
+pub fn last_block_reduce(input: *const f32, out: *mut f32, n: u32, ticket: *mut u32) {
+    last_block_body(&this_thread_block(), input, out, n, ticket)
+}
+
+/// The body of [`last_block_reduce`] on `block` (sized or not).
+#[inline(always)]
+fn last_block_body<G: ThreadGroup>(
+    block: &G,
+    input: *const f32,
+    out: *mut f32,
+    n: u32,
+    ticket: *mut u32,
+) {
+    let blocks = grid_dim().x;
+    let sum = reduce(block, grid_stride_sum(input, n), Plus);
+    // SAFETY: the launcher passes one word in global memory that only this
+    // kernel's atomics touch.
+    let ticket = unsafe { AtomicRef::<u32, Device>::from_ptr(ticket) };
+    let last = invoke_one_broadcast(block, || {
+        // SAFETY: `out` has one float per block; this block's slot.
+        unsafe { *out.add(block_idx().x as usize) = sum };
+        u32::from(ticket.fetch_inc(blocks - 1, AcqRel) == blocks - 1)
+    });
+    if last != 0 {
+        // Every other block's partial happens before the acquiring draw,
+        // which the barrier of `invoke_one_broadcast` orders before these reads.
+        let mut v = 0.0f32;
+        let mut i = block.thread_rank();
+        while i < blocks {
+            // SAFETY: i < gridDim.x, within `out`.
+            v += unsafe { *out.add(i as usize) };
+            i += block.num_threads();
+        }
+        let total = reduce(block, v, Plus);
+        if block.thread_rank() == 0 {
+            // SAFETY: `out` has gridDim.x + 1 floats.
+            unsafe { *out.add(blocks as usize) = total };
+        }
+    }
+}
+
+/// [`last_block_reduce`] in blocks of exactly `B` threads (`with_threads`),
+/// the twins of the C++ `cpp_last_block_reduce_B` (CUB's `BlockReduce<float, B>`).
+macro_rules! sized_last_block {
+    ($($b:literal $name:ident $desc:ident),* $(,)?) => {
+        $(
+            #[doc = concat!("[`last_block_reduce`] in blocks of exactly ", stringify!($b), " threads.")]
+            #[kernel]
+            pub fn $name(input: *const f32, out: *mut f32, n: u32, ticket: *mut u32) {
+                last_block_body(&this_thread_block().with_threads::<$b>(), input, out, n, ticket)
+            }
+        )*
+
+        /// The last-block reduce for blocks of exactly `block` threads (128,
+        /// 256, 512 or 1024), if there is one.
+        #[cfg(not(target_arch = "nvptx64"))]
+        pub fn last_block_reduce_sized(block: u32) -> Option<cooperative_groups::Kernel<LastBlockArgs>> {
+            match block {
+                $($b => Some($desc),)*
+                _ => None,
+            }
+        }
+    };
+}
+
+sized_last_block!(
+    128 last_block_reduce_128 LAST_BLOCK_REDUCE_128,
+    256 last_block_reduce_256 LAST_BLOCK_REDUCE_256,
+    512 last_block_reduce_512 LAST_BLOCK_REDUCE_512,
+    1024 last_block_reduce_1024 LAST_BLOCK_REDUCE_1024,
 );

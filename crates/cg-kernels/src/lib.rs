@@ -11,6 +11,7 @@
     feature(abi_gpu_kernel, asm_experimental_arch)
 )]
 
+pub mod atomics;
 pub mod c02;
 pub mod cluster;
 #[cfg(any(feature = "collectives", not(target_arch = "nvptx64")))]

@@ -30,7 +30,8 @@ pub struct CompareArgs {
     pub(crate) lab: LabArgs,
     /// Run only these experiments (comma-separated: intrinsic, tile32,
     /// cg_reduce, cg_scan, warp_reduce, block_reduce, block_scan,
-    /// block_reduce_sized, block_scan_sized, coalesced, cluster); default: all
+    /// block_reduce_sized, block_scan_sized, last_block, coalesced, cluster);
+    /// default: all
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     pub(crate) only: Vec<String>,
 }
@@ -172,6 +173,16 @@ fn experiments(block: u32, sm: u32, clusize: u32) -> Vec<Experiment> {
             tile: block,
         });
     }
+    if cg_kernels::c02::last_block_reduce_sized(block).is_some() {
+        v.push(Experiment {
+            name: "last_block",
+            cpp_label: "threadFenceReduction: __threadfence + atomicInc, cub::BlockReduce",
+            variant: Variant::LastBlock,
+            cpp_fn: format!("cpp_last_block_reduce_{block}"),
+            rust_fn: format!("last_block_reduce_{block}"),
+            tile: block,
+        });
+    }
     v.push(Experiment {
         name: "coalesced",
         cpp_label: "cg::coalesced_threads",
@@ -194,7 +205,7 @@ fn experiments(block: u32, sm: u32, clusize: u32) -> Vec<Experiment> {
 }
 
 /// Every experiment name, for `--only`.
-const EXPERIMENT_NAMES: [&str; 11] = [
+const EXPERIMENT_NAMES: [&str; 12] = [
     "intrinsic",
     "tile32",
     "cg_reduce",
@@ -204,6 +215,7 @@ const EXPERIMENT_NAMES: [&str; 11] = [
     "block_scan",
     "block_reduce_sized",
     "block_scan_sized",
+    "last_block",
     "coalesced",
     "cluster",
 ];
@@ -640,14 +652,17 @@ mod tests {
         let picked = select(experiments(256, 90, 2), &["cg_reduce".into()]).unwrap();
         let tiles: Vec<u32> = picked.iter().map(|e| e.tile).collect();
         assert_eq!(tiles, [8, 16, 32, 64, 128, 256]);
-        // 2 baselines, 6 reduce and 6 scan tiles, 7 others.
-        assert_eq!(select(experiments(256, 90, 2), &[]).unwrap().len(), 21);
+        // 2 baselines, 6 reduce and 6 scan tiles, 8 others.
+        assert_eq!(select(experiments(256, 90, 2), &[]).unwrap().len(), 22);
         // No sized block kernels (nor CUB instantiations) for 160 threads.
         assert!(
             experiments(160, 90, 2)
                 .iter()
-                .all(|e| !e.name.ends_with("_sized"))
+                .all(|e| !e.name.ends_with("_sized") && e.name != "last_block")
         );
+        let last = select(experiments(256, 90, 2), &["last_block".into()]).unwrap();
+        assert_eq!(last[0].cpp_fn, "cpp_last_block_reduce_256");
+        assert_eq!(last[0].rust_fn, "last_block_reduce_256");
         assert!(select(experiments(256, 80, 2), &["cluster".into()]).is_err());
     }
 }

@@ -3,8 +3,9 @@
 
 use anyhow::{Context, Result, bail};
 use cg_kernels::c02::{
-    BLOCK_REDUCE, BLOCK_SCAN, CLUSTER_DSMEM, COALESCED_ODD, REDUCE_INTRINSIC, REDUCE_TILE32,
-    ReduceArgs, block_reduce_sized, block_scan_sized, cg_reduce_kernel, cg_scan_kernel,
+    BLOCK_REDUCE, BLOCK_SCAN, CLUSTER_DSMEM, COALESCED_ODD, LastBlockArgs, REDUCE_INTRINSIC,
+    REDUCE_TILE32, ReduceArgs, block_reduce_sized, block_scan_sized, cg_reduce_kernel,
+    cg_scan_kernel, last_block_reduce_sized,
 };
 use cg_runtime::{Backend, Buffer, Dim3, LaunchConfig};
 use cooperative_groups::Kernel;
@@ -52,6 +53,10 @@ pub enum Variant {
         /// Tile size.
         tile: u32,
     },
+    /// The whole input summed in one launch, the last block to draw an
+    /// atomic ticket finishing it (`last_block_reduce_B`, blocks of 128–1024
+    /// threads; the twin of NVIDIA's `threadFenceReduction` pattern).
+    LastBlock,
 }
 
 /// Which implementation of a variant runs: the Rust kernel, or its C++
@@ -99,6 +104,7 @@ impl Variant {
             Variant::BlockReduceSized => "block_reduce_sized",
             Variant::BlockScanSized => "block_scan_sized",
             Variant::TileScan { .. } => "cg_scan",
+            Variant::LastBlock => "last_block",
         }
     }
 
@@ -111,7 +117,8 @@ impl Variant {
             Variant::BlockReduce
             | Variant::BlockScan
             | Variant::BlockReduceSized
-            | Variant::BlockScanSized => 0,
+            | Variant::BlockScanSized
+            | Variant::LastBlock => 0,
         }
     }
 }
@@ -128,6 +135,9 @@ pub struct Lab<'a> {
     count: Buffer<u64>,
     cluster_out: Buffer<u32>,
     scan_out: Option<Buffer<f32>>,
+    /// The last-block reduce's partials and total (`grid + 1` floats) and
+    /// its ticket, allocated on first use.
+    last_block: Option<(Buffer<f32>, Buffer<u32>)>,
 }
 
 impl<'a> Lab<'a> {
@@ -144,6 +154,7 @@ impl<'a> Lab<'a> {
             count: backend.alloc(1)?,
             cluster_out: backend.alloc(grid as usize)?,
             scan_out: None,
+            last_block: None,
         })
     }
 
@@ -261,6 +272,19 @@ impl<'a> Lab<'a> {
                     Side::Cpp(m, name) => self.run_cpp(m, name, &cfg, args, sync),
                 }
             }
+            Variant::LastBlock => {
+                let k = last_block_reduce_sized(block).ok_or_else(|| no_sized(block));
+                let cfg = LaunchConfig::linear(self.grid, block);
+                let (out, ticket) = self.last_block_buffers()?;
+                // Nothing is reset between launches: the kernel overwrites
+                // every partial and the total, and its last ticket wraps the
+                // counter back to 0.
+                let args: LastBlockArgs = (self.input_f32.as_ptr(), out, n, ticket);
+                match side {
+                    Side::Rust => run(self.backend, &k?, &cfg, args, sync),
+                    Side::Cpp(m, name) => self.run_cpp(m, name, &cfg, args, sync),
+                }
+            }
             Variant::Cluster { size } => {
                 let cfg =
                     LaunchConfig::linear(self.cluster_grid(size), block).clusters(Dim3::x(size));
@@ -272,6 +296,19 @@ impl<'a> Lab<'a> {
                 }
             }
         }
+    }
+
+    /// The last-block reduce's output and ticket (allocated zeroed on first use).
+    fn last_block_buffers(&mut self) -> Result<(*mut f32, *mut u32)> {
+        if self.last_block.is_none() {
+            let mut out = self.backend.alloc::<f32>(self.grid as usize + 1)?;
+            let mut ticket = self.backend.alloc::<u32>(1)?;
+            out.zero_async()?;
+            ticket.zero_async()?;
+            self.last_block = Some((out, ticket));
+        }
+        let (out, ticket) = self.last_block.as_ref().expect("allocated above");
+        Ok((out.as_ptr(), ticket.as_ptr()))
     }
 
     /// Reduce-shaped variants: `(input, partial, n, reps)`.
@@ -372,6 +409,15 @@ impl<'a> Lab<'a> {
 
     /// One launch of `v` at `reps`, compared with the host's expectation.
     fn verify_at(&mut self, v: Variant, side: Side<'_>, reps: u32) -> Result<(bool, String)> {
+        if v == Variant::LastBlock {
+            // A stale total must not pass: zero the outputs (the expected
+            // sum is not 0); the ticket must be 0 before the launch and is
+            // checked to be 0 after.
+            self.last_block_buffers()?;
+            let (out, ticket) = self.last_block.as_mut().expect("allocated above");
+            out.zero()?;
+            ticket.zero()?;
+        }
         self.launch_side(v, side, reps, true)?;
         let n = self.args.n;
         Ok(match v {
@@ -397,6 +443,24 @@ impl<'a> Lab<'a> {
                     format!(
                         "{} of {grid} blocks read their neighbour (clusize {size})",
                         grid as usize - bad
+                    ),
+                )
+            }
+            Variant::LastBlock => {
+                let grid = self.grid as usize;
+                let (out, ticket) = self.last_block.as_ref().expect("launched above");
+                let out = out.to_vec()?;
+                let ticket = ticket.to_vec()?[0];
+                let got = out[grid] as f64;
+                let want = data::reduce_expected(n);
+                let partials: f64 = out[..grid].iter().map(|&x| x as f64).sum();
+                let ok = (got - want).abs() <= 1e-3 * (1.0 + want.abs())
+                    && (partials - want).abs() <= 1e-3 * (1.0 + want.abs())
+                    && ticket == 0;
+                (
+                    ok,
+                    format!(
+                        "total {got:.1} vs {want:.1} (partials {partials:.1}, {grid} blocks), ticket {ticket} after"
                     ),
                 )
             }
@@ -635,6 +699,21 @@ mod tests {
     /// The block reduce and scan of a declared size (`with_threads`) verify
     /// on the simulator; a block size without such kernels is refused.
     #[test]
+    fn last_block_verifies_on_the_simulator_launch_after_launch() {
+        let args = sim_args(&["--block", "128", "--grid", "5"]);
+        let backend = Backend::sim();
+        let mut lab = Lab::new(&backend, &args).unwrap();
+        for _ in 0..2 {
+            let (ok, what) = lab.verify(Variant::LastBlock).unwrap();
+            assert!(ok && what.contains("ticket 0 after"), "{what}");
+        }
+        // Timed launches reset nothing: the ticket must come back to 0 by itself.
+        lab.launch(Variant::LastBlock, 1, true).unwrap();
+        let (_, ticket) = lab.last_block.as_ref().unwrap();
+        assert_eq!(ticket.to_vec().unwrap(), [0]);
+    }
+
+    #[test]
     fn sized_block_variants_verify_on_the_simulator() {
         let args = sim_args(&["--block", "128", "--grid", "2", "--reps", "3"]);
         let backend = Backend::sim();
@@ -645,6 +724,10 @@ mod tests {
         }
         let args = sim_args(&["--block", "160"]);
         let mut lab = Lab::new(&backend, &args).unwrap();
+        assert!(
+            lab.verify(Variant::LastBlock).is_err(),
+            "no last-block kernel for 160"
+        );
         let err = lab.verify(Variant::BlockScanSized).unwrap_err().to_string();
         assert!(
             err.contains("no block kernel of declared size 160"),

@@ -45,6 +45,141 @@ pub enum ReduxOp {
     Xor,
 }
 
+/// Memory ordering of an atomic read-modify-write (PTX `.sem`; `SeqCst`
+/// is `fence.sc` followed by the `.acquire` operation, as libcu++ lowers
+/// `memory_order_seq_cst`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemOrder {
+    /// `.relaxed`.
+    Relaxed,
+    /// `.acquire`.
+    Acquire,
+    /// `.release`.
+    Release,
+    /// `.acq_rel`.
+    AcqRel,
+    /// `fence.sc` + `.acquire`.
+    SeqCst,
+}
+
+/// Orderings an atomic load can have (`ld.relaxed`, `ld.acquire`,
+/// `fence.sc` + `ld.acquire`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoadOrder {
+    /// `ld.relaxed`.
+    Relaxed,
+    /// `ld.acquire`.
+    Acquire,
+    /// `fence.sc` + `ld.acquire`.
+    SeqCst,
+}
+
+/// Orderings an atomic store can have (`st.relaxed`, `st.release`,
+/// `fence.sc` + `st.relaxed`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoreOrder {
+    /// `st.relaxed`.
+    Relaxed,
+    /// `st.release`.
+    Release,
+    /// `fence.sc` + `st.relaxed`.
+    SeqCst,
+}
+
+/// The two kinds of `fence` (acquire, release and acq_rel fences are all
+/// `fence.acq_rel`, as in libcu++).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FenceOrder {
+    /// `fence.acq_rel`.
+    AcqRel,
+    /// `fence.sc`.
+    SeqCst,
+}
+
+/// Memory scope of an atomic or fence (PTX `.scope`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemScope {
+    /// `.cta`: the threads of the block.
+    Block,
+    /// `.cluster` (sm_90; `.gpu` on older GPUs, which have no clusters).
+    Cluster,
+    /// `.gpu`: every thread of the device.
+    Device,
+    /// `.sys`: the device, the host and peer devices.
+    System,
+}
+
+/// The read-modify-write operations of `atom` on 32-bit words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rmw32 {
+    /// `atom.add.u32` (also the signed add: two's complement).
+    Add,
+    /// `atom.add.f32` (the operands are `f32` bits).
+    AddF,
+    /// `atom.min.u32`.
+    MinU,
+    /// `atom.min.s32`.
+    MinS,
+    /// `atom.max.u32`.
+    MaxU,
+    /// `atom.max.s32`.
+    MaxS,
+    /// `atom.and.b32`.
+    And,
+    /// `atom.or.b32`.
+    Or,
+    /// `atom.xor.b32`.
+    Xor,
+    /// `atom.exch.b32`.
+    Exch,
+    /// `atom.inc.u32`: `old >= v ? 0 : old + 1`.
+    Inc,
+    /// `atom.dec.u32`: `old == 0 || old > v ? v : old - 1`.
+    Dec,
+}
+
+/// The read-modify-write operations of `atom` on 64-bit words (PTX has no
+/// 64-bit `inc`/`dec`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rmw64 {
+    /// `atom.add.u64`.
+    Add,
+    /// `atom.add.f64` (sm_60+; the operands are `f64` bits).
+    AddF,
+    /// `atom.min.u64`.
+    MinU,
+    /// `atom.min.s64`.
+    MinS,
+    /// `atom.max.u64`.
+    MaxU,
+    /// `atom.max.s64`.
+    MaxS,
+    /// `atom.and.b64`.
+    And,
+    /// `atom.or.b64`.
+    Or,
+    /// `atom.xor.b64`.
+    Xor,
+    /// `atom.exch.b64`.
+    Exch,
+}
+
+/// `atom.inc.u32` as the PTX ISA defines it (CUDA's `atomicInc`).
+#[inline(always)]
+pub const fn inc_model(old: u32, limit: u32) -> u32 {
+    if old >= limit { 0 } else { old + 1 }
+}
+
+/// `atom.dec.u32` as the PTX ISA defines it (CUDA's `atomicDec`).
+#[inline(always)]
+pub const fn dec_model(old: u32, limit: u32) -> u32 {
+    if old == 0 || old > limit {
+        limit
+    } else {
+        old - 1
+    }
+}
+
 /// The `c` operand of `shfl.sync` for a logical warp of `width` lanes
 /// (a power of two ≤ 32): segment mask in bits 8..12, clamp in bits 0..4.
 #[inline(always)]

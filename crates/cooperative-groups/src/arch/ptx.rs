@@ -822,3 +822,255 @@ pub fn trap() -> ! {
     // SAFETY: `trap` aborts the kernel; nothing after it runs.
     unsafe { asm!("trap;", options(noreturn)) }
 }
+
+// ---- Atomics with an ordering and a scope (`cuda::atomic_ref`) -------------
+//
+// Each operation lowers to the instruction libcu++ emits for the same
+// `cuda::atomic_ref<T, scope>` call (its generated `__cuda_*` functions): the
+// `.sem` and `.scope` qualifiers in `atom`, `ld` and `st`, and `fence.sc`
+// before the operation for `seq_cst` (an acquire operation after it; a
+// relaxed store). Addresses are generic, so global and shared memory both
+// work; nvcc writes `.global` only where it proves the space.
+
+use super::{FenceOrder, LoadOrder, MemOrder, MemScope, Rmw32, Rmw64, StoreOrder};
+
+/// Expands `$m!(fence_prefix, sem, scope, args…)` for the ordering `$o` of
+/// kind `$kind` (`rmw`, `load`, `store`) and the scope `$s`: one arm per
+/// combination, so every asm template is a literal.
+macro_rules! sem_scope {
+    ($kind:ident, $o:expr, $s:expr, $m:ident($($a:tt)*)) => {
+        match $s {
+            MemScope::Block => sem_scope!(@$kind $o, ".cta", "fence.sc.cta; ", $m($($a)*)),
+            MemScope::Cluster => {
+                #[cfg(target_feature = "sm_90")]
+                let r = sem_scope!(@$kind $o, ".cluster", "fence.sc.cluster; ", $m($($a)*));
+                // No clusters before sm_90 (nor `.cluster` in their PTX):
+                // the device scope includes whatever a cluster would.
+                #[cfg(not(target_feature = "sm_90"))]
+                let r = sem_scope!(@$kind $o, ".gpu", "fence.sc.gpu; ", $m($($a)*));
+                r
+            }
+            MemScope::Device => sem_scope!(@$kind $o, ".gpu", "fence.sc.gpu; ", $m($($a)*)),
+            MemScope::System => sem_scope!(@$kind $o, ".sys", "fence.sc.sys; ", $m($($a)*)),
+        }
+    };
+    (@rmw $o:expr, $s:literal, $sc:literal, $m:ident($($a:tt)*)) => {
+        match $o {
+            MemOrder::Relaxed => $m!("", ".relaxed", $s, $($a)*),
+            MemOrder::Acquire => $m!("", ".acquire", $s, $($a)*),
+            MemOrder::Release => $m!("", ".release", $s, $($a)*),
+            MemOrder::AcqRel => $m!("", ".acq_rel", $s, $($a)*),
+            MemOrder::SeqCst => $m!($sc, ".acquire", $s, $($a)*),
+        }
+    };
+    (@load $o:expr, $s:literal, $sc:literal, $m:ident($($a:tt)*)) => {
+        match $o {
+            LoadOrder::Relaxed => $m!("", ".relaxed", $s, $($a)*),
+            LoadOrder::Acquire => $m!("", ".acquire", $s, $($a)*),
+            LoadOrder::SeqCst => $m!($sc, ".acquire", $s, $($a)*),
+        }
+    };
+    (@store $o:expr, $s:literal, $sc:literal, $m:ident($($a:tt)*)) => {
+        match $o {
+            StoreOrder::Relaxed => $m!("", ".relaxed", $s, $($a)*),
+            StoreOrder::Release => $m!("", ".release", $s, $($a)*),
+            StoreOrder::SeqCst => $m!($sc, ".relaxed", $s, $($a)*),
+        }
+    };
+}
+
+macro_rules! atom_asm {
+    ($pre:literal, $sem:literal, $scope:literal, $op:literal, $reg:ident, $t:ty, $p:ident, $v:ident) => {{
+        let r: $t;
+        // SAFETY: the caller passes an address valid for this atomic access.
+        unsafe {
+            asm!(concat!($pre, "atom", $sem, $scope, $op, " {0}, [{1}], {2};"),
+                out($reg) r, in(reg64) $p, in($reg) $v, options(nostack))
+        };
+        r
+    }};
+}
+
+macro_rules! cas_asm {
+    ($pre:literal, $sem:literal, $scope:literal, $op:literal, $reg:ident, $t:ty, $p:ident, $c:ident, $v:ident) => {{
+        let r: $t;
+        // SAFETY: the caller passes an address valid for this atomic access.
+        unsafe {
+            asm!(concat!($pre, "atom", $sem, $scope, $op, " {0}, [{1}], {2}, {3};"),
+                out($reg) r, in(reg64) $p, in($reg) $c, in($reg) $v, options(nostack))
+        };
+        r
+    }};
+}
+
+macro_rules! ld_asm {
+    ($pre:literal, $sem:literal, $scope:literal, $ty:literal, $reg:ident, $t:ty, $p:ident) => {{
+        let r: $t;
+        // SAFETY: the caller passes an address valid for this atomic access.
+        unsafe {
+            asm!(concat!($pre, "ld", $sem, $scope, $ty, " {0}, [{1}];"),
+                out($reg) r, in(reg64) $p, options(nostack))
+        };
+        r
+    }};
+}
+
+macro_rules! st_asm {
+    ($pre:literal, $sem:literal, $scope:literal, $ty:literal, $reg:ident, $p:ident, $v:ident) => {{
+        // SAFETY: the caller passes an address valid for this atomic access.
+        unsafe {
+            asm!(concat!($pre, "st", $sem, $scope, $ty, " [{0}], {1};"),
+                in(reg64) $p, in($reg) $v, options(nostack))
+        }
+    }};
+}
+
+/// `ld{.relaxed|.acquire}.scope.b32` (seq_cst: `fence.sc.scope` first).
+///
+/// # Safety
+/// `p` must be valid for a 4-byte aligned atomic read.
+#[inline(always)]
+pub unsafe fn atom_load_32(p: *const u32, o: LoadOrder, s: MemScope) -> u32 {
+    sem_scope!(load, o, s, ld_asm(".b32", reg32, u32, p))
+}
+
+/// `ld{.relaxed|.acquire}.scope.b64` (seq_cst: `fence.sc.scope` first).
+///
+/// # Safety
+/// `p` must be valid for an 8-byte aligned atomic read.
+#[inline(always)]
+pub unsafe fn atom_load_64(p: *const u64, o: LoadOrder, s: MemScope) -> u64 {
+    sem_scope!(load, o, s, ld_asm(".b64", reg64, u64, p))
+}
+
+/// `st{.relaxed|.release}.scope.b32` (seq_cst: `fence.sc.scope` + `st.relaxed`).
+///
+/// # Safety
+/// `p` must be valid for a 4-byte aligned atomic write.
+#[inline(always)]
+pub unsafe fn atom_store_32(p: *mut u32, v: u32, o: StoreOrder, s: MemScope) {
+    sem_scope!(store, o, s, st_asm(".b32", reg32, p, v))
+}
+
+/// `st{.relaxed|.release}.scope.b64` (seq_cst: `fence.sc.scope` + `st.relaxed`).
+///
+/// # Safety
+/// `p` must be valid for an 8-byte aligned atomic write.
+#[inline(always)]
+pub unsafe fn atom_store_64(p: *mut u64, v: u64, o: StoreOrder, s: MemScope) {
+    sem_scope!(store, o, s, st_asm(".b64", reg64, p, v))
+}
+
+/// `atom.sem.scope.OP.TYPE` on a 32-bit word; returns the old value.
+///
+/// # Safety
+/// `p` must be valid for a 4-byte aligned atomic read-modify-write.
+#[inline(always)]
+pub unsafe fn atom_rmw_32(op: Rmw32, p: *mut u32, v: u32, o: MemOrder, s: MemScope) -> u32 {
+    match op {
+        Rmw32::Add => sem_scope!(rmw, o, s, atom_asm(".add.u32", reg32, u32, p, v)),
+        Rmw32::AddF => sem_scope!(rmw, o, s, atom_asm(".add.f32", reg32, u32, p, v)),
+        Rmw32::MinU => sem_scope!(rmw, o, s, atom_asm(".min.u32", reg32, u32, p, v)),
+        Rmw32::MinS => sem_scope!(rmw, o, s, atom_asm(".min.s32", reg32, u32, p, v)),
+        Rmw32::MaxU => sem_scope!(rmw, o, s, atom_asm(".max.u32", reg32, u32, p, v)),
+        Rmw32::MaxS => sem_scope!(rmw, o, s, atom_asm(".max.s32", reg32, u32, p, v)),
+        Rmw32::And => sem_scope!(rmw, o, s, atom_asm(".and.b32", reg32, u32, p, v)),
+        Rmw32::Or => sem_scope!(rmw, o, s, atom_asm(".or.b32", reg32, u32, p, v)),
+        Rmw32::Xor => sem_scope!(rmw, o, s, atom_asm(".xor.b32", reg32, u32, p, v)),
+        Rmw32::Exch => sem_scope!(rmw, o, s, atom_asm(".exch.b32", reg32, u32, p, v)),
+        Rmw32::Inc => sem_scope!(rmw, o, s, atom_asm(".inc.u32", reg32, u32, p, v)),
+        Rmw32::Dec => sem_scope!(rmw, o, s, atom_asm(".dec.u32", reg32, u32, p, v)),
+    }
+}
+
+/// `atom.sem.scope.OP.TYPE` on a 64-bit word; returns the old value.
+///
+/// # Safety
+/// `p` must be valid for an 8-byte aligned atomic read-modify-write.
+#[inline(always)]
+pub unsafe fn atom_rmw_64(op: Rmw64, p: *mut u64, v: u64, o: MemOrder, s: MemScope) -> u64 {
+    match op {
+        Rmw64::Add => sem_scope!(rmw, o, s, atom_asm(".add.u64", reg64, u64, p, v)),
+        Rmw64::AddF => sem_scope!(rmw, o, s, atom_asm(".add.f64", reg64, u64, p, v)),
+        Rmw64::MinU => sem_scope!(rmw, o, s, atom_asm(".min.u64", reg64, u64, p, v)),
+        Rmw64::MinS => sem_scope!(rmw, o, s, atom_asm(".min.s64", reg64, u64, p, v)),
+        Rmw64::MaxU => sem_scope!(rmw, o, s, atom_asm(".max.u64", reg64, u64, p, v)),
+        Rmw64::MaxS => sem_scope!(rmw, o, s, atom_asm(".max.s64", reg64, u64, p, v)),
+        Rmw64::And => sem_scope!(rmw, o, s, atom_asm(".and.b64", reg64, u64, p, v)),
+        Rmw64::Or => sem_scope!(rmw, o, s, atom_asm(".or.b64", reg64, u64, p, v)),
+        Rmw64::Xor => sem_scope!(rmw, o, s, atom_asm(".xor.b64", reg64, u64, p, v)),
+        Rmw64::Exch => sem_scope!(rmw, o, s, atom_asm(".exch.b64", reg64, u64, p, v)),
+    }
+}
+
+/// `atom.sem.scope.cas.b32`; returns the old value.
+///
+/// # Safety
+/// `p` must be valid for a 4-byte aligned atomic read-modify-write.
+#[inline(always)]
+pub unsafe fn atom_cas_32(p: *mut u32, cmp: u32, new: u32, o: MemOrder, s: MemScope) -> u32 {
+    sem_scope!(rmw, o, s, cas_asm(".cas.b32", reg32, u32, p, cmp, new))
+}
+
+/// `atom.sem.scope.cas.b64`; returns the old value.
+///
+/// # Safety
+/// `p` must be valid for an 8-byte aligned atomic read-modify-write.
+#[inline(always)]
+pub unsafe fn atom_cas_64(p: *mut u64, cmp: u64, new: u64, o: MemOrder, s: MemScope) -> u64 {
+    sem_scope!(rmw, o, s, cas_asm(".cas.b64", reg64, u64, p, cmp, new))
+}
+
+macro_rules! fence_asm {
+    ($t:literal) => {
+        // SAFETY: a fence has no operands.
+        unsafe { asm!($t, options(nostack)) }
+    };
+}
+
+/// `fence.acq_rel.scope` or `fence.sc.scope`.
+#[inline(always)]
+pub fn fence(o: FenceOrder, s: MemScope) {
+    match (o, s) {
+        (FenceOrder::AcqRel, MemScope::Block) => fence_asm!("fence.acq_rel.cta;"),
+        (FenceOrder::SeqCst, MemScope::Block) => fence_asm!("fence.sc.cta;"),
+        #[cfg(target_feature = "sm_90")]
+        (FenceOrder::AcqRel, MemScope::Cluster) => fence_asm!("fence.acq_rel.cluster;"),
+        #[cfg(target_feature = "sm_90")]
+        (FenceOrder::SeqCst, MemScope::Cluster) => fence_asm!("fence.sc.cluster;"),
+        #[cfg(not(target_feature = "sm_90"))]
+        (FenceOrder::AcqRel, MemScope::Cluster) => fence_asm!("fence.acq_rel.gpu;"),
+        #[cfg(not(target_feature = "sm_90"))]
+        (FenceOrder::SeqCst, MemScope::Cluster) => fence_asm!("fence.sc.gpu;"),
+        (FenceOrder::AcqRel, MemScope::Device) => fence_asm!("fence.acq_rel.gpu;"),
+        (FenceOrder::SeqCst, MemScope::Device) => fence_asm!("fence.sc.gpu;"),
+        (FenceOrder::AcqRel, MemScope::System) => fence_asm!("fence.acq_rel.sys;"),
+        (FenceOrder::SeqCst, MemScope::System) => fence_asm!("fence.sc.sys;"),
+    }
+}
+
+/// `membar.cta` (`__threadfence_block`; the PTX ISA defines it as `fence.sc.cta`).
+#[inline(always)]
+pub fn membar_cta() {
+    fence_asm!("membar.cta;")
+}
+
+/// `membar.gl` (`__threadfence`; `fence.sc.gpu`).
+#[inline(always)]
+pub fn membar_gl() {
+    fence_asm!("membar.gl;")
+}
+
+/// `membar.sys` (`__threadfence_system`; `fence.sc.sys`).
+#[inline(always)]
+pub fn membar_sys() {
+    fence_asm!("membar.sys;")
+}
+
+/// `nanosleep.u32 ns` (sm_70+): suspends the thread for about `ns`
+/// nanoseconds (at most 1 ms).
+#[inline(always)]
+pub fn nanosleep(ns: u32) {
+    // SAFETY: `nanosleep` reads one register and touches no memory.
+    unsafe { asm!("nanosleep.u32 {0};", in(reg32) ns, options(nostack)) }
+}

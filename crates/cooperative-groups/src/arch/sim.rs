@@ -516,3 +516,245 @@ pub mod cluster {
 pub fn trap() -> ! {
     panic!("kernel trap")
 }
+
+// ---- Atomics with an ordering and a scope ---------------------------------
+//
+// Host atomics with the operation's semantics. Lanes are coroutines on one
+// OS thread, so every ordering behaves as sequentially consistent here; the
+// ordering and the scope still reach this layer (and the host ordering
+// follows them), for the happens-before of a future race detector.
+//
+// A lane spinning on memory that another lane must change would never give
+// up its turn (lanes are not preempted): every atomic that leaves memory
+// unchanged (a load, a failed compare-and-swap, a min that keeps the old
+// value, …) yields the lane, so spin loops make progress and a spin that can
+// never end is reported as a livelock instead of hanging.
+
+use super::{FenceOrder, LoadOrder, MemOrder, MemScope, Rmw32, Rmw64, StoreOrder};
+
+fn rmw_order(o: MemOrder) -> Ordering {
+    match o {
+        MemOrder::Relaxed => Ordering::Relaxed,
+        MemOrder::Acquire => Ordering::Acquire,
+        MemOrder::Release => Ordering::Release,
+        MemOrder::AcqRel => Ordering::AcqRel,
+        MemOrder::SeqCst => Ordering::SeqCst,
+    }
+}
+
+/// The failure ordering of a compare-exchange with success ordering `o`.
+fn fail_order(o: MemOrder) -> Ordering {
+    match o {
+        MemOrder::Relaxed | MemOrder::Release => Ordering::Relaxed,
+        MemOrder::Acquire | MemOrder::AcqRel => Ordering::Acquire,
+        MemOrder::SeqCst => Ordering::SeqCst,
+    }
+}
+
+/// Yields the lane after an atomic that did not change memory (see above).
+#[track_caller]
+#[inline]
+fn after_atomic(changed: bool, _o: MemOrder, _s: MemScope) {
+    if !changed {
+        lane::yield_now();
+    }
+}
+
+/// Atomic 32-bit load.
+///
+/// # Safety
+/// `p` must be valid for a 4-byte aligned atomic read.
+#[track_caller]
+#[inline]
+pub unsafe fn atom_load_32(p: *const u32, o: LoadOrder, s: MemScope) -> u32 {
+    // SAFETY: the caller passes a valid, aligned pointer.
+    let a = unsafe { AtomicU32::from_ptr(p as *mut u32) };
+    let (v, mo) = match o {
+        LoadOrder::Relaxed => (a.load(Ordering::Relaxed), MemOrder::Relaxed),
+        LoadOrder::Acquire => (a.load(Ordering::Acquire), MemOrder::Acquire),
+        LoadOrder::SeqCst => (a.load(Ordering::SeqCst), MemOrder::SeqCst),
+    };
+    after_atomic(false, mo, s);
+    v
+}
+
+/// Atomic 64-bit load.
+///
+/// # Safety
+/// `p` must be valid for an 8-byte aligned atomic read.
+#[track_caller]
+#[inline]
+pub unsafe fn atom_load_64(p: *const u64, o: LoadOrder, s: MemScope) -> u64 {
+    // SAFETY: the caller passes a valid, aligned pointer.
+    let a = unsafe { AtomicU64::from_ptr(p as *mut u64) };
+    let (v, mo) = match o {
+        LoadOrder::Relaxed => (a.load(Ordering::Relaxed), MemOrder::Relaxed),
+        LoadOrder::Acquire => (a.load(Ordering::Acquire), MemOrder::Acquire),
+        LoadOrder::SeqCst => (a.load(Ordering::SeqCst), MemOrder::SeqCst),
+    };
+    after_atomic(false, mo, s);
+    v
+}
+
+fn store_order(o: StoreOrder) -> Ordering {
+    match o {
+        StoreOrder::Relaxed => Ordering::Relaxed,
+        StoreOrder::Release => Ordering::Release,
+        StoreOrder::SeqCst => Ordering::SeqCst,
+    }
+}
+
+/// Atomic 32-bit store.
+///
+/// # Safety
+/// `p` must be valid for a 4-byte aligned atomic write.
+#[inline]
+pub unsafe fn atom_store_32(p: *mut u32, v: u32, o: StoreOrder, _s: MemScope) {
+    // SAFETY: the caller passes a valid, aligned pointer.
+    unsafe { AtomicU32::from_ptr(p) }.store(v, store_order(o))
+}
+
+/// Atomic 64-bit store.
+///
+/// # Safety
+/// `p` must be valid for an 8-byte aligned atomic write.
+#[inline]
+pub unsafe fn atom_store_64(p: *mut u64, v: u64, o: StoreOrder, _s: MemScope) {
+    // SAFETY: the caller passes a valid, aligned pointer.
+    unsafe { AtomicU64::from_ptr(p) }.store(v, store_order(o))
+}
+
+/// The new value of a 32-bit word under `op`.
+fn apply_32(op: Rmw32, old: u32, v: u32) -> u32 {
+    match op {
+        Rmw32::Add => old.wrapping_add(v),
+        Rmw32::AddF => (f32::from_bits(old) + f32::from_bits(v)).to_bits(),
+        Rmw32::MinU => old.min(v),
+        Rmw32::MinS => (old as i32).min(v as i32) as u32,
+        Rmw32::MaxU => old.max(v),
+        Rmw32::MaxS => (old as i32).max(v as i32) as u32,
+        Rmw32::And => old & v,
+        Rmw32::Or => old | v,
+        Rmw32::Xor => old ^ v,
+        Rmw32::Exch => v,
+        Rmw32::Inc => super::inc_model(old, v),
+        Rmw32::Dec => super::dec_model(old, v),
+    }
+}
+
+/// The new value of a 64-bit word under `op`.
+fn apply_64(op: Rmw64, old: u64, v: u64) -> u64 {
+    match op {
+        Rmw64::Add => old.wrapping_add(v),
+        Rmw64::AddF => (f64::from_bits(old) + f64::from_bits(v)).to_bits(),
+        Rmw64::MinU => old.min(v),
+        Rmw64::MinS => (old as i64).min(v as i64) as u64,
+        Rmw64::MaxU => old.max(v),
+        Rmw64::MaxS => (old as i64).max(v as i64) as u64,
+        Rmw64::And => old & v,
+        Rmw64::Or => old | v,
+        Rmw64::Xor => old ^ v,
+        Rmw64::Exch => v,
+    }
+}
+
+/// Atomic read-modify-write of a 32-bit word; returns the old value.
+///
+/// # Safety
+/// `p` must be valid for a 4-byte aligned atomic read-modify-write.
+#[track_caller]
+#[inline]
+pub unsafe fn atom_rmw_32(op: Rmw32, p: *mut u32, v: u32, o: MemOrder, s: MemScope) -> u32 {
+    // SAFETY: the caller passes a valid, aligned pointer.
+    let a = unsafe { AtomicU32::from_ptr(p) };
+    let old = a
+        .fetch_update(rmw_order(o), fail_order(o), |x| Some(apply_32(op, x, v)))
+        .unwrap_or_else(|x| x);
+    after_atomic(apply_32(op, old, v) != old, o, s);
+    old
+}
+
+/// Atomic read-modify-write of a 64-bit word; returns the old value.
+///
+/// # Safety
+/// `p` must be valid for an 8-byte aligned atomic read-modify-write.
+#[track_caller]
+#[inline]
+pub unsafe fn atom_rmw_64(op: Rmw64, p: *mut u64, v: u64, o: MemOrder, s: MemScope) -> u64 {
+    // SAFETY: the caller passes a valid, aligned pointer.
+    let a = unsafe { AtomicU64::from_ptr(p) };
+    let old = a
+        .fetch_update(rmw_order(o), fail_order(o), |x| Some(apply_64(op, x, v)))
+        .unwrap_or_else(|x| x);
+    after_atomic(apply_64(op, old, v) != old, o, s);
+    old
+}
+
+/// Atomic compare-and-swap of a 32-bit word (bitwise compare); returns the
+/// old value.
+///
+/// # Safety
+/// `p` must be valid for a 4-byte aligned atomic read-modify-write.
+#[track_caller]
+#[inline]
+pub unsafe fn atom_cas_32(p: *mut u32, cmp: u32, new: u32, o: MemOrder, s: MemScope) -> u32 {
+    // SAFETY: the caller passes a valid, aligned pointer.
+    let a = unsafe { AtomicU32::from_ptr(p) };
+    let old = a
+        .compare_exchange(cmp, new, rmw_order(o), fail_order(o))
+        .unwrap_or_else(|x| x);
+    after_atomic(old == cmp && new != cmp, o, s);
+    old
+}
+
+/// Atomic compare-and-swap of a 64-bit word (bitwise compare); returns the
+/// old value.
+///
+/// # Safety
+/// `p` must be valid for an 8-byte aligned atomic read-modify-write.
+#[track_caller]
+#[inline]
+pub unsafe fn atom_cas_64(p: *mut u64, cmp: u64, new: u64, o: MemOrder, s: MemScope) -> u64 {
+    // SAFETY: the caller passes a valid, aligned pointer.
+    let a = unsafe { AtomicU64::from_ptr(p) };
+    let old = a
+        .compare_exchange(cmp, new, rmw_order(o), fail_order(o))
+        .unwrap_or_else(|x| x);
+    after_atomic(old == cmp && new != cmp, o, s);
+    old
+}
+
+/// A fence: lanes share one OS thread, so a host fence (which also keeps
+/// the optimiser from moving accesses across it) is all it takes.
+#[inline]
+pub fn fence(o: FenceOrder, _s: MemScope) {
+    core::sync::atomic::fence(match o {
+        FenceOrder::AcqRel => Ordering::AcqRel,
+        FenceOrder::SeqCst => Ordering::SeqCst,
+    });
+}
+
+/// `membar.cta`.
+#[inline]
+pub fn membar_cta() {
+    fence(FenceOrder::SeqCst, MemScope::Block)
+}
+
+/// `membar.gl`.
+#[inline]
+pub fn membar_gl() {
+    fence(FenceOrder::SeqCst, MemScope::Device)
+}
+
+/// `membar.sys`.
+#[inline]
+pub fn membar_sys() {
+    fence(FenceOrder::SeqCst, MemScope::System)
+}
+
+/// `nanosleep`: the lane gives up its turn (a spin loop's pause).
+#[track_caller]
+#[inline]
+pub fn nanosleep(_ns: u32) {
+    lane::yield_now()
+}
