@@ -23,7 +23,7 @@ use cooperative_groups::intrinsics::{block_dim, block_idx, thread_idx};
 use cooperative_groups::{kernel, shared_array, this_thread_block};
 
 /// Output words per thread of the atomics differential kernels.
-pub const ATOMIC_WORDS: usize = 64;
+pub const ATOMIC_WORDS: usize = crate::semantics::SEM_WORDS;
 
 #[inline(always)]
 fn gtid() -> u32 {

@@ -1,6 +1,8 @@
 //! The semantic differential against NVIDIA's C++: kernels whose twins in
 //! `reference/cuda/semantics.cu` (extern "C" `cpp_` + the same name) make
-//! the same calls through `cooperative_groups` C++. `cg-lab verify` builds
+//! the same calls through `cooperative_groups` C++ — and, in the same case
+//! table, the atomics of [`crate::atomics`] with their twins in
+//! `reference/cuda/atomics.cu`. `cg-lab verify` builds
 //! the C++ with nvcc, runs both on the GPU and compares every word; the
 //! H200's words are committed and the simulator is checked against them on
 //! every CI run.
@@ -311,8 +313,10 @@ pub mod cases {
         pub name: &'static str,
         /// The Rust kernel.
         pub kernel: Kernel<(*mut u32,)>,
-        /// The `extern "C"` name of its C++ twin in `semantics.cu`.
+        /// The `extern "C"` name of its C++ twin.
         pub cpp: &'static str,
+        /// The file of `reference/cuda` that holds the twin (its stem).
+        pub cpp_file: &'static str,
         /// Blocks.
         pub grid: u32,
         /// Threads per block.
@@ -327,11 +331,32 @@ pub mod cases {
                 name: $name,
                 kernel: super::$k,
                 cpp: $cpp,
+                cpp_file: "semantics",
                 grid: 2,
                 block: $block,
                 note: $note,
             }
         };
+    }
+
+    /// An atomics case (`crate::atomics`, twins in `atomics.cu`).
+    const fn atomics(
+        name: &'static str,
+        kernel: Kernel<(*mut u32,)>,
+        cpp: &'static str,
+        grid: u32,
+        block: u32,
+        note: &'static str,
+    ) -> SemCase {
+        SemCase {
+            name,
+            kernel,
+            cpp,
+            cpp_file: "atomics",
+            grid,
+            block,
+            note,
+        }
     }
 
     /// Every case.
@@ -440,6 +465,38 @@ pub mod cases {
             "cpp_sem_partitions",
             64,
             "labeled/binary partition: ranks, meta group"
+        ),
+        atomics(
+            "atomic_private",
+            crate::atomics::ATOMIC_PRIVATE,
+            "cpp_atomic_private",
+            4,
+            128,
+            "every atomic op × type × order on private words",
+        ),
+        atomics(
+            "atomic_private_b96",
+            crate::atomics::ATOMIC_PRIVATE,
+            "cpp_atomic_private",
+            3,
+            96,
+            "the same, 96-thread blocks",
+        ),
+        atomics(
+            "atomic_contended",
+            crate::atomics::ATOMIC_CONTENDED,
+            "cpp_atomic_contended",
+            8,
+            256,
+            "commutative atomics on shared and global words",
+        ),
+        atomics(
+            "atomic_contended_b100",
+            crate::atomics::ATOMIC_CONTENDED,
+            "cpp_atomic_contended",
+            5,
+            100,
+            "the same, partial warps",
         ),
     ];
 }

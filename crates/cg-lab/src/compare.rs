@@ -305,7 +305,7 @@ pub fn run(args: &CompareArgs) -> Result<()> {
         "building the C++ reference with {} for sm_{sm} …",
         nvcc.display()
     );
-    let cubin = crate::reference::build_cubin(&nvcc, sm, &build, crate::reference::C02_CU)?;
+    let (cubin, _) = crate::reference::build_cubin(&nvcc, sm, &build, crate::reference::C02_CU)?;
     let module = gpu.load_image(&std::fs::read(&cubin)?)?;
     // The Rust side decides which experiments exist: clusters need sm_90 PTX.
     let rust_sm = if gpu.cluster_support().is_ok() {

@@ -10,7 +10,6 @@
 //! Without a GPU both run on the `cg-sim` simulator (correctness only) and
 //! say so.
 
-mod atomics;
 mod backend_choice;
 mod cli;
 mod compare;
@@ -65,10 +64,6 @@ enum Command {
     /// Time the Rust kernels against NVIDIA's C++ (cooperative_groups, CUB)
     /// in the same process: needs a GPU and nvcc.
     Compare(compare::CompareArgs),
-    /// Atomics differential: every atomic operation in Rust against its
-    /// nvcc-built C++ twin (`atomicCAS`, `cuda::atomic_ref` …) on the GPU,
-    /// and against the simulator, word for word: needs a GPU and nvcc.
-    Atomics(atomics::AtomicsArgs),
 }
 
 impl Cli {
@@ -80,7 +75,7 @@ impl Cli {
             None => self.lab.validate(),
             Some(Command::Compare(args)) => args.validate(),
             Some(Command::Info(args)) => args.validate(),
-            Some(Command::Verify(_)) | Some(Command::Atomics(_)) => Ok(()),
+            Some(Command::Verify(_)) => Ok(()),
         }
     }
 }
@@ -139,7 +134,6 @@ fn main() -> ExitCode {
         Some(Command::Info(args)) => info::run(&args),
         Some(Command::Verify(args)) => verify::run(&args),
         Some(Command::Compare(args)) => compare::run(&args),
-        Some(Command::Atomics(args)) => atomics::run(&args),
         None => run::run(&cli.lab),
     };
     match result {

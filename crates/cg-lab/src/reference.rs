@@ -6,45 +6,84 @@ use std::process::Command;
 
 use anyhow::{Context, Result, bail};
 
+/// One source of `reference/cuda`.
+#[derive(Clone, Copy, Debug)]
+pub struct Source {
+    /// File stem (`NAME.cu`).
+    pub stem: &'static str,
+    /// The text.
+    pub text: &'static str,
+    /// Defines for a toolkit that lacks something the file uses, tried if
+    /// the plain build fails (e.g. a libcu++ without
+    /// `cuda::thread_scope_cluster`).
+    pub fallback: &'static [&'static str],
+}
+
 /// `reference/cuda/c02_reference.cu`: the C-02 experiments (`cg-lab compare`).
-pub const C02_CU: (&str, &str) = (
-    "c02_reference",
-    include_str!("../../../reference/cuda/c02_reference.cu"),
-);
+pub const C02_CU: Source = Source {
+    stem: "c02_reference",
+    text: include_str!("../../../reference/cuda/c02_reference.cu"),
+    fallback: &[],
+};
 
 /// `reference/cuda/semantics.cu`: the semantic differential (`cg-lab verify`).
-pub const SEMANTICS_CU: (&str, &str) = (
-    "semantics",
-    include_str!("../../../reference/cuda/semantics.cu"),
-);
+pub const SEMANTICS_CU: Source = Source {
+    stem: "semantics",
+    text: include_str!("../../../reference/cuda/semantics.cu"),
+    fallback: &[],
+};
+
+/// `reference/cuda/atomics.cu`: the atomics' twins in the semantic
+/// differential (`cuda::atomic_ref`, `atomicCAS`, …). CUDA 13's libcu++
+/// has no `cuda::thread_scope_cluster`: then the cluster-scope twins use
+/// the device scope (their results are the same).
+pub const ATOMICS_CU: Source = Source {
+    stem: "atomics",
+    text: include_str!("../../../reference/cuda/atomics.cu"),
+    fallback: &["-DCG_NO_THREAD_SCOPE_CLUSTER"],
+};
 
 /// The nvcc command line, for reports.
 pub fn nvcc_flags(sm: u32) -> String {
     format!("nvcc -O3 -arch=sm_{sm} -cubin")
 }
 
-/// Builds `(stem, source)` with nvcc for `sm` into `dir`; returns the cubin.
+/// Builds `src` with nvcc for `sm` into `dir`; returns the cubin and the
+/// fallback defines it needed (empty if none).
 pub fn build_cubin(
     nvcc: &Path,
     sm: u32,
     dir: &Path,
-    (stem, source): (&str, &str),
-) -> Result<PathBuf> {
+    src: Source,
+) -> Result<(PathBuf, &'static [&'static str])> {
     std::fs::create_dir_all(dir)?;
-    let src = dir.join(format!("{stem}.cu"));
-    crate::output::write_atomic(&src, source.as_bytes())?;
-    let cubin = dir.join(format!("{stem}_sm{sm}.cubin"));
-    let out = Command::new(nvcc)
-        .args(["-O3", &format!("-arch=sm_{sm}"), "-cubin", "-o"])
-        .arg(&cubin)
-        .arg(&src)
-        .output()
-        .with_context(|| format!("running {}", nvcc.display()))?;
-    if !out.status.success() {
-        bail!(
-            "nvcc failed to build reference/cuda/{stem}.cu:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+    let file = dir.join(format!("{}.cu", src.stem));
+    crate::output::write_atomic(&file, src.text.as_bytes())?;
+    let cubin = dir.join(format!("{}_sm{sm}.cubin", src.stem));
+    let attempts: &[&'static [&'static str]] = if src.fallback.is_empty() {
+        &[&[]]
+    } else {
+        &[&[], src.fallback]
+    };
+    let mut first_error = String::new();
+    for &defines in attempts {
+        let out = Command::new(nvcc)
+            .args(["-O3", &format!("-arch=sm_{sm}"), "-cubin"])
+            .args(defines)
+            .arg("-o")
+            .arg(&cubin)
+            .arg(&file)
+            .output()
+            .with_context(|| format!("running {}", nvcc.display()))?;
+        if out.status.success() {
+            return Ok((cubin, defines));
+        }
+        if first_error.is_empty() {
+            first_error = String::from_utf8_lossy(&out.stderr).into_owned();
+        }
     }
-    Ok(cubin)
+    bail!(
+        "nvcc failed to build reference/cuda/{}.cu:\n{first_error}",
+        src.stem
+    )
 }

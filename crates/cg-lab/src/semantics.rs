@@ -1,7 +1,7 @@
 //! The semantic differential against NVIDIA's C++ (part of `cg-lab
-//! verify`): every kernel of `cg_kernels::semantics` and its twin in
-//! `reference/cuda/semantics.cu` (built by nvcc for the device) run on the
-//! GPU; the Rust kernel also runs on the simulator; all three outputs must
+//! verify`): every case of `cg_kernels::semantics` (shuffles, partitions,
+//! lambdas, atomics) and its twin in `reference/cuda/semantics.cu` or
+//! `atomics.cu` (built by nvcc for the device) run on the GPU; the Rust kernel also runs on the simulator; all three outputs must
 //! be identical word for word. Written to `semantics.json` /
 //! `semantics.md`; without a GPU, the simulator is compared against the C++
 //! words of a committed `semantics.json`.
@@ -58,7 +58,8 @@ fn words(c: &SemCase) -> usize {
 
 /// Runs the Rust kernel of `c` on `backend`.
 pub fn run_rust(backend: &Backend, c: &SemCase) -> Result<Vec<u32>> {
-    let out = backend.alloc::<u32>(words(c))?;
+    let mut out = backend.alloc::<u32>(words(c))?;
+    out.zero()?;
     backend
         .launch(
             &c.kernel,
@@ -71,6 +72,7 @@ pub fn run_rust(backend: &Backend, c: &SemCase) -> Result<Vec<u32>> {
 
 fn run_cpp(gpu: &Gpu, module: &Module, c: &SemCase) -> Result<Vec<u32>> {
     let out = gpu.alloc::<u32>(words(c))?;
+    out.zero()?;
     let f = module.function(c.cpp)?;
     gpu.launch_function(
         f,
@@ -131,13 +133,33 @@ pub fn run_on_gpu(
         bail!("the semantic differential runs NVIDIA's C++ on a GPU");
     };
     let sm = gpu.info().sm();
-    let cubin = crate::reference::build_cubin(nvcc, sm, build_dir, crate::reference::SEMANTICS_CU)?;
-    let module = gpu.load_image(&std::fs::read(&cubin)?)?;
+    // Each file of reference/cuda that a case names, built once.
+    let mut modules: Vec<(&str, Module)> = Vec::new();
+    let mut nvcc_line = crate::reference::nvcc_flags(sm);
+    for src in [crate::reference::SEMANTICS_CU, crate::reference::ATOMICS_CU] {
+        if !SEM_CASES.iter().any(|c| c.cpp_file == src.stem) {
+            continue;
+        }
+        let (cubin, defines) = crate::reference::build_cubin(nvcc, sm, build_dir, src)?;
+        if !defines.is_empty() {
+            let note = format!("{}.cu built with {}", src.stem, defines.join(" "));
+            println!("note: {note} (this toolkit lacks what the plain build needs)");
+            nvcc_line += &format!("; {note}");
+        }
+        modules.push((src.stem, gpu.load_image(&std::fs::read(&cubin)?)?));
+    }
     let sim = Backend::sim();
     let mut cases = Vec::new();
     let mut failures = Vec::new();
     for c in SEM_CASES {
-        let cpp = run_cpp(gpu, &module, c)?;
+        let Some((_, module)) = modules.iter().find(|(stem, _)| *stem == c.cpp_file) else {
+            bail!(
+                "semantic case {}: no reference/cuda/{}.cu",
+                c.name,
+                c.cpp_file
+            );
+        };
+        let cpp = run_cpp(gpu, module, c)?;
         let rust = run_rust(backend, c)?;
         let on_sim = run_rust(&sim, c)?;
         let (r, diffs) = result(c, cpp, rust, on_sim);
@@ -147,7 +169,7 @@ pub fn run_on_gpu(
     }
     let report = SemReport {
         device: gpu.info().name.clone(),
-        nvcc: crate::reference::nvcc_flags(sm),
+        nvcc: nvcc_line,
         command: crate::results::command_line(),
         commit: env!("CG_LAB_COMMIT").into(),
         cases,

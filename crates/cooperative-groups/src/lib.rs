@@ -76,8 +76,12 @@
 //! multi-warp tiles have `shfl` (broadcast), `any` and `all`. The free
 //! functions [`reduce`], [`inclusive_scan`], [`exclusive_scan`],
 //! [`invoke_one`] and [`invoke_one_broadcast`] take any group, the block
-//! included, and an operator of [`ops`]. Each item's documentation names
-//! the PTX it lowers to.
+//! included, and an operator of [`ops`] or a closure, as CUDA takes
+//! lambdas (`reduce(&tile, v, |a: i32, b: i32| a.max(b))`);
+//! [`inclusive_scan!`] and [`exclusive_scan!`] with two arguments use
+//! CUDA's default operator, the sum. Each item's documentation names the
+//! PTX it lowers to. A `template <int N> __global__` kernel is
+//! `#[kernel(instances(8, 16, 32))]` on a generic function (see [`kernel`]).
 //!
 //! ## Same results as CUDA, and where they differ by choice
 //!

@@ -42,7 +42,7 @@ pub fn closure_ops(input: *const i32, out: *mut i32, cap: i32) {
     let pair = tiled_partition::<64>(&block);
     put(out, t, 12, reduce(&pair, v, max));
     put(out, t, 13, reduce(&pair, v, Greater));
-    if lane_id() % 3 != 0 {
+    if !lane_id().is_multiple_of(3) {
         let g = coalesced_threads();
         put(out, t, 14, reduce(&g, v, max));
         put(out, t, 15, reduce(&g, v, Greater));
@@ -91,7 +91,7 @@ fn closures_match_the_library_operators() {
             assert_eq!(r[8], r[9], "thread {t}: block reduce");
             assert_eq!(r[10], r[11], "thread {t}: block inclusive scan");
             assert_eq!(r[12], r[13], "thread {t}: 64-thread tile reduce");
-            if (t as u32 % block) % 32 % 3 != 0 {
+            if !((t as u32 % block) % 32).is_multiple_of(3) {
                 assert_eq!(r[14], r[15], "thread {t}: coalesced reduce");
             }
         }
