@@ -11,6 +11,7 @@
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 #include <cooperative_groups/scan.h>
+#include <cuda/atomic>
 
 namespace cg = cooperative_groups;
 
@@ -194,4 +195,30 @@ extern "C" __global__ void cpp_sem_closures(unsigned* out) {
         put(out, 7, UNDEFINED);
         put(out, 8, UNDEFINED);
     }
+}
+
+// The collectives that finish in an atomic, on thread_block_tile<8> and
+// <32>: targets in the words 32.. of each tile's first thread.
+extern "C" __global__ void cpp_sem_updates(unsigned* out) {
+    cg::thread_block block = cg::this_thread_block();
+    int v = (int)((gtid() * 7919) % 211) - 100;
+    cg::thread_block_tile<8> t8 = cg::tiled_partition<8>(block);
+    cg::thread_block_tile<32> t32 = cg::tiled_partition<32>(block);
+    auto word = [&](unsigned tile_rank, int j) {
+        int* p = reinterpret_cast<int*>(out + (gtid() - tile_rank) * SEM_WORDS + j);
+        return cuda::atomic_ref<int, cuda::thread_scope_device>(*p);
+    };
+    unsigned r8 = t8.thread_rank();
+    { auto a = word(r8, 32); cg::reduce_update_async(t8, a, v, cg::plus<int>()); }
+    { auto a = word(r8, 33); cg::reduce_update_async(t8, a, v, cg::greater<int>()); }
+    { auto a = word(r8, 34); cg::reduce_store_async(t8, a, v, cg::less<int>()); }
+    { auto a = word(r8, 35); put(out, 0, cg::inclusive_scan_update(t8, a, v, cg::plus<int>())); }
+    { auto a = word(r8, 35); put(out, 1, cg::inclusive_scan_update(t8, a, v, cg::plus<int>())); }
+    { auto a = word(r8, 36); put(out, 2, cg::exclusive_scan_update(t8, a, v, cg::plus<int>())); }
+    { auto a = word(r8, 36); put(out, 3, cg::exclusive_scan_update(t8, a, v, cg::plus<int>())); }
+    { auto a = word(r8, 37); put(out, 4, cg::inclusive_scan_update(t8, a, v, cg::greater<int>())); }
+    unsigned r32 = t32.thread_rank();
+    { auto a = word(r32, 38); put(out, 5, cg::exclusive_scan_update(t32, a, v, cg::bit_xor<int>())); }
+    { auto a = word(r32, 39); cg::reduce_update_async(t32, a, v, cg::bit_or<int>()); }
+    { auto a = word(r32, 40); cg::reduce_update_async(t32, a, v, cg::plus<int>()); }
 }

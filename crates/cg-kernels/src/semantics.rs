@@ -18,6 +18,9 @@
 use cooperative_groups::intrinsics::{block_dim, block_idx, lane_id, thread_idx};
 use cooperative_groups::kernel;
 use cooperative_groups::prelude::*;
+use cooperative_groups::{
+    exclusive_scan_update, inclusive_scan_update, reduce_store_async, reduce_update_async,
+};
 
 /// Output words per thread.
 pub const SEM_WORDS: usize = 64;
@@ -301,6 +304,63 @@ pub fn sem_closures(out: *mut u32) {
     }
 }
 
+/// The collectives that finish in an atomic (CUDA 12): on
+/// `thread_block_tile<8>` and `<32>`, targets in the words 32.. of each
+/// tile's first thread; scans return their values in words 0.. of every
+/// thread, and each scan runs twice on the same target (the second sees
+/// the first's total).
+#[kernel]
+pub fn sem_updates(out: *mut u32) {
+    use cooperative_groups::atomic::{AtomicRef, Device};
+    let block = this_thread_block();
+    let v = ((gtid() * 7919) % 211) as i32 - 100;
+    let t8 = tiled_partition::<8>(&block);
+    let t32 = tiled_partition::<32>(&block);
+    let word = |tile_rank: u32, j: usize| {
+        let first = (gtid() - tile_rank) as usize;
+        // SAFETY: the word lies in the tile's first thread's row, which only
+        // these atomics touch; the row is inside the output.
+        unsafe { AtomicRef::<i32, Device>::from_ptr(out.add(first * SEM_WORDS + j).cast()) }
+    };
+    let r8 = t8.thread_rank();
+    reduce_update_async(&t8, &word(r8, 32), v, Plus);
+    reduce_update_async(&t8, &word(r8, 33), v, Greater);
+    reduce_store_async(&t8, &word(r8, 34), v, Less);
+    put(
+        out,
+        0,
+        inclusive_scan_update(&t8, &word(r8, 35), v, Plus) as u32,
+    );
+    put(
+        out,
+        1,
+        inclusive_scan_update(&t8, &word(r8, 35), v, Plus) as u32,
+    );
+    put(
+        out,
+        2,
+        exclusive_scan_update(&t8, &word(r8, 36), v, Plus) as u32,
+    );
+    put(
+        out,
+        3,
+        exclusive_scan_update(&t8, &word(r8, 36), v, Plus) as u32,
+    );
+    put(
+        out,
+        4,
+        inclusive_scan_update(&t8, &word(r8, 37), v, Greater) as u32,
+    );
+    let r32 = t32.thread_rank();
+    put(
+        out,
+        5,
+        exclusive_scan_update(&t32, &word(r32, 38), v, BitXor) as u32,
+    );
+    reduce_update_async(&t32, &word(r32, 39), v, BitOr);
+    reduce_update_async(&t32, &word(r32, 40), v, Plus);
+}
+
 /// The cases: kernel, C++ twin, launch shape.
 #[cfg(not(target_arch = "nvptx64"))]
 pub mod cases {
@@ -458,6 +518,13 @@ pub mod cases {
             "cpp_sem_closures",
             40,
             "lambdas and scans, partial warp (8 lanes)"
+        ),
+        case!(
+            "updates",
+            SEM_UPDATES,
+            "cpp_sem_updates",
+            64,
+            "reduce_update/store_async, scan_update"
         ),
         case!(
             "partitions",

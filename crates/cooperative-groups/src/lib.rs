@@ -191,6 +191,9 @@ pub use cluster::{ClusterArrivalToken, ClusterGroup, this_cluster};
 pub use collective::invoke::{invoke_one, invoke_one_broadcast};
 pub use collective::reduce::reduce;
 pub use collective::scan::{exclusive_scan, inclusive_scan};
+pub use collective::update::{
+    AtomicOp, exclusive_scan_update, inclusive_scan_update, reduce_store_async, reduce_update_async,
+};
 pub use collective::value::{Label, MAX_SHFL_BYTES, MatchValue, ShflValue};
 pub use dim::Dim3;
 pub use grid::{GridArrivalToken, GridGroup, this_grid};

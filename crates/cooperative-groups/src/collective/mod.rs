@@ -38,5 +38,6 @@ pub(crate) mod rake;
 pub(crate) mod reduce;
 pub(crate) mod scan;
 pub(crate) mod shuffle;
+pub(crate) mod update;
 pub(crate) mod value;
 pub(crate) mod vote;
