@@ -159,3 +159,27 @@ pub fn out_dir(flag: Option<&Path>, slug: &str) -> PathBuf {
     flag.map(Path::to_path_buf)
         .unwrap_or_else(|| PathBuf::from("results").join(slug))
 }
+
+/// The first word where two outputs of `words` words per thread differ,
+/// described as `thread T word W: NAME_A 0x…, NAME_B 0x…` (or their lengths).
+pub fn first_difference(
+    words: usize,
+    (a_name, a): (&str, &[u32]),
+    (b_name, b): (&str, &[u32]),
+) -> Option<String> {
+    if a.len() != b.len() {
+        return Some(format!(
+            "lengths {} ({a_name}) vs {} ({b_name})",
+            a.len(),
+            b.len()
+        ));
+    }
+    let i = a.iter().zip(b).position(|(x, y)| x != y)?;
+    Some(format!(
+        "thread {} word {}: {a_name} {:#x}, {b_name} {:#x}",
+        i / words,
+        i % words,
+        a[i],
+        b[i]
+    ))
+}

@@ -14,6 +14,8 @@ use cg_kernels::semantics::{SEM_WORDS, UNDEFINED};
 use cg_runtime::{Backend, Gpu, LaunchConfig, Module};
 use serde::{Deserialize, Serialize};
 
+use crate::results::first_difference;
+
 /// One case's outputs.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct SemResult {
@@ -85,25 +87,10 @@ fn run_cpp(gpu: &Gpu, module: &Module, c: &SemCase) -> Result<Vec<u32>> {
     Ok(out.to_vec()?)
 }
 
-/// The first word where `b` differs from `a`, described.
-fn first_difference(what: &str, a: &[u32], b: &[u32]) -> Option<String> {
-    if a.len() != b.len() {
-        return Some(format!("{what}: lengths {} vs {}", a.len(), b.len()));
-    }
-    let i = a.iter().zip(b).position(|(x, y)| x != y)?;
-    Some(format!(
-        "{what}: thread {} word {}: {:#x} vs {:#x}",
-        i / SEM_WORDS,
-        i % SEM_WORDS,
-        a[i],
-        b[i]
-    ))
-}
-
 fn result(c: &SemCase, cpp: Vec<u32>, rust: Vec<u32>, sim: Vec<u32>) -> (SemResult, Vec<String>) {
     let diffs: Vec<String> = [
-        first_difference("C++ vs Rust (GPU)", &cpp, &rust),
-        first_difference("C++ (GPU) vs Rust (simulator)", &cpp, &sim),
+        first_difference(SEM_WORDS, ("C++", &cpp), ("Rust", &rust)),
+        first_difference(SEM_WORDS, ("C++", &cpp), ("simulator", &sim)),
     ]
     .into_iter()
     .flatten()
@@ -189,9 +176,10 @@ pub fn check_sim_against(reference: &SemReport) -> Result<Vec<String>> {
             );
         };
         let on_sim = run_rust(&sim, c)?;
-        let diffs: Vec<String> = first_difference("C++ (GPU) vs Rust (simulator)", &r.cpp, &on_sim)
-            .into_iter()
-            .collect();
+        let diffs: Vec<String> =
+            first_difference(SEM_WORDS, ("C++", &r.cpp), ("simulator", &on_sim))
+                .into_iter()
+                .collect();
         let (shown, _) = result(c, r.cpp.clone(), r.rust.clone(), on_sim);
         print_line(&shown, &diffs);
         failures.extend(diffs.into_iter().map(|d| format!("{}: {d}", c.name)));

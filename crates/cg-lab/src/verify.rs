@@ -95,18 +95,6 @@ pub fn run_case(backend: &Backend, c: &DiffCase) -> Result<Vec<u32>> {
     Ok(out.to_vec()?)
 }
 
-fn first_difference(a: &[u32], b: &[u32]) -> Option<String> {
-    if a.len() != b.len() {
-        return Some(format!("lengths {} vs {}", a.len(), b.len()));
-    }
-    let i = a.iter().zip(b).position(|(x, y)| x != y)?;
-    let (t, w) = (i / DIFF_WORDS, i % DIFF_WORDS);
-    Some(format!(
-        "thread {t} word {w}: gpu {:#x}, sim {:#x}",
-        a[i], b[i]
-    ))
-}
-
 /// What the GPU gave (or a reference file written on one) before the
 /// simulator runs: kept whole so that a failure can save it.
 #[derive(Default, Serialize)]
@@ -194,10 +182,11 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
         }
     };
     let mut rec = Recorder::new(|r: &CaseResult| {
-        let verdict = match first_difference(&r.gpu, &r.sim) {
-            None => "identical".to_string(),
-            Some(d) => format!("DIFFERENT ({d})"),
-        };
+        let verdict =
+            match crate::results::first_difference(DIFF_WORDS, ("gpu", &r.gpu), ("sim", &r.sim)) {
+                None => "identical".to_string(),
+                Some(d) => format!("DIFFERENT ({d})"),
+            };
         println!(
             "{:<14} grid={} block={:<4} {:<38} {verdict}",
             r.name, r.grid, r.block, r.note
@@ -390,7 +379,8 @@ fn compare_with_sim(side: &mut GpuSide, rec: &mut Recorder<'_, CaseResult>) -> R
     for (c, out) in DIFF_CASES.iter().zip(&side.outputs) {
         rec.begin(c.name)?;
         let sim_out = run_case(&sim, c)?;
-        let diff = first_difference(&out.gpu, &sim_out);
+        let diff =
+            crate::results::first_difference(DIFF_WORDS, ("gpu", &out.gpu), ("sim", &sim_out));
         if let Some(d) = &diff {
             side.failures.push(format!("{}: {d}", c.name));
         }
