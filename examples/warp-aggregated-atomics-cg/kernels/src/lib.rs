@@ -30,7 +30,7 @@ unsafe fn atomic_agg_inc(counter: *mut i32) -> i32 {
 #[kernel]
 pub fn filter_arr(dst: *mut i32, nres: *mut i32, src: *const i32, n: u32) {
     let block = this_thread_block();
-    let stride = block.num_threads() * block.group_dim().x;
+    let stride = block.num_threads() * this_grid().dim_blocks().x;
     let mut i = block.group_index().x * block.num_threads() + block.thread_rank();
     while i < n {
         // SAFETY: i < n, the length of `src`.
