@@ -23,6 +23,8 @@ export CG_SMS=${CG_SMS:-90}
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$repo/target/samples}
 cd "$repo/examples"
 start=$SECONDS
+printf '\n--> cargo fmt --check (examples/)\n'
+cargo fmt --all --check
 printf '\n--> build (%s)\n' "${samples[*]}"
 cargo build --locked "${profile[@]}" $(printf -- '-p %s ' "${samples[@]}")
 dir=$CARGO_TARGET_DIR/$([[ ${#profile[@]} -gt 0 ]] && echo release || echo debug)

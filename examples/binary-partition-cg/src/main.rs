@@ -3,9 +3,9 @@
 //! The original prints the totals; here the host computes them too and
 //! compares.
 
+use binary_partition_cg_kernels::ODD_EVEN_COUNT_AND_SUM;
 use cg_runtime::{Backend, LaunchConfig};
 use samples_support::{Error, Rng, backend, ensure};
-use binary_partition_cg_kernels::ODD_EVEN_COUNT_AND_SUM;
 
 include!(concat!(env!("OUT_DIR"), "/binary_partition_cg_kernels.rs"));
 
@@ -25,7 +25,12 @@ fn main() -> Result<(), Error> {
     backend.launch(
         &ODD_EVEN_COUNT_AND_SUM,
         &LaunchConfig::linear(blocks, threads),
-        (d_input.as_ptr() as *const i32, num_odds.as_ptr(), sums.as_ptr(), size as u32),
+        (
+            d_input.as_ptr() as *const i32,
+            num_odds.as_ptr(),
+            sums.as_ptr(),
+            size as u32,
+        ),
     )?;
     let (odds, sums) = (num_odds.to_vec()?[0], sums.to_vec()?);
     println!(
@@ -35,9 +40,15 @@ fn main() -> Result<(), Error> {
     let want_odds = input.iter().filter(|&&x| x & 1 == 1).count() as i32;
     let want_odd_sum: i32 = input.iter().filter(|&&x| x & 1 == 1).sum();
     let want_even_sum: i32 = input.iter().filter(|&&x| x & 1 == 0).sum();
-    ensure(odds == want_odds, || format!("odd count {odds}, host {want_odds}"))?;
-    ensure(sums[0] == want_odd_sum, || format!("odd sum {}, host {want_odd_sum}", sums[0]))?;
-    ensure(sums[1] == want_even_sum, || format!("even sum {}, host {want_even_sum}", sums[1]))?;
+    ensure(odds == want_odds, || {
+        format!("odd count {odds}, host {want_odds}")
+    })?;
+    ensure(sums[0] == want_odd_sum, || {
+        format!("odd sum {}, host {want_odd_sum}", sums[0])
+    })?;
+    ensure(sums[1] == want_even_sum, || {
+        format!("even sum {}, host {want_even_sum}", sums[1])
+    })?;
     println!("binaryPartitionCG: PASSED (count and both sums equal the host's)");
     Ok(())
 }

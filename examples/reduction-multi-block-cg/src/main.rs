@@ -9,7 +9,10 @@ use cg_runtime::{Backend, Dim3, LaunchConfig};
 use reduction_multi_block_cg_kernels::REDUCE_SINGLE_PASS_MULTI_BLOCK_CG as KERNEL;
 use samples_support::{Cpp, Error, Rng, backend, ensure, report_times, time_interleaved};
 
-include!(concat!(env!("OUT_DIR"), "/reduction_multi_block_cg_kernels.rs"));
+include!(concat!(
+    env!("OUT_DIR"),
+    "/reduction_multi_block_cg_kernels.rs"
+));
 
 /// Kahan summation, as the original's CPU reference.
 fn reduce_cpu(data: &[f32]) -> f32 {
@@ -37,20 +40,30 @@ fn main() -> Result<(), Error> {
         Backend::Sim(_) => 4,
     };
     let mut rng = Rng::new(25);
-    let data: Vec<f32> = (0..n).map(|_| (rng.next() & 0xFF) as f32 / i32::MAX as f32).collect();
+    let data: Vec<f32> = (0..n)
+        .map(|_| (rng.next() & 0xFF) as f32 / i32::MAX as f32)
+        .collect();
     let cpu = reduce_cpu(&data);
     println!("{n} elements, {threads} threads, {blocks} blocks (cooperative launch)");
     let input = backend.upload(&data)?;
     let out = backend.alloc::<f32>(blocks as usize)?;
     let args = (input.as_ptr() as *const f32, out.as_ptr(), n);
-    let cfg = LaunchConfig::linear(blocks, threads).with_dynamic_smem(smem).cooperative();
+    let cfg = LaunchConfig::linear(blocks, threads)
+        .with_dynamic_smem(smem)
+        .cooperative();
     let check = |what: &str, got: f32| -> Result<(), Error> {
         let diff = (got as f64 - cpu as f64).abs();
-        ensure(diff < 1e-8 * n as f64, || format!("{what}: {got:.12} vs CPU {cpu:.12} (|diff| {diff:e})"))?;
+        ensure(diff < 1e-8 * n as f64, || {
+            format!("{what}: {got:.12} vs CPU {cpu:.12} (|diff| {diff:e})")
+        })?;
         // A tighter check than the original's (its bound is loose for
         // inputs this small): relative error within 1e-5.
-        ensure(diff <= 1e-5 * cpu.abs() as f64, || format!("{what}: {got:.12} vs CPU {cpu:.12}: relative error over 1e-5"))?;
-        println!("{what}: result {got:.12}, CPU result {cpu:.12}: within 1e-8 · n and 1e-5 relative");
+        ensure(diff <= 1e-5 * cpu.abs() as f64, || {
+            format!("{what}: {got:.12} vs CPU {cpu:.12}: relative error over 1e-5")
+        })?;
+        println!(
+            "{what}: result {got:.12}, CPU result {cpu:.12}: within 1e-8 · n and 1e-5 relative"
+        );
         Ok(())
     };
     backend.launch(&KERNEL, &cfg, args)?;
@@ -58,7 +71,11 @@ fn main() -> Result<(), Error> {
     check("Rust", rust)?;
 
     if let Backend::Gpu(gpu) = &backend {
-        let cpp = Cpp::build(gpu, "reduction_multi_block_cg", include_str!("reduction_multi_block_cg.cu"))?;
+        let cpp = Cpp::build(
+            gpu,
+            "reduction_multi_block_cg",
+            include_str!("reduction_multi_block_cg.cu"),
+        )?;
         println!("C++ twin: {}", cpp.command);
         let name = "reduce_single_pass_multi_block_cg";
         let f = cpp.module.function(name)?;
@@ -66,7 +83,10 @@ fn main() -> Result<(), Error> {
         gpu.synchronize()?;
         let c = out.to_vec()?[0];
         check("C++", c)?;
-        println!("Rust and C++ results bit-identical: {}", rust.to_bits() == c.to_bits());
+        println!(
+            "Rust and C++ results bit-identical: {}",
+            rust.to_bits() == c.to_bits()
+        );
         let (r_ms, c_ms) = time_interleaved(
             gpu,
             21,
@@ -75,7 +95,11 @@ fn main() -> Result<(), Error> {
             || Ok(gpu.launch_function(f, name, &cfg, args)?),
         )?;
         report_times(&format!("single-pass reduction ({n} floats)"), r_ms, c_ms);
-        println!("bandwidth: Rust {:.1} GB/s, C++ {:.1} GB/s", n as f64 * 4.0 / (r_ms * 1e6), n as f64 * 4.0 / (c_ms * 1e6));
+        println!(
+            "bandwidth: Rust {:.1} GB/s, C++ {:.1} GB/s",
+            n as f64 * 4.0 / (r_ms * 1e6),
+            n as f64 * 4.0 / (c_ms * 1e6)
+        );
     }
     println!("reductionMultiBlockCG: PASSED");
     Ok(())

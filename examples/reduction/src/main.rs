@@ -42,7 +42,11 @@ fn partials_9(data: &[i32], blocks: u32) -> Vec<i32> {
 
 fn main() -> Result<(), Error> {
     let backend = backend(&REDUCTION_KERNELS);
-    let (n, blocks) = if backend.is_sim() { (1u32 << 12, 4u32) } else { (1 << 24, 64) };
+    let (n, blocks) = if backend.is_sim() {
+        (1u32 << 12, 4u32)
+    } else {
+        (1 << 24, 64)
+    };
     let mut rng = Rng::new(24);
     let data: Vec<i32> = (0..n).map(|_| (rng.next() & 0xFF) as i32).collect();
     let total = data.iter().fold(0i32, |a, &x| a.wrapping_add(x));
@@ -55,7 +59,13 @@ fn main() -> Result<(), Error> {
     let want8 = partials_8(&data, blocks);
     let want9 = partials_9(&data, blocks);
     let check = |what: &str, got: Vec<i32>, want: &[i32]| -> Result<(), Error> {
-        ensure(got == want, || format!("{what}: block partials {:?}… differ from the host's {:?}…", &got[..4], &want[..4]))?;
+        ensure(got == want, || {
+            format!(
+                "{what}: block partials {:?}… differ from the host's {:?}…",
+                &got[..4],
+                &want[..4]
+            )
+        })?;
         let sum = got.iter().fold(0i32, |a, &x| a.wrapping_add(x));
         ensure(sum == total, || format!("{what}: sum {sum}, host {total}"))?;
         println!("{what}: {blocks} block partials and the sum {sum} equal the host's");
@@ -64,7 +74,11 @@ fn main() -> Result<(), Error> {
     backend.launch(&CG_REDUCE, &cfg8, args)?;
     check("kernel 8 (cg_reduce)", partials.to_vec()?, &want8)?;
     backend.launch(&MULTI_WARP_CG_REDUCE_256_128, &cfg9, args)?;
-    check("kernel 9 (multi_warp_cg_reduce<256, 128>)", partials.to_vec()?, &want9)?;
+    check(
+        "kernel 9 (multi_warp_cg_reduce<256, 128>)",
+        partials.to_vec()?,
+        &want9,
+    )?;
 
     if let Backend::Gpu(gpu) = &backend {
         let cpp = Cpp::build(gpu, "reduction", include_str!("reduction.cu"))?;
@@ -85,7 +99,8 @@ fn main() -> Result<(), Error> {
                 }
                 Ok(())
             };
-            let c = || -> Result<(), Error> { Ok(gpu.launch_function(f, kernel_name, &cfg, args)?) };
+            let c =
+                || -> Result<(), Error> { Ok(gpu.launch_function(f, kernel_name, &cfg, args)?) };
             let (r_ms, c_ms) = time_interleaved(gpu, 21, 20, rust, c)?;
             report_times(&format!("{what} ({n} ints)"), r_ms, c_ms);
             check(&format!("{what} after timing"), partials.to_vec()?, want)?;

@@ -8,7 +8,10 @@ use cg_runtime::LaunchConfig;
 use samples_support::{Error, backend, ensure};
 use simple_cooperative_groups_kernels::CG_KERNEL;
 
-include!(concat!(env!("OUT_DIR"), "/simple_cooperative_groups_kernels.rs"));
+include!(concat!(
+    env!("OUT_DIR"),
+    "/simple_cooperative_groups_kernels.rs"
+));
 
 fn main() -> Result<(), Error> {
     let backend = backend(&SIMPLE_COOPERATIVE_GROUPS_KERNELS);
@@ -31,8 +34,15 @@ fn main() -> Result<(), Error> {
             })?;
         }
         let sums: Vec<i32> = (0..n).step_by(size).map(|r| out[k * n + r]).collect();
-        let what = if size == n { "the thread block".to_string() } else { format!("{} tiles of {size}", n / size) };
-        println!("sum of ranks 0..{} in {what}: {sums:?} (expected {want} each)", size - 1);
+        let what = if size == n {
+            "the thread block".to_string()
+        } else {
+            format!("{} tiles of {size}", n / size)
+        };
+        println!(
+            "sum of ranks 0..{} in {what}: {sums:?} (expected {want} each)",
+            size - 1
+        );
     }
     println!("simpleCooperativeGroups: PASSED");
     Ok(())

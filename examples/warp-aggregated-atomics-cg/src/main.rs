@@ -6,9 +6,14 @@
 
 use cg_runtime::LaunchConfig;
 use samples_support::{Error, Rng, backend, ensure};
-use warp_aggregated_atomics_cg_kernels::{CALCULATE_MAX_IN_EACH_BUCKET, FILTER_ARR, MAP_TO_BUCKETS};
+use warp_aggregated_atomics_cg_kernels::{
+    CALCULATE_MAX_IN_EACH_BUCKET, FILTER_ARR, MAP_TO_BUCKETS,
+};
 
-include!(concat!(env!("OUT_DIR"), "/warp_aggregated_atomics_cg_kernels.rs"));
+include!(concat!(
+    env!("OUT_DIR"),
+    "/warp_aggregated_atomics_cg_kernels.rs"
+));
 
 const THREADS: u32 = 512;
 const BUCKETS: i32 = 5;
@@ -18,7 +23,9 @@ fn main() -> Result<(), Error> {
     // The original's 10 M elements; fewer on the simulator.
     let n: u32 = if backend.is_sim() { 6000 } else { 10_000_000 };
     let mut rng = Rng::new(7);
-    let data: Vec<i32> = (0..n).map(|_| (rng.next() % BUCKETS as u32) as i32).collect();
+    let data: Vec<i32> = (0..n)
+        .map(|_| (rng.next() % BUCKETS as u32) as i32)
+        .collect();
     let src = backend.upload(&data)?;
     let src_ptr = src.as_ptr() as *const i32;
 
@@ -32,12 +39,16 @@ fn main() -> Result<(), Error> {
     )?;
     let nres = nres.to_vec()?[0] as usize;
     let host: Vec<i32> = data.iter().copied().filter(|&v| v > 0).collect();
-    ensure(nres == host.len(), || format!("filter: {nres} elements, host {}", host.len()))?;
+    ensure(nres == host.len(), || {
+        format!("filter: {nres} elements, host {}", host.len())
+    })?;
     let mut got = dst.to_vec()?[..nres].to_vec();
     got.sort_unstable();
     let mut want = host.clone();
     want.sort_unstable();
-    ensure(got == want, || "filter: the compacted elements are not the host's".into())?;
+    ensure(got == want, || {
+        "filter: the compacted elements are not the host's".into()
+    })?;
     println!("filter_arr: {nres} positive elements of {n}, the host's multiset");
 
     // Buckets: counter b starts at b · n and each index lands in its bucket's region.
@@ -52,7 +63,9 @@ fn main() -> Result<(), Error> {
     )?;
     let (counters, indices) = (counters.to_vec()?, indices.to_vec()?);
     for b in 0..BUCKETS as usize {
-        let want: Vec<i32> = (0..n as i32).filter(|&i| data[i as usize] == b as i32).collect();
+        let want: Vec<i32> = (0..n as i32)
+            .filter(|&i| data[i as usize] == b as i32)
+            .collect();
         let count = counters[b] - b as i32 * n as i32;
         ensure(count as usize == want.len(), || {
             format!("bucket {b}: counter says {count}, host {}", want.len())
@@ -60,7 +73,9 @@ fn main() -> Result<(), Error> {
         let base = b * n as usize;
         let mut got = indices[base..base + count as usize].to_vec();
         got.sort_unstable();
-        ensure(got == want, || format!("bucket {b}: the indices are not the host's"))?;
+        ensure(got == want, || {
+            format!("bucket {b}: the indices are not the host's")
+        })?;
     }
     println!("map_to_buckets: {BUCKETS} bucket counts and index sets equal the host's");
 
@@ -71,14 +86,22 @@ fn main() -> Result<(), Error> {
     backend.launch(
         &CALCULATE_MAX_IN_EACH_BUCKET,
         &LaunchConfig::linear(grid, THREADS),
-        (src_ptr, d_values.as_ptr() as *const i32, max.as_ptr(), n, BUCKETS),
+        (
+            src_ptr,
+            d_values.as_ptr() as *const i32,
+            max.as_ptr(),
+            n,
+            BUCKETS,
+        ),
     )?;
     let max = max.to_vec()?;
     let mut want = vec![0i32; BUCKETS as usize];
     for (&b, &v) in data.iter().zip(&values) {
         want[b as usize] = want[b as usize].max(v);
     }
-    ensure(max == want, || format!("bucket maxima {max:?}, host {want:?}"))?;
+    ensure(max == want, || {
+        format!("bucket maxima {max:?}, host {want:?}")
+    })?;
     println!("calculate_max_in_each_bucket: maxima {max:?} equal the host's");
     println!("warpAggregatedAtomicsCG: PASSED");
     Ok(())

@@ -2,7 +2,10 @@
 //! with `binary_partition`, reduces each part, and one thread per part adds
 //! the part's count and sum to the global totals.
 #![no_std]
-#![cfg_attr(target_arch = "nvptx64", feature(abi_gpu_kernel, asm_experimental_arch))]
+#![cfg_attr(
+    target_arch = "nvptx64",
+    feature(abi_gpu_kernel, asm_experimental_arch)
+)]
 
 use cooperative_groups::atomic::atomic_add;
 use cooperative_groups::prelude::*;

@@ -2,7 +2,10 @@
 //! their sums, the grid syncs (`this_grid().sync()`, which needs a
 //! cooperative launch), and one thread adds the block sums.
 #![no_std]
-#![cfg_attr(target_arch = "nvptx64", feature(abi_gpu_kernel, asm_experimental_arch))]
+#![cfg_attr(
+    target_arch = "nvptx64",
+    feature(abi_gpu_kernel, asm_experimental_arch)
+)]
 
 use cooperative_groups::prelude::*;
 use cooperative_groups::{DynamicShared, dynamic_shared, kernel};

@@ -1,7 +1,10 @@
 //! The `reduction` sample's Cooperative Groups kernels: each block sums a
 //! grid-strided share of the input into one partial sum.
 #![no_std]
-#![cfg_attr(target_arch = "nvptx64", feature(abi_gpu_kernel, asm_experimental_arch))]
+#![cfg_attr(
+    target_arch = "nvptx64",
+    feature(abi_gpu_kernel, asm_experimental_arch)
+)]
 
 use cooperative_groups::prelude::*;
 use cooperative_groups::{dynamic_shared, kernel, shared_array};
@@ -51,8 +54,11 @@ pub fn cg_reduce(input: *const i32, partials: *mut i32, n: u32) {
 /// sums. For a power-of-two `n` each thread first adds two elements a
 /// block apart per step, as the original does.
 #[kernel(instances((256, 128)))]
-pub fn multi_warp_cg_reduce<const B: u32, const G: u32>(input: *const i32, partials: *mut i32, n: u32)
-where
+pub fn multi_warp_cg_reduce<const B: u32, const G: u32>(
+    input: *const i32,
+    partials: *mut i32,
+    n: u32,
+) where
     Size<G>: MultiWarpTileSize,
 {
     let sums = shared_array!(i32; 32);

@@ -1,7 +1,10 @@
 //! simpleCooperativeGroups: one reduction written once against any group,
 //! run by the whole block and by its tiles of 32, 16 and 4 threads.
 #![no_std]
-#![cfg_attr(target_arch = "nvptx64", feature(abi_gpu_kernel, asm_experimental_arch))]
+#![cfg_attr(
+    target_arch = "nvptx64",
+    feature(abi_gpu_kernel, asm_experimental_arch)
+)]
 
 use cooperative_groups::prelude::*;
 use cooperative_groups::{DynamicShared, dynamic_shared, kernel};

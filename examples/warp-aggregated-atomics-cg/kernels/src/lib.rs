@@ -3,7 +3,10 @@
 //! and broadcasts the old value. `labeled_partition` splits the group by a
 //! bucket so that each bucket gets one atomic per warp.
 #![no_std]
-#![cfg_attr(target_arch = "nvptx64", feature(abi_gpu_kernel, asm_experimental_arch))]
+#![cfg_attr(
+    target_arch = "nvptx64",
+    feature(abi_gpu_kernel, asm_experimental_arch)
+)]
 
 use cooperative_groups::atomic::{atomic_add, atomic_max};
 use cooperative_groups::kernel;
