@@ -17,7 +17,7 @@ fn main() -> Result<(), Error> {
         Backend::Sim(_) => (4096, 128, 4),
     };
     let mut rng = Rng::new(19);
-    let input: Vec<i32> = (0..size).map(|_| (rng.next() % 50) as i32).collect();
+    let input: Vec<i32> = (0..size).map(|_| (rng.next_u31() % 50) as i32).collect();
     let d_input = backend.upload(&input)?;
     let num_odds = backend.alloc::<i32>(1)?;
     let sums = backend.alloc::<i32>(2)?;

@@ -41,7 +41,7 @@ fn main() -> Result<(), Error> {
     };
     let mut rng = Rng::new(25);
     let data: Vec<f32> = (0..n)
-        .map(|_| (rng.next() & 0xFF) as f32 / i32::MAX as f32)
+        .map(|_| (rng.next_u31() & 0xFF) as f32 / i32::MAX as f32)
         .collect();
     let cpu = reduce_cpu(&data);
     println!("{n} elements, {threads} threads, {blocks} blocks (cooperative launch)");

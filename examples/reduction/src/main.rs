@@ -48,7 +48,7 @@ fn main() -> Result<(), Error> {
         (1 << 24, 64)
     };
     let mut rng = Rng::new(24);
-    let data: Vec<i32> = (0..n).map(|_| (rng.next() & 0xFF) as i32).collect();
+    let data: Vec<i32> = (0..n).map(|_| (rng.next_u31() & 0xFF) as i32).collect();
     let total = data.iter().fold(0i32, |a, &x| a.wrapping_add(x));
     println!("{n} ints, {THREADS} threads, {blocks} blocks");
     let input = backend.upload(&data)?;

@@ -166,7 +166,7 @@ impl Rng {
     }
 
     /// The next 31-bit value (as C's `rand()` returns on glibc).
-    pub fn next(&mut self) -> u32 {
+    pub fn next_u31(&mut self) -> u32 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;

@@ -24,7 +24,7 @@ fn main() -> Result<(), Error> {
     let n: u32 = if backend.is_sim() { 6000 } else { 10_000_000 };
     let mut rng = Rng::new(7);
     let data: Vec<i32> = (0..n)
-        .map(|_| (rng.next() % BUCKETS as u32) as i32)
+        .map(|_| (rng.next_u31() % BUCKETS as u32) as i32)
         .collect();
     let src = backend.upload(&data)?;
     let src_ptr = src.as_ptr() as *const i32;
@@ -62,11 +62,11 @@ fn main() -> Result<(), Error> {
         (src_ptr, indices.as_ptr(), counters.as_ptr(), n, BUCKETS),
     )?;
     let (counters, indices) = (counters.to_vec()?, indices.to_vec()?);
-    for b in 0..BUCKETS as usize {
+    for (b, &counter) in counters.iter().enumerate() {
         let want: Vec<i32> = (0..n as i32)
             .filter(|&i| data[i as usize] == b as i32)
             .collect();
-        let count = counters[b] - b as i32 * n as i32;
+        let count = counter - b as i32 * n as i32;
         ensure(count as usize == want.len(), || {
             format!("bucket {b}: counter says {count}, host {}", want.len())
         })?;
@@ -80,7 +80,7 @@ fn main() -> Result<(), Error> {
     println!("map_to_buckets: {BUCKETS} bucket counts and index sets equal the host's");
 
     // Per-bucket maximum.
-    let values: Vec<i32> = (0..n).map(|_| rng.next() as i32).collect();
+    let values: Vec<i32> = (0..n).map(|_| rng.next_u31() as i32).collect();
     let d_values = backend.upload(&values)?;
     let max = backend.alloc::<i32>(BUCKETS as usize)?;
     backend.launch(

@@ -57,7 +57,7 @@ pub fn reduce_single_pass_multi_block_cg(input: *const f32, out: *mut f32, n: u3
     if grid.thread_rank() == 0 {
         for b in 1..grid.num_blocks() as usize {
             // SAFETY: as above; every block's sum is visible after grid.sync().
-            unsafe { *out = *out + *out.add(b) };
+            unsafe { *out += *out.add(b) };
         }
     }
 }

@@ -54,6 +54,9 @@ pub fn cg_reduce(input: *const i32, partials: *mut i32, n: u32) {
 /// sums. For a power-of-two `n` each thread first adds two elements a
 /// block apart per step, as the original does.
 #[kernel(instances((256, 128)))]
+// The generic body stays a callable function (as every `#[kernel]`'s
+// arguments, its pointers are the launch's contract).
+#[allow(clippy::not_unsafe_ptr_arg_deref)]
 pub fn multi_warp_cg_reduce<const B: u32, const G: u32>(
     input: *const i32,
     partials: *mut i32,
