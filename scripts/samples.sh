@@ -17,7 +17,8 @@ if [[ ${1:-} == --release ]]; then
     profile=(--release)
     shift
 fi
-all=(simple-cooperative-groups binary-partition-cg warp-aggregated-atomics-cg reduction reduction-multi-block-cg)
+all=(simple-cooperative-groups binary-partition-cg warp-aggregated-atomics-cg reduction reduction-multi-block-cg
+    shfl-scan conjugate-gradient-multi-block-cg)
 samples=("${@:-${all[@]}}")
 export CG_SMS=${CG_SMS:-90}
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$repo/target/samples}

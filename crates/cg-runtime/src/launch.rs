@@ -147,6 +147,10 @@ args!(0 A, 1 B, 2 C, 3 D, 4 E);
 args!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F);
 args!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G);
 args!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H);
+args!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H, 8 I);
+args!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H, 8 I, 9 J);
+args!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H, 8 I, 9 J, 10 K);
+args!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H, 8 I, 9 J, 10 K, 11 L);
 
 #[cfg(test)]
 mod tests {

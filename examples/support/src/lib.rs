@@ -6,7 +6,8 @@
 //!   built by `nvcc` for the device at run time and loaded into the same
 //!   process;
 //! * [`time_interleaved`]: CUDA-event timing of the Rust and C++ kernels in
-//!   alternating rounds, reported as medians;
+//!   alternating rounds, reported as medians ([`time_interleaved_with_reset`]
+//!   for kernels that change their own inputs);
 //! * [`Rng`]: a small deterministic generator for the inputs.
 
 use std::path::{Path, PathBuf};
@@ -123,6 +124,42 @@ pub fn time_interleaved(
         stop.record()?;
         Ok(stop.elapsed_since(&start)? as f64 / reps as f64)
     };
+    let (mut r, mut c) = (Vec::new(), Vec::new());
+    for round in 0..rounds {
+        if round % 2 == 0 {
+            r.push(time(&mut rust)?);
+            c.push(time(&mut cpp)?);
+        } else {
+            c.push(time(&mut cpp)?);
+            r.push(time(&mut rust)?);
+        }
+    }
+    Ok((median(&mut r), median(&mut c)))
+}
+
+/// Per-launch times (ms) of two launches that change their own inputs:
+/// `rounds` alternating rounds (Rust first in even rounds), each timing one
+/// launch of each between two CUDA events, with `reset` (e.g. copying the
+/// inputs back) run before each timed launch, outside the events. Returns
+/// the medians, Rust's first.
+pub fn time_interleaved_with_reset(
+    gpu: &Gpu,
+    rounds: usize,
+    mut reset: impl FnMut() -> Result<(), Error>,
+    mut rust: impl FnMut() -> Result<(), Error>,
+    mut cpp: impl FnMut() -> Result<(), Error>,
+) -> Result<(f64, f64), Error> {
+    let (start, stop) = (gpu.event()?, gpu.event()?);
+    let mut time = |f: &mut dyn FnMut() -> Result<(), Error>| -> Result<f64, Error> {
+        reset()?;
+        gpu.synchronize()?;
+        start.record()?;
+        f()?;
+        stop.record()?;
+        Ok(stop.elapsed_since(&start)? as f64)
+    };
+    time(&mut rust)?;
+    time(&mut cpp)?;
     let (mut r, mut c) = (Vec::new(), Vec::new());
     for round in 0..rounds {
         if round % 2 == 0 {
