@@ -66,17 +66,16 @@ impl Runner<'_> {
 /// block of `SCAN_BLOCK`).
 fn scan(run: &Runner, data: *mut i32, partial: *mut i32, n: u32) -> Result<(), Error> {
     let blocks = n / SCAN_BLOCK;
-    let smem = SCAN_BLOCK / 32 * 4;
     let p_block = blocks.min(SCAN_BLOCK);
     let p_grid = blocks.div_ceil(p_block);
     run.launch(
         &SHFL_SCAN_TEST,
-        &LaunchConfig::linear(blocks, SCAN_BLOCK).with_dynamic_smem(smem),
+        &LaunchConfig::linear(blocks, SCAN_BLOCK),
         (data, partial),
     )?;
     run.launch(
         &SHFL_SCAN_TEST,
-        &LaunchConfig::linear(p_grid, p_block).with_dynamic_smem(p_block / 32 * 4),
+        &LaunchConfig::linear(p_grid, p_block),
         (partial, std::ptr::null_mut::<i32>()),
     )?;
     run.launch(

@@ -10,8 +10,7 @@ __device__ __forceinline__ unsigned int tile_scan(const cg::thread_block_tile<32
 #pragma unroll
     for (unsigned int d = 1; d < 32; d *= 2) {
         unsigned int n = tile.shfl_up(v, d);
-        if (lane >= d)
-            v += n;
+        v += lane >= d ? n : 0;
     }
     return v;
 }
@@ -32,7 +31,7 @@ extern "C" __global__ void shfl_scan_test(int *data, int *partial_sums)
 {
     cg::thread_block block = cg::this_thread_block();
     cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);
-    extern __shared__ unsigned int sums[];
+    __shared__ unsigned int sums[32];
     const unsigned int id = blockIdx.x * blockDim.x + threadIdx.x;
     const unsigned int lane = tile.thread_rank(), warp = tile.meta_group_rank();
     unsigned int value = tile_scan(tile, (unsigned int)data[id]);
@@ -84,13 +83,12 @@ __device__ __forceinline__ packed4 get_prefix_sum(const uint4 &data, const cg::t
     unsigned int sum = r[15];
 #pragma unroll
     for (unsigned int d = 1; d < 32; d *= 2) {
-        const unsigned int n = tile.shfl_up(sum, d);
-        if (lane >= d) {
+        const unsigned int up = tile.shfl_up(sum, d);
+        const unsigned int n = lane >= d ? up : 0;
 #pragma unroll
-            for (int j = 0; j < 16; j++)
-                r[j] += n;
-            sum += n;
-        }
+        for (int j = 0; j < 16; j++)
+            r[j] += n;
+        sum += n;
     }
     const unsigned int warp = tile.meta_group_rank();
     const unsigned int in_warp = min(32u, cta.size() - warp * 32);
@@ -172,8 +170,7 @@ extern "C" __global__ void shfl_vertical_shfl(unsigned int *img, unsigned int wi
 #pragma unroll
         for (unsigned int d = 1; d < 8; d *= 2) {
             const unsigned int n = tile8.shfl_up(partial, d);
-            if (tile8.thread_rank() >= d)
-                partial += n;
+            partial += tile8.thread_rank() >= d ? n : 0;
         }
         sums[k][j] = partial;
         block.sync();

@@ -20,7 +20,7 @@
 )]
 
 use cooperative_groups::prelude::*;
-use cooperative_groups::{ShflValue, dynamic_shared, kernel, shared_array};
+use cooperative_groups::{SharedArray, ShflValue, kernel, shared_array};
 
 /// Four 32-bit words, 16-byte aligned: one `ld/st.global.v4` (CUDA's
 /// `uint4`).
@@ -49,9 +49,8 @@ fn tile_scan(tile: &ThreadBlockTile<32>, mut v: u32) -> u32 {
     let mut d = 1;
     while d < 32 {
         let n = tile.shfl_up(v, d);
-        if lane >= d {
-            v = v.wrapping_add(n);
-        }
+        // A select, not a branch: the lanes stay converged.
+        v = v.wrapping_add(if lane >= d { n } else { 0 });
         d *= 2;
     }
     v
@@ -61,32 +60,29 @@ fn tile_scan(tile: &ThreadBlockTile<32>, mut v: u32) -> u32 {
 /// full tile's last lane) in place with the first tile; the caller syncs
 /// the block before and after.
 #[inline(always)]
-fn scan_tile_totals(tile: &ThreadBlockTile<32>, sums: *mut u32, tiles: u32) {
+fn scan_tile_totals(tile: &ThreadBlockTile<32>, sums: &SharedArray<u32, 32>, tiles: u32) {
     if tile.meta_group_rank() == 0 {
         let lane = tile.thread_rank();
-        // SAFETY (both): `sums` has a slot per tile of the block; lanes at or
-        // past `tiles` neither read nor write.
         let s = if lane < tiles {
-            unsafe { *sums.add(lane as usize) }
+            sums.load(lane as usize)
         } else {
             0
         };
         let s = tile_scan(tile, s);
         if lane < tiles {
-            unsafe { *sums.add(lane as usize) = s };
+            sums.store(lane as usize, s);
         }
     }
 }
 
 /// Scans `data[block·B .. block·B + B]` in place (B = the block's threads,
 /// one element each); if `partial_sums` is not null, the block's last
-/// thread writes the block's total to `partial_sums[block]`. Dynamic shared
-/// memory: 4 bytes per full warp.
+/// thread writes the block's total to `partial_sums[block]`.
 #[kernel]
 pub fn shfl_scan_test(data: *mut i32, partial_sums: *mut i32) {
     let block = this_thread_block();
     let tile = tiled_partition::<32>(&block);
-    let sums = dynamic_shared::<u32>();
+    let sums = shared_array!(u32; 32);
     let id = (block.group_index().x * block.num_threads() + block.thread_rank()) as usize;
     let (lane, warp) = (tile.thread_rank(), tile.meta_group_rank());
     // SAFETY: the launch covers `data` with one thread per element.
@@ -97,7 +93,7 @@ pub fn shfl_scan_test(data: *mut i32, partial_sums: *mut i32) {
     }
     block.sync();
     let full_tiles = block.num_threads() / 32;
-    scan_tile_totals(&tile, sums.as_ptr(), full_tiles);
+    scan_tile_totals(&tile, &sums, full_tiles);
     block.sync();
     if warp > 0 {
         value = value.wrapping_add(sums.load(warp as usize - 1));
@@ -163,12 +159,11 @@ fn get_prefix_sum(data: U4, cta: &ThreadBlock, tile: &ThreadBlockTile<32>) -> [U
     let mut d = 1;
     while d < 32 {
         let n = tile.shfl_up(sum, d);
-        if lane >= d {
-            for v in r.iter_mut() {
-                *v = v.wrapping_add(n);
-            }
-            sum = sum.wrapping_add(n);
+        let n = if lane >= d { n } else { 0 };
+        for v in r.iter_mut() {
+            *v = v.wrapping_add(n);
         }
+        sum = sum.wrapping_add(n);
         d *= 2;
     }
     // The block's scan of the warp totals (the last lane that exists holds
@@ -178,7 +173,7 @@ fn get_prefix_sum(data: U4, cta: &ThreadBlock, tile: &ThreadBlockTile<32>) -> [U
         sums.store(warp as usize, r[15]);
     }
     cta.sync();
-    scan_tile_totals(tile, sums.as_ptr(), tile.meta_group_size());
+    scan_tile_totals(tile, &sums, tile.meta_group_size());
     cta.sync();
     if warp > 0 {
         let before = sums.load(warp as usize - 1);
@@ -195,16 +190,14 @@ fn get_prefix_sum(data: U4, cta: &ThreadBlock, tile: &ThreadBlockTile<32>) -> [U
     [u(0), u(1), u(2), u(3)]
 }
 
-/// Word `idx` (0–3) of a thread's four `U4`s, by value (a `match`, so the
-/// array stays in registers).
+/// `r[idx & 3]` by two levels of selects (a `match` here compiles to an
+/// indirect branch, and the array index to local memory).
 #[inline(always)]
 fn elem(r: &[U4; 4], idx: u32) -> U4 {
-    match idx & 3 {
-        0 => r[0],
-        1 => r[1],
-        2 => r[2],
-        _ => r[3],
-    }
+    let odd = idx & 1 != 0;
+    let lo = if odd { r[1] } else { r[0] };
+    let hi = if odd { r[3] } else { r[2] };
+    if idx & 2 != 0 { hi } else { lo }
 }
 
 /// The horizontal pass: block `b` turns row `b` of `img` (`B` [`U4`]s =
@@ -253,7 +246,7 @@ pub fn shfl_intimage_rows(img: *const U4, integral: *mut U4) {
 /// (four per warp, one column each) scan the columns with `shfl_up`, and
 /// each thread adds the sum of the rows above it in the step and the
 /// column's total of the steps before. `width` must be a multiple of 32,
-/// `height` of 8.
+/// `height` of 8; the block must be 32 × 8.
 #[kernel]
 pub fn shfl_vertical_shfl(img: *mut u32, width: u32, height: u32) {
     // sums[x][y] at x·9 + y (a padded row: the transposed reads hit
@@ -281,9 +274,7 @@ pub fn shfl_vertical_shfl(img: *mut u32, width: u32, height: u32) {
         let mut d = 1;
         while d < 8 {
             let n = tile8.shfl_up(partial, d);
-            if tile8.thread_rank() >= d {
-                partial = partial.wrapping_add(n);
-            }
+            partial = partial.wrapping_add(if tile8.thread_rank() >= d { n } else { 0 });
             d *= 2;
         }
         sums.store(at(k, j), partial);
