@@ -1074,3 +1074,14 @@ pub fn nanosleep(ns: u32) {
     // SAFETY: `nanosleep` reads one register and touches no memory.
     unsafe { asm!("nanosleep.u32 {0};", in(reg32) ns, options(nostack)) }
 }
+
+/// `mov.u64 %clock64`: the SM's 64-bit cycle counter (CUDA's `clock64()`).
+/// `volatile` (no `pure`): two reads are never merged or moved across the
+/// code they time.
+#[inline(always)]
+pub fn clock64() -> u64 {
+    let c: u64;
+    // SAFETY: reads a special register; touches no memory.
+    unsafe { asm!("mov.u64 {0}, %clock64;", out(reg64) c, options(nostack, nomem)) };
+    c
+}

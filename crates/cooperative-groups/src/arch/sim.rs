@@ -758,3 +758,12 @@ pub fn membar_sys() {
 pub fn nanosleep(_ns: u32) {
     lane::yield_now()
 }
+
+/// `%clock64`: the simulator has no cycles; a process-wide counter that
+/// every read advances, so that a later read is always larger (a timed
+/// region is at least one tick).
+#[inline]
+pub fn clock64() -> u64 {
+    static TICKS: AtomicU64 = AtomicU64::new(0);
+    TICKS.fetch_add(1, Ordering::Relaxed) + 1
+}
