@@ -3,9 +3,10 @@
 // builds this file with nvcc (-O3, for the device's SM) and times each
 // `cpp_sync_*` kernel next to its Rust twin, launches interleaved.
 //
-// Every kernel: `iters` times, each member stores a word that depends on the
-// iteration into one half of a double buffer, the group syncs, and the member
-// adds its partner's word (the next rank, cyclically). Thread 0 of every block
+// Every kernel: `iters` times, each member stores its running sum mixed with a
+// word of the iteration into one half of a double buffer, the group syncs, and
+// the member adds its partner's word (the next rank, cyclically). Each store
+// depends on the previous load, so iterations cannot overlap. Thread 0 of every block
 // reads clock64() around the loop. Parameters: acc (one word per thread),
 // cycles (one per block), scratch (the grid's double buffer, 2 * gridDim.x
 // words), iters.
@@ -16,6 +17,7 @@
 namespace cg = cooperative_groups;
 
 __device__ __forceinline__ unsigned word(unsigned i, unsigned who) { return i * 0x9E3779B9u + who; }
+__device__ __forceinline__ unsigned stored(unsigned sum, unsigned i, unsigned who) { return sum ^ word(i, who); }
 
 __device__ __forceinline__ void finish(unsigned* acc, unsigned long long* cycles, unsigned sum,
                                        long long t0, long long t1) {
@@ -32,11 +34,17 @@ __device__ __forceinline__ void exchange(const G& g, unsigned* acc, unsigned lon
     unsigned partner = t - r + (r + 1) % n;
     unsigned sum = 0;
     long long t0 = clock64();
-    for (unsigned i = 0; i < iters; ++i) {
-        unsigned half = (i & 1) * 1024;
-        buf[half + t] = word(i, t);
+    // Two iterations per trip, one per half of the buffer, as the Rust twin.
+#pragma unroll 1
+    for (unsigned i = 0; i < iters; i += 2) {
+        buf[t] = stored(sum, i, r);
         g.sync();
-        sum += buf[half + partner];
+        sum += buf[partner];
+        if (i + 1 < iters) {
+            buf[1024 + t] = stored(sum, i + 1, r);
+            g.sync();
+            sum += buf[1024 + partner];
+        }
     }
     long long t1 = clock64();
     finish(acc, cycles, sum, t0, t1);
@@ -96,7 +104,7 @@ extern "C" __global__ void cpp_sync_cluster(unsigned* acc, unsigned long long* c
     long long t0 = clock64();
     for (unsigned i = 0; i < iters; ++i) {
         unsigned half = i & 1;
-        if (lead) buf[half] = word(i, rank);
+        if (lead) buf[half] = stored(sum, i, rank);
         cluster.sync();
         if (lead) sum += peer[half];
     }
@@ -117,7 +125,7 @@ extern "C" __global__ void cpp_sync_grid(unsigned* acc, unsigned long long* cycl
     long long t0 = clock64();
     for (unsigned i = 0; i < iters; ++i) {
         unsigned half = (i & 1) * nb;
-        if (lead) ((volatile unsigned*)scratch)[half + b] = word(i, b);
+        if (lead) ((volatile unsigned*)scratch)[half + b] = stored(sum, i, b);
         grid.sync();
         if (lead) sum += ((volatile unsigned*)scratch)[half + next];
     }

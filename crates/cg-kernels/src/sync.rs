@@ -2,16 +2,17 @@
 //! kernels of the microbenchmark. Their C++ twins (NVIDIA's
 //! `cooperative_groups`) are `reference/cuda/sync.cu`.
 //!
-//! Every kernel runs the same loop: `iters` times, each member stores a
-//! word that depends on the iteration into one half of a double buffer,
-//! the group syncs, and the member adds its partner's word (the next rank,
-//! cyclically) to a running sum. The barrier is what makes the sum right,
-//! so a `sync` that lets a member through early fails verification; the
-//! two halves alternate, so one barrier per iteration is enough (a word is
-//! overwritten two barriers after it was read). Thread 0 of every block
-//! reads `clock64()` around the loop: `cycles[block] / iters` is the cost
-//! of one iteration, the barrier plus one store and one load that the
-//! barrier orders.
+//! Every kernel runs the same loop: `iters` times, each member stores its
+//! running sum mixed with a word of the iteration ([`word`]) into one half
+//! of a double buffer, the group syncs, and the member adds its partner's
+//! word (the next rank, cyclically) to its sum. Each store depends on the
+//! previous load, so no iteration can start before the last one's barrier
+//! and load are done (no compiler can overlap them): `cycles / iters` is
+//! the latency of one barrier plus the store and the load it orders. The
+//! barrier is what makes the sums right, so a `sync` that lets a member
+//! through early fails verification; the halves alternate, so one barrier
+//! per iteration is enough (a word is overwritten two barriers after it
+//! was read). Thread 0 of every block reads `clock64()` around the loop.
 //!
 //! Parameters of every kernel ([`SyncArgs`]): `acc` (one word per thread of
 //! the grid: its sum), `cycles` (one per block), `scratch` (the grid's
@@ -25,10 +26,16 @@ use cooperative_groups::{Size, ThreadGroup, TileSize, kernel, shared_array};
 /// Parameters of the sync kernels: `(acc, cycles, scratch, iters)`.
 pub type SyncArgs = (*mut u32, *mut u64, *mut u32, u32);
 
-/// The word that thread (or block) `who` stores in iteration `i`.
+/// The word that group rank `who` mixes into its store in iteration `i`.
 #[inline(always)]
 pub const fn word(i: u32, who: u32) -> u32 {
     i.wrapping_mul(0x9E37_79B9).wrapping_add(who)
+}
+
+/// What rank `who` stores in iteration `i` when its sum is `sum`.
+#[inline(always)]
+pub const fn stored(sum: u32, i: u32, who: u32) -> u32 {
+    sum ^ word(i, who)
 }
 
 /// Writes this thread's sum, and (thread 0) the block's cycles.
@@ -53,17 +60,26 @@ fn finish(acc: *mut u32, cycles: *mut u64, sum: u32, t0: u64, t1: u64) {
 fn exchange((r, n): (u32, u32), sync: impl Fn(), acc: *mut u32, cycles: *mut u64, iters: u32) {
     let buf = shared_array!(u32; 2048);
     let t = thread_idx().x;
-    let partner = (t - r + (r + 1) % n) as usize;
-    let me = t as usize;
+    // Both below 1024 (a block has at most 1024 threads); the masks let the
+    // compiler see that every index below is in bounds, so the loop has no
+    // bounds check (and no exit but its end), as the C++ loop has none.
+    let partner = (t - r + (r + 1) % n) as usize & 1023;
+    let me = t as usize & 1023;
     let mut sum = 0u32;
     let t0 = clock64();
+    // Two iterations per trip, one per half of the buffer (the C++ twin's
+    // loop has the same shape and `#pragma unroll 1`).
     let mut i = 0;
     while i < iters {
-        let half = ((i & 1) * 1024) as usize;
-        buf.store(half + me, word(i, t));
+        buf.store(me, stored(sum, i, r));
         sync();
-        sum = sum.wrapping_add(buf.load(half + partner));
-        i += 1;
+        sum = sum.wrapping_add(buf.load(partner));
+        if i + 1 < iters {
+            buf.store(1024 + me, stored(sum, i + 1, r));
+            sync();
+            sum = sum.wrapping_add(buf.load(1024 + partner));
+        }
+        i += 2;
     }
     let t1 = clock64();
     finish(acc, cycles, sum, t0, t1);
@@ -142,7 +158,7 @@ pub fn sync_cluster(acc: *mut u32, cycles: *mut u64, _scratch: *mut u32, iters: 
     while i < iters {
         let half = (i & 1) as usize;
         if lead {
-            buf.store(half, word(i, rank));
+            buf.store(half, stored(sum, i, rank));
         }
         cluster.sync();
         if lead {
@@ -171,7 +187,11 @@ pub fn sync_grid(acc: *mut u32, cycles: *mut u64, scratch: *mut u32, iters: u32)
         let half = (i & 1) * nb;
         if lead {
             // SAFETY: `scratch` holds `2 · gridDim.x` words.
-            unsafe { scratch.add((half + b) as usize).write_volatile(word(i, b)) };
+            unsafe {
+                scratch
+                    .add((half + b) as usize)
+                    .write_volatile(stored(sum, i, b))
+            };
         }
         grid.sync();
         if lead {
@@ -183,14 +203,4 @@ pub fn sync_grid(acc: *mut u32, cycles: *mut u64, scratch: *mut u32, iters: u32)
     }
     let t1 = clock64();
     finish(acc, cycles, sum, t0, t1);
-}
-
-/// The sum that thread `t` of block `b` must hold after `iters` rounds:
-/// the words of its partner `p` over every iteration. Host side of the
-/// check: `Σ_{i<iters} word(i, p)`, in closed form.
-pub const fn expected_sum(iters: u32, partner: u32) -> u32 {
-    let n = iters as u64;
-    let tri = (n * n.saturating_sub(1) / 2) as u32;
-    tri.wrapping_mul(0x9E37_79B9)
-        .wrapping_add(partner.wrapping_mul(iters))
 }

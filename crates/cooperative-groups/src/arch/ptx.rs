@@ -352,6 +352,86 @@ pub fn dynamic_shared() -> (SharedAddr, usize) {
     (a, dynamic_smem_size() as usize)
 }
 
+/// `true` for the types whose every byte is part of the value (no
+/// padding): the element types [`st_shared`] may hand to `st.shared` as
+/// a register. Decided at compile time (a comparison of constants).
+#[inline(always)]
+fn padding_free<T: 'static>() -> bool {
+    use core::any::TypeId;
+    let t = TypeId::of::<T>();
+    t == TypeId::of::<u8>()
+        || t == TypeId::of::<i8>()
+        || t == TypeId::of::<u16>()
+        || t == TypeId::of::<i16>()
+        || t == TypeId::of::<u32>()
+        || t == TypeId::of::<i32>()
+        || t == TypeId::of::<f32>()
+        || t == TypeId::of::<u64>()
+        || t == TypeId::of::<i64>()
+        || t == TypeId::of::<f64>()
+}
+
+/// Loads a `T` from the shared window: `ld.shared.b16/b32/b64` for 2-,
+/// 4- and 8-byte types aligned to their size (SASS `LDS`), a generic load
+/// otherwise.
+///
+/// # Safety
+/// `addr` must be a valid shared address of this block holding a `T`,
+/// aligned for `T`.
+#[inline(always)]
+pub unsafe fn ld_shared<T: Copy + 'static>(addr: SharedAddr) -> T {
+    let (size, align) = (core::mem::size_of::<T>(), core::mem::align_of::<T>());
+    // SAFETY: the caller passes a valid, aligned address holding a `T`;
+    // each branch reads exactly `size_of::<T>()` bytes and reinterprets
+    // them as the `T` stored there (`readonly`: the load may be merged
+    // with an identical one, never moved across a store or barrier).
+    unsafe {
+        if size == 4 && align >= 4 {
+            let r: u32;
+            asm!("ld.shared.b32 {0}, [{1}];", out(reg32) r, in(reg32) addr, options(pure, readonly, nostack));
+            core::mem::transmute_copy(&r)
+        } else if size == 8 && align >= 8 {
+            let r: u64;
+            asm!("ld.shared.b64 {0}, [{1}];", out(reg64) r, in(reg32) addr, options(pure, readonly, nostack));
+            core::mem::transmute_copy(&r)
+        } else if size == 2 && align >= 2 {
+            let r: u16;
+            asm!("ld.shared.b16 {0}, [{1}];", out(reg16) r, in(reg32) addr, options(pure, readonly, nostack));
+            core::mem::transmute_copy(&r)
+        } else {
+            shared_to_generic(addr).cast::<T>().read()
+        }
+    }
+}
+
+/// Stores a `T` to the shared window: `st.shared.b16/b32/b64` for the
+/// padding-free primitive types (SASS `STS`), a generic store otherwise
+/// (a type with padding bytes cannot pass through a register).
+///
+/// # Safety
+/// `addr` must be a valid shared address of this block, aligned for `T`.
+#[inline(always)]
+pub unsafe fn st_shared<T: Copy + 'static>(addr: SharedAddr, v: T) {
+    let size = core::mem::size_of::<T>();
+    // SAFETY: the caller passes a valid, aligned address; `T` is one of
+    // the primitive types of its size (every byte initialised), so its
+    // bits are a valid integer of that size.
+    unsafe {
+        if padding_free::<T>() && size == 4 {
+            let r: u32 = core::mem::transmute_copy(&v);
+            asm!("st.shared.b32 [{0}], {1};", in(reg32) addr, in(reg32) r, options(nostack));
+        } else if padding_free::<T>() && size == 8 {
+            let r: u64 = core::mem::transmute_copy(&v);
+            asm!("st.shared.b64 [{0}], {1};", in(reg32) addr, in(reg64) r, options(nostack));
+        } else if padding_free::<T>() && size == 2 {
+            let r: u16 = core::mem::transmute_copy(&v);
+            asm!("st.shared.b16 [{0}], {1};", in(reg32) addr, in(reg16) r, options(nostack));
+        } else {
+            shared_to_generic(addr).cast::<T>().write(v)
+        }
+    }
+}
+
 /// 32-bit shared-memory load (`ld.shared.b32`).
 ///
 /// # Safety

@@ -188,6 +188,24 @@ pub fn static_shared(key: &'static str, bytes: usize, align: usize) -> SharedAdd
     lane::static_shared(key, bytes, align)
 }
 
+/// Loads a `T` from the simulated block's shared memory.
+///
+/// # Safety
+/// `addr` must be valid for a `T` and aligned for it.
+#[inline]
+pub unsafe fn ld_shared<T: Copy + 'static>(addr: SharedAddr) -> T {
+    // SAFETY: forwarded contract.
+    unsafe { addr.cast::<T>().read() }
+}
+/// Stores a `T` to the simulated block's shared memory.
+///
+/// # Safety
+/// `addr` must be valid for a `T` and aligned for it.
+#[inline]
+pub unsafe fn st_shared<T: Copy + 'static>(addr: SharedAddr, v: T) {
+    // SAFETY: forwarded contract.
+    unsafe { addr.cast::<T>().write(v) }
+}
 /// 32-bit shared-memory load.
 ///
 /// # Safety
