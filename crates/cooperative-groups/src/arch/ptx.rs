@@ -826,8 +826,14 @@ core::arch::global_asm!(".global .align 4 .u32 cg_grid_barrier;");
 /// before the barrier, so the word is ready for the next one, in this launch
 /// or a later one). Each thread 0 then spins until the top bit differs from
 /// what it saw before its own add. Block barriers around it hold the rest of
-/// the block; `fence.sc.gpu` before the add publishes the block's writes,
-/// and after the spin orders the reads that follow.
+/// the block. The add is `atom.add.release.gpu` and the spin
+/// `ld.acquire.gpu` (PTX ISA, memory consistency model: release and acquire
+/// patterns; a release is cumulative over what the block's `bar.sync` made
+/// thread 0 observe, and the adds of the other blocks continue its release
+/// sequence), so the last arrival's acquire orders every block's writes
+/// before every block's reads after the barrier — as NVIDIA's `grid.sync()`
+/// does on sm_70+. Two `fence.sc.gpu` in their place cost about 350 cycles
+/// a barrier on an H200 (`cg-lab sync`).
 #[inline(always)]
 pub fn grid_sync() {
     grid_wait(grid_arrive());
@@ -847,11 +853,15 @@ pub fn grid_arrive() -> u32 {
         } else {
             1
         };
-        // SAFETY: `grid_barrier_word` is the module's 4-byte barrier word; a
-        // fence has no operands.
+        // SAFETY: `grid_barrier_word` is the module's 4-byte barrier word.
         unsafe {
-            asm!("fence.sc.gpu;");
-            atomic_add_u32(grid_barrier_word(), add)
+            atom_rmw_32(
+                Rmw32::Add,
+                grid_barrier_word(),
+                add,
+                MemOrder::Release,
+                MemScope::Device,
+            )
         }
     } else {
         0
@@ -864,10 +874,7 @@ pub fn grid_arrive() -> u32 {
 pub fn grid_wait(before: u32) {
     if tid_x() == 0 && tid_y() == 0 && tid_z() == 0 {
         // SAFETY: as in `grid_arrive`.
-        unsafe {
-            while (before ^ load_acquire_u32(grid_barrier_word())) & 0x8000_0000 == 0 {}
-            asm!("fence.sc.gpu;");
-        }
+        unsafe { while (before ^ load_acquire_u32(grid_barrier_word())) & 0x8000_0000 == 0 {} }
     }
     sync_threads();
 }
