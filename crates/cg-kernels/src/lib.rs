@@ -21,3 +21,4 @@ pub mod faults;
 pub mod grid;
 pub mod semantics;
 pub mod smoke;
+pub mod sync;

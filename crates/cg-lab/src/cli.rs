@@ -109,7 +109,7 @@ impl LabArgs {
     }
 }
 
-fn positive(s: &str) -> Result<u32, String> {
+pub(crate) fn positive(s: &str) -> Result<u32, String> {
     match s.trim().parse::<i128>() {
         Ok(v) if v < 1 => Err(format!("must be at least 1 (got {v})")),
         Ok(v) if v > u32::MAX as i128 => Err(format!(
@@ -121,7 +121,7 @@ fn positive(s: &str) -> Result<u32, String> {
     }
 }
 
-fn non_negative(s: &str) -> Result<u32, String> {
+pub(crate) fn non_negative(s: &str) -> Result<u32, String> {
     match s.trim().parse::<i128>() {
         Ok(v) if v < 0 => Err(format!("must be 0 or more (got {v})")),
         Ok(v) if v > u32::MAX as i128 => Err(format!("must be at most {} (got {v})", u32::MAX)),

@@ -40,6 +40,15 @@ const VERIFY_FLAGS: &[&str] = &[
 ];
 const INFO_FLAGS: &[&str] = &["--grid", "--block"];
 const COMPARE_FLAGS: &[&str] = &["--only"];
+const SYNC_FLAGS: &[&str] = &[
+    "--blocks",
+    "--only",
+    "--iters",
+    "--grid-iters",
+    "--runs",
+    "--warmup",
+    "--out",
+];
 /// Not flags of cg-lab at all.
 const BOGUS_FLAGS: &[&str] = &["--bogus", "-x", "--", "--n-", "---n"];
 
@@ -127,7 +136,14 @@ fn plausible(flag: &str) -> &'static [&'static str] {
         "--backend" => &["sim", "gpu", "auto"],
         "--device" => &["0", "1", "7"],
         "--timeout" => &["0.001", "2", "300", "86400"],
-        "--only" => &["cg_reduce", "block_reduce,block_scan", "cluster"],
+        "--only" => &[
+            "cg_reduce",
+            "block_reduce,block_scan",
+            "cluster",
+            "tile,grid",
+        ],
+        "--blocks" => &["128", "256,1024", "96", "2048"],
+        "--iters" | "--grid-iters" => &["1", "4096"],
         "--seed" => &["0", "12648430"],
         _ => &["target/cg-lab-fuzz-never-written"],
     }
@@ -169,6 +185,7 @@ fn stranger() -> impl Strategy<Value = Vec<String>> {
         VERIFY_FLAGS,
         INFO_FLAGS,
         COMPARE_FLAGS,
+        SYNC_FLAGS,
         BOGUS_FLAGS,
     ]
     .concat();
@@ -183,6 +200,7 @@ fn flags_of(sub: &str) -> Vec<&'static str> {
         "compare" => &[LAB_FLAGS, COMPARE_FLAGS],
         "info" => &[INFO_FLAGS],
         "verify" => &[VERIFY_FLAGS],
+        "sync" => &[SYNC_FLAGS],
         _ => &[LAB_FLAGS, VERIFY_FLAGS],
     };
     let mut all = own.concat();
@@ -197,7 +215,9 @@ fn flags_of(sub: &str) -> Vec<&'static str> {
 /// once each with a value, and now and then one or two more flags of any
 /// command (a repeat, a conflict, a flag of another command or none).
 fn command_line() -> impl Strategy<Value = Vec<String>> {
-    let sub = prop::sample::select(vec!["", "", "", "compare", "info", "verify", "bogus"]);
+    let sub = prop::sample::select(vec![
+        "", "", "", "compare", "info", "verify", "sync", "bogus",
+    ]);
     sub.prop_flat_map(|sub| {
         let flags = flags_of(sub);
         let n = flags.len();
@@ -269,6 +289,7 @@ fn check_accepted(cli: &Cli) {
             assert!((1..=65535).contains(&i.grid));
         }
         Some(Command::Verify(_)) => {}
+        Some(Command::Sync(s)) => s.check_accepted(),
     }
 }
 

@@ -6,6 +6,8 @@
 //! * `cg-lab info` prints the GPU's facts and runs a verified smoke kernel.
 //! * `cg-lab verify` is the differential test: GPU against simulator.
 //! * `cg-lab compare` times the Rust kernels against NVIDIA's C++ in one run.
+//! * `cg-lab sync` measures what one `sync()` costs on every kind of group,
+//!   against NVIDIA's C++ in the same run.
 //!
 //! Without a GPU both run on the `cg-sim` simulator (correctness only) and
 //! say so.
@@ -27,6 +29,7 @@ mod results;
 mod run;
 mod semantics;
 mod stats;
+mod sync_cost;
 mod timing;
 mod verify;
 mod verify_collectives;
@@ -64,6 +67,10 @@ enum Command {
     /// Time the Rust kernels against NVIDIA's C++ (cooperative_groups, CUB)
     /// in the same process: needs a GPU and nvcc.
     Compare(compare::CompareArgs),
+    /// What one `sync()` costs on every kind of group (tiles, block, split
+    /// barrier, cluster, grid), Rust against NVIDIA's C++ in the same run:
+    /// needs a GPU and nvcc (without a GPU: verified on the simulator).
+    Sync(sync_cost::SyncArgs),
 }
 
 impl Cli {
@@ -75,7 +82,7 @@ impl Cli {
             None => self.lab.validate(),
             Some(Command::Compare(args)) => args.validate(),
             Some(Command::Info(args)) => args.validate(),
-            Some(Command::Verify(_)) => Ok(()),
+            Some(Command::Verify(_)) | Some(Command::Sync(_)) => Ok(()),
         }
     }
 }
@@ -134,6 +141,7 @@ fn main() -> ExitCode {
         Some(Command::Info(args)) => info::run(&args),
         Some(Command::Verify(args)) => verify::run(&args),
         Some(Command::Compare(args)) => compare::run(&args),
+        Some(Command::Sync(args)) => sync_cost::run(&args),
         None => run::run(&cli.lab),
     };
     match result {

@@ -43,6 +43,13 @@ pub const ATOMICS_CU: Source = Source {
     fallback: &["-DCG_NO_THREAD_SCOPE_CLUSTER"],
 };
 
+/// `reference/cuda/sync.cu`: the sync microbenchmark's twins (`cg-lab sync`).
+pub const SYNC_CU: Source = Source {
+    stem: "sync",
+    text: include_str!("../../../reference/cuda/sync.cu"),
+    fallback: &[],
+};
+
 /// The nvcc command line, for reports.
 pub fn nvcc_flags(sm: u32) -> String {
     format!("nvcc -O3 -arch=sm_{sm} -cubin")

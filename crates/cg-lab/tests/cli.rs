@@ -30,6 +30,9 @@ fn bad_flags_give_one_line_and_fail() {
             &["compare", "--only", "block"],
             "no experiment named `block`",
         ),
+        (&["sync", "--blocks", "96"], "power of two in [128, 1024]"),
+        (&["sync", "--only", "warp"], "no group named `warp`"),
+        (&["sync", "--iters", "0"], "at least 1"),
         (&["--n", "10000000000"], "at most 4294967295"),
         (&["--n", "-5"], "at least 1 (got -5)"),
         (&["--warmup", "-1"], "0 or more"),
@@ -357,4 +360,31 @@ fn verify_saves_partial_results_and_records_differences() {
     assert!(cases[1..].iter().all(|c| c["identical"] == true));
     assert!(!partial.exists());
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn sync_verifies_every_group_on_the_simulator() {
+    let dir = scratch("sync");
+    let (code, out, err) = cg_lab(&[
+        "sync",
+        "--backend",
+        "sim",
+        "--blocks",
+        "128,1024",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
+    assert!(out.contains("timings need a GPU"), "{out}");
+    for group in ["tile", "block", "split", "cluster", "grid"] {
+        assert!(
+            out.lines()
+                .any(|l| l.starts_with(&format!("verified {group}")) && l.ends_with("rust OK")),
+            "{group} not verified:\n{out}"
+        );
+    }
+    assert!(!out.contains("FAILED"), "{out}");
+    let json = read_json(&dir.join("sync.json"));
+    assert_eq!(json["rows"].as_array().map(|r| r.len()), Some(21), "{json}");
+    assert!(dir.join("sync.csv").exists() && dir.join("sync.md").exists());
 }

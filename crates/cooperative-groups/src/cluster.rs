@@ -11,7 +11,7 @@ use core::marker::PhantomData;
 
 use crate::arch;
 use crate::dim::Dim3;
-use crate::shared::SharedArray;
+use crate::shared::{Peer, SharedArray};
 
 /// The calling thread's cluster (`cg::cluster_group`). Not `Clone`: pass it
 /// by reference, like every group handle.
@@ -215,14 +215,14 @@ impl ClusterGroup {
     /// bounds-checked `load`/`store`.
     #[inline(always)]
     #[track_caller]
-    pub fn map_shared_array<T: Copy, const N: usize>(
+    pub fn map_shared_array<T: Copy + 'static, const N: usize>(
         &self,
         a: SharedArray<T, N>,
         rank: u32,
-    ) -> SharedArray<T, N> {
+    ) -> SharedArray<T, N, Peer> {
         // SAFETY: `mapa` of a shared array yields the same array in a peer
         // block of the cluster: same size, same alignment, alive while the
         // cluster runs.
-        unsafe { SharedArray::from_generic_ptr(self.map_shared_rank(a.as_ptr(), rank)) }
+        unsafe { SharedArray::from_generic_ptr(self.map_shared_rank(a.as_ptr(), rank), a.addr()) }
     }
 }

@@ -202,3 +202,11 @@ pub fn named_barrier_sync(id: u32, count: u32) {
 pub fn named_barrier_arrive(id: u32, count: u32) {
     arch::barrier_arrive(id, count)
 }
+
+/// `clock64()`: the SM's cycle counter (`%clock64`), for timing a region
+/// of a kernel in cycles. Each SM counts on its own: compare only two reads
+/// of the same thread. On the simulator a counter that each read advances.
+#[inline(always)]
+pub fn clock64() -> u64 {
+    arch::clock64()
+}

@@ -3,7 +3,13 @@
 //! memory ([`dynamic_shared`]).
 //!
 //! Accesses are bounds-checked (an out-of-range index traps on the GPU and is
-//! reported with its source line by the simulator). Shared memory is shared
+//! reported with its source line by the simulator). They compile to the
+//! `.shared` state space (`ld.shared`/`st.shared`, SASS `LDS`/`STS`), as
+//! nvcc's do: a generic `ld`/`st` that ptxas cannot prove to be shared costs
+//! a block barrier after it several times its own price (measured by
+//! `cg-lab sync`). Arrays of a peer block (DSMEM,
+//! [`ClusterGroup::map_shared_array`](crate::ClusterGroup::map_shared_array))
+//! are reached through generic addresses, as in CUDA. Shared memory is shared
 //! by every thread of the block: a value stored by one thread is visible to
 //! another only after a barrier of a group containing both (e.g.
 //! `block.sync()`), exactly as in CUDA.
@@ -13,10 +19,40 @@ use core::marker::PhantomData;
 use crate::arch;
 use crate::group::{Size, ThreadBlockTile, TileSize};
 
+/// Where a [`SharedArray`] lives: this block's shared memory ([`Local`],
+/// reached through the `.shared` window) or a peer block's of the cluster
+/// ([`Peer`], reached through a generic address).
+pub trait Space: space::Sealed + Copy + 'static {}
+
+mod space {
+    pub trait Sealed {
+        /// Accesses go through the `.shared` window.
+        const LOCAL: bool;
+    }
+}
+
+/// This block's shared memory (the default).
+#[derive(Clone, Copy, Debug)]
+pub struct Local;
+/// A peer block's shared memory, mapped through DSMEM.
+#[derive(Clone, Copy, Debug)]
+pub struct Peer;
+impl space::Sealed for Local {
+    const LOCAL: bool = true;
+}
+impl space::Sealed for Peer {
+    const LOCAL: bool = false;
+}
+impl Space for Local {}
+impl Space for Peer {}
+
 /// A `[T; N]` in shared memory, one per block, declared with
 /// [`shared_array!`](crate::shared_array).
 ///
 /// The handle is a copyable pointer; the memory lives as long as the block.
+/// `S` says whose memory it is: [`Local`] (the default), or [`Peer`] for
+/// another block's array mapped by
+/// [`map_shared_array`](crate::ClusterGroup::map_shared_array).
 ///
 /// ```ignore
 /// let sums = shared_array!(f32; 32);
@@ -24,18 +60,22 @@ use crate::group::{Size, ThreadBlockTile, TileSize};
 /// block.sync();
 /// let total = sums.load(0) + sums.load(1);
 /// ```
-pub struct SharedArray<T, const N: usize> {
+pub struct SharedArray<T, const N: usize, S: Space = Local> {
+    /// Generic address of element 0.
     ptr: *mut T,
+    /// Its address in the `.shared` window (meaningful for [`Local`]).
+    addr: arch::SharedAddr,
+    _space: PhantomData<S>,
 }
 
-impl<T, const N: usize> Clone for SharedArray<T, N> {
+impl<T, const N: usize, S: Space> Clone for SharedArray<T, N, S> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<T, const N: usize> Copy for SharedArray<T, N> {}
+impl<T, const N: usize, S: Space> Copy for SharedArray<T, N, S> {}
 
-impl<T: Copy, const N: usize> SharedArray<T, N> {
+impl<T: Copy + 'static, const N: usize> SharedArray<T, N> {
     /// Wraps the shared allocation at `addr`.
     ///
     /// # Safety
@@ -46,17 +86,61 @@ impl<T: Copy, const N: usize> SharedArray<T, N> {
     pub unsafe fn from_shared_addr(addr: arch::SharedAddr) -> Self {
         SharedArray {
             ptr: arch::shared_to_generic(addr).cast(),
+            addr,
+            _space: PhantomData,
+        }
+    }
+}
+
+impl<T: Copy + 'static, const N: usize> SharedArray<T, N, Peer> {
+    /// Wraps a generic pointer to a peer block's `[T; N]` (mapped through
+    /// DSMEM).
+    ///
+    /// # Safety
+    /// As [`SharedArray::from_shared_addr`], for a generic address of a
+    /// block of the caller's cluster.
+    #[inline(always)]
+    pub(crate) unsafe fn from_generic_ptr(ptr: *mut T, local: arch::SharedAddr) -> Self {
+        SharedArray {
+            ptr,
+            addr: local,
+            _space: PhantomData,
+        }
+    }
+}
+
+impl<T: Copy + 'static, const N: usize, S: Space> SharedArray<T, N, S> {
+    /// Element `i`, unchecked: through the `.shared` window for this
+    /// block's array, through the generic address for a peer's.
+    ///
+    /// # Safety
+    /// `i < N`.
+    #[inline(always)]
+    unsafe fn read(&self, i: usize) -> T {
+        // SAFETY: `i < N` (caller) and the allocation holds `N` elements.
+        unsafe {
+            if <S as space::Sealed>::LOCAL {
+                arch::ld_shared::<T>(arch::shared_add(self.addr, elem_offset::<T>(i)))
+            } else {
+                self.ptr.add(i).read()
+            }
         }
     }
 
-    /// Wraps a generic pointer to an `[T; N]` in shared memory (e.g. a
-    /// peer block's array mapped through DSMEM).
+    /// Writes element `i`, unchecked (see [`read`](Self::read)).
     ///
     /// # Safety
-    /// As [`from_shared_addr`](Self::from_shared_addr), for a generic address.
+    /// `i < N`.
     #[inline(always)]
-    pub(crate) unsafe fn from_generic_ptr(ptr: *mut T) -> Self {
-        SharedArray { ptr }
+    unsafe fn write(&self, i: usize, v: T) {
+        // SAFETY: `i < N` (caller) and the allocation holds `N` elements.
+        unsafe {
+            if <S as space::Sealed>::LOCAL {
+                arch::st_shared::<T>(arch::shared_add(self.addr, elem_offset::<T>(i)), v)
+            } else {
+                self.ptr.add(i).write(v)
+            }
+        }
     }
 
     /// `N`.
@@ -77,13 +161,19 @@ impl<T: Copy, const N: usize> SharedArray<T, N> {
         self.ptr
     }
 
+    /// Element 0's address in this block's `.shared` window.
+    #[inline(always)]
+    pub(crate) fn addr(&self) -> arch::SharedAddr {
+        self.addr
+    }
+
     /// Reads element `i`. Panics (traps on the GPU) if `i >= N`.
     #[inline(always)]
     #[track_caller]
     pub fn load(&self, i: usize) -> T {
         assert!(i < N, "shared_array index out of bounds");
         // SAFETY: `i < N` and the allocation holds `N` elements of `T`.
-        unsafe { self.ptr.add(i).read() }
+        unsafe { self.read(i) }
     }
 
     /// Writes element `i`. Panics (traps on the GPU) if `i >= N`.
@@ -92,7 +182,7 @@ impl<T: Copy, const N: usize> SharedArray<T, N> {
     pub fn store(&self, i: usize, v: T) {
         assert!(i < N, "shared_array index out of bounds");
         // SAFETY: `i < N` and the allocation holds `N` elements of `T`.
-        unsafe { self.ptr.add(i).write(v) }
+        unsafe { self.write(i, v) }
     }
 
     /// Reads element `I`, a constant: `I < N` is checked when the kernel is
@@ -101,7 +191,7 @@ impl<T: Copy, const N: usize> SharedArray<T, N> {
     pub fn load_at<const I: usize>(&self) -> T {
         const { assert!(I < N, "shared_array index out of bounds") };
         // SAFETY: `I < N` (checked at compile time).
-        unsafe { self.ptr.add(I).read() }
+        unsafe { self.read(I) }
     }
 
     /// Writes element `I`, a constant checked against `N` at compile time.
@@ -109,7 +199,7 @@ impl<T: Copy, const N: usize> SharedArray<T, N> {
     pub fn store_at<const I: usize>(&self, v: T) {
         const { assert!(I < N, "shared_array index out of bounds") };
         // SAFETY: `I < N` (checked at compile time).
-        unsafe { self.ptr.add(I).write(v) }
+        unsafe { self.write(I, v) }
     }
 
     /// Reads the element of the caller's rank in `tile`. A tile of `M ≤ N`
@@ -122,7 +212,7 @@ impl<T: Copy, const N: usize> SharedArray<T, N> {
     {
         const { assert!(M as usize <= N, "the tile is larger than the array") };
         // SAFETY: `thread_rank() < M <= N`.
-        unsafe { self.ptr.add(tile.thread_rank() as usize).read() }
+        unsafe { self.read(tile.thread_rank() as usize) }
     }
 
     /// Writes the element of the caller's rank in `tile` (`M ≤ N`, checked
@@ -134,8 +224,14 @@ impl<T: Copy, const N: usize> SharedArray<T, N> {
     {
         const { assert!(M as usize <= N, "the tile is larger than the array") };
         // SAFETY: `thread_rank() < M <= N`.
-        unsafe { self.ptr.add(tile.thread_rank() as usize).write(v) }
+        unsafe { self.write(tile.thread_rank() as usize, v) }
     }
+}
+
+/// Byte offset of element `i` (below `N`, so in the 32-bit window).
+#[inline(always)]
+fn elem_offset<T>(i: usize) -> u32 {
+    (i * core::mem::size_of::<T>()) as u32
 }
 
 /// The block's dynamic shared memory (`extern __shared__`), viewed as `[T]`.
@@ -144,6 +240,7 @@ impl<T: Copy, const N: usize> SharedArray<T, N> {
 /// divided by `size_of::<T>()`.
 pub struct DynamicShared<T> {
     ptr: *mut T,
+    addr: arch::SharedAddr,
     len: usize,
     _t: PhantomData<T>,
 }
@@ -157,7 +254,7 @@ impl<T> Copy for DynamicShared<T> {}
 
 /// The block's dynamic shared memory as a `[T]` (aligned to 16 bytes).
 #[inline(always)]
-pub fn dynamic_shared<T: Copy>() -> DynamicShared<T> {
+pub fn dynamic_shared<T: Copy + 'static>() -> DynamicShared<T> {
     const {
         assert!(
             core::mem::align_of::<T>() <= 16,
@@ -167,12 +264,13 @@ pub fn dynamic_shared<T: Copy>() -> DynamicShared<T> {
     let (addr, bytes) = arch::dynamic_shared();
     DynamicShared {
         ptr: arch::shared_to_generic(addr).cast(),
+        addr,
         len: bytes / core::mem::size_of::<T>().max(1),
         _t: PhantomData,
     }
 }
 
-impl<T: Copy> DynamicShared<T> {
+impl<T: Copy + 'static> DynamicShared<T> {
     /// Number of `T` that fit in the launch's dynamic shared memory.
     #[inline(always)]
     pub fn len(&self) -> usize {
@@ -197,7 +295,7 @@ impl<T: Copy> DynamicShared<T> {
     pub fn load(&self, i: usize) -> T {
         assert!(i < self.len, "dynamic shared memory index out of bounds");
         // SAFETY: `i < len` and the launch provided `len` elements.
-        unsafe { self.ptr.add(i).read() }
+        unsafe { arch::ld_shared::<T>(arch::shared_add(self.addr, elem_offset::<T>(i))) }
     }
 
     /// Writes element `i`. Panics (traps on the GPU) if `i >= len()`.
@@ -206,6 +304,6 @@ impl<T: Copy> DynamicShared<T> {
     pub fn store(&self, i: usize, v: T) {
         assert!(i < self.len, "dynamic shared memory index out of bounds");
         // SAFETY: `i < len` and the launch provided `len` elements.
-        unsafe { self.ptr.add(i).write(v) }
+        unsafe { arch::st_shared::<T>(arch::shared_add(self.addr, elem_offset::<T>(i)), v) }
     }
 }

@@ -4,6 +4,7 @@
 pub mod csv_out;
 pub mod markdown;
 pub mod plot;
+pub mod sync_plot;
 
 use std::path::{Path, PathBuf};
 

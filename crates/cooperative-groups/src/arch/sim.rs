@@ -188,6 +188,24 @@ pub fn static_shared(key: &'static str, bytes: usize, align: usize) -> SharedAdd
     lane::static_shared(key, bytes, align)
 }
 
+/// Loads a `T` from the simulated block's shared memory.
+///
+/// # Safety
+/// `addr` must be valid for a `T` and aligned for it.
+#[inline]
+pub unsafe fn ld_shared<T: Copy + 'static>(addr: SharedAddr) -> T {
+    // SAFETY: forwarded contract.
+    unsafe { addr.cast::<T>().read() }
+}
+/// Stores a `T` to the simulated block's shared memory.
+///
+/// # Safety
+/// `addr` must be valid for a `T` and aligned for it.
+#[inline]
+pub unsafe fn st_shared<T: Copy + 'static>(addr: SharedAddr, v: T) {
+    // SAFETY: forwarded contract.
+    unsafe { addr.cast::<T>().write(v) }
+}
 /// 32-bit shared-memory load.
 ///
 /// # Safety
@@ -757,4 +775,13 @@ pub fn membar_sys() {
 #[inline]
 pub fn nanosleep(_ns: u32) {
     lane::yield_now()
+}
+
+/// `%clock64`: the simulator has no cycles; a process-wide counter that
+/// every read advances, so that a later read is always larger (a timed
+/// region is at least one tick).
+#[inline]
+pub fn clock64() -> u64 {
+    static TICKS: AtomicU64 = AtomicU64::new(0);
+    TICKS.fetch_add(1, Ordering::Relaxed) + 1
 }
