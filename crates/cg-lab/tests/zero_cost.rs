@@ -391,3 +391,39 @@ fn tile32_reduce_is_the_handwritten_butterfly_in_sass() {
         );
     }
 }
+
+/// `cg-lab sync`'s kernels, every SM: shared arrays are read and written
+/// through the `.shared` window (`ld.shared`/`st.shared`, SASS `LDS`/`STS`;
+/// a generic access before a barrier costs the barrier several times over),
+/// the loops have no bounds check left (a panic exit keeps ptxas from
+/// eliding `bar.warp.sync`), and the grid barrier is a release add and an
+/// acquire spin with no `fence.sc` (NVIDIA's `grid.sync()` on sm_70+).
+#[test]
+fn sync_kernels_use_the_shared_window_and_release_acquire() {
+    for p in LAB_PTX.ptx() {
+        let (sm, ptx) = (p.sm, p.ptx);
+        for k in ["sync_block", "sync_tile_2_1024", "sync_tile_64_1024"] {
+            let ins = entry(ptx, k);
+            assert_eq!(count(&ins, "st.shared.b32"), 2, "sm_{sm} {k}: {ins:#?}");
+            assert_eq!(count(&ins, "ld.shared.b32"), 2, "sm_{sm} {k}: {ins:#?}");
+            let generic = ins
+                .iter()
+                .filter(|l| l.starts_with("st.b32") || l.starts_with("ld.b32"))
+                .count();
+            assert_eq!(generic, 0, "sm_{sm} {k}: generic shared access: {ins:#?}");
+            // (`% n` keeps its division-by-zero check, outside the loop.)
+            let text = entry_text(ptx, k);
+            assert!(
+                !text.contains("panic_fmt") && !text.contains("panic_bounds_check"),
+                "sm_{sm} {k}: a bounds check is left in the loop"
+            );
+        }
+        let grid = entry(ptx, "sync_grid");
+        assert_eq!(count(&grid, "atom.release.gpu.add.u32"), 1, "sm_{sm}: {grid:#?}");
+        assert_eq!(count(&grid, "ld.acquire.gpu.u32"), 1, "sm_{sm}: {grid:#?}");
+        assert!(
+            !grid.iter().any(|l| l.contains("fence.sc")),
+            "sm_{sm}: the grid barrier has a fence.sc: {grid:#?}"
+        );
+    }
+}
