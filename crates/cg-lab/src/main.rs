@@ -13,6 +13,7 @@
 mod backend_choice;
 mod cli;
 mod compare;
+mod compare_async;
 mod data;
 mod info;
 mod kernels;
