@@ -54,7 +54,7 @@ __device__ __forceinline__ void staged_async(const float* in, float* partial, un
         if (kAligned && count == TILE)
             cg::memcpy_async(block, dst, in + start, cuda::aligned_size_t<16>(TILE * sizeof(float)));
         else
-            cg::memcpy_async(block, dst, TILE, in + start, count);
+            cg::memcpy_async(block, dst, size_t(TILE), in + start, size_t(count));
     };
     unsigned t = blockIdx.x, stage = 0;
     float acc = 0.f;

@@ -164,7 +164,10 @@ pub fn run(
     };
     let sm = gpu.info().sm();
     let build = std::env::temp_dir().join(format!("cg-lab-memcpy-async-{}", std::process::id()));
-    eprintln!("building reference/cuda/memcpy_async.cu with {} for sm_{sm} …", nvcc.display());
+    eprintln!(
+        "building reference/cuda/memcpy_async.cu with {} for sm_{sm} …",
+        nvcc.display()
+    );
     let (cubin, _) =
         crate::reference::build_cubin(nvcc, sm, &build, crate::reference::MEMCPY_ASYNC_CU)?;
     let module = gpu.load_image(&std::fs::read(&cubin)?)?;
@@ -186,7 +189,12 @@ pub fn run(
             let (ok, what) = st
                 .verify(v, n)
                 .with_context(|| format!("verifying {} at n = {n}", v.name()))?;
-            println!("verified memcpy_async {:<24} n=2^{:<2} {} ({what})", v.name(), n.trailing_zeros(), if ok { "OK" } else { "FAILED" });
+            println!(
+                "verified memcpy_async {:<24} n=2^{:<2} {} ({what})",
+                v.name(),
+                n.trailing_zeros(),
+                if ok { "OK" } else { "FAILED" }
+            );
             checks.push((ok, what));
         }
     }
@@ -219,7 +227,10 @@ pub fn run(
     let timing_text = timing::describe(a.warmup, a.runs, a.min_sample_ms);
     let files = [
         ("memcpy_async.csv", csv(&points)),
-        ("memcpy_async.md", markdown(&points, &platform, &timing_text, grid)),
+        (
+            "memcpy_async.md",
+            markdown(&points, &platform, &timing_text, grid),
+        ),
         ("memcpy_async.svg", svg(&points, &platform.device)),
     ];
     for (name, text) in files {
@@ -302,7 +313,12 @@ fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str, grid: 
     );
     let _ = write!(s, "| kernel |");
     for n in SIZES {
-        let _ = write!(s, " 2^{} ({} MiB) |", n.trailing_zeros(), n as u64 * 4 >> 20);
+        let _ = write!(
+            s,
+            " 2^{} ({} MiB) |",
+            n.trailing_zeros(),
+            n as u64 * 4 >> 20
+        );
     }
     let _ = write!(s, "\n| --- |");
     for _ in SIZES {
@@ -356,7 +372,9 @@ fn svg(points: &[Point], device: &str) -> String {
         .ceil();
     let px = |lg: f64| l + (lg - x0) / (x1 - x0) * (w - l - r);
     let py = |v: f64| h - b - v / ymax * (h - t - b);
-    let colors = ["#1f77b4", "#17becf", "#d62728", "#ff9896", "#2ca02c", "#98df8a"];
+    let colors = [
+        "#1f77b4", "#17becf", "#d62728", "#ff9896", "#2ca02c", "#98df8a",
+    ];
     let mut s = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"12\">\n\
          <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
@@ -393,10 +411,18 @@ fn svg(points: &[Point], device: &str) -> String {
             .iter()
             .map(|&n| {
                 let q = find(points, n, i);
-                format!("{:.1},{:.1}", px(n.trailing_zeros() as f64), py(q.pct_peak()))
+                format!(
+                    "{:.1},{:.1}",
+                    px(n.trailing_zeros() as f64),
+                    py(q.pct_peak())
+                )
             })
             .collect();
-        let dash = if v.rust.is_some() { "" } else { " stroke-dasharray=\"5,3\"" };
+        let dash = if v.rust.is_some() {
+            ""
+        } else {
+            " stroke-dasharray=\"5,3\""
+        };
         let _ = writeln!(
             s,
             "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{dash}/>",

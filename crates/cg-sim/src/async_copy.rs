@@ -10,10 +10,10 @@
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use crate::Dim3;
+use crate::SimError;
 use crate::report::Report;
 use crate::shared::POISON;
 use crate::state::{Core, Loc, Step};
-use crate::SimError;
 
 /// One copy in flight.
 struct Pending {

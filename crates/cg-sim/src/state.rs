@@ -7,9 +7,9 @@ use std::panic::Location;
 
 use corosensei::Yielder;
 
+use crate::async_copy::AsyncCopies;
 use crate::device::SimDevice;
 use crate::lane::{ReduxOp, ShflMode};
-use crate::async_copy::AsyncCopies;
 use crate::shared::SharedMem;
 use crate::{Dim3, LaunchConfig, LaunchStats, SimError};
 

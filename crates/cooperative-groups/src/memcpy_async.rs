@@ -48,8 +48,10 @@
 use core::mem::{MaybeUninit, align_of, size_of};
 
 use crate::arch;
-use crate::group::{CoalescedGroup, DynamicTile, ThreadBlock, ThreadBlockTile, ThreadGroup, TileSize, Size};
 use crate::group::violation;
+use crate::group::{
+    CoalescedGroup, DynamicTile, Size, ThreadBlock, ThreadBlockTile, ThreadGroup, TileSize,
+};
 use crate::pod::Pod;
 use crate::shared::SharedSlice;
 
@@ -80,7 +82,12 @@ impl AsyncCopyGroup for CoalescedGroup {}
 #[track_caller]
 pub fn memcpy_async<G: AsyncCopyGroup, T: Pod>(group: &G, dst: SharedSlice<T>, src: &[T]) {
     let n = dst.len().min(src.len());
-    copy::<G, T>(group, dst.as_ptr().cast(), src.as_ptr().cast(), n * size_of::<T>());
+    copy::<G, T>(
+        group,
+        dst.as_ptr().cast(),
+        src.as_ptr().cast(),
+        n * size_of::<T>(),
+    );
     arch::cp_async_commit();
 }
 
@@ -148,7 +155,11 @@ fn copy<G: ThreadGroup, T>(group: &G, dst: *mut u8, src: *const u8, bytes: usize
     // The widest segment both addresses can share: the lowest bit in which
     // they differ (16 if none below 16).
     let diff = (dst as usize ^ src as usize) & 15;
-    let align = if diff == 0 { 16 } else { 1 << diff.trailing_zeros() };
+    let align = if diff == 0 {
+        16
+    } else {
+        1 << diff.trailing_zeros()
+    };
     let head = ((align - (src as usize & (align - 1))) & (align - 1)).min(bytes);
     if align < 4 || bytes - head < align {
         // SAFETY: both valid for `bytes` bytes.

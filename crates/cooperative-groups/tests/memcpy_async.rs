@@ -60,19 +60,31 @@ fn every_group_kind_copies_its_elements() {
         // 32-thread tiles, each 32 words.
         let t32 = tiled_partition::<32>(&block);
         let w = r / 32;
-        memcpy_async(&t32, buf.slice(128 + 32 * w, 32), &input[200 + 32 * w..232 + 32 * w]);
+        memcpy_async(
+            &t32,
+            buf.slice(128 + 32 * w, 32),
+            &input[200 + 32 * w..232 + 32 * w],
+        );
         wait(&t32);
         got[128 + r].store(buf.load(128 + r), Relaxed);
         // 64-thread tiles (named barriers).
         let t64 = tiled_partition::<64>(&block);
         let h = r / 64;
-        memcpy_async(&t64, buf.slice(256 + 64 * h, 64), &input[400 + 64 * h..464 + 64 * h]);
+        memcpy_async(
+            &t64,
+            buf.slice(256 + 64 * h, 64),
+            &input[400 + 64 * h..464 + 64 * h],
+        );
         wait(&t64);
         got[256 + r].store(buf.load(256 + r), Relaxed);
         // Dynamic tiles of 8.
         let t8 = tiled_partition_dyn(&block, 8);
         let e = r / 8;
-        memcpy_async(&t8, buf.slice(384 + 8 * e, 8), &input[600 + 8 * e..608 + 8 * e]);
+        memcpy_async(
+            &t8,
+            buf.slice(384 + 8 * e, 8),
+            &input[600 + 8 * e..608 + 8 * e],
+        );
         wait_prior::<0>(&t8);
         got[384 + r].store(buf.load(384 + r), Relaxed);
         // Coalesced groups: the odd and the even lanes of each warp.
@@ -106,7 +118,10 @@ fn byte_count_copies_exactly_those_bytes() {
         let buf = shared_array!(u8; 64);
         memcpy_async_bytes(&block, buf.as_slice(), &input, 37);
         wait(&block);
-        for i in [block.thread_rank() as usize, 32 + block.thread_rank() as usize] {
+        for i in [
+            block.thread_rank() as usize,
+            32 + block.thread_rank() as usize,
+        ] {
             got[i].store(buf.load(i) as u32, Relaxed);
         }
     })
