@@ -136,10 +136,12 @@ pub fn staged_async_v4(input: *const f32, partial: *mut f32, n: u32) {
     let buf: DynamicShared<f32> = dynamic_shared();
     let vec: DynamicShared<F4> = dynamic_shared();
     let aligned = (input as usize).is_multiple_of(16);
-    // SAFETY: `n / 4` whole vectors lie inside the input, which is 16-byte
-    // aligned when `aligned` (the slice is used only then).
-    let src4: &[F4] =
-        unsafe { core::slice::from_raw_parts(input.cast(), if aligned { n / 4 } else { 0 }) };
+    let src4: &[F4] = if aligned {
+        // SAFETY: the input is 16-byte aligned and holds `n / 4` whole vectors.
+        unsafe { core::slice::from_raw_parts(input.cast(), n / 4) }
+    } else {
+        &[]
+    };
     let acc = staged_sum(&block, n, |t, stage| {
         let (start, end) = (t * TILE, ((t + 1) * TILE).min(n));
         if aligned && end - start == TILE {

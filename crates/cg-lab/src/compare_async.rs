@@ -317,7 +317,7 @@ fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str, grid: 
             s,
             " 2^{} ({} MiB) |",
             n.trailing_zeros(),
-            n as u64 * 4 >> 20
+            (n as u64 * 4) >> 20
         );
     }
     let _ = write!(s, "\n| --- |");

@@ -305,3 +305,37 @@ fn refilling_a_buffer_in_flight_is_reported() {
     .unwrap_err();
     assert_reported_here(&e, "an earlier memcpy_async");
 }
+
+/// The lab's staged kernels (`cg-lab compare --only memcpy_async`) on the
+/// simulator: a partial last tile and a tail of `n % 4` floats, with a
+/// 16-aligned and a misaligned input (the `f32` and plain fallbacks).
+#[test]
+fn lab_staged_kernels_sum_exactly() {
+    use cg_kernels::memcpy_async::{
+        BLOCK, SMEM_BYTES, STAGED_ASYNC, STAGED_ASYNC_V4, STAGED_PLAIN, TILE,
+    };
+    let n = 5 * TILE + 7;
+    // One spare float in front, so the input can start 4 bytes off 16.
+    let mut store = vec![0f32; n + 8];
+    let base = store.as_ptr().align_offset(16); // first 16-aligned index
+    for offset in [base, base + 1] {
+        for (i, x) in store[offset..offset + n].iter_mut().enumerate() {
+            *x = (i % 16 + 1) as f32;
+        }
+        let want: f64 = store[offset..offset + n].iter().map(|&x| x as f64).sum();
+        for k in [STAGED_ASYNC, STAGED_ASYNC_V4, STAGED_PLAIN] {
+            let mut partial = vec![f32::NAN; 3];
+            let (i, p) = (
+                store[offset..].as_ptr() as usize,
+                partial.as_mut_ptr() as usize,
+            );
+            let cfg = LaunchConfig::new(3, BLOCK).with_dynamic_smem(SMEM_BYTES as usize);
+            cg_sim::launch_on(&device(), &cfg, &|| {
+                (k.host_fn())((i as *const f32, p as *mut f32, n as u32))
+            })
+            .unwrap_or_else(|e| panic!("{} offset {offset}: {e}", k.name()));
+            let got: f64 = partial.iter().map(|&x| x as f64).sum();
+            assert_eq!(got, want, "{} offset {offset}", k.name());
+        }
+    }
+}
