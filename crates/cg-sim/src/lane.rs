@@ -283,3 +283,51 @@ pub fn cluster_query_shared_rank(p: *const u8) -> u32 {
 pub fn yield_now() {
     crate::sched::yield_now(Location::caller())
 }
+
+/// `cp.async` of `len` bytes from global `src` to shared `dst`: the source
+/// is read now, the destination is poisoned now, and the bytes land when
+/// this lane waits for the copy's commit group ([`async_wait`]). A copy
+/// into bytes that another copy still fills is a misuse.
+///
+/// # Safety
+/// `src` must be readable and `dst` (in the block's shared memory) writable
+/// for `len` bytes.
+#[track_caller]
+pub unsafe fn async_copy(dst: *mut u8, src: *const u8, len: usize) {
+    let loc = Location::caller();
+    // SAFETY: forwarded from the caller.
+    block_on(|core, me| unsafe { core.async_copy(me, dst, src, len, loc) });
+}
+
+/// `cp.async.commit_group`: the lane's copies since the last commit form a group.
+pub fn async_commit() {
+    block_on(|core, me| core.async_commit(me));
+}
+
+/// `cp.async.wait_group n`: every committed group of this lane but the
+/// newest `n` lands in shared memory.
+pub fn async_wait(n: u32) {
+    block_on(|core, me| core.async_wait(me, n));
+}
+
+/// Checks an access of `len` shared bytes at `p` (`write`: a store) against
+/// the block's copies in flight: touching bytes that a `memcpy_async` has
+/// not yet delivered (no `wait` / `wait_prior` by its thread) is a misuse,
+/// reported at the caller's line.
+#[track_caller]
+pub fn async_check_access(p: *const u8, len: usize, write: bool) {
+    let loc = Location::caller();
+    let what = if write { "writes" } else { "reads" };
+    block_on(|core, me| core.async_check_access(me, p, len, what, loc));
+}
+
+/// Whether `p` lies in the calling block's shared memory (static or
+/// dynamic): the simulator's `isspacep.shared`.
+pub fn is_shared(p: *const u8) -> bool {
+    with_core(|c, me| {
+        c.blocks[c.lanes[me as usize].block as usize]
+            .smem
+            .locate(p as *mut u8)
+            .is_some()
+    })
+}

@@ -43,6 +43,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 
+mod async_copy;
 mod barrier;
 mod cluster;
 mod config;

@@ -7,6 +7,7 @@ use std::panic::Location;
 
 use corosensei::Yielder;
 
+use crate::async_copy::AsyncCopies;
 use crate::device::SimDevice;
 use crate::lane::{ReduxOp, ShflMode};
 use crate::shared::SharedMem;
@@ -151,6 +152,8 @@ pub(crate) struct Block {
     pub grid_waiting: u32,
     pub grid_arrived: bool,
     pub smem: SharedMem,
+    /// `memcpy_async` copies in flight.
+    pub copies: AsyncCopies,
 }
 
 pub(crate) struct Cluster {
@@ -299,6 +302,7 @@ impl Core {
                     grid_waiting: 0,
                     grid_arrived: false,
                     smem: SharedMem::new(dyn_smem),
+                    copies: AsyncCopies::default(),
                 });
                 for w in 0..wpb {
                     let n = (tpb - w * 32).min(32);
@@ -383,5 +387,6 @@ impl Core {
         self.uniform_after_exit(b);
         self.grid_after_exit(b);
         self.cluster_after_exit(i);
+        self.async_after_exit(i);
     }
 }

@@ -161,6 +161,8 @@
 //! * [`intrinsics`]: CUDA's raw built-ins (`__shfl_sync`, `__ballot_sync`, …).
 //! * [`shared`]: shared-memory arrays and dynamic shared memory.
 //! * [`atomic`]: `atomicAdd` and friends.
+//! * `memcpy_async` (private, re-exported): [`memcpy_async`], [`wait`],
+//!   [`wait_prior`] — asynchronous copies global → shared (`cp.async`).
 #![no_std]
 #![cfg_attr(
     target_arch = "nvptx64",
@@ -181,6 +183,7 @@ mod group;
 pub mod intrinsics;
 #[cfg(not(target_arch = "nvptx64"))]
 mod kernel_desc;
+pub mod memcpy_async;
 pub mod ops;
 mod panic;
 mod pod;
@@ -205,9 +208,10 @@ pub use group::{
 };
 #[cfg(not(target_arch = "nvptx64"))]
 pub use kernel_desc::Kernel;
+pub use memcpy_async::{AsyncCopyGroup, memcpy_async, memcpy_async_bytes, wait, wait_prior};
 pub use ops::ReduceOp;
 pub use pod::Pod;
-pub use shared::{DynamicShared, SharedArray, dynamic_shared};
+pub use shared::{DynamicShared, SharedArray, SharedSlice, dynamic_shared};
 
 /// Everything a kernel usually needs: the group constructors, the
 /// collectives, the operators, the group traits, and [`Size`] with its

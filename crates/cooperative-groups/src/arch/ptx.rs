@@ -1172,3 +1172,88 @@ pub fn clock64() -> u64 {
     unsafe { asm!("mov.u64 {0}, %clock64;", out(reg64) c, options(nostack, nomem)) };
     c
 }
+
+// Asynchronous copies global → shared (`memcpy_async`). On sm_80+ they
+// are `cp.async` with commit groups; on sm_70 (no `cp.async`) the copy is
+// synchronous and the commit and wait are no-ops.
+
+/// `isspacep.global`: whether the generic address `p` is global memory.
+#[inline(always)]
+pub fn is_global(p: *const u8) -> bool {
+    let r: u32;
+    // SAFETY: a predicate on an address; touches no memory.
+    unsafe {
+        asm!(
+            "{{ .reg .pred g; isspacep.global g, {1}; selp.u32 {0}, 1, 0, g; }}",
+            out(reg32) r, in(reg64) p, options(pure, nomem, nostack)
+        )
+    };
+    r != 0
+}
+
+/// One `SIZE`-byte (4, 8 or 16) asynchronous copy: `cp.async.ca` (4, 8)
+/// or `cp.async.cg` (16, L2 only) on sm_80+; a load and a store on sm_70.
+///
+/// # Safety
+/// `dst` must be a generic address of this block's shared memory and `src`
+/// of global memory, both `SIZE`-aligned and valid for `SIZE` bytes.
+#[inline(always)]
+pub unsafe fn cp_async<const SIZE: u32>(dst: *mut u8, src: *const u8) {
+    #[cfg(target_feature = "sm_80")]
+    // SAFETY: the caller passes aligned shared and global addresses of SIZE bytes.
+    unsafe {
+        match SIZE {
+            16 => asm!(
+                "{{ .reg .u64 d, s; .reg .u32 d32; cvta.to.shared.u64 d, {0}; cvt.u32.u64 d32, d; \
+                 cvta.to.global.u64 s, {1}; cp.async.cg.shared.global [d32], [s], 16; }}",
+                in(reg64) dst, in(reg64) src, options(nostack)
+            ),
+            _ => asm!(
+                "{{ .reg .u64 d, s; .reg .u32 d32; cvta.to.shared.u64 d, {0}; cvt.u32.u64 d32, d; \
+                 cvta.to.global.u64 s, {1}; cp.async.ca.shared.global [d32], [s], {2}; }}",
+                in(reg64) dst, in(reg64) src, const SIZE, options(nostack)
+            ),
+        }
+    }
+    #[cfg(not(target_feature = "sm_80"))]
+    {
+        #[derive(Clone, Copy)]
+        #[repr(C, align(16))]
+        struct V4([u32; 4]);
+        // SAFETY: as above; plain aligned loads and stores of SIZE bytes.
+        unsafe {
+            match SIZE {
+                16 => (dst as *mut V4).write((src as *const V4).read()),
+                8 => (dst as *mut u64).write((src as *const u64).read()),
+                _ => (dst as *mut u32).write((src as *const u32).read()),
+            }
+        }
+    }
+}
+
+/// `cp.async.commit_group` (sm_80+; nothing on sm_70).
+#[inline(always)]
+pub fn cp_async_commit() {
+    #[cfg(target_feature = "sm_80")]
+    // SAFETY: closes this thread's group of copies; no operands.
+    unsafe {
+        asm!("cp.async.commit_group;", options(nostack))
+    }
+}
+
+/// `cp.async.wait_group N` (sm_80+; nothing on sm_70): every committed
+/// group of this thread but the newest `N` has landed. A compiler memory
+/// barrier, so shared loads after it are not hoisted above it.
+#[inline(always)]
+pub fn cp_async_wait<const N: u32>() {
+    #[cfg(target_feature = "sm_80")]
+    // SAFETY: waits on this thread's own copies; no operands.
+    unsafe {
+        asm!("cp.async.wait_group {0};", const N, options(nostack))
+    }
+}
+
+/// The simulator checks shared-memory accesses against copies in flight;
+/// on the GPU there is nothing to check.
+#[inline(always)]
+pub fn shared_access_check(_p: *const u8, _len: usize, _write: bool) {}

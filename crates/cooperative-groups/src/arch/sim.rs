@@ -785,3 +785,39 @@ pub fn clock64() -> u64 {
     static TICKS: AtomicU64 = AtomicU64::new(0);
     TICKS.fetch_add(1, Ordering::Relaxed) + 1
 }
+
+/// `isspacep.global`: everything outside the block's shared memory.
+#[inline]
+pub fn is_global(p: *const u8) -> bool {
+    !lane::is_shared(p)
+}
+
+/// One asynchronous copy of `SIZE` bytes: lands at the lane's wait.
+///
+/// # Safety
+/// As the GPU backend's: `dst` shared, `src` global, both valid for `SIZE` bytes.
+#[track_caller]
+#[inline]
+pub unsafe fn cp_async<const SIZE: u32>(dst: *mut u8, src: *const u8) {
+    // SAFETY: forwarded from the caller.
+    unsafe { lane::async_copy(dst, src, SIZE as usize) }
+}
+
+/// `cp.async.commit_group`.
+#[inline]
+pub fn cp_async_commit() {
+    lane::async_commit()
+}
+
+/// `cp.async.wait_group N`.
+#[inline]
+pub fn cp_async_wait<const N: u32>() {
+    lane::async_wait(N)
+}
+
+/// Reports an access to shared bytes that a copy in flight has not delivered.
+#[track_caller]
+#[inline]
+pub fn shared_access_check(p: *const u8, len: usize, write: bool) {
+    lane::async_check_access(p, len, write)
+}
