@@ -83,7 +83,10 @@ impl<T: Copy, const N: usize> SharedArray<T, N> {
     pub fn load(&self, i: usize) -> T {
         assert!(i < N, "shared_array index out of bounds");
         // SAFETY: `i < N` and the allocation holds `N` elements of `T`.
-        unsafe { self.ptr.add(i).read() }
+        let p = unsafe { self.ptr.add(i) };
+        arch::note_load(p.cast(), core::mem::size_of::<T>());
+        // SAFETY: as above.
+        unsafe { p.read() }
     }
 
     /// Writes element `i`. Panics (traps on the GPU) if `i >= N`.
@@ -92,49 +95,68 @@ impl<T: Copy, const N: usize> SharedArray<T, N> {
     pub fn store(&self, i: usize, v: T) {
         assert!(i < N, "shared_array index out of bounds");
         // SAFETY: `i < N` and the allocation holds `N` elements of `T`.
-        unsafe { self.ptr.add(i).write(v) }
+        let p = unsafe { self.ptr.add(i) };
+        arch::note_store(p.cast(), core::mem::size_of::<T>());
+        // SAFETY: as above.
+        unsafe { p.write(v) }
     }
 
     /// Reads element `I`, a constant: `I < N` is checked when the kernel is
     /// compiled, so the PTX has no bounds check.
     #[inline(always)]
+    #[track_caller]
     pub fn load_at<const I: usize>(&self) -> T {
         const { assert!(I < N, "shared_array index out of bounds") };
         // SAFETY: `I < N` (checked at compile time).
-        unsafe { self.ptr.add(I).read() }
+        let p = unsafe { self.ptr.add(I) };
+        arch::note_load(p.cast(), core::mem::size_of::<T>());
+        // SAFETY: as above.
+        unsafe { p.read() }
     }
 
     /// Writes element `I`, a constant checked against `N` at compile time.
     #[inline(always)]
+    #[track_caller]
     pub fn store_at<const I: usize>(&self, v: T) {
         const { assert!(I < N, "shared_array index out of bounds") };
         // SAFETY: `I < N` (checked at compile time).
-        unsafe { self.ptr.add(I).write(v) }
+        let p = unsafe { self.ptr.add(I) };
+        arch::note_store(p.cast(), core::mem::size_of::<T>());
+        // SAFETY: as above.
+        unsafe { p.write(v) }
     }
 
     /// Reads the element of the caller's rank in `tile`. A tile of `M ≤ N`
     /// threads (checked at compile time) never indexes out of bounds, so
     /// there is no runtime check.
     #[inline(always)]
+    #[track_caller]
     pub fn load_rank<const M: u32>(&self, tile: &ThreadBlockTile<M>) -> T
     where
         Size<M>: TileSize,
     {
         const { assert!(M as usize <= N, "the tile is larger than the array") };
         // SAFETY: `thread_rank() < M <= N`.
-        unsafe { self.ptr.add(tile.thread_rank() as usize).read() }
+        let p = unsafe { self.ptr.add(tile.thread_rank() as usize) };
+        arch::note_load(p.cast(), core::mem::size_of::<T>());
+        // SAFETY: as above.
+        unsafe { p.read() }
     }
 
     /// Writes the element of the caller's rank in `tile` (`M ≤ N`, checked
     /// at compile time; no runtime check).
     #[inline(always)]
+    #[track_caller]
     pub fn store_rank<const M: u32>(&self, tile: &ThreadBlockTile<M>, v: T)
     where
         Size<M>: TileSize,
     {
         const { assert!(M as usize <= N, "the tile is larger than the array") };
         // SAFETY: `thread_rank() < M <= N`.
-        unsafe { self.ptr.add(tile.thread_rank() as usize).write(v) }
+        let p = unsafe { self.ptr.add(tile.thread_rank() as usize) };
+        arch::note_store(p.cast(), core::mem::size_of::<T>());
+        // SAFETY: as above.
+        unsafe { p.write(v) }
     }
 }
 
@@ -197,7 +219,10 @@ impl<T: Copy> DynamicShared<T> {
     pub fn load(&self, i: usize) -> T {
         assert!(i < self.len, "dynamic shared memory index out of bounds");
         // SAFETY: `i < len` and the launch provided `len` elements.
-        unsafe { self.ptr.add(i).read() }
+        let p = unsafe { self.ptr.add(i) };
+        arch::note_load(p.cast(), core::mem::size_of::<T>());
+        // SAFETY: as above.
+        unsafe { p.read() }
     }
 
     /// Writes element `i`. Panics (traps on the GPU) if `i >= len()`.
@@ -206,6 +231,9 @@ impl<T: Copy> DynamicShared<T> {
     pub fn store(&self, i: usize, v: T) {
         assert!(i < self.len, "dynamic shared memory index out of bounds");
         // SAFETY: `i < len` and the launch provided `len` elements.
-        unsafe { self.ptr.add(i).write(v) }
+        let p = unsafe { self.ptr.add(i) };
+        arch::note_store(p.cast(), core::mem::size_of::<T>());
+        // SAFETY: as above.
+        unsafe { p.write(v) }
     }
 }
