@@ -153,7 +153,11 @@ impl Core {
             }
         }
         if let Some(r) = self.race.as_mut() {
-            let released: Vec<u32> = waiters.iter().copied().filter(|l| !kept.contains(l)).collect();
+            let released: Vec<u32> = waiters
+                .iter()
+                .copied()
+                .filter(|l| !kept.contains(l))
+                .collect();
             r.bar_complete(b as u32, id, &released, &kept);
         }
         if kept.is_empty() {

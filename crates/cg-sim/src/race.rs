@@ -305,7 +305,12 @@ impl Race {
 
     /// A lane arrives at the grid barrier (release).
     pub fn grid_arrive(&mut self, t: u32) {
-        Self::add(&mut self.grid_acc, &self.know[t as usize], t, self.own[t as usize]);
+        Self::add(
+            &mut self.grid_acc,
+            &self.know[t as usize],
+            t,
+            self.own[t as usize],
+        );
         self.tick(t);
     }
 
@@ -415,8 +420,14 @@ impl Race {
         order: MemOrder,
         scope: MemScope,
     ) {
-        let acquire = matches!(order, MemOrder::Acquire | MemOrder::AcqRel | MemOrder::SeqCst);
-        let release = matches!(order, MemOrder::Release | MemOrder::AcqRel | MemOrder::SeqCst);
+        let acquire = matches!(
+            order,
+            MemOrder::Acquire | MemOrder::AcqRel | MemOrder::SeqCst
+        );
+        let release = matches!(
+            order,
+            MemOrder::Release | MemOrder::AcqRel | MemOrder::SeqCst
+        );
         if kind != AtomicKind::Store {
             if let Some(sv) = self.sync.get(&addr) {
                 let (clock, head) = (sv.clock.clone(), sv.head);

@@ -89,7 +89,12 @@ fn names_lines(r: &Report, first: usize, second: usize) {
     let (first, second) = (marked(first), marked(second));
     let lines: Vec<u32> = r.accesses.iter().map(|a| a.location.line).collect();
     assert_eq!(lines, [first, second], "{r}");
-    assert!(r.accesses.iter().all(|a| a.location.file.ends_with("race.rs")), "{r}");
+    assert!(
+        r.accesses
+            .iter()
+            .all(|a| a.location.file.ends_with("race.rs")),
+        "{r}"
+    );
 }
 
 /// Every thread writes its word, then reads its neighbour's: ordered by
@@ -144,7 +149,12 @@ fn missing_warp_sync_in_a_warp_exchange_is_a_race() {
     clean(warp_exchange(true));
     let r = race(warp_exchange(false));
     names_lines(&r, 0, 1);
-    assert!(r.notes.iter().any(|n| n.contains("same warp") || n.contains("warp 0 of the block")), "{r}");
+    assert!(
+        r.notes
+            .iter()
+            .any(|n| n.contains("same warp") || n.contains("warp 0 of the block")),
+        "{r}"
+    );
 }
 
 /// Lane 0 of warp 0 writes a payload and raises a flag; lane 0 of warp 1

@@ -42,7 +42,10 @@ fn race_between_marks(r: Result<cg_sim::LaunchStats, cg_sim::SimError>) {
     got.sort_unstable();
     assert_eq!(got, want, "{report}");
     assert!(
-        report.accesses.iter().all(|a| a.location.file.ends_with("race.rs")),
+        report
+            .accesses
+            .iter()
+            .all(|a| a.location.file.ends_with("race.rs")),
         "{report}"
     );
     assert!(report.summary.contains("shared"), "{report}");
@@ -55,7 +58,12 @@ fn race_between_marks(r: Result<cg_sim::LaunchStats, cg_sim::SimError>) {
 /// slot. With one array (`halves == false`) the next reduce's lane-0 store
 /// of a partial races with lanes 1–31 of the same warp still loading the
 /// previous result: only shuffles lie between them.
-fn old_reduce(halves: bool, partials: SharedArray<u32, 32>, results: SharedArray<u32, 32>, v: u32) -> u32 {
+fn old_reduce(
+    halves: bool,
+    partials: SharedArray<u32, 32>,
+    results: SharedArray<u32, 32>,
+    v: u32,
+) -> u32 {
     let block = this_thread_block();
     let warp = tiled_partition::<32>(&block);
     let w = block.thread_rank() as usize / 32;
@@ -68,7 +76,9 @@ fn old_reduce(halves: bool, partials: SharedArray<u32, 32>, results: SharedArray
     block.sync();
     let out = if halves { results } else { partials };
     if w == 0 {
-        let sum = (0..nw).map(|k| partials.load(k)).fold(0u32, u32::wrapping_add);
+        let sum = (0..nw)
+            .map(|k| partials.load(k))
+            .fold(0u32, u32::wrapping_add);
         warp.sync();
         let lane = warp.thread_rank() as usize;
         if lane < nw {
@@ -102,7 +112,12 @@ fn reduce_over_more_than_4_warps_with_one_scratch_half_races() {
 /// slot `k`, the block syncs, and each warp loads its prefix. With one
 /// array the next collective's store of a warp total races with the other
 /// lanes of that warp loading the prefix.
-fn old_scan(halves: bool, partials: SharedArray<u32, 32>, results: SharedArray<u32, 32>, v: u32) -> u32 {
+fn old_scan(
+    halves: bool,
+    partials: SharedArray<u32, 32>,
+    results: SharedArray<u32, 32>,
+    v: u32,
+) -> u32 {
     let block = this_thread_block();
     let warp = tiled_partition::<32>(&block);
     let w = block.thread_rank() as usize / 32;

@@ -445,7 +445,12 @@ pub unsafe fn ld_volatile_shared_u32(addr: SharedAddr) -> u32 {
     // SAFETY: the caller passes a valid, aligned pointer.
     let v = unsafe { (addr as *const u32).read_volatile() };
     // `ld.volatile` is `ld.relaxed.sys` in the memory model.
-    note_strong(addr as *const u32, AtomicKind::Load, SimOrder::Relaxed, SimScope::Sys);
+    note_strong(
+        addr as *const u32,
+        AtomicKind::Load,
+        SimOrder::Relaxed,
+        SimScope::Sys,
+    );
     v
 }
 
@@ -458,7 +463,12 @@ pub unsafe fn ld_volatile_shared_u32(addr: SharedAddr) -> u32 {
 pub unsafe fn st_volatile_shared_u32(addr: SharedAddr, v: u32) {
     // SAFETY: the caller passes a valid, aligned pointer.
     unsafe { (addr as *mut u32).write_volatile(v) };
-    note_strong(addr as *const u32, AtomicKind::Store, SimOrder::Relaxed, SimScope::Sys);
+    note_strong(
+        addr as *const u32,
+        AtomicKind::Store,
+        SimOrder::Relaxed,
+        SimScope::Sys,
+    );
 }
 
 /// Volatile 64-bit shared load.
@@ -471,7 +481,12 @@ pub unsafe fn ld_volatile_shared_u64(addr: SharedAddr) -> u64 {
     // SAFETY: the caller passes a valid, aligned pointer.
     let v = unsafe { (addr as *const u64).read_volatile() };
     // `ld.volatile` is `ld.relaxed.sys` in the memory model.
-    note_strong(addr as *const u64, AtomicKind::Load, SimOrder::Relaxed, SimScope::Sys);
+    note_strong(
+        addr as *const u64,
+        AtomicKind::Load,
+        SimOrder::Relaxed,
+        SimScope::Sys,
+    );
     v
 }
 
@@ -484,7 +499,12 @@ pub unsafe fn ld_volatile_shared_u64(addr: SharedAddr) -> u64 {
 pub unsafe fn st_volatile_shared_u64(addr: SharedAddr, v: u64) {
     // SAFETY: the caller passes a valid, aligned pointer.
     unsafe { (addr as *mut u64).write_volatile(v) };
-    note_strong(addr as *const u64, AtomicKind::Store, SimOrder::Relaxed, SimScope::Sys);
+    note_strong(
+        addr as *const u64,
+        AtomicKind::Store,
+        SimOrder::Relaxed,
+        SimScope::Sys,
+    );
 }
 
 /// Release store to a shared `u32` (lanes run on one OS thread: a fence
@@ -498,7 +518,12 @@ pub unsafe fn st_release_shared_u32(addr: SharedAddr, v: u32) {
     core::sync::atomic::fence(Ordering::SeqCst);
     // SAFETY: the caller passes a valid, aligned pointer.
     unsafe { (addr as *mut u32).write_volatile(v) };
-    note_strong(addr as *const u32, AtomicKind::Store, SimOrder::Release, SimScope::Cta);
+    note_strong(
+        addr as *const u32,
+        AtomicKind::Store,
+        SimOrder::Release,
+        SimScope::Cta,
+    );
 }
 
 /// Acquire load of a shared `u32` (see [`st_release_shared_u32`]).
@@ -511,7 +536,12 @@ pub unsafe fn ld_acquire_shared_u32(addr: SharedAddr) -> u32 {
     // SAFETY: the caller passes a valid, aligned pointer.
     let v = unsafe { (addr as *const u32).read_volatile() };
     core::sync::atomic::fence(Ordering::SeqCst);
-    note_strong(addr as *const u32, AtomicKind::Load, SimOrder::Acquire, SimScope::Cta);
+    note_strong(
+        addr as *const u32,
+        AtomicKind::Load,
+        SimOrder::Acquire,
+        SimScope::Cta,
+    );
     v
 }
 
