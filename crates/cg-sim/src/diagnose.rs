@@ -45,7 +45,7 @@ impl Core {
                 summary,
                 location: Some(loc.into()),
                 blocked: self.blocked_groups(),
-                accesses: Vec::new(),
+                accesses: None,
                 notes: Vec::new(),
             };
             self.error = Some(SimError::Misuse(report));
@@ -98,7 +98,7 @@ impl Core {
             ),
             location: blocked.first().map(|g| g.location.clone()),
             blocked,
-            accesses: Vec::new(),
+            accesses: None,
             notes: self.stall_notes(),
         };
         SimError::Deadlock(report)
@@ -141,7 +141,7 @@ impl Core {
                     ),
                     location: Some(SourceLocation::from(l.loc)),
                     blocked: self.blocked_groups(),
-                    accesses: Vec::new(),
+                    accesses: None,
                     notes: self.stall_notes(),
                 };
                 return Some(SimError::Misuse(report));

@@ -397,13 +397,13 @@ impl Race {
                 second: *a,
             });
         }
-        if a.kind.writes() {
-            if let Some(p) = word.reads.iter().find(|p| conflicts(p)) {
-                return Some(Found {
-                    first: *p,
-                    second: *a,
-                });
-            }
+        if a.kind.writes()
+            && let Some(p) = word.reads.iter().find(|p| conflicts(p))
+        {
+            return Some(Found {
+                first: *p,
+                second: *a,
+            });
         }
         None
     }
@@ -428,16 +428,14 @@ impl Race {
             order,
             MemOrder::Release | MemOrder::AcqRel | MemOrder::SeqCst
         );
-        if kind != AtomicKind::Store {
-            if let Some(sv) = self.sync.get(&addr) {
-                let (clock, head) = (sv.clock.clone(), sv.head);
-                if acquire {
-                    if self.morally_strong(head, (t, scope)) {
-                        self.acquire(t, &clock);
-                    }
-                } else {
-                    self.acq_pending[t as usize].push((clock, head));
-                }
+        if kind != AtomicKind::Store
+            && let Some(sv) = self.sync.get(&addr)
+        {
+            let (clock, head) = (sv.clock.clone(), sv.head);
+            if !acquire {
+                self.acq_pending[t as usize].push((clock, head));
+            } else if self.morally_strong(head, (t, scope)) {
+                self.acquire(t, &clock);
             }
         }
         if kind == AtomicKind::Load {
@@ -674,7 +672,7 @@ impl Core {
             summary,
             location: Some(SourceLocation::from(b.loc)),
             blocked: Vec::new(),
-            accesses: vec![self.race_group(a), self.race_group(b)],
+            accesses: Some(Box::new([self.race_group(a), self.race_group(b)])),
             notes,
         };
         self.error = Some(SimError::DataRace(report));

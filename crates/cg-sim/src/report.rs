@@ -75,19 +75,25 @@ pub struct Report {
     /// Every group of blocked lanes, in block and thread order.
     pub blocked: Vec<BlockedGroup>,
     /// The two racing accesses of a data race, earlier first (the lane,
-    /// the access and its address in `operation`, its source line).
-    pub accesses: Vec<BlockedGroup>,
+    /// the access and its address in `operation`, its source line); see
+    /// [`Report::race_accesses`].
+    pub accesses: Option<Box<[BlockedGroup; 2]>>,
     /// Further explanations (who waits for whom, barrier arrival counts).
     pub notes: Vec<String>,
 }
 
 impl Report {
+    /// The two racing accesses of a data race (empty for other reports).
+    pub fn race_accesses(&self) -> &[BlockedGroup] {
+        self.accesses.as_deref().map_or(&[], |a| a.as_slice())
+    }
+
     /// `true` if the report mentions `file:line` (in its location or any group).
     pub fn mentions_line(&self, file: &str, line: u32) -> bool {
         let hit = |l: &SourceLocation| l.file == file && l.line == line;
         self.location.as_ref().is_some_and(hit)
             || self.blocked.iter().any(|g| hit(&g.location))
-            || self.accesses.iter().any(|g| hit(&g.location))
+            || self.race_accesses().iter().any(|g| hit(&g.location))
     }
 }
 
@@ -103,9 +109,9 @@ impl fmt::Display for Report {
                 write!(f, "\n    {g}")?;
             }
         }
-        if !self.accesses.is_empty() {
+        if let Some(accesses) = &self.accesses {
             write!(f, "\n  racing accesses:")?;
-            for g in &self.accesses {
+            for g in accesses.iter() {
                 write!(f, "\n    {g}")?;
             }
         }

@@ -283,7 +283,7 @@ fn livelock(c: &Core) -> SimError {
         ),
         location: blocked.first().map(|g| g.location.clone()),
         blocked,
-        accesses: Vec::new(),
+        accesses: None,
         notes: Vec::new(),
     })
 }

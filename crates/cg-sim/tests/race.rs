@@ -11,9 +11,9 @@ use common::tid;
 
 const FULL: u32 = u32::MAX;
 
-/// Source lines of the accesses a test expects in its report: a kernel
-/// calls `mark(i, line!() + 1)` on the line before access `i`.
-/// (Per test thread: lanes run on the thread that launched them.)
+// Source lines of the accesses a test expects in its report: a kernel
+// calls `mark(i, line!() + 1)` on the line before access `i`.
+// (Per test thread: lanes run on the thread that launched them.)
 thread_local! {
     static LINES: [Cell<u32>; 2] = const { [Cell::new(0), Cell::new(0)] };
 }
@@ -70,7 +70,7 @@ fn ld_strong(p: *mut u32, o: MemOrder, s: MemScope) -> u32 {
 fn race(r: Result<cg_sim::LaunchStats, SimError>) -> Report {
     match r {
         Err(SimError::DataRace(r)) => {
-            assert_eq!(r.accesses.len(), 2, "{r}");
+            assert_eq!(r.race_accesses().len(), 2, "{r}");
             r
         }
         Err(e) => panic!("expected a data race, got:\n{e}"),
@@ -87,10 +87,10 @@ fn clean(r: Result<cg_sim::LaunchStats, SimError>) {
 /// Asserts the report names both marked lines, in order (earlier first).
 fn names_lines(r: &Report, first: usize, second: usize) {
     let (first, second) = (marked(first), marked(second));
-    let lines: Vec<u32> = r.accesses.iter().map(|a| a.location.line).collect();
+    let lines: Vec<u32> = r.race_accesses().iter().map(|a| a.location.line).collect();
     assert_eq!(lines, [first, second], "{r}");
     assert!(
-        r.accesses
+        r.race_accesses()
             .iter()
             .all(|a| a.location.file.ends_with("race.rs")),
         "{r}"
@@ -295,7 +295,7 @@ fn uniformity_check_is_no_happens_before_edge() {
         lane::check_uniform(Scope::Warp(FULL), "test", 0);
         let _ = ld(s, 63 - t);
     }));
-    assert_eq!(r.accesses.len(), 2);
+    assert_eq!(r.race_accesses().len(), 2);
 }
 
 /// Atomics whose scopes do not contain each other's threads are not

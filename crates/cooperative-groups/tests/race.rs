@@ -10,8 +10,8 @@ use cooperative_groups::prelude::*;
 use cooperative_groups::shared::SharedArray;
 use cooperative_groups::shared_array;
 
-/// The two source lines a report must name (per test thread: the lanes run
-/// on the thread that launched them).
+// The two source lines a report must name (per test thread: the lanes run
+// on the thread that launched them).
 thread_local! {
     static LINES: [Cell<u32>; 2] = const { [Cell::new(0), Cell::new(0)] };
 }
@@ -37,13 +37,17 @@ fn race_between_marks(r: Result<cg_sim::LaunchStats, cg_sim::SimError>) {
         Ok(_) => panic!("expected a data race, the launch was clean"),
     };
     let mut want: Vec<u32> = LINES.with(|l| l.iter().map(Cell::get).collect());
-    let mut got: Vec<u32> = report.accesses.iter().map(|a| a.location.line).collect();
+    let mut got: Vec<u32> = report
+        .race_accesses()
+        .iter()
+        .map(|a| a.location.line)
+        .collect();
     want.sort_unstable();
     got.sort_unstable();
     assert_eq!(got, want, "{report}");
     assert!(
         report
-            .accesses
+            .race_accesses()
             .iter()
             .all(|a| a.location.file.ends_with("race.rs")),
         "{report}"
