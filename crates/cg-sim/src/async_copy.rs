@@ -202,6 +202,7 @@ impl Core {
                 location: Some(loc.into()),
                 blocked: self.blocked_groups(),
                 notes: Vec::new(),
+                accesses: None,
             }));
         }
     }

@@ -52,6 +52,7 @@ mod diagnose;
 pub mod lane;
 #[cfg(unix)]
 mod overflow;
+mod race;
 mod report;
 mod sched;
 mod shared;

@@ -72,6 +72,8 @@ pub(crate) enum Wait {
     Spin,
     /// Stopped after a misuse report.
     Misuse,
+    /// Stopped at a data race.
+    Race,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -211,6 +213,11 @@ pub(crate) struct Core {
     pub tearing_down: bool,
     /// Consecutive resumes that ended in `yield_now`.
     pub spin_streak: u64,
+    /// Whether the race detector runs ([`SimDevice::race_check`] and the
+    /// `CG_SIM_RACE` environment variable).
+    pub race_enabled: bool,
+    /// The race detector's state for the current unit (`None` when off).
+    pub race: Option<Box<crate::race::Race>>,
 }
 
 impl Core {
@@ -239,6 +246,8 @@ impl Core {
             stats: LaunchStats::default(),
             tearing_down: false,
             spin_streak: 0,
+            race_enabled: device.race_check && crate::race::env_enabled(),
+            race: None,
         }
     }
 
@@ -334,6 +343,7 @@ impl Core {
             }
         }
         let n = self.lanes.len();
+        self.setup_race();
         self.queue.extend(0..n as u32);
         self.live = n as u32;
         self.stats.blocks += nblocks as u64;

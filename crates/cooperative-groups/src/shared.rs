@@ -116,7 +116,9 @@ impl<T: Copy + 'static, const N: usize, S: Space> SharedArray<T, N, S> {
     /// # Safety
     /// `i < N`.
     #[inline(always)]
+    #[track_caller]
     unsafe fn read(&self, i: usize) -> T {
+        arch::note_load(self.ptr.wrapping_add(i).cast(), core::mem::size_of::<T>());
         // SAFETY: `i < N` (caller) and the allocation holds `N` elements.
         unsafe {
             if <S as space::Sealed>::LOCAL {
@@ -132,7 +134,9 @@ impl<T: Copy + 'static, const N: usize, S: Space> SharedArray<T, N, S> {
     /// # Safety
     /// `i < N`.
     #[inline(always)]
+    #[track_caller]
     unsafe fn write(&self, i: usize, v: T) {
+        arch::note_store(self.ptr.wrapping_add(i).cast(), core::mem::size_of::<T>());
         // SAFETY: `i < N` (caller) and the allocation holds `N` elements.
         unsafe {
             if <S as space::Sealed>::LOCAL {
@@ -341,6 +345,7 @@ impl<T: Copy + 'static> DynamicShared<T> {
     pub fn load(&self, i: usize) -> T {
         assert!(i < self.len, "dynamic shared memory index out of bounds");
         check(self.ptr.wrapping_add(i), false);
+        arch::note_load(self.ptr.wrapping_add(i).cast(), core::mem::size_of::<T>());
         // SAFETY: `i < len` and the launch provided `len` elements.
         unsafe { arch::ld_shared::<T>(arch::shared_add(self.addr, elem_offset::<T>(i))) }
     }
@@ -351,6 +356,7 @@ impl<T: Copy + 'static> DynamicShared<T> {
     pub fn store(&self, i: usize, v: T) {
         assert!(i < self.len, "dynamic shared memory index out of bounds");
         check(self.ptr.wrapping_add(i), true);
+        arch::note_store(self.ptr.wrapping_add(i).cast(), core::mem::size_of::<T>());
         // SAFETY: `i < len` and the launch provided `len` elements.
         unsafe { arch::st_shared::<T>(arch::shared_add(self.addr, elem_offset::<T>(i)), v) }
     }

@@ -330,6 +330,14 @@ pub fn fence_device() {
     unsafe { asm!("fence.acq_rel.gpu;") };
 }
 
+/// A plain load for the simulator's race detector: nothing on the GPU.
+#[inline(always)]
+pub fn note_load(_p: *const u8, _size: usize) {}
+
+/// A plain store for the simulator's race detector: nothing on the GPU.
+#[inline(always)]
+pub fn note_store(_p: *const u8, _size: usize) {}
+
 /// Converts a shared-window address into a generic pointer.
 #[inline(always)]
 pub fn shared_to_generic(addr: SharedAddr) -> *mut u8 {
