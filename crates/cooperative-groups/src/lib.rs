@@ -188,6 +188,7 @@ pub mod ops;
 mod panic;
 mod pod;
 pub mod shared;
+mod value;
 
 pub use cg_macros::{kernel, shared_array};
 pub use cluster::{ClusterArrivalToken, ClusterGroup, this_cluster};
@@ -197,7 +198,6 @@ pub use collective::scan::{exclusive_scan, inclusive_scan};
 pub use collective::update::{
     AtomicOp, exclusive_scan_update, inclusive_scan_update, reduce_store_async, reduce_update_async,
 };
-pub use collective::value::{Label, MAX_SHFL_BYTES, MatchValue, ShflValue};
 pub use dim::Dim3;
 pub use grid::{GridArrivalToken, GridGroup, this_grid};
 pub use group::{
@@ -212,6 +212,7 @@ pub use memcpy_async::{AsyncCopyGroup, memcpy_async, memcpy_async_bytes, wait, w
 pub use ops::ReduceOp;
 pub use pod::Pod;
 pub use shared::{DynamicShared, SharedArray, SharedSlice, dynamic_shared};
+pub use value::{Label, MAX_SHFL_BYTES, MatchValue, ShflValue};
 
 /// Everything a kernel usually needs: the group constructors, the
 /// collectives, the operators, the group traits, and [`Size`] with its

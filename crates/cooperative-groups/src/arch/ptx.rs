@@ -239,6 +239,14 @@ pub fn redux(op: super::ReduxOp, mask: u32, v: u32) -> u32 {
     }
 }
 
+/// Below sm_80 there is no `redux.sync`: [`HAS_REDUX`](super::HAS_REDUX) is
+/// false there, and callers take their shuffle path instead of this one.
+#[cfg(not(target_feature = "sm_80"))]
+#[inline(always)]
+pub fn redux(_: super::ReduxOp, _: u32, _: u32) -> u32 {
+    trap()
+}
+
 /// `activemask.b32`: the lanes of this warp executing this instruction now.
 #[inline(always)]
 pub fn activemask() -> u32 {
@@ -268,6 +276,14 @@ pub fn elect(mask: u32) -> u32 {
     // SAFETY: warp election over the lanes of `mask` (group contract).
     unsafe { asm!("{{ .reg .pred p; elect.sync {0}|p, {1}; }}", out(reg32) r, in(reg32) mask) };
     r
+}
+
+/// Below sm_90 there is no `elect.sync`: [`HAS_ELECT`](super::HAS_ELECT) is
+/// false there, and callers pick the lowest lane instead.
+#[cfg(not(target_feature = "sm_90"))]
+#[inline(always)]
+pub fn elect(_: u32) -> u32 {
+    trap()
 }
 
 /// `bar.sync 0`: `__syncthreads()`.
@@ -681,6 +697,56 @@ pub mod cluster {
                  options(pure, nomem, nostack))
         };
         r
+    }
+}
+
+/// Below sm_90 every block is a cluster of one: the cluster registers and
+/// operations of a one-block cluster (the barrier is the block's).
+#[cfg(not(target_feature = "sm_90"))]
+pub mod cluster {
+    use super::RawDim3;
+
+    /// This block's rank in its cluster of one.
+    #[inline(always)]
+    pub fn cta_rank() -> u32 {
+        0
+    }
+    /// Blocks in the cluster: one.
+    #[inline(always)]
+    pub fn num_ctas() -> u32 {
+        1
+    }
+    /// This block's position inside its cluster of one.
+    #[inline(always)]
+    pub fn cta_idx() -> RawDim3 {
+        [0, 0, 0]
+    }
+    /// The cluster's shape in blocks: `(1, 1, 1)`.
+    #[inline(always)]
+    pub fn cluster_dim() -> RawDim3 {
+        [1, 1, 1]
+    }
+    /// The cluster barrier of a one-block cluster: `bar.sync 0`.
+    #[inline(always)]
+    pub fn arrive() {
+        super::sync_threads()
+    }
+    /// Nothing to wait for after [`arrive`]'s `bar.sync 0`.
+    #[inline(always)]
+    pub fn wait() {}
+    /// The only block of the cluster is this one: `p` itself for rank 0,
+    /// a trap for any other rank.
+    #[inline(always)]
+    pub fn map_shared_rank(p: *mut u8, rank: u32) -> *mut u8 {
+        if rank != 0 {
+            super::trap()
+        }
+        p
+    }
+    /// Every shared address belongs to the only block: rank 0.
+    #[inline(always)]
+    pub fn query_shared_rank(_p: *const u8) -> u32 {
+        0
     }
 }
 
