@@ -19,6 +19,7 @@ pub mod collectives;
 pub mod diff;
 pub mod faults;
 pub mod grid;
+pub mod memcpy_async;
 pub mod semantics;
 pub mod smoke;
 pub mod sync;

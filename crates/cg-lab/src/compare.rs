@@ -30,8 +30,8 @@ pub struct CompareArgs {
     pub(crate) lab: LabArgs,
     /// Run only these experiments (comma-separated: intrinsic, tile32,
     /// cg_reduce, cg_scan, warp_reduce, block_reduce, block_scan,
-    /// block_reduce_sized, block_scan_sized, last_block, coalesced, cluster);
-    /// default: all
+    /// block_reduce_sized, block_scan_sized, last_block, coalesced, cluster,
+    /// memcpy_async); default: all
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     pub(crate) only: Vec<String>,
 }
@@ -205,7 +205,7 @@ fn experiments(block: u32, sm: u32, clusize: u32) -> Vec<Experiment> {
 }
 
 /// Every experiment name, for `--only`.
-const EXPERIMENT_NAMES: [&str; 12] = [
+const EXPERIMENT_NAMES: [&str; 13] = [
     "intrinsic",
     "tile32",
     "cg_reduce",
@@ -218,7 +218,12 @@ const EXPERIMENT_NAMES: [&str; 12] = [
     "last_block",
     "coalesced",
     "cluster",
+    MEMCPY_ASYNC,
 ];
+
+/// The staged-copy sweep (`compare_async`), which has its own sizes and
+/// outputs rather than one row per experiment.
+const MEMCPY_ASYNC: &str = "memcpy_async";
 
 impl CompareArgs {
     /// The lab's flag checks, and `--only`'s names, before anything is
@@ -305,6 +310,22 @@ pub fn run(args: &CompareArgs) -> Result<()> {
         "building the C++ reference with {} for sm_{sm} …",
         nvcc.display()
     );
+    let staged = args.only.is_empty() || args.only.iter().any(|n| n == MEMCPY_ASYNC);
+    let only: Vec<String> = args
+        .only
+        .iter()
+        .filter(|n| *n != MEMCPY_ASYNC)
+        .cloned()
+        .collect();
+    if staged {
+        let progress = Progress::new(0, a.csv_only);
+        let r = crate::compare_async::run(&backend, a, &nvcc, &out, &progress);
+        progress.finish();
+        r?;
+        if only.is_empty() && !args.only.is_empty() {
+            return Ok(());
+        }
+    }
     let (cubin, _) = crate::reference::build_cubin(&nvcc, sm, &build, crate::reference::C02_CU)?;
     let module = gpu.load_image(&std::fs::read(&cubin)?)?;
     // The Rust side decides which experiments exist: clusters need sm_90 PTX.
@@ -313,7 +334,7 @@ pub fn run(args: &CompareArgs) -> Result<()> {
     } else {
         sm.min(gpu.ptx_sm())
     };
-    let exps = select(experiments(a.block, rust_sm, a.clusize), &args.only)?;
+    let exps = select(experiments(a.block, rust_sm, a.clusize), &only)?;
 
     let mut lab = Lab::new(&backend, a)?;
     let progress = Progress::new((exps.len() * 2) as u64 * (1 + a.runs as u64), a.csv_only);

@@ -15,6 +15,7 @@
 mod backend_choice;
 mod cli;
 mod compare;
+mod compare_async;
 mod data;
 mod info;
 mod kernels;

@@ -26,6 +26,14 @@ pub const C02_CU: Source = Source {
     fallback: &[],
 };
 
+/// `reference/cuda/memcpy_async.cu`: the staged-copy experiment (`cg-lab
+/// compare --only memcpy_async`).
+pub const MEMCPY_ASYNC_CU: Source = Source {
+    stem: "memcpy_async",
+    text: include_str!("../../../reference/cuda/memcpy_async.cu"),
+    fallback: &[],
+};
+
 /// `reference/cuda/semantics.cu`: the semantic differential (`cg-lab verify`).
 pub const SEMANTICS_CU: Source = Source {
     stem: "semantics",

@@ -92,6 +92,9 @@ impl Core {
         if wait {
             self.block(me, Wait::Bar { id, count }, loc);
         }
+        if let Some(r) = self.race.as_mut() {
+            r.bar_arrive(b as u32, id, me);
+        }
         self.warp_arrival(b, w, id);
         let done = self.try_complete_bar(b, id, Some(me));
         match (wait, done) {
@@ -148,6 +151,14 @@ impl Core {
             } else {
                 self.release(l, 0);
             }
+        }
+        if let Some(r) = self.race.as_mut() {
+            let released: Vec<u32> = waiters
+                .iter()
+                .copied()
+                .filter(|l| !kept.contains(l))
+                .collect();
+            r.bar_complete(b as u32, id, &released, &kept);
         }
         if kept.is_empty() {
             waiters.clear();
@@ -266,6 +277,9 @@ impl Core {
         self.block(me, Wait::Grid, loc);
         self.stats.lane_collectives += 1;
         self.grid.waiters.push(me);
+        if let Some(r) = self.race.as_mut() {
+            r.grid_arrive(me);
+        }
         self.blocks[b].grid_waiting += 1;
         self.grid_block_arrival(b);
         if self.try_complete_grid(Some(me)) {
@@ -294,6 +308,9 @@ impl Core {
             blk.grid_arrived = false;
         }
         let mut waiters = std::mem::take(&mut self.grid.waiters);
+        if let Some(r) = self.race.as_mut() {
+            r.grid_complete(&waiters);
+        }
         let mut me_done = false;
         for &l in &waiters {
             if Some(l) == me {

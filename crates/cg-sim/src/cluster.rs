@@ -18,6 +18,9 @@ impl Core {
         self.lanes[me as usize].cluster_pending = Some(cl.phase);
         cl.arrived += 1;
         cl.not_arrived -= 1;
+        if let Some(r) = self.race.as_mut() {
+            r.cluster_arrive(c as u32, me);
+        }
         self.stats.lane_collectives += 1;
         self.try_complete_cluster(c);
         Step::Done(0)
@@ -34,6 +37,9 @@ impl Core {
             }
             Some(p) if p < self.clusters[c].phase => {
                 self.lanes[me as usize].cluster_pending = None;
+                if let Some(r) = self.race.as_mut() {
+                    r.cluster_wait(c as u32, me);
+                }
                 Step::Done(0)
             }
             Some(_) => {
@@ -54,6 +60,12 @@ impl Core {
         cl.not_arrived = cl.live;
         let mut waiters = std::mem::take(&mut cl.waiters);
         self.stats.collectives += 1;
+        if let Some(r) = self.race.as_mut() {
+            r.cluster_complete(c as u32);
+            for &l in &waiters {
+                r.cluster_wait(c as u32, l);
+            }
+        }
         for &l in &waiters {
             self.lanes[l as usize].cluster_pending = None;
             self.release(l, 0);

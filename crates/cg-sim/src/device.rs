@@ -33,6 +33,10 @@ pub struct SimDevice {
     pub max_cluster_size: u32,
     /// Bytes of stack for each lane's coroutine (one guard page is added).
     pub stack_size: usize,
+    /// Run the data-race detector (on by default; the environment variable
+    /// `CG_SIM_RACE=0` also turns it off). A race ends the launch with
+    /// [`SimError::DataRace`](crate::SimError::DataRace).
+    pub race_check: bool,
 }
 
 impl Default for SimDevice {
@@ -47,6 +51,7 @@ impl Default for SimDevice {
             max_threads_per_block: 1024,
             max_cluster_size: 8,
             stack_size: 256 * 1024,
+            race_check: true,
         }
     }
 }

@@ -21,6 +21,7 @@ pub(crate) fn describe(wait: &Wait) -> String {
         Wait::Grid => "grid sync".into(),
         Wait::Spin => "spin-wait (yield_now)".into(),
         Wait::Misuse => "stopped by the misuse".into(),
+        Wait::Race => "stopped at the data race".into(),
     }
 }
 
@@ -44,6 +45,7 @@ impl Core {
                 summary,
                 location: Some(loc.into()),
                 blocked: self.blocked_groups(),
+                accesses: None,
                 notes: Vec::new(),
             };
             self.error = Some(SimError::Misuse(report));
@@ -96,6 +98,7 @@ impl Core {
             ),
             location: blocked.first().map(|g| g.location.clone()),
             blocked,
+            accesses: None,
             notes: self.stall_notes(),
         };
         SimError::Deadlock(report)
@@ -138,6 +141,7 @@ impl Core {
                     ),
                     location: Some(SourceLocation::from(l.loc)),
                     blocked: self.blocked_groups(),
+                    accesses: None,
                     notes: self.stall_notes(),
                 };
                 return Some(SimError::Misuse(report));

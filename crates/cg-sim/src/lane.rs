@@ -283,3 +283,139 @@ pub fn cluster_query_shared_rank(p: *const u8) -> u32 {
 pub fn yield_now() {
     crate::sched::yield_now(Location::caller())
 }
+
+/// `cp.async` of `len` bytes from global `src` to shared `dst`: the source
+/// is read now, the destination is poisoned now, and the bytes land when
+/// this lane waits for the copy's commit group ([`async_wait`]). A copy
+/// into bytes that another copy still fills is a misuse.
+///
+/// # Safety
+/// `src` must be readable and `dst` (in the block's shared memory) writable
+/// for `len` bytes.
+#[track_caller]
+pub unsafe fn async_copy(dst: *mut u8, src: *const u8, len: usize) {
+    let loc = Location::caller();
+    // SAFETY: forwarded from the caller.
+    block_on(|core, me| unsafe { core.async_copy(me, dst, src, len, loc) });
+}
+
+/// `cp.async.commit_group`: the lane's copies since the last commit form a group.
+pub fn async_commit() {
+    block_on(|core, me| core.async_commit(me));
+}
+
+/// `cp.async.wait_group n`: every committed group of this lane but the
+/// newest `n` lands in shared memory.
+pub fn async_wait(n: u32) {
+    block_on(|core, me| core.async_wait(me, n));
+}
+
+/// Checks an access of `len` shared bytes at `p` (`write`: a store) against
+/// the block's copies in flight: touching bytes that a `memcpy_async` has
+/// not yet delivered (no `wait` / `wait_prior` by its thread) is a misuse,
+/// reported at the caller's line.
+#[track_caller]
+pub fn async_check_access(p: *const u8, len: usize, write: bool) {
+    let loc = Location::caller();
+    let what = if write { "writes" } else { "reads" };
+    block_on(|core, me| core.async_check_access(me, p, len, what, loc));
+}
+
+/// Whether `p` lies in the calling block's shared memory (static or
+/// dynamic): the simulator's `isspacep.shared`.
+pub fn is_shared(p: *const u8) -> bool {
+    with_core(|c, me| {
+        c.blocks[c.lanes[me as usize].block as usize]
+            .smem
+            .locate(p as *mut u8)
+            .is_some()
+    })
+}
+
+// ---- memory accesses, for the race detector --------------------------------
+
+/// The scope of a strong memory operation (PTX `.cta`, `.cluster`, `.gpu`,
+/// `.sys`): the threads it may synchronise with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MemScope {
+    /// The thread block.
+    Cta,
+    /// The block's cluster.
+    Cluster,
+    /// The device (every thread of the launch).
+    Gpu,
+    /// The system.
+    Sys,
+}
+
+/// The memory ordering of a strong operation (PTX `.sem`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MemOrder {
+    /// `.relaxed` (also `.volatile`, which PTX treats as `.relaxed.sys`).
+    Relaxed,
+    /// `.acquire`.
+    Acquire,
+    /// `.release`.
+    Release,
+    /// `.acq_rel`.
+    AcqRel,
+    /// `fence.sc` followed by the operation (acquire for loads and
+    /// read-modify-writes, relaxed for stores), as libcu++ lowers it.
+    SeqCst,
+}
+
+/// What a strong operation does to its location.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AtomicKind {
+    /// A strong load.
+    Load,
+    /// A strong store.
+    Store,
+    /// An atomic read-modify-write (`atom`, `red`).
+    Rmw,
+}
+
+/// Whether the race detector checks the running launch's accesses (false
+/// outside a launch).
+pub fn race_check_enabled() -> bool {
+    crate::sched::in_launch() && with_core(|c, _| c.race.is_some())
+}
+
+/// Tells the race detector that the calling lane made a plain (weak) load
+/// (`write == false`) or store of `size` bytes at `p` (shared or global
+/// memory). Does nothing outside a launch or with the detector off; ends
+/// the launch with [`SimError::DataRace`](crate::SimError::DataRace) when
+/// no happens-before edge orders it after a conflicting access.
+#[track_caller]
+pub fn mem_access(p: *const u8, size: usize, write: bool) {
+    if !crate::sched::in_launch() {
+        return;
+    }
+    let loc = Location::caller();
+    block_on(|core, me| core.mem_access(me, p as usize, size, write, loc));
+}
+
+/// Tells the race detector that the calling lane made a strong access of
+/// `size` bytes at `p`: an atomic (`kind`), or a `.relaxed`/`.acquire`/
+/// `.release`/`.volatile` load or store, with its ordering and scope. The
+/// detector checks it like [`mem_access`] (two strong accesses of the same
+/// address and size whose scopes contain each other's threads never race)
+/// and applies its synchronisation (release and acquire patterns, PTX ISA
+/// §8.8). Call it after performing the operation.
+#[track_caller]
+pub fn mem_atomic(p: *const u8, size: usize, kind: AtomicKind, order: MemOrder, scope: MemScope) {
+    if !crate::sched::in_launch() {
+        return;
+    }
+    let loc = Location::caller();
+    block_on(|core, me| core.mem_atomic(me, p as usize, size, kind, order, scope, loc));
+}
+
+/// Tells the race detector that the calling lane executed `fence.sc`
+/// (`sc == true`, also `membar`) or `fence.acq_rel` at `scope`.
+pub fn mem_fence(sc: bool, scope: MemScope) {
+    if !crate::sched::in_launch() {
+        return;
+    }
+    with_core(|core, me| core.mem_fence(me, sc, scope));
+}

@@ -43,6 +43,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 
+mod async_copy;
 mod barrier;
 mod cluster;
 mod config;
@@ -51,6 +52,7 @@ mod diagnose;
 pub mod lane;
 #[cfg(unix)]
 mod overflow;
+mod race;
 mod report;
 mod sched;
 mod shared;

@@ -74,15 +74,26 @@ pub struct Report {
     pub location: Option<SourceLocation>,
     /// Every group of blocked lanes, in block and thread order.
     pub blocked: Vec<BlockedGroup>,
+    /// The two racing accesses of a data race, earlier first (the lane,
+    /// the access and its address in `operation`, its source line); see
+    /// [`Report::race_accesses`].
+    pub accesses: Option<Box<[BlockedGroup; 2]>>,
     /// Further explanations (who waits for whom, barrier arrival counts).
     pub notes: Vec<String>,
 }
 
 impl Report {
+    /// The two racing accesses of a data race (empty for other reports).
+    pub fn race_accesses(&self) -> &[BlockedGroup] {
+        self.accesses.as_deref().map_or(&[], |a| a.as_slice())
+    }
+
     /// `true` if the report mentions `file:line` (in its location or any group).
     pub fn mentions_line(&self, file: &str, line: u32) -> bool {
         let hit = |l: &SourceLocation| l.file == file && l.line == line;
-        self.location.as_ref().is_some_and(hit) || self.blocked.iter().any(|g| hit(&g.location))
+        self.location.as_ref().is_some_and(hit)
+            || self.blocked.iter().any(|g| hit(&g.location))
+            || self.race_accesses().iter().any(|g| hit(&g.location))
     }
 }
 
@@ -95,6 +106,12 @@ impl fmt::Display for Report {
         if !self.blocked.is_empty() {
             write!(f, "\n  blocked lanes:")?;
             for g in &self.blocked {
+                write!(f, "\n    {g}")?;
+            }
+        }
+        if let Some(accesses) = &self.accesses {
+            write!(f, "\n  racing accesses:")?;
+            for g in accesses.iter() {
                 write!(f, "\n    {g}")?;
             }
         }
@@ -116,6 +133,10 @@ pub enum SimError {
     /// exited lanes, non-uniform arguments, invalid barrier, …).
     #[error("misuse: {0}")]
     Misuse(Report),
+    /// Two conflicting accesses that no happens-before edge orders (the
+    /// race detector, on by default: [`SimDevice::race_check`](crate::SimDevice::race_check)).
+    #[error("data race: {0}")]
+    DataRace(Report),
     /// The launch shape is invalid for the simulated device, or could not be
     /// run (e.g. lane stacks could not be allocated).
     #[error("invalid launch: {0}")]
@@ -138,10 +159,10 @@ pub enum SimError {
 }
 
 impl SimError {
-    /// The report of a deadlock or misuse.
+    /// The report of a deadlock, misuse or data race.
     pub fn report(&self) -> Option<&Report> {
         match self {
-            SimError::Deadlock(r) | SimError::Misuse(r) => Some(r),
+            SimError::Deadlock(r) | SimError::Misuse(r) | SimError::DataRace(r) => Some(r),
             _ => None,
         }
     }

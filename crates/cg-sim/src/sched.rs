@@ -45,6 +45,11 @@ fn core_cell() -> &'static RefCell<Core> {
     unsafe { &*p }
 }
 
+/// Whether a lane of a launch is running on this thread.
+pub(crate) fn in_launch() -> bool {
+    !CORE.with(Cell::get).is_null() && IN_LANE.with(Cell::get)
+}
+
 /// Runs `f` on the launch state for the current lane.
 pub(crate) fn with_core<R>(f: impl FnOnce(&mut Core, u32) -> R) -> R {
     let cell = core_cell();
@@ -278,6 +283,7 @@ fn livelock(c: &Core) -> SimError {
         ),
         location: blocked.first().map(|g| g.location.clone()),
         blocked,
+        accesses: None,
         notes: Vec::new(),
     })
 }

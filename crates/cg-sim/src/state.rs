@@ -7,6 +7,7 @@ use std::panic::Location;
 
 use corosensei::Yielder;
 
+use crate::async_copy::AsyncCopies;
 use crate::device::SimDevice;
 use crate::lane::{ReduxOp, ShflMode};
 use crate::shared::SharedMem;
@@ -71,6 +72,8 @@ pub(crate) enum Wait {
     Spin,
     /// Stopped after a misuse report.
     Misuse,
+    /// Stopped at a data race.
+    Race,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -151,6 +154,8 @@ pub(crate) struct Block {
     pub grid_waiting: u32,
     pub grid_arrived: bool,
     pub smem: SharedMem,
+    /// `memcpy_async` copies in flight.
+    pub copies: AsyncCopies,
 }
 
 pub(crate) struct Cluster {
@@ -208,6 +213,11 @@ pub(crate) struct Core {
     pub tearing_down: bool,
     /// Consecutive resumes that ended in `yield_now`.
     pub spin_streak: u64,
+    /// Whether the race detector runs ([`SimDevice::race_check`] and the
+    /// `CG_SIM_RACE` environment variable).
+    pub race_enabled: bool,
+    /// The race detector's state for the current unit (`None` when off).
+    pub race: Option<Box<crate::race::Race>>,
 }
 
 impl Core {
@@ -236,6 +246,8 @@ impl Core {
             stats: LaunchStats::default(),
             tearing_down: false,
             spin_streak: 0,
+            race_enabled: device.race_check && crate::race::env_enabled(),
+            race: None,
         }
     }
 
@@ -299,6 +311,7 @@ impl Core {
                     grid_waiting: 0,
                     grid_arrived: false,
                     smem: SharedMem::new(dyn_smem),
+                    copies: AsyncCopies::default(),
                 });
                 for w in 0..wpb {
                     let n = (tpb - w * 32).min(32);
@@ -330,6 +343,7 @@ impl Core {
             }
         }
         let n = self.lanes.len();
+        self.setup_race();
         self.queue.extend(0..n as u32);
         self.live = n as u32;
         self.stats.blocks += nblocks as u64;
@@ -383,5 +397,6 @@ impl Core {
         self.uniform_after_exit(b);
         self.grid_after_exit(b);
         self.cluster_after_exit(i);
+        self.async_after_exit(i);
     }
 }

@@ -168,7 +168,15 @@ impl Core {
             }
             WarpKind::Redux(r) => Some(redux(r, lanes_of(need)) as u64),
             WarpKind::Elect => Some(need.trailing_zeros() as u64),
-            WarpKind::Sync => Some(0),
+            WarpKind::Sync => {
+                // The only warp collective that orders memory (PTX ISA
+                // §9.7.15.2); see `race` for why the others do not.
+                if let Some(r) = self.race.as_mut() {
+                    let lanes: Vec<u32> = bits(need).map(|j| (base + j as usize) as u32).collect();
+                    r.all_to_all(&lanes);
+                }
+                Some(0)
+            }
             WarpKind::Uniform(what) => {
                 let v0 = vals[need.trailing_zeros() as usize];
                 if bits(need).any(|j| vals[j as usize] != v0) {

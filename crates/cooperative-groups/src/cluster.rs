@@ -37,111 +37,29 @@ pub struct ClusterArrivalToken {
     _private: (),
 }
 
-#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
-mod hw {
-    use super::*;
-
-    #[inline(always)]
-    pub fn rank() -> u32 {
-        arch::cluster::cta_rank()
-    }
-    #[inline(always)]
-    pub fn count() -> u32 {
-        arch::cluster::num_ctas()
-    }
-    #[inline(always)]
-    pub fn index() -> Dim3 {
-        Dim3::from_raw(arch::cluster::cta_idx())
-    }
-    #[inline(always)]
-    pub fn dim() -> Dim3 {
-        Dim3::from_raw(arch::cluster::cluster_dim())
-    }
-    #[inline(always)]
-    #[track_caller]
-    pub fn arrive() {
-        arch::cluster::arrive()
-    }
-    #[inline(always)]
-    #[track_caller]
-    pub fn wait() {
-        arch::cluster::wait()
-    }
-    #[inline(always)]
-    #[track_caller]
-    pub fn map(p: *mut u8, rank: u32) -> *mut u8 {
-        arch::cluster::map_shared_rank(p, rank)
-    }
-    #[inline(always)]
-    #[track_caller]
-    pub fn query(p: *const u8) -> u32 {
-        arch::cluster::query_shared_rank(p)
-    }
-}
-
-/// Below sm_90 every block is a cluster of one.
-#[cfg(all(target_arch = "nvptx64", not(target_feature = "sm_90")))]
-mod hw {
-    use super::*;
-
-    #[inline(always)]
-    pub fn rank() -> u32 {
-        0
-    }
-    #[inline(always)]
-    pub fn count() -> u32 {
-        1
-    }
-    #[inline(always)]
-    pub fn index() -> Dim3 {
-        Dim3::new(0, 0, 0)
-    }
-    #[inline(always)]
-    pub fn dim() -> Dim3 {
-        Dim3::new(1, 1, 1)
-    }
-    #[inline(always)]
-    pub fn arrive() {
-        arch::sync_threads()
-    }
-    #[inline(always)]
-    pub fn wait() {}
-    #[inline(always)]
-    pub fn map(p: *mut u8, rank: u32) -> *mut u8 {
-        if rank != 0 {
-            arch::trap()
-        }
-        p
-    }
-    #[inline(always)]
-    pub fn query(_p: *const u8) -> u32 {
-        0
-    }
-}
-
 impl ClusterGroup {
     /// This block's rank in the cluster (`%cluster_ctarank`).
     #[inline(always)]
     pub fn block_rank(&self) -> u32 {
-        hw::rank()
+        arch::cluster::cta_rank()
     }
 
     /// Blocks in the cluster (`%cluster_nctarank`).
     #[inline(always)]
     pub fn num_blocks(&self) -> u32 {
-        hw::count()
+        arch::cluster::num_ctas()
     }
 
     /// This block's 3-D index inside the cluster (`%cluster_ctaid`).
     #[inline(always)]
     pub fn block_index(&self) -> Dim3 {
-        hw::index()
+        Dim3::from_raw(arch::cluster::cta_idx())
     }
 
     /// The cluster's shape in blocks (`%cluster_nctaid`).
     #[inline(always)]
     pub fn dim_blocks(&self) -> Dim3 {
-        hw::dim()
+        Dim3::from_raw(arch::cluster::cluster_dim())
     }
 
     /// The caller's rank among all threads of the cluster.
@@ -164,8 +82,8 @@ impl ClusterGroup {
     #[inline(always)]
     #[track_caller]
     pub fn sync(&self) {
-        hw::arrive();
-        hw::wait();
+        arch::cluster::arrive();
+        arch::cluster::wait();
     }
 
     /// Arrives at the cluster barrier and returns the token that
@@ -174,7 +92,7 @@ impl ClusterGroup {
     #[inline(always)]
     #[track_caller]
     pub fn barrier_arrive(&self) -> ClusterArrivalToken {
-        hw::arrive();
+        arch::cluster::arrive();
         ClusterArrivalToken { _private: () }
     }
 
@@ -184,7 +102,7 @@ impl ClusterGroup {
     #[track_caller]
     pub fn barrier_wait(&self, token: ClusterArrivalToken) {
         let ClusterArrivalToken { _private: () } = token;
-        hw::wait();
+        arch::cluster::wait();
     }
 
     /// `cluster.map_shared_rank(p, rank)` (`mapa`): the address of the same
@@ -194,7 +112,7 @@ impl ClusterGroup {
     #[inline(always)]
     #[track_caller]
     pub fn map_shared_rank<T>(&self, p: *mut T, rank: u32) -> *mut T {
-        hw::map(p.cast(), rank).cast()
+        arch::cluster::map_shared_rank(p.cast(), rank).cast()
     }
 
     /// `cluster.query_shared_rank(p)` (`getctarank`): the rank of the block
@@ -207,7 +125,7 @@ impl ClusterGroup {
     #[inline(always)]
     #[track_caller]
     pub fn query_shared_rank<T>(&self, p: *const T) -> u32 {
-        hw::query(p.cast())
+        arch::cluster::query_shared_rank(p.cast())
     }
 
     /// [`map_shared_rank`](Self::map_shared_rank) for a whole

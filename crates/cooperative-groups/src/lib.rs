@@ -161,6 +161,8 @@
 //! * [`intrinsics`]: CUDA's raw built-ins (`__shfl_sync`, `__ballot_sync`, …).
 //! * [`shared`]: shared-memory arrays and dynamic shared memory.
 //! * [`atomic`]: `atomicAdd` and friends.
+//! * `memcpy_async` (private, re-exported): [`memcpy_async`], [`wait`],
+//!   [`wait_prior`] — asynchronous copies global → shared (`cp.async`).
 #![no_std]
 #![cfg_attr(
     target_arch = "nvptx64",
@@ -181,10 +183,12 @@ mod group;
 pub mod intrinsics;
 #[cfg(not(target_arch = "nvptx64"))]
 mod kernel_desc;
+pub mod memcpy_async;
 pub mod ops;
 mod panic;
 mod pod;
 pub mod shared;
+mod value;
 
 pub use cg_macros::{kernel, shared_array};
 pub use cluster::{ClusterArrivalToken, ClusterGroup, this_cluster};
@@ -194,7 +198,6 @@ pub use collective::scan::{exclusive_scan, inclusive_scan};
 pub use collective::update::{
     AtomicOp, exclusive_scan_update, inclusive_scan_update, reduce_store_async, reduce_update_async,
 };
-pub use collective::value::{Label, MAX_SHFL_BYTES, MatchValue, ShflValue};
 pub use dim::Dim3;
 pub use grid::{GridArrivalToken, GridGroup, this_grid};
 pub use group::{
@@ -205,9 +208,11 @@ pub use group::{
 };
 #[cfg(not(target_arch = "nvptx64"))]
 pub use kernel_desc::Kernel;
+pub use memcpy_async::{AsyncCopyGroup, memcpy_async, memcpy_async_bytes, wait, wait_prior};
 pub use ops::ReduceOp;
 pub use pod::Pod;
-pub use shared::{DynamicShared, SharedArray, dynamic_shared};
+pub use shared::{DynamicShared, SharedArray, SharedSlice, dynamic_shared};
+pub use value::{Label, MAX_SHFL_BYTES, MatchValue, ShflValue};
 
 /// Everything a kernel usually needs: the group constructors, the
 /// collectives, the operators, the group traits, and [`Size`] with its

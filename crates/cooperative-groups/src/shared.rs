@@ -116,7 +116,9 @@ impl<T: Copy + 'static, const N: usize, S: Space> SharedArray<T, N, S> {
     /// # Safety
     /// `i < N`.
     #[inline(always)]
+    #[track_caller]
     unsafe fn read(&self, i: usize) -> T {
+        arch::note_load(self.ptr.wrapping_add(i).cast(), core::mem::size_of::<T>());
         // SAFETY: `i < N` (caller) and the allocation holds `N` elements.
         unsafe {
             if <S as space::Sealed>::LOCAL {
@@ -132,7 +134,9 @@ impl<T: Copy + 'static, const N: usize, S: Space> SharedArray<T, N, S> {
     /// # Safety
     /// `i < N`.
     #[inline(always)]
+    #[track_caller]
     unsafe fn write(&self, i: usize, v: T) {
+        arch::note_store(self.ptr.wrapping_add(i).cast(), core::mem::size_of::<T>());
         // SAFETY: `i < N` (caller) and the allocation holds `N` elements.
         unsafe {
             if <S as space::Sealed>::LOCAL {
@@ -155,7 +159,7 @@ impl<T: Copy + 'static, const N: usize, S: Space> SharedArray<T, N, S> {
         N == 0
     }
 
-    /// A generic pointer to element 0 (for raw access and `memcpy_async`).
+    /// A generic pointer to element 0 (for raw access).
     #[inline(always)]
     pub fn as_ptr(&self) -> *mut T {
         self.ptr
@@ -167,11 +171,29 @@ impl<T: Copy + 'static, const N: usize, S: Space> SharedArray<T, N, S> {
         self.addr
     }
 
+    /// The whole array as a [`SharedSlice`] (e.g. a `memcpy_async` destination).
+    #[inline(always)]
+    pub fn as_slice(&self) -> SharedSlice<T> {
+        SharedSlice {
+            ptr: self.ptr,
+            len: N,
+        }
+    }
+
+    /// Elements `start..start + len` as a [`SharedSlice`]. Panics (traps
+    /// on the GPU) if they are not all inside the array.
+    #[inline(always)]
+    #[track_caller]
+    pub fn slice(&self, start: usize, len: usize) -> SharedSlice<T> {
+        self.as_slice().slice(start, len)
+    }
+
     /// Reads element `i`. Panics (traps on the GPU) if `i >= N`.
     #[inline(always)]
     #[track_caller]
     pub fn load(&self, i: usize) -> T {
         assert!(i < N, "shared_array index out of bounds");
+        check(self.ptr.wrapping_add(i), false);
         // SAFETY: `i < N` and the allocation holds `N` elements of `T`.
         unsafe { self.read(i) }
     }
@@ -181,6 +203,7 @@ impl<T: Copy + 'static, const N: usize, S: Space> SharedArray<T, N, S> {
     #[track_caller]
     pub fn store(&self, i: usize, v: T) {
         assert!(i < N, "shared_array index out of bounds");
+        check(self.ptr.wrapping_add(i), true);
         // SAFETY: `i < N` and the allocation holds `N` elements of `T`.
         unsafe { self.write(i, v) }
     }
@@ -188,16 +211,20 @@ impl<T: Copy + 'static, const N: usize, S: Space> SharedArray<T, N, S> {
     /// Reads element `I`, a constant: `I < N` is checked when the kernel is
     /// compiled, so the PTX has no bounds check.
     #[inline(always)]
+    #[track_caller]
     pub fn load_at<const I: usize>(&self) -> T {
         const { assert!(I < N, "shared_array index out of bounds") };
+        check(self.ptr.wrapping_add(I), false);
         // SAFETY: `I < N` (checked at compile time).
         unsafe { self.read(I) }
     }
 
     /// Writes element `I`, a constant checked against `N` at compile time.
     #[inline(always)]
+    #[track_caller]
     pub fn store_at<const I: usize>(&self, v: T) {
         const { assert!(I < N, "shared_array index out of bounds") };
+        check(self.ptr.wrapping_add(I), true);
         // SAFETY: `I < N` (checked at compile time).
         unsafe { self.write(I, v) }
     }
@@ -206,11 +233,14 @@ impl<T: Copy + 'static, const N: usize, S: Space> SharedArray<T, N, S> {
     /// threads (checked at compile time) never indexes out of bounds, so
     /// there is no runtime check.
     #[inline(always)]
+    #[track_caller]
     pub fn load_rank<const M: u32>(&self, tile: &ThreadBlockTile<M>) -> T
     where
         Size<M>: TileSize,
     {
         const { assert!(M as usize <= N, "the tile is larger than the array") };
+        let p = self.ptr.wrapping_add(tile.thread_rank() as usize);
+        check(p, false);
         // SAFETY: `thread_rank() < M <= N`.
         unsafe { self.read(tile.thread_rank() as usize) }
     }
@@ -218,11 +248,14 @@ impl<T: Copy + 'static, const N: usize, S: Space> SharedArray<T, N, S> {
     /// Writes the element of the caller's rank in `tile` (`M ≤ N`, checked
     /// at compile time; no runtime check).
     #[inline(always)]
+    #[track_caller]
     pub fn store_rank<const M: u32>(&self, tile: &ThreadBlockTile<M>, v: T)
     where
         Size<M>: TileSize,
     {
         const { assert!(M as usize <= N, "the tile is larger than the array") };
+        let p = self.ptr.wrapping_add(tile.thread_rank() as usize);
+        check(p, true);
         // SAFETY: `thread_rank() < M <= N`.
         unsafe { self.write(tile.thread_rank() as usize, v) }
     }
@@ -289,11 +322,30 @@ impl<T: Copy + 'static> DynamicShared<T> {
         self.ptr
     }
 
+    /// All of it as a [`SharedSlice`] (e.g. a `memcpy_async` destination).
+    #[inline(always)]
+    pub fn as_slice(&self) -> SharedSlice<T> {
+        SharedSlice {
+            ptr: self.ptr,
+            len: self.len,
+        }
+    }
+
+    /// Elements `start..start + len` as a [`SharedSlice`]. Panics (traps
+    /// on the GPU) if they are not all inside.
+    #[inline(always)]
+    #[track_caller]
+    pub fn slice(&self, start: usize, len: usize) -> SharedSlice<T> {
+        self.as_slice().slice(start, len)
+    }
+
     /// Reads element `i`. Panics (traps on the GPU) if `i >= len()`.
     #[inline(always)]
     #[track_caller]
     pub fn load(&self, i: usize) -> T {
         assert!(i < self.len, "dynamic shared memory index out of bounds");
+        check(self.ptr.wrapping_add(i), false);
+        arch::note_load(self.ptr.wrapping_add(i).cast(), core::mem::size_of::<T>());
         // SAFETY: `i < len` and the launch provided `len` elements.
         unsafe { arch::ld_shared::<T>(arch::shared_add(self.addr, elem_offset::<T>(i))) }
     }
@@ -303,7 +355,88 @@ impl<T: Copy + 'static> DynamicShared<T> {
     #[track_caller]
     pub fn store(&self, i: usize, v: T) {
         assert!(i < self.len, "dynamic shared memory index out of bounds");
+        check(self.ptr.wrapping_add(i), true);
+        arch::note_store(self.ptr.wrapping_add(i).cast(), core::mem::size_of::<T>());
         // SAFETY: `i < len` and the launch provided `len` elements.
         unsafe { arch::st_shared::<T>(arch::shared_add(self.addr, elem_offset::<T>(i)), v) }
     }
+}
+
+/// A run of `len` elements of `T` in the block's shared memory: a part of
+/// a [`SharedArray`] or of [`DynamicShared`] (`slice`, `as_slice`), e.g.
+/// one stage of a double buffer filled by
+/// [`memcpy_async`](crate::memcpy_async).
+pub struct SharedSlice<T> {
+    ptr: *mut T,
+    len: usize,
+}
+
+impl<T> Clone for SharedSlice<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for SharedSlice<T> {}
+
+impl<T: Copy> SharedSlice<T> {
+    /// Number of elements.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// No elements.
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// A generic pointer to element 0.
+    #[inline(always)]
+    pub fn as_ptr(&self) -> *mut T {
+        self.ptr
+    }
+
+    /// Elements `start..start + len` of this slice. Panics (traps on the
+    /// GPU) if they are not all inside.
+    #[inline(always)]
+    #[track_caller]
+    pub fn slice(&self, start: usize, len: usize) -> SharedSlice<T> {
+        assert!(
+            start <= self.len && len <= self.len - start,
+            "shared slice out of bounds"
+        );
+        SharedSlice {
+            ptr: self.ptr.wrapping_add(start),
+            len,
+        }
+    }
+
+    /// Reads element `i`. Panics (traps on the GPU) if `i >= len()`.
+    #[inline(always)]
+    #[track_caller]
+    pub fn load(&self, i: usize) -> T {
+        assert!(i < self.len, "shared slice index out of bounds");
+        check(self.ptr.wrapping_add(i), false);
+        // SAFETY: `i < len`, and the slice lies inside a shared allocation.
+        unsafe { self.ptr.add(i).read() }
+    }
+
+    /// Writes element `i`. Panics (traps on the GPU) if `i >= len()`.
+    #[inline(always)]
+    #[track_caller]
+    pub fn store(&self, i: usize, v: T) {
+        assert!(i < self.len, "shared slice index out of bounds");
+        check(self.ptr.wrapping_add(i), true);
+        // SAFETY: `i < len`, and the slice lies inside a shared allocation.
+        unsafe { self.ptr.add(i).write(v) }
+    }
+}
+
+/// On the simulator: an access to bytes that a `memcpy_async` has not yet
+/// delivered is reported (nothing on the GPU).
+#[inline(always)]
+#[track_caller]
+fn check<T>(p: *mut T, write: bool) {
+    arch::shared_access_check(p.cast(), core::mem::size_of::<T>(), write);
 }

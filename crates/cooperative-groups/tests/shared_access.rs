@@ -14,8 +14,12 @@ fn mirror(out: *mut u32) {
     let block = this_thread_block();
     let tile = tiled_partition::<32>(&block);
     let smem = shared_array!(u32; 32);
-    // Every tile writes the same values, so the tiles' writes agree.
-    smem.store_rank(&tile, tile.thread_rank() * 10);
+    // The first tile writes. (Every tile writing the same values was a
+    // data race in the PTX memory model — unordered conflicting weak
+    // stores — which the simulator's race detector reported.)
+    if tile.meta_group_rank() == 0 {
+        smem.store_rank(&tile, tile.thread_rank() * 10);
+    }
     block.sync();
     let mirrored = smem.load((31 - tile.thread_rank()) as usize);
     let first = smem.load_at::<0>() + smem.load_at::<31>();

@@ -201,7 +201,7 @@ pub const HAS_ELECT: bool = cfg!(any(not(target_arch = "nvptx64"), target_featur
 /// Bytes per warp in the library's per-block collective scratch
 /// ([`collective_scratch`]): room for one 32-byte value per warp of the
 /// largest block (32 warps), stored word-interleaved (word `i` of warp `w`
-/// at word `32·i + w`, see `collective::exchange`).
+/// at word `32·i + w`, see `collective::block::exchange`).
 pub const SCRATCH_SLOT_BYTES: u32 = 32;
 /// Slots in the collective scratch: one per warp of a 1024-thread block.
 pub const SCRATCH_SLOTS: u32 = 32;
@@ -210,10 +210,10 @@ pub const SCRATCH_SLOTS: u32 = 32;
 /// its barriers) and the results (written between the barriers, read by
 /// their own warp after the second), so that no lane's read of one
 /// collective's result races with another lane's write of the next
-/// collective's partial (see `collective::exchange`).
+/// collective's partial (see `collective::block::exchange`).
 pub const SCRATCH_BYTES: u32 = 2 * SCRATCH_SLOTS * SCRATCH_SLOT_BYTES;
 /// Bytes of the raking scratch of the block scan ([`rake_scratch`],
-/// `collective::rake`): one 32-bit word per thread of a 256-thread block
+/// `collective::block::rake`): one 32-bit word per thread of a 256-thread block
 /// (the largest it rakes), plus one padding word per 32 so that the raking
 /// lanes' strided reads hit distinct banks.
 pub const RAKE_BYTES: u32 = 4 * (256 + 256 / 32);

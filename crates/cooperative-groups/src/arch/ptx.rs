@@ -239,6 +239,14 @@ pub fn redux(op: super::ReduxOp, mask: u32, v: u32) -> u32 {
     }
 }
 
+/// Below sm_80 there is no `redux.sync`: [`HAS_REDUX`](super::HAS_REDUX) is
+/// false there, and callers take their shuffle path instead of this one.
+#[cfg(not(target_feature = "sm_80"))]
+#[inline(always)]
+pub fn redux(_: super::ReduxOp, _: u32, _: u32) -> u32 {
+    trap()
+}
+
 /// `activemask.b32`: the lanes of this warp executing this instruction now.
 #[inline(always)]
 pub fn activemask() -> u32 {
@@ -268,6 +276,14 @@ pub fn elect(mask: u32) -> u32 {
     // SAFETY: warp election over the lanes of `mask` (group contract).
     unsafe { asm!("{{ .reg .pred p; elect.sync {0}|p, {1}; }}", out(reg32) r, in(reg32) mask) };
     r
+}
+
+/// Below sm_90 there is no `elect.sync`: [`HAS_ELECT`](super::HAS_ELECT) is
+/// false there, and callers pick the lowest lane instead.
+#[cfg(not(target_feature = "sm_90"))]
+#[inline(always)]
+pub fn elect(_: u32) -> u32 {
+    trap()
 }
 
 /// `bar.sync 0`: `__syncthreads()`.
@@ -329,6 +345,14 @@ pub fn fence_device() {
     // SAFETY: a fence has no operands.
     unsafe { asm!("fence.acq_rel.gpu;") };
 }
+
+/// A plain load for the simulator's race detector: nothing on the GPU.
+#[inline(always)]
+pub fn note_load(_p: *const u8, _size: usize) {}
+
+/// A plain store for the simulator's race detector: nothing on the GPU.
+#[inline(always)]
+pub fn note_store(_p: *const u8, _size: usize) {}
 
 /// Converts a shared-window address into a generic pointer.
 #[inline(always)]
@@ -673,6 +697,56 @@ pub mod cluster {
                  options(pure, nomem, nostack))
         };
         r
+    }
+}
+
+/// Below sm_90 every block is a cluster of one: the cluster registers and
+/// operations of a one-block cluster (the barrier is the block's).
+#[cfg(not(target_feature = "sm_90"))]
+pub mod cluster {
+    use super::RawDim3;
+
+    /// This block's rank in its cluster of one.
+    #[inline(always)]
+    pub fn cta_rank() -> u32 {
+        0
+    }
+    /// Blocks in the cluster: one.
+    #[inline(always)]
+    pub fn num_ctas() -> u32 {
+        1
+    }
+    /// This block's position inside its cluster of one.
+    #[inline(always)]
+    pub fn cta_idx() -> RawDim3 {
+        [0, 0, 0]
+    }
+    /// The cluster's shape in blocks: `(1, 1, 1)`.
+    #[inline(always)]
+    pub fn cluster_dim() -> RawDim3 {
+        [1, 1, 1]
+    }
+    /// The cluster barrier of a one-block cluster: `bar.sync 0`.
+    #[inline(always)]
+    pub fn arrive() {
+        super::sync_threads()
+    }
+    /// Nothing to wait for after [`arrive`]'s `bar.sync 0`.
+    #[inline(always)]
+    pub fn wait() {}
+    /// The only block of the cluster is this one: `p` itself for rank 0,
+    /// a trap for any other rank.
+    #[inline(always)]
+    pub fn map_shared_rank(p: *mut u8, rank: u32) -> *mut u8 {
+        if rank != 0 {
+            super::trap()
+        }
+        p
+    }
+    /// Every shared address belongs to the only block: rank 0.
+    #[inline(always)]
+    pub fn query_shared_rank(_p: *const u8) -> u32 {
+        0
     }
 }
 
@@ -1172,3 +1246,88 @@ pub fn clock64() -> u64 {
     unsafe { asm!("mov.u64 {0}, %clock64;", out(reg64) c, options(nostack, nomem)) };
     c
 }
+
+// Asynchronous copies global → shared (`memcpy_async`). On sm_80+ they
+// are `cp.async` with commit groups; on sm_70 (no `cp.async`) the copy is
+// synchronous and the commit and wait are no-ops.
+
+/// `isspacep.global`: whether the generic address `p` is global memory.
+#[inline(always)]
+pub fn is_global(p: *const u8) -> bool {
+    let r: u32;
+    // SAFETY: a predicate on an address; touches no memory.
+    unsafe {
+        asm!(
+            "{{ .reg .pred g; isspacep.global g, {1}; selp.u32 {0}, 1, 0, g; }}",
+            out(reg32) r, in(reg64) p, options(pure, nomem, nostack)
+        )
+    };
+    r != 0
+}
+
+/// One `SIZE`-byte (4, 8 or 16) asynchronous copy: `cp.async.ca` (4, 8)
+/// or `cp.async.cg` (16, L2 only) on sm_80+; a load and a store on sm_70.
+///
+/// # Safety
+/// `dst` must be a generic address of this block's shared memory and `src`
+/// of global memory, both `SIZE`-aligned and valid for `SIZE` bytes.
+#[inline(always)]
+pub unsafe fn cp_async<const SIZE: u32>(dst: *mut u8, src: *const u8) {
+    #[cfg(target_feature = "sm_80")]
+    // SAFETY: the caller passes aligned shared and global addresses of SIZE bytes.
+    unsafe {
+        match SIZE {
+            16 => asm!(
+                "{{ .reg .u64 d, s; .reg .u32 d32; cvta.to.shared.u64 d, {0}; cvt.u32.u64 d32, d; \
+                 cvta.to.global.u64 s, {1}; cp.async.cg.shared.global [d32], [s], 16; }}",
+                in(reg64) dst, in(reg64) src, options(nostack)
+            ),
+            _ => asm!(
+                "{{ .reg .u64 d, s; .reg .u32 d32; cvta.to.shared.u64 d, {0}; cvt.u32.u64 d32, d; \
+                 cvta.to.global.u64 s, {1}; cp.async.ca.shared.global [d32], [s], {2}; }}",
+                in(reg64) dst, in(reg64) src, const SIZE, options(nostack)
+            ),
+        }
+    }
+    #[cfg(not(target_feature = "sm_80"))]
+    {
+        #[derive(Clone, Copy)]
+        #[repr(C, align(16))]
+        struct V4([u32; 4]);
+        // SAFETY: as above; plain aligned loads and stores of SIZE bytes.
+        unsafe {
+            match SIZE {
+                16 => (dst as *mut V4).write((src as *const V4).read()),
+                8 => (dst as *mut u64).write((src as *const u64).read()),
+                _ => (dst as *mut u32).write((src as *const u32).read()),
+            }
+        }
+    }
+}
+
+/// `cp.async.commit_group` (sm_80+; nothing on sm_70).
+#[inline(always)]
+pub fn cp_async_commit() {
+    #[cfg(target_feature = "sm_80")]
+    // SAFETY: closes this thread's group of copies; no operands.
+    unsafe {
+        asm!("cp.async.commit_group;", options(nostack))
+    }
+}
+
+/// `cp.async.wait_group N` (sm_80+; nothing on sm_70): every committed
+/// group of this thread but the newest `N` has landed. A compiler memory
+/// barrier, so shared loads after it are not hoisted above it.
+#[inline(always)]
+pub fn cp_async_wait<const N: u32>() {
+    #[cfg(target_feature = "sm_80")]
+    // SAFETY: waits on this thread's own copies; no operands.
+    unsafe {
+        asm!("cp.async.wait_group {0};", const N, options(nostack))
+    }
+}
+
+/// The simulator checks shared-memory accesses against copies in flight;
+/// on the GPU there is nothing to check.
+#[inline(always)]
+pub fn shared_access_check(_p: *const u8, _len: usize, _write: bool) {}

@@ -7,6 +7,7 @@
 use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use cg_sim::lane;
+use cg_sim::lane::{AtomicKind, MemOrder as SimOrder, MemScope as SimScope};
 
 use super::{RawDim3, ReduxOp, ShflMode};
 
@@ -159,16 +160,62 @@ pub fn barrier_sync_upto(id: u32, max_id: u32, count: u32) {
 pub fn barrier_arrive(id: u32, count: u32) {
     lane::barrier_arrive(id, count)
 }
-/// Block-scope fence: the simulator runs lanes on one OS thread, so program
-/// order is memory order; a compiler fence keeps the optimiser honest.
+/// Block-scope fence (`fence.acq_rel.cta`): the simulator runs lanes on one
+/// OS thread, so program order is memory order; a compiler fence keeps the
+/// optimiser honest, and the race detector gets the fence's ordering.
 #[inline]
 pub fn fence_block() {
     core::sync::atomic::fence(Ordering::SeqCst);
+    lane::mem_fence(false, SimScope::Cta);
 }
-/// Device-scope fence (see [`fence_block`]).
+/// Device-scope fence (`fence.acq_rel.gpu`, see [`fence_block`]).
 #[inline]
 pub fn fence_device() {
     core::sync::atomic::fence(Ordering::SeqCst);
+    lane::mem_fence(false, SimScope::Gpu);
+}
+
+/// Tells the simulator's race detector about a plain load of `size` bytes
+/// at `p` (the library's shared-memory accessors call it; nothing on the GPU).
+#[track_caller]
+#[inline]
+pub fn note_load(p: *const u8, size: usize) {
+    lane::mem_access(p, size, false)
+}
+
+/// Tells the simulator's race detector about a plain store (see [`note_load`]).
+#[track_caller]
+#[inline]
+pub fn note_store(p: *const u8, size: usize) {
+    lane::mem_access(p, size, true)
+}
+
+/// The race detector's scope for a library scope.
+fn sim_scope(s: MemScope) -> SimScope {
+    match s {
+        MemScope::Block => SimScope::Cta,
+        MemScope::Cluster => SimScope::Cluster,
+        MemScope::Device => SimScope::Gpu,
+        MemScope::System => SimScope::Sys,
+    }
+}
+
+/// The race detector's ordering for a library ordering.
+fn sim_order(o: MemOrder) -> SimOrder {
+    match o {
+        MemOrder::Relaxed => SimOrder::Relaxed,
+        MemOrder::Acquire => SimOrder::Acquire,
+        MemOrder::Release => SimOrder::Release,
+        MemOrder::AcqRel => SimOrder::AcqRel,
+        MemOrder::SeqCst => SimOrder::SeqCst,
+    }
+}
+
+/// Tells the race detector about a strong access (after performing it).
+#[track_caller]
+#[inline]
+fn note_strong<T>(p: *const T, kind: AtomicKind, o: SimOrder, s: SimScope) {
+    lane::mem_atomic(p.cast(), core::mem::size_of::<T>(), kind, o, s)
 }
 /// Shared addresses are already pointers on the host.
 #[inline]
@@ -210,15 +257,19 @@ pub unsafe fn st_shared<T: Copy + 'static>(addr: SharedAddr, v: T) {
 ///
 /// # Safety
 /// `addr` must be valid and 4-byte aligned.
+#[track_caller]
 #[inline]
 pub unsafe fn ld_shared_u32(addr: SharedAddr) -> u32 {
     // SAFETY: the caller passes a valid, aligned pointer.
-    unsafe { (addr as *const u32).read_volatile() }
+    let v = unsafe { (addr as *const u32).read_volatile() };
+    note_load(addr, 4);
+    v
 }
 /// Two consecutive 32-bit words from shared memory.
 ///
 /// # Safety
 /// `addr` must be valid for two words and 8-byte aligned.
+#[track_caller]
 #[inline]
 pub unsafe fn ld_shared_v2_u32(addr: SharedAddr) -> [u32; 2] {
     debug_assert!(
@@ -226,12 +277,15 @@ pub unsafe fn ld_shared_v2_u32(addr: SharedAddr) -> [u32; 2] {
         "ld.shared.v2 needs an 8-byte aligned address"
     );
     // SAFETY: forwarded contract.
-    unsafe { [0, 4].map(|o| ld_shared_u32(addr.wrapping_add(o))) }
+    let v = unsafe { [0, 4].map(|o| (addr.wrapping_add(o) as *const u32).read_volatile()) };
+    note_load(addr, 8);
+    v
 }
 /// Four consecutive 32-bit words from shared memory.
 ///
 /// # Safety
 /// `addr` must be valid for four words and 16-byte aligned.
+#[track_caller]
 #[inline]
 pub unsafe fn ld_shared_v4_u32(addr: SharedAddr) -> [u32; 4] {
     debug_assert!(
@@ -239,26 +293,33 @@ pub unsafe fn ld_shared_v4_u32(addr: SharedAddr) -> [u32; 4] {
         "ld.shared.v4 needs a 16-byte aligned address"
     );
     // SAFETY: forwarded contract.
-    unsafe { [0, 4, 8, 12].map(|o| ld_shared_u32(addr.wrapping_add(o))) }
+    let v = unsafe { [0, 4, 8, 12].map(|o| (addr.wrapping_add(o) as *const u32).read_volatile()) };
+    note_load(addr, 16);
+    v
 }
 /// 32-bit shared-memory store.
 ///
 /// # Safety
 /// `addr` must be valid and 4-byte aligned.
+#[track_caller]
 #[inline]
 pub unsafe fn st_shared_u32(addr: SharedAddr, v: u32) {
     // SAFETY: the caller passes a valid, aligned pointer.
-    unsafe { (addr as *mut u32).write_volatile(v) }
+    unsafe { (addr as *mut u32).write_volatile(v) };
+    note_store(addr, 4);
 }
 
 /// Atomic add on a `u32`; returns the old value.
 ///
 /// # Safety
 /// `p` must be valid and aligned.
+#[track_caller]
 #[inline]
 pub unsafe fn atomic_add_u32(p: *mut u32, v: u32) -> u32 {
     // SAFETY: the caller passes a valid, aligned pointer.
-    unsafe { AtomicU32::from_ptr(p) }.fetch_add(v, Ordering::Relaxed)
+    let old = unsafe { AtomicU32::from_ptr(p) }.fetch_add(v, Ordering::Relaxed);
+    note_strong(p, AtomicKind::Rmw, SimOrder::Relaxed, SimScope::Gpu);
+    old
 }
 /// `red.global.add`: the atomic adds above without the old value.
 macro_rules! red_global_add {
@@ -267,6 +328,7 @@ macro_rules! red_global_add {
         ///
         /// # Safety
         /// `p` must be valid for an aligned atomic access.
+        #[track_caller]
         #[inline]
         pub unsafe fn $name(p: *mut $t, v: $t) {
             // SAFETY: forwarded contract.
@@ -283,15 +345,19 @@ red_global_add!(red_global_add_f64, f64, atomic_add_f64);
 ///
 /// # Safety
 /// `p` must be valid and aligned.
+#[track_caller]
 #[inline]
 pub unsafe fn atomic_add_u64(p: *mut u64, v: u64) -> u64 {
     // SAFETY: the caller passes a valid, aligned pointer.
-    unsafe { AtomicU64::from_ptr(p) }.fetch_add(v, Ordering::Relaxed)
+    let old = unsafe { AtomicU64::from_ptr(p) }.fetch_add(v, Ordering::Relaxed);
+    note_strong(p, AtomicKind::Rmw, SimOrder::Relaxed, SimScope::Gpu);
+    old
 }
 /// Atomic add on an `f32`; returns the old value.
 ///
 /// # Safety
 /// `p` must be valid and aligned.
+#[track_caller]
 #[inline]
 pub unsafe fn atomic_add_f32(p: *mut f32, v: f32) -> f32 {
     // SAFETY: the caller passes a valid, aligned pointer; f32 and u32 share a layout.
@@ -301,12 +367,14 @@ pub unsafe fn atomic_add_f32(p: *mut f32, v: f32) -> f32 {
             Some((f32::from_bits(x) + v).to_bits())
         })
         .unwrap_or_else(|x| x);
+    note_strong(p, AtomicKind::Rmw, SimOrder::Relaxed, SimScope::Gpu);
     f32::from_bits(old)
 }
 /// Atomic add on an `f64`; returns the old value.
 ///
 /// # Safety
 /// `p` must be valid and aligned.
+#[track_caller]
 #[inline]
 pub unsafe fn atomic_add_f64(p: *mut f64, v: f64) -> f64 {
     // SAFETY: the caller passes a valid, aligned pointer; f64 and u64 share a layout.
@@ -316,27 +384,35 @@ pub unsafe fn atomic_add_f64(p: *mut f64, v: f64) -> f64 {
             Some((f64::from_bits(x) + v).to_bits())
         })
         .unwrap_or_else(|x| x);
+    note_strong(p, AtomicKind::Rmw, SimOrder::Relaxed, SimScope::Gpu);
     f64::from_bits(old)
 }
 /// Atomic compare-and-swap on a `u32`; returns the old value.
 ///
 /// # Safety
 /// `p` must be valid and aligned.
+#[track_caller]
 #[inline]
 pub unsafe fn atomic_cas_u32(p: *mut u32, cmp: u32, new: u32) -> u32 {
     // SAFETY: the caller passes a valid, aligned pointer.
-    unsafe { AtomicU32::from_ptr(p) }
+    let old = unsafe { AtomicU32::from_ptr(p) }
         .compare_exchange(cmp, new, Ordering::AcqRel, Ordering::Acquire)
-        .unwrap_or_else(|x| x)
+        .unwrap_or_else(|x| x);
+    // `atom.cas.b32`: `.relaxed.gpu` by default.
+    note_strong(p, AtomicKind::Rmw, SimOrder::Relaxed, SimScope::Gpu);
+    old
 }
 /// Acquire load of a `u32`.
 ///
 /// # Safety
 /// `p` must be valid and aligned.
+#[track_caller]
 #[inline]
 pub unsafe fn load_acquire_u32(p: *const u32) -> u32 {
     // SAFETY: the caller passes a valid, aligned pointer.
-    unsafe { AtomicU32::from_ptr(p as *mut u32) }.load(Ordering::Acquire)
+    let v = unsafe { AtomicU32::from_ptr(p as *mut u32) }.load(Ordering::Acquire);
+    note_strong(p, AtomicKind::Load, SimOrder::Acquire, SimScope::Gpu);
+    v
 }
 
 /// `fns.b32` (see [`fns_model`](super::fns_model)).
@@ -381,40 +457,72 @@ pub fn shared_add(addr: SharedAddr, bytes: u32) -> SharedAddr {
 ///
 /// # Safety
 /// `addr` must be valid and 4-byte aligned.
+#[track_caller]
 #[inline]
 pub unsafe fn ld_volatile_shared_u32(addr: SharedAddr) -> u32 {
     // SAFETY: the caller passes a valid, aligned pointer.
-    unsafe { (addr as *const u32).read_volatile() }
+    let v = unsafe { (addr as *const u32).read_volatile() };
+    // `ld.volatile` is `ld.relaxed.sys` in the memory model.
+    note_strong(
+        addr as *const u32,
+        AtomicKind::Load,
+        SimOrder::Relaxed,
+        SimScope::Sys,
+    );
+    v
 }
 
 /// Volatile 32-bit shared store.
 ///
 /// # Safety
 /// `addr` must be valid and 4-byte aligned.
+#[track_caller]
 #[inline]
 pub unsafe fn st_volatile_shared_u32(addr: SharedAddr, v: u32) {
     // SAFETY: the caller passes a valid, aligned pointer.
-    unsafe { (addr as *mut u32).write_volatile(v) }
+    unsafe { (addr as *mut u32).write_volatile(v) };
+    note_strong(
+        addr as *const u32,
+        AtomicKind::Store,
+        SimOrder::Relaxed,
+        SimScope::Sys,
+    );
 }
 
 /// Volatile 64-bit shared load.
 ///
 /// # Safety
 /// `addr` must be valid and 8-byte aligned.
+#[track_caller]
 #[inline]
 pub unsafe fn ld_volatile_shared_u64(addr: SharedAddr) -> u64 {
     // SAFETY: the caller passes a valid, aligned pointer.
-    unsafe { (addr as *const u64).read_volatile() }
+    let v = unsafe { (addr as *const u64).read_volatile() };
+    // `ld.volatile` is `ld.relaxed.sys` in the memory model.
+    note_strong(
+        addr as *const u64,
+        AtomicKind::Load,
+        SimOrder::Relaxed,
+        SimScope::Sys,
+    );
+    v
 }
 
 /// Volatile 64-bit shared store.
 ///
 /// # Safety
 /// `addr` must be valid and 8-byte aligned.
+#[track_caller]
 #[inline]
 pub unsafe fn st_volatile_shared_u64(addr: SharedAddr, v: u64) {
     // SAFETY: the caller passes a valid, aligned pointer.
-    unsafe { (addr as *mut u64).write_volatile(v) }
+    unsafe { (addr as *mut u64).write_volatile(v) };
+    note_strong(
+        addr as *const u64,
+        AtomicKind::Store,
+        SimOrder::Relaxed,
+        SimScope::Sys,
+    );
 }
 
 /// Release store to a shared `u32` (lanes run on one OS thread: a fence
@@ -422,22 +530,36 @@ pub unsafe fn st_volatile_shared_u64(addr: SharedAddr, v: u64) {
 ///
 /// # Safety
 /// `addr` must be valid and 4-byte aligned.
+#[track_caller]
 #[inline]
 pub unsafe fn st_release_shared_u32(addr: SharedAddr, v: u32) {
     core::sync::atomic::fence(Ordering::SeqCst);
     // SAFETY: the caller passes a valid, aligned pointer.
-    unsafe { (addr as *mut u32).write_volatile(v) }
+    unsafe { (addr as *mut u32).write_volatile(v) };
+    note_strong(
+        addr as *const u32,
+        AtomicKind::Store,
+        SimOrder::Release,
+        SimScope::Cta,
+    );
 }
 
 /// Acquire load of a shared `u32` (see [`st_release_shared_u32`]).
 ///
 /// # Safety
 /// `addr` must be valid and 4-byte aligned.
+#[track_caller]
 #[inline]
 pub unsafe fn ld_acquire_shared_u32(addr: SharedAddr) -> u32 {
     // SAFETY: the caller passes a valid, aligned pointer.
     let v = unsafe { (addr as *const u32).read_volatile() };
     core::sync::atomic::fence(Ordering::SeqCst);
+    note_strong(
+        addr as *const u32,
+        AtomicKind::Load,
+        SimOrder::Acquire,
+        SimScope::Cta,
+    );
     v
 }
 
@@ -592,6 +714,7 @@ pub unsafe fn atom_load_32(p: *const u32, o: LoadOrder, s: MemScope) -> u32 {
         LoadOrder::Acquire => (a.load(Ordering::Acquire), MemOrder::Acquire),
         LoadOrder::SeqCst => (a.load(Ordering::SeqCst), MemOrder::SeqCst),
     };
+    note_strong(p, AtomicKind::Load, load_order(o), sim_scope(s));
     after_atomic(false, mo, s);
     v
 }
@@ -610,8 +733,27 @@ pub unsafe fn atom_load_64(p: *const u64, o: LoadOrder, s: MemScope) -> u64 {
         LoadOrder::Acquire => (a.load(Ordering::Acquire), MemOrder::Acquire),
         LoadOrder::SeqCst => (a.load(Ordering::SeqCst), MemOrder::SeqCst),
     };
+    note_strong(p, AtomicKind::Load, load_order(o), sim_scope(s));
     after_atomic(false, mo, s);
     v
+}
+
+/// The race detector's view of a load ordering.
+fn load_order(o: LoadOrder) -> SimOrder {
+    match o {
+        LoadOrder::Relaxed => SimOrder::Relaxed,
+        LoadOrder::Acquire => SimOrder::Acquire,
+        LoadOrder::SeqCst => SimOrder::SeqCst,
+    }
+}
+
+/// The race detector's view of a store ordering.
+fn store_sim_order(o: StoreOrder) -> SimOrder {
+    match o {
+        StoreOrder::Relaxed => SimOrder::Relaxed,
+        StoreOrder::Release => SimOrder::Release,
+        StoreOrder::SeqCst => SimOrder::SeqCst,
+    }
 }
 
 fn store_order(o: StoreOrder) -> Ordering {
@@ -626,20 +768,24 @@ fn store_order(o: StoreOrder) -> Ordering {
 ///
 /// # Safety
 /// `p` must be valid for a 4-byte aligned atomic write.
+#[track_caller]
 #[inline]
-pub unsafe fn atom_store_32(p: *mut u32, v: u32, o: StoreOrder, _s: MemScope) {
+pub unsafe fn atom_store_32(p: *mut u32, v: u32, o: StoreOrder, s: MemScope) {
     // SAFETY: the caller passes a valid, aligned pointer.
-    unsafe { AtomicU32::from_ptr(p) }.store(v, store_order(o))
+    unsafe { AtomicU32::from_ptr(p) }.store(v, store_order(o));
+    note_strong(p, AtomicKind::Store, store_sim_order(o), sim_scope(s));
 }
 
 /// Atomic 64-bit store.
 ///
 /// # Safety
 /// `p` must be valid for an 8-byte aligned atomic write.
+#[track_caller]
 #[inline]
-pub unsafe fn atom_store_64(p: *mut u64, v: u64, o: StoreOrder, _s: MemScope) {
+pub unsafe fn atom_store_64(p: *mut u64, v: u64, o: StoreOrder, s: MemScope) {
     // SAFETY: the caller passes a valid, aligned pointer.
-    unsafe { AtomicU64::from_ptr(p) }.store(v, store_order(o))
+    unsafe { AtomicU64::from_ptr(p) }.store(v, store_order(o));
+    note_strong(p, AtomicKind::Store, store_sim_order(o), sim_scope(s));
 }
 
 /// The new value of a 32-bit word under `op`.
@@ -688,6 +834,7 @@ pub unsafe fn atom_rmw_32(op: Rmw32, p: *mut u32, v: u32, o: MemOrder, s: MemSco
     let old = a
         .fetch_update(rmw_order(o), fail_order(o), |x| Some(apply_32(op, x, v)))
         .unwrap_or_else(|x| x);
+    note_strong(p, AtomicKind::Rmw, sim_order(o), sim_scope(s));
     after_atomic(apply_32(op, old, v) != old, o, s);
     old
 }
@@ -704,6 +851,7 @@ pub unsafe fn atom_rmw_64(op: Rmw64, p: *mut u64, v: u64, o: MemOrder, s: MemSco
     let old = a
         .fetch_update(rmw_order(o), fail_order(o), |x| Some(apply_64(op, x, v)))
         .unwrap_or_else(|x| x);
+    note_strong(p, AtomicKind::Rmw, sim_order(o), sim_scope(s));
     after_atomic(apply_64(op, old, v) != old, o, s);
     old
 }
@@ -721,6 +869,7 @@ pub unsafe fn atom_cas_32(p: *mut u32, cmp: u32, new: u32, o: MemOrder, s: MemSc
     let old = a
         .compare_exchange(cmp, new, rmw_order(o), fail_order(o))
         .unwrap_or_else(|x| x);
+    note_strong(p, AtomicKind::Rmw, sim_order(o), sim_scope(s));
     after_atomic(old == cmp && new != cmp, o, s);
     old
 }
@@ -738,6 +887,7 @@ pub unsafe fn atom_cas_64(p: *mut u64, cmp: u64, new: u64, o: MemOrder, s: MemSc
     let old = a
         .compare_exchange(cmp, new, rmw_order(o), fail_order(o))
         .unwrap_or_else(|x| x);
+    note_strong(p, AtomicKind::Rmw, sim_order(o), sim_scope(s));
     after_atomic(old == cmp && new != cmp, o, s);
     old
 }
@@ -745,11 +895,12 @@ pub unsafe fn atom_cas_64(p: *mut u64, cmp: u64, new: u64, o: MemOrder, s: MemSc
 /// A fence: lanes share one OS thread, so a host fence (which also keeps
 /// the optimiser from moving accesses across it) is all it takes.
 #[inline]
-pub fn fence(o: FenceOrder, _s: MemScope) {
+pub fn fence(o: FenceOrder, s: MemScope) {
     core::sync::atomic::fence(match o {
         FenceOrder::AcqRel => Ordering::AcqRel,
         FenceOrder::SeqCst => Ordering::SeqCst,
     });
+    lane::mem_fence(o == FenceOrder::SeqCst, sim_scope(s));
 }
 
 /// `membar.cta`.
@@ -784,4 +935,40 @@ pub fn nanosleep(_ns: u32) {
 pub fn clock64() -> u64 {
     static TICKS: AtomicU64 = AtomicU64::new(0);
     TICKS.fetch_add(1, Ordering::Relaxed) + 1
+}
+
+/// `isspacep.global`: everything outside the block's shared memory.
+#[inline]
+pub fn is_global(p: *const u8) -> bool {
+    !lane::is_shared(p)
+}
+
+/// One asynchronous copy of `SIZE` bytes: lands at the lane's wait.
+///
+/// # Safety
+/// As the GPU backend's: `dst` shared, `src` global, both valid for `SIZE` bytes.
+#[track_caller]
+#[inline]
+pub unsafe fn cp_async<const SIZE: u32>(dst: *mut u8, src: *const u8) {
+    // SAFETY: forwarded from the caller.
+    unsafe { lane::async_copy(dst, src, SIZE as usize) }
+}
+
+/// `cp.async.commit_group`.
+#[inline]
+pub fn cp_async_commit() {
+    lane::async_commit()
+}
+
+/// `cp.async.wait_group N`.
+#[inline]
+pub fn cp_async_wait<const N: u32>() {
+    lane::async_wait(N)
+}
+
+/// Reports an access to shared bytes that a copy in flight has not delivered.
+#[track_caller]
+#[inline]
+pub fn shared_access_check(p: *const u8, len: usize, write: bool) {
+    lane::async_check_access(p, len, write)
 }

@@ -1,10 +1,10 @@
 //! `match_any`, `match_all` (`match.any.sync`, `match.all.sync`, sm_70+):
 //! which members hold the same value, as group-relative masks.
 
-use super::value::MatchValue;
-use super::vote::{to_ranks, warp_operands};
+use super::warp::vote::{to_ranks, warp_operands};
 use crate::arch;
 use crate::group::shape::Shape;
+use crate::value::MatchValue;
 
 /// `match_any` over a warp shape: the ranks holding the caller's value.
 #[inline(always)]

@@ -31,13 +31,14 @@ macro_rules! with_warp_mask {
     };
 }
 
-pub(crate) mod exchange;
+// The layers, one way: dispatch (the files below) → block → warp.
+pub(crate) mod block;
+pub(crate) mod warp;
+
 pub(crate) mod invoke;
 pub(crate) mod match_;
-pub(crate) mod rake;
 pub(crate) mod reduce;
 pub(crate) mod scan;
 pub(crate) mod shuffle;
 pub(crate) mod update;
-pub(crate) mod value;
 pub(crate) mod vote;

@@ -7,7 +7,7 @@
 //!   shared scratch, each warp folds the totals of the warps before it.
 //!   64-thread tiles on the software barrier, one-word values: the first
 //!   warp's total goes to the second in one flag handshake.
-//! * The block, 32-bit values: the raking scan of [`rake`](super::rake)
+//! * The block, 32-bit values: the raking scan of [`rake`](super::block::rake)
 //!   for 64, 128 and 256 threads (one warp shuffles); other sizes scan
 //!   warp totals lane-parallel in one warp.
 //!
@@ -15,120 +15,13 @@
 //! ([`ReduceOp::identity`]: 0 for `Plus`, `MAX` for `Less`, …); CUDA leaves
 //! that value to the implementation.
 
-use super::shuffle::{coal_shfl_up, seg_shfl_up_raw};
-use super::value::{ShflValue, words};
-use super::{exchange, rake};
+use super::block::rake;
+use super::block::scan::multi_scan;
+use super::warp::scan::{coal_exclusive, coal_inclusive, seg_exclusive, seg_inclusive};
 use crate::group::ThreadGroup;
-use crate::group::shape::{Bar, Coal, Multi, Seg, Shape};
+use crate::group::shape::Shape;
 use crate::ops::ReduceOp;
-
-/// Inclusive scan of an aligned segment.
-#[inline(always)]
-#[track_caller]
-pub(crate) fn seg_inclusive<T: ShflValue, Op: ReduceOp<T>>(s: Seg, mut v: T, op: Op) -> T {
-    let rank = s.rank();
-    let mut d = 1;
-    while d < s.width {
-        let o = seg_shfl_up_raw(s, v, d);
-        if rank >= d {
-            v = op.combine(o, v);
-        }
-        d *= 2;
-    }
-    v
-}
-
-/// Exclusive scan of an aligned segment.
-#[inline(always)]
-#[track_caller]
-fn seg_exclusive<T: ShflValue, Op: ReduceOp<T>>(s: Seg, v: T, op: Op) -> T {
-    let inc = seg_inclusive::<T, Op>(s, v, op);
-    let below = seg_shfl_up_raw(s, inc, 1);
-    if s.rank() == 0 { op.identity() } else { below }
-}
-
-/// Inclusive scan of a coalesced group (`log2(size)` steps).
-#[inline(always)]
-#[track_caller]
-pub(crate) fn coal_inclusive<T: ShflValue, Op: ReduceOp<T>>(c: Coal, mut v: T, op: Op) -> T {
-    if c.mask == u32::MAX {
-        return seg_inclusive::<T, Op>(Seg::warp(c.lane, 32, true), v, op);
-    }
-    let (rank, size) = (c.rank(), c.size());
-    let mut d = 1;
-    while d < size {
-        let o = coal_shfl_up(c, v, d);
-        if rank >= d {
-            v = op.combine(o, v);
-        }
-        d *= 2;
-    }
-    v
-}
-
-/// The common part of both scans of a multi-warp group: the warp's
-/// inclusive scan, and the fold of the preceding warps' totals (`None` in the
-/// group's first warp).
-#[inline(always)]
-#[track_caller]
-fn multi_prefix<T: ShflValue, Op: ReduceOp<T>>(m: Multi, v: T, op: Op) -> (Seg, T, Option<T>) {
-    let warp = m.warp_seg();
-    let inc = seg_inclusive::<T, Op>(warp, v, op);
-    if let (Bar::Soft(slot), 1, 2) = (m.bar, words::<T>(), m.warps()) {
-        // A 64-thread tile on the software barrier: the first warp's total
-        // (its last lane's inclusive value) reaches the second warp in one
-        // handshake instead of two barriers around the slots.
-        let first_total = exchange::pair_swap(&m, slot, inc, warp.n - 1);
-        let prefix = (m.warp_in_group() == 1).then_some(first_total);
-        return (warp, inc, prefix);
-    }
-    if warp.rank() == warp.n - 1 {
-        exchange::put(&m, inc);
-    }
-    crate::group::barrier::sync(&m);
-    let w = m.warp_in_group();
-    let prefix: T = exchange::fold::<T, Op>(&m, w, op);
-    crate::group::barrier::sync(&m);
-    (warp, inc, (w > 0).then_some(prefix))
-}
-
-/// A multi-warp scan's result for the calling thread, from its warp's
-/// inclusive scan `inc` and the fold of the preceding warps' totals
-/// (`None` in the group's first warp). The shuffle for the lane below is
-/// issued only for the exclusive scan: shuffles are never removed as dead
-/// code (they are convergent), so the inclusive scan must not compute it.
-#[inline(always)]
-#[track_caller]
-pub(crate) fn multi_finish<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(
-    warp: Seg,
-    inc: T,
-    prefix: Option<T>,
-    op: Op,
-) -> T {
-    if INCLUSIVE {
-        return match prefix {
-            None => inc,
-            Some(prefix) => op.combine(prefix, inc),
-        };
-    }
-    // The lane below's inclusive value: this lane's exclusive value in the warp.
-    let below = seg_shfl_up_raw(warp, inc, 1);
-    let first_lane = warp.rank() == 0;
-    match prefix {
-        None if first_lane => op.identity(),
-        None => below,
-        Some(prefix) if first_lane => prefix,
-        Some(prefix) => op.combine(prefix, below),
-    }
-}
-
-/// Inclusive (`INCLUSIVE`) or exclusive scan of a multi-warp group.
-#[inline(always)]
-#[track_caller]
-fn multi_scan<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(m: Multi, v: T, op: Op) -> T {
-    let (warp, inc, prefix) = multi_prefix::<T, Op>(m, v, op);
-    multi_finish::<T, Op, INCLUSIVE>(warp, inc, prefix, op)
-}
+use crate::value::ShflValue;
 
 /// Inclusive scan over any shape.
 #[inline(always)]
@@ -148,11 +41,7 @@ pub(crate) fn inclusive<T: ShflValue, Op: ReduceOp<T>>(shape: Shape, v: T, op: O
 pub(crate) fn exclusive<T: ShflValue, Op: ReduceOp<T>>(shape: Shape, v: T, op: Op) -> T {
     match shape {
         Shape::Seg(s) => with_warp_mask!(s, seg_exclusive::<T, Op>(s, v, op)),
-        Shape::Coal(c) => {
-            let inc = coal_inclusive::<T, Op>(c, v, op);
-            let below = coal_shfl_up(c, inc, 1);
-            if c.rank() == 0 { op.identity() } else { below }
-        }
+        Shape::Coal(c) => coal_exclusive::<T, Op>(c, v, op),
         Shape::Multi(m) if rake::serves::<T>(&m) => rake::block_scan::<T, Op, false>(m, v, op),
         Shape::Multi(m) => multi_scan::<T, Op, false>(m, v, op),
     }

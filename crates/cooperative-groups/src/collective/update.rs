@@ -11,10 +11,10 @@
 use super::invoke::invoke_one_broadcast;
 use super::reduce::reduce;
 use super::scan::{exclusive_scan, inclusive_scan};
-use super::value::ShflValue;
 use crate::atomic::{AtomicArith, AtomicInteger, AtomicRef, AtomicValue, Relaxed, Scope};
 use crate::group::ThreadGroup;
 use crate::ops::{BitAnd, BitOr, BitXor, Greater, Less, Plus, ReduceOp};
+use crate::value::ShflValue;
 
 /// An operator with an atomic read-modify-write on `T` (CUDA's
 /// `reduce_update_async` and the scans' `_update` forms accept exactly

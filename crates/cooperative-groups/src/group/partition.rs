@@ -5,7 +5,7 @@ use super::coalesced::CoalescedGroup;
 use super::shape::{Shape, lanes_below};
 use super::{WarpGroup, violation};
 use crate::arch;
-use crate::collective::value::Label;
+use crate::value::Label;
 
 /// The `membermask` operand, the exact member lanes and the caller's lane.
 #[inline(always)]

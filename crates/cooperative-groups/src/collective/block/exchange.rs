@@ -61,13 +61,14 @@
 //! hardware named barriers each costs a few tens of cycles, against ≈1000
 //! for one software barrier in NVIDIA's implementation.
 
-use super::value::{
-    ShflValue, from_words, load_shared_strided, store_shared_strided, to_words, words,
-};
 use crate::arch::{self, SharedAddr};
+use crate::collective::warp::reduce::seg_reduce;
 use crate::group::barrier;
 use crate::group::shape::{FULL, Multi};
 use crate::ops::ReduceOp;
+use crate::value::{
+    ShflValue, from_words, load_shared_strided, store_shared_strided, to_words, words,
+};
 
 /// Bytes from one word of a slot to the next (one row of the scratch).
 const ROW_BYTES: u32 = 4 * arch::SCRATCH_SLOTS;
@@ -186,7 +187,7 @@ pub(crate) fn fold<T: ShflValue, Op: ReduceOp<T>>(m: &Multi, count: u32, op: Op)
             acc = op.combine(acc, get(m, k));
             k += warp.n;
         }
-        super::reduce::seg_reduce::<T, Op>(warp, acc, op)
+        seg_reduce::<T, Op>(warp, acc, op)
     } else {
         // Uniform branches (the block's size, or the warp's place in the
         // group for a scan's prefix), constant for a tile's reduce: each

@@ -38,13 +38,14 @@
 //! reading word `l·seg + i` hits 32 different banks.
 
 use super::exchange;
-use super::scan::{multi_finish, seg_inclusive};
-use super::shuffle::seg_shfl_up_raw;
-use super::value::{ShflValue, load_shared, store_shared, words};
+use super::scan::multi_finish;
 use crate::arch;
+use crate::collective::warp::scan::seg_inclusive;
+use crate::collective::warp::shuffle::seg_shfl_up_raw;
 use crate::group::barrier;
 use crate::group::shape::{Bar, Multi};
 use crate::ops::ReduceOp;
+use crate::value::{ShflValue, load_shared, store_shared, words};
 
 /// This module's block scan serves this group and value type: 32-bit
 /// values and the whole block (a group of up to 32 warps whose barrier is `bar.sync 0`:

@@ -1,0 +1,200 @@
+//! The `memcpy_async` experiment of `cg-lab compare`: a block-wise sum of a
+//! large `f32` array, staged through shared memory in tiles of
+//! [`TILE`] floats with double buffering — while a block sums one tile, the
+//! next one is in flight (`memcpy_async` + `wait_prior::<1>`, the guide's
+//! pattern) — against the same sum with plain loads.
+//!
+//! Blocks of [`BLOCK`] threads take tiles `blockIdx.x, + gridDim.x, …`; each
+//! thread sums 16 floats of a tile (four 16-byte vectors, conflict-free in
+//! shared memory), the block reduces its threads' sums, and thread 0 writes
+//! `partial[blockIdx.x]` (every block writes it, so no reset is needed).
+//! Launch with [`SMEM_BYTES`] of dynamic shared memory (two stages).
+
+use cooperative_groups::intrinsics::{block_idx, grid_dim};
+use cooperative_groups::prelude::*;
+use cooperative_groups::{
+    DynamicShared, Pod, SharedSlice, dynamic_shared, kernel, memcpy_async, wait, wait_prior,
+};
+
+/// Threads per block (declared with `with_threads`).
+pub const BLOCK: u32 = 256;
+/// Floats per tile (one stage): 16 per thread, 16 KiB.
+pub const TILE: usize = 16 * BLOCK as usize;
+/// Dynamic shared memory per block: two stages.
+pub const SMEM_BYTES: u32 = 2 * TILE as u32 * 4;
+
+/// Parameters of the experiment's kernels: `(input, partial, n)`.
+pub type StagedArgs = (*const f32, *mut f32, u32);
+
+/// Four floats, 16-byte aligned: copied as `F4` the alignment is known at
+/// compile time (`cp.async.cg` 16 bytes, no run-time test).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[repr(C, align(16))]
+pub struct F4(pub [f32; 4]);
+
+// SAFETY: four f32, no padding: any 16 bytes are an `F4`.
+unsafe impl Pod for F4 {}
+
+impl F4 {
+    #[inline(always)]
+    fn sum(self) -> f32 {
+        let [a, b, c, d] = self.0;
+        (a + b) + (c + d)
+    }
+}
+
+/// This thread's share of tile `t` (`count` floats) in stage `stage`.
+#[inline(always)]
+#[track_caller]
+fn stage_sum(rank: usize, stage: usize, count: usize) -> f32 {
+    let vec: DynamicShared<F4> = dynamic_shared();
+    let flat: DynamicShared<f32> = dynamic_shared();
+    let q = count / 4;
+    let mut acc = 0.0f32;
+    for k in 0..4 {
+        let j = rank + k * BLOCK as usize;
+        if j < q {
+            acc += vec.load(stage * (TILE / 4) + j).sum();
+        }
+    }
+    if rank < count % 4 {
+        acc += flat.load(stage * TILE + 4 * q + rank);
+    }
+    acc
+}
+
+/// The tiles of this block, staged with double buffering: `issue(t, stage)`
+/// starts the copy of tile `t` into `stage`; returns this thread's sum.
+#[inline(always)]
+#[track_caller]
+fn staged_sum(block: &ThreadBlock<BLOCK>, n: usize, issue: impl Fn(usize, usize)) -> f32 {
+    let tiles = n.div_ceil(TILE);
+    let step = grid_dim().x as usize;
+    let rank = block.thread_rank() as usize;
+    let mut t = block_idx().x as usize;
+    let mut stage = 0;
+    let mut acc = 0.0f32;
+    if t < tiles {
+        issue(t, 0);
+    }
+    while t < tiles {
+        let next = t + step;
+        if next < tiles {
+            issue(next, stage ^ 1);
+            wait_prior::<1>(block); // tile t has landed; tile `next` is in flight
+        } else {
+            wait(block);
+        }
+        acc += stage_sum(rank, stage, (n - t * TILE).min(TILE));
+        block.sync(); // every thread is done with `stage` before it is refilled
+        t = next;
+        stage ^= 1;
+    }
+    acc
+}
+
+/// The block's total to `partial[blockIdx.x]`.
+#[inline(always)]
+fn finish(block: &ThreadBlock<BLOCK>, partial: *mut f32, acc: f32) {
+    let total = reduce(block, acc, Plus);
+    if block.thread_rank() == 0 {
+        // SAFETY: the launcher allocates one float per block.
+        unsafe { *partial.add(block_idx().x as usize) = total };
+    }
+}
+
+/// `input` as a slice of `n` floats.
+#[inline(always)]
+fn input_slice<'a>(input: *const f32, n: usize) -> &'a [f32] {
+    // SAFETY: the launcher passes `n` readable floats.
+    unsafe { core::slice::from_raw_parts(input, n) }
+}
+
+/// Staged through `memcpy_async` of `f32` slices: the library tests the
+/// addresses' alignment at run time (16 bytes here: `cp.async.cg` 16).
+#[kernel]
+pub fn staged_async(input: *const f32, partial: *mut f32, n: u32) {
+    let block = this_thread_block().with_threads::<BLOCK>();
+    let n = n as usize;
+    let src = input_slice(input, n);
+    let buf: DynamicShared<f32> = dynamic_shared();
+    let acc = staged_sum(&block, n, |t, stage| {
+        let part = &src[t * TILE..((t + 1) * TILE).min(n)];
+        memcpy_async(&block, buf.slice(stage * TILE, TILE), part);
+    });
+    finish(&block, partial, acc);
+}
+
+/// Staged through `memcpy_async` of [`F4`] slices: 16-byte alignment known
+/// at compile time. A tail of `n % 4` floats is copied as `f32` (and an
+/// input not 16-aligned takes the `f32` path throughout).
+#[kernel]
+pub fn staged_async_v4(input: *const f32, partial: *mut f32, n: u32) {
+    let block = this_thread_block().with_threads::<BLOCK>();
+    let n = n as usize;
+    let src = input_slice(input, n);
+    let buf: DynamicShared<f32> = dynamic_shared();
+    let vec: DynamicShared<F4> = dynamic_shared();
+    let aligned = (input as usize).is_multiple_of(16);
+    let src4: &[F4] = if aligned {
+        // SAFETY: the input is 16-byte aligned and holds `n / 4` whole vectors.
+        unsafe { core::slice::from_raw_parts(input.cast(), n / 4) }
+    } else {
+        &[]
+    };
+    let acc = staged_sum(&block, n, |t, stage| {
+        let (start, end) = (t * TILE, ((t + 1) * TILE).min(n));
+        if aligned && end - start == TILE {
+            let dst: SharedSlice<F4> = vec.slice(stage * (TILE / 4), TILE / 4);
+            memcpy_async(&block, dst, &src4[start / 4..end / 4]);
+        } else {
+            memcpy_async(&block, buf.slice(stage * TILE, TILE), &src[start..end]);
+        }
+    });
+    finish(&block, partial, acc);
+}
+
+/// The same tiles and the same per-thread sums with plain loads from
+/// global memory (16-byte vector loads when the input is 16-aligned).
+#[kernel]
+pub fn staged_plain(input: *const f32, partial: *mut f32, n: u32) {
+    let block = this_thread_block().with_threads::<BLOCK>();
+    let n = n as usize;
+    let rank = block.thread_rank() as usize;
+    let tiles = n.div_ceil(TILE);
+    let aligned = (input as usize).is_multiple_of(16);
+    let mut t = block_idx().x as usize;
+    let mut acc = 0.0f32;
+    while t < tiles {
+        let base = t * TILE;
+        let count = (n - base).min(TILE);
+        let q = count / 4;
+        for k in 0..4 {
+            let j = rank + k * BLOCK as usize;
+            if j < q {
+                let p = input.wrapping_add(base + 4 * j);
+                // SAFETY: the 4 floats at `base + 4j` are inside the input
+                // (`j < count / 4`); `p` is 16-aligned when `aligned`.
+                acc += unsafe {
+                    if aligned {
+                        p.cast::<F4>().read()
+                    } else {
+                        F4([p.read(), p.add(1).read(), p.add(2).read(), p.add(3).read()])
+                    }
+                }
+                .sum();
+            }
+        }
+        if rank < count % 4 {
+            // SAFETY: inside the input.
+            acc += unsafe { input.add(base + 4 * q + rank).read() };
+        }
+        t += grid_dim().x as usize;
+    }
+    finish(&block, partial, acc);
+}
+
+/// The host's expectation for `partial` summed: the sum of `input`.
+pub fn expected_sum(input: &[f32]) -> f64 {
+    input.iter().map(|&x| x as f64).sum()
+}

@@ -1,0 +1,515 @@
+//! `cg-lab compare --only memcpy_async`: double-buffered staging of global
+//! tiles into shared memory (`cg_kernels::memcpy_async`) — Rust
+//! `memcpy_async` against C++ `cg::memcpy_async`, and both against plain
+//! loads — as bandwidth over input sizes from L2-resident (4 MiB) to 2^28
+//! floats (1 GiB), every launch of every size verified.
+//!
+//! The C++ twins are `reference/cuda/memcpy_async.cu` (embedded), built
+//! with nvcc for the device. All variants and sizes are timed interleaved
+//! in the same rounds. Writes `memcpy_async.{csv,md,svg}`, `memcpy_async_sass.md`
+//! (opcode counts) and the full SASS of both sides.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+use cg_kernels::memcpy_async::{
+    BLOCK, SMEM_BYTES, STAGED_ASYNC, STAGED_ASYNC_V4, STAGED_PLAIN, StagedArgs,
+};
+use cg_runtime::{Backend, Buffer, LaunchConfig, Module, sass, tools};
+use cooperative_groups::Kernel;
+
+use crate::cli::LabArgs;
+use crate::output::write_atomic;
+use crate::progress::Progress;
+use crate::stats::Summary;
+use crate::timing::{self, Timed};
+
+/// The H200's HBM3e peak, bytes per second (the denominator of "% of peak").
+pub const PEAK_BYTES_PER_S: f64 = 4.8e12;
+
+/// Input sizes in floats: 4 MiB (L2-resident) to 1 GiB.
+pub const SIZES: [u32; 5] = [1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28];
+
+/// One kernel of the experiment.
+#[derive(Clone, Copy, Debug)]
+struct Var {
+    label: &'static str,
+    /// Rust kernel, or the C++ function's name.
+    rust: Option<Kernel<StagedArgs>>,
+    cpp: &'static str,
+}
+
+const VARS: [Var; 6] = [
+    Var {
+        label: "rust memcpy_async (f32, run-time alignment)",
+        rust: Some(STAGED_ASYNC),
+        cpp: "",
+    },
+    Var {
+        label: "rust memcpy_async (F4, align 16 at compile time)",
+        rust: Some(STAGED_ASYNC_V4),
+        cpp: "",
+    },
+    Var {
+        label: "c++ cg::memcpy_async (aligned_size_t<16>)",
+        rust: None,
+        cpp: "cpp_staged_async",
+    },
+    Var {
+        label: "c++ cg::memcpy_async (float elements)",
+        rust: None,
+        cpp: "cpp_staged_async_f32",
+    },
+    Var {
+        label: "rust plain loads",
+        rust: Some(STAGED_PLAIN),
+        cpp: "",
+    },
+    Var {
+        label: "c++ plain loads",
+        rust: None,
+        cpp: "cpp_staged_plain",
+    },
+];
+
+/// The ratios reported: (Rust variant, C++ variant) indices into [`VARS`].
+const PAIRS: [(usize, usize); 3] = [(0, 2), (1, 2), (4, 5)];
+
+impl Var {
+    fn name(&self) -> &'static str {
+        match self.rust {
+            Some(k) => k.name(),
+            None => self.cpp,
+        }
+    }
+}
+
+struct Staged<'a> {
+    gpu: &'a cg_runtime::Gpu,
+    backend: &'a Backend,
+    module: &'a Module,
+    input: &'a Buffer<f32>,
+    partial: Buffer<f32>,
+    grid: u32,
+}
+
+impl Staged<'_> {
+    fn launch(&self, v: &Var, n: u32, sync: bool) -> Result<()> {
+        let cfg = LaunchConfig::linear(self.grid, BLOCK).with_dynamic_smem(SMEM_BYTES);
+        let args: StagedArgs = (self.input.as_ptr(), self.partial.as_ptr(), n);
+        match v.rust {
+            Some(k) if sync => self.backend.launch(&k, &cfg, args)?,
+            Some(k) => self.gpu.launch(&k, &cfg, args)?,
+            None => {
+                let f = self.module.function(v.cpp)?;
+                self.gpu.launch_function(f, v.cpp, &cfg, args)?;
+                if sync {
+                    self.gpu.synchronize()?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// One launch on `n` floats; the partials' sum against the exact sum.
+    fn verify(&mut self, v: &Var, n: u32) -> Result<(bool, String)> {
+        self.partial.zero()?;
+        self.launch(v, n, true)?;
+        let got: f64 = self.partial.to_vec()?.iter().map(|&x| x as f64).sum();
+        let want = crate::data::reduce_expected(n);
+        let ok = (got - want).abs() <= 1e-6 * want;
+        Ok((ok, format!("sum {got:.0} vs {want:.0}")))
+    }
+}
+
+impl Timed for Staged<'_> {
+    type Variant = (usize, usize);
+    fn gpu(&self) -> &cg_runtime::Gpu {
+        self.gpu
+    }
+    fn launch_async(&mut self, (s, v): (usize, usize), _reps: u32) -> Result<()> {
+        self.launch(&VARS[v], SIZES[s], false)
+    }
+}
+
+/// One (size, kernel) result.
+struct Point {
+    n: u32,
+    var: usize,
+    ms: Summary,
+    verified: bool,
+    check: String,
+}
+
+impl Point {
+    fn gbps(&self) -> f64 {
+        self.n as f64 * 4.0 / (self.ms.median * 1e-3) / 1e9
+    }
+    fn pct_peak(&self) -> f64 {
+        100.0 * self.gbps() * 1e9 / PEAK_BYTES_PER_S
+    }
+}
+
+/// Runs the experiment into `out`; fails if any launch did not verify.
+pub fn run(
+    backend: &Backend,
+    a: &LabArgs,
+    nvcc: &Path,
+    out: &Path,
+    progress: &Progress,
+) -> Result<()> {
+    let Backend::Gpu(gpu) = backend else {
+        bail!("the memcpy_async experiment times a GPU");
+    };
+    let sm = gpu.info().sm();
+    let build = std::env::temp_dir().join(format!("cg-lab-memcpy-async-{}", std::process::id()));
+    eprintln!(
+        "building reference/cuda/memcpy_async.cu with {} for sm_{sm} …",
+        nvcc.display()
+    );
+    let (cubin, _) =
+        crate::reference::build_cubin(nvcc, sm, &build, crate::reference::MEMCPY_ASYNC_CU)?;
+    let module = gpu.load_image(&std::fs::read(&cubin)?)?;
+    let max = *SIZES.iter().max().expect("sizes");
+    let input = backend.upload(&crate::data::reduce_input(max))?;
+    let grid = a.grid.unwrap_or(gpu.info().sm_count * 4);
+    let mut st = Staged {
+        gpu,
+        backend,
+        module: &module,
+        input: &input,
+        partial: backend.alloc::<f32>(grid as usize)?,
+        grid,
+    };
+    let mut checks = Vec::new();
+    for &n in &SIZES {
+        for v in &VARS {
+            progress.set_message(format!("verify memcpy_async {} n={n}", v.name()));
+            let (ok, what) = st
+                .verify(v, n)
+                .with_context(|| format!("verifying {} at n = {n}", v.name()))?;
+            println!(
+                "verified memcpy_async {:<24} n=2^{:<2} {} ({what})",
+                v.name(),
+                n.trailing_zeros(),
+                if ok { "OK" } else { "FAILED" }
+            );
+            checks.push((ok, what));
+        }
+    }
+    let order: Vec<(usize, usize)> = (0..SIZES.len())
+        .flat_map(|s| (0..VARS.len()).map(move |v| (s, v)))
+        .collect();
+    let samples = timing::time_interleaved(
+        &mut st,
+        &order,
+        a.warmup,
+        a.runs,
+        1,
+        a.min_sample_ms,
+        progress,
+    )
+    .context("timing memcpy_async")?;
+    let points: Vec<Point> = order
+        .iter()
+        .zip(samples)
+        .zip(checks)
+        .map(|((&(s, v), smp), (verified, check))| Point {
+            n: SIZES[s],
+            var: v,
+            ms: Summary::of(&smp),
+            verified,
+            check,
+        })
+        .collect();
+    let platform = crate::run::platform(backend);
+    let timing_text = timing::describe(a.warmup, a.runs, a.min_sample_ms);
+    let files = [
+        ("memcpy_async.csv", csv(&points)),
+        (
+            "memcpy_async.md",
+            markdown(&points, &platform, &timing_text, grid),
+        ),
+        ("memcpy_async.svg", svg(&points, &platform.device)),
+    ];
+    for (name, text) in files {
+        write_atomic(&out.join(name), text.as_bytes())?;
+        println!("wrote {}", out.join(name).display());
+    }
+    for p in &points {
+        println!(
+            "memcpy_async {:<22} n=2^{:<2} {:>9.4} ms {:>7.1} GB/s {:>5.1} % of peak  {}",
+            VARS[p.var].name(),
+            p.n.trailing_zeros(),
+            p.ms.median,
+            p.gbps(),
+            p.pct_peak(),
+            if p.verified { "OK" } else { "FAILED" }
+        );
+    }
+    if let Err(e) = write_sass(gpu, &cubin, &build, out) {
+        eprintln!("note: memcpy_async SASS not written: {e}");
+    }
+    std::fs::remove_dir_all(&build).ok();
+    let bad: Vec<String> = points
+        .iter()
+        .filter(|p| !p.verified)
+        .map(|p| format!("{} n={} ({})", VARS[p.var].name(), p.n, p.check))
+        .collect();
+    if !bad.is_empty() {
+        bail!("memcpy_async verification FAILED: {}", bad.join("; "));
+    }
+    Ok(())
+}
+
+fn find(points: &[Point], n: u32, var: usize) -> &Point {
+    points
+        .iter()
+        .find(|p| p.n == n && p.var == var)
+        .expect("every (size, variant) was measured")
+}
+
+fn csv(points: &[Point]) -> String {
+    let mut s = String::from(
+        "n,bytes,kernel,side,median_ms,p10_ms,p90_ms,gb_per_s,pct_of_4800_gb_per_s,verified\n",
+    );
+    for p in points {
+        let v = &VARS[p.var];
+        let _ = writeln!(
+            s,
+            "{},{},{},{},{:.6},{:.6},{:.6},{:.1},{:.2},{}",
+            p.n,
+            p.n as u64 * 4,
+            v.name(),
+            if v.rust.is_some() { "rust" } else { "c++" },
+            p.ms.median,
+            p.ms.p10,
+            p.ms.p90,
+            p.gbps(),
+            p.pct_peak(),
+            p.verified
+        );
+    }
+    s
+}
+
+fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str, grid: u32) -> String {
+    let mut s = format!(
+        "# memcpy_async: staging global tiles in shared memory — {}\n\nPlatform: {}\n\nCommand: `{}`\n\n",
+        p.device,
+        p.line(),
+        p.command
+    );
+    let _ = writeln!(
+        s,
+        "Block-wise sum of `n` floats: blocks of {BLOCK} threads (grid {grid}) take tiles of {} floats in turn, \
+         double-buffered in {} KiB of dynamic shared memory (`memcpy_async` of the next tile, `wait_prior::<1>`, \
+         sum the current one, `sync`); the plain kernels load the same tiles straight into registers. \
+         Every (size, kernel) verified against the exact sum. Timing: {timing}; all sizes and kernels interleaved. \
+         Bandwidth = 4·n bytes / median time; peak = 4.8 TB/s (H200 HBM3e).\n",
+        cg_kernels::memcpy_async::TILE,
+        SMEM_BYTES / 1024
+    );
+    let _ = write!(s, "| kernel |");
+    for n in SIZES {
+        let _ = write!(
+            s,
+            " 2^{} ({} MiB) |",
+            n.trailing_zeros(),
+            (n as u64 * 4) >> 20
+        );
+    }
+    let _ = write!(s, "\n| --- |");
+    for _ in SIZES {
+        let _ = write!(s, " ---: |");
+    }
+    s.push('\n');
+    for (i, v) in VARS.iter().enumerate() {
+        let _ = write!(s, "| {} (`{}`) |", v.label, v.name());
+        for n in SIZES {
+            let q = find(points, n, i);
+            let _ = write!(
+                s,
+                " {:.4} ms, {:.0} GB/s, **{:.1} %**{} |",
+                q.ms.median,
+                q.gbps(),
+                q.pct_peak(),
+                if q.verified { "" } else { " FAILED" }
+            );
+        }
+        s.push('\n');
+    }
+    let _ = writeln!(s, "\nRatios of medians (Rust ÷ C++):\n");
+    let _ = write!(s, "| Rust | C++ |");
+    for n in SIZES {
+        let _ = write!(s, " 2^{} |", n.trailing_zeros());
+    }
+    let _ = write!(s, "\n| --- | --- |");
+    for _ in SIZES {
+        let _ = write!(s, " ---: |");
+    }
+    s.push('\n');
+    for (r, c) in PAIRS {
+        let _ = write!(s, "| `{}` | `{}` |", VARS[r].name(), VARS[c].name());
+        for n in SIZES {
+            let ratio = find(points, n, r).ms.median / find(points, n, c).ms.median;
+            let _ = write!(s, " **{ratio:.3}** |");
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// % of peak against log2(n), one line per kernel.
+fn svg(points: &[Point], device: &str) -> String {
+    let (w, h, l, r, t, b) = (760.0, 420.0, 60.0, 330.0, 40.0, 50.0);
+    let (x0, x1) = (20.0, 28.0);
+    let ymax = points
+        .iter()
+        .map(|p| p.pct_peak())
+        .fold(100.0f64, f64::max)
+        .ceil();
+    let px = |lg: f64| l + (lg - x0) / (x1 - x0) * (w - l - r);
+    let py = |v: f64| h - b - v / ymax * (h - t - b);
+    let colors = [
+        "#1f77b4", "#17becf", "#d62728", "#ff9896", "#2ca02c", "#98df8a",
+    ];
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"12\">\n\
+         <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
+         <text x=\"{l}\" y=\"22\" font-size=\"14\">memcpy_async staging: % of 4.8 TB/s peak — {device}</text>\n"
+    );
+    for k in (0..=ymax as u32).step_by(20) {
+        let y = py(k as f64);
+        let _ = writeln!(
+            s,
+            "<line x1=\"{l}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" stroke=\"#ddd\"/><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{k} %</text>",
+            w - r,
+            l - 6.0,
+            y + 4.0
+        );
+    }
+    for n in SIZES {
+        let lg = n.trailing_zeros() as f64;
+        let _ = writeln!(
+            s,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">2^{}</text>",
+            px(lg),
+            h - b + 18.0,
+            lg
+        );
+    }
+    let _ = writeln!(
+        s,
+        "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">floats (4 MiB … 1 GiB)</text>",
+        (l + w - r) / 2.0,
+        h - 10.0
+    );
+    for (i, v) in VARS.iter().enumerate() {
+        let pts: Vec<String> = SIZES
+            .iter()
+            .map(|&n| {
+                let q = find(points, n, i);
+                format!(
+                    "{:.1},{:.1}",
+                    px(n.trailing_zeros() as f64),
+                    py(q.pct_peak())
+                )
+            })
+            .collect();
+        let dash = if v.rust.is_some() {
+            ""
+        } else {
+            " stroke-dasharray=\"5,3\""
+        };
+        let _ = writeln!(
+            s,
+            "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{dash}/>",
+            pts.join(" "),
+            colors[i]
+        );
+        let y = t + 20.0 + 18.0 * i as f64;
+        let _ = writeln!(
+            s,
+            "<line x1=\"{:.1}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" stroke=\"{}\" stroke-width=\"2\"{dash}/><text x=\"{:.1}\" y=\"{:.1}\">{}</text>",
+            w - r + 10.0,
+            w - r + 34.0,
+            colors[i],
+            w - r + 40.0,
+            y + 4.0,
+            v.label
+        );
+    }
+    s.push_str("</svg>\n");
+    s
+}
+
+/// Opcode counts per kernel (Rust vs C++), and both sides' full SASS.
+fn write_sass(gpu: &cg_runtime::Gpu, cpp_cubin: &Path, dir: &Path, out: &Path) -> Result<()> {
+    let ptxas = tools::find_tool("ptxas").context("ptxas not found")?;
+    let dis = tools::find_tool("cuobjdump")
+        .or_else(|| tools::find_tool("nvdisasm"))
+        .context("cuobjdump not found")?;
+    let ptx = crate::kernels::LAB_PTX
+        .ptx()
+        .iter()
+        .find(|p| p.sm == gpu.ptx_sm())
+        .context("no PTX for this device")?;
+    let sm = gpu.info().sm();
+    let rust_cubin =
+        sass::assemble(&ptxas, ptx.ptx, sm, dir, "rust").map_err(anyhow::Error::msg)?;
+    let rust = sass::disassemble(&dis, &rust_cubin).map_err(anyhow::Error::msg)?;
+    let cpp = sass::disassemble(&dis, cpp_cubin).map_err(anyhow::Error::msg)?;
+    let mut md = format!(
+        "# SASS of the memcpy_async experiment (sm_{sm}; Rust PTX sm_{})\n\nOpcode counts (modifiers kept).\n\n",
+        ptx.sm
+    );
+    let mut full = String::new();
+    let names: Vec<&str> = VARS.iter().map(|v| v.name()).collect();
+    for name in &names {
+        let Some(code) = rust.get(*name).or_else(|| cpp.get(*name)) else {
+            continue;
+        };
+        let _ = writeln!(full, "// ===== {name} =====");
+        for i in code {
+            let _ = writeln!(full, "{}", i.text);
+        }
+        full.push('\n');
+    }
+    let _ = write!(md, "| opcode |");
+    for name in &names {
+        let _ = write!(md, " {name} |");
+    }
+    let _ = write!(md, "\n| --- |");
+    for _ in &names {
+        let _ = write!(md, " ---: |");
+    }
+    md.push('\n');
+    let mut hists = Vec::new();
+    for name in &names {
+        let code = rust.get(*name).or_else(|| cpp.get(*name));
+        let hist: std::collections::BTreeMap<String, usize> = code
+            .map(|c| {
+                let mut h = std::collections::BTreeMap::new();
+                for i in c {
+                    *h.entry(i.opcode.clone()).or_insert(0) += 1;
+                }
+                h
+            })
+            .unwrap_or_default();
+        hists.push(hist);
+    }
+    let keys: std::collections::BTreeSet<&String> = hists.iter().flat_map(|h| h.keys()).collect();
+    for k in keys {
+        let _ = write!(md, "| {k} |");
+        for h in &hists {
+            let _ = write!(md, " {} |", h.get(k).copied().unwrap_or(0));
+        }
+        md.push('\n');
+    }
+    write_atomic(&out.join("memcpy_async_sass.md"), md.as_bytes())?;
+    write_atomic(&out.join("memcpy_async_sass.txt"), full.as_bytes())?;
+    println!("wrote {}", out.join("memcpy_async_sass.md").display());
+    Ok(())
+}

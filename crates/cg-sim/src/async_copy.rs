@@ -1,0 +1,209 @@
+//! Asynchronous copies global → shared (`cp.async` and its commit groups),
+//! as a lane sees them: a copy's bytes are read from the source when it is
+//! issued, its destination is filled with [`POISON`](crate::POISON) at
+//! once, and the bytes land only when the issuing lane waits for the copy's
+//! commit group (`cp.async.wait_group N`). Until then the destination is
+//! *in flight*: a checked access to it, a second copy into it, or the lane
+//! exiting with copies it never waited for is a misuse, reported at the
+//! source line of the access and of the copy.
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+
+use crate::Dim3;
+use crate::SimError;
+use crate::report::Report;
+use crate::shared::POISON;
+use crate::state::{Core, Loc, Step};
+
+/// One copy in flight.
+struct Pending {
+    /// One past the last destination byte.
+    end: usize,
+    /// The issuing lane (unit index).
+    lane: u32,
+    /// The source bytes, read at issue.
+    data: Vec<u8>,
+    /// Where the copy was issued.
+    loc: Loc,
+}
+
+/// One lane's copies: those not yet committed, and its committed groups,
+/// oldest first (each a list of destination starts).
+#[derive(Default)]
+struct LaneCopies {
+    open: Vec<usize>,
+    groups: VecDeque<Vec<usize>>,
+}
+
+/// A block's copies in flight.
+#[derive(Default)]
+pub(crate) struct AsyncCopies {
+    /// By destination start (the ranges never overlap).
+    pending: BTreeMap<usize, Pending>,
+    lanes: HashMap<u32, LaneCopies>,
+}
+
+impl AsyncCopies {
+    /// The first copy in flight that overlaps `[p, p + len)`.
+    fn overlapping(&self, p: usize, len: usize) -> Option<&Pending> {
+        let end = p + len.max(1);
+        self.pending
+            .range(..end)
+            .next_back()
+            .map(|(_, c)| c)
+            .filter(|c| c.end > p)
+    }
+}
+
+impl Core {
+    fn copy_owner(&self, lane: u32) -> String {
+        let l = &self.lanes[lane as usize];
+        format!("thread {}", Dim3::from(l.tid))
+    }
+
+    /// `cp.async` of `len` bytes from `src` to `dst` by lane `me`.
+    ///
+    /// # Safety
+    /// `src` must be readable and `dst` writable for `len` bytes.
+    pub unsafe fn async_copy(
+        &mut self,
+        me: u32,
+        dst: *mut u8,
+        src: *const u8,
+        len: usize,
+        loc: Loc,
+    ) -> Step {
+        let b = self.lanes[me as usize].block as usize;
+        if let Some(c) = self.blocks[b].copies.overlapping(dst as usize, len) {
+            let msg = format!(
+                "memcpy_async into shared memory that an earlier memcpy_async ({}, at {}) is still \
+                 copying: wait for it (wait / wait_prior) before reusing the buffer",
+                self.copy_owner(c.lane),
+                crate::SourceLocation::from(c.loc)
+            );
+            return self.misuse(me, loc, msg);
+        }
+        let mut data = vec![0u8; len];
+        // SAFETY: the caller guarantees `src` readable and `dst` writable for
+        // `len` bytes; `data` is a fresh buffer of `len` bytes.
+        unsafe {
+            std::ptr::copy_nonoverlapping(src, data.as_mut_ptr(), len);
+            dst.write_bytes(POISON, len);
+        }
+        let copies = &mut self.blocks[b].copies;
+        copies.pending.insert(
+            dst as usize,
+            Pending {
+                end: dst as usize + len,
+                lane: me,
+                data,
+                loc,
+            },
+        );
+        copies.lanes.entry(me).or_default().open.push(dst as usize);
+        Step::Done(0)
+    }
+
+    /// `cp.async.commit_group` by lane `me`: its open copies become a group.
+    pub fn async_commit(&mut self, me: u32) -> Step {
+        let b = self.lanes[me as usize].block as usize;
+        let lc = self.blocks[b].copies.lanes.entry(me).or_default();
+        let open = std::mem::take(&mut lc.open);
+        lc.groups.push_back(open);
+        Step::Done(0)
+    }
+
+    /// `cp.async.wait_group n` by lane `me`: every committed group but the
+    /// newest `n` lands in shared memory.
+    pub fn async_wait(&mut self, me: u32, n: u32) -> Step {
+        let b = self.lanes[me as usize].block as usize;
+        let copies = &mut self.blocks[b].copies;
+        let Some(lc) = copies.lanes.get_mut(&me) else {
+            return Step::Done(0);
+        };
+        while lc.groups.len() > n as usize {
+            let group = lc.groups.pop_front().expect("len > n >= 0");
+            for start in group {
+                let c = copies
+                    .pending
+                    .remove(&start)
+                    .expect("a lane's group names its copies in flight");
+                // SAFETY: `start` was writable for `data.len()` bytes at
+                // issue (the caller's contract), and shared buffers live
+                // as long as their block.
+                unsafe {
+                    std::ptr::copy_nonoverlapping(c.data.as_ptr(), start as *mut u8, c.data.len())
+                };
+            }
+        }
+        Step::Done(0)
+    }
+
+    /// A checked access (`what`: "reads" or "writes") of `len` shared bytes
+    /// at `p` by lane `me`: a misuse if a copy in flight covers any of them.
+    pub fn async_check_access(
+        &mut self,
+        me: u32,
+        p: *const u8,
+        len: usize,
+        what: &str,
+        loc: Loc,
+    ) -> Step {
+        let b = self.lanes[me as usize].block as usize;
+        let copies = &self.blocks[b].copies;
+        if copies.pending.is_empty() {
+            return Step::Done(0);
+        }
+        match copies.overlapping(p as usize, len) {
+            None => Step::Done(0),
+            Some(c) => {
+                let who = if c.lane == me {
+                    "this thread".to_string()
+                } else {
+                    self.copy_owner(c.lane)
+                };
+                let msg = format!(
+                    "{what} shared memory that memcpy_async ({who}, at {}) is still copying: \
+                     asynchronously copied data is visible only after the copying thread's \
+                     wait / wait_prior",
+                    crate::SourceLocation::from(c.loc)
+                );
+                self.misuse(me, loc, msg)
+            }
+        }
+    }
+
+    /// Lane `i` exited: copies it never waited for are a misuse (reported
+    /// at the copy's line), unless another report came first.
+    pub fn async_after_exit(&mut self, i: u32) {
+        let b = self.lanes[i as usize].block as usize;
+        let copies = &mut self.blocks[b].copies;
+        let Some(lc) = copies.lanes.remove(&i) else {
+            return;
+        };
+        let first = lc.groups.iter().flatten().chain(&lc.open).next().copied();
+        let Some(start) = first else {
+            return;
+        };
+        let loc = copies.pending[&start].loc;
+        for s in lc.groups.iter().flatten().chain(&lc.open) {
+            copies.pending.remove(s);
+        }
+        if self.error.is_none() {
+            let l = &self.lanes[i as usize];
+            let summary = format!(
+                "thread exited with memcpy_async copies it never waited for (every member of the \
+                 group must call wait or wait_prior) (block {} thread {})",
+                Dim3::from(self.blocks[b].idx),
+                Dim3::from(l.tid)
+            );
+            self.error = Some(SimError::Misuse(Report {
+                summary,
+                location: Some(loc.into()),
+                blocked: self.blocked_groups(),
+                notes: Vec::new(),
+                accesses: None,
+            }));
+        }
+    }
+}

@@ -1,0 +1,751 @@
+//! The data-race detector: happens-before over the PTX memory model, with a
+//! vector clock per lane.
+//!
+//! # The model (PTX ISA 9.x, chapter 8 "Memory Consistency Model")
+//!
+//! Two memory operations are in a *data race* when they overlap, at least one
+//! is a write, they are not *morally strong* and they are not related in
+//! *causality order* (§8.7.1 "Conflict and Data-races"). Morally strong
+//! (§8.7): both strong (an atomic, or a `.relaxed`/`.acquire`/`.release`/
+//! `.volatile` access, §8.4), each with a scope that contains the other's
+//! thread (§8.5: `.cta`, `.cluster`, `.gpu`, `.sys`; the warp is not a
+//! scope), and overlapping completely. Causality order is built here from
+//! these edges, each a join of vector clocks:
+//!
+//! * `bar.sync`/`bar.arrive` on a barrier id synchronise with the
+//!   `bar.sync` of the same phase of that barrier, among its participants
+//!   only (§8.9.4 "Memory synchronization"; §9.7.15.1 `bar`): an arriving
+//!   lane releases, a waiting lane acquires.
+//! * `bar.warp.sync` orders memory among the lanes of its mask (§9.7.15.2:
+//!   "bar.warp.sync also guarantee memory ordering among threads
+//!   participating in barrier"): all-to-all among the participants.
+//! * `shfl.sync`, `vote.sync`, `match.sync`, `redux.sync`, `elect.sync` and
+//!   `activemask` give **no** edge: §8.9.4 does not list them and their
+//!   instruction descriptions state no memory ordering, so lanes that only
+//!   exchanged registers are unordered (the warp is not a unit: §8.5).
+//!   The simulator's uniformity checks (which cost nothing on the GPU) give
+//!   no edge either.
+//! * `barrier.cluster.arrive` (release by default) synchronises with the
+//!   `barrier.cluster.wait` (acquire) of the same phase (§8.9.4, §9.7.15.3).
+//! * The grid barrier of a cooperative launch: all-to-all over the grid (it
+//!   is built from `bar.sync`, `fence` and a `.gpu` atomic on the GPU).
+//! * Release and acquire patterns (§8.8) with observation order through
+//!   atomics (§8.9.2) synchronise (§8.9.4) when the first operation of the
+//!   release pattern and the last of the acquire pattern are morally strong:
+//!   a release store/RMW, or `fence.acq_rel`/`fence.sc` followed by a strong
+//!   write, publishes the writer's clock on the location; an acquire load/RMW,
+//!   or a strong read followed by an acquire fence, joins it. Atomic RMWs
+//!   continue the chain (§8.9.2); a plain strong store starts a new one.
+//! * `fence.sc` pairs that are morally strong synchronise in the order the
+//!   simulator runs them (§8.9.3 "Fence-SC Order").
+//!
+//! The read-from relation is the simulator's: an acquire synchronises with
+//! the release whose value it read in the schedule that ran, so a handshake
+//! is certified for that schedule (the lanes run in a fixed order).
+//!
+//! # What it sees
+//!
+//! Accesses reported to it through [`crate::lane`]: the `cooperative-groups`
+//! shared-memory accessors and arch primitives (every library load/store of
+//! shared memory, every atomic and fence, shared or global). Plain loads and
+//! stores through raw pointers (`*p = v` on a global buffer) are invisible.
+//! Clocks and shadow state live for one residency unit (a cluster, or the
+//! whole grid of a cooperative launch): blocks of different clusters of a
+//! non-cooperative launch run one after the other and are not compared.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use crate::lane::{AtomicKind, MemOrder, MemScope};
+use crate::state::Loc;
+
+/// A vector clock over the lanes of the unit; shared between lanes that
+/// synchronised together until one of them acquires something new.
+type Vc = Rc<Vec<u32>>;
+
+/// What an access did, for the check and for reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Read,
+    Write,
+    Atomic(AtomicKind, MemOrder),
+}
+
+impl Kind {
+    fn writes(self) -> bool {
+        match self {
+            Kind::Read => false,
+            Kind::Write => true,
+            Kind::Atomic(k, _) => k != AtomicKind::Load,
+        }
+    }
+}
+
+/// One recorded access.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Access {
+    pub lane: u32,
+    pub epoch: u32,
+    pub addr: usize,
+    pub size: u32,
+    pub kind: Kind,
+    /// `Some` for a strong access (atomic, `.volatile`, `.relaxed`, …).
+    pub scope: Option<MemScope>,
+    pub loc: Loc,
+}
+
+impl Access {
+    fn overlaps(&self, o: &Access) -> bool {
+        self.addr < o.addr + o.size as usize && o.addr < self.addr + self.size as usize
+    }
+}
+
+/// The accesses to one 4-byte word that a later access must be checked
+/// against: the last write, and the reads since that are not ordered
+/// before a later read.
+#[derive(Default)]
+struct Word {
+    write: Option<Access>,
+    reads: Vec<Access>,
+}
+
+/// The release clock published on an atomic location, with the lane and
+/// scope of the head of its release pattern (for the moral-strength test).
+struct SyncVar {
+    clock: Vc,
+    head: (u32, MemScope),
+}
+
+/// Releases accumulated by a barrier phase: per arriving lane, its
+/// knowledge at the arrival (lanes that synchronised together share one
+/// vector) and its own epoch.
+#[derive(Default)]
+pub(crate) struct Acc {
+    entries: Vec<(u32, Vc, u32)>,
+}
+
+/// Where a lane sits, for scope tests.
+#[derive(Clone, Copy)]
+pub(crate) struct Place {
+    pub block: u32,
+    pub cluster: u32,
+}
+
+/// A detected race: the earlier access and the one that conflicts with it.
+pub(crate) struct Found {
+    pub first: Access,
+    pub second: Access,
+}
+
+/// The detector's state for one residency unit.
+pub(crate) struct Race {
+    n: usize,
+    /// Each lane's own epoch (advanced after each release).
+    own: Vec<u32>,
+    /// What each lane knows of the others' epochs.
+    know: Vec<Vc>,
+    places: Vec<Place>,
+    shadow: HashMap<usize, Word>,
+    sync: HashMap<usize, SyncVar>,
+    /// The clock of each lane's last release fence, and its scope.
+    rel_fence: Vec<Option<(Vc, MemScope)>>,
+    /// Releases read by each lane's relaxed atomics, for its next acquire
+    /// fence, with their heads.
+    acq_pending: Vec<Vec<(Vc, (u32, MemScope))>>,
+    /// Per (block slot, barrier id): the current phase's releases.
+    bars: HashMap<(u32, u32), Acc>,
+    /// Per cluster: the current phase's releases, and the last completed
+    /// phase's clock.
+    cluster_acc: Vec<Acc>,
+    cluster_done: Vec<Option<Vc>>,
+    grid_acc: Acc,
+    /// `fence.sc` clocks by (scope, instance).
+    sc: HashMap<(MemScope, u32), Vc>,
+    /// Accesses checked (for statistics).
+    pub accesses: u64,
+}
+
+fn join_into(dst: &mut [u32], src: &[u32]) {
+    for (d, s) in dst.iter_mut().zip(src) {
+        *d = (*d).max(*s);
+    }
+}
+
+impl Race {
+    pub fn new(places: Vec<Place>, nclusters: usize) -> Race {
+        let n = places.len();
+        let zero: Vc = Rc::new(vec![0; n]);
+        Race {
+            n,
+            own: vec![1; n],
+            know: vec![zero; n],
+            places,
+            shadow: HashMap::new(),
+            sync: HashMap::new(),
+            rel_fence: vec![None; n],
+            acq_pending: vec![Vec::new(); n],
+            bars: HashMap::new(),
+            cluster_acc: (0..nclusters).map(|_| Acc::default()).collect(),
+            cluster_done: vec![None; nclusters],
+            grid_acc: Acc::default(),
+            sc: HashMap::new(),
+            accesses: 0,
+        }
+    }
+
+    /// Does `scope`, taken by lane `a`, contain lane `b`?
+    fn includes(&self, scope: MemScope, a: u32, b: u32) -> bool {
+        let (pa, pb) = (self.places[a as usize], self.places[b as usize]);
+        match scope {
+            MemScope::Cta => pa.block == pb.block,
+            MemScope::Cluster => pa.cluster == pb.cluster,
+            MemScope::Gpu | MemScope::Sys => true,
+        }
+    }
+
+    /// §8.7: the same thread, or each scope contains the other's thread.
+    fn morally_strong(&self, a: (u32, MemScope), b: (u32, MemScope)) -> bool {
+        a.0 == b.0 || (self.includes(a.1, a.0, b.0) && self.includes(b.1, b.0, a.0))
+    }
+
+    /// Lane `t`'s clock with its own epoch in place (a release snapshot).
+    fn snapshot(&self, t: u32) -> Vc {
+        let k = &self.know[t as usize];
+        if k[t as usize] == self.own[t as usize] {
+            return k.clone();
+        }
+        let mut v = (**k).clone();
+        v[t as usize] = self.own[t as usize];
+        Rc::new(v)
+    }
+
+    /// Lane `t` acquires `clock`.
+    fn acquire(&mut self, t: u32, clock: &Vc) {
+        let k = &mut self.know[t as usize];
+        if Rc::ptr_eq(k, clock) {
+            return;
+        }
+        if clock.iter().zip(k.iter()).all(|(c, k)| c <= k) {
+            return;
+        }
+        join_into(Rc::make_mut(k).as_mut_slice(), clock);
+    }
+
+    /// After a release, lane `t`'s later accesses belong to a new epoch.
+    fn tick(&mut self, t: u32) {
+        self.own[t as usize] += 1;
+    }
+
+    fn happens_before(&self, a: &Access, t: u32) -> bool {
+        a.lane == t || self.know[t as usize][a.lane as usize] >= a.epoch
+    }
+
+    // ---- barriers ----------------------------------------------------------
+
+    fn add(acc: &mut Acc, know: &Vc, t: u32, own: u32) {
+        acc.entries.push((t, know.clone(), own));
+    }
+
+    /// The join of the phase's releases, leaving out `skip` (lanes whose
+    /// arrival carries over into the next phase).
+    fn finish(&self, acc: &Acc, skip: &[u32]) -> Vc {
+        let mut v = vec![0; self.n];
+        let mut seen: Vec<*const Vec<u32>> = Vec::new();
+        for (t, k, c) in &acc.entries {
+            if skip.contains(t) {
+                continue;
+            }
+            if !seen.contains(&Rc::as_ptr(k)) {
+                seen.push(Rc::as_ptr(k));
+                join_into(&mut v, k);
+            }
+            let e = &mut v[*t as usize];
+            *e = (*e).max(*c);
+        }
+        Rc::new(v)
+    }
+
+    /// Lane `t` arrives at barrier `id` of block slot `b` (release).
+    pub fn bar_arrive(&mut self, b: u32, id: u32, t: u32) {
+        let acc = self.bars.entry((b, id)).or_default();
+        Self::add(acc, &self.know[t as usize], t, self.own[t as usize]);
+        self.tick(t);
+    }
+
+    /// Barrier `id` of block slot `b` completed: its waiters acquire every
+    /// arrival of the phase; `carried` lanes (of warps that only partly
+    /// arrived) count again in the next phase.
+    pub fn bar_complete(&mut self, b: u32, id: u32, waiters: &[u32], carried: &[u32]) {
+        let Some(mut acc) = self.bars.remove(&(b, id)) else {
+            return;
+        };
+        let clock = self.finish(&acc, carried);
+        for &t in waiters {
+            self.know[t as usize] = clock.clone();
+        }
+        acc.entries.retain(|(t, _, _)| carried.contains(t));
+        if !acc.entries.is_empty() {
+            self.bars.insert((b, id), acc);
+        }
+    }
+
+    /// `bar.warp.sync` (or the grid barrier): every lane of `lanes` acquires
+    /// every other's release.
+    pub fn all_to_all(&mut self, lanes: &[u32]) {
+        let mut acc = Acc::default();
+        for &t in lanes {
+            Self::add(&mut acc, &self.know[t as usize], t, self.own[t as usize]);
+        }
+        let clock = self.finish(&acc, &[]);
+        for &t in lanes {
+            self.know[t as usize] = clock.clone();
+            self.tick(t);
+        }
+    }
+
+    /// A lane arrives at the grid barrier (release).
+    pub fn grid_arrive(&mut self, t: u32) {
+        Self::add(
+            &mut self.grid_acc,
+            &self.know[t as usize],
+            t,
+            self.own[t as usize],
+        );
+        self.tick(t);
+    }
+
+    /// The grid barrier completed: every waiter acquires every arrival.
+    pub fn grid_complete(&mut self, waiters: &[u32]) {
+        let acc = std::mem::take(&mut self.grid_acc);
+        let clock = self.finish(&acc, &[]);
+        for &t in waiters {
+            self.know[t as usize] = clock.clone();
+        }
+    }
+
+    /// `barrier.cluster.arrive` (release).
+    pub fn cluster_arrive(&mut self, c: u32, t: u32) {
+        let acc = &mut self.cluster_acc[c as usize];
+        Self::add(acc, &self.know[t as usize], t, self.own[t as usize]);
+        self.tick(t);
+    }
+
+    /// The cluster barrier's phase completed.
+    pub fn cluster_complete(&mut self, c: u32) {
+        let acc = std::mem::take(&mut self.cluster_acc[c as usize]);
+        let clock = self.finish(&acc, &[]);
+        self.cluster_done[c as usize] = Some(clock);
+    }
+
+    /// `barrier.cluster.wait` returned (acquire of the completed phase).
+    pub fn cluster_wait(&mut self, c: u32, t: u32) {
+        if let Some(clock) = self.cluster_done[c as usize].clone() {
+            self.acquire(t, &clock);
+        }
+    }
+
+    // ---- memory ------------------------------------------------------------
+
+    /// Checks and records an access of lane `t`; the first race found.
+    pub fn access(&mut self, a: Access) -> Option<Found> {
+        self.accesses += 1;
+        let t = a.lane;
+        let first = a.addr & !3;
+        let last = (a.addr + a.size.max(1) as usize - 1) & !3;
+        let mut w = first;
+        while w <= last {
+            if let Some(f) = self.check_word(w, &a) {
+                return Some(f);
+            }
+            w += 4;
+        }
+        let mut w = first;
+        while w <= last {
+            let word = self.shadow.entry(w).or_default();
+            if a.kind.writes() {
+                word.write = Some(a);
+                word.reads.clear();
+            } else {
+                let know = &self.know[t as usize];
+                word.reads
+                    .retain(|r| r.lane != t && know[r.lane as usize] < r.epoch);
+                word.reads.push(a);
+            }
+            w += 4;
+        }
+        None
+    }
+
+    fn check_word(&self, w: usize, a: &Access) -> Option<Found> {
+        let word = self.shadow.get(&w)?;
+        let conflicts = |p: &Access| {
+            p.overlaps(a)
+                && (p.kind.writes() || a.kind.writes())
+                && !self.happens_before(p, a.lane)
+                && !match (p.scope, a.scope) {
+                    (Some(ps), Some(s)) => {
+                        p.addr == a.addr
+                            && p.size == a.size
+                            && self.morally_strong((p.lane, ps), (a.lane, s))
+                    }
+                    _ => false,
+                }
+        };
+        if let Some(p) = word.write.as_ref().filter(|p| conflicts(p)) {
+            return Some(Found {
+                first: *p,
+                second: *a,
+            });
+        }
+        if a.kind.writes()
+            && let Some(p) = word.reads.iter().find(|p| conflicts(p))
+        {
+            return Some(Found {
+                first: *p,
+                second: *a,
+            });
+        }
+        None
+    }
+
+    /// The synchronisation of an atomic of lane `t` on `addr` (after its
+    /// access was checked): acquire what the location holds, publish a
+    /// release. `SeqCst` arrives here already split into `fence.sc` and the
+    /// operation.
+    pub fn atomic_sync(
+        &mut self,
+        t: u32,
+        addr: usize,
+        kind: AtomicKind,
+        order: MemOrder,
+        scope: MemScope,
+    ) {
+        let acquire = matches!(
+            order,
+            MemOrder::Acquire | MemOrder::AcqRel | MemOrder::SeqCst
+        );
+        let release = matches!(
+            order,
+            MemOrder::Release | MemOrder::AcqRel | MemOrder::SeqCst
+        );
+        if kind != AtomicKind::Store
+            && let Some(sv) = self.sync.get(&addr)
+        {
+            let (clock, head) = (sv.clock.clone(), sv.head);
+            if !acquire {
+                self.acq_pending[t as usize].push((clock, head));
+            } else if self.morally_strong(head, (t, scope)) {
+                self.acquire(t, &clock);
+            }
+        }
+        if kind == AtomicKind::Load {
+            return;
+        }
+        // What this write publishes: its own release, or a release fence
+        // before it in program order (§8.8's fence pattern).
+        let published = if release {
+            Some((self.snapshot(t), (t, scope)))
+        } else {
+            self.rel_fence[t as usize]
+                .as_ref()
+                .map(|(c, s)| (c.clone(), (t, *s)))
+        };
+        match (kind, published) {
+            // An RMW continues the chain it read from (§8.9.2).
+            (AtomicKind::Rmw, Some((clock, head))) => match self.sync.get_mut(&addr) {
+                Some(sv) => {
+                    let mut v = (*sv.clock).clone();
+                    join_into(&mut v, &clock);
+                    sv.clock = Rc::new(v);
+                    sv.head = head;
+                }
+                None => {
+                    self.sync.insert(addr, SyncVar { clock, head });
+                }
+            },
+            (AtomicKind::Rmw, None) => {}
+            (_, Some((clock, head))) => {
+                self.sync.insert(addr, SyncVar { clock, head });
+            }
+            (_, None) => {
+                self.sync.remove(&addr);
+            }
+        }
+        if release {
+            self.tick(t);
+        }
+    }
+
+    /// `fence.acq_rel` or `fence.sc` of lane `t` at `scope`.
+    pub fn fence(&mut self, t: u32, sc: bool, scope: MemScope) {
+        // Acquire side: releases read by earlier relaxed atomics.
+        let pending = std::mem::take(&mut self.acq_pending[t as usize]);
+        for (clock, head) in pending {
+            if self.morally_strong(head, (t, scope)) {
+                self.acquire(t, &clock);
+            }
+        }
+        if sc {
+            // Fence-SC order: in the order the simulator runs the fences,
+            // between morally strong pairs (both scopes contain the other
+            // thread; taken per scope instance, fences of a wider scope
+            // from other instances are not joined: fewer edges, never more).
+            let p = self.places[t as usize];
+            let keys = [
+                (MemScope::Cta, p.block),
+                (MemScope::Cluster, p.cluster),
+                (MemScope::Gpu, 0),
+                (MemScope::Sys, 0),
+            ];
+            let mine = match scope {
+                MemScope::Cta => 0,
+                MemScope::Cluster => 1,
+                MemScope::Gpu => 2,
+                MemScope::Sys => 3,
+            };
+            for key in keys.iter().take(mine + 1) {
+                if let Some(c) = self.sc.get(key).cloned() {
+                    self.acquire(t, &c);
+                }
+            }
+            let snap = self.snapshot(t);
+            let key = keys[mine];
+            match self.sc.get_mut(&key) {
+                Some(c) => join_into(Rc::make_mut(c).as_mut_slice(), &snap),
+                None => {
+                    self.sc.insert(key, snap);
+                }
+            }
+        }
+        // Release side.
+        let snap = self.snapshot(t);
+        self.rel_fence[t as usize] = Some((snap, scope));
+        self.tick(t);
+    }
+}
+
+// ---- the simulator's side ---------------------------------------------------
+
+use crate::report::{BlockedGroup, Report, SourceLocation};
+use crate::shared::Which;
+use crate::state::{Core, Step, Wait};
+use crate::{Dim3, SimError};
+
+/// `CG_SIM_RACE=0` (or `off`) turns the detector off for every launch.
+pub(crate) fn env_enabled() -> bool {
+    !matches!(
+        std::env::var("CG_SIM_RACE").as_deref(),
+        Ok("0") | Ok("off") | Ok("false")
+    )
+}
+
+fn order_name(o: MemOrder) -> &'static str {
+    match o {
+        MemOrder::Relaxed => "relaxed",
+        MemOrder::Acquire => "acquire",
+        MemOrder::Release => "release",
+        MemOrder::AcqRel => "acq_rel",
+        MemOrder::SeqCst => "sc",
+    }
+}
+
+fn scope_name(s: MemScope) -> &'static str {
+    match s {
+        MemScope::Cta => "cta",
+        MemScope::Cluster => "cluster",
+        MemScope::Gpu => "gpu",
+        MemScope::Sys => "sys",
+    }
+}
+
+/// `st (weak)`, `ld.acquire.cta`, `atom.relaxed.gpu`, … for reports.
+fn access_name(a: &Access) -> String {
+    match (a.kind, a.scope) {
+        (Kind::Read, _) => "ld (weak)".into(),
+        (Kind::Write, _) => "st (weak)".into(),
+        (Kind::Atomic(k, o), s) => {
+            let op = match k {
+                AtomicKind::Load => "ld",
+                AtomicKind::Store => "st",
+                AtomicKind::Rmw => "atom",
+            };
+            let s = s.map_or("", scope_name);
+            format!("{op}.{}.{s}", order_name(o))
+        }
+    }
+}
+
+impl Core {
+    /// The detector's state for the unit just set up (if it is on).
+    pub(crate) fn setup_race(&mut self) {
+        self.race = self.race_enabled.then(|| {
+            let places = self
+                .lanes
+                .iter()
+                .map(|l| Place {
+                    block: l.block,
+                    cluster: self.blocks[l.block as usize].cluster,
+                })
+                .collect();
+            Box::new(Race::new(places, self.clusters.len()))
+        });
+    }
+
+    /// Where `addr` is, in words: a shared variable and element, or a global
+    /// address.
+    fn describe_addr(&self, addr: usize, size: u32) -> String {
+        for blk in &self.blocks {
+            if let Some((which, off)) = blk.smem.locate(addr as *mut u8) {
+                let elem = if size > 0 && off % size as usize == 0 {
+                    format!(", element {} of {size}-byte elements", off / size as usize)
+                } else {
+                    String::new()
+                };
+                let var = match which {
+                    Which::Dynamic => "dynamic shared memory".to_string(),
+                    Which::Static { key, .. } => format!("shared `{key}`"),
+                };
+                return format!(
+                    "{var} of block {} at byte offset {off}{elem}",
+                    Dim3::from(blk.idx)
+                );
+            }
+        }
+        format!("global address {addr:#x}")
+    }
+
+    fn race_group(&self, a: &Access) -> BlockedGroup {
+        let l = &self.lanes[a.lane as usize];
+        BlockedGroup {
+            block: self.blocks[l.block as usize].idx.into(),
+            threads: vec![l.linear..=l.linear],
+            operation: format!(
+                "{} of {} bytes at {} (warp {} lane {})",
+                access_name(a),
+                a.size,
+                self.describe_addr(a.addr, a.size),
+                l.linear / 32,
+                l.lane_id
+            ),
+            location: SourceLocation::from(a.loc),
+        }
+    }
+
+    /// Records the race `f` (the first report wins) and stops lane `me`.
+    fn race_found(&mut self, me: u32, f: Found) -> Step {
+        self.block(me, Wait::Race, f.second.loc);
+        if self.error.is_some() {
+            return Step::Wait;
+        }
+        let (a, b) = (&f.first, &f.second);
+        let (la, lb) = (&self.lanes[a.lane as usize], &self.lanes[b.lane as usize]);
+        let mut notes = vec![
+            "no happens-before edge orders them: a data race in the PTX memory model \
+             (PTX ISA §8.7.1: conflicting, not morally strong, not in causality order)"
+                .to_string(),
+        ];
+        if la.warp == lb.warp {
+            notes.push(format!(
+                "both lanes are in warp {} of the block: shuffles and votes order no memory \
+                 (PTX ISA §8.9.4 lists no such edge); bar.warp.sync does (§9.7.15.2)",
+                la.linear / 32
+            ));
+        }
+        if a.scope.is_some() && b.scope.is_some() {
+            notes.push(
+                "both accesses are strong, but they are not morally strong: they differ in \
+                 address or size, or a scope does not contain the other thread (§8.7)"
+                    .to_string(),
+            );
+        }
+        let summary = format!(
+            "data race on {}: {} by block {} thread {} and {} by block {} thread {}",
+            self.describe_addr(b.addr, b.size),
+            access_name(a),
+            Dim3::from(self.blocks[la.block as usize].idx),
+            Dim3::from(la.tid),
+            access_name(b),
+            Dim3::from(self.blocks[lb.block as usize].idx),
+            Dim3::from(lb.tid),
+        );
+        let report = Report {
+            summary,
+            location: Some(SourceLocation::from(b.loc)),
+            blocked: Vec::new(),
+            accesses: Some(Box::new([self.race_group(a), self.race_group(b)])),
+            notes,
+        };
+        self.error = Some(SimError::DataRace(report));
+        Step::Wait
+    }
+
+    /// A plain (weak) load or store of `size` bytes at `addr` by lane `me`.
+    pub fn mem_access(&mut self, me: u32, addr: usize, size: usize, write: bool, loc: Loc) -> Step {
+        let Some(r) = self.race.as_mut() else {
+            return Step::Done(0);
+        };
+        let a = Access {
+            lane: me,
+            epoch: r.own[me as usize],
+            addr,
+            size: size as u32,
+            kind: if write { Kind::Write } else { Kind::Read },
+            scope: None,
+            loc,
+        };
+        match r.access(a) {
+            Some(f) => self.race_found(me, f),
+            None => Step::Done(0),
+        }
+    }
+
+    /// A strong access (atomic, `.relaxed`/`.acquire`/`.release`,
+    /// `.volatile`) by lane `me`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn mem_atomic(
+        &mut self,
+        me: u32,
+        addr: usize,
+        size: usize,
+        kind: AtomicKind,
+        order: MemOrder,
+        scope: MemScope,
+        loc: Loc,
+    ) -> Step {
+        let Some(r) = self.race.as_mut() else {
+            return Step::Done(0);
+        };
+        // `SeqCst` is `fence.sc` and then the operation (acquire for a load
+        // or an RMW, relaxed for a store), as libcu++ and the library lower it.
+        let order = if order == MemOrder::SeqCst {
+            r.fence(me, true, scope);
+            match kind {
+                AtomicKind::Store => MemOrder::Relaxed,
+                _ => MemOrder::Acquire,
+            }
+        } else {
+            order
+        };
+        let a = Access {
+            lane: me,
+            epoch: r.own[me as usize],
+            addr,
+            size: size as u32,
+            kind: Kind::Atomic(kind, order),
+            scope: Some(scope),
+            loc,
+        };
+        if let Some(f) = r.access(a) {
+            return self.race_found(me, f);
+        }
+        r.atomic_sync(me, addr, kind, order, scope);
+        Step::Done(0)
+    }
+
+    /// `fence.acq_rel` (`sc == false`) or `fence.sc` by lane `me`.
+    pub fn mem_fence(&mut self, me: u32, sc: bool, scope: MemScope) {
+        if let Some(r) = self.race.as_mut() {
+            r.fence(me, sc, scope);
+        }
+    }
+}

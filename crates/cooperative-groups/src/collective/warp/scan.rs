@@ -1,0 +1,62 @@
+//! Scans within one warp: Hillis–Steele over `shfl.sync.up`
+//! (`log2(width)` steps), which stays exact for partial segments because
+//! every source is a lower rank; coalesced groups find the source lane with
+//! `fns`.
+
+use super::shuffle::{coal_shfl_up, seg_shfl_up_raw};
+use crate::group::shape::{Coal, Seg};
+use crate::ops::ReduceOp;
+use crate::value::ShflValue;
+
+/// Inclusive scan of an aligned segment.
+#[inline(always)]
+#[track_caller]
+pub(crate) fn seg_inclusive<T: ShflValue, Op: ReduceOp<T>>(s: Seg, mut v: T, op: Op) -> T {
+    let rank = s.rank();
+    let mut d = 1;
+    while d < s.width {
+        let o = seg_shfl_up_raw(s, v, d);
+        if rank >= d {
+            v = op.combine(o, v);
+        }
+        d *= 2;
+    }
+    v
+}
+
+/// Exclusive scan of an aligned segment.
+#[inline(always)]
+#[track_caller]
+pub(crate) fn seg_exclusive<T: ShflValue, Op: ReduceOp<T>>(s: Seg, v: T, op: Op) -> T {
+    let inc = seg_inclusive::<T, Op>(s, v, op);
+    let below = seg_shfl_up_raw(s, inc, 1);
+    if s.rank() == 0 { op.identity() } else { below }
+}
+
+/// Inclusive scan of a coalesced group (`log2(size)` steps).
+#[inline(always)]
+#[track_caller]
+pub(crate) fn coal_inclusive<T: ShflValue, Op: ReduceOp<T>>(c: Coal, mut v: T, op: Op) -> T {
+    if c.mask == u32::MAX {
+        return seg_inclusive::<T, Op>(Seg::warp(c.lane, 32, true), v, op);
+    }
+    let (rank, size) = (c.rank(), c.size());
+    let mut d = 1;
+    while d < size {
+        let o = coal_shfl_up(c, v, d);
+        if rank >= d {
+            v = op.combine(o, v);
+        }
+        d *= 2;
+    }
+    v
+}
+
+/// Exclusive scan of a coalesced group.
+#[inline(always)]
+#[track_caller]
+pub(crate) fn coal_exclusive<T: ShflValue, Op: ReduceOp<T>>(c: Coal, v: T, op: Op) -> T {
+    let inc = coal_inclusive::<T, Op>(c, v, op);
+    let below = coal_shfl_up(c, inc, 1);
+    if c.rank() == 0 { op.identity() } else { below }
+}

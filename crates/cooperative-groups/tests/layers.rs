@@ -1,0 +1,190 @@
+//! The collectives are layered one way, as CUB's are: the dispatch files of
+//! `src/collective/` (the public functions) use the block layer
+//! (`collective/block/`) and the warp layer (`collective/warp/`), the block
+//! layer uses the warp layer, and the warp layer uses neither. No module of
+//! `collective` reaches back up, and no two reach each other in a circle.
+//!
+//! The graph is read from the sources: every `collective` module named in a
+//! file's `use` items or paths (`super::…`, `crate::collective::…`).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/collective");
+
+/// Every `.rs` file under `collective/`, as its module path below
+/// `collective` (`warp::reduce`, `block`, `scan`, …).
+fn modules() -> BTreeMap<String, PathBuf> {
+    fn walk(dir: &Path, prefix: &str, out: &mut BTreeMap<String, PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            let stem = p.file_stem().unwrap().to_str().unwrap().to_string();
+            let name = if prefix.is_empty() {
+                stem.clone()
+            } else {
+                format!("{prefix}::{stem}")
+            };
+            if p.is_dir() {
+                walk(&p, &name, out);
+            } else if stem == "mod" {
+                out.insert(prefix.to_string(), p);
+            } else {
+                out.insert(name, p);
+            }
+        }
+    }
+    let mut m = BTreeMap::new();
+    walk(Path::new(ROOT), "", &mut m);
+    m
+}
+
+/// The `collective` modules `name`'s source refers to (by `super::` or
+/// `crate::collective::` paths, in `use` items and in expressions; brace
+/// groups of `use` items expanded one level), other than itself and its
+/// own submodules.
+fn edges(name: &str, src: &str, all: &BTreeMap<String, PathBuf>) -> BTreeSet<String> {
+    // Strip comments: docs name other modules in links, which is no import.
+    let code: String = src
+        .lines()
+        .map(|l| match l.find("//") {
+            Some(i) => &l[..i],
+            None => l,
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    // The module `super` stands for in `name` (for `collective` itself,
+    // the crate root: no module of `collective`).
+    let mut parent: Vec<&str> = name.split("::").collect();
+    parent.pop();
+    let mut out = BTreeSet::new();
+    let mut add = |path: Vec<String>| {
+        // The longest prefix of `path` that is a module.
+        for n in (1..=path.len()).rev() {
+            let cand = path[..n].join("::");
+            if all.contains_key(&cand) {
+                if cand != name && !cand.starts_with(&format!("{name}::")) {
+                    out.insert(cand);
+                }
+                return;
+            }
+        }
+    };
+    let idents = |s: &str| -> Vec<String> {
+        s.split("::")
+            .map(|p| {
+                p.trim()
+                    .trim_start_matches('{')
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect::<String>()
+            })
+            .collect()
+    };
+    let supers = if name.is_empty() { "\0" } else { "super::" };
+    for (marker, base) in [
+        (supers, parent.clone()),
+        ("crate::collective::", vec![]),
+        ("$crate::collective::", vec![]),
+    ] {
+        let mut rest = code.as_str();
+        while let Some(i) = rest.find(marker) {
+            // `$crate::collective::` also contains `crate::collective::`.
+            let preceded = rest[..i].ends_with('$');
+            rest = &rest[i + marker.len()..];
+            if preceded && marker == "crate::collective::" {
+                continue;
+            }
+            let end = rest
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':' || c == '{'))
+                .unwrap_or(rest.len());
+            let head = &rest[..end];
+            let mut path: Vec<String> = base.iter().map(|s| s.to_string()).collect();
+            if let Some(b) = head.find('{') {
+                // `super::{block, warp}` / `super::warp::{a, b}`.
+                path.extend(idents(&head[..b]).into_iter().filter(|s| !s.is_empty()));
+                let close = rest[b..].find('}').map(|c| b + c).unwrap_or(rest.len());
+                for item in rest[b + 1..close].split(',') {
+                    let mut p = path.clone();
+                    p.extend(idents(item).into_iter().filter(|s| !s.is_empty()));
+                    add(p);
+                }
+            } else {
+                path.extend(idents(head).into_iter().filter(|s| !s.is_empty()));
+                add(path);
+            }
+        }
+    }
+    out
+}
+
+fn graph() -> BTreeMap<String, BTreeSet<String>> {
+    let all = modules();
+    all.iter()
+        .map(|(name, path)| {
+            let src = std::fs::read_to_string(path).unwrap();
+            (name.clone(), edges(name, &src, &all))
+        })
+        .collect()
+}
+
+/// The layer a module belongs to: 0 warp, 1 block, 2 dispatch.
+fn layer(name: &str) -> u32 {
+    if name == "warp" || name.starts_with("warp::") {
+        0
+    } else if name == "block" || name.starts_with("block::") {
+        1
+    } else {
+        2
+    }
+}
+
+#[test]
+fn the_layers_go_one_way() {
+    let g = graph();
+    assert!(g.contains_key("warp::reduce") && g.contains_key("block::exchange"));
+    // The graph is what the modules import (a check that the reader works).
+    assert!(g["block::exchange"].contains("warp::reduce"), "{g:#?}");
+    assert!(g["reduce"].contains("block::reduce"), "{g:#?}");
+    for (from, tos) in &g {
+        for to in tos {
+            assert!(
+                layer(to) <= layer(from),
+                "collective::{from} (layer {}) imports collective::{to} (layer {})",
+                layer(from),
+                layer(to)
+            );
+        }
+    }
+}
+
+#[test]
+fn no_import_circle_among_the_collectives() {
+    let g = graph();
+    // Depth-first search for a back edge.
+    fn visit<'a>(
+        n: &'a str,
+        g: &'a BTreeMap<String, BTreeSet<String>>,
+        state: &mut BTreeMap<&'a str, bool>,
+        stack: &mut Vec<&'a str>,
+    ) {
+        match state.get(n) {
+            Some(true) => return,
+            Some(false) => {
+                let i = stack.iter().position(|s| *s == n).unwrap();
+                panic!("import circle: {}", stack[i..].join(" → ") + " → " + n);
+            }
+            None => {}
+        }
+        state.insert(n, false);
+        stack.push(n);
+        for to in &g[n] {
+            visit(to, g, state, stack);
+        }
+        stack.pop();
+        state.insert(n, true);
+    }
+    let mut state = BTreeMap::new();
+    for n in g.keys() {
+        visit(n, &g, &mut state, &mut Vec::new());
+    }
+}

@@ -1,0 +1,164 @@
+//! The simulator's race detector on library code: re-creations of the two
+//! races compute-sanitizer's racecheck found on the H200 in this library's
+//! multi-warp collectives before the collective scratch was split into
+//! partials and results (docs/results/h200/exchange-halves), each reported
+//! with its two source lines, and the fixed layout clean.
+
+use std::cell::Cell;
+
+use cooperative_groups::prelude::*;
+use cooperative_groups::shared::SharedArray;
+use cooperative_groups::shared_array;
+
+// The two source lines a report must name (per test thread: the lanes run
+// on the thread that launched them).
+thread_local! {
+    static LINES: [Cell<u32>; 2] = const { [Cell::new(0), Cell::new(0)] };
+}
+
+fn mark(i: usize, line: u32) {
+    LINES.with(|l| l[i].set(line));
+}
+
+fn run(block: u32, kernel: &dyn Fn()) -> Result<cg_sim::LaunchStats, cg_sim::SimError> {
+    let device = cg_sim::SimDevice {
+        stack_size: 4 << 20,
+        ..cg_sim::SimDevice::default()
+    };
+    cg_sim::launch_on(&device, &cg_sim::LaunchConfig::new(1, block), kernel)
+}
+
+/// Asserts a data race between the two marked lines (either order: which
+/// access comes first depends on the schedule).
+fn race_between_marks(r: Result<cg_sim::LaunchStats, cg_sim::SimError>) {
+    let report = match r {
+        Err(cg_sim::SimError::DataRace(rep)) => rep,
+        Err(e) => panic!("expected a data race, got:\n{e}"),
+        Ok(_) => panic!("expected a data race, the launch was clean"),
+    };
+    let mut want: Vec<u32> = LINES.with(|l| l.iter().map(Cell::get).collect());
+    let mut got: Vec<u32> = report
+        .race_accesses()
+        .iter()
+        .map(|a| a.location.line)
+        .collect();
+    want.sort_unstable();
+    got.sort_unstable();
+    assert_eq!(got, want, "{report}");
+    assert!(
+        report
+            .race_accesses()
+            .iter()
+            .all(|a| a.location.file.ends_with("race.rs")),
+        "{report}"
+    );
+    assert!(report.summary.contains("shared"), "{report}");
+}
+
+/// The multi-warp reduce as it was (blocks of more than 4 warps): lane 0
+/// of each warp stores the warp's total in its slot, the block syncs, warp
+/// 0 folds the slots and (after `bar.warp.sync`) stores the total back into
+/// every warp's slot, the block syncs, and every lane loads its warp's
+/// slot. With one array (`halves == false`) the next reduce's lane-0 store
+/// of a partial races with lanes 1–31 of the same warp still loading the
+/// previous result: only shuffles lie between them.
+fn old_reduce(
+    halves: bool,
+    partials: SharedArray<u32, 32>,
+    results: SharedArray<u32, 32>,
+    v: u32,
+) -> u32 {
+    let block = this_thread_block();
+    let warp = tiled_partition::<32>(&block);
+    let w = block.thread_rank() as usize / 32;
+    let nw = block.num_threads() as usize / 32;
+    let total = reduce(&warp, v, Plus);
+    if warp.thread_rank() == 0 {
+        mark(0, line!() + 1);
+        partials.store(w, total);
+    }
+    block.sync();
+    let out = if halves { results } else { partials };
+    if w == 0 {
+        let sum = (0..nw)
+            .map(|k| partials.load(k))
+            .fold(0u32, u32::wrapping_add);
+        warp.sync();
+        let lane = warp.thread_rank() as usize;
+        if lane < nw {
+            out.store(lane, sum);
+        }
+    }
+    block.sync();
+    mark(1, line!() + 1);
+    out.load(w)
+}
+
+#[test]
+fn reduce_over_more_than_4_warps_with_one_scratch_half_races() {
+    let kernel = |halves: bool| {
+        move || {
+            let partials = shared_array!(u32; 32);
+            let results = shared_array!(u32; 32);
+            let t = this_thread_block().thread_rank();
+            let a = old_reduce(halves, partials, results, t);
+            let b = old_reduce(halves, partials, results, 1);
+            assert_eq!((a, b), ((0..256).sum(), 256));
+        }
+    };
+    run(256, &kernel(true)).unwrap_or_else(|e| panic!("{e}"));
+    race_between_marks(run(256, &kernel(false)));
+}
+
+/// The block scan's warp path as it was: the last lane of each warp stores
+/// the warp's total, the block syncs, warp 0 scans the totals (lane `k`
+/// loads slot `k`, shuffles) and lane `k` stores warp `k`'s prefix back in
+/// slot `k`, the block syncs, and each warp loads its prefix. With one
+/// array the next collective's store of a warp total races with the other
+/// lanes of that warp loading the prefix.
+fn old_scan(
+    halves: bool,
+    partials: SharedArray<u32, 32>,
+    results: SharedArray<u32, 32>,
+    v: u32,
+) -> u32 {
+    let block = this_thread_block();
+    let warp = tiled_partition::<32>(&block);
+    let w = block.thread_rank() as usize / 32;
+    let nw = block.num_threads() as usize / 32;
+    let lane = warp.thread_rank() as usize;
+    let inc = inclusive_scan(&warp, v, Plus);
+    if lane == 31 {
+        mark(0, line!() + 1);
+        partials.store(w, inc);
+    }
+    block.sync();
+    let out = if halves { results } else { partials };
+    if w == 0 {
+        let total = if lane < nw { partials.load(lane) } else { 0 };
+        let before = exclusive_scan(&warp, total, Plus);
+        if lane < nw {
+            out.store(lane, before);
+        }
+    }
+    block.sync();
+    mark(1, line!() + 1);
+    let prefix = out.load(w);
+    prefix + inc - v
+}
+
+#[test]
+fn warp_path_block_scan_with_one_scratch_half_races() {
+    let kernel = |halves: bool| {
+        move || {
+            let partials = shared_array!(u32; 32);
+            let results = shared_array!(u32; 32);
+            let t = this_thread_block().thread_rank();
+            let a = old_scan(halves, partials, results, 1);
+            let b = old_scan(halves, partials, results, 2);
+            assert_eq!((a, b), (t, 2 * t));
+        }
+    };
+    run(320, &kernel(true)).unwrap_or_else(|e| panic!("{e}"));
+    race_between_marks(run(320, &kernel(false)));
+}

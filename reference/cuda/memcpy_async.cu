@@ -1,0 +1,103 @@
+// The memcpy_async experiment of `cg-lab compare` in CUDA C++: a block-wise
+// sum of a large float array staged through shared memory in tiles of TILE
+// floats with double buffering (cg::memcpy_async + cg::wait_prior<1>, the
+// guide's pattern), and the same sum with plain loads. Same parameters,
+// tiles and per-thread summation order as the Rust twins in
+// crates/cg-kernels/src/memcpy_async.rs (extern "C" names: cpp_staged_*).
+// Launch: blocks of BLOCK threads, 2 * TILE * 4 bytes of dynamic shared memory.
+
+#include <cooperative_groups.h>
+#include <cooperative_groups/memcpy_async.h>
+#include <cub/block/block_reduce.cuh>
+#include <cuda/barrier>
+
+namespace cg = cooperative_groups;
+
+constexpr unsigned BLOCK = 256;
+constexpr unsigned TILE = 16 * BLOCK;
+
+__device__ __forceinline__ float sum4(float4 v) { return (v.x + v.y) + (v.z + v.w); }
+
+// This thread's share of the `count` floats of one stage.
+__device__ __forceinline__ float stage_sum(const float* stage, unsigned rank, unsigned count) {
+    const float4* vec = reinterpret_cast<const float4*>(stage);
+    unsigned q = count / 4;
+    float acc = 0.f;
+#pragma unroll
+    for (unsigned k = 0; k < 4; ++k) {
+        unsigned j = rank + k * BLOCK;
+        if (j < q) acc += sum4(vec[j]);
+    }
+    if (rank < count % 4) acc += stage[4 * q + rank];
+    return acc;
+}
+
+__device__ __forceinline__ void finish(float* partial, float acc) {
+    using R = cub::BlockReduce<float, BLOCK>;
+    __shared__ typename R::TempStorage tmp;
+    float total = R(tmp).Sum(acc);
+    if (threadIdx.x == 0) partial[blockIdx.x] = total;
+}
+
+// kAligned: full tiles with cuda::aligned_size_t<16> (16-byte copies, the
+// alignment known at compile time); otherwise the element form on float
+// (what the guide's examples write: 4-byte copies).
+template <bool kAligned>
+__device__ __forceinline__ void staged_async(const float* in, float* partial, unsigned n) {
+    extern __shared__ __align__(16) float smem[];
+    cg::thread_block block = cg::this_thread_block();
+    unsigned tiles = (n + TILE - 1) / TILE;
+    auto issue = [&](unsigned t, unsigned stage) {
+        unsigned start = t * TILE;
+        unsigned count = min(TILE, n - start);
+        float* dst = smem + stage * TILE;
+        if (kAligned && count == TILE)
+            cg::memcpy_async(block, dst, in + start, cuda::aligned_size_t<16>(TILE * sizeof(float)));
+        else
+            cg::memcpy_async(block, dst, size_t(TILE), in + start, size_t(count));
+    };
+    unsigned t = blockIdx.x, stage = 0;
+    float acc = 0.f;
+    if (t < tiles) issue(t, 0);
+    while (t < tiles) {
+        unsigned next = t + gridDim.x;
+        if (next < tiles) {
+            issue(next, stage ^ 1);
+            cg::wait_prior<1>(block);
+        } else {
+            cg::wait(block);
+        }
+        acc += stage_sum(smem + stage * TILE, block.thread_rank(), min(TILE, n - t * TILE));
+        block.sync();
+        t = next;
+        stage ^= 1;
+    }
+    finish(partial, acc);
+}
+
+extern "C" __global__ void __launch_bounds__(BLOCK) cpp_staged_async(const float* in, float* partial, unsigned n) {
+    staged_async<true>(in, partial, n);
+}
+
+extern "C" __global__ void __launch_bounds__(BLOCK) cpp_staged_async_f32(const float* in, float* partial, unsigned n) {
+    staged_async<false>(in, partial, n);
+}
+
+extern "C" __global__ void __launch_bounds__(BLOCK) cpp_staged_plain(const float* in, float* partial, unsigned n) {
+    unsigned tiles = (n + TILE - 1) / TILE;
+    unsigned rank = threadIdx.x;
+    float acc = 0.f;
+    for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x) {
+        unsigned base = t * TILE;
+        unsigned count = min(TILE, n - base);
+        unsigned q = count / 4;
+        const float4* vec = reinterpret_cast<const float4*>(in + base);
+#pragma unroll
+        for (unsigned k = 0; k < 4; ++k) {
+            unsigned j = rank + k * BLOCK;
+            if (j < q) acc += sum4(vec[j]);
+        }
+        if (rank < count % 4) acc += in[base + 4 * q + rank];
+    }
+    finish(partial, acc);
+}
