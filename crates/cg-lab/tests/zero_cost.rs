@@ -419,7 +419,11 @@ fn sync_kernels_use_the_shared_window_and_release_acquire() {
             );
         }
         let grid = entry(ptx, "sync_grid");
-        assert_eq!(count(&grid, "atom.release.gpu.add.u32"), 1, "sm_{sm}: {grid:#?}");
+        assert_eq!(
+            count(&grid, "atom.release.gpu.add.u32"),
+            1,
+            "sm_{sm}: {grid:#?}"
+        );
         assert_eq!(count(&grid, "ld.acquire.gpu.u32"), 1, "sm_{sm}: {grid:#?}");
         assert!(
             !grid.iter().any(|l| l.contains("fence.sc")),
