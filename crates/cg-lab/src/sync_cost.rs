@@ -721,6 +721,26 @@ fn med(s: &Option<Summary>) -> String {
     s.map(|s| format!("{:.1}", s.median)).unwrap_or_default()
 }
 
+/// The measured columns of a row, in the order both tables use: group,
+/// size, block, grid, cycles, ratio, ns, syncs/µs (Rust, then C++).
+fn measured_cells(r: &SyncRow) -> [String; 11] {
+    [
+        r.group.clone(),
+        r.size.to_string(),
+        r.block.to_string(),
+        r.grid.to_string(),
+        med(&r.rust_cycles),
+        med(&r.cpp_cycles),
+        r.rust_over_cpp
+            .map(|x| format!("{x:.3}"))
+            .unwrap_or_default(),
+        med(&r.rust_ns),
+        med(&r.cpp_ns),
+        med(&r.rust_syncs_per_us),
+        med(&r.cpp_syncs_per_us),
+    ]
+}
+
 fn csv(rows: &[SyncRow]) -> String {
     let mut s = String::from(
         "group,size,block,grid,rust_cycles,cpp_cycles,rust_over_cpp,rust_ns,cpp_ns,\
@@ -729,20 +749,8 @@ fn csv(rows: &[SyncRow]) -> String {
     for r in rows {
         let _ = writeln!(
             s,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},\"{}\"",
-            r.group,
-            r.size,
-            r.block,
-            r.grid,
-            med(&r.rust_cycles),
-            med(&r.cpp_cycles),
-            r.rust_over_cpp
-                .map(|x| format!("{x:.3}"))
-                .unwrap_or_default(),
-            med(&r.rust_ns),
-            med(&r.cpp_ns),
-            med(&r.rust_syncs_per_us),
-            med(&r.cpp_syncs_per_us),
+            "{},{},{},\"{}\"",
+            measured_cells(r).join(","),
             r.rust_verified,
             r.cpp_verified.map(|b| b.to_string()).unwrap_or_default(),
             r.rust_lowering
@@ -789,8 +797,9 @@ fn markdown(rows: &[SyncRow], p: &Platform, args: &SyncArgs) -> String {
     } else {
         let _ = writeln!(
             s,
-            "Each iteration: store one word, `sync()`, load the partner's word (double-buffered; \
-             the sums are verified against the host's). **cycles**: `clock64()` around {} \
+            "Each iteration: store a word that depends on the last one loaded, `sync()`, load \
+             the partner's word (double-buffered, so iterations cannot overlap; the sums are \
+             verified against the host's). **cycles**: `clock64()` around {} \
              iterations ({} for the grid) in thread 0 of every block, one block per SM (grids: \
              the grid itself), median over blocks, then median of {} interleaved rounds. \
              **ns**: CUDA-event time of that launch ÷ iterations. **syncs/µs**: group syncs \
@@ -801,27 +810,15 @@ fn markdown(rows: &[SyncRow], p: &Platform, args: &SyncArgs) -> String {
     s += "| group | size | block | grid | Rust cycles | C++ cycles | Rust ÷ C++ | Rust ns | C++ ns | Rust syncs/µs | C++ syncs/µs | verified | Rust lowers to |\n";
     s += "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n";
     for r in rows {
+        let verified = match (r.rust_verified, r.cpp_verified) {
+            (true, Some(true)) => "both",
+            (true, None) => "Rust",
+            _ => "**FAILED**",
+        };
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            r.group,
-            r.size,
-            r.block,
-            r.grid,
-            med(&r.rust_cycles),
-            med(&r.cpp_cycles),
-            r.rust_over_cpp
-                .map(|x| format!("{x:.3}"))
-                .unwrap_or_default(),
-            med(&r.rust_ns),
-            med(&r.cpp_ns),
-            med(&r.rust_syncs_per_us),
-            med(&r.cpp_syncs_per_us),
-            match (r.rust_verified, r.cpp_verified) {
-                (true, Some(true)) => "both",
-                (true, None) => "Rust",
-                _ => "**FAILED**",
-            },
+            "| {} | {verified} | {} |",
+            measured_cells(r).join(" | "),
             r.rust_lowering
         );
     }
