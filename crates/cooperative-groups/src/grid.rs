@@ -78,7 +78,7 @@ impl GridGroup {
     /// continues, and global-memory writes before it are visible to the whole
     /// grid after it. Requires a cooperative launch (see the module docs).
     ///
-    /// Lowers to a block barrier, one release-fenced atomic per block on a
+    /// Lowers to a block barrier, one release atomic add (`atom.add.release.gpu`) per block on a
     /// barrier word of the module and an acquire spin by thread 0 of each
     /// block, then a block barrier.
     #[inline(always)]
@@ -88,7 +88,7 @@ impl GridGroup {
     }
 
     /// `grid.barrier_arrive()`: the first half of [`sync`](Self::sync) —
-    /// the block barrier and the block's arrival (release-fenced atomic by
+    /// the block barrier and the block's arrival (release atomic add by
     /// thread 0). Between arrive and wait a thread may do work that needs
     /// no other block's data; the token goes to
     /// [`barrier_wait`](Self::barrier_wait). Requires a cooperative launch.
