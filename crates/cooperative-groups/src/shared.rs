@@ -189,6 +189,12 @@ impl<T: Copy + 'static, const N: usize, S: Space> SharedArray<T, N, S> {
     }
 
     /// Reads element `i`. Panics (traps on the GPU) if `i >= N`.
+    ///
+    /// In a hot loop, give the compiler an index it can bound (`i & (N - 1)`
+    /// for a power-of-two `N`, [`load_at`](Self::load_at),
+    /// [`load_rank`](Self::load_rank)): a bounds check left in a loop is an
+    /// exit that keeps ptxas from eliding a sub-warp tile's `bar.warp.sync`
+    /// (421 instead of 262 cycles per iteration at tile 2, `cg-lab sync`).
     #[inline(always)]
     #[track_caller]
     pub fn load(&self, i: usize) -> T {
