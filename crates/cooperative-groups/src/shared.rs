@@ -194,7 +194,8 @@ impl<T: Copy + 'static, const N: usize, S: Space> SharedArray<T, N, S> {
     /// for a power-of-two `N`, [`load_at`](Self::load_at),
     /// [`load_rank`](Self::load_rank)): a bounds check left in a loop is an
     /// exit that keeps ptxas from eliding a sub-warp tile's `bar.warp.sync`
-    /// (421 instead of 262 cycles per iteration at tile 2, `cg-lab sync`).
+    /// (its SASS keeps a `WARPSYNC` in every iteration instead of one
+    /// convergence test; `cg-lab sync` measured the difference).
     #[inline(always)]
     #[track_caller]
     pub fn load(&self, i: usize) -> T {
