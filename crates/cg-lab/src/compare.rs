@@ -592,13 +592,19 @@ fn markdown(
     s
 }
 
-/// Per experiment, the SASS opcode counts of both sides.
-fn sass_report(
-    gpu: &cg_runtime::Gpu,
-    cpp_cubin: &Path,
-    exps: &[Experiment],
-    dir: &Path,
-) -> Result<String> {
+/// Both sides' SASS: the lab's embedded PTX for the device assembled with
+/// ptxas, and the C++ cubin, disassembled with the same tool.
+pub(crate) struct Listings {
+    pub ptxas: std::path::PathBuf,
+    pub dis: std::path::PathBuf,
+    pub ptx_sm: u32,
+    pub sm: u32,
+    pub rust: sass::Listing,
+    pub cpp: sass::Listing,
+}
+
+/// Builds [`Listings`] for `cpp_cubin` (temporary files in `dir`).
+pub(crate) fn listings(gpu: &cg_runtime::Gpu, cpp_cubin: &Path, dir: &Path) -> Result<Listings> {
     let ptxas = tools::find_tool("ptxas").context("ptxas not found")?;
     let dis = tools::find_tool("cuobjdump")
         .or_else(|| tools::find_tool("nvdisasm"))
@@ -613,10 +619,35 @@ fn sass_report(
         sass::assemble(&ptxas, ptx.ptx, sm, dir, "rust").map_err(anyhow::Error::msg)?;
     let rust = sass::disassemble(&dis, &rust_cubin).map_err(anyhow::Error::msg)?;
     let cpp = sass::disassemble(&dis, cpp_cubin).map_err(anyhow::Error::msg)?;
+    Ok(Listings {
+        ptxas,
+        dis,
+        ptx_sm: ptx.sm,
+        sm,
+        rust,
+        cpp,
+    })
+}
+
+/// Per experiment, the SASS opcode counts of both sides.
+fn sass_report(
+    gpu: &cg_runtime::Gpu,
+    cpp_cubin: &Path,
+    exps: &[Experiment],
+    dir: &Path,
+) -> Result<String> {
+    let Listings {
+        ptxas,
+        dis,
+        ptx_sm,
+        sm,
+        rust,
+        cpp,
+    } = listings(gpu, cpp_cubin, dir)?;
     let mut s = format!(
         "# SASS of each experiment, Rust vs C++ (sm_{sm})\n\nRust: the embedded PTX (sm_{}) assembled with `{}`; \
          C++: `nvcc -O3 -arch=sm_{sm}`. Disassembled with `{}`. Counts per opcode (modifiers dropped, NOPs ignored).\n\n",
-        ptx.sm,
+        ptx_sm,
         ptxas.display(),
         dis.display()
     );

@@ -16,7 +16,9 @@ use anyhow::{Context, Result, bail};
 use cg_kernels::memcpy_async::{
     BLOCK, SMEM_BYTES, STAGED_ASYNC, STAGED_ASYNC_V4, STAGED_PLAIN, StagedArgs,
 };
-use cg_runtime::{Backend, Buffer, LaunchConfig, Module, sass, tools};
+use cg_runtime::{Backend, Buffer, LaunchConfig, Module};
+
+use crate::compare::{Listings, listings};
 use cooperative_groups::Kernel;
 
 use crate::cli::LabArgs;
@@ -447,23 +449,16 @@ fn svg(points: &[Point], device: &str) -> String {
 
 /// Opcode counts per kernel (Rust vs C++), and both sides' full SASS.
 fn write_sass(gpu: &cg_runtime::Gpu, cpp_cubin: &Path, dir: &Path, out: &Path) -> Result<()> {
-    let ptxas = tools::find_tool("ptxas").context("ptxas not found")?;
-    let dis = tools::find_tool("cuobjdump")
-        .or_else(|| tools::find_tool("nvdisasm"))
-        .context("cuobjdump not found")?;
-    let ptx = crate::kernels::LAB_PTX
-        .ptx()
-        .iter()
-        .find(|p| p.sm == gpu.ptx_sm())
-        .context("no PTX for this device")?;
-    let sm = gpu.info().sm();
-    let rust_cubin =
-        sass::assemble(&ptxas, ptx.ptx, sm, dir, "rust").map_err(anyhow::Error::msg)?;
-    let rust = sass::disassemble(&dis, &rust_cubin).map_err(anyhow::Error::msg)?;
-    let cpp = sass::disassemble(&dis, cpp_cubin).map_err(anyhow::Error::msg)?;
+    let Listings {
+        ptx_sm,
+        sm,
+        rust,
+        cpp,
+        ..
+    } = listings(gpu, cpp_cubin, dir)?;
     let mut md = format!(
         "# SASS of the memcpy_async experiment (sm_{sm}; Rust PTX sm_{})\n\nOpcode counts (modifiers kept).\n\n",
-        ptx.sm
+        ptx_sm
     );
     let mut full = String::new();
     let names: Vec<&str> = VARS.iter().map(|v| v.name()).collect();
