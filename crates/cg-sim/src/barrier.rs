@@ -7,7 +7,62 @@
 //! count, every warp that still has a live lane must arrive, so exited
 //! threads do not block `__syncthreads()`.
 
+use std::collections::VecDeque;
+
 use crate::state::{BarCount, Barrier, Core, Loc, Step, Wait};
+
+/// Threads that passed one block-wide check with the same value.
+struct CheckGroup {
+    what: &'static str,
+    value: u64,
+    /// The first of them's call site.
+    loc: Loc,
+    /// Linear thread indices.
+    threads: Vec<u32>,
+}
+
+/// One block-wide uniformity check (the `k`-th of every thread) that some
+/// live thread of the block has not reached yet.
+pub(crate) struct CheckEntry {
+    groups: Vec<CheckGroup>,
+    /// Live threads that have not arrived.
+    pending: u32,
+    /// The first lane that disagreed: it and later arrivals are held until
+    /// every live thread has arrived, then the check is reported.
+    odd: Option<u32>,
+}
+
+/// A block's pending block-wide checks, oldest first.
+#[derive(Default)]
+pub(crate) struct BlockChecks {
+    /// The index (per thread) of `entries[0]`.
+    base: u32,
+    entries: VecDeque<CheckEntry>,
+}
+
+impl BlockChecks {
+    /// Whether every live thread of the block has passed every check made.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Threads arrived at the oldest pending check, and live threads of the
+    /// block still to come, for stall reports.
+    pub(crate) fn oldest(&self) -> Option<(usize, u32, &'static str)> {
+        self.entries.front().map(|e| {
+            (
+                e.groups.iter().map(|g| g.threads.len()).sum(),
+                e.pending,
+                e.groups[0].what,
+            )
+        })
+    }
+
+    /// A check whose threads disagreed, if any (index into the pending ones).
+    pub(crate) fn disagreeing(&self) -> Option<usize> {
+        self.entries.iter().position(|e| e.odd.is_some())
+    }
+}
 
 /// Hardware barriers per block.
 pub const BARRIERS_PER_BLOCK: u32 = 16;
@@ -134,6 +189,26 @@ impl Core {
         if bar.warps_arrived < expected {
             return false;
         }
+        if !blk.checks.is_empty() {
+            let masks = &bar.warp_masks;
+            let arrived: Vec<u32> = bar
+                .waiters
+                .iter()
+                .copied()
+                .filter(|&l| masks[(self.lanes[l as usize].warp - first_warp) as usize] == 0)
+                .collect();
+            let at = me.or(arrived.first().copied());
+            let name = || bar_name(id, count, true);
+            let loc = at.map_or(loc, |l| self.lanes[l as usize].loc);
+            if self
+                .check_order(arrived.iter().copied(), me, &name, loc)
+                .is_some()
+            {
+                return false;
+            }
+        }
+        let blk = &mut self.blocks[b];
+        let bar = &mut blk.bars[id as usize];
         bar.warps_arrived = 0;
         let carried = bar.warp_masks.iter().any(|&m| m != 0);
         bar.phase = carried.then_some((count, loc));
@@ -185,84 +260,192 @@ impl Core {
 
     /// Lane `me` reaches a block-wide check that every live thread of the
     /// block arrives with the same `value` for `what`.
+    ///
+    /// The check does not hold the lane (it costs nothing on the GPU, so it
+    /// must not order the lanes either): the lane's arrival is recorded as
+    /// its `k`-th check and it runs on. Disagreeing values are reported once
+    /// every live thread has arrived (the disagreeing lanes wait for that);
+    /// a thread that meets, at a barrier or a warp collective, threads that
+    /// made more checks than it did before that rendezvous is reported
+    /// there ([`Core::check_order`]); a thread that exits without the check
+    /// is harmless, as it is on the GPU.
     pub fn block_uniform(&mut self, me: u32, what: &'static str, value: u64, loc: Loc) -> Step {
-        let b = self.lanes[me as usize].block as usize;
-        self.block(me, Wait::BlockUniform { what, value }, loc);
-        self.stats.lane_collectives += 1;
-        self.blocks[b].uniform.push(me);
-        if self.blocks[b].uniform.len() as u32 == self.blocks[b].live {
-            return self.complete_uniform(b, Some(me));
-        }
-        Step::Wait
-    }
-
-    fn complete_uniform(&mut self, b: usize, me: Option<u32>) -> Step {
-        let waiters = std::mem::take(&mut self.blocks[b].uniform);
-        let val = |l: u32| match self.lanes[l as usize].wait {
-            Wait::BlockUniform { what, value } => (what, value),
-            _ => unreachable!("uniform waiter not waiting"),
+        let (b, k, linear) = {
+            let l = &mut self.lanes[me as usize];
+            l.checks += 1;
+            (l.block as usize, l.checks - 1, l.linear)
         };
-        let first = val(waiters[0]);
-        if let Some(&odd) = waiters.iter().find(|&&l| val(l) != first) {
-            let (l0, lo) = (&self.lanes[waiters[0] as usize], &self.lanes[odd as usize]);
-            let msg = if first.0 != val(odd).0 {
-                format!(
-                    "threads of one block reached different block-wide operations: thread {} at `{}` ({}), \
-                     thread {} at `{}` ({})",
-                    l0.linear,
-                    first.0,
-                    l0.loc,
-                    lo.linear,
-                    val(odd).0,
-                    lo.loc
-                )
-            } else {
-                let mut groups: Vec<(u64, Vec<u32>)> = Vec::new();
-                for &l in &waiters {
-                    let (v, t) = (val(l).1, self.lanes[l as usize].linear);
-                    match groups.iter_mut().find(|(x, _)| *x == v) {
-                        Some((_, ts)) => ts.push(t),
-                        None => groups.push((v, vec![t])),
-                    }
+        self.stats.lane_collectives += 1;
+        let live = self.blocks[b].live;
+        let chk = &mut self.blocks[b].checks;
+        let i = (k - chk.base) as usize;
+        if i == chk.entries.len() {
+            self.stats.collectives += 1;
+            chk.entries.push_back(CheckEntry {
+                groups: vec![CheckGroup {
+                    what,
+                    value,
+                    loc,
+                    threads: vec![linear],
+                }],
+                pending: live - 1,
+                odd: None,
+            });
+        } else {
+            let e = &mut chk.entries[i];
+            e.pending -= 1;
+            match e
+                .groups
+                .iter_mut()
+                .find(|g| g.what == what && g.value == value)
+            {
+                Some(g) => g.threads.push(linear),
+                None => {
+                    e.groups.push(CheckGroup {
+                        what,
+                        value,
+                        loc,
+                        threads: vec![linear],
+                    });
+                    e.odd.get_or_insert(me);
                 }
-                let parts: Vec<String> = groups
-                    .iter_mut()
-                    .map(|(v, ts)| {
-                        ts.sort_unstable();
-                        let r = crate::report::fmt_ranges(&crate::report::to_ranges(
-                            ts.iter().copied(),
-                        ));
-                        format!("threads {r} passed {v}")
-                    })
-                    .collect();
-                format!(
-                    "non-uniform argument `{}` across the block: {}",
-                    first.0,
-                    parts.join("; ")
-                )
-            };
-            let (lane, loc) = (odd, self.lanes[odd as usize].loc);
-            return self.misuse(me.unwrap_or(lane), loc, msg);
-        }
-        self.stats.collectives += 1;
-        let mut me_done = false;
-        for &l in &waiters {
-            if Some(l) == me {
-                me_done = true;
-                self.resume_self(l);
-            } else {
-                self.release(l, 0);
             }
         }
-        if me_done { Step::Done(0) } else { Step::Wait }
+        if chk.entries[i].odd.is_some() {
+            // Held until every live thread arrived, for a full report.
+            self.block(me, Wait::BlockUniform { what, value }, loc);
+            return self.settle_checks(b, Some(me)).unwrap_or(Step::Wait);
+        }
+        self.settle_checks(b, Some(me));
+        Step::Done(0)
     }
 
-    pub(crate) fn uniform_after_exit(&mut self, b: u32) {
-        let b = b as usize;
-        let blk = &self.blocks[b];
-        if !blk.uniform.is_empty() && blk.uniform.len() as u32 == blk.live {
-            self.complete_uniform(b, None);
+    /// Drops the block's checks that every live thread has passed; reports
+    /// the first one whose threads disagreed once all have arrived.
+    fn settle_checks(&mut self, b: usize, me: Option<u32>) -> Option<Step> {
+        loop {
+            let chk = &mut self.blocks[b].checks;
+            let e = chk.entries.front()?;
+            if e.pending > 0 {
+                return None;
+            }
+            if e.odd.is_some() {
+                return Some(self.uniform_misuse(b, 0, me));
+            }
+            chk.entries.pop_front();
+            chk.base += 1;
         }
+    }
+
+    /// The report for check `i` of block `b`, whose threads disagreed.
+    pub(crate) fn uniform_misuse(&mut self, b: usize, i: usize, me: Option<u32>) -> Step {
+        let e = &self.blocks[b].checks.entries[i];
+        let odd = e.odd.expect("a disagreeing check");
+        let (g0, g1) = (&e.groups[0], &e.groups[1]);
+        let msg = if let Some(g) = e.groups.iter().find(|g| g.what != g0.what) {
+            format!(
+                "threads of one block reached different block-wide operations: thread {} at `{}` ({}), \
+                 thread {} at `{}` ({})",
+                g0.threads[0], g0.what, g0.loc, g.threads[0], g.what, g.loc
+            )
+        } else {
+            let parts: Vec<String> = e
+                .groups
+                .iter()
+                .map(|g| {
+                    let mut ts = g.threads.clone();
+                    ts.sort_unstable();
+                    let r = crate::report::fmt_ranges(&crate::report::to_ranges(ts));
+                    format!("threads {r} passed {}", g.value)
+                })
+                .collect();
+            format!(
+                "non-uniform argument `{}` across the block: {}",
+                g0.what,
+                parts.join("; ")
+            )
+        };
+        let loc = g1.loc;
+        self.misuse(me.unwrap_or(odd), loc, msg)
+    }
+
+    /// Lane `i` exited: it no longer owes the block's pending checks.
+    pub(crate) fn checks_after_exit(&mut self, i: u32) {
+        let (b, done) = {
+            let l = &self.lanes[i as usize];
+            (l.block as usize, l.checks)
+        };
+        let chk = &mut self.blocks[b].checks;
+        let base = chk.base;
+        for (j, e) in chk.entries.iter_mut().enumerate() {
+            if base + j as u32 >= done {
+                e.pending -= 1;
+            }
+        }
+        self.settle_checks(b, None);
+    }
+
+    /// Lanes `lanes` meet at a rendezvous (`op` at `loc`): within a block,
+    /// they must have made the same number of block-wide checks before it.
+    /// Otherwise some threads passed a check (`tiled_partition`, …) and
+    /// then synchronised with threads that skip it or make it later — the
+    /// whole parent did not take part together: a misuse, reported at the
+    /// check's line with the rendezvous named. `me` is the lane completing
+    /// the rendezvous, if any.
+    pub(crate) fn check_order(
+        &mut self,
+        lanes: impl Iterator<Item = u32> + Clone,
+        me: Option<u32>,
+        op: &dyn Fn() -> String,
+        loc: Loc,
+    ) -> Option<Step> {
+        let mut seen: Vec<(u32, u32)> = Vec::new();
+        let mut bad = None;
+        for l in lanes.clone() {
+            let lane = &self.lanes[l as usize];
+            if self.blocks[lane.block as usize].checks.is_empty() {
+                continue;
+            }
+            match seen.iter().find(|(b, _)| *b == lane.block) {
+                None => seen.push((lane.block, lane.checks)),
+                Some(&(_, c)) if c != lane.checks => {
+                    bad = Some(lane.block);
+                    break;
+                }
+                Some(_) => {}
+            }
+        }
+        let b = bad?;
+        let ours = lanes.filter(|&l| self.lanes[l as usize].block == b);
+        let min = ours.clone().map(|l| self.lanes[l as usize].checks).min()?;
+        let (mut behind, mut ahead): (Vec<u32>, Vec<u32>) = (Vec::new(), Vec::new());
+        let mut first_behind = None;
+        for l in ours {
+            let lane = &self.lanes[l as usize];
+            if lane.checks == min {
+                behind.push(lane.linear);
+                first_behind.get_or_insert(l);
+            } else {
+                ahead.push(lane.linear);
+            }
+        }
+        behind.sort_unstable();
+        ahead.sort_unstable();
+        let chk = &self.blocks[b as usize].checks;
+        let g = &chk.entries[(min - chk.base) as usize].groups[0];
+        let msg = format!(
+            "threads {} passed the block-wide `{}` at {} and then met threads {} at `{}` ({loc}), \
+             which had not passed it: the whole block must take part in it before synchronising \
+             again (on the GPU, a hang or undefined behaviour)",
+            crate::report::fmt_ranges(&crate::report::to_ranges(ahead)),
+            g.what,
+            g.loc,
+            crate::report::fmt_ranges(&crate::report::to_ranges(behind)),
+            op(),
+        );
+        let check_loc = g.loc;
+        let who = me.or(first_behind)?;
+        Some(self.misuse(who, check_loc, msg))
     }
 
     /// Lane `me` reaches `grid.sync()`.
@@ -306,6 +489,17 @@ impl Core {
         for blk in &mut self.blocks {
             blk.grid_waiting = 0;
             blk.grid_arrived = false;
+        }
+        if self.blocks.iter().any(|b| !b.checks.is_empty()) {
+            let waiters = std::mem::take(&mut self.grid.waiters);
+            let loc = self.lanes[waiters[0] as usize].loc;
+            let bad = self
+                .check_order(waiters.iter().copied(), me, &|| "grid sync".into(), loc)
+                .is_some();
+            self.grid.waiters = waiters;
+            if bad {
+                return false;
+            }
         }
         let mut waiters = std::mem::take(&mut self.grid.waiters);
         if let Some(r) = self.race.as_mut() {

@@ -16,7 +16,9 @@ pub(crate) fn describe(wait: &Wait) -> String {
         Wait::Warp(op) => format!("{} mask {:#010x}", kind_name(op.kind), op.mask),
         Wait::ActiveMask => "activemask".into(),
         Wait::Bar { id, count } => bar_name(id, count, true),
-        Wait::BlockUniform { what, .. } => format!("block-wide check of `{what}`"),
+        Wait::BlockUniform { what, value } => {
+            format!("block-wide check of `{what}` (passed {value}; the block's threads disagree)")
+        }
         Wait::Cluster => "barrier.cluster.wait".into(),
         Wait::Grid => "grid sync".into(),
         Wait::Spin => "spin-wait (yield_now)".into(),
@@ -79,6 +81,18 @@ impl Core {
                 location: loc.into(),
             })
             .collect()
+    }
+
+    /// A block-wide check whose threads disagreed, reported now that
+    /// nothing else can run (some threads never reached it).
+    pub fn disagreeing_check(&mut self) -> Option<SimError> {
+        let b = self
+            .blocks
+            .iter()
+            .position(|blk| blk.checks.disagreeing().is_some())?;
+        let i = self.blocks[b].checks.disagreeing()?;
+        self.uniform_misuse(b, i, None);
+        self.error.take()
     }
 
     /// Nothing can run and nothing can complete: say why.
@@ -203,12 +217,11 @@ impl Core {
                     bar.warps_arrived,
                 ));
             }
-            if !blk.uniform.is_empty() {
+            if let Some((arrived, pending, what)) = blk.checks.oldest() {
                 notes.push(format!(
-                    "in block {}, {} of {} live threads reached the block-wide check",
+                    "in block {}, {arrived} threads passed the block-wide check of `{what}` and {pending} live \
+                     threads have not reached it",
                     Dim3::from(blk.idx),
-                    blk.uniform.len(),
-                    blk.live
                 ));
             }
         }

@@ -234,6 +234,9 @@ fn drive(
             if c.release_activemask() {
                 continue;
             }
+            if let Some(e) = c.disagreeing_check() {
+                return Err(e);
+            }
             return Err(c.stall_error());
         };
         let co = coros[i as usize]
@@ -254,7 +257,7 @@ fn drive(
                     if c.spin_streak >= c.queue.len() as u64 && c.release_activemask() {
                         c.spin_streak = 0;
                     } else if c.spin_streak > SPIN_ROUNDS * c.queue.len() as u64 + 10_000 {
-                        return Err(livelock(&c));
+                        return Err(c.disagreeing_check().unwrap_or_else(|| livelock(&c)));
                     }
                 } else {
                     c.spin_streak = 0;

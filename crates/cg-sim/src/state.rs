@@ -62,6 +62,8 @@ pub(crate) enum Wait {
         id: u32,
         count: BarCount,
     },
+    /// Held at a block-wide check whose threads disagree, until every
+    /// live thread has reached it (then the misuse is reported).
     BlockUniform {
         what: &'static str,
         value: u64,
@@ -99,6 +101,8 @@ pub(crate) struct Lane {
     pub result: u64,
     /// Phase of this lane's pending `barrier.cluster.arrive`.
     pub cluster_pending: Option<u64>,
+    /// Block-wide uniformity checks this lane has passed.
+    pub checks: u32,
     /// The coroutine's yielder, registered when the lane first runs.
     pub yielder: *const Yielder<(), ()>,
 }
@@ -148,8 +152,8 @@ pub(crate) struct Block {
     /// Warps with at least one non-exited thread.
     pub live_warps: u32,
     pub bars: Vec<Barrier>,
-    /// Lanes waiting at a block-wide uniformity check.
-    pub uniform: Vec<u32>,
+    /// Block-wide uniformity checks some live thread has not reached yet.
+    pub checks: crate::barrier::BlockChecks,
     /// Threads waiting at the grid barrier, and whether the block arrived.
     pub grid_waiting: u32,
     pub grid_arrived: bool,
@@ -307,7 +311,7 @@ impl Core {
                     live: tpb,
                     live_warps: wpb,
                     bars: Vec::new(),
-                    uniform: Vec::new(),
+                    checks: Default::default(),
                     grid_waiting: 0,
                     grid_arrived: false,
                     smem: SharedMem::new(dyn_smem),
@@ -337,6 +341,7 @@ impl Core {
                         loc: start_loc,
                         result: 0,
                         cluster_pending: None,
+                        checks: 0,
                         yielder: std::ptr::null(),
                     });
                 }
@@ -394,7 +399,7 @@ impl Core {
             blk.live_warps -= 1;
         }
         self.barriers_after_exit(b, w);
-        self.uniform_after_exit(b);
+        self.checks_after_exit(i);
         self.grid_after_exit(b);
         self.cluster_after_exit(i);
         self.async_after_exit(i);

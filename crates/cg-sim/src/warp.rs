@@ -6,7 +6,7 @@ use crate::report::mask_lanes;
 use crate::state::{Core, Loc, Step, Wait, WarpKind, WarpOp};
 
 /// Iterates the set bits of `m`, lowest first.
-pub(crate) fn bits(mut m: u32) -> impl Iterator<Item = u32> {
+pub(crate) fn bits(mut m: u32) -> impl Iterator<Item = u32> + Clone {
     std::iter::from_fn(move || {
         (m != 0).then(|| {
             let b = m.trailing_zeros();
@@ -142,6 +142,13 @@ impl Core {
 
     fn complete_warp(&mut self, me: u32, w: usize, need: u32, op: WarpOp, loc: Loc) -> Step {
         let base = self.warps[w].base as usize;
+        let b = self.warps[w].block as usize;
+        if !self.blocks[b].checks.is_empty() {
+            let lanes = bits(need).map(|j| (base + j as usize) as u32);
+            if let Some(step) = self.check_order(lanes, Some(me), &|| kind_name(op.kind), loc) {
+                return step;
+            }
+        }
         self.warps[w].waiting &= !need;
         self.stats.collectives += 1;
         let mut vals = [0u64; 32];

@@ -209,19 +209,85 @@ fn non_uniform_argument_in_a_block() {
     );
 }
 
+/// Half the block passes the block-wide check and goes on to a barrier the
+/// other half reaches without it: reported at the barrier, naming the
+/// check's line and the barrier. The check itself holds no lane (it is no
+/// rendezvous), so the first half got there first.
 #[test]
 fn block_check_reached_by_half_a_block_names_the_operation() {
-    let line = Cell::new(0);
+    let (line, bar) = (Cell::new(0), Cell::new(0));
     let e = broken(&LaunchConfig::new(1, 64), &|| {
         if tid() < 32 {
             line.set(line!() + 1);
             lane::check_uniform(Scope::Block, "tiled_partition", 64);
         }
+        bar.set(line!() + 1);
         lane::sync_threads();
     });
-    let r = deadlock(&e);
+    let r = misuse(&e);
     assert_points_at(r, line.get());
-    assert!(r.blocked[0].operation.contains("`tiled_partition`"), "{r}");
+    assert!(
+        r.summary.contains(
+            "threads 0-31 passed the block-wide `tiled_partition` at"
+        ) && r.summary.contains("met threads 32-63 at `bar.sync 0`"),
+        "{r}"
+    );
+    assert!(r.mentions_line(file!(), bar.get()), "{r}");
+}
+
+/// The same with a warp collective as the meeting point: lanes 0-15 make
+/// the check before the shuffle, lanes 16-31 after it.
+#[test]
+fn block_check_out_of_order_with_a_warp_collective() {
+    let line = Cell::new(0);
+    let e = broken(&LaunchConfig::new(1, 32), &|| {
+        let early = tid() < 16;
+        if early {
+            line.set(line!() + 1);
+            lane::check_uniform(Scope::Block, "tiled_partition", 16);
+        }
+        lane::shfl(ShflMode::Idx, FULL, 1, 0, 0x1f);
+        if !early {
+            lane::check_uniform(Scope::Block, "tiled_partition", 16);
+        }
+    });
+    let r = misuse(&e);
+    assert_points_at(r, line.get());
+    assert!(r.summary.contains("`shfl.sync.idx`"), "{r}");
+}
+
+/// Threads that skip the check and exit owe it nothing (as before: an
+/// exited thread blocks no barrier on the GPU either).
+#[test]
+fn block_check_skipped_by_exiting_threads_is_fine() {
+    common::run(&LaunchConfig::new(1, 64), &|| {
+        if tid() >= 32 {
+            return;
+        }
+        lane::check_uniform(Scope::Block, "tiled_partition", 64);
+        lane::sync_threads();
+    });
+}
+
+/// The check is no rendezvous: a thread that passed it runs on while
+/// another has not reached it yet (here the second warp waits for the
+/// first warp's flag, set after the check; a rendezvous would hang).
+#[test]
+fn block_check_does_not_hold_threads() {
+    let flag = std::sync::atomic::AtomicU32::new(0);
+    common::run(&LaunchConfig::new(1, 64), &|| {
+        use std::sync::atomic::Ordering::{Acquire, Release};
+        if tid() >= 32 {
+            while flag.load(Acquire) == 0 {
+                lane::yield_now();
+            }
+        }
+        lane::check_uniform(Scope::Block, "tiled_partition", 32);
+        if tid() == 0 {
+            flag.store(1, Release);
+        }
+        lane::sync_threads();
+    });
 }
 
 #[test]
