@@ -21,6 +21,8 @@ struct Pending {
     end: usize,
     /// The issuing lane (unit index).
     lane: u32,
+    /// The global source's address (for the race detector).
+    src: usize,
     /// The source bytes, read at issue.
     data: Vec<u8>,
     /// Where the copy was issued.
@@ -83,6 +85,9 @@ impl Core {
             );
             return self.misuse(me, loc, msg);
         }
+        if !self.copy_access(me, dst as usize, src as usize, len, loc) {
+            return Step::Wait;
+        }
         let mut data = vec![0u8; len];
         // SAFETY: the caller guarantees `src` readable and `dst` writable for
         // `len` bytes; `data` is a fresh buffer of `len` bytes.
@@ -96,6 +101,7 @@ impl Core {
             Pending {
                 end: dst as usize + len,
                 lane: me,
+                src: src as usize,
                 data,
                 loc,
             },
@@ -121,6 +127,7 @@ impl Core {
         let Some(lc) = copies.lanes.get_mut(&me) else {
             return Step::Done(0);
         };
+        let mut landed = Vec::new();
         while lc.groups.len() > n as usize {
             let group = lc.groups.pop_front().expect("len > n >= 0");
             for start in group {
@@ -134,6 +141,12 @@ impl Core {
                 unsafe {
                     std::ptr::copy_nonoverlapping(c.data.as_ptr(), start as *mut u8, c.data.len())
                 };
+                landed.push((start, c.src, c.data.len(), c.loc));
+            }
+        }
+        for (dst, src, len, loc) in landed {
+            if !self.copy_access(me, dst, src, len, loc) {
+                return Step::Wait;
             }
         }
         Step::Done(0)

@@ -37,6 +37,13 @@ pub struct SimDevice {
     /// `CG_SIM_RACE=0` also turns it off). A race ends the launch with
     /// [`SimError::DataRace`](crate::SimError::DataRace).
     pub race_check: bool,
+    /// Schedule spin-waiting lanes last (off by default): a lane that calls
+    /// [`lane::yield_now`](crate::lane::yield_now) polls again only when
+    /// no other lane can run, instead of in turn. Every lane then runs as
+    /// far as it can between two polls of a spinner, as when the spinning
+    /// warp is descheduled on a GPU; handshakes that only work if the
+    /// spinner sees a value before it is overwritten fail under it.
+    pub spin_last: bool,
 }
 
 impl Default for SimDevice {
@@ -52,6 +59,7 @@ impl Default for SimDevice {
             max_cluster_size: 8,
             stack_size: 256 * 1024,
             race_check: true,
+            spin_last: false,
         }
     }
 }

@@ -69,6 +69,9 @@ pub(crate) enum Kind {
     Read,
     Write,
     Atomic(AtomicKind, MemOrder),
+    /// A `cp.async`'s weak read of its global source (`false`) or write of
+    /// its shared destination (`true`), by the issuing thread.
+    Copy(bool),
 }
 
 impl Kind {
@@ -77,6 +80,7 @@ impl Kind {
             Kind::Read => false,
             Kind::Write => true,
             Kind::Atomic(k, _) => k != AtomicKind::Load,
+            Kind::Copy(write) => write,
         }
     }
 }
@@ -563,6 +567,8 @@ fn access_name(a: &Access) -> String {
     match (a.kind, a.scope) {
         (Kind::Read, _) => "ld (weak)".into(),
         (Kind::Write, _) => "st (weak)".into(),
+        (Kind::Copy(false), _) => "cp.async read of its source (weak)".into(),
+        (Kind::Copy(true), _) => "cp.async write of its destination (weak)".into(),
         (Kind::Atomic(k, o), s) => {
             let op = match k {
                 AtomicKind::Load => "ld",
@@ -681,6 +687,38 @@ impl Core {
 
     /// A plain (weak) load or store of `size` bytes at `addr` by lane `me`.
     pub fn mem_access(&mut self, me: u32, addr: usize, size: usize, write: bool, loc: Loc) -> Step {
+        let kind = if write { Kind::Write } else { Kind::Read };
+        self.weak_access(me, addr, size, kind, loc)
+    }
+
+    /// The accesses of a `cp.async` of `len` bytes from `src` to `dst` by
+    /// lane `me` (issued at `loc`): a weak read of the source and a weak
+    /// write of the destination, both by the issuing thread (PTX ISA
+    /// §9.7.9.25: the copy's accesses are weak memory operations of the
+    /// executing thread, complete and visible to it at its
+    /// `cp.async.wait_group`, to other threads only through a later
+    /// synchronisation). Called at issue (the copy may access the bytes
+    /// from then on: accesses not ordered before the issue conflict) and at
+    /// the wait that delivers it (accesses not ordered after the wait
+    /// conflict). `false` when a race was found (`me` is stopped).
+    pub(crate) fn copy_access(
+        &mut self,
+        me: u32,
+        dst: usize,
+        src: usize,
+        len: usize,
+        loc: Loc,
+    ) -> bool {
+        matches!(
+            self.weak_access(me, src, len, Kind::Copy(false), loc),
+            Step::Done(_)
+        ) && matches!(
+            self.weak_access(me, dst, len, Kind::Copy(true), loc),
+            Step::Done(_)
+        )
+    }
+
+    fn weak_access(&mut self, me: u32, addr: usize, size: usize, kind: Kind, loc: Loc) -> Step {
         let Some(r) = self.race.as_mut() else {
             return Step::Done(0);
         };
@@ -689,7 +727,7 @@ impl Core {
             epoch: r.own[me as usize],
             addr,
             size: size as u32,
-            kind: if write { Kind::Write } else { Kind::Read },
+            kind,
             scope: None,
             loc,
         };

@@ -105,7 +105,11 @@ pub(crate) fn yield_now(loc: &'static std::panic::Location<'static>) {
         let l = &mut core.lanes[me as usize];
         l.wait = Wait::Spin;
         l.loc = loc;
-        core.queue.push_back(me);
+        if core.spin_last {
+            core.spinners.push_back(me);
+        } else {
+            core.queue.push_back(me);
+        }
     }
     suspend(cell, me);
     cell.borrow_mut().lanes[me as usize].wait = Wait::None;
@@ -225,7 +229,10 @@ fn drive(
     stacks: &mut StackPool,
 ) -> Result<(), SimError> {
     loop {
-        let next = core.borrow_mut().queue.pop_front();
+        let next = {
+            let mut c = core.borrow_mut();
+            c.queue.pop_front().or_else(|| c.spinners.pop_front())
+        };
         let Some(i) = next else {
             let mut c = core.borrow_mut();
             if c.live == 0 {
@@ -254,9 +261,10 @@ fn drive(
                     c.spin_streak += 1;
                     // A whole round of spinning: the spinners may wait for
                     // lanes parked at `activemask`, so resolve those first.
-                    if c.spin_streak >= c.queue.len() as u64 && c.release_activemask() {
+                    let queued = (c.queue.len() + c.spinners.len()) as u64;
+                    if c.spin_streak >= queued && c.release_activemask() {
                         c.spin_streak = 0;
-                    } else if c.spin_streak > SPIN_ROUNDS * c.queue.len() as u64 + 10_000 {
+                    } else if c.spin_streak > SPIN_ROUNDS * queued + 10_000 {
                         return Err(c.disagreeing_check().unwrap_or_else(|| livelock(&c)));
                     }
                 } else {

@@ -206,6 +206,10 @@ pub(crate) struct Core {
     pub grid: Grid,
     /// Runnable lanes, in the deterministic order they will be resumed.
     pub queue: VecDeque<u32>,
+    /// With [`SimDevice::spin_last`]: spin-waiting lanes, resumed only
+    /// when `queue` is empty.
+    pub spinners: VecDeque<u32>,
+    pub spin_last: bool,
     /// Warps with lanes waiting at `activemask`.
     pub am_warps: Vec<u32>,
     /// Non-exited lanes of the unit.
@@ -244,6 +248,8 @@ impl Core {
             clusters: Vec::new(),
             grid: Grid::default(),
             queue: VecDeque::new(),
+            spinners: VecDeque::new(),
+            spin_last: device.spin_last,
             am_warps: Vec::new(),
             live: 0,
             error: None,
@@ -276,6 +282,7 @@ impl Core {
         self.clusters.clear();
         self.grid = Grid::default();
         self.queue.clear();
+        self.spinners.clear();
         self.am_warps.clear();
         self.lanes.reserve(nblocks as usize * tpb as usize);
         let start_loc = Location::caller();

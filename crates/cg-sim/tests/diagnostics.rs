@@ -227,9 +227,9 @@ fn block_check_reached_by_half_a_block_names_the_operation() {
     let r = misuse(&e);
     assert_points_at(r, line.get());
     assert!(
-        r.summary.contains(
-            "threads 0-31 passed the block-wide `tiled_partition` at"
-        ) && r.summary.contains("met threads 32-63 at `bar.sync 0`"),
+        r.summary
+            .contains("threads 0-31 passed the block-wide `tiled_partition` at")
+            && r.summary.contains("met threads 32-63 at `bar.sync 0`"),
         "{r}"
     );
     assert!(r.mentions_line(file!(), bar.get()), "{r}");

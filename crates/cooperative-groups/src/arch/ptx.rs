@@ -346,6 +346,13 @@ pub fn fence_device() {
     unsafe { asm!("fence.acq_rel.gpu;") };
 }
 
+/// A software-barrier tile's set-up always syncs its parent first on the GPU
+/// (the simulator can leave it out, for a test).
+#[inline(always)]
+pub const fn soft_setup_first_sync() -> bool {
+    true
+}
+
 /// A plain load for the simulator's race detector: nothing on the GPU.
 #[inline(always)]
 pub fn note_load(_p: *const u8, _size: usize) {}

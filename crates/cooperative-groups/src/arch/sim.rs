@@ -183,6 +183,26 @@ pub fn note_load(p: *const u8, size: usize) {
     lane::mem_access(p, size, false)
 }
 
+/// See [`set_soft_setup_first_sync`].
+static SOFT_SETUP_FIRST_SYNC: core::sync::atomic::AtomicBool =
+    core::sync::atomic::AtomicBool::new(true);
+
+/// Whether a software-barrier tile's set-up syncs its parent before the
+/// leader zeroes the flags (always on the GPU).
+#[inline]
+pub fn soft_setup_first_sync() -> bool {
+    SOFT_SETUP_FIRST_SYNC.load(Ordering::Relaxed)
+}
+
+/// Simulator test switch, process-wide: with `false`, a software-barrier
+/// tile's set-up leaves out its first parent sync, so that a test can show
+/// the hang that sync prevents. Only for a test binary whose other tests
+/// create no such tiles (64-thread tiles of blocks of more than 512
+/// threads) while it is off.
+pub fn set_soft_setup_first_sync(on: bool) {
+    SOFT_SETUP_FIRST_SYNC.store(on, Ordering::Relaxed);
+}
+
 /// Tells the simulator's race detector about a plain store (see [`note_load`]).
 #[track_caller]
 #[inline]
@@ -564,8 +584,10 @@ pub unsafe fn ld_acquire_shared_u32(addr: SharedAddr) -> u32 {
 }
 
 /// The body of a spin-wait loop: lanes are coroutines that are never
-/// preempted, so a spinning lane must give up its turn.
+/// preempted, so a spinning lane must give up its turn (reports name the
+/// caller's line).
 #[inline]
+#[track_caller]
 pub fn spin_hint() {
     lane::yield_now()
 }

@@ -43,6 +43,7 @@
 //! [`immediate_id_bound`]), so such kernels reserve 3 or 7 barriers and
 //! keep their full occupancy.
 
+use super::ThreadGroup;
 use super::shape::{Bar, FULL, Multi};
 use crate::arch;
 
@@ -178,19 +179,22 @@ fn swap_word(slot: u32, warp: u32, buffer: u32) -> arch::SharedAddr {
 }
 
 /// Sets up software-barrier slot `slot` for a new handle of its tile,
-/// whose first thread is `leader`; `parent_sync` syncs a group containing
-/// the tile, which every member of the tile calls.
+/// whose first thread is `leader`; `parent` is a group containing the
+/// tile, whose `sync` every member of the tile calls.
 ///
 /// The flags must start equal, and the swap words at sequence 0, so the
 /// leader zeroes them. The first
-/// `parent_sync` lets every member of the tile finish waiting in the
+/// parent sync lets every member of the tile finish waiting in the
 /// syncs of the tile's previous handle first (a member that had not yet
 /// seen the other warp's flag catch up would wait forever once it is
-/// zeroed); the second makes the zeros visible before the first sync.
+/// zeroed: a hang, which the simulator shows when a test leaves this sync
+/// out); the second makes the zeros visible before the first sync.
 #[inline(always)]
 #[track_caller]
-pub(crate) fn soft_setup(slot: u32, leader: bool, parent_sync: impl Fn()) {
-    parent_sync();
+pub(crate) fn soft_setup(slot: u32, leader: bool, parent: &impl ThreadGroup) {
+    if arch::soft_setup_first_sync() {
+        parent.sync();
+    }
     if leader {
         // SAFETY: words of the library's soft-barrier scratch, which no
         // member reads until the parent's next sync.
@@ -203,7 +207,7 @@ pub(crate) fn soft_setup(slot: u32, leader: bool, parent_sync: impl Fn()) {
             }
         }
     }
-    parent_sync();
+    parent.sync();
 }
 
 /// The software barrier of a 64-thread tile: each warp syncs itself (its

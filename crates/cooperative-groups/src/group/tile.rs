@@ -229,7 +229,7 @@ where
         let soft = barrier::may_use_soft(N, parent.max_block_threads());
         if let (true, Bar::Soft(slot)) = (soft, bar) {
             // The software barrier's flags start as garbage.
-            barrier::soft_setup(slot, block_rank == base, || parent.sync());
+            barrier::soft_setup(slot, block_rank == base, parent);
         }
         encode(bar)
     };
