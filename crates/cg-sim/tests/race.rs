@@ -379,3 +379,82 @@ fn detector_can_be_turned_off() {
     });
     clean(r);
 }
+
+/// `cp.async`: the copy's write of shared memory is the issuing thread's,
+/// visible to it at its `cp.async.wait_group` and to others only through a
+/// later synchronisation (PTX ISA §9.7.9.25). Each thread copies one word
+/// and reads another thread's word after its own wait: clean with a block
+/// barrier after the wait, a race between the copy and the read without.
+#[test]
+fn async_copy_is_the_issuing_threads_write() {
+    let src: Vec<u32> = (0..64).collect();
+    let run = |barrier: bool| {
+        launch(&LaunchConfig::new(1, 64), &|| {
+            let s = smem(64);
+            let t = tid() as usize;
+            mark(0, line!() + 2);
+            // SAFETY: word `t` of both arrays.
+            unsafe { lane::async_copy(s.add(t).cast(), src.as_ptr().add(t).cast(), 4) };
+            lane::async_commit();
+            lane::async_wait(0);
+            if barrier {
+                lane::sync_threads();
+            }
+            mark(1, line!() + 1);
+            let v = ld(s, 63 - t);
+            if barrier {
+                assert_eq!(v, 63 - t as u32);
+            }
+        })
+    };
+    clean(run(true));
+    let r = race(run(false));
+    // Thread 0 reads word 63 before thread 63 issues its copy.
+    names_lines(&r, 1, 0);
+    assert!(
+        r.summary.contains("cp.async write of its destination"),
+        "{r}"
+    );
+}
+
+/// The copy reads its global source at any time between its issue and the
+/// wait that delivers it: a write of the source (a visible one, here a
+/// relaxed atomic store) by another thread after the issue but not
+/// ordered before that wait races with the copy; after the wait and a
+/// barrier it is clean.
+#[test]
+fn async_copy_source_written_during_the_copy_races() {
+    let g = std::cell::UnsafeCell::new([7u32; 4]);
+    let gp = g.get() as usize;
+    let run = |during: bool| {
+        launch(&LaunchConfig::new(1, 64), &|| {
+            let s = smem(4);
+            let src = gp as *mut u32;
+            let t = tid();
+            if t == 0 {
+                mark(0, line!() + 2);
+                // SAFETY: four words of both arrays.
+                unsafe { lane::async_copy(s.cast(), src.cast(), 16) };
+                lane::async_commit();
+            }
+            lane::sync_threads();
+            if t == 32 && during {
+                mark(1, line!() + 1);
+                st_strong(src, 9, MemOrder::Relaxed, MemScope::Gpu);
+            }
+            if t == 0 {
+                lane::async_wait(0);
+            }
+            lane::sync_threads();
+            if t == 32 && !during {
+                st_strong(src, 9, MemOrder::Relaxed, MemScope::Gpu);
+            }
+        })
+    };
+    clean(run(false));
+    let r = race(run(true));
+    // Thread 0's wait (which delivers the copy) runs before thread 32's
+    // store: found at the store, which nothing orders after the wait.
+    names_lines(&r, 0, 1);
+    assert!(r.summary.contains("cp.async read of its source"), "{r}");
+}

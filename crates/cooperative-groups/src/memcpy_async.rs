@@ -43,7 +43,13 @@
 //! thread waits. Reading or writing it through [`SharedArray`](crate::SharedArray),
 //! [`DynamicShared`](crate::DynamicShared) or [`SharedSlice`] before that,
 //! copying into it again, or a thread exiting with copies it never waited
-//! for, is reported as a misuse with the source line.
+//! for, is reported as a misuse with the source line. The race detector
+//! sees each copy as a weak read of the source and a weak write of the
+//! destination by the issuing thread, checked when the copy is issued and
+//! again at the wait that delivers it: another thread (a member of a
+//! group other than the one that waited, or any thread before that
+//! group's sync) reading the destination, or writing the source while the
+//! copy may still read it, is a data race (see `tests/memcpy_async.rs`).
 
 use core::mem::{MaybeUninit, align_of, size_of};
 
@@ -221,6 +227,8 @@ unsafe fn copy_sync(rank: usize, stride: usize, dst: *mut u8, src: *const u8, by
         arch::shared_access_check(dst.wrapping_add(i).cast(), 1, true);
         // SAFETY: `i < bytes`.
         unsafe { dst.add(i).write(src.add(i).read()) };
+        arch::note_load(src.wrapping_add(i).cast(), 1);
+        arch::note_store(dst.wrapping_add(i).cast(), 1);
         i += stride;
     }
 }

@@ -339,3 +339,53 @@ fn lab_staged_kernels_sum_exactly() {
         }
     }
 }
+
+/// `wait` waits for the caller's own copies and then syncs the group it is
+/// given (as CUDA's `cg::wait`: `cp.async.wait_group` + `group.sync()`).
+/// The block copies 64 words (16-byte segments: threads 0-15, warp 0, copy
+/// them all); every thread then reads the word 32 places on. After
+/// `wait(&block)` that is clean. After `wait(&warp)` only the warp is
+/// synchronised: the second warp reads words the first warp's threads
+/// copied, with no edge from their wait — a data race naming the copy and
+/// the read.
+#[test]
+fn wait_orders_the_copies_of_the_group_it_syncs_only() {
+    let input: Vec<u32> = (0..64).collect();
+    let run = |whole_block: bool, copy_line: &AtomicU32, read_line: &AtomicU32| {
+        launch(1, 64, &|| {
+            let block = this_thread_block();
+            let warp = tiled_partition::<32>(&block);
+            let r = block.thread_rank() as usize;
+            let buf = shared_array!(u32; 64);
+            copy_line.store(line!() + 1, Relaxed);
+            memcpy_async(&block, buf.slice(0, 64), &input);
+            if whole_block {
+                wait(&block);
+            } else {
+                wait(&warp);
+            }
+            read_line.store(line!() + 1, Relaxed);
+            let v = buf.load((r + 32) % 64);
+            assert_eq!(v, ((r + 32) % 64) as u32);
+        })
+    };
+    let (c, l) = (AtomicU32::new(0), AtomicU32::new(0));
+    run(true, &c, &l).unwrap_or_else(|e| panic!("wait(&block): {e}"));
+    let e = run(false, &c, &l).expect_err("wait(&warp) then reading the other warp's words");
+    let SimError::DataRace(r) = &e else {
+        panic!("expected a data race, got:\n{e}")
+    };
+    assert!(
+        r.summary.contains("cp.async write of its destination"),
+        "{r}"
+    );
+    let mut lines: Vec<u32> = r.race_accesses().iter().map(|a| a.location.line).collect();
+    lines.sort_unstable();
+    let mut want = [c.load(Relaxed), l.load(Relaxed)];
+    want.sort_unstable();
+    assert_eq!(lines, want, "{r}");
+    assert!(
+        r.race_accesses().iter().all(|a| a.location.file == file!()),
+        "{r}"
+    );
+}
