@@ -45,7 +45,7 @@ pub enum ReduxOp {
     Xor,
 }
 
-/// The lanes a [`check_uniform`] rendezvous covers.
+/// The lanes a [`check_uniform`] covers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scope {
     /// The lanes of the caller's warp named by the mask.
@@ -201,9 +201,17 @@ pub fn grid_sync() {
     block_on(|core, me| core.grid_arrive(me, loc));
 }
 
-/// A rendezvous over `scope` that checks every lane passed the same `value`
-/// for the argument named `what`: a misuse report if not, a deadlock naming
-/// `what` if some lanes of the scope never arrive. Costs nothing on the GPU.
+/// Checks that every lane of `scope` passes the same `value` for the
+/// argument named `what`. Costs nothing on the GPU.
+///
+/// * `Scope::Warp`: a rendezvous of the mask's lanes: a misuse report if
+///   the values differ, a deadlock naming `what` if some lanes never arrive.
+/// * `Scope::Block`: holds no lane (so it orders neither the schedule nor
+///   memory): the arrival is recorded and the lane runs on. Differing
+///   values are reported once every live thread of the block arrived;
+///   threads that meet at a barrier or warp collective after different
+///   numbers of block-wide checks are reported there, at the check's line.
+///   A thread that exits without the check is fine.
 #[track_caller]
 pub fn check_uniform(scope: Scope, what: &'static str, value: u64) {
     let loc = Location::caller();

@@ -47,7 +47,11 @@
 //!
 //! Accesses reported to it through [`crate::lane`]: the `cooperative-groups`
 //! shared-memory accessors and arch primitives (every library load/store of
-//! shared memory, every atomic and fence, shared or global). Plain loads and
+//! shared memory, every atomic and fence, shared or global), and `cp.async`
+//! copies: a weak read of the source and a weak write of the destination
+//! by the issuing thread (§9.7.9.25: the copy's accesses are weak, complete
+//! for the executing thread at its `cp.async.wait_group`), checked at the
+//! issue and again at the wait that delivers the copy. Plain loads and
 //! stores through raw pointers (`*p = v` on a global buffer) are invisible.
 //! Clocks and shadow state live for one residency unit (a cluster, or the
 //! whole grid of a cooperative launch): blocks of different clusters of a
