@@ -173,6 +173,7 @@
 // Lets the macros' `::cooperative_groups::…` paths resolve inside this crate too.
 extern crate self as cooperative_groups;
 
+#![warn(missing_docs)]
 mod arch;
 pub mod atomic;
 pub mod cluster;

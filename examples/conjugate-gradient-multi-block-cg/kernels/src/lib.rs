@@ -176,6 +176,8 @@ pub fn gpu_conjugate_gradient(
         grid.sync();
         spmv(a, alpha, p, ax, &grid);
         if first {
+            // SAFETY: `dot_result` is the launch's one-element accumulator;
+            // only the first thread writes it, between two grid barriers.
             unsafe { dot_result.write_volatile(0.0) };
         }
         grid.sync();
@@ -187,6 +189,8 @@ pub fn gpu_conjugate_gradient(
         r0 = r1;
         grid.sync();
         if first {
+            // SAFETY: `dot_result` is the launch's one-element accumulator;
+            // only the first thread writes it, between two grid barriers.
             unsafe { dot_result.write_volatile(0.0) };
         }
         grid.sync();

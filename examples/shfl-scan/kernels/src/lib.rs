@@ -234,6 +234,7 @@ pub fn shfl_intimage_rows(img: *const U4, integral: *mut U4) {
     for v in r.iter_mut() {
         *v = tile.shfl_xor(*v, 1);
     }
+    // SAFETY: as above, the other two of the four stores.
     unsafe {
         *integral.add((out + id_mask + id_shift + 4) as usize) = elem(&r, id_mask);
         *integral.add((out + id_swizzle + id_shift + 12) as usize) = elem(&r, id_swizzle);
