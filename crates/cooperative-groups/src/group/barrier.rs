@@ -221,8 +221,8 @@ fn soft_sync(m: &Multi, slot: u32) {
         let warp = m.warp_in_group();
         let mine = soft_flag(slot, warp);
         let other = soft_flag(slot, 1 - warp);
-        // SAFETY (all accesses): words of the library's soft-barrier
-        // scratch, set up by `soft_setup` when the tile was made.
+        // SAFETY: words of the library's soft-barrier scratch (every
+        // access below), set up by `soft_setup` when the tile was made.
         let t = unsafe { arch::ld_volatile_shared_u32(mine) }.wrapping_add(1);
         // SAFETY: as above.
         unsafe { arch::st_release_shared_u32(mine, t) };
@@ -252,7 +252,7 @@ pub(crate) fn soft_swap(m: &Multi, slot: u32, word: u32) -> u32 {
     let mut theirs = 0;
     if m.lane() == 0 {
         let warp = m.warp_in_group();
-        // SAFETY (all accesses): 8-byte aligned words of the library's
+        // SAFETY: (all accesses) 8-byte aligned words of the library's
         // soft-barrier scratch, set up by `soft_setup`.
         let [a, b] = [0, 1].map(|k| {
             // SAFETY: as above.

@@ -152,7 +152,7 @@ pub fn gpu_conjugate_gradient(
     let first = grid.thread_rank() == 0;
     let max_iter = 10000;
     let (alpha, alpham1) = (1.0f32, -1.0f32);
-    // SAFETY (every read and write of `*dot_result` below): one f64 of
+    // SAFETY: (every read and write of `*dot_result` below) one f64 of
     // global memory; written by one thread between grid syncs and read by
     // all after the next grid sync.
     let read_dot = || unsafe { dot_result.read_volatile() };
