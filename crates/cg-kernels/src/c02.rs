@@ -179,8 +179,8 @@ fn group_scan_body<G: ThreadGroup>(
     let mut base = block_idx().x * b;
     while base < n {
         let i = base + thread_idx().x;
-        // SAFETY: i < n is checked; the launcher passes `n` floats each way.
         let mut x = if i < n {
+            // SAFETY: i < n is checked; the launcher passes `n` floats each way.
             unsafe { *input.add(i as usize) }
         } else {
             0.0
