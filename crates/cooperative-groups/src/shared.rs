@@ -63,7 +63,9 @@ impl Space for Peer {}
 /// # let warp = tile.meta_group_rank() as usize;
 /// # let partial = reduce(&tile, 1.0f32, Plus);
 /// let sums = shared_array!(f32; 32);
-/// sums.store(warp, partial);
+/// if tile.thread_rank() == 0 {
+///     sums.store(warp, partial);
+/// }
 /// block.sync();
 /// let total = sums.load(0) + sums.load(1);
 /// # assert_eq!(total, 64.0);
