@@ -10,6 +10,8 @@
 //!   `ptxas -v` reports them (`--check`), from the PTX that `cg-build` wrote
 //!   in this project.
 
+#![warn(missing_docs)]
+
 mod doctor;
 mod new;
 mod ptx;

@@ -9,6 +9,9 @@
 //!     .unwrap_or_else(|e| e.fail());
 //! ```
 //!
+//! The host crate then embeds the table (`ignore`: it exists only in the
+//! `OUT_DIR` of a host crate whose build script ran the step above):
+//!
 //! ```ignore
 //! // src/main.rs of the host crate: `KERNELS`, a `cg_runtime::PtxModule`.
 //! include!(concat!(env!("OUT_DIR"), "/kernels.rs"));

@@ -33,7 +33,7 @@ fn gtid() -> u32 {
 /// This thread's `ATOMIC_WORDS` words.
 #[inline(always)]
 fn mine(out: *mut u32) -> *mut u32 {
-    // SAFETY (of the offset): the launcher allocates ATOMIC_WORDS words per thread.
+    // SAFETY: (of the offset) the launcher allocates ATOMIC_WORDS words per thread.
     out.wrapping_add(gtid() as usize * ATOMIC_WORDS)
 }
 

@@ -56,9 +56,11 @@ mod hand {
     pub fn shfl_down_full(v: f32, delta: u32) -> f32 {
         let r: f32;
         // SAFETY: a full-warp shuffle; every lane of the warp executes it.
+        // `nomem`: registers only; not `pure`: it must stay where the warp
+        // is converged.
         unsafe {
             core::arch::asm!("shfl.sync.down.b32 {0}, {1}, {2}, 0x1f, 0xffffffff;",
-                out(reg32) r, in(reg32) v, in(reg32) delta)
+                out(reg32) r, in(reg32) v, in(reg32) delta, options(nomem, nostack))
         };
         r
     }
@@ -68,9 +70,11 @@ mod hand {
     pub fn shfl_idx_full(v: f32, src: u32) -> f32 {
         let r: f32;
         // SAFETY: a full-warp shuffle; every lane of the warp executes it.
+        // `nomem`: registers only; not `pure`: it must stay where the warp
+        // is converged.
         unsafe {
             core::arch::asm!("shfl.sync.idx.b32 {0}, {1}, {2}, 0x1f, 0xffffffff;",
-                out(reg32) r, in(reg32) v, in(reg32) src)
+                out(reg32) r, in(reg32) v, in(reg32) src, options(nomem, nostack))
         };
         r
     }
@@ -175,8 +179,8 @@ fn group_scan_body<G: ThreadGroup>(
     let mut base = block_idx().x * b;
     while base < n {
         let i = base + thread_idx().x;
-        // SAFETY: i < n is checked; the launcher passes `n` floats each way.
         let mut x = if i < n {
+            // SAFETY: i < n is checked; the launcher passes `n` floats each way.
             unsafe { *input.add(i as usize) }
         } else {
             0.0

@@ -7,11 +7,10 @@
 //! same rounds: `R₁ C₁ R₂ C₂ …` per round. `sass.md` lists both sides'
 //! SASS instruction counts per experiment (`cuobjdump -sass`).
 
-use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use cg_runtime::{Backend, Module, sass, tools};
+use cg_runtime::{Backend, Module, tools};
 use clap::Args;
 use serde::Serialize;
 
@@ -20,6 +19,8 @@ use crate::lab::{Lab, ReduceTag, Side, Variant};
 use crate::output::write_atomic;
 use crate::partial::Recorder;
 use crate::progress::Progress;
+use crate::report::compare::{Setup, ok};
+use crate::results::{CompareRow, Platform};
 use crate::stats::Summary;
 use crate::timing::{self, Timed};
 
@@ -53,173 +54,213 @@ struct Experiment {
     tile: u32,
 }
 
-/// One row of `compare.csv`.
-#[derive(Clone, Debug, Serialize)]
-pub struct CompareRow {
-    /// Experiment.
-    pub experiment: String,
-    /// The C++ side (`cooperative_groups`, CUB, hand-written).
-    pub cpp_side: String,
-    /// Tile size (0: whole block).
-    pub tile: u32,
-    /// Rust timing, ms.
-    pub rust_ms: Summary,
-    /// C++ timing, ms.
-    pub cpp_ms: Summary,
-    /// Median ratio.
-    pub rust_over_cpp: f64,
-    /// Both sides verified at reps = 1.
-    pub rust_verified: bool,
-    /// C++ side verified.
-    pub cpp_verified: bool,
-    /// What was compared.
-    pub check: String,
+/// What an experiment's table line sees: the block size, the SM of the
+/// Rust module and the cluster size.
+struct Target {
+    block: u32,
+    sm: u32,
+    clusize: u32,
 }
 
-fn experiments(block: u32, sm: u32, clusize: u32) -> Vec<Experiment> {
-    let mut v = vec![
-        Experiment {
-            name: "intrinsic",
-            cpp_label: "hand-written __shfl_down_sync",
-            variant: Variant::Reduce {
-                tag: ReduceTag::Intrinsic,
-                tile: 32,
-            },
-            cpp_fn: "cpp_reduce_intrinsic".into(),
-            rust_fn: "reduce_intrinsic".into(),
-            tile: 32,
-        },
-        Experiment {
-            name: "tile32",
-            cpp_label: "thread_block_tile<32> shfl_down",
-            variant: Variant::Reduce {
-                tag: ReduceTag::Tile32,
-                tile: 32,
-            },
-            cpp_fn: "cpp_reduce_tile32".into(),
-            rust_fn: "reduce_tile32".into(),
-            tile: 32,
-        },
-    ];
-    for tile in (3..=10).map(|k| 1u32 << k).filter(|&t| t <= block) {
-        v.push(Experiment {
-            name: "cg_reduce",
-            cpp_label: "cg::reduce(tile, v, plus)",
-            variant: Variant::Reduce {
-                tag: ReduceTag::CgReduce,
-                tile,
-            },
-            cpp_fn: format!("cpp_cg_reduce_{tile}"),
-            rust_fn: crate::lab::reduce_kernel(ReduceTag::CgReduce, tile, block)
-                .map(|k| k.name().to_string())
-                .unwrap_or_else(|_| format!("cg_reduce_{tile}")),
+/// The tiles an experiment runs at, one [`Experiment`] each.
+enum Tiles {
+    /// This tile size.
+    Fixed(u32),
+    /// Every power of two from 8 to the block size.
+    Each,
+    /// The whole block.
+    Block,
+    /// The cluster size.
+    Cluster,
+}
+
+/// One line of [`EXPERIMENTS`]: a Rust kernel against its C++ twin, at
+/// the tiles it runs at; the configuration and both kernels' names follow
+/// from the tile and the [`Target`].
+struct Spec {
+    /// Row label and `--only` name, e.g. `cg_reduce`.
+    name: &'static str,
+    /// What the C++ side is.
+    cpp_label: &'static str,
+    /// Where it exists (block size, SM).
+    when: fn(&Target) -> bool,
+    /// Which tiles.
+    tiles: Tiles,
+    /// The configuration at a tile.
+    variant: fn(u32, &Target) -> Variant,
+    /// `extern "C"` name in the reference module at a tile.
+    cpp_fn: fn(u32, &Target) -> String,
+    /// Rust kernel name (for SASS) at a tile.
+    rust_fn: fn(u32, &Target) -> String,
+}
+
+const ALWAYS: fn(&Target) -> bool = |_| true;
+
+/// Every experiment of `cg-lab compare`, in the order of its rows (the
+/// staged-copy sweep, [`MEMCPY_ASYNC`], runs apart). A new experiment is
+/// one more line here.
+const EXPERIMENTS: &[Spec] = &[
+    Spec {
+        name: "intrinsic",
+        cpp_label: "hand-written __shfl_down_sync",
+        when: ALWAYS,
+        tiles: Tiles::Fixed(32),
+        variant: |tile, _| Variant::Reduce {
+            tag: ReduceTag::Intrinsic,
             tile,
-        });
-    }
-    for tile in (3..=10).map(|k| 1u32 << k).filter(|&t| t <= block) {
-        v.push(Experiment {
-            name: "cg_scan",
-            cpp_label: "cg::inclusive_scan(tile, v, plus)",
-            variant: Variant::TileScan { tile },
-            cpp_fn: format!("cpp_cg_scan_{tile}"),
-            rust_fn: cg_kernels::c02::cg_scan_kernel(tile, block)
-                .map(|k| k.name().to_string())
-                .unwrap_or_else(|| format!("cg_scan_{tile}")),
+        },
+        cpp_fn: |_, _| "cpp_reduce_intrinsic".into(),
+        rust_fn: |_, _| "reduce_intrinsic".into(),
+    },
+    Spec {
+        name: "tile32",
+        cpp_label: "thread_block_tile<32> shfl_down",
+        when: ALWAYS,
+        tiles: Tiles::Fixed(32),
+        variant: |tile, _| Variant::Reduce {
+            tag: ReduceTag::Tile32,
             tile,
-        });
-    }
-    v.push(Experiment {
+        },
+        cpp_fn: |_, _| "cpp_reduce_tile32".into(),
+        rust_fn: |_, _| "reduce_tile32".into(),
+    },
+    Spec {
+        name: "cg_reduce",
+        cpp_label: "cg::reduce(tile, v, plus)",
+        when: ALWAYS,
+        tiles: Tiles::Each,
+        variant: |tile, _| Variant::Reduce {
+            tag: ReduceTag::CgReduce,
+            tile,
+        },
+        cpp_fn: |tile, _| format!("cpp_cg_reduce_{tile}"),
+        rust_fn: |tile, t| {
+            crate::lab::reduce_kernel(ReduceTag::CgReduce, tile, t.block)
+                .map(|k| k.name().to_string())
+                .unwrap_or_else(|_| format!("cg_reduce_{tile}"))
+        },
+    },
+    Spec {
+        name: "cg_scan",
+        cpp_label: "cg::inclusive_scan(tile, v, plus)",
+        when: ALWAYS,
+        tiles: Tiles::Each,
+        variant: |tile, _| Variant::TileScan { tile },
+        cpp_fn: |tile, _| format!("cpp_cg_scan_{tile}"),
+        rust_fn: |tile, t| {
+            cg_kernels::c02::cg_scan_kernel(tile, t.block)
+                .map(|k| k.name().to_string())
+                .unwrap_or_else(|| format!("cg_scan_{tile}"))
+        },
+    },
+    Spec {
         name: "warp_reduce",
         cpp_label: "cub::WarpReduce + shfl broadcast",
-        variant: Variant::Reduce {
+        when: ALWAYS,
+        tiles: Tiles::Fixed(32),
+        variant: |tile, _| Variant::Reduce {
             tag: ReduceTag::CgReduce,
-            tile: 32,
+            tile,
         },
-        cpp_fn: "cub_warp_reduce".into(),
-        rust_fn: "cg_reduce_32".into(),
-        tile: 32,
-    });
-    v.push(Experiment {
+        cpp_fn: |_, _| "cub_warp_reduce".into(),
+        rust_fn: |_, _| "cg_reduce_32".into(),
+    },
+    Spec {
         name: "block_reduce",
         cpp_label: "cub::BlockReduce + smem broadcast",
-        variant: Variant::BlockReduce,
-        cpp_fn: format!("cub_block_reduce_{block}"),
-        rust_fn: "block_reduce".into(),
-        tile: block,
-    });
-    v.push(Experiment {
+        when: ALWAYS,
+        tiles: Tiles::Block,
+        variant: |_, _| Variant::BlockReduce,
+        cpp_fn: |_, t| format!("cub_block_reduce_{}", t.block),
+        rust_fn: |_, _| "block_reduce".into(),
+    },
+    Spec {
         name: "block_scan",
         cpp_label: "cub::BlockScan::InclusiveSum",
-        variant: Variant::BlockScan,
-        cpp_fn: format!("cub_block_scan_{block}"),
-        rust_fn: "block_scan".into(),
-        tile: block,
-    });
-    if cg_kernels::c02::block_reduce_sized(block).is_some() {
-        v.push(Experiment {
-            name: "block_reduce_sized",
-            cpp_label: "cub::BlockReduce + smem broadcast",
-            variant: Variant::BlockReduceSized,
-            cpp_fn: format!("cub_block_reduce_{block}"),
-            rust_fn: format!("block_reduce_{block}"),
-            tile: block,
-        });
-        v.push(Experiment {
-            name: "block_scan_sized",
-            cpp_label: "cub::BlockScan::InclusiveSum",
-            variant: Variant::BlockScanSized,
-            cpp_fn: format!("cub_block_scan_{block}"),
-            rust_fn: format!("block_scan_{block}"),
-            tile: block,
-        });
-    }
-    if cg_kernels::c02::last_block_reduce_sized(block).is_some() {
-        v.push(Experiment {
-            name: "last_block",
-            cpp_label: "threadFenceReduction: __threadfence + atomicInc, cub::BlockReduce",
-            variant: Variant::LastBlock,
-            cpp_fn: format!("cpp_last_block_reduce_{block}"),
-            rust_fn: format!("last_block_reduce_{block}"),
-            tile: block,
-        });
-    }
-    v.push(Experiment {
+        when: ALWAYS,
+        tiles: Tiles::Block,
+        variant: |_, _| Variant::BlockScan,
+        cpp_fn: |_, t| format!("cub_block_scan_{}", t.block),
+        rust_fn: |_, _| "block_scan".into(),
+    },
+    Spec {
+        name: "block_reduce_sized",
+        cpp_label: "cub::BlockReduce + smem broadcast",
+        when: |t| cg_kernels::c02::block_reduce_sized(t.block).is_some(),
+        tiles: Tiles::Block,
+        variant: |_, _| Variant::BlockReduceSized,
+        cpp_fn: |_, t| format!("cub_block_reduce_{}", t.block),
+        rust_fn: |_, t| format!("block_reduce_{}", t.block),
+    },
+    Spec {
+        name: "block_scan_sized",
+        cpp_label: "cub::BlockScan::InclusiveSum",
+        when: |t| cg_kernels::c02::block_reduce_sized(t.block).is_some(),
+        tiles: Tiles::Block,
+        variant: |_, _| Variant::BlockScanSized,
+        cpp_fn: |_, t| format!("cub_block_scan_{}", t.block),
+        rust_fn: |_, t| format!("block_scan_{}", t.block),
+    },
+    Spec {
+        name: "last_block",
+        cpp_label: "threadFenceReduction: __threadfence + atomicInc, cub::BlockReduce",
+        when: |t| cg_kernels::c02::last_block_reduce_sized(t.block).is_some(),
+        tiles: Tiles::Block,
+        variant: |_, _| Variant::LastBlock,
+        cpp_fn: |_, t| format!("cpp_last_block_reduce_{}", t.block),
+        rust_fn: |_, t| format!("last_block_reduce_{}", t.block),
+    },
+    Spec {
         name: "coalesced",
         cpp_label: "cg::coalesced_threads",
-        variant: Variant::Coalesced,
-        cpp_fn: "cpp_coalesced_odd".into(),
-        rust_fn: "coalesced_odd".into(),
-        tile: 32,
-    });
-    if sm >= 90 {
-        v.push(Experiment {
-            name: "cluster",
-            cpp_label: "cg::this_cluster map_shared_rank",
-            variant: Variant::Cluster { size: clusize },
-            cpp_fn: "cpp_cluster_dsmem".into(),
-            rust_fn: "cluster_dsmem".into(),
-            tile: clusize,
-        });
+        when: ALWAYS,
+        tiles: Tiles::Fixed(32),
+        variant: |_, _| Variant::Coalesced,
+        cpp_fn: |_, _| "cpp_coalesced_odd".into(),
+        rust_fn: |_, _| "coalesced_odd".into(),
+    },
+    Spec {
+        name: "cluster",
+        cpp_label: "cg::this_cluster map_shared_rank",
+        when: |t| t.sm >= 90,
+        tiles: Tiles::Cluster,
+        variant: |_, t| Variant::Cluster { size: t.clusize },
+        cpp_fn: |_, _| "cpp_cluster_dsmem".into(),
+        rust_fn: |_, _| "cluster_dsmem".into(),
+    },
+];
+
+/// The experiments of [`EXPERIMENTS`] that exist for `block` threads on
+/// `sm`, with clusters of `clusize` blocks.
+fn experiments(block: u32, sm: u32, clusize: u32) -> Vec<Experiment> {
+    let t = Target { block, sm, clusize };
+    let mut v = Vec::new();
+    for s in EXPERIMENTS.iter().filter(|s| (s.when)(&t)) {
+        let tiles = match s.tiles {
+            Tiles::Fixed(tile) => vec![tile],
+            Tiles::Each => (3..=10)
+                .map(|k| 1u32 << k)
+                .filter(|&tile| tile <= block)
+                .collect(),
+            Tiles::Block => vec![block],
+            Tiles::Cluster => vec![clusize],
+        };
+        v.extend(tiles.into_iter().map(|tile| Experiment {
+            name: s.name,
+            cpp_label: s.cpp_label,
+            variant: (s.variant)(tile, &t),
+            cpp_fn: (s.cpp_fn)(tile, &t),
+            rust_fn: (s.rust_fn)(tile, &t),
+            tile,
+        }));
     }
     v
 }
 
 /// Every experiment name, for `--only`.
-const EXPERIMENT_NAMES: [&str; 13] = [
-    "intrinsic",
-    "tile32",
-    "cg_reduce",
-    "cg_scan",
-    "warp_reduce",
-    "block_reduce",
-    "block_scan",
-    "block_reduce_sized",
-    "block_scan_sized",
-    "last_block",
-    "coalesced",
-    "cluster",
-    MEMCPY_ASYNC,
-];
+fn experiment_names() -> impl Iterator<Item = &'static str> {
+    EXPERIMENTS.iter().map(|s| s.name).chain([MEMCPY_ASYNC])
+}
 
 /// The staged-copy sweep (`compare_async`), which has its own sizes and
 /// outputs rather than one row per experiment.
@@ -238,11 +279,11 @@ impl CompareArgs {
 fn check_only(only: &[String]) -> Result<(), String> {
     if let Some(bad) = only
         .iter()
-        .find(|n| !EXPERIMENT_NAMES.contains(&n.as_str()))
+        .find(|n| !experiment_names().any(|e| e == n.as_str()))
     {
         return Err(format!(
             "--only: no experiment named `{bad}` (known: {})",
-            EXPERIMENT_NAMES.join(", ")
+            experiment_names().collect::<Vec<_>>().join(", ")
         ));
     }
     Ok(())
@@ -387,7 +428,7 @@ pub fn run(args: &CompareArgs) -> Result<()> {
         );
     }
 
-    let platform = crate::run::platform(&backend);
+    let platform = crate::results::platform(&backend);
     write_outputs(&rows, &platform, a, &out)
         .map_err(|e| crate::partial::save(&out, PARTIAL, &rows, rows.len(), e))?;
     crate::partial::clear(&out, PARTIAL);
@@ -477,16 +518,18 @@ fn verify_and_time(
 
 /// Writes `compare.csv`, `compare.md` and `compare.svg` into `out`, each
 /// atomically, and says so.
-fn write_outputs(
-    rows: &[CompareRow],
-    platform: &crate::results::Platform,
-    a: &LabArgs,
-    out: &Path,
-) -> Result<()> {
+fn write_outputs(rows: &[CompareRow], platform: &Platform, a: &LabArgs, out: &Path) -> Result<()> {
+    use crate::report::compare::{csv, markdown};
     let timing = timing::describe(a.warmup, a.runs, a.min_sample_ms);
+    let setup = Setup {
+        n: a.n,
+        block: a.block,
+        grid: a.grid,
+        reps: a.reps,
+    };
     let files = [
         ("compare.csv", csv(rows)),
-        ("compare.md", markdown(rows, platform, &timing, a)),
+        ("compare.md", markdown(rows, platform, &timing, &setup)),
         (
             "compare.svg",
             crate::report::plot::compare(rows, &platform.device)?,
@@ -509,177 +552,19 @@ fn write_outputs(
     Ok(())
 }
 
-fn ok(b: bool) -> &'static str {
-    if b { "OK" } else { "FAILED" }
-}
-
-fn csv(rows: &[CompareRow]) -> String {
-    let mut s = String::from(
-        "experiment,cpp_side,tile,rust_ms,rust_p10_ms,rust_p90_ms,cpp_ms,cpp_p10_ms,cpp_p90_ms,rust_over_cpp,rust_verified,cpp_verified\n",
-    );
-    for r in rows {
-        let _ = writeln!(
-            s,
-            "{},{},{},{:.6},{:.6},{:.6},{:.6},{:.6},{:.6},{:.4},{},{}",
-            r.experiment,
-            r.cpp_side.replace(',', ";"),
-            r.tile,
-            r.rust_ms.median,
-            r.rust_ms.p10,
-            r.rust_ms.p90,
-            r.cpp_ms.median,
-            r.cpp_ms.p10,
-            r.cpp_ms.p90,
-            r.rust_over_cpp,
-            r.rust_verified,
-            r.cpp_verified
-        );
-    }
-    s
-}
-
-fn markdown(
-    rows: &[CompareRow],
-    p: &crate::results::Platform,
-    timing: &str,
-    a: &LabArgs,
-) -> String {
-    let mut s = format!(
-        "# Rust vs CUDA C++ — {}\n\nPlatform: {}\n\nCommand: `{}`\n\n",
-        p.device,
-        p.line(),
-        p.command
-    );
-    let _ = writeln!(
-        s,
-        "Same process, same runtime, same data (n = {}, block {}, grid {}, reps {}); the C++ side is \
-         `reference/cuda/c02_reference.cu` built with `nvcc -O3` for the device. Timing: {timing}; each \
-         experiment's Rust kernel and its C++ twin are adjacent in every round.\n",
-        a.n,
-        a.block,
-        a.grid
-            .map(|g| g.to_string())
-            .unwrap_or_else(|| "SMs × 8".into()),
-        a.reps
-    );
-    let _ = writeln!(
-        s,
-        "| experiment | tile | Rust ms (p10–p90) | C++ ms (p10–p90) | Rust / C++ | C++ side | verify |"
-    );
-    let _ = writeln!(s, "| --- | ---: | ---: | ---: | ---: | --- | --- |");
-    for r in rows {
-        let tile = if r.tile == 0 || r.experiment.starts_with("block_") {
-            "block".to_string()
-        } else {
-            r.tile.to_string()
-        };
-        let _ = writeln!(
-            s,
-            "| {} | {tile} | {:.4} ({:.4}–{:.4}) | {:.4} ({:.4}–{:.4}) | **{:.3}** | {} | Rust {}, C++ {} |",
-            r.experiment,
-            r.rust_ms.median,
-            r.rust_ms.p10,
-            r.rust_ms.p90,
-            r.cpp_ms.median,
-            r.cpp_ms.p10,
-            r.cpp_ms.p90,
-            r.rust_over_cpp,
-            r.cpp_side,
-            ok(r.rust_verified),
-            ok(r.cpp_verified)
-        );
-    }
-    s
-}
-
-/// Both sides' SASS: the lab's embedded PTX for the device assembled with
-/// ptxas, and the C++ cubin, disassembled with the same tool.
-pub(crate) struct Listings {
-    pub ptxas: std::path::PathBuf,
-    pub dis: std::path::PathBuf,
-    pub ptx_sm: u32,
-    pub sm: u32,
-    pub rust: sass::Listing,
-    pub cpp: sass::Listing,
-}
-
-/// Builds [`Listings`] for `cpp_cubin` (temporary files in `dir`).
-pub(crate) fn listings(gpu: &cg_runtime::Gpu, cpp_cubin: &Path, dir: &Path) -> Result<Listings> {
-    let ptxas = tools::find_tool("ptxas").context("ptxas not found")?;
-    let dis = tools::find_tool("cuobjdump")
-        .or_else(|| tools::find_tool("nvdisasm"))
-        .context("cuobjdump not found")?;
-    let ptx = crate::kernels::LAB_PTX
-        .ptx()
-        .iter()
-        .find(|p| p.sm == gpu.ptx_sm())
-        .context("no PTX for this device")?;
-    let sm = gpu.info().sm();
-    let rust_cubin =
-        sass::assemble(&ptxas, ptx.ptx, sm, dir, "rust").map_err(anyhow::Error::msg)?;
-    let rust = sass::disassemble(&dis, &rust_cubin).map_err(anyhow::Error::msg)?;
-    let cpp = sass::disassemble(&dis, cpp_cubin).map_err(anyhow::Error::msg)?;
-    Ok(Listings {
-        ptxas,
-        dis,
-        ptx_sm: ptx.sm,
-        sm,
-        rust,
-        cpp,
-    })
-}
-
-/// Per experiment, the SASS opcode counts of both sides.
+/// Per experiment, the SASS opcode counts of both sides (`sass.md`).
 fn sass_report(
     gpu: &cg_runtime::Gpu,
     cpp_cubin: &Path,
     exps: &[Experiment],
     dir: &Path,
 ) -> Result<String> {
-    let Listings {
-        ptxas,
-        dis,
-        ptx_sm,
-        sm,
-        rust,
-        cpp,
-    } = listings(gpu, cpp_cubin, dir)?;
-    let mut s = format!(
-        "# SASS of each experiment, Rust vs C++ (sm_{sm})\n\nRust: the embedded PTX (sm_{}) assembled with `{}`; \
-         C++: `nvcc -O3 -arch=sm_{sm}`. Disassembled with `{}`. Counts per opcode (modifiers dropped, NOPs ignored).\n\n",
-        ptx_sm,
-        ptxas.display(),
-        dis.display()
-    );
-    let mut seen = std::collections::BTreeSet::new();
-    for e in exps {
-        if !seen.insert((e.rust_fn.clone(), e.cpp_fn.clone())) {
-            continue;
-        }
-        let (Some(r), Some(c)) = (rust.get(&e.rust_fn), cpp.get(&e.cpp_fn)) else {
-            continue;
-        };
-        let (hr, hc) = (sass::histogram(r), sass::histogram(c));
-        let _ = writeln!(s, "## {} ({} vs {})\n", e.name, e.rust_fn, e.cpp_fn);
-        let _ = writeln!(
-            s,
-            "Total instructions: Rust {}, C++ {}.\n",
-            sass::opcodes(r).len(),
-            sass::opcodes(c).len()
-        );
-        let _ = writeln!(s, "| opcode | Rust | C++ |\n| --- | ---: | ---: |");
-        let keys: std::collections::BTreeSet<&String> = hr.keys().chain(hc.keys()).collect();
-        for k in keys {
-            let (a, b) = (
-                hr.get(k).copied().unwrap_or(0),
-                hc.get(k).copied().unwrap_or(0),
-            );
-            let mark = if a != b { " ◀" } else { "" };
-            let _ = writeln!(s, "| {k}{mark} | {a} | {b} |");
-        }
-        s.push('\n');
-    }
-    Ok(s)
+    let l = crate::listings::listings(gpu, cpp_cubin, dir)?;
+    let names: Vec<(&str, &str, &str)> = exps
+        .iter()
+        .map(|e| (e.name, e.rust_fn.as_str(), e.cpp_fn.as_str()))
+        .collect();
+    Ok(crate::report::compare::sass(&l, &names))
 }
 
 #[cfg(test)]
@@ -689,7 +574,11 @@ mod tests {
     #[test]
     fn every_experiment_has_a_name_for_only() {
         for e in experiments(1024, 90, 2) {
-            assert!(EXPERIMENT_NAMES.contains(&e.name), "{} missing", e.name);
+            assert!(
+                experiment_names().any(|n| n == e.name),
+                "{} missing",
+                e.name
+            );
         }
         assert!(check_only(&["block_reduce".into(), "cluster".into()]).is_ok());
         let err = check_only(&["block".into()]).unwrap_err();

@@ -18,10 +18,10 @@ use cg_kernels::memcpy_async::{
 };
 use cg_runtime::{Backend, Buffer, LaunchConfig, Module};
 
-use crate::compare::{Listings, listings};
 use cooperative_groups::Kernel;
 
 use crate::cli::LabArgs;
+use crate::listings::{Listings, listings};
 use crate::output::write_atomic;
 use crate::progress::Progress;
 use crate::stats::Summary;
@@ -225,7 +225,7 @@ pub fn run(
             check,
         })
         .collect();
-    let platform = crate::run::platform(backend);
+    let platform = crate::results::platform(backend);
     let timing_text = timing::describe(a.warmup, a.runs, a.min_sample_ms);
     let files = [
         ("memcpy_async.csv", csv(&points)),

@@ -20,6 +20,7 @@ mod data;
 mod info;
 mod kernels;
 mod lab;
+mod listings;
 mod output;
 mod partial;
 mod preflight;

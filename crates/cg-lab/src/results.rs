@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use cg_runtime::Backend;
 use serde::Serialize;
 
 use crate::stats::Summary;
@@ -108,6 +109,43 @@ impl Platform {
     }
 }
 
+/// The platform facts of a report.
+pub fn platform(backend: &Backend) -> Platform {
+    let command = command_line();
+    let commit = env!("CG_LAB_COMMIT").to_string();
+    match backend {
+        Backend::Gpu(g) => {
+            let i = g.info();
+            Platform {
+                device: i.name.clone(),
+                slug: i.slug(),
+                sm: Some(format!("sm_{}", i.sm())),
+                sm_count: Some(i.sm_count),
+                sm_clock_mhz: Some(i.sm_clock_mhz),
+                mem_clock_mhz: Some(i.mem_clock_mhz),
+                driver: i.driver_version.clone(),
+                cuda: Some(format!("{}.{}", i.cuda_version.0, i.cuda_version.1)),
+                ptx: Some(format!("sm_{}", g.ptx_sm())),
+                commit,
+                command,
+            }
+        }
+        Backend::Sim(dev) => Platform {
+            device: format!("cg-sim (CPU simulator, {} virtual SMs)", dev.sm_count),
+            slug: "sim".into(),
+            sm: None,
+            sm_count: Some(dev.sm_count),
+            sm_clock_mhz: None,
+            mem_clock_mhz: None,
+            driver: None,
+            cuda: None,
+            ptx: None,
+            commit,
+            command,
+        },
+    }
+}
+
 /// A whole run: rows of the sweep and of the modes, plus notes.
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
@@ -182,4 +220,62 @@ pub fn first_difference(
         a[i],
         b[i]
     ))
+}
+
+/// One row of `compare.csv`.
+#[derive(Clone, Debug, Serialize)]
+pub struct CompareRow {
+    /// Experiment.
+    pub experiment: String,
+    /// The C++ side (`cooperative_groups`, CUB, hand-written).
+    pub cpp_side: String,
+    /// Tile size (0: whole block).
+    pub tile: u32,
+    /// Rust timing, ms.
+    pub rust_ms: Summary,
+    /// C++ timing, ms.
+    pub cpp_ms: Summary,
+    /// Median ratio.
+    pub rust_over_cpp: f64,
+    /// Both sides verified at reps = 1.
+    pub rust_verified: bool,
+    /// C++ side verified.
+    pub cpp_verified: bool,
+    /// What was compared.
+    pub check: String,
+}
+
+/// One row of `sync.csv`.
+#[derive(Clone, Debug, Serialize)]
+pub struct SyncRow {
+    /// tile, block, split, cluster or grid.
+    pub group: String,
+    /// Threads of the group (cluster, grid: blocks).
+    pub size: u32,
+    /// Threads per block.
+    pub block: u32,
+    /// Blocks of the latency launch.
+    pub grid: u32,
+    /// What the library's `sync` lowers to.
+    pub rust_lowering: String,
+    /// Cycles per iteration (`clock64`), median over blocks, per round.
+    pub rust_cycles: Option<Summary>,
+    /// The same, NVIDIA's C++.
+    pub cpp_cycles: Option<Summary>,
+    /// Rust ÷ C++, medians of cycles.
+    pub rust_over_cpp: Option<f64>,
+    /// ns per iteration (CUDA events ÷ iterations).
+    pub rust_ns: Option<Summary>,
+    /// The same, NVIDIA's C++.
+    pub cpp_ns: Option<Summary>,
+    /// Group syncs per µs over the GPU, 16 blocks per SM.
+    pub rust_syncs_per_us: Option<Summary>,
+    /// The same, NVIDIA's C++.
+    pub cpp_syncs_per_us: Option<Summary>,
+    /// Rust sums equal to the host's.
+    pub rust_verified: bool,
+    /// C++ sums equal to the host's (`None`: not run).
+    pub cpp_verified: Option<bool>,
+    /// What was compared.
+    pub check: String,
 }

@@ -3,7 +3,6 @@
 use std::path::PathBuf;
 
 use anyhow::{Result, bail};
-use cg_runtime::Backend;
 
 use crate::cli::{Format, LabArgs};
 use crate::lab::{Lab, Variant};
@@ -22,7 +21,7 @@ const PARTIAL: &str = "C-02";
 /// measured before it are saved to `C-02.partial.json`.
 pub fn run(args: &LabArgs) -> Result<()> {
     let backend = args.backend.open()?;
-    let platform = platform(&backend);
+    let platform = crate::results::platform(&backend);
     crate::preflight::check_n(&backend, args.n)?;
     let out = crate::results::out_dir(args.out.as_deref(), &platform.slug);
     crate::preflight::check_out_dir(&out)?;
@@ -162,41 +161,4 @@ fn print_summary(report: &Report, args: &LabArgs, written: &[PathBuf]) {
 fn written_list(written: &[PathBuf]) -> String {
     let files: Vec<String> = written.iter().map(|p| p.display().to_string()).collect();
     files.join(", ")
-}
-
-/// The platform facts of a report.
-pub fn platform(backend: &Backend) -> Platform {
-    let command = crate::results::command_line();
-    let commit = env!("CG_LAB_COMMIT").to_string();
-    match backend {
-        Backend::Gpu(g) => {
-            let i = g.info();
-            Platform {
-                device: i.name.clone(),
-                slug: i.slug(),
-                sm: Some(format!("sm_{}", i.sm())),
-                sm_count: Some(i.sm_count),
-                sm_clock_mhz: Some(i.sm_clock_mhz),
-                mem_clock_mhz: Some(i.mem_clock_mhz),
-                driver: i.driver_version.clone(),
-                cuda: Some(format!("{}.{}", i.cuda_version.0, i.cuda_version.1)),
-                ptx: Some(format!("sm_{}", g.ptx_sm())),
-                commit,
-                command,
-            }
-        }
-        Backend::Sim(dev) => Platform {
-            device: format!("cg-sim (CPU simulator, {} virtual SMs)", dev.sm_count),
-            slug: "sim".into(),
-            sm: None,
-            sm_count: Some(dev.sm_count),
-            sm_clock_mhz: None,
-            mem_clock_mhz: None,
-            driver: None,
-            cuda: None,
-            ptx: None,
-            commit,
-            command,
-        },
-    }
 }

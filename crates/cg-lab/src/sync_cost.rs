@@ -26,12 +26,11 @@ use cg_kernels::sync as k;
 use cg_runtime::{Backend, Buffer, Dim3, Function, Gpu, LaunchConfig, Module, tools};
 use clap::Args;
 use cooperative_groups::Kernel;
-use serde::Serialize;
 
 use crate::backend_choice::BackendArgs;
 use crate::output::write_atomic;
 use crate::progress::Progress;
-use crate::results::Platform;
+use crate::results::{Platform, SyncRow};
 use crate::stats::Summary;
 
 /// Flags of `cg-lab sync`.
@@ -365,45 +364,10 @@ fn check(acc: &Buffer<u32>, want: &[u32]) -> Result<(bool, String)> {
     })
 }
 
-/// One row of `sync.csv`.
-#[derive(Clone, Debug, Serialize)]
-pub struct SyncRow {
-    /// tile, block, split, cluster or grid.
-    pub group: String,
-    /// Threads of the group (cluster, grid: blocks).
-    pub size: u32,
-    /// Threads per block.
-    pub block: u32,
-    /// Blocks of the latency launch.
-    pub grid: u32,
-    /// What the library's `sync` lowers to.
-    pub rust_lowering: String,
-    /// Cycles per iteration (`clock64`), median over blocks, per round.
-    pub rust_cycles: Option<Summary>,
-    /// The same, NVIDIA's C++.
-    pub cpp_cycles: Option<Summary>,
-    /// Rust ÷ C++, medians of cycles.
-    pub rust_over_cpp: Option<f64>,
-    /// ns per iteration (CUDA events ÷ iterations).
-    pub rust_ns: Option<Summary>,
-    /// The same, NVIDIA's C++.
-    pub cpp_ns: Option<Summary>,
-    /// Group syncs per µs over the GPU, 16 blocks per SM.
-    pub rust_syncs_per_us: Option<Summary>,
-    /// The same, NVIDIA's C++.
-    pub cpp_syncs_per_us: Option<Summary>,
-    /// Rust sums equal to the host's.
-    pub rust_verified: bool,
-    /// C++ sums equal to the host's (`None`: not run).
-    pub cpp_verified: Option<bool>,
-    /// What was compared.
-    pub check: String,
-}
-
 /// Runs `cg-lab sync`.
 pub fn run(args: &SyncArgs) -> Result<()> {
     let backend = args.backend.open()?;
-    let platform = crate::run::platform(&backend);
+    let platform = crate::results::platform(&backend);
     let out = crate::results::out_dir(args.out.as_deref(), &platform.slug);
     crate::preflight::check_out_dir(&out)?;
     let rows = match &backend {

@@ -26,7 +26,9 @@ use syn::{FnArg, ItemFn, Pat, Token, Type, parse_macro_input};
 ///
 /// A PTX entry is monomorphic, so a generic kernel names its instances —
 /// the `template <int N> __global__` of CUDA C++ with its explicit
-/// instantiations:
+/// instantiations (`ignore`: this proc-macro crate cannot depend on
+/// `cooperative-groups`, which the expansion names; `cg-kernels` compiles
+/// such instances, e.g. in `src/sync.rs`):
 ///
 /// ```ignore
 /// #[kernel(instances(8, 16, 32))]

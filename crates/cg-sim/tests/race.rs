@@ -36,6 +36,7 @@ fn smem(n: usize) -> *mut u32 {
 fn st(p: *mut u32, i: usize, v: u32) {
     // SAFETY: tests index inside their arrays.
     let q = unsafe { p.add(i) };
+    // SAFETY: as above.
     unsafe { q.write_volatile(v) };
     lane::mem_access(q.cast(), 4, true);
 }
@@ -45,6 +46,7 @@ fn st(p: *mut u32, i: usize, v: u32) {
 fn ld(p: *mut u32, i: usize) -> u32 {
     // SAFETY: as `st`.
     let q = unsafe { p.add(i) };
+    // SAFETY: as above.
     let v = unsafe { q.read_volatile() };
     lane::mem_access(q.cast(), 4, false);
     v
@@ -162,6 +164,7 @@ fn missing_warp_sync_in_a_warp_exchange_is_a_race() {
 fn handshake(store: MemOrder, load: MemOrder) -> Result<cg_sim::LaunchStats, SimError> {
     launch(&LaunchConfig::new(1, 64), &|| {
         let s = smem(2);
+        // SAFETY: `smem(2)` has two words.
         let flag = unsafe { s.add(1) };
         match tid() {
             32 => {
@@ -202,6 +205,7 @@ fn fence_patterns_synchronise() {
     let run = |fences: bool, scope: MemScope| {
         launch(&LaunchConfig::new(1, 64), &|| {
             let s = smem(2);
+            // SAFETY: `smem(2)` has two words.
             let flag = unsafe { s.add(1) };
             match tid() {
                 32 => {
@@ -309,6 +313,7 @@ fn atomic_scopes_decide_moral_strength() {
         launch(&LaunchConfig::new(2, 32).with_cooperative(true), &|| {
             if tid() == 0 {
                 let q = p as *mut u32;
+                // SAFETY: `word` outlives the launch.
                 unsafe { q.write(q.read() + 1) };
                 lane::mem_atomic(q.cast(), 4, AtomicKind::Rmw, MemOrder::Relaxed, scope);
             }

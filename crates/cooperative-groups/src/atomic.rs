@@ -192,6 +192,7 @@ impl AtomicAdd for f64 {
 ///
 /// # Safety
 /// `p` must be valid for an aligned atomic read-modify-write.
+#[doc(alias = "atomicAdd")]
 #[inline(always)]
 pub unsafe fn atomic_add<T: AtomicAdd>(p: *mut T, v: T) -> T {
     // SAFETY: forwarded contract.
@@ -206,6 +207,7 @@ pub unsafe fn atomic_add<T: AtomicAdd>(p: *mut T, v: T) -> T {
 /// # Safety
 /// `p` must point to global (device) memory, valid for an aligned atomic
 /// access.
+#[doc(alias = "red.global.add")]
 #[inline(always)]
 pub unsafe fn red_add<T: AtomicAdd>(p: *mut T, v: T) {
     // SAFETY: forwarded contract.

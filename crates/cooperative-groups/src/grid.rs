@@ -81,6 +81,11 @@ impl GridGroup {
     /// Lowers to a block barrier, one release atomic add (`atom.add.release.gpu`) per block on a
     /// barrier word of the module and an acquire spin by thread 0 of each
     /// block, then a block barrier.
+    ///
+    /// # Panics
+    /// Outside a cooperative launch the grid is not guaranteed to be
+    /// co-resident: the GPU may hang, and the simulator fails the launch
+    /// with a report naming this call.
     #[inline(always)]
     #[track_caller]
     pub fn sync(&self) {
@@ -105,6 +110,11 @@ impl GridGroup {
     /// [`sync`](Self::sync) — thread 0 waits for every block's arrival
     /// (acquire), then the block barrier. Afterwards the writes every
     /// thread of the grid made before its `barrier_arrive` are visible.
+    ///
+    /// # Panics
+    /// Outside a cooperative launch the grid is not guaranteed to be
+    /// co-resident: the GPU may hang, and the simulator fails the launch
+    /// with a report naming this call.
     #[inline(always)]
     #[track_caller]
     pub fn barrier_wait(&self, token: GridArrivalToken) {

@@ -16,30 +16,35 @@ pub const FULL_MASK: u32 = 0xffff_ffff;
 pub const WARP_SIZE: u32 = 32;
 
 /// `threadIdx` (`%tid`).
+#[doc(alias = "threadIdx")]
 #[inline(always)]
 pub fn thread_idx() -> Dim3 {
     Dim3::from_raw(arch::thread_idx())
 }
 
 /// `blockIdx` (`%ctaid`).
+#[doc(alias = "blockIdx")]
 #[inline(always)]
 pub fn block_idx() -> Dim3 {
     Dim3::from_raw(arch::block_idx())
 }
 
 /// `blockDim` (`%ntid`).
+#[doc(alias = "blockDim")]
 #[inline(always)]
 pub fn block_dim() -> Dim3 {
     Dim3::from_raw(arch::block_dim())
 }
 
 /// `gridDim` (`%nctaid`).
+#[doc(alias = "gridDim")]
 #[inline(always)]
 pub fn grid_dim() -> Dim3 {
     Dim3::from_raw(arch::grid_dim())
 }
 
 /// This thread's lane in its warp (`%laneid`).
+#[doc(alias = "laneid")]
 #[inline(always)]
 pub fn lane_id() -> u32 {
     arch::lane_id()
@@ -100,6 +105,13 @@ fn shfl_word<T: Word32>(mode: ShflMode, mask: u32, v: T, b: u32, width: u32) -> 
 }
 
 /// `__shfl_sync(mask, v, src, width)`: `shfl.sync.idx.b32`.
+///
+/// # Panics
+/// On the simulator, the launch fails with a report naming this call when
+/// `mask` does not contain the calling lane or a lane of `mask` has exited
+/// (undefined behaviour on the GPU, where it may hang). With debug
+/// assertions, panics if `width` is not a power of two ≤ 32.
+#[doc(alias = "__shfl_sync")]
 #[inline(always)]
 #[track_caller]
 pub fn shfl_sync<T: Word32>(mask: u32, v: T, src_lane: u32, width: u32) -> T {
@@ -107,6 +119,13 @@ pub fn shfl_sync<T: Word32>(mask: u32, v: T, src_lane: u32, width: u32) -> T {
 }
 
 /// `__shfl_up_sync(mask, v, delta, width)`: `shfl.sync.up.b32`.
+///
+/// # Panics
+/// On the simulator, the launch fails with a report naming this call when
+/// `mask` does not contain the calling lane or a lane of `mask` has exited
+/// (undefined behaviour on the GPU, where it may hang). With debug
+/// assertions, panics if `width` is not a power of two ≤ 32.
+#[doc(alias = "__shfl_up_sync")]
 #[inline(always)]
 #[track_caller]
 pub fn shfl_up_sync<T: Word32>(mask: u32, v: T, delta: u32, width: u32) -> T {
@@ -114,6 +133,13 @@ pub fn shfl_up_sync<T: Word32>(mask: u32, v: T, delta: u32, width: u32) -> T {
 }
 
 /// `__shfl_down_sync(mask, v, delta, width)`: `shfl.sync.down.b32`.
+///
+/// # Panics
+/// On the simulator, the launch fails with a report naming this call when
+/// `mask` does not contain the calling lane or a lane of `mask` has exited
+/// (undefined behaviour on the GPU, where it may hang). With debug
+/// assertions, panics if `width` is not a power of two ≤ 32.
+#[doc(alias = "__shfl_down_sync")]
 #[inline(always)]
 #[track_caller]
 pub fn shfl_down_sync<T: Word32>(mask: u32, v: T, delta: u32, width: u32) -> T {
@@ -121,6 +147,13 @@ pub fn shfl_down_sync<T: Word32>(mask: u32, v: T, delta: u32, width: u32) -> T {
 }
 
 /// `__shfl_xor_sync(mask, v, lane_mask, width)`: `shfl.sync.bfly.b32`.
+///
+/// # Panics
+/// On the simulator, the launch fails with a report naming this call when
+/// `mask` does not contain the calling lane or a lane of `mask` has exited
+/// (undefined behaviour on the GPU, where it may hang). With debug
+/// assertions, panics if `width` is not a power of two ≤ 32.
+#[doc(alias = "__shfl_xor_sync")]
 #[inline(always)]
 #[track_caller]
 pub fn shfl_xor_sync<T: Word32>(mask: u32, v: T, lane_mask: u32, width: u32) -> T {
@@ -128,6 +161,12 @@ pub fn shfl_xor_sync<T: Word32>(mask: u32, v: T, lane_mask: u32, width: u32) -> 
 }
 
 /// `__ballot_sync(mask, pred)`: `vote.sync.ballot.b32`.
+///
+/// # Panics
+/// On the simulator, the launch fails with a report naming this call when
+/// `mask` does not contain the calling lane or a lane of `mask` has exited
+/// (undefined behaviour on the GPU, where it may hang).
+#[doc(alias = "__ballot_sync")]
 #[inline(always)]
 #[track_caller]
 pub fn ballot_sync(mask: u32, pred: bool) -> u32 {
@@ -135,6 +174,12 @@ pub fn ballot_sync(mask: u32, pred: bool) -> u32 {
 }
 
 /// `__any_sync(mask, pred)`: `vote.sync.any.pred`.
+///
+/// # Panics
+/// On the simulator, the launch fails with a report naming this call when
+/// `mask` does not contain the calling lane or a lane of `mask` has exited
+/// (undefined behaviour on the GPU, where it may hang).
+#[doc(alias = "__any_sync")]
 #[inline(always)]
 #[track_caller]
 pub fn any_sync(mask: u32, pred: bool) -> bool {
@@ -142,6 +187,12 @@ pub fn any_sync(mask: u32, pred: bool) -> bool {
 }
 
 /// `__all_sync(mask, pred)`: `vote.sync.all.pred`.
+///
+/// # Panics
+/// On the simulator, the launch fails with a report naming this call when
+/// `mask` does not contain the calling lane or a lane of `mask` has exited
+/// (undefined behaviour on the GPU, where it may hang).
+#[doc(alias = "__all_sync")]
 #[inline(always)]
 #[track_caller]
 pub fn all_sync(mask: u32, pred: bool) -> bool {
@@ -149,6 +200,7 @@ pub fn all_sync(mask: u32, pred: bool) -> bool {
 }
 
 /// `__activemask()`: `activemask.b32`.
+#[doc(alias = "__activemask")]
 #[inline(always)]
 #[track_caller]
 pub fn activemask() -> u32 {
@@ -156,6 +208,12 @@ pub fn activemask() -> u32 {
 }
 
 /// `__syncwarp(mask)`: `bar.warp.sync`.
+///
+/// # Panics
+/// On the simulator, the launch fails with a report naming this call when
+/// `mask` does not contain the calling lane or a lane of `mask` has exited
+/// (undefined behaviour on the GPU, where it may hang).
+#[doc(alias = "__syncwarp")]
 #[inline(always)]
 #[track_caller]
 pub fn syncwarp(mask: u32) {
@@ -163,6 +221,7 @@ pub fn syncwarp(mask: u32) {
 }
 
 /// `__syncthreads()`: `bar.sync 0`.
+#[doc(alias = "__syncthreads")]
 #[inline(always)]
 #[track_caller]
 pub fn syncthreads() {
@@ -171,6 +230,12 @@ pub fn syncthreads() {
 
 /// `__match_any_sync(mask, v)`: `match.any.sync.b32`, the lanes of `mask`
 /// holding the same value as this lane.
+///
+/// # Panics
+/// On the simulator, the launch fails with a report naming this call when
+/// `mask` does not contain the calling lane or a lane of `mask` has exited
+/// (undefined behaviour on the GPU, where it may hang).
+#[doc(alias = "__match_any_sync")]
 #[inline(always)]
 #[track_caller]
 pub fn match_any_sync(mask: u32, v: u32) -> u32 {
@@ -179,6 +244,12 @@ pub fn match_any_sync(mask: u32, v: u32) -> u32 {
 
 /// `__match_all_sync(mask, v, &pred)`: `match.all.sync.b32`; `(mask, true)`
 /// when every lane of `mask` holds the same value, else `(0, false)`.
+///
+/// # Panics
+/// On the simulator, the launch fails with a report naming this call when
+/// `mask` does not contain the calling lane or a lane of `mask` has exited
+/// (undefined behaviour on the GPU, where it may hang).
+#[doc(alias = "__match_all_sync")]
 #[inline(always)]
 #[track_caller]
 pub fn match_all_sync(mask: u32, v: u32) -> (u32, bool) {
@@ -189,6 +260,12 @@ pub fn match_all_sync(mask: u32, v: u32) -> (u32, bool) {
 /// Named barrier `bar.sync id, count`: waits until `count` threads (a
 /// multiple of 32, whole warps) have arrived at barrier `id` (0–15).
 /// Barrier 0 is `__syncthreads`; large tiles of this crate use 1–15.
+///
+/// # Panics
+/// On the simulator, the launch fails with a report when `id` is not below
+/// 16 or `count` is not a nonzero multiple of 32 no larger than the block
+/// (undefined on the GPU).
+#[doc(alias = "bar.sync")]
 #[inline(always)]
 #[track_caller]
 pub fn named_barrier_sync(id: u32, count: u32) {
@@ -197,6 +274,10 @@ pub fn named_barrier_sync(id: u32, count: u32) {
 
 /// `bar.arrive id, count`: signals arrival at named barrier `id` without
 /// waiting (the producer side of a producer/consumer pair).
+///
+/// # Panics
+/// As [`named_barrier_sync`].
+#[doc(alias = "bar.arrive")]
 #[inline(always)]
 #[track_caller]
 pub fn named_barrier_arrive(id: u32, count: u32) {
@@ -206,6 +287,7 @@ pub fn named_barrier_arrive(id: u32, count: u32) {
 /// `clock64()`: the SM's cycle counter (`%clock64`), for timing a region
 /// of a kernel in cycles. Each SM counts on its own: compare only two reads
 /// of the same thread. On the simulator a counter that each read advances.
+#[doc(alias = "clock")]
 #[inline(always)]
 pub fn clock64() -> u64 {
     arch::clock64()

@@ -127,10 +127,19 @@
 //! 128-thread tiles in 128-thread blocks from 1.6× to 0.87× and 0.83× of
 //! NVIDIA's `cg::reduce`.
 //!
-//! ```ignore
+//! ```
+//! # use cooperative_groups::prelude::*;
+//! # use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+//! # let sums: Vec<AtomicU32> = (0..2).map(|_| AtomicU32::new(0)).collect();
+//! # let dev = cg_sim::SimDevice { stack_size: 4 << 20, ..Default::default() };
+//! # cg_sim::launch_on(&dev, &cg_sim::LaunchConfig::new(1, 128), &|| {
+//! # let x = this_thread_block().thread_rank();
 //! let block = this_thread_block().with_max_threads::<128>();
 //! let pair = tiled_partition::<64>(&block);     // bar.sync 1 or 2, 64
 //! let sum = reduce(&pair, x, Plus);
+//! # if pair.thread_rank() == 0 { sums[pair.meta_group_rank() as usize].store(sum, Relaxed) }
+//! # }).unwrap();
+//! # assert_eq!(sums[1].load(Relaxed), (64..128).sum::<u32>());
 //! ```
 //!
 //! **Declare the block's size** when it is fixed:
@@ -164,6 +173,7 @@
 //! * `memcpy_async` (private, re-exported): [`memcpy_async`], [`wait`],
 //!   [`wait_prior`] — asynchronous copies global → shared (`cp.async`).
 #![no_std]
+#![warn(missing_docs)]
 #![cfg_attr(
     target_arch = "nvptx64",
     feature(asm_experimental_arch, core_intrinsics, link_llvm_intrinsics)

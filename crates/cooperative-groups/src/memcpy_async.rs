@@ -9,13 +9,21 @@
 //! `cg::wait` / `cg::wait_prior`. Every member of the group must call
 //! them.
 //!
-//! ```ignore
+//! ```
+//! # use cooperative_groups::{prelude::*, dynamic_shared, memcpy_async, wait, wait_prior};
+//! # let input: Vec<f32> = (0..2048).map(|i| i as f32).collect();
+//! # let dev = cg_sim::SimDevice { stack_size: 4 << 20, ..Default::default() };
+//! # let cfg = cg_sim::LaunchConfig::new(1, 128).with_dynamic_smem(2048 * 4);
+//! # cg_sim::launch_on(&dev, &cfg, &|| {
 //! let block = this_thread_block();
 //! let buf = dynamic_shared::<f32>();
 //! memcpy_async(&block, buf.slice(0, 1024), &input[..1024]);         // stage 0
 //! memcpy_async(&block, buf.slice(1024, 1024), &input[1024..2048]); // stage 1
 //! wait_prior::<1>(&block);  // stage 0 has landed, stage 1 may be in flight
 //! let x = buf.load(block.thread_rank() as usize);
+//! # assert_eq!(x, block.thread_rank() as f32);
+//! # wait(&block);
+//! # }).unwrap();
 //! ```
 //!
 //! ## What it lowers to
@@ -98,9 +106,11 @@ pub fn memcpy_async<G: AsyncCopyGroup, T: Pod>(group: &G, dst: SharedSlice<T>, s
 }
 
 /// `cg::memcpy_async(group, dst, src, bytes)`: the group copies the first
-/// `bytes` bytes of `src` to `dst` as one stage. `bytes` larger than
-/// either side is a contract violation (`trap` on the GPU, a panic on the
-/// simulator).
+/// `bytes` bytes of `src` to `dst` as one stage.
+///
+/// # Panics
+/// `bytes` larger than either side is a contract violation (`trap` on the
+/// GPU, a panic on the simulator).
 #[inline(always)]
 #[track_caller]
 pub fn memcpy_async_bytes<G: AsyncCopyGroup, T: Pod>(

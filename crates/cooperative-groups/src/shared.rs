@@ -54,11 +54,22 @@ impl Space for Peer {}
 /// another block's array mapped by
 /// [`map_shared_array`](crate::ClusterGroup::map_shared_array).
 ///
-/// ```ignore
+/// ```
+/// # use cooperative_groups::{prelude::*, shared_array};
+/// # let dev = cg_sim::SimDevice { stack_size: 4 << 20, ..Default::default() };
+/// # cg_sim::launch_on(&dev, &cg_sim::LaunchConfig::new(1, 64), &|| {
+/// # let block = this_thread_block();
+/// # let tile = tiled_partition::<32>(&block);
+/// # let warp = tile.meta_group_rank() as usize;
+/// # let partial = reduce(&tile, 1.0f32, Plus);
 /// let sums = shared_array!(f32; 32);
-/// sums.store(warp, partial);
+/// if tile.thread_rank() == 0 {
+///     sums.store(warp, partial);
+/// }
 /// block.sync();
 /// let total = sums.load(0) + sums.load(1);
+/// # assert_eq!(total, 64.0);
+/// # }).unwrap();
 /// ```
 pub struct SharedArray<T, const N: usize, S: Space = Local> {
     /// Generic address of element 0.

@@ -21,6 +21,7 @@ macro_rules! probe {
             // SAFETY: one input and one output per thread.
             let $v = unsafe { *input.add(i) };
             let r = $body;
+            // SAFETY: as above.
             unsafe { *out.add(i) = r };
         }
     };

@@ -1,6 +1,8 @@
 //! The files a lab run writes: `C-02_sweep.csv`, `C-02_modes.csv`,
 //! `C-02_cooperative_groups.md`, `C-02.json` and the SVG plots.
 
+pub mod chart;
+pub mod compare;
 pub mod csv_out;
 pub mod markdown;
 pub mod plot;

@@ -4,14 +4,11 @@
 //! Plots are drawn into a string and written by the caller through
 //! [`write_atomic`](crate::output::write_atomic), as every other output.
 
-use anyhow::{Result, anyhow};
+use anyhow::Result;
 use plotters::prelude::*;
 
-use crate::results::Report;
-
-fn err<E: std::fmt::Display>(e: E) -> anyhow::Error {
-    anyhow!("plotting: {e}")
-}
+use super::chart::{TileChart, err, legend, svg};
+use crate::results::{CompareRow, Report};
 
 /// Draws `C-02_cliff.svg`; `None` when the run has no timings.
 pub fn cliff(rep: &Report) -> Result<Option<String>> {
@@ -25,52 +22,33 @@ pub fn cliff(rep: &Report) -> Result<Option<String>> {
     }
     let (lo, hi) = (pts[0].0, pts[pts.len() - 1].0);
     let ymax = pts.iter().map(|p| p.1).fold(1.0f64, f64::max) * 1.15;
-    let mut svg = String::new();
-    let root = SVGBackend::with_string(&mut svg, (720, 440)).into_drawing_area();
-    root.fill(&WHITE).map_err(err)?;
-    let title = format!("cg reduce: time ÷ tile 32 — {}", rep.platform.device);
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 20))
-        .margin(16)
-        .x_label_area_size(40)
-        .y_label_area_size(56)
-        .build_cartesian_2d((lo..hi).log_scale().base(2.0), 0.0..ymax)
-        .map_err(err)?;
-    chart
-        .configure_mesh()
-        .x_desc("tile size (threads, log2)")
-        .y_desc("median time ÷ tile 32")
-        .x_label_formatter(&|t| t.to_string())
-        .y_label_formatter(&|v| format!("{v:.2}"))
-        .draw()
-        .map_err(err)?;
-    chart
-        .draw_series(LineSeries::new(vec![(lo, 1.0), (hi, 1.0)], BLACK.mix(0.5)))
-        .map_err(err)?
-        .label("1.0 = tile 32")
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.mix(0.5)));
-    chart
-        .draw_series(LineSeries::new(pts.clone(), BLUE.stroke_width(2)))
-        .map_err(err)?
-        .label("cooperative-groups (Rust)")
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE.stroke_width(2)));
-    chart
-        .draw_series(
-            pts.iter()
-                .map(|&(t, v)| Circle::new((t, v), 4, BLUE.filled())),
-        )
-        .map_err(err)?;
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.8))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::UpperLeft)
-        .draw()
-        .map_err(err)?;
-    root.present().map_err(err)?;
-    drop(chart);
-    drop(root);
-    Ok(Some(svg))
+    let frame = TileChart {
+        caption: format!("cg reduce: time ÷ tile 32 — {}", rep.platform.device),
+        caption_size: 20,
+        y_label_area: 56,
+        y_desc: "median time ÷ tile 32",
+    };
+    svg((720, 440), |root| {
+        let mut chart = frame.build(root, (lo, hi), 0.0..ymax, &|v: &f64| format!("{v:.2}"))?;
+        chart
+            .draw_series(LineSeries::new(vec![(lo, 1.0), (hi, 1.0)], BLACK.mix(0.5)))
+            .map_err(err)?
+            .label("1.0 = tile 32")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLACK.mix(0.5)));
+        chart
+            .draw_series(LineSeries::new(pts.clone(), BLUE.stroke_width(2)))
+            .map_err(err)?
+            .label("cooperative-groups (Rust)")
+            .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], BLUE.stroke_width(2)));
+        chart
+            .draw_series(
+                pts.iter()
+                    .map(|&(t, v)| Circle::new((t, v), 4, BLUE.filled())),
+            )
+            .map_err(err)?;
+        legend(&mut chart, WHITE.mix(0.8).into(), BLACK.into())
+    })
+    .map(Some)
 }
 
 /// A bar chart of labelled values; `reference` draws a horizontal line
@@ -91,61 +69,57 @@ impl Bars<'_> {
             .map(|b| b.1)
             .fold(self.reference.unwrap_or(0.0), f64::max)
             * 1.2;
-        let mut svg = String::new();
-        let root = SVGBackend::with_string(&mut svg, self.size).into_drawing_area();
-        root.fill(&WHITE).map_err(err)?;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(&self.title, ("sans-serif", 20))
-            .margin(16)
-            .x_label_area_size(60)
-            .y_label_area_size(64)
-            .build_cartesian_2d((0..bars.len()).into_segmented(), 0.0..top)
-            .map_err(err)?;
-        let labels: Vec<String> = bars.iter().map(|b| b.0.clone()).collect();
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .y_desc(self.y_desc)
-            .x_labels(bars.len())
-            .x_label_style(("sans-serif", 11))
-            .x_label_formatter(&|v| match v {
-                SegmentValue::CenterOf(i) => labels.get(*i).cloned().unwrap_or_default(),
-                _ => String::new(),
-            })
-            .y_label_formatter(&|v| format!("{v:.3}"))
-            .draw()
-            .map_err(err)?;
-        chart
-            .draw_series(bars.iter().enumerate().map(|(i, b)| {
-                let color = match self.reference {
-                    Some(r) if b.1 > r * 1.02 => RED.mix(0.6),
-                    Some(_) => GREEN.mix(0.6),
-                    None => BLUE.mix(0.6),
-                };
-                Rectangle::new(
-                    [
-                        (SegmentValue::Exact(i), 0.0),
-                        (SegmentValue::Exact(i + 1), b.1),
-                    ],
-                    color.filled(),
-                )
-            }))
-            .map_err(err)?;
-        if let Some(r) = self.reference {
-            chart
-                .draw_series(LineSeries::new(
-                    vec![
-                        (SegmentValue::Exact(0), r),
-                        (SegmentValue::Exact(bars.len()), r),
-                    ],
-                    BLACK.stroke_width(1),
-                ))
+        svg(self.size, |root| {
+            let mut chart = ChartBuilder::on(root)
+                .caption(&self.title, ("sans-serif", 20))
+                .margin(16)
+                .x_label_area_size(60)
+                .y_label_area_size(64)
+                .build_cartesian_2d((0..bars.len()).into_segmented(), 0.0..top)
                 .map_err(err)?;
-        }
-        root.present().map_err(err)?;
-        drop(chart);
-        drop(root);
-        Ok(svg)
+            let labels: Vec<String> = bars.iter().map(|b| b.0.clone()).collect();
+            chart
+                .configure_mesh()
+                .disable_x_mesh()
+                .y_desc(self.y_desc)
+                .x_labels(bars.len())
+                .x_label_style(("sans-serif", 11))
+                .x_label_formatter(&|v| match v {
+                    SegmentValue::CenterOf(i) => labels.get(*i).cloned().unwrap_or_default(),
+                    _ => String::new(),
+                })
+                .y_label_formatter(&|v| format!("{v:.3}"))
+                .draw()
+                .map_err(err)?;
+            chart
+                .draw_series(bars.iter().enumerate().map(|(i, b)| {
+                    let color = match self.reference {
+                        Some(r) if b.1 > r * 1.02 => RED.mix(0.6),
+                        Some(_) => GREEN.mix(0.6),
+                        None => BLUE.mix(0.6),
+                    };
+                    Rectangle::new(
+                        [
+                            (SegmentValue::Exact(i), 0.0),
+                            (SegmentValue::Exact(i + 1), b.1),
+                        ],
+                        color.filled(),
+                    )
+                }))
+                .map_err(err)?;
+            if let Some(r) = self.reference {
+                chart
+                    .draw_series(LineSeries::new(
+                        vec![
+                            (SegmentValue::Exact(0), r),
+                            (SegmentValue::Exact(bars.len()), r),
+                        ],
+                        BLACK.stroke_width(1),
+                    ))
+                    .map_err(err)?;
+            }
+            Ok(())
+        })
     }
 }
 
@@ -171,7 +145,7 @@ pub fn modes(rep: &Report) -> Result<Option<String>> {
 }
 
 /// Draws `compare.svg`: Rust ÷ C++ median per experiment, with the 1.0 line.
-pub fn compare(rows: &[crate::compare::CompareRow], device: &str) -> Result<String> {
+pub fn compare(rows: &[CompareRow], device: &str) -> Result<String> {
     let bars = rows
         .iter()
         .map(|r| {

@@ -2,14 +2,11 @@
 //! and NVIDIA's C++, with each side's block barrier as a flat line, in the
 //! largest block size of the run.
 
-use anyhow::{Result, anyhow};
+use anyhow::Result;
 use plotters::prelude::*;
 
-use crate::sync_cost::SyncRow;
-
-fn err<E: std::fmt::Display>(e: E) -> anyhow::Error {
-    anyhow!("plotting: {e}")
-}
+use super::chart::{TileChart, err, legend, svg};
+use crate::results::SyncRow;
 
 /// `None` when the run has no timings (the simulator).
 pub fn draw(rows: &[SyncRow], device: &str) -> Result<Option<String>> {
@@ -44,62 +41,45 @@ pub fn draw(rows: &[SyncRow], device: &str) -> Result<Option<String>> {
         .chain(cpp_bar);
     let (lo, hi) = all.fold((f64::MAX, 0.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
     let (lo, hi) = (lo.max(0.5) / 1.5, hi * 1.5);
-    let mut svg = String::new();
-    let root = SVGBackend::with_string(&mut svg, (760, 460)).into_drawing_area();
-    root.fill(&WHITE).map_err(err)?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(
-            format!("cycles per sync(), tiles in blocks of {block} — {device}"),
-            ("sans-serif", 19),
-        )
-        .margin(16)
-        .x_label_area_size(40)
-        .y_label_area_size(60)
-        .build_cartesian_2d((1u32..1024u32).log_scale().base(2.0), (lo..hi).log_scale())
-        .map_err(err)?;
-    chart
-        .configure_mesh()
-        .x_desc("tile size (threads, log2)")
-        .y_desc("cycles per iteration (log)")
-        .x_label_formatter(&|t| t.to_string())
-        .y_label_formatter(&|v| format!("{v:.0}"))
-        .draw()
-        .map_err(err)?;
-    let series = [
-        (rust, rust_bar, BLUE, "cooperative-groups (Rust)"),
-        (cpp, cpp_bar, RED, "NVIDIA cooperative_groups (C++)"),
-    ];
-    for (pts, bar, color, label) in series {
-        chart
-            .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
-            .map_err(err)?
-            .label(label)
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
-            });
-        chart
-            .draw_series(
-                pts.iter()
-                    .map(|&(t, v)| Circle::new((t, v), 4, color.filled())),
-            )
-            .map_err(err)?;
-        if let Some(b) = bar {
+    let frame = TileChart {
+        caption: format!("cycles per sync(), tiles in blocks of {block} — {device}"),
+        caption_size: 19,
+        y_label_area: 60,
+        y_desc: "cycles per iteration (log)",
+    };
+    svg((760, 460), |root| {
+        let mut chart = frame.build(root, (1, 1024), (lo..hi).log_scale(), &|v: &f64| {
+            format!("{v:.0}")
+        })?;
+        let series = [
+            (rust, rust_bar, BLUE, "cooperative-groups (Rust)"),
+            (cpp, cpp_bar, RED, "NVIDIA cooperative_groups (C++)"),
+        ];
+        for (pts, bar, color, label) in series {
             chart
-                .draw_series(LineSeries::new(vec![(1, b), (1024, b)], color.mix(0.4)))
+                .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
                 .map_err(err)?
-                .label(format!("{label}: block sync"))
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color.mix(0.4)));
+                .label(label)
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+                });
+            chart
+                .draw_series(
+                    pts.iter()
+                        .map(|&(t, v)| Circle::new((t, v), 4, color.filled())),
+                )
+                .map_err(err)?;
+            if let Some(b) = bar {
+                chart
+                    .draw_series(LineSeries::new(vec![(1, b), (1024, b)], color.mix(0.4)))
+                    .map_err(err)?
+                    .label(format!("{label}: block sync"))
+                    .legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 20, y)], color.mix(0.4))
+                    });
+            }
         }
-    }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.3))
-        .draw()
-        .map_err(err)?;
-    root.present().map_err(err)?;
-    drop(chart);
-    drop(root);
-    Ok(Some(svg))
+        legend(&mut chart, WHITE.mix(0.85).into(), BLACK.mix(0.3).into())
+    })
+    .map(Some)
 }

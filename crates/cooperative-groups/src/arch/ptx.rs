@@ -209,11 +209,14 @@ pub fn match_any(mask: u32, v: u64, wide: bool) -> u32 {
 pub fn match_all(mask: u32, v: u64, wide: bool) -> u32 {
     let r: u32;
     // SAFETY: warp match over the lanes of `mask` (group contract).
+    // `nomem`: registers only, no memory ordering (as LLVM's `match.any`
+    // intrinsic); not `pure`: it must not be merged or moved across
+    // divergent control flow.
     unsafe {
         if wide {
-            asm!("match.all.sync.b64 {0}, {1}, {2};", out(reg32) r, in(reg64) v, in(reg32) mask)
+            asm!("match.all.sync.b64 {0}, {1}, {2};", out(reg32) r, in(reg64) v, in(reg32) mask, options(nomem, nostack))
         } else {
-            asm!("match.all.sync.b32 {0}, {1}, {2};", out(reg32) r, in(reg32) v as u32, in(reg32) mask)
+            asm!("match.all.sync.b32 {0}, {1}, {2};", out(reg32) r, in(reg32) v as u32, in(reg32) mask, options(nomem, nostack))
         }
     }
     r
@@ -274,7 +277,11 @@ pub fn warp_sync(mask: u32) {
 pub fn elect(mask: u32) -> u32 {
     let r: u32;
     // SAFETY: warp election over the lanes of `mask` (group contract).
-    unsafe { asm!("{{ .reg .pred p; elect.sync {0}|p, {1}; }}", out(reg32) r, in(reg32) mask) };
+    // `nomem`: registers only (as LLVM's `elect.sync` intrinsic); not `pure`:
+    // it must not be merged or moved across divergent control flow.
+    unsafe {
+        asm!("{{ .reg .pred p; elect.sync {0}|p, {1}; }}", out(reg32) r, in(reg32) mask, options(nomem, nostack))
+    };
     r
 }
 
@@ -314,7 +321,8 @@ pub fn barrier_sync_upto(id: u32, max_id: u32, count: u32) {
         ($($k:literal)*) => { $(
             if $k <= max_id && id == $k {
                 // SAFETY: as `barrier_sync`, with the id as an immediate.
-                unsafe { asm!(concat!("bar.sync ", $k, ", {0};"), in(reg32) count) };
+                // Not `nomem`: a barrier orders the block's memory accesses.
+                unsafe { asm!(concat!("bar.sync ", $k, ", {0};"), in(reg32) count, options(nostack)) };
                 return;
             }
         )* };
@@ -335,15 +343,15 @@ pub fn barrier_arrive(id: u32, count: u32) {
 /// `membar.cta` / `fence.acq_rel.cta`: order this thread's memory accesses for the block.
 #[inline(always)]
 pub fn fence_block() {
-    // SAFETY: a fence has no operands.
-    unsafe { asm!("fence.acq_rel.cta;") };
+    // SAFETY: a fence has no operands. Not `nomem`: it orders memory.
+    unsafe { asm!("fence.acq_rel.cta;", options(nostack)) };
 }
 
 /// `fence.acq_rel.gpu`: order this thread's memory accesses for the device.
 #[inline(always)]
 pub fn fence_device() {
-    // SAFETY: a fence has no operands.
-    unsafe { asm!("fence.acq_rel.gpu;") };
+    // SAFETY: a fence has no operands. Not `nomem`: it orders memory.
+    unsafe { asm!("fence.acq_rel.gpu;", options(nostack)) };
 }
 
 /// A software-barrier tile's set-up always syncs its parent first on the GPU
@@ -470,8 +478,11 @@ pub unsafe fn st_shared<T: Copy + 'static>(addr: SharedAddr, v: T) {
 #[inline(always)]
 pub unsafe fn ld_shared_u32(addr: SharedAddr) -> u32 {
     let r: u32;
-    // SAFETY: the caller passes a valid shared address.
-    unsafe { asm!("ld.shared.b32 {0}, [{1}];", out(reg32) r, in(reg32) addr) };
+    // SAFETY: the caller passes a valid shared address. `readonly`: a plain
+    // load implies no ordering; not `pure`, so it is never merged or hoisted.
+    unsafe {
+        asm!("ld.shared.b32 {0}, [{1}];", out(reg32) r, in(reg32) addr, options(readonly, nostack))
+    };
     r
 }
 
@@ -484,9 +495,10 @@ pub unsafe fn ld_shared_u32(addr: SharedAddr) -> u32 {
 #[inline(always)]
 pub unsafe fn ld_shared_v2_u32(addr: SharedAddr) -> [u32; 2] {
     let (a, b): (u32, u32);
-    // SAFETY: the caller passes a valid, aligned shared address.
+    // SAFETY: the caller passes a valid, aligned shared address. `readonly`
+    // as in `ld_shared_u32`.
     unsafe {
-        asm!("ld.shared.v2.b32 {{{0}, {1}}}, [{2}];", out(reg32) a, out(reg32) b, in(reg32) addr)
+        asm!("ld.shared.v2.b32 {{{0}, {1}}}, [{2}];", out(reg32) a, out(reg32) b, in(reg32) addr, options(readonly, nostack))
     };
     [a, b]
 }
@@ -499,11 +511,13 @@ pub unsafe fn ld_shared_v2_u32(addr: SharedAddr) -> [u32; 2] {
 #[inline(always)]
 pub unsafe fn ld_shared_v4_u32(addr: SharedAddr) -> [u32; 4] {
     let (a, b, c, d): (u32, u32, u32, u32);
-    // SAFETY: the caller passes a valid, aligned shared address.
+    // SAFETY: the caller passes a valid, aligned shared address. `readonly`
+    // as in `ld_shared_u32`.
     unsafe {
         asm!(
             "ld.shared.v4.b32 {{{0}, {1}, {2}, {3}}}, [{4}];",
-            out(reg32) a, out(reg32) b, out(reg32) c, out(reg32) d, in(reg32) addr
+            out(reg32) a, out(reg32) b, out(reg32) c, out(reg32) d, in(reg32) addr,
+            options(readonly, nostack)
         )
     };
     [a, b, c, d]
@@ -516,7 +530,7 @@ pub unsafe fn ld_shared_v4_u32(addr: SharedAddr) -> [u32; 4] {
 #[inline(always)]
 pub unsafe fn st_shared_u32(addr: SharedAddr, v: u32) {
     // SAFETY: the caller passes a valid shared address.
-    unsafe { asm!("st.shared.b32 [{0}], {1};", in(reg32) addr, in(reg32) v) };
+    unsafe { asm!("st.shared.b32 [{0}], {1};", in(reg32) addr, in(reg32) v, options(nostack)) };
 }
 
 /// `atom.add.u32` on a generic address; returns the old value.
@@ -527,7 +541,9 @@ pub unsafe fn st_shared_u32(addr: SharedAddr, v: u32) {
 pub unsafe fn atomic_add_u32(p: *mut u32, v: u32) -> u32 {
     let r: u32;
     // SAFETY: the caller passes a valid pointer.
-    unsafe { asm!("atom.add.u32 {0}, [{1}], {2};", out(reg32) r, in(reg64) p, in(reg32) v) };
+    unsafe {
+        asm!("atom.add.u32 {0}, [{1}], {2};", out(reg32) r, in(reg64) p, in(reg32) v, options(nostack))
+    };
     r
 }
 
@@ -539,7 +555,9 @@ pub unsafe fn atomic_add_u32(p: *mut u32, v: u32) -> u32 {
 pub unsafe fn atomic_add_u64(p: *mut u64, v: u64) -> u64 {
     let r: u64;
     // SAFETY: the caller passes a valid pointer.
-    unsafe { asm!("atom.add.u64 {0}, [{1}], {2};", out(reg64) r, in(reg64) p, in(reg64) v) };
+    unsafe {
+        asm!("atom.add.u64 {0}, [{1}], {2};", out(reg64) r, in(reg64) p, in(reg64) v, options(nostack))
+    };
     r
 }
 
@@ -551,7 +569,9 @@ pub unsafe fn atomic_add_u64(p: *mut u64, v: u64) -> u64 {
 pub unsafe fn atomic_add_f32(p: *mut f32, v: f32) -> f32 {
     let r: f32;
     // SAFETY: the caller passes a valid pointer.
-    unsafe { asm!("atom.add.f32 {0}, [{1}], {2};", out(reg32) r, in(reg64) p, in(reg32) v) };
+    unsafe {
+        asm!("atom.add.f32 {0}, [{1}], {2};", out(reg32) r, in(reg64) p, in(reg32) v, options(nostack))
+    };
     r
 }
 
@@ -563,7 +583,9 @@ pub unsafe fn atomic_add_f32(p: *mut f32, v: f32) -> f32 {
 pub unsafe fn atomic_add_f64(p: *mut f64, v: f64) -> f64 {
     let r: f64;
     // SAFETY: the caller passes a valid pointer.
-    unsafe { asm!("atom.add.f64 {0}, [{1}], {2};", out(reg64) r, in(reg64) p, in(reg64) v) };
+    unsafe {
+        asm!("atom.add.f64 {0}, [{1}], {2};", out(reg64) r, in(reg64) p, in(reg64) v, options(nostack))
+    };
     r
 }
 
@@ -585,6 +607,7 @@ macro_rules! red_global_add {
                     concat!("{{ .reg .u64 g; cvta.to.global.u64 g, {0}; red.global.add.", $ty, " [g], {1}; }}"),
                     in(reg64) p,
                     in($reg) v,
+                    options(nostack),
                 )
             };
         }
@@ -604,7 +627,7 @@ pub unsafe fn atomic_cas_u32(p: *mut u32, cmp: u32, new: u32) -> u32 {
     let r: u32;
     // SAFETY: the caller passes a valid pointer.
     unsafe {
-        asm!("atom.cas.b32 {0}, [{1}], {2}, {3};", out(reg32) r, in(reg64) p, in(reg32) cmp, in(reg32) new)
+        asm!("atom.cas.b32 {0}, [{1}], {2}, {3};", out(reg32) r, in(reg64) p, in(reg32) cmp, in(reg32) new, options(nostack))
     };
     r
 }
@@ -616,8 +639,9 @@ pub unsafe fn atomic_cas_u32(p: *mut u32, cmp: u32, new: u32) -> u32 {
 #[inline(always)]
 pub unsafe fn load_acquire_u32(p: *const u32) -> u32 {
     let r: u32;
-    // SAFETY: the caller passes a valid pointer.
-    unsafe { asm!("ld.acquire.gpu.u32 {0}, [{1}];", out(reg32) r, in(reg64) p) };
+    // SAFETY: the caller passes a valid pointer. Not `readonly`: an acquire
+    // orders the accesses after it (and a spin on it must not be hoisted).
+    unsafe { asm!("ld.acquire.gpu.u32 {0}, [{1}];", out(reg32) r, in(reg64) p, options(nostack)) };
     r
 }
 
@@ -835,7 +859,9 @@ pub fn shared_add(addr: SharedAddr, bytes: u32) -> SharedAddr {
 pub unsafe fn ld_volatile_shared_u32(addr: SharedAddr) -> u32 {
     let r: u32;
     // SAFETY: the caller passes a valid shared address.
-    unsafe { asm!("ld.volatile.shared.u32 {0}, [{1}];", out(reg32) r, in(reg32) addr) };
+    unsafe {
+        asm!("ld.volatile.shared.u32 {0}, [{1}];", out(reg32) r, in(reg32) addr, options(nostack))
+    };
     r
 }
 
@@ -846,7 +872,9 @@ pub unsafe fn ld_volatile_shared_u32(addr: SharedAddr) -> u32 {
 #[inline(always)]
 pub unsafe fn st_volatile_shared_u32(addr: SharedAddr, v: u32) {
     // SAFETY: the caller passes a valid shared address.
-    unsafe { asm!("st.volatile.shared.u32 [{0}], {1};", in(reg32) addr, in(reg32) v) };
+    unsafe {
+        asm!("st.volatile.shared.u32 [{0}], {1};", in(reg32) addr, in(reg32) v, options(nostack))
+    };
 }
 
 /// `ld.volatile.shared.u64` (one load: the two halves are read together).
@@ -857,7 +885,9 @@ pub unsafe fn st_volatile_shared_u32(addr: SharedAddr, v: u32) {
 pub unsafe fn ld_volatile_shared_u64(addr: SharedAddr) -> u64 {
     let r: u64;
     // SAFETY: the caller passes a valid shared address.
-    unsafe { asm!("ld.volatile.shared.u64 {0}, [{1}];", out(reg64) r, in(reg32) addr) };
+    unsafe {
+        asm!("ld.volatile.shared.u64 {0}, [{1}];", out(reg64) r, in(reg32) addr, options(nostack))
+    };
     r
 }
 
@@ -868,7 +898,9 @@ pub unsafe fn ld_volatile_shared_u64(addr: SharedAddr) -> u64 {
 #[inline(always)]
 pub unsafe fn st_volatile_shared_u64(addr: SharedAddr, v: u64) {
     // SAFETY: the caller passes a valid shared address.
-    unsafe { asm!("st.volatile.shared.u64 [{0}], {1};", in(reg32) addr, in(reg64) v) };
+    unsafe {
+        asm!("st.volatile.shared.u64 [{0}], {1};", in(reg32) addr, in(reg64) v, options(nostack))
+    };
 }
 
 /// `st.release.cta.shared.u32`: a store that makes this thread's earlier
@@ -880,7 +912,9 @@ pub unsafe fn st_volatile_shared_u64(addr: SharedAddr, v: u64) {
 #[inline(always)]
 pub unsafe fn st_release_shared_u32(addr: SharedAddr, v: u32) {
     // SAFETY: the caller passes a valid shared address.
-    unsafe { asm!("st.release.cta.shared.u32 [{0}], {1};", in(reg32) addr, in(reg32) v) };
+    unsafe {
+        asm!("st.release.cta.shared.u32 [{0}], {1};", in(reg32) addr, in(reg32) v, options(nostack))
+    };
 }
 
 /// `ld.acquire.cta.shared.u32`: a load after which the writes released by
@@ -892,7 +926,9 @@ pub unsafe fn st_release_shared_u32(addr: SharedAddr, v: u32) {
 pub unsafe fn ld_acquire_shared_u32(addr: SharedAddr) -> u32 {
     let r: u32;
     // SAFETY: the caller passes a valid shared address.
-    unsafe { asm!("ld.acquire.cta.shared.u32 {0}, [{1}];", out(reg32) r, in(reg32) addr) };
+    unsafe {
+        asm!("ld.acquire.cta.shared.u32 {0}, [{1}];", out(reg32) r, in(reg32) addr, options(nostack))
+    };
     r
 }
 
@@ -988,7 +1024,7 @@ pub fn check_uniform_block(_what: &'static str, _value: u64) {}
 #[inline(always)]
 pub fn trap() -> ! {
     // SAFETY: `trap` aborts the kernel; nothing after it runs.
-    unsafe { asm!("trap;", options(noreturn)) }
+    unsafe { asm!("trap;", options(noreturn, nostack)) }
 }
 
 // ---- Atomics with an ordering and a scope (`cuda::atomic_ref`) -------------

@@ -63,13 +63,29 @@ pub(crate) fn reduce_shape<T: ShflValue, Op: ReduceOp<T>>(shape: Shape, v: T, op
 ///   the totals and stores the result to each warp's result slot before the
 ///   second barrier, and each warp loads its own after it.
 ///
-/// ```ignore
+/// ```
+/// # use cooperative_groups::prelude::*;
+/// # let dev = cg_sim::SimDevice { stack_size: 4 << 20, ..Default::default() };
+/// # cg_sim::launch_on(&dev, &cg_sim::LaunchConfig::new(1, 64), &|| {
+/// # let (x, y) = (this_thread_block().thread_rank(), this_thread_block().thread_rank() as f32);
 /// let tile = tiled_partition::<32>(&this_thread_block());
 /// let sum = reduce(&tile, x, Plus);      // redux.sync.add.u32 on sm_80+
 /// let max = reduce(&tile, y, Greater);   // f32: 5 × shfl.sync.bfly + max.f32
+/// # let base = tile.meta_group_rank() * 32;
+/// # assert_eq!(sum, (base..base + 32).sum::<u32>());
+/// # assert_eq!(max, (base + 31) as f32);
+/// # }).unwrap();
 /// ```
 #[inline(always)]
 #[track_caller]
+#[doc(alias = "__reduce_add_sync")]
+#[doc(alias = "__reduce_min_sync")]
+#[doc(alias = "__reduce_max_sync")]
+#[doc(alias = "__reduce_and_sync")]
+#[doc(alias = "__reduce_or_sync")]
+#[doc(alias = "__reduce_xor_sync")]
+#[doc(alias = "cub::BlockReduce")]
+#[doc(alias = "cub::WarpReduce")]
 pub fn reduce<G, T, Op>(group: &G, v: T, op: Op) -> T
 where
     G: ThreadGroup,

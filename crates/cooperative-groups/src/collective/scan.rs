@@ -66,11 +66,20 @@ pub(crate) fn exclusive<T: ShflValue, Op: ReduceOp<T>>(shape: Shape, v: T, op: O
 /// (one `ld.shared`, `6 × shfl.sync.up`, one `st.shared` per warp),
 /// `bar.sync 0`, one `ld.shared`.
 ///
-/// ```ignore
+/// ```
+/// # use cooperative_groups::prelude::*;
+/// # let dev = cg_sim::SimDevice { stack_size: 4 << 20, ..Default::default() };
+/// # cg_sim::launch_on(&dev, &cg_sim::LaunchConfig::new(1, 96), &|| {
+/// # let block = this_thread_block();
+/// # let count = 2u32;
 /// let offset = exclusive_scan(&block, count, Plus); // CUB BlockScan, in one line
+/// # assert_eq!(offset, 2 * block.thread_rank());
+/// # }).unwrap();
 /// ```
 #[inline(always)]
 #[track_caller]
+#[doc(alias = "cub::BlockScan")]
+#[doc(alias = "cub::WarpScan")]
 pub fn inclusive_scan<G, T, Op>(group: &G, v: T, op: Op) -> T
 where
     G: ThreadGroup,
@@ -87,6 +96,8 @@ where
 /// `shfl.sync.up` by one lane.
 #[inline(always)]
 #[track_caller]
+#[doc(alias = "cub::BlockScan")]
+#[doc(alias = "cub::WarpScan")]
 pub fn exclusive_scan<G, T, Op>(group: &G, v: T, op: Op) -> T
 where
     G: ThreadGroup,

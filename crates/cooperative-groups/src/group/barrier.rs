@@ -225,10 +225,12 @@ fn soft_sync(m: &Multi, slot: u32) {
         let warp = m.warp_in_group();
         let mine = soft_flag(slot, warp);
         let other = soft_flag(slot, 1 - warp);
-        // SAFETY (all accesses): words of the library's soft-barrier
-        // scratch, set up by `soft_setup` when the tile was made.
+        // SAFETY: words of the library's soft-barrier scratch (every
+        // access below), set up by `soft_setup` when the tile was made.
         let t = unsafe { arch::ld_volatile_shared_u32(mine) }.wrapping_add(1);
+        // SAFETY: as above.
         unsafe { arch::st_release_shared_u32(mine, t) };
+        // SAFETY: as above.
         while (unsafe { arch::ld_acquire_shared_u32(other) }.wrapping_sub(t) as i32) < 0 {
             arch::spin_hint();
         }
@@ -254,13 +256,15 @@ pub(crate) fn soft_swap(m: &Multi, slot: u32, word: u32) -> u32 {
     let mut theirs = 0;
     if m.lane() == 0 {
         let warp = m.warp_in_group();
-        // SAFETY (all accesses): 8-byte aligned words of the library's
+        // SAFETY: (all accesses) 8-byte aligned words of the library's
         // soft-barrier scratch, set up by `soft_setup`.
-        let [a, b] = [0, 1].map(|k| unsafe {
-            (arch::ld_volatile_shared_u64(swap_word(slot, warp, k)) >> 32) as u32
+        let [a, b] = [0, 1].map(|k| {
+            // SAFETY: as above.
+            unsafe { (arch::ld_volatile_shared_u64(swap_word(slot, warp, k)) >> 32) as u32 }
         });
         let seq = if (a.wrapping_sub(b) as i32) > 0 { a } else { b }.wrapping_add(1);
         let buffer = seq & 1;
+        // SAFETY: as above.
         unsafe {
             arch::st_volatile_shared_u64(
                 swap_word(slot, warp, buffer),
@@ -269,6 +273,7 @@ pub(crate) fn soft_swap(m: &Multi, slot: u32, word: u32) -> u32 {
         };
         let other = swap_word(slot, 1 - warp, buffer);
         loop {
+            // SAFETY: as above.
             let x = unsafe { arch::ld_volatile_shared_u64(other) };
             if (x >> 32) as u32 == seq {
                 theirs = x as u32;

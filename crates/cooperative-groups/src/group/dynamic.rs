@@ -37,12 +37,14 @@ pub trait DynamicParent: ThreadGroup {
 
 /// `cg::tiled_partition(parent, n)`: the caller's tile of `n` threads, `n`
 /// a power of two from 1 to 32 — the same value in every thread of the
-/// parent (the simulator checks it).
+/// parent (the simulator checks it). Costs a few integer instructions (no
+/// barrier; for a coalesced parent, two `fns.b32`).
 ///
+/// # Panics
 /// `n` not a power of two, above 32, or larger than a static parent tile is
-/// a contract violation: `trap` on the GPU, a panic on the simulator. Costs
-/// a few integer instructions (no barrier; for a coalesced parent, two
-/// `fns.b32`).
+/// a contract violation: `trap` on the GPU, a panic on the simulator; an
+/// `n` that differs between the parent's threads fails the simulator's
+/// launch with a report.
 #[inline(always)]
 #[track_caller]
 pub fn tiled_partition_dyn<P: DynamicParent>(parent: &P, n: u32) -> P::Tile {

@@ -90,6 +90,7 @@ macro_rules! warp_collectives {
         ///
         /// Lowers to one `shfl.sync.up.b32` per 32-bit word of `T` (tiles),
         /// or `fns.b32` + `shfl.sync.idx.b32` (coalesced groups).
+        #[doc(alias = "__shfl_up_sync")]
         #[inline(always)]
         #[track_caller]
         $($vis)* fn shfl_up<T: $crate::ShflValue>(&self, v: T, delta: u32) -> T {
@@ -101,6 +102,7 @@ macro_rules! warp_collectives {
         ///
         /// Lowers to one `shfl.sync.down.b32` per 32-bit word (tiles), or
         /// `fns.b32` + `shfl.sync.idx.b32` (coalesced groups).
+        #[doc(alias = "__shfl_down_sync")]
         #[inline(always)]
         #[track_caller]
         $($vis)* fn shfl_down<T: $crate::ShflValue>(&self, v: T, delta: u32) -> T {
@@ -112,6 +114,7 @@ macro_rules! warp_collectives {
         /// tiles `lane_mask` is taken modulo the tile size).
         ///
         /// Lowers to one `shfl.sync.bfly.b32` per 32-bit word (tiles).
+        #[doc(alias = "__shfl_xor_sync")]
         #[inline(always)]
         #[track_caller]
         $($vis)* fn shfl_xor<T: $crate::ShflValue>(&self, v: T, lane_mask: u32) -> T {
@@ -123,6 +126,7 @@ macro_rules! warp_collectives {
         ///
         /// Lowers to `vote.sync.ballot.b32` (+ a shift for tiles, a bit
         /// compaction for coalesced groups).
+        #[doc(alias = "__ballot_sync")]
         #[inline(always)]
         #[track_caller]
         $($vis)* fn ballot(&self, pred: bool) -> u32 {
@@ -133,6 +137,7 @@ macro_rules! warp_collectives {
         /// as the caller (group-relative).
         ///
         /// Lowers to `match.any.sync.b32` (`.b64` for 64-bit values).
+        #[doc(alias = "__match_any_sync")]
         #[inline(always)]
         #[track_caller]
         $($vis)* fn match_any<V: $crate::MatchValue>(&self, v: V) -> u32 {
@@ -144,6 +149,7 @@ macro_rules! warp_collectives {
         /// predicate).
         ///
         /// Lowers to `match.all.sync.b32` (`.b64` for 64-bit values).
+        #[doc(alias = "__match_all_sync")]
         #[inline(always)]
         #[track_caller]
         $($vis)* fn match_all<V: $crate::MatchValue>(&self, v: V) -> Option<u32> {
@@ -166,6 +172,11 @@ macro_rules! common_collectives {
         /// a broadcast — `src` must be the same for the whole tile — through
         /// shared memory: `st.shared` by the source, `bar.sync`, `ld.shared`,
         /// `bar.sync`.
+        ///
+        /// # Panics
+        /// On a multi-warp tile, a `src` that is not the same in every thread
+        /// fails the simulator's launch with a report (undefined on the GPU).
+        #[doc(alias = "__shfl_sync")]
         #[inline(always)]
         #[track_caller]
         $($vis)* fn shfl<T: $crate::ShflValue>(&self, v: T, src: u32) -> T {
@@ -176,6 +187,7 @@ macro_rules! common_collectives {
         ///
         /// Lowers to `vote.sync.any.pred`; on a multi-warp tile, one vote per
         /// warp through shared memory between two `bar.sync`.
+        #[doc(alias = "__any_sync")]
         #[inline(always)]
         #[track_caller]
         $($vis)* fn any(&self, pred: bool) -> bool {
@@ -186,6 +198,7 @@ macro_rules! common_collectives {
         ///
         /// Lowers to `vote.sync.all.pred`; on a multi-warp tile, one vote per
         /// warp through shared memory between two `bar.sync`.
+        #[doc(alias = "__all_sync")]
         #[inline(always)]
         #[track_caller]
         $($vis)* fn all(&self, pred: bool) -> bool {

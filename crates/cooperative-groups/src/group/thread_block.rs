@@ -53,8 +53,13 @@ pub struct BlockArrivalToken {
 
 impl<const MAX_THREADS: u32> ThreadBlock<MAX_THREADS> {
     /// Declares that the block has at most `M` threads (1..=1024; another
-    /// `M` does not compile). A larger block is a contract violation: `trap`
-    /// on the GPU, a panic naming both sizes on the simulator.
+    /// `M` does not compile).
+    ///
+    /// # Panics
+    /// A larger block is a contract violation: `trap` on the GPU, a panic
+    /// naming both sizes on the simulator.
+    ///
+    /// # Why
     ///
     /// Why: a tile of 64–512 threads syncs with a hardware named barrier
     /// whose id depends on the block's size. Without a bound the kernel may
@@ -66,9 +71,15 @@ impl<const MAX_THREADS: u32> ThreadBlock<MAX_THREADS> {
     /// tiles of a 128-thread block, 7 for a 256-thread block). Larger bounds
     /// keep the register form: 4 blocks of 512 threads fill an SM anyway.
     ///
-    /// ```ignore
+    /// ```
+    /// # use cooperative_groups::prelude::*;
+    /// # let dev = cg_sim::SimDevice { stack_size: 4 << 20, ..Default::default() };
+    /// # cg_sim::launch_on(&dev, &cg_sim::LaunchConfig::new(1, 128), &|| {
     /// let block = this_thread_block().with_max_threads::<128>();
     /// let tile = tiled_partition::<64>(&block); // bar.sync 1 / bar.sync 2
+    /// # tile.sync();
+    /// # assert_eq!(tile.meta_group_size(), 2);
+    /// # }).unwrap();
     /// ```
     #[inline(always)]
     #[track_caller]
@@ -91,13 +102,21 @@ impl<const MAX_THREADS: u32> ThreadBlock<MAX_THREADS> {
     /// `N` does not compile) — CUB's `BLOCK_DIM_X`. The block's size is then
     /// a constant: the block-wide `reduce` and scans drop their branches on
     /// the size and loop a known number of warps. Includes
-    /// [`with_max_threads::<N>`](Self::with_max_threads). A block of another
-    /// size is a contract violation: `trap` on the GPU, a panic naming both
-    /// sizes on the simulator.
+    /// [`with_max_threads::<N>`](Self::with_max_threads).
     ///
-    /// ```ignore
+    /// # Panics
+    /// A block of another size is a contract violation: `trap` on the GPU,
+    /// a panic naming both sizes on the simulator.
+    ///
+    /// ```
+    /// # use cooperative_groups::prelude::*;
+    /// # let dev = cg_sim::SimDevice { stack_size: 4 << 20, ..Default::default() };
+    /// # cg_sim::launch_on(&dev, &cg_sim::LaunchConfig::new(1, 256), &|| {
+    /// # let x = 3u32;
     /// let block = this_thread_block().with_threads::<256>();
     /// let total = reduce(&block, x, Plus);   // 8 warp totals, one ld.shared.v4 pair
+    /// # assert_eq!(total, 768);
+    /// # }).unwrap();
     /// ```
     #[inline(always)]
     #[track_caller]
@@ -151,6 +170,7 @@ impl<const MAX_THREADS: u32> ThreadBlock<MAX_THREADS> {
     /// `__syncthreads()`: `bar.sync 0`.
     #[inline(always)]
     #[track_caller]
+    #[doc(alias = "__syncthreads")]
     pub fn sync(&self) {
         arch::sync_threads()
     }

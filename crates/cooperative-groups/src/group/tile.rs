@@ -199,8 +199,10 @@ pub struct ThreadBlockTile<const N: u32> {
 /// syncs the parent twice to set up its software barrier (see the
 /// [barrier reservation](crate#named-barriers)).
 ///
+/// # Panics
 /// `N` larger than the block is a contract violation: `trap` on the GPU, a
-/// panic naming the sizes on the simulator.
+/// panic naming the sizes on the simulator. On the simulator, a parent
+/// whose threads do not all take part fails the launch with a report.
 #[inline(always)]
 #[track_caller]
 pub fn tiled_partition<const N: u32>(parent: &impl TiledParent<N>) -> ThreadBlockTile<N>

@@ -152,7 +152,7 @@ pub fn gpu_conjugate_gradient(
     let first = grid.thread_rank() == 0;
     let max_iter = 10000;
     let (alpha, alpham1) = (1.0f32, -1.0f32);
-    // SAFETY (every read and write of `*dot_result` below): one f64 of
+    // SAFETY: (every read and write of `*dot_result` below) one f64 of
     // global memory; written by one thread between grid syncs and read by
     // all after the next grid sync.
     let read_dot = || unsafe { dot_result.read_volatile() };
@@ -176,6 +176,8 @@ pub fn gpu_conjugate_gradient(
         grid.sync();
         spmv(a, alpha, p, ax, &grid);
         if first {
+            // SAFETY: `dot_result` is the launch's one-element accumulator;
+            // only the first thread writes it, between two grid barriers.
             unsafe { dot_result.write_volatile(0.0) };
         }
         grid.sync();
@@ -187,6 +189,8 @@ pub fn gpu_conjugate_gradient(
         r0 = r1;
         grid.sync();
         if first {
+            // SAFETY: `dot_result` is the launch's one-element accumulator;
+            // only the first thread writes it, between two grid barriers.
             unsafe { dot_result.write_volatile(0.0) };
         }
         grid.sync();

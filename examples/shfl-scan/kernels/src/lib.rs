@@ -225,7 +225,7 @@ pub fn shfl_intimage_rows(img: *const U4, integral: *mut U4) {
     r[1] = tile.shfl_xor(r[1], 1);
     r[2] = tile.shfl_xor(r[2], 2);
     r[3] = tile.shfl_xor(r[3], 3);
-    // SAFETY (all four stores): `integral` has 4·B U4s per row; each index
+    // SAFETY: (all four stores) `integral` has 4·B U4s per row; each index
     // lies in the group's 16 and every U4 is written once.
     unsafe {
         *integral.add((out + id_mask + id_shift) as usize) = elem(&r, id_mask);
@@ -234,6 +234,7 @@ pub fn shfl_intimage_rows(img: *const U4, integral: *mut U4) {
     for v in r.iter_mut() {
         *v = tile.shfl_xor(*v, 1);
     }
+    // SAFETY: as above, the other two of the four stores.
     unsafe {
         *integral.add((out + id_mask + id_shift + 4) as usize) = elem(&r, id_mask);
         *integral.add((out + id_swizzle + id_shift + 12) as usize) = elem(&r, id_swizzle);
