@@ -61,6 +61,18 @@ fn sim_mode(mode: ShflMode) -> lane::ShflMode {
 pub fn shfl(mode: ShflMode, mask: u32, v: u32, b: u32, c: u32) -> u32 {
     lane::shfl(sim_mode(mode), mask, v, b, c)
 }
+/// `shfl.sync.up.b32 d|p`: the value and whether the source lane was in
+/// range (the PTX ISA's rule: `lane - b` at or above the segment's first
+/// lane, which `c` names).
+#[track_caller]
+#[inline]
+pub fn shfl_up_pred(mask: u32, v: u32, b: u32, c: u32) -> (u32, bool) {
+    let d = lane::shfl(lane::ShflMode::Up, mask, v, b, c);
+    let lane = lane::lane_id();
+    let seg = (c >> 8) & 0x1f;
+    let max_lane = (lane & seg) | (c & 0x1f & !seg);
+    (d, lane as i32 - (b & 0x1f) as i32 >= max_lane as i32)
+}
 /// `vote.sync.ballot.b32`.
 #[track_caller]
 #[inline]

@@ -3,20 +3,23 @@
 //! every source is a lower rank; coalesced groups find the source lane with
 //! `fns`.
 
-use super::shuffle::{coal_shfl_up, seg_shfl_up_raw};
+use super::shuffle::{coal_shfl_up, seg_shfl_up_pred, seg_shfl_up_raw};
 use crate::group::shape::{Coal, Seg};
 use crate::ops::ReduceOp;
 use crate::value::ShflValue;
 
-/// Inclusive scan of an aligned segment.
+/// Inclusive scan of an aligned segment. Step `d` combines when the
+/// shuffle's predicate says its source exists (`rank >= d`), as CUB's warp
+/// scan does: no rank compare per step, and no predicate registers held
+/// across the caller's loops (a kernel with several scan paths otherwise
+/// recomputes them on every call).
 #[inline(always)]
 #[track_caller]
 pub(crate) fn seg_inclusive<T: ShflValue, Op: ReduceOp<T>>(s: Seg, mut v: T, op: Op) -> T {
-    let rank = s.rank();
     let mut d = 1;
     while d < s.width {
-        let o = seg_shfl_up_raw(s, v, d);
-        if rank >= d {
+        let (o, below) = seg_shfl_up_pred(s, v, d);
+        if below {
             v = op.combine(o, v);
         }
         d *= 2;
