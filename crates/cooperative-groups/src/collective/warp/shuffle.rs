@@ -44,6 +44,10 @@ pub(crate) fn seg_shfl_up_raw<T: ShflValue>(s: Seg, v: T, d: u32) -> T {
 #[inline(always)]
 #[track_caller]
 pub(crate) fn seg_shfl_up_pred<T: ShflValue>(s: Seg, v: T, d: u32) -> (T, bool) {
+    if words::<T>() == 0 {
+        // Nothing to move (a zero-sized value): no shuffle, the rank decides.
+        return (v, s.rank() >= d);
+    }
     let mut buf = to_words(v);
     let (w0, ok) = arch::shfl_up_pred(s.op_mask, buf[0], d, s.seg_bits());
     buf[0] = w0;
