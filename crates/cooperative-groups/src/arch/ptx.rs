@@ -51,6 +51,8 @@ unsafe extern "C" {
     fn nv_shfl_idx(mask: u32, v: u32, b: u32, c: u32) -> u32;
     #[link_name = "llvm.nvvm.shfl.sync.up.i32"]
     fn nv_shfl_up(mask: u32, v: u32, b: u32, c: u32) -> u32;
+    #[link_name = "llvm.nvvm.shfl.sync.up.i32p"]
+    fn nv_shfl_up_p(mask: u32, v: u32, b: u32, c: u32) -> (u32, bool);
     #[link_name = "llvm.nvvm.shfl.sync.down.i32"]
     fn nv_shfl_down(mask: u32, v: u32, b: u32, c: u32) -> u32;
     #[link_name = "llvm.nvvm.shfl.sync.bfly.i32"]
@@ -168,6 +170,15 @@ pub fn shfl(mode: ShflMode, mask: u32, v: u32, b: u32, c: u32) -> u32 {
             ShflMode::Bfly => nv_shfl_bfly(mask, v, b, c),
         }
     }
+}
+
+/// `shfl.sync.up.b32 d|p, v, b, c, mask`: the value and `p`, whether the
+/// source lane was in range (`lane - b` at or above the segment's first
+/// lane); out of range, `d` is the caller's own `v`.
+#[inline(always)]
+pub fn shfl_up_pred(mask: u32, v: u32, b: u32, c: u32) -> (u32, bool) {
+    // SAFETY: as `shfl`.
+    unsafe { nv_shfl_up_p(mask, v, b, c) }
 }
 
 /// `vote.sync.ballot.b32`.

@@ -61,6 +61,23 @@ fn sim_mode(mode: ShflMode) -> lane::ShflMode {
 pub fn shfl(mode: ShflMode, mask: u32, v: u32, b: u32, c: u32) -> u32 {
     lane::shfl(sim_mode(mode), mask, v, b, c)
 }
+/// `shfl.sync.up.b32 d|p`: the value and whether the source lane was in
+/// range (the PTX ISA's rule: `lane - b` at or above the segment's first
+/// lane, which `c` names).
+#[track_caller]
+#[inline]
+pub fn shfl_up_pred(mask: u32, v: u32, b: u32, c: u32) -> (u32, bool) {
+    let d = lane::shfl(lane::ShflMode::Up, mask, v, b, c);
+    (d, up_in_range(lane::lane_id(), b, c))
+}
+
+/// `shfl.sync.up`'s predicate for `lane`: `lane - b` at or above the
+/// segment's first lane (the PTX ISA's `j >= maxLane`).
+fn up_in_range(lane: u32, b: u32, c: u32) -> bool {
+    let seg = (c >> 8) & 0x1f;
+    let max_lane = (lane & seg) | (c & 0x1f & !seg);
+    lane as i32 - (b & 0x1f) as i32 >= max_lane as i32
+}
 /// `vote.sync.ballot.b32`.
 #[track_caller]
 #[inline]
@@ -993,4 +1010,29 @@ pub fn cp_async_wait<const N: u32>() {
 #[inline]
 pub fn shared_access_check(p: *const u8, len: usize, write: bool) {
     lane::async_check_access(p, len, write)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ShflMode, up_in_range};
+    use crate::arch::shfl_c;
+
+    /// For a segment of `width` lanes (`c` as the scans pass it) and a
+    /// shift `d < width`, the predicate is `rank >= d`, the rank compare
+    /// the scans replaced.
+    #[test]
+    fn up_predicate_is_rank_at_least_d() {
+        for width in [1u32, 2, 4, 8, 16, 32] {
+            let c = shfl_c(ShflMode::Up, width);
+            for lane in 0..32 {
+                for d in 1..width {
+                    assert_eq!(
+                        up_in_range(lane, d, c),
+                        lane % width >= d,
+                        "w {width} lane {lane} d {d}"
+                    );
+                }
+            }
+        }
+    }
 }

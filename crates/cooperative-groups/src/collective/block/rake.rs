@@ -40,7 +40,7 @@
 use super::exchange;
 use super::scan::multi_finish;
 use crate::arch;
-use crate::collective::warp::scan::seg_inclusive;
+use crate::collective::warp::scan::{seg_inclusive, seg_inclusive_pred};
 use crate::collective::warp::shuffle::seg_shfl_up_raw;
 use crate::group::barrier;
 use crate::group::shape::{Bar, Multi};
@@ -65,7 +65,7 @@ pub(crate) fn serves<T: ShflValue>(m: &Multi) -> bool {
 #[track_caller]
 fn warp_scans<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(m: Multi, v: T, op: Op) -> T {
     let warp = m.warp_seg();
-    let inc = seg_inclusive::<T, Op>(warp, v, op);
+    let inc = seg_inclusive_pred::<T, Op>(warp, v, op);
     if warp.rank() == warp.n - 1 {
         exchange::put(&m, inc);
     }
@@ -79,7 +79,7 @@ fn warp_scans<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(m: Multi, v:
         } else {
             op.identity()
         };
-        let before = lane_prefix::<T, Op>(m, total, op);
+        let before = lane_prefix::<T, Op, true>(m, total, op);
         // Lane `w` stores warp `w`'s prefix in its result slot (warp 0's
         // is unused); the totals were read from the partial half.
         if w < m.warps() {
@@ -159,7 +159,7 @@ fn rake_exact<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool, const SEG: u
         };
         i += 1;
     }
-    let prefix = lane_prefix::<T, Op>(m, total, op);
+    let prefix = lane_prefix::<T, Op, false>(m, total, op);
     let mut acc = prefix;
     let mut i = 0;
     while i < SEG {
@@ -177,10 +177,17 @@ fn rake_exact<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool, const SEG: u
 /// or the warp totals): lane `l` gets the fold of lanes `0..l` (lane 0
 /// gets its own total, which it does not use). Lanes without a total carry
 /// the identity and come after every real one, so they change no prefix.
+/// `PRED`: the warp scan combines on the shuffles' predicates
+/// ([`seg_inclusive_pred`], for the warp-scan path) or on rank compares
+/// (the raking lanes).
 #[inline(always)]
 #[track_caller]
-fn lane_prefix<T: ShflValue, Op: ReduceOp<T>>(m: Multi, total: T, op: Op) -> T {
+fn lane_prefix<T: ShflValue, Op: ReduceOp<T>, const PRED: bool>(m: Multi, total: T, op: Op) -> T {
     let warp = m.warp_seg();
-    let inc = seg_inclusive::<T, Op>(warp, total, op);
+    let inc = if PRED {
+        seg_inclusive_pred::<T, Op>(warp, total, op)
+    } else {
+        seg_inclusive::<T, Op>(warp, total, op)
+    };
     seg_shfl_up_raw(warp, inc, 1)
 }

@@ -5,7 +5,7 @@
 //! rake instead: [`rake`](super::rake).)
 
 use super::exchange;
-use crate::collective::warp::scan::seg_inclusive;
+use crate::collective::warp::scan::seg_inclusive_pred;
 use crate::collective::warp::shuffle::seg_shfl_up_raw;
 use crate::group::shape::{Bar, Multi, Seg};
 use crate::ops::ReduceOp;
@@ -18,7 +18,7 @@ use crate::value::{ShflValue, words};
 #[track_caller]
 fn multi_prefix<T: ShflValue, Op: ReduceOp<T>>(m: Multi, v: T, op: Op) -> (Seg, T, Option<T>) {
     let warp = m.warp_seg();
-    let inc = seg_inclusive::<T, Op>(warp, v, op);
+    let inc = seg_inclusive_pred::<T, Op>(warp, v, op);
     if let (Bar::Soft(slot), 1, 2) = (m.bar, words::<T>(), m.warps()) {
         // A 64-thread tile on the software barrier: the first warp's total
         // (its last lane's inclusive value) reaches the second warp in one

@@ -37,6 +37,28 @@ pub(crate) fn seg_shfl_up_raw<T: ShflValue>(s: Seg, v: T, d: u32) -> T {
     shfl_words(ShflMode::Up, s.op_mask, v, d, s.seg_bits())
 }
 
+/// `shfl.sync.up` by `0 < d < width` inside the segment, and whether the
+/// source exists: `rank >= d`, read from the shuffle's own predicate
+/// output (no compare of the rank, no predicate register held across a
+/// loop). One `shfl.sync` per word; the predicate is the same for each.
+#[inline(always)]
+#[track_caller]
+pub(crate) fn seg_shfl_up_pred<T: ShflValue>(s: Seg, v: T, d: u32) -> (T, bool) {
+    if words::<T>() == 0 {
+        // Nothing to move (a zero-sized value): no shuffle, the rank decides.
+        return (v, s.rank() >= d);
+    }
+    let mut buf = to_words(v);
+    let (w0, ok) = arch::shfl_up_pred(s.op_mask, buf[0], d, s.seg_bits());
+    buf[0] = w0;
+    let mut i = 1;
+    while i < words::<T>() {
+        buf[i] = arch::shfl(ShflMode::Up, s.op_mask, buf[i], d, s.seg_bits());
+        i += 1;
+    }
+    (from_words(buf), ok)
+}
+
 /// `shfl_up` for any `d`, as `__shfl_up_sync(mask, v, d, width)`: the
 /// hardware reads `d`'s low 5 bits, so `d = 33` moves by one lane, as in
 /// CUDA.
