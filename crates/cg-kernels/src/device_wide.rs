@@ -14,9 +14,11 @@
 //!   Parallel Prefix Scan with Decoupled Look-back", 2016; CUB's
 //!   `ScanTileState`). One block per tile of [`SCAN_TILE`] elements, tile
 //!   `blockIdx.x` (blocks are dispatched in index order, which CUB relies
-//!   on too). Each thread scans 16 consecutive elements in registers, the
-//!   block scans the threads' totals (`exclusive_scan` on the block), and
-//!   the last warp publishes the tile's aggregate, looks back over the
+//!   on too). Loads and stores are warp-striped 16-byte vectors (each
+//!   instruction of a warp covers 512 contiguous bytes); each lane scans its
+//!   4-element vectors, the warp scans the lanes' sums (`inclusive_scan` on
+//!   a 32-thread tile) four rounds in a row, the warps' totals go through
+//!   shared memory, and the last warp publishes the tile's aggregate, looks back over the
 //!   tile states of the preceding tiles 32 at a time (summing aggregates
 //!   until a tile with its inclusive prefix), and publishes the tile's
 //!   inclusive prefix. The input is read once and the output written once.
@@ -175,44 +177,81 @@ fn pack<T: Elem>(epoch: u32, status: u32, value: T) -> u64 {
     ((epoch.wrapping_mul(4) | status) as u64) << 32 | value.to_bits32() as u64
 }
 
-/// The single-pass inclusive scan of one tile.
+/// Elements per warp of a scan tile.
+const WARP_ITEMS: usize = 32 * SCAN_ITEMS;
+
+/// The single-pass inclusive scan of one tile. Warp-striped: warp `w`
+/// owns elements `[512w, 512w + 512)` of the tile, and in round `k` lane
+/// `l` holds the 16-byte vector at `128k + 4l` — every load and store
+/// instruction of a warp covers 512 contiguous bytes.
 #[inline(always)]
 fn scan_body<T: Elem>(input: *const T, output: *mut T, states: *mut u64, n: u32, epoch: u32) {
     let block = this_thread_block().with_threads::<BLOCK>();
     let warp = tiled_partition::<32>(&block);
     let prefix_slot = shared_array!(u32; 1);
+    let warp_totals = shared_array!(u32; 8);
     let n = n as usize;
     let tile = block_idx().x as usize;
     let base = tile * SCAN_TILE;
-    let rank = block.thread_rank() as usize;
-    let first = base + rank * SCAN_ITEMS;
+    let w = (block.thread_rank() / 32) as usize;
+    let lane = warp.thread_rank() as usize;
+    let first = base + w * WARP_ITEMS + 4 * lane;
     let full = base + SCAN_TILE <= n && (input as usize).is_multiple_of(16);
-    // This thread's 16 elements, scanned in registers.
-    let mut items = [T::default(); SCAN_ITEMS];
+    let mut v = [[T::default(); 4]; 4];
     if full {
-        for k in 0..SCAN_ITEMS / 4 {
+        for (k, vk) in v.iter_mut().enumerate() {
             // SAFETY: the tile is whole and the input 16-byte aligned.
-            let v = unsafe { load4(input, first + 4 * k) };
-            items[4 * k..4 * k + 4].copy_from_slice(&v);
+            *vk = unsafe { load4(input, first + 128 * k) };
         }
     } else {
-        for (k, item) in items.iter_mut().enumerate() {
-            if first + k < n {
-                // SAFETY: inside the input.
-                *item = unsafe { input.add(first + k).read() };
+        for (k, vk) in v.iter_mut().enumerate() {
+            for (j, x) in vk.iter_mut().enumerate() {
+                let i = first + 128 * k + j;
+                if i < n {
+                    // SAFETY: inside the input.
+                    *x = unsafe { input.add(i).read() };
+                }
             }
         }
     }
-    for k in 1..SCAN_ITEMS {
-        items[k] = items[k - 1].add(items[k]);
-    }
-    let mine = items[SCAN_ITEMS - 1];
     let sum = |a: T, b: T| a.add(b);
-    let before = exclusive_scan(&block, mine, sum);
-    // The last warp: its last lane holds the tile's aggregate.
-    if block.thread_rank() / 32 == BLOCK / 32 - 1 {
-        let aggregate = warp.shfl(before.add(mine), 31);
-        let lane = warp.thread_rank();
+    // Each round: the lane's 4 elements, the warp's scan of the lanes'
+    // sums, and the rounds before it (`carry`).
+    let mut carry = T::default();
+    for (k, vk) in v.iter_mut().enumerate() {
+        vk[1] = vk[0].add(vk[1]);
+        vk[2] = vk[1].add(vk[2]);
+        vk[3] = vk[2].add(vk[3]);
+        let inc = inclusive_scan(&warp, vk[3], sum);
+        let below = warp.shfl_up(inc, 1);
+        let total = warp.shfl(inc, 31);
+        let offset = match (k, lane) {
+            (0, 0) => None,
+            (0, _) => Some(below),
+            (_, 0) => Some(carry),
+            _ => Some(carry.add(below)),
+        };
+        if let Some(o) = offset {
+            for x in vk.iter_mut() {
+                *x = o.add(*x);
+            }
+        }
+        carry = if k == 0 { total } else { carry.add(total) };
+    }
+    if lane == 0 {
+        warp_totals.store(w, carry.to_bits32());
+    }
+    block.sync();
+    // The warps before this one, and the whole tile, in warp order.
+    let mut before: Option<T> = None;
+    let mut aggregate = T::from_bits32(warp_totals.load(0));
+    for i in 1..(BLOCK / 32) as usize {
+        if i == w {
+            before = Some(aggregate);
+        }
+        aggregate = aggregate.add(T::from_bits32(warp_totals.load(i)));
+    }
+    if w == (BLOCK / 32) as usize - 1 {
         let prefix = if tile == 0 {
             if lane == 31 {
                 publish(states, 0, pack(epoch, INCLUSIVE, aggregate));
@@ -237,32 +276,33 @@ fn scan_body<T: Elem>(input: *const T, output: *mut T, states: *mut u64, n: u32,
         }
     }
     block.sync();
-    let prefix = T::from_bits32(prefix_slot.load(0));
-    let offset = if tile == 0 {
-        before
-    } else {
-        prefix.add(before)
+    let offset = match (tile, before) {
+        (0, None) => None,
+        (0, Some(b)) => Some(b),
+        (_, None) => Some(T::from_bits32(prefix_slot.load(0))),
+        (_, Some(b)) => Some(T::from_bits32(prefix_slot.load(0)).add(b)),
     };
-    for item in items.iter_mut() {
-        *item = offset.add(*item);
+    if let Some(o) = offset {
+        for vk in v.iter_mut() {
+            for x in vk.iter_mut() {
+                *x = o.add(*x);
+            }
+        }
     }
     if full {
-        for k in 0..SCAN_ITEMS / 4 {
-            let v = V4([
-                items[4 * k],
-                items[4 * k + 1],
-                items[4 * k + 2],
-                items[4 * k + 3],
-            ]);
+        for (k, vk) in v.iter().enumerate() {
             // SAFETY: the tile is whole; the output is 16-byte aligned like
-            // the input (checked by the launcher: same allocation alignment).
-            unsafe { output.add(first + 4 * k).cast::<V4<T>>().write(v) };
+            // the input (the launcher's allocations are).
+            unsafe { output.add(first + 128 * k).cast::<V4<T>>().write(V4(*vk)) };
         }
     } else {
-        for (k, &item) in items.iter().enumerate() {
-            if first + k < n {
-                // SAFETY: inside the output.
-                unsafe { output.add(first + k).write(item) };
+        for (k, vk) in v.iter().enumerate() {
+            for (j, &x) in vk.iter().enumerate() {
+                let i = first + 128 * k + j;
+                if i < n {
+                    // SAFETY: inside the output.
+                    unsafe { output.add(i).write(x) };
+                }
             }
         }
     }
