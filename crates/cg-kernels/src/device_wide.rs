@@ -125,10 +125,10 @@ fn reduce_body<T: Elem>(input: *const T, out: *mut T, n: u32) {
     let mut i = me;
     // Four independent 16-byte loads in flight per thread.
     while i + 3 * stride < vecs {
-        for k in 0..4 {
+        for (k, a) in acc.iter_mut().enumerate() {
             // SAFETY: `i + k·stride < vecs`: inside the input, aligned.
             let v = unsafe { load4(input, 4 * (i + k * stride)) };
-            acc[k] = acc[k].add((v[0].add(v[1])).add(v[2].add(v[3])));
+            *a = a.add((v[0].add(v[1])).add(v[2].add(v[3])));
         }
         i += 4 * stride;
     }
