@@ -16,6 +16,7 @@ pub mod c02;
 pub mod cluster;
 #[cfg(any(feature = "collectives", not(target_arch = "nvptx64")))]
 pub mod collectives;
+pub mod device_wide;
 pub mod diff;
 pub mod faults;
 pub mod grid;

@@ -32,7 +32,8 @@ pub struct CompareArgs {
     /// Run only these experiments (comma-separated: intrinsic, tile32,
     /// cg_reduce, cg_scan, warp_reduce, block_reduce, block_scan,
     /// block_reduce_sized, block_scan_sized, last_block, coalesced, cluster,
-    /// memcpy_async); default: all
+    /// memcpy_async, device_wide); default: all but device_wide (4 GiB
+    /// of buffers: it runs only when named)
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     pub(crate) only: Vec<String>,
 }
@@ -259,8 +260,12 @@ fn experiments(block: u32, sm: u32, clusize: u32) -> Vec<Experiment> {
 
 /// Every experiment name, for `--only`.
 fn experiment_names() -> impl Iterator<Item = &'static str> {
-    EXPERIMENTS.iter().map(|s| s.name).chain([MEMCPY_ASYNC])
+    EXPERIMENTS.iter().map(|s| s.name).chain([MEMCPY_ASYNC, DEVICE_WIDE])
 }
+
+/// Device-wide reduce and scan against CUB (`compare_device`): its own
+/// sizes and outputs; verified on the simulator when there is no GPU.
+const DEVICE_WIDE: &str = "device_wide";
 
 /// The staged-copy sweep (`compare_async`), which has its own sizes and
 /// outputs rather than one row per experiment.
@@ -332,6 +337,15 @@ impl Timed for Pairs<'_, '_> {
 /// Runs the comparison.
 pub fn run(args: &CompareArgs) -> Result<()> {
     let a = &args.lab;
+    if args.only.iter().any(|n| n == DEVICE_WIDE) {
+        let progress = Progress::new(0, a.csv_only);
+        let r = crate::compare_device::run(a, &progress);
+        progress.finish();
+        r?;
+        if args.only.len() == 1 {
+            return Ok(());
+        }
+    }
     let Some(nvcc) = tools::find_tool("nvcc") else {
         bail!(
             "`cg-lab compare` builds reference/cuda with nvcc, which was not found \
@@ -355,7 +369,7 @@ pub fn run(args: &CompareArgs) -> Result<()> {
     let only: Vec<String> = args
         .only
         .iter()
-        .filter(|n| *n != MEMCPY_ASYNC)
+        .filter(|n| *n != MEMCPY_ASYNC && *n != DEVICE_WIDE)
         .cloned()
         .collect();
     if staged {

@@ -34,6 +34,14 @@ pub const MEMCPY_ASYNC_CU: Source = Source {
     fallback: &[],
 };
 
+/// `reference/cuda/device_wide.cu`: CUB's device-wide sum and scan, built
+/// as a shared library (`cg-lab compare --only device_wide`).
+pub const DEVICE_WIDE_CU: Source = Source {
+    stem: "device_wide",
+    text: include_str!("../../../reference/cuda/device_wide.cu"),
+    fallback: &[],
+};
+
 /// `reference/cuda/semantics.cu`: the semantic differential (`cg-lab verify`).
 pub const SEMANTICS_CU: Source = Source {
     stem: "semantics",

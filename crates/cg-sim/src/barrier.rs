@@ -486,6 +486,7 @@ impl Core {
         }
         self.stats.collectives += 1;
         self.grid.blocks_arrived = 0;
+        self.grid.completed = self.grid.completed.wrapping_add(1);
         for blk in &mut self.blocks {
             blk.grid_waiting = 0;
             blk.grid_arrived = false;

@@ -201,6 +201,32 @@ pub fn grid_sync() {
     block_on(|core, me| core.grid_arrive(me, loc));
 }
 
+/// The phase of the grid barrier: the number of grid barriers this launch
+/// completed so far, modulo 2 (the GPU's barrier word flips its top bit at
+/// each barrier).
+pub fn grid_phase() -> u32 {
+    with_core(|c, _| c.grid.completed & 1)
+}
+
+/// The launch's global scratch of `bytes` bytes (16-byte aligned, zeroed,
+/// at the same address for the whole launch; one per launch, like a
+/// module's `.global` array on the GPU). Every call of a launch must ask
+/// for the same size.
+pub fn grid_scratch(bytes: usize) -> *mut u8 {
+    with_core(|c, _| {
+        let words = bytes.div_ceil(16);
+        if c.grid.scratch.is_empty() {
+            c.grid.scratch = vec![0u128; words];
+        }
+        assert_eq!(
+            c.grid.scratch.len(),
+            words,
+            "grid scratch size changed within a launch"
+        );
+        c.grid.scratch.as_mut_ptr().cast()
+    })
+}
+
 /// Checks that every lane of `scope` passes the same `value` for the
 /// argument named `what`. Costs nothing on the GPU.
 ///

@@ -176,6 +176,12 @@ pub(crate) struct Cluster {
 pub(crate) struct Grid {
     pub blocks_arrived: u32,
     pub waiters: Vec<u32>,
+    /// Grid barriers completed in this unit (its low bit is the phase
+    /// [`crate::lane::grid_phase`] reports).
+    pub completed: u32,
+    /// The grid collectives' global scratch of this unit
+    /// ([`crate::lane::grid_scratch`]), allocated on first use.
+    pub scratch: Vec<u128>,
 }
 
 /// Launch-wide constants.

@@ -6,11 +6,36 @@
 //! cooperative grid larger than the occupancy calculator allows (before
 //! launching), and the simulator reports `sync()` in a launch that is not
 //! cooperative.
+//!
+//! # Grid collectives
+//!
+//! Beyond CUDA's `grid_group` (whose C++ Cooperative Groups offer no
+//! grid-scope `reduce` or scan; CCCL's experimental `cudax` has a
+//! grid-scope reduce), [`GridGroup::reduce`], [`GridGroup::inclusive_scan`]
+//! and [`GridGroup::exclusive_scan`] combine one value per thread over the
+//! whole grid, with every operator of [`ops`](crate::ops) and every
+//! [`ShflValue`] the tile collectives take. Each is the block collective,
+//! one value per block in a global scratch of the module (two halves of
+//! 64 KiB, one per grid-barrier phase: 8192 blocks of 8-byte values, far
+//! above the largest cooperative grid of today's GPUs; a larger grid traps),
+//! **one** grid barrier, and a fold of the block values in a fixed order:
+//! a float result is the same bits in every thread and every run of the
+//! same launch shape (grid and block size), though not the bits of a
+//! left-to-right sum over the threads.
+//!
+//! ```ignore
+//! let grid = this_grid();
+//! let total = grid.reduce(x, Plus);            // every thread of the grid
+//! let offset = grid.exclusive_scan(count, Plus); // in grid.thread_rank() order
+//! ```
 
 use core::marker::PhantomData;
 
 use crate::arch;
+use crate::collective::grid::{reduce::grid_reduce, scan::grid_scan};
 use crate::dim::Dim3;
+use crate::ops::ReduceOp;
+use crate::value::ShflValue;
 
 /// Proof that this thread arrived at the grid barrier
 /// ([`GridGroup::barrier_arrive`]), consumed by [`GridGroup::barrier_wait`]:
@@ -104,6 +129,70 @@ impl GridGroup {
             before: arch::grid_arrive(),
             _not_send: PhantomData,
         }
+    }
+
+    /// The reduction of every thread's `v` under `op` (`Plus`, `Less`,
+    /// `Greater`, `BitAnd`, `BitOr`, `BitXor`, or a closure), returned to
+    /// **every** thread of the grid. Requires a cooperative launch, and every
+    /// thread of the grid must call it (it contains a grid barrier).
+    ///
+    /// Lowers to the block [`reduce`](crate::reduce) (warp `redux.sync` or
+    /// shuffles, `st.shared`/`bar.sync`), one `st.global` of the block's
+    /// total by thread 0 into the module's `cg_grid_scratch` (the half picked
+    /// by one `ld.relaxed.gpu` of the barrier word), [`sync`](Self::sync)
+    /// (`bar.sync`, `atom.add.release.gpu`, `ld.acquire.gpu` spin,
+    /// `bar.sync`), `⌈blocks / blockDim⌉` `ld.global` per thread and a
+    /// second block `reduce`.
+    ///
+    /// The block totals are folded in block-rank order, each thread a
+    /// contiguous run, then the block's reduction of the runs: the order
+    /// depends only on the grid and block sizes, so float results are
+    /// reproducible from run to run and equal in every thread.
+    ///
+    /// # Panics
+    /// On the simulator, when the launch is not cooperative (reported as a
+    /// misuse of the grid barrier) or the grid has more blocks than the
+    /// scratch holds values of `T` (`65536 / size_of::<T>()`); on the GPU
+    /// the latter is a `trap`, and a non-cooperative launch is undefined
+    /// (the barrier may never complete), as for [`sync`](Self::sync).
+    #[inline(always)]
+    #[track_caller]
+    pub fn reduce<T: ShflValue, Op: ReduceOp<T>>(&self, v: T, op: Op) -> T {
+        grid_reduce::<T, Op>(v, op)
+    }
+
+    /// The thread of grid rank `r` ([`thread_rank`](Self::thread_rank))
+    /// gets `v₀ ⊕ v₁ ⊕ … ⊕ v_r`. Requires a cooperative launch, and every
+    /// thread of the grid must call it.
+    ///
+    /// Lowers to the block [`inclusive_scan`](crate::inclusive_scan), one
+    /// `st.global` of the block's total (its last thread's value) into the
+    /// module's scratch, [`sync`](Self::sync), then in every block but the
+    /// first `⌈rank / blockDim⌉` `ld.global` per thread, a block `reduce`
+    /// of the lower blocks' totals and one application of `op`.
+    ///
+    /// The lower blocks' totals are folded in rank order as in
+    /// [`reduce`](Self::reduce): reproducible float results.
+    ///
+    /// # Panics
+    /// As [`reduce`](Self::reduce).
+    #[inline(always)]
+    #[track_caller]
+    pub fn inclusive_scan<T: ShflValue, Op: ReduceOp<T>>(&self, v: T, op: Op) -> T {
+        grid_scan::<T, Op, true>(v, op)
+    }
+
+    /// The thread of grid rank `r > 0` gets `v₀ ⊕ … ⊕ v_{r-1}`; rank 0 gets
+    /// [`ReduceOp::identity`]. Same requirements and lowering as
+    /// [`inclusive_scan`](Self::inclusive_scan), with the block
+    /// [`exclusive_scan`](crate::exclusive_scan).
+    ///
+    /// # Panics
+    /// As [`reduce`](Self::reduce).
+    #[inline(always)]
+    #[track_caller]
+    pub fn exclusive_scan<T: ShflValue, Op: ReduceOp<T>>(&self, v: T, op: Op) -> T {
+        grid_scan::<T, Op, false>(v, op)
     }
 
     /// `grid.barrier_wait(token)`: the second half of

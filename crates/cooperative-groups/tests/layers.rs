@@ -1,7 +1,8 @@
 //! The collectives are layered one way, as CUB's are: the dispatch files of
 //! `src/collective/` (the public functions) use the block layer
 //! (`collective/block/`) and the warp layer (`collective/warp/`), the block
-//! layer uses the warp layer, and the warp layer uses neither. No module of
+//! layer uses the warp layer, and the warp layer uses neither; the grid
+//! layer (`collective/grid/`) sits above the dispatch files. No module of
 //! `collective` reaches back up, and no two reach each other in a circle.
 //!
 //! The graph is read from the sources: every `collective` module named in a
@@ -127,12 +128,14 @@ fn graph() -> BTreeMap<String, BTreeSet<String>> {
         .collect()
 }
 
-/// The layer a module belongs to: 0 warp, 1 block, 2 dispatch.
+/// The layer a module belongs to: 0 warp, 1 block, 2 dispatch, 3 grid.
 fn layer(name: &str) -> u32 {
     if name == "warp" || name.starts_with("warp::") {
         0
     } else if name == "block" || name.starts_with("block::") {
         1
+    } else if name == "grid" || name.starts_with("grid::") {
+        3
     } else {
         2
     }
@@ -145,6 +148,7 @@ fn the_layers_go_one_way() {
     // The graph is what the modules import (a check that the reader works).
     assert!(g["block::exchange"].contains("warp::reduce"), "{g:#?}");
     assert!(g["reduce"].contains("block::reduce"), "{g:#?}");
+    assert!(g["grid::reduce"].contains("reduce"), "{g:#?}");
     for (from, tos) in &g {
         for to in tos {
             assert!(

@@ -259,6 +259,10 @@ pub const fn fns_model(mask: u32, base: u32, offset: i32) -> u32 {
     u32::MAX
 }
 
+/// Bytes of one half of the grid collectives' global scratch (the module's
+/// `cg_grid_scratch` array holds two halves, one per grid-barrier phase).
+pub const GRID_SCRATCH_BYTES: usize = 1 << 16;
+
 // Both backends carry the primitives of the whole guide (grid, cluster,
 // atomics, …); a kernel crate uses a subset, and later features the rest.
 #[cfg(target_arch = "nvptx64")]

@@ -1018,6 +1018,34 @@ fn grid_barrier_word() -> *mut u32 {
     word as *mut u32
 }
 
+// The grid collectives' scratch: two halves of `GRID_SCRATCH_BYTES`
+// (65536), one per phase of the grid barrier; one per module, like the
+// barrier word.
+core::arch::global_asm!(".global .align 16 .b8 cg_grid_scratch[131072];");
+
+/// The grid barrier's phase: the top bit of its word (0 or 1), by a relaxed
+/// device-scope load (`ld.relaxed.gpu.b32`). It flips when a barrier
+/// completes, so between two barriers every thread of the grid reads the
+/// same phase.
+#[inline(always)]
+pub fn grid_phase() -> u32 {
+    // SAFETY: `grid_barrier_word` is the module's 4-byte barrier word.
+    unsafe { atom_load_32(grid_barrier_word(), LoadOrder::Relaxed, MemScope::Device) >> 31 }
+}
+
+/// The generic address of half `phase` (0 or 1) of the module's grid
+/// scratch: `GRID_SCRATCH_BYTES` bytes, 16-byte aligned, zero when the
+/// module loads.
+#[inline(always)]
+pub fn grid_scratch(phase: u32) -> *mut u8 {
+    let base: u64;
+    // SAFETY: address arithmetic on the module's scratch array.
+    unsafe {
+        asm!("mov.u64 {0}, cg_grid_scratch; cvta.global.u64 {0}, {0};", out(reg64) base, options(pure, nomem, nostack))
+    };
+    (base as *mut u8).wrapping_add((phase & 1) as usize * super::GRID_SCRATCH_BYTES)
+}
+
 /// The body of a spin-wait loop. The GPU needs nothing (other warps keep
 /// running); the simulator yields the lane there.
 #[inline(always)]

@@ -631,6 +631,19 @@ pub fn grid_wait(_before: u32) {
     lane::grid_sync()
 }
 
+/// The grid barrier's phase (0 or 1): the launch's completed grid
+/// barriers modulo 2, as the top bit of the GPU's barrier word.
+pub fn grid_phase() -> u32 {
+    lane::grid_phase()
+}
+
+/// Half `phase` of the launch's grid scratch (`GRID_SCRATCH_BYTES` bytes,
+/// 16-byte aligned, zeroed when the launch starts).
+pub fn grid_scratch(phase: u32) -> *mut u8 {
+    let n = super::GRID_SCRATCH_BYTES;
+    lane::grid_scratch(2 * n).wrapping_add((phase & 1) as usize * n)
+}
+
 /// Checks, as a collective over the warp lanes in `mask`, that every lane
 /// passed the same `value` for the argument named `what`.
 #[track_caller]

@@ -31,8 +31,9 @@ macro_rules! with_warp_mask {
     };
 }
 
-// The layers, one way: dispatch (the files below) → block → warp.
+// The layers, one way: grid → dispatch (the files below) → block → warp.
 pub(crate) mod block;
+pub(crate) mod grid;
 pub(crate) mod warp;
 
 pub(crate) mod invoke;

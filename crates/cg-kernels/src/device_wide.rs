@@ -1,0 +1,390 @@
+//! Device-wide reduce and inclusive scan written with the library: the
+//! `device_wide` experiment of `cg-lab compare`, against CUB's
+//! `DeviceReduce::Sum` and `DeviceScan::InclusiveSum`.
+//!
+//! * **Reduce** ([`device_reduce_i32`], [`device_reduce_f32`]): one
+//!   cooperative launch of as many blocks as are co-resident. Each thread
+//!   sums 16-byte vectors in a grid-stride loop (four loads in flight per
+//!   iteration), then [`GridGroup::reduce`](cooperative_groups::GridGroup::reduce)
+//!   — the block reduction, one value per block in the module's scratch,
+//!   one grid barrier — gives every thread the total; thread 0 of the grid
+//!   stores it. The input is read once; nothing else touches memory.
+//! * **Inclusive scan** ([`device_scan_i32`], [`device_scan_f32`]): single
+//!   pass with a decoupled look-back (Merrill & Garland, "Single-pass
+//!   Parallel Prefix Scan with Decoupled Look-back", 2016; CUB's
+//!   `ScanTileState`). One block per tile of [`SCAN_TILE`] elements, tile
+//!   `blockIdx.x` (blocks are dispatched in index order, which CUB relies
+//!   on too). Loads and stores are warp-striped 16-byte vectors (each
+//!   instruction of a warp covers 512 contiguous bytes); each lane scans its
+//!   4-element vectors, the warp scans the lanes' sums (`inclusive_scan` on
+//!   a 32-thread tile) four rounds in a row, the warps' totals go through
+//!   shared memory, and the last warp publishes the tile's aggregate, looks back over the
+//!   tile states of the preceding tiles 32 at a time (summing aggregates
+//!   until a tile with its inclusive prefix), and publishes the tile's
+//!   inclusive prefix. The input is read once and the output written once.
+//!
+//! A tile's state is one 64-bit word: the value's bits in the low half,
+//! and in the high half the launch's `epoch` times 4 plus the status (1:
+//! aggregate, 2: inclusive prefix). A state of another epoch counts as not
+//! yet written, so the states need no reset between launches (the host
+//! passes a new epoch each launch; CUB clears them with an extra kernel).
+//! Flag and value travel in one word, so relaxed device-scope atomics
+//! ([`AtomicRef`] `store`/`load` with [`Relaxed`]) suffice: no other data
+//! is published with the flag.
+
+use cooperative_groups::atomic::{AtomicRef, Device, Relaxed};
+use cooperative_groups::intrinsics::block_idx;
+use cooperative_groups::prelude::*;
+use cooperative_groups::{ShflValue, kernel, shared_array, this_grid};
+
+/// Threads per block of every kernel here.
+pub const BLOCK: u32 = 256;
+/// Elements per thread of the scan (four 16-byte vectors).
+pub const SCAN_ITEMS: usize = 16;
+/// Elements per tile (block) of the scan.
+pub const SCAN_TILE: usize = BLOCK as usize * SCAN_ITEMS;
+
+/// Parameters of the reduce kernels: `(input, out, n)`; `out[0]` gets the sum.
+pub type ReduceArgs<T> = (*const T, *mut T, u32);
+/// Parameters of the scan kernels: `(input, output, tile_states, n, epoch)`;
+/// `tile_states` holds one `u64` per tile ([`scan_tiles`]); `epoch` must
+/// differ from the previous launch's on the same states and be non-zero.
+pub type ScanArgs<T> = (*const T, *mut T, *mut u64, u32, u32);
+
+/// Tiles (blocks) of a scan of `n` elements.
+pub const fn scan_tiles(n: u32) -> u32 {
+    (n as usize).div_ceil(SCAN_TILE) as u32
+}
+
+/// The 32-bit element types of the experiment.
+pub trait Elem: Copy + ShflValue + Default {
+    /// The sum.
+    fn add(self, o: Self) -> Self;
+    /// The bits, for the tile state.
+    fn to_bits32(self) -> u32;
+    /// From [`to_bits32`](Self::to_bits32)'s bits.
+    fn from_bits32(b: u32) -> Self;
+}
+
+impl Elem for i32 {
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        self.wrapping_add(o)
+    }
+    #[inline(always)]
+    fn to_bits32(self) -> u32 {
+        self as u32
+    }
+    #[inline(always)]
+    fn from_bits32(b: u32) -> Self {
+        b as i32
+    }
+}
+
+impl Elem for f32 {
+    #[inline(always)]
+    fn add(self, o: Self) -> Self {
+        self + o
+    }
+    #[inline(always)]
+    fn to_bits32(self) -> u32 {
+        self.to_bits()
+    }
+    #[inline(always)]
+    fn from_bits32(b: u32) -> Self {
+        f32::from_bits(b)
+    }
+}
+
+/// Four elements, 16-byte aligned (one vector load or store).
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(16))]
+struct V4<T>([T; 4]);
+
+/// Reads the 16-byte vector at element `i` (a multiple of 4).
+///
+/// # Safety
+/// `p + i .. p + i + 4` must be readable and `p` 16-byte aligned.
+#[inline(always)]
+unsafe fn load4<T: Elem>(p: *const T, i: usize) -> [T; 4] {
+    // SAFETY: the caller's contract.
+    unsafe { p.add(i).cast::<V4<T>>().read().0 }
+}
+
+/// Sum of `n` elements; thread 0 of the grid writes it to `out[0]`.
+/// Cooperative launch, blocks of [`BLOCK`] threads.
+#[inline(always)]
+fn reduce_body<T: Elem>(input: *const T, out: *mut T, n: u32) {
+    let grid = this_grid();
+    let n = n as usize;
+    let stride = grid.num_threads() as usize;
+    let me = grid.thread_rank() as usize;
+    let aligned = (input as usize).is_multiple_of(16);
+    let vecs = if aligned { n / 4 } else { 0 };
+    let mut acc = [T::default(); 4];
+    let mut i = me;
+    // Four independent 16-byte loads in flight per thread.
+    while i + 3 * stride < vecs {
+        for (k, a) in acc.iter_mut().enumerate() {
+            // SAFETY: `i + k·stride < vecs`: inside the input, aligned.
+            let v = unsafe { load4(input, 4 * (i + k * stride)) };
+            *a = a.add((v[0].add(v[1])).add(v[2].add(v[3])));
+        }
+        i += 4 * stride;
+    }
+    while i < vecs {
+        // SAFETY: as above.
+        let v = unsafe { load4(input, 4 * i) };
+        acc[0] = acc[0].add((v[0].add(v[1])).add(v[2].add(v[3])));
+        i += stride;
+    }
+    let mut j = 4 * vecs + me;
+    while j < n {
+        // SAFETY: `j < n`.
+        acc[1] = acc[1].add(unsafe { input.add(j).read() });
+        j += stride;
+    }
+    let mine = (acc[0].add(acc[1])).add(acc[2].add(acc[3]));
+    let total = grid.reduce(mine, |a: T, b: T| a.add(b));
+    if me == 0 {
+        // SAFETY: the launcher passes one writable element.
+        unsafe { out.write(total) };
+    }
+}
+
+/// Device-wide sum of `n` `i32` (wrapping) into `out[0]`: grid-stride
+/// loads and [`GridGroup::reduce`](cooperative_groups::GridGroup::reduce).
+/// Cooperative launch, [`BLOCK`] threads per block.
+#[kernel]
+pub fn device_reduce_i32(input: *const i32, out: *mut i32, n: u32) {
+    reduce_body::<i32>(input, out, n);
+}
+
+/// Device-wide sum of `n` `f32` into `out[0]` (see [`device_reduce_i32`]).
+#[kernel]
+pub fn device_reduce_f32(input: *const f32, out: *mut f32, n: u32) {
+    reduce_body::<f32>(input, out, n);
+}
+
+/// Status of a tile state: the tile's aggregate.
+const AGGREGATE: u32 = 1;
+/// Status of a tile state: the tile's inclusive prefix.
+const INCLUSIVE: u32 = 2;
+
+/// The state word of `value` with `status` in launch `epoch`.
+#[inline(always)]
+fn pack<T: Elem>(epoch: u32, status: u32, value: T) -> u64 {
+    ((epoch.wrapping_mul(4) | status) as u64) << 32 | value.to_bits32() as u64
+}
+
+/// Elements per warp of a scan tile.
+const WARP_ITEMS: usize = 32 * SCAN_ITEMS;
+
+/// The single-pass inclusive scan of one tile. Warp-striped: warp `w`
+/// owns elements `[512w, 512w + 512)` of the tile, and in round `k` lane
+/// `l` holds the 16-byte vector at `128k + 4l` — every load and store
+/// instruction of a warp covers 512 contiguous bytes.
+#[inline(always)]
+fn scan_body<T: Elem>(input: *const T, output: *mut T, states: *mut u64, n: u32, epoch: u32) {
+    let block = this_thread_block().with_threads::<BLOCK>();
+    let warp = tiled_partition::<32>(&block);
+    let prefix_slot = shared_array!(u32; 1);
+    let warp_totals = shared_array!(u32; 8);
+    let n = n as usize;
+    let tile = block_idx().x as usize;
+    let base = tile * SCAN_TILE;
+    let w = (block.thread_rank() / 32) as usize;
+    let lane = warp.thread_rank() as usize;
+    let first = base + w * WARP_ITEMS + 4 * lane;
+    let full = base + SCAN_TILE <= n && (input as usize).is_multiple_of(16);
+    let mut v = [[T::default(); 4]; 4];
+    if full {
+        for (k, vk) in v.iter_mut().enumerate() {
+            // SAFETY: the tile is whole and the input 16-byte aligned.
+            *vk = unsafe { load4(input, first + 128 * k) };
+        }
+    } else {
+        for (k, vk) in v.iter_mut().enumerate() {
+            for (j, x) in vk.iter_mut().enumerate() {
+                let i = first + 128 * k + j;
+                if i < n {
+                    // SAFETY: inside the input.
+                    *x = unsafe { input.add(i).read() };
+                }
+            }
+        }
+    }
+    let sum = |a: T, b: T| a.add(b);
+    // Each round: the lane's 4 elements, the warp's scan of the lanes'
+    // sums, and the rounds before it (`carry`).
+    let mut carry = T::default();
+    for (k, vk) in v.iter_mut().enumerate() {
+        vk[1] = vk[0].add(vk[1]);
+        vk[2] = vk[1].add(vk[2]);
+        vk[3] = vk[2].add(vk[3]);
+        let inc = inclusive_scan(&warp, vk[3], sum);
+        let below = warp.shfl_up(inc, 1);
+        let total = warp.shfl(inc, 31);
+        let offset = match (k, lane) {
+            (0, 0) => None,
+            (0, _) => Some(below),
+            (_, 0) => Some(carry),
+            _ => Some(carry.add(below)),
+        };
+        if let Some(o) = offset {
+            for x in vk.iter_mut() {
+                *x = o.add(*x);
+            }
+        }
+        carry = if k == 0 { total } else { carry.add(total) };
+    }
+    if lane == 0 {
+        warp_totals.store(w, carry.to_bits32());
+    }
+    block.sync();
+    // The warps before this one, and the whole tile, in warp order.
+    let mut before: Option<T> = None;
+    let mut aggregate = T::from_bits32(warp_totals.load(0));
+    for i in 1..(BLOCK / 32) as usize {
+        if i == w {
+            before = Some(aggregate);
+        }
+        aggregate = aggregate.add(T::from_bits32(warp_totals.load(i)));
+    }
+    if w == (BLOCK / 32) as usize - 1 {
+        let prefix = if tile == 0 {
+            if lane == 31 {
+                publish(states, 0, pack(epoch, INCLUSIVE, aggregate));
+            }
+            T::default()
+        } else {
+            if lane == 31 {
+                publish(states, tile, pack(epoch, AGGREGATE, aggregate));
+            }
+            let exclusive = look_back::<T>(&warp, states, tile, epoch);
+            if lane == 31 {
+                publish(
+                    states,
+                    tile,
+                    pack(epoch, INCLUSIVE, exclusive.add(aggregate)),
+                );
+            }
+            exclusive
+        };
+        if lane == 0 {
+            prefix_slot.store(0, prefix.to_bits32());
+        }
+    }
+    block.sync();
+    let offset = match (tile, before) {
+        (0, None) => None,
+        (0, Some(b)) => Some(b),
+        (_, None) => Some(T::from_bits32(prefix_slot.load(0))),
+        (_, Some(b)) => Some(T::from_bits32(prefix_slot.load(0)).add(b)),
+    };
+    if let Some(o) = offset {
+        for vk in v.iter_mut() {
+            for x in vk.iter_mut() {
+                *x = o.add(*x);
+            }
+        }
+    }
+    if full {
+        for (k, vk) in v.iter().enumerate() {
+            // SAFETY: the tile is whole; the output is 16-byte aligned like
+            // the input (the launcher's allocations are).
+            unsafe { output.add(first + 128 * k).cast::<V4<T>>().write(V4(*vk)) };
+        }
+    } else {
+        for (k, vk) in v.iter().enumerate() {
+            for (j, &x) in vk.iter().enumerate() {
+                let i = first + 128 * k + j;
+                if i < n {
+                    // SAFETY: inside the output.
+                    unsafe { output.add(i).write(x) };
+                }
+            }
+        }
+    }
+}
+
+/// Stores tile `tile`'s state word.
+#[inline(always)]
+fn publish(states: *mut u64, tile: usize, word: u64) {
+    // SAFETY: the launcher allocates one state per tile; the word is only
+    // accessed atomically.
+    let s = unsafe { AtomicRef::<u64, Device>::from_ptr(states.add(tile)) };
+    s.store(word, Relaxed);
+}
+
+/// The exclusive prefix of tile `tile` (> 0), by the calling warp: lane
+/// `l` reads the state of tile `end - l` for windows `end = tile - 1,
+/// tile - 33, …`, waits until the whole window is written in this epoch,
+/// and sums the window down to its nearest inclusive prefix (lanes above it
+/// contribute 0); the windows' sums accumulate until one held a prefix.
+#[inline(always)]
+fn look_back<T: Elem>(warp: &ThreadBlockTile<32>, states: *mut u64, tile: usize, epoch: u32) -> T {
+    let lane = warp.thread_rank() as usize;
+    let mut end = tile as isize - 1;
+    let mut acc = T::default();
+    loop {
+        let idx = end - lane as isize;
+        let (mut status, mut value) = (INCLUSIVE, T::default());
+        loop {
+            if idx >= 0 {
+                // SAFETY: `0 <= idx < tile`: one of the launch's states.
+                let s = unsafe { AtomicRef::<u64, Device>::from_ptr(states.add(idx as usize)) };
+                let w = s.load(Relaxed);
+                let hi = (w >> 32) as u32;
+                status = if hi >> 2 == epoch & 0x3fff_ffff {
+                    hi & 3
+                } else {
+                    0
+                };
+                value = T::from_bits32(w as u32);
+            }
+            if warp.all(status != 0) {
+                break;
+            }
+        }
+        // The lowest lane holding an inclusive prefix (the nearest tile).
+        let inclusive = warp.ballot(status == INCLUSIVE);
+        let stop = inclusive.trailing_zeros() as usize; // 32: none in the window
+        let contrib = if lane <= stop { value } else { T::default() };
+        let window = reduce(warp, contrib, |a: T, b: T| a.add(b));
+        acc = window.add(acc);
+        if inclusive != 0 {
+            return acc;
+        }
+        end -= 32;
+    }
+}
+
+/// Inclusive prefix sums of `n` `i32` (wrapping), single pass with
+/// decoupled look-back: one block of [`BLOCK`] threads per tile of
+/// [`SCAN_TILE`] elements (grid = [`scan_tiles`]`(n)`), plain launch.
+#[kernel]
+pub fn device_scan_i32(input: *const i32, output: *mut i32, states: *mut u64, n: u32, epoch: u32) {
+    scan_body::<i32>(input, output, states, n, epoch);
+}
+
+/// Inclusive prefix sums of `n` `f32` (see [`device_scan_i32`]).
+#[kernel]
+pub fn device_scan_f32(input: *const f32, output: *mut f32, states: *mut u64, n: u32, epoch: u32) {
+    scan_body::<f32>(input, output, states, n, epoch);
+}
+
+/// Grid size for [`device_scan_i32`]/[`device_scan_f32`] (one block per tile).
+pub fn scan_grid(n: u32) -> u32 {
+    scan_tiles(n).max(1)
+}
+
+/// The sequential model of the scan kernels on `i32` (wrapping): the
+/// inclusive prefix sums of `input` into `out`.
+pub fn scan_model_i32(input: &[i32], out: &mut [i32]) {
+    let mut acc = 0i32;
+    for (o, &x) in out.iter_mut().zip(input) {
+        acc = acc.wrapping_add(x);
+        *o = acc;
+    }
+}

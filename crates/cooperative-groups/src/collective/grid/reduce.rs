@@ -1,0 +1,26 @@
+//! `grid.reduce(v, op)`: the block reduction, one aggregate per block in
+//! the global scratch, one grid barrier, and every block folds all the
+//! aggregates in the same order.
+
+use super::scratch;
+use crate::arch;
+use crate::collective::reduce::reduce_shape;
+use crate::group::sealed::Sealed;
+use crate::ops::ReduceOp;
+use crate::value::ShflValue;
+
+/// Reduction over the grid of a cooperative launch.
+#[inline(always)]
+#[track_caller]
+pub(crate) fn grid_reduce<T: ShflValue, Op: ReduceOp<T>>(v: T, op: Op) -> T {
+    let grid = crate::this_grid();
+    let blocks = grid.num_blocks();
+    scratch::check_capacity::<T>(blocks);
+    let block = crate::this_thread_block();
+    let aggregate = reduce_shape::<T, Op>(block.shape(), v, op);
+    if block.thread_rank() == 0 {
+        scratch::publish(grid.block_rank(), aggregate);
+    }
+    arch::grid_sync();
+    scratch::fold::<T, Op>(blocks, op)
+}
