@@ -1,8 +1,11 @@
 //! A grid-wide barrier check for cooperative launches: blocks exchange
 //! values through global memory across `grid.sync()`, several rounds in a
-//! row, so a barrier that lets any block through early corrupts the result.
+//! row, so a barrier that lets any block through early corrupts the result;
+//! and the grid-scope collectives (`grid.reduce`, `inclusive_scan`,
+//! `exclusive_scan`) against a host model.
 
 use cooperative_groups::intrinsics::thread_idx;
+use cooperative_groups::ops::{Greater, Plus};
 use cooperative_groups::{kernel, this_grid};
 
 /// `out` holds `2 · blocks` words. Each round, thread 0 of every block
@@ -32,5 +35,36 @@ pub fn grid_exchange(out: *mut u32, rounds: u32) {
     if thread_idx().x == 0 {
         // SAFETY: as above.
         unsafe { out.add((nb + b) as usize).write_volatile(v) };
+    }
+}
+
+/// The grid-scope collectives under a cooperative launch, checked against
+/// a host model by `cg-lab verify`: thread `r` of the grid reads `inp[r]`
+/// and writes six words at `out[6r..]`: the `u32` sum over the grid, its
+/// inclusive and exclusive prefix sums, the `f32` inclusive prefix sum of
+/// `inp[r] & 15` (exact: small integers), and the `u64` maximum of
+/// `inp[r] · 2^32 + r` (low word, then high word).
+#[kernel]
+pub fn grid_collectives(inp: *const u32, out: *mut u32) {
+    let grid = this_grid();
+    let r = grid.thread_rank() as usize;
+    // SAFETY: `inp` holds one word per thread of the grid.
+    let v = unsafe { inp.add(r).read() };
+    let sum = grid.reduce(v, Plus);
+    let inclusive = grid.inclusive_scan(v, Plus);
+    let exclusive = grid.exclusive_scan(v, Plus);
+    let float = grid.inclusive_scan((v & 15) as f32, Plus);
+    let max = grid.reduce(((v as u64) << 32) | r as u64, Greater);
+    let words = [
+        sum,
+        inclusive,
+        exclusive,
+        float.to_bits(),
+        max as u32,
+        (max >> 32) as u32,
+    ];
+    for (i, w) in words.into_iter().enumerate() {
+        // SAFETY: `out` holds six words per thread of the grid.
+        unsafe { out.add(6 * r + i).write(w) };
     }
 }

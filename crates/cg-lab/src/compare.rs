@@ -260,7 +260,10 @@ fn experiments(block: u32, sm: u32, clusize: u32) -> Vec<Experiment> {
 
 /// Every experiment name, for `--only`.
 fn experiment_names() -> impl Iterator<Item = &'static str> {
-    EXPERIMENTS.iter().map(|s| s.name).chain([MEMCPY_ASYNC, DEVICE_WIDE])
+    EXPERIMENTS
+        .iter()
+        .map(|s| s.name)
+        .chain([MEMCPY_ASYNC, DEVICE_WIDE])
 }
 
 /// Device-wide reduce and scan against CUB (`compare_device`): its own

@@ -490,6 +490,53 @@ pub fn grid_check(backend: &Backend, blocks: u32, block: u32, rounds: u32) -> Re
     Ok(out.to_vec()?[blocks as usize..] == grid_exchange_expected(blocks, rounds)[..])
 }
 
+/// What `grid_collectives` writes for the inputs `inp` (host model: six
+/// words per thread, in grid rank order).
+fn grid_collectives_expected(inp: &[u32]) -> Vec<u32> {
+    let sum = inp.iter().fold(0u32, |a, &v| a.wrapping_add(v));
+    let max = inp
+        .iter()
+        .enumerate()
+        .map(|(r, &v)| ((v as u64) << 32) | r as u64)
+        .max()
+        .unwrap_or(0);
+    let (mut inclusive, mut float) = (0u32, 0f32);
+    let mut out = Vec::with_capacity(6 * inp.len());
+    for &v in inp {
+        let exclusive = inclusive;
+        inclusive = inclusive.wrapping_add(v);
+        float += (v & 15) as f32;
+        out.extend([
+            sum,
+            inclusive,
+            exclusive,
+            float.to_bits(),
+            max as u32,
+            (max >> 32) as u32,
+        ]);
+    }
+    out
+}
+
+/// Runs `grid_collectives` under a cooperative launch of `blocks` blocks
+/// of `block` threads on pseudo-random inputs; returns whether every word
+/// matches the model.
+pub fn grid_collectives_check(backend: &Backend, blocks: u32, block: u32) -> Result<bool> {
+    let n = (blocks * block) as usize;
+    let inp: Vec<u32> = (0..n as u32)
+        .map(|i| i.wrapping_mul(0x9e37_79b9).rotate_left(7) ^ 0x5bd1_e995)
+        .collect();
+    let d_inp = backend.upload(&inp)?;
+    let out = backend.alloc::<u32>(6 * n)?;
+    let cfg = LaunchConfig::linear(blocks, block).cooperative();
+    backend.launch(
+        &cg_kernels::grid::GRID_COLLECTIVES,
+        &cfg,
+        (d_inp.as_ptr(), out.as_ptr()),
+    )?;
+    Ok(out.to_vec()? == grid_collectives_expected(&inp))
+}
+
 /// The grid-sync part of `cg-lab verify` on a GPU: the largest co-resident
 /// cooperative grid syncs correctly (and the simulator agrees at a size it
 /// can hold), and one block more is refused before launching. Returns one
@@ -515,6 +562,11 @@ pub fn grid_suite(backend: &Backend) -> Result<(Vec<String>, bool)> {
         "grid.sync() on the simulator, 16 blocks × {block}: {}",
         if sim_ok { "OK" } else { "FAILED" }
     ));
+    let coll_ok = grid_collectives_check(backend, limit, block)?;
+    lines.push(format!(
+        "grid.reduce/inclusive_scan/exclusive_scan (u32 sum, f32 scan, u64 max), {limit} blocks × {block} threads: {}",
+        if coll_ok { "OK" } else { "FAILED" }
+    ));
     let refused = match grid_check(backend, limit + 1, block, 1) {
         Err(e) if e.to_string().contains("co-resident") => {
             lines.push(format!("{} blocks refused before launch: {e}", limit + 1));
@@ -535,7 +587,7 @@ pub fn grid_suite(backend: &Backend) -> Result<(Vec<String>, bool)> {
             false
         }
     };
-    Ok((lines, ok && sim_ok && refused))
+    Ok((lines, ok && sim_ok && coll_ok && refused))
 }
 
 /// Launches `spin_until_set` (which never ends) with a watchdog of 2 s:
@@ -661,6 +713,11 @@ mod tests {
     fn grid_sync_on_the_simulator() {
         assert!(grid_check(&Backend::sim(), 16, 128, 8).unwrap());
         assert!(grid_check(&Backend::sim(), 3, 64, 5).unwrap());
+    }
+
+    #[test]
+    fn grid_collectives_on_the_simulator() {
+        assert!(grid_collectives_check(&Backend::sim(), 5, 96).unwrap());
     }
 
     #[test]
