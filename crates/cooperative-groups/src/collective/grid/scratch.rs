@@ -71,12 +71,12 @@ pub(crate) fn publish<T: ShflValue>(rank: u32, v: T) {
     unsafe { p.write(v) }
 }
 
-/// Reads block `rank`'s value published before the last grid barrier.
+/// Reads block `rank`'s value published before the last grid barrier,
+/// from `half`, the half that barrier's phase wrote.
 #[inline(always)]
 #[track_caller]
-fn read<T: ShflValue>(rank: u32) -> T {
-    // The barrier flipped the phase: the values are in the other half.
-    let p = slot::<T>(arch::grid_phase() ^ 1, rank);
+fn read<T: ShflValue>(half: u32, rank: u32) -> T {
+    let p = slot::<T>(half, rank);
     arch::note_load(p.cast(), core::mem::size_of::<T>());
     // SAFETY: in bounds and aligned as in `publish`; written before the
     // grid barrier this thread has passed, and not written again before the
@@ -100,10 +100,14 @@ pub(crate) fn fold<T: ShflValue, Op: ReduceOp<T>>(count: u32, op: Op) -> T {
     let end = (start + chunk).min(count);
     let mut acc = op.identity();
     if start < end {
-        acc = read::<T>(start);
+        // The barrier flipped the phase: the values are in the other half.
+        // Loaded once per fold: the barrier word's load is an atomic, which
+        // the compiler neither merges nor hoists.
+        let half = arch::grid_phase() ^ 1;
+        acc = read::<T>(half, start);
         let mut i = start + 1;
         while i < end {
-            acc = op.combine(acc, read::<T>(i));
+            acc = op.combine(acc, read::<T>(half, i));
             i += 1;
         }
     }
