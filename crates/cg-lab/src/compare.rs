@@ -537,7 +537,7 @@ fn verify_and_time(
 /// atomically, and says so.
 fn write_outputs(rows: &[CompareRow], platform: &Platform, a: &LabArgs, out: &Path) -> Result<()> {
     use crate::report::compare::{csv, markdown};
-    let timing = timing::describe(a.warmup, a.runs, a.min_sample_ms);
+    let timing = timing::describe(timing::MEMSET_AND_KERNEL, a.warmup, a.runs, a.min_sample_ms);
     let setup = Setup {
         n: a.n,
         block: a.block,

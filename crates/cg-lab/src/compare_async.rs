@@ -24,11 +24,9 @@ use crate::cli::LabArgs;
 use crate::listings::{Listings, listings};
 use crate::output::write_atomic;
 use crate::progress::Progress;
+use crate::results::PEAK_BYTES_PER_S;
 use crate::stats::Summary;
 use crate::timing::{self, Timed};
-
-/// The H200's HBM3e peak, bytes per second (the denominator of "% of peak").
-pub const PEAK_BYTES_PER_S: f64 = 4.8e12;
 
 /// Input sizes in floats: 4 MiB (L2-resident) to 1 GiB.
 pub const SIZES: [u32; 5] = [1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28];
@@ -226,7 +224,7 @@ pub fn run(
         })
         .collect();
     let platform = crate::results::platform(backend);
-    let timing_text = timing::describe(a.warmup, a.runs, a.min_sample_ms);
+    let timing_text = timing::describe("the kernel", a.warmup, a.runs, a.min_sample_ms);
     let files = [
         ("memcpy_async.csv", csv(&points)),
         (

@@ -20,7 +20,6 @@
 
 use std::fmt::Write as _;
 use std::path::Path;
-use std::process::Command;
 
 use anyhow::{Context, Result, bail};
 use cg_kernels::device_wide::{
@@ -33,11 +32,9 @@ use serde::Serialize;
 use crate::cli::LabArgs;
 use crate::output::write_atomic;
 use crate::progress::Progress;
+use crate::results::PEAK_BYTES_PER_S;
 use crate::stats::Summary;
 use crate::timing::{self, Timed};
-
-/// The H200's HBM3e peak, bytes per second.
-pub const PEAK_BYTES_PER_S: f64 = 4.8e12;
 
 /// Input sizes (elements of 4 bytes): 4 MiB to 1 GiB.
 pub const SIZES: [u32; 5] = [1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28];
@@ -149,29 +146,12 @@ struct Cub {
 
 impl Cub {
     fn build(nvcc: &Path, sm: u32, dir: &Path) -> Result<Cub> {
-        std::fs::create_dir_all(dir)?;
-        let src = dir.join("device_wide.cu");
-        write_atomic(&src, crate::reference::DEVICE_WIDE_CU.text.as_bytes())?;
-        let lib = dir.join("libcg_device_wide.so");
-        let out = Command::new(nvcc)
-            .args([
-                "-O3",
-                &format!("-arch=sm_{sm}"),
-                "-shared",
-                "-Xcompiler",
-                "-fPIC",
-            ])
-            .arg("-o")
-            .arg(&lib)
-            .arg(&src)
-            .output()
-            .with_context(|| format!("running {}", nvcc.display()))?;
-        if !out.status.success() {
-            bail!(
-                "nvcc failed to build reference/cuda/device_wide.cu:\n{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
+        let lib = crate::reference::build_shared_library(
+            nvcc,
+            sm,
+            dir,
+            crate::reference::DEVICE_WIDE_CU,
+        )?;
         // SAFETY: the library is the one just built from our source; its
         // initialisers are the CUDA runtime's.
         let lib = unsafe { libloading::Library::new(&lib) }.context("loading the CUB library")?;
@@ -519,7 +499,12 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
         })
         .collect();
     let platform = crate::results::platform(&backend);
-    let timing_text = timing::describe(a.warmup, a.runs, a.min_sample_ms);
+    let timing_text = timing::describe(
+        "the Rust kernel, or one CUB call: its temporary-storage query and kernels, storage allocated beforehand",
+        a.warmup,
+        a.runs,
+        a.min_sample_ms,
+    );
     let files = [
         ("device_wide.csv", csv(&points)),
         (

@@ -79,10 +79,43 @@ pub fn build_cubin(
     dir: &Path,
     src: Source,
 ) -> Result<(PathBuf, &'static [&'static str])> {
+    let cubin = dir.join(format!("{}_sm{sm}.cubin", src.stem));
+    let defines = build(nvcc, sm, dir, src, &["-cubin"], &cubin)?;
+    Ok((cubin, defines))
+}
+
+/// Builds `src` with nvcc for `sm` into a shared library in `dir` (host
+/// code and kernels, the CUDA runtime linked statically), for sources
+/// whose entry points are host functions (CUB's device-wide algorithms);
+/// returns its path.
+pub fn build_shared_library(nvcc: &Path, sm: u32, dir: &Path, src: Source) -> Result<PathBuf> {
+    let lib = dir.join(format!("lib{}_sm{sm}.so", src.stem));
+    build(
+        nvcc,
+        sm,
+        dir,
+        src,
+        &["-shared", "-Xcompiler", "-fPIC"],
+        &lib,
+    )?;
+    Ok(lib)
+}
+
+/// Writes `src` into `dir` and runs `nvcc -O3 -arch=sm_{sm} {kind} -o
+/// {output}`, once plain and once with the fallback defines if it has
+/// any; returns the defines of the build that succeeded, or the first
+/// build's errors.
+fn build(
+    nvcc: &Path,
+    sm: u32,
+    dir: &Path,
+    src: Source,
+    kind: &[&str],
+    output: &Path,
+) -> Result<&'static [&'static str]> {
     std::fs::create_dir_all(dir)?;
     let file = dir.join(format!("{}.cu", src.stem));
     crate::output::write_atomic(&file, src.text.as_bytes())?;
-    let cubin = dir.join(format!("{}_sm{sm}.cubin", src.stem));
     let attempts: &[&'static [&'static str]] = if src.fallback.is_empty() {
         &[&[]]
     } else {
@@ -91,15 +124,16 @@ pub fn build_cubin(
     let mut first_error = String::new();
     for &defines in attempts {
         let out = Command::new(nvcc)
-            .args(["-O3", &format!("-arch=sm_{sm}"), "-cubin"])
+            .args(["-O3", &format!("-arch=sm_{sm}")])
+            .args(kind)
             .args(defines)
             .arg("-o")
-            .arg(&cubin)
+            .arg(output)
             .arg(&file)
             .output()
             .with_context(|| format!("running {}", nvcc.display()))?;
         if out.status.success() {
-            return Ok((cubin, defines));
+            return Ok(defines);
         }
         if first_error.is_empty() {
             first_error = String::from_utf8_lossy(&out.stderr).into_owned();

@@ -8,6 +8,10 @@ use serde::Serialize;
 
 use crate::stats::Summary;
 
+/// The H200's HBM3e peak, bytes per second: the denominator of "% of
+/// peak" in the bandwidth experiments (`memcpy_async`, `device_wide`).
+pub const PEAK_BYTES_PER_S: f64 = 4.8e12;
+
 /// One measured (or, on the simulator, only verified) configuration.
 #[derive(Clone, Debug, Serialize)]
 pub struct Row {

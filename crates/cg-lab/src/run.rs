@@ -61,7 +61,12 @@ pub fn run(args: &LabArgs) -> Result<()> {
     let interleaving = if backend.is_sim() {
         "not timed: the simulator checks correctness only (every configuration verified at reps = 1)".to_string()
     } else {
-        timing::describe(args.warmup, args.runs, args.min_sample_ms)
+        timing::describe(
+            timing::MEMSET_AND_KERNEL,
+            args.warmup,
+            args.runs,
+            args.min_sample_ms,
+        )
     };
     let report = Report {
         platform,
@@ -127,7 +132,12 @@ fn print_heading(platform: &Platform, args: &LabArgs) {
     } else {
         println!(
             "# {}",
-            timing::describe(args.warmup, args.runs, args.min_sample_ms)
+            timing::describe(
+                timing::MEMSET_AND_KERNEL,
+                args.warmup,
+                args.runs,
+                args.min_sample_ms
+            )
         );
     }
 }

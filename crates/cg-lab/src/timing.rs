@@ -13,20 +13,25 @@ pub trait Timed {
     type Variant: Copy;
     /// The GPU the launches go to.
     fn gpu(&self) -> &cg_runtime::Gpu;
-    /// Enqueues the timed region of `v` (output reset + kernel) without waiting.
+    /// Enqueues the timed region of `v` (what [`describe`]'s `launch`
+    /// says it is) without waiting.
     fn launch_async(&mut self, v: Self::Variant, reps: u32) -> Result<()>;
 }
 
-/// How [`time_interleaved`] orders launches, for reports.
-pub fn describe(warmup: u32, runs: u32, min_sample_ms: f64) -> String {
+/// What one timed launch of the lab's and `compare`'s C-02 kernels is.
+pub const MEMSET_AND_KERNEL: &str = "output memset + kernel";
+
+/// How [`time_interleaved`] orders launches, for reports; `launch` says
+/// what one timed launch is (e.g. [`MEMSET_AND_KERNEL`]).
+pub fn describe(launch: &str, warmup: u32, runs: u32, min_sample_ms: f64) -> String {
     let each = if min_sample_ms > 0.0 {
         format!(
-            "CUDA events around back-to-back launches of one variant (each: output memset + kernel), \
+            "CUDA events around back-to-back launches of one variant (each: {launch}), \
              as many as make a sample last at least {min_sample_ms} ms (counted per variant from a \
              timed warm-up launch; one for longer kernels), divided by their number"
         )
     } else {
-        "CUDA events around each launch (output memset + kernel)".to_string()
+        format!("CUDA events around each launch ({launch})")
     };
     format!(
         "{each}; {warmup} warm-up launch(es) of every variant, then {runs} rounds in which every \
