@@ -24,7 +24,7 @@ use crate::cli::LabArgs;
 use crate::listings::{Listings, listings};
 use crate::output::write_atomic;
 use crate::progress::Progress;
-use crate::results::PEAK_BYTES_PER_S;
+use crate::results::pct_cell;
 use crate::stats::Summary;
 use crate::timing::{self, Timed};
 
@@ -138,16 +138,20 @@ struct Point {
     n: u32,
     var: usize,
     ms: Summary,
+    /// % of the DRAM peak (`None`: the driver reported no peak).
+    pct_peak: Option<f64>,
     verified: bool,
     check: String,
 }
 
+/// Bandwidth in GB/s of reading `n` floats in `ms` milliseconds.
+fn gbps(n: u32, ms: f64) -> f64 {
+    n as f64 * 4.0 / (ms * 1e-3) / 1e9
+}
+
 impl Point {
     fn gbps(&self) -> f64 {
-        self.n as f64 * 4.0 / (self.ms.median * 1e-3) / 1e9
-    }
-    fn pct_peak(&self) -> f64 {
-        100.0 * self.gbps() * 1e9 / PEAK_BYTES_PER_S
+        gbps(self.n, self.ms.median)
     }
 }
 
@@ -211,40 +215,50 @@ pub fn run(
         progress,
     )
     .context("timing memcpy_async")?;
+    let platform = crate::results::platform(backend);
     let points: Vec<Point> = order
         .iter()
         .zip(samples)
         .zip(checks)
-        .map(|((&(s, v), smp), (verified, check))| Point {
-            n: SIZES[s],
-            var: v,
-            ms: Summary::of(&smp),
-            verified,
-            check,
+        .map(|((&(s, v), smp), (verified, check))| {
+            let ms = Summary::of(&smp);
+            Point {
+                n: SIZES[s],
+                var: v,
+                pct_peak: platform.pct_of_peak(gbps(SIZES[s], ms.median) * 1e9),
+                ms,
+                verified,
+                check,
+            }
         })
         .collect();
-    let platform = crate::results::platform(backend);
     let timing_text = timing::describe("the kernel", a.warmup, a.runs, a.min_sample_ms);
-    let files = [
+    let mut files = vec![
         ("memcpy_async.csv", csv(&points)),
         (
             "memcpy_async.md",
             markdown(&points, &platform, &timing_text, grid),
         ),
-        ("memcpy_async.svg", svg(&points, &platform.device)),
     ];
+    match platform.dram_peak_bytes_per_s {
+        Some(peak) => files.push(("memcpy_async.svg", svg(&points, &platform.device, peak))),
+        None => eprintln!(
+            "note: memcpy_async.svg (% of peak) not written: {}",
+            platform.peak_text()
+        ),
+    }
     for (name, text) in files {
         write_atomic(&out.join(name), text.as_bytes())?;
         println!("wrote {}", out.join(name).display());
     }
     for p in &points {
         println!(
-            "memcpy_async {:<22} n=2^{:<2} {:>9.4} ms {:>7.1} GB/s {:>5.1} % of peak  {}",
+            "memcpy_async {:<22} n=2^{:<2} {:>9.4} ms {:>7.1} GB/s {:>7} of peak  {}",
             VARS[p.var].name(),
             p.n.trailing_zeros(),
             p.ms.median,
             p.gbps(),
-            p.pct_peak(),
+            pct_cell(p.pct_peak),
             if p.verified { "OK" } else { "FAILED" }
         );
     }
@@ -271,14 +285,13 @@ fn find(points: &[Point], n: u32, var: usize) -> &Point {
 }
 
 fn csv(points: &[Point]) -> String {
-    let mut s = String::from(
-        "n,bytes,kernel,side,median_ms,p10_ms,p90_ms,gb_per_s,pct_of_4800_gb_per_s,verified\n",
-    );
+    let mut s =
+        String::from("n,bytes,kernel,side,median_ms,p10_ms,p90_ms,gb_per_s,pct_of_peak,verified\n");
     for p in points {
         let v = &VARS[p.var];
         let _ = writeln!(
             s,
-            "{},{},{},{},{:.6},{:.6},{:.6},{:.1},{:.2},{}",
+            "{},{},{},{},{:.6},{:.6},{:.6},{:.1},{},{}",
             p.n,
             p.n as u64 * 4,
             v.name(),
@@ -287,7 +300,7 @@ fn csv(points: &[Point]) -> String {
             p.ms.p10,
             p.ms.p90,
             p.gbps(),
-            p.pct_peak(),
+            p.pct_peak.map_or_else(String::new, |x| format!("{x:.2}")),
             p.verified
         );
     }
@@ -307,9 +320,10 @@ fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str, grid: 
          double-buffered in {} KiB of dynamic shared memory (`memcpy_async` of the next tile, `wait_prior::<1>`, \
          sum the current one, `sync`); the plain kernels load the same tiles straight into registers. \
          Every (size, kernel) verified against the exact sum. Timing: {timing}; all sizes and kernels interleaved. \
-         Bandwidth = 4·n bytes / median time; peak = 4.8 TB/s (H200 HBM3e).\n",
+         Bandwidth = 4·n bytes / median time; {}.\n",
         cg_kernels::memcpy_async::TILE,
-        SMEM_BYTES / 1024
+        SMEM_BYTES / 1024,
+        p.peak_text()
     );
     let _ = write!(s, "| kernel |");
     for n in SIZES {
@@ -331,10 +345,10 @@ fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str, grid: 
             let q = find(points, n, i);
             let _ = write!(
                 s,
-                " {:.4} ms, {:.0} GB/s, **{:.1} %**{} |",
+                " {:.4} ms, {:.0} GB/s, **{}**{} |",
                 q.ms.median,
                 q.gbps(),
-                q.pct_peak(),
+                pct_cell(q.pct_peak),
                 if q.verified { "" } else { " FAILED" }
             );
         }
@@ -362,14 +376,11 @@ fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str, grid: 
 }
 
 /// % of peak against log2(n), one line per kernel.
-fn svg(points: &[Point], device: &str) -> String {
+fn svg(points: &[Point], device: &str, peak_bytes_per_s: f64) -> String {
+    let pct = |p: &Point| 100.0 * p.gbps() * 1e9 / peak_bytes_per_s;
     let (w, h, l, r, t, b) = (760.0, 420.0, 60.0, 330.0, 40.0, 50.0);
     let (x0, x1) = (20.0, 28.0);
-    let ymax = points
-        .iter()
-        .map(|p| p.pct_peak())
-        .fold(100.0f64, f64::max)
-        .ceil();
+    let ymax = points.iter().map(pct).fold(100.0f64, f64::max).ceil();
     let px = |lg: f64| l + (lg - x0) / (x1 - x0) * (w - l - r);
     let py = |v: f64| h - b - v / ymax * (h - t - b);
     let colors = [
@@ -378,7 +389,8 @@ fn svg(points: &[Point], device: &str) -> String {
     let mut s = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"12\">\n\
          <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
-         <text x=\"{l}\" y=\"22\" font-size=\"14\">memcpy_async staging: % of 4.8 TB/s peak — {device}</text>\n"
+         <text x=\"{l}\" y=\"22\" font-size=\"14\">memcpy_async staging: % of {:.2} TB/s peak — {device}</text>\n",
+        peak_bytes_per_s / 1e12
     );
     for k in (0..=ymax as u32).step_by(20) {
         let y = py(k as f64);
@@ -411,11 +423,7 @@ fn svg(points: &[Point], device: &str) -> String {
             .iter()
             .map(|&n| {
                 let q = find(points, n, i);
-                format!(
-                    "{:.1},{:.1}",
-                    px(n.trailing_zeros() as f64),
-                    py(q.pct_peak())
-                )
+                format!("{:.1},{:.1}", px(n.trailing_zeros() as f64), py(pct(q)))
             })
             .collect();
         let dash = if v.rust.is_some() {

@@ -3,7 +3,8 @@
 //! stride loads + `GridGroup::reduce`; a single-pass scan with decoupled
 //! look-back) against CUB's `DeviceReduce::Sum` and
 //! `DeviceScan::InclusiveSum`, `i32` and `f32`, 2^20 to 2^28 elements, as
-//! bandwidth (bytes moved / median time) and % of the H200's 4.8 TB/s.
+//! bandwidth (bytes moved / median time) and % of the GPU's DRAM peak (2 ×
+//! memory clock × bus width, from the driver: 4.81 TB/s on an H200).
 //!
 //! CUB is host-dispatched, so `reference/cuda/device_wide.cu` (embedded) is
 //! built with nvcc into a shared library and called through C entry points
@@ -32,7 +33,7 @@ use serde::Serialize;
 use crate::cli::LabArgs;
 use crate::output::write_atomic;
 use crate::progress::Progress;
-use crate::results::PEAK_BYTES_PER_S;
+use crate::results::pct_cell;
 use crate::stats::Summary;
 use crate::timing::{self, Timed};
 
@@ -360,7 +361,8 @@ struct Point {
     kernel: &'static str,
     ms: Summary,
     gb_per_s: f64,
-    pct_of_peak: f64,
+    /// `None`: the driver reported no DRAM peak.
+    pct_of_peak: Option<f64>,
     verified: bool,
     check: String,
     max_abs_err: f64,
@@ -474,6 +476,7 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
         progress,
     )
     .context("timing device_wide")?;
+    let platform = crate::results::platform(&backend);
     let points: Vec<Point> = order
         .iter()
         .zip(samples)
@@ -491,14 +494,13 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
                 kernel: var.name(),
                 ms,
                 gb_per_s: gbps,
-                pct_of_peak: 100.0 * gbps * 1e9 / PEAK_BYTES_PER_S,
+                pct_of_peak: platform.pct_of_peak(gbps * 1e9),
                 verified,
                 check,
                 max_abs_err: err,
             }
         })
         .collect();
-    let platform = crate::results::platform(&backend);
     let timing_text = timing::describe(
         "the Rust kernel, or one CUB call: its temporary-storage query and kernels, storage allocated beforehand",
         a.warmup,
@@ -519,12 +521,12 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
     }
     for p in &points {
         println!(
-            "device_wide {:<36} n=2^{:<2} {:>9.4} ms {:>7.1} GB/s {:>5.1} % of peak  {}",
+            "device_wide {:<36} n=2^{:<2} {:>9.4} ms {:>7.1} GB/s {:>7} of peak  {}",
             p.kernel,
             p.n.trailing_zeros(),
             p.ms.median,
             p.gb_per_s,
-            p.pct_of_peak,
+            pct_cell(p.pct_of_peak),
             if p.verified { "OK" } else { "FAILED" }
         );
     }
@@ -549,12 +551,12 @@ fn find<'a>(points: &'a [Point], n: u32, algo: Algo, ty: Ty, side: &str) -> &'a 
 
 fn csv(points: &[Point]) -> String {
     let mut s = String::from(
-        "n,algo,type,side,kernel,median_ms,p10_ms,p90_ms,gb_per_s,pct_of_4800_gb_per_s,verified,max_abs_err\n",
+        "n,algo,type,side,kernel,median_ms,p10_ms,p90_ms,gb_per_s,pct_of_peak,verified,max_abs_err\n",
     );
     for p in points {
         let _ = writeln!(
             s,
-            "{},{:?},{:?},{},\"{}\",{:.6},{:.6},{:.6},{:.1},{:.2},{},{}",
+            "{},{:?},{:?},{},\"{}\",{:.6},{:.6},{:.6},{:.1},{},{},{}",
             p.n,
             p.algo,
             p.ty,
@@ -564,7 +566,8 @@ fn csv(points: &[Point]) -> String {
             p.ms.p10,
             p.ms.p90,
             p.gb_per_s,
-            p.pct_of_peak,
+            p.pct_of_peak
+                .map_or_else(String::new, |x| format!("{x:.2}")),
             p.verified,
             p.max_abs_err
         );
@@ -579,12 +582,13 @@ fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str, grid: 
         p.line(),
         p.command
     );
+    let peak = p.peak_text();
     let _ = writeln!(
         s,
         "Rust reduce: one cooperative launch of {grid} blocks × {BLOCK} threads, grid-stride 16-byte loads, \
          `GridGroup::reduce`. Rust scan: single pass, decoupled look-back, one block of {BLOCK} threads per tile of \
          {SCAN_TILE} elements. CUB: `cub::DeviceReduce::Sum`, `cub::DeviceScan::InclusiveSum` (nvcc, host dispatch). \
-         Bandwidth: reduce 4·n bytes, scan 8·n bytes (read + write) / median time; peak 4.8 TB/s. \
+         Bandwidth: reduce 4·n bytes, scan 8·n bytes (read + write) / median time; {peak}. \
          Every point verified before timing (`i32` exact; `f32` within k·2⁻²⁴·Σ|x|, k = n/512 + 64). Timing: {timing}; \
          all sizes and variants interleaved.\n"
     );
@@ -601,12 +605,12 @@ fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str, grid: 
                 let c = find(points, n, algo, ty, "cub");
                 let _ = writeln!(
                     s,
-                    "| 2^{} | {:.0} | {:.1} % | {:.0} | {:.1} % | **{:.3}** | {} |",
+                    "| 2^{} | {:.0} | {} | {:.0} | {} | **{:.3}** | {} |",
                     n.trailing_zeros(),
                     r.gb_per_s,
-                    r.pct_of_peak,
+                    pct_cell(r.pct_of_peak),
                     c.gb_per_s,
-                    c.pct_of_peak,
+                    pct_cell(c.pct_of_peak),
                     r.gb_per_s / c.gb_per_s,
                     if r.verified && c.verified {
                         "both"

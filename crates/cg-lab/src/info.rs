@@ -60,6 +60,9 @@ fn print_facts(backend: &Backend) {
                 i.mem_clock_mhz,
                 i.mem_bus_bits
             );
+            if let Some(peak) = i.dram_peak_bytes_per_s() {
+                println!("DRAM peak         : {:.2} TB/s", peak / 1e12);
+            }
             println!("L2 cache          : {} MiB", i.l2_bytes >> 20);
             println!(
                 "shared memory     : {} KiB per SM, {} KiB per block (opt-in)",

@@ -8,10 +8,6 @@ use serde::Serialize;
 
 use crate::stats::Summary;
 
-/// The H200's HBM3e peak, bytes per second: the denominator of "% of
-/// peak" in the bandwidth experiments (`memcpy_async`, `device_wide`).
-pub const PEAK_BYTES_PER_S: f64 = 4.8e12;
-
 /// One measured (or, on the simulator, only verified) configuration.
 #[derive(Clone, Debug, Serialize)]
 pub struct Row {
@@ -77,6 +73,12 @@ pub struct Platform {
     pub sm_clock_mhz: Option<u32>,
     /// Memory clock, MHz.
     pub mem_clock_mhz: Option<u32>,
+    /// Memory bus width, bits.
+    pub mem_bus_bits: Option<u32>,
+    /// Theoretical DRAM bandwidth from the driver's memory clock and bus
+    /// width (bytes per second): the denominator of "% of peak" in the
+    /// bandwidth experiments (`memcpy_async`, `device_wide`).
+    pub dram_peak_bytes_per_s: Option<f64>,
     /// Kernel driver version.
     pub driver: Option<String>,
     /// CUDA version the driver supports.
@@ -111,6 +113,32 @@ impl Platform {
         parts.push(format!("commit {}", self.commit));
         parts.join(" · ")
     }
+
+    /// `bytes_per_s` as a percentage of the DRAM peak, when the driver
+    /// reported one.
+    pub fn pct_of_peak(&self, bytes_per_s: f64) -> Option<f64> {
+        self.dram_peak_bytes_per_s.map(|p| 100.0 * bytes_per_s / p)
+    }
+
+    /// How the peak was obtained, for the reports' method paragraph.
+    pub fn peak_text(&self) -> String {
+        match (
+            self.dram_peak_bytes_per_s,
+            self.mem_clock_mhz,
+            self.mem_bus_bits,
+        ) {
+            (Some(p), Some(c), Some(b)) => format!(
+                "peak {:.2} TB/s (2 × {c} MHz memory clock × {b}-bit bus, as the driver reports them)",
+                p / 1e12
+            ),
+            _ => "no DRAM peak: the driver reported no memory clock or bus width".into(),
+        }
+    }
+}
+
+/// A percentage of peak for a table cell: `48.1 %`, or `n/a` without a peak.
+pub fn pct_cell(pct: Option<f64>) -> String {
+    pct.map_or_else(|| "n/a".into(), |p| format!("{p:.1} %"))
 }
 
 /// The platform facts of a report.
@@ -127,6 +155,8 @@ pub fn platform(backend: &Backend) -> Platform {
                 sm_count: Some(i.sm_count),
                 sm_clock_mhz: Some(i.sm_clock_mhz),
                 mem_clock_mhz: Some(i.mem_clock_mhz),
+                mem_bus_bits: Some(i.mem_bus_bits),
+                dram_peak_bytes_per_s: i.dram_peak_bytes_per_s(),
                 driver: i.driver_version.clone(),
                 cuda: Some(format!("{}.{}", i.cuda_version.0, i.cuda_version.1)),
                 ptx: Some(format!("sm_{}", g.ptx_sm())),
@@ -141,6 +171,8 @@ pub fn platform(backend: &Backend) -> Platform {
             sm_count: Some(dev.sm_count),
             sm_clock_mhz: None,
             mem_clock_mhz: None,
+            mem_bus_bits: None,
+            dram_peak_bytes_per_s: None,
             driver: None,
             cuda: None,
             ptx: None,

@@ -56,6 +56,16 @@ impl DeviceInfo {
     pub fn slug(&self) -> String {
         slug(&self.name)
     }
+
+    /// Theoretical DRAM bandwidth in bytes per second: two transfers per
+    /// memory clock (double data rate) across the whole bus, as the CUDA
+    /// samples' `bandwidthTest` computes it (H200: 2 × 3201 MHz × 6016
+    /// bits ≈ 4.81 TB/s). `None` when the driver reports no memory clock
+    /// or bus width (some virtualised or integrated GPUs report 0).
+    pub fn dram_peak_bytes_per_s(&self) -> Option<f64> {
+        (self.mem_clock_mhz > 0 && self.mem_bus_bits > 0)
+            .then(|| 2.0 * self.mem_clock_mhz as f64 * 1e6 * self.mem_bus_bits as f64 / 8.0)
+    }
 }
 
 /// `NVIDIA GeForce RTX 5090` → `rtx-5090`, `NVIDIA H200` → `h200`.
@@ -160,7 +170,7 @@ pub fn query(ordinal: u32) -> Result<DeviceInfo> {
 
 #[cfg(test)]
 mod tests {
-    use super::slug;
+    use super::{DeviceInfo, slug};
 
     #[test]
     fn slugs() {
@@ -168,5 +178,32 @@ mod tests {
         assert_eq!(slug("NVIDIA GeForce RTX 5090"), "rtx-5090");
         assert_eq!(slug("NVIDIA H100 80GB HBM3"), "h100-80gb-hbm3");
         assert_eq!(slug("Tesla V100-SXM2-16GB"), "tesla-v100-sxm2-16gb");
+    }
+
+    #[test]
+    fn dram_peak_is_double_data_rate_over_the_bus() {
+        // The H200's figures as its driver reports them.
+        let mut h200 = DeviceInfo {
+            ordinal: 0,
+            name: "NVIDIA H200".into(),
+            compute_capability: (9, 0),
+            sm_count: 132,
+            sm_clock_mhz: 1980,
+            mem_clock_mhz: 3201,
+            mem_bus_bits: 6016,
+            mem_bytes: 150_000_000_000,
+            l2_bytes: 50 << 20,
+            max_smem_per_block_optin: 232_448,
+            smem_per_sm: 233_472,
+            max_threads_per_sm: 2048,
+            cooperative_launch: true,
+            cluster_launch: true,
+            pci_bus_id: String::new(),
+            cuda_version: (13, 0),
+            driver_version: None,
+        };
+        assert_eq!(h200.dram_peak_bytes_per_s(), Some(4_814_304_000_000.0));
+        h200.mem_clock_mhz = 0;
+        assert_eq!(h200.dram_peak_bytes_per_s(), None);
     }
 }
