@@ -124,17 +124,10 @@ pub fn time_interleaved(
         stop.record()?;
         Ok(stop.elapsed_since(&start)? as f64 / reps as f64)
     };
-    let (mut r, mut c) = (Vec::new(), Vec::new());
-    for round in 0..rounds {
-        if round % 2 == 0 {
-            r.push(time(&mut rust)?);
-            c.push(time(&mut cpp)?);
-        } else {
-            c.push(time(&mut cpp)?);
-            r.push(time(&mut rust)?);
-        }
-    }
-    Ok((median(&mut r), median(&mut c)))
+    alternate(rounds, |side| match side {
+        Side::Rust => time(&mut rust),
+        Side::Cpp => time(&mut cpp),
+    })
 }
 
 /// Per-launch times (ms) of two launches that change their own inputs:
@@ -160,14 +153,39 @@ pub fn time_interleaved_with_reset(
     };
     time(&mut rust)?;
     time(&mut cpp)?;
+    alternate(rounds, |side| match side {
+        Side::Rust => time(&mut rust),
+        Side::Cpp => time(&mut cpp),
+    })
+}
+
+/// Which launch sequence a timing is for.
+#[derive(Clone, Copy)]
+enum Side {
+    Rust,
+    Cpp,
+}
+
+/// `rounds` rounds timing both sides, Rust first in even rounds and C++
+/// first in odd ones (so neither always runs on a warmer GPU); returns the
+/// medians, Rust's first.
+fn alternate(
+    rounds: usize,
+    mut time: impl FnMut(Side) -> Result<f64, Error>,
+) -> Result<(f64, f64), Error> {
     let (mut r, mut c) = (Vec::new(), Vec::new());
     for round in 0..rounds {
-        if round % 2 == 0 {
-            r.push(time(&mut rust)?);
-            c.push(time(&mut cpp)?);
+        let order = if round % 2 == 0 {
+            [Side::Rust, Side::Cpp]
         } else {
-            c.push(time(&mut cpp)?);
-            r.push(time(&mut rust)?);
+            [Side::Cpp, Side::Rust]
+        };
+        for side in order {
+            let ms = time(side)?;
+            match side {
+                Side::Rust => r.push(ms),
+                Side::Cpp => c.push(ms),
+            }
         }
     }
     Ok((median(&mut r), median(&mut c)))
