@@ -139,7 +139,10 @@ mod tests {
         assert_eq!(Dim3::from([2, 3, 4]).to_array(), [2, 3, 4]);
         assert_eq!(Dim3::default(), Dim3::x(1));
         assert_eq!(Dim3::new(1, 0, 2).volume(), 0);
-        assert_eq!(Dim3::new(u32::MAX, u32::MAX, 1).volume(), (u32::MAX as u64).pow(2));
+        assert_eq!(
+            Dim3::new(u32::MAX, u32::MAX, 1).volume(),
+            (u32::MAX as u64).pow(2)
+        );
     }
 
     #[test]

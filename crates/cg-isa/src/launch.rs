@@ -110,7 +110,10 @@ impl LaunchConfig {
             return Err(ShapeError::GridDimension(g));
         }
         if !(g.x.is_multiple_of(c.x) && g.y.is_multiple_of(c.y) && g.z.is_multiple_of(c.z)) {
-            return Err(ShapeError::NotClusterMultiple { grid: g, cluster: c });
+            return Err(ShapeError::NotClusterMultiple {
+                grid: g,
+                cluster: c,
+            });
         }
         if c.volume() > 8 {
             return Err(ShapeError::ClusterTooLarge(c));
@@ -147,11 +150,9 @@ impl fmt::Display for ShapeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             ShapeError::ZeroDimension(what, d) => write!(f, "{what} {d} has a zero dimension"),
-            ShapeError::BlockTooLarge(b) => write!(
-                f,
-                "block {b} has {} threads; the limit is 1024",
-                b.volume()
-            ),
+            ShapeError::BlockTooLarge(b) => {
+                write!(f, "block {b} has {} threads; the limit is 1024", b.volume())
+            }
             ShapeError::BlockDimension(b) => write!(
                 f,
                 "block {b} exceeds the per-dimension limits (1024, 1024, 64)"
@@ -184,12 +185,20 @@ mod tests {
     #[test]
     fn shape_errors_name_the_limit() {
         assert!(LaunchConfig::linear(4, 128).validate_shape().is_ok());
-        assert!(LaunchConfig::new(16, (32, 32)).with_cluster(8).validate_shape().is_ok());
+        assert!(
+            LaunchConfig::new(16, (32, 32))
+                .with_cluster(8)
+                .validate_shape()
+                .is_ok()
+        );
         let e = |c: LaunchConfig| c.validate_shape().unwrap_err().to_string();
         assert!(e(LaunchConfig::linear(4, 2048)).contains("limit is 1024"));
         assert!(e(LaunchConfig::new(4, (1, 1, 65))).contains("(1024, 1024, 64)"));
         assert!(e(LaunchConfig::new((1, 65536), 32)).contains("65535"));
-        assert_eq!(e(LaunchConfig::linear(0, 32)), "grid (0,1,1) has a zero dimension");
+        assert_eq!(
+            e(LaunchConfig::linear(0, 32)),
+            "grid (0,1,1) has a zero dimension"
+        );
         assert!(e(LaunchConfig::linear(4, 32).with_cluster(0)).starts_with("cluster (0,1,1)"));
         assert_eq!(
             e(LaunchConfig::linear(5, 32).with_cluster(2)),

@@ -187,7 +187,6 @@ mod arch;
 pub mod atomic;
 pub mod cluster;
 mod collective;
-mod dim;
 pub mod grid;
 mod group;
 pub mod intrinsics;
@@ -200,6 +199,7 @@ mod pod;
 pub mod shared;
 mod value;
 
+pub use cg_isa::Dim3;
 pub use cg_macros::{kernel, shared_array};
 pub use cluster::{ClusterArrivalToken, ClusterGroup, this_cluster};
 pub use collective::invoke::{invoke_one, invoke_one_broadcast};
@@ -208,7 +208,6 @@ pub use collective::scan::{exclusive_scan, inclusive_scan};
 pub use collective::update::{
     AtomicOp, exclusive_scan_update, inclusive_scan_update, reduce_store_async, reduce_update_async,
 };
-pub use dim::Dim3;
 pub use grid::{GridArrivalToken, GridGroup, this_grid};
 pub use group::{
     BlockArrivalToken, CoalescedGroup, DynamicParent, DynamicTile, MultiWarpTileSize, Size,
