@@ -242,10 +242,5 @@ pub mod prelude {
 /// Items the macros expand to; not part of the public API.
 #[doc(hidden)]
 pub mod __private {
-    /// Simulator test switch: leave out the first parent sync of a
-    /// software-barrier tile's set-up (see `tests/race.rs`).
-    #[cfg(not(target_arch = "nvptx64"))]
-    pub use crate::arch::set_soft_setup_first_sync;
-    #[cfg(not(target_arch = "nvptx64"))]
-    pub use crate::arch::static_shared;
+    pub use crate::arch::hooks::*;
 }

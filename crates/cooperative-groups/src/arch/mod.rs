@@ -201,6 +201,16 @@ pub const fn fns_model(mask: u32, base: u32, offset: i32) -> u32 {
 /// `cg_grid_scratch` array holds two halves, one per grid-barrier phase).
 pub const GRID_SCRATCH_BYTES: usize = 1 << 16;
 
+/// What `__private` exports for the macros' host expansions and the
+/// simulator tests: on the host, [`static_shared`] (`shared_array!`) and
+/// [`set_soft_setup_first_sync`] (a test switch: leave out the first parent
+/// sync of a software-barrier tile's set-up, see `tests/race.rs`); nothing
+/// on the GPU.
+pub mod hooks {
+    #[cfg(not(target_arch = "nvptx64"))]
+    pub use super::sim::{set_soft_setup_first_sync, static_shared};
+}
+
 // Both backends carry the primitives of the whole guide (grid, cluster,
 // atomics, …); a kernel crate uses a subset, and later features the rest.
 #[cfg(target_arch = "nvptx64")]

@@ -1066,6 +1066,16 @@ pub fn trap() -> ! {
     unsafe { asm!("trap;", options(noreturn, nostack)) }
 }
 
+/// Stops the kernel for a violated contract: [`trap`] (the launch fails with
+/// `CUDA_ERROR_ILLEGAL_INSTRUCTION`). The message is the simulator's; here
+/// its arguments are not even evaluated.
+macro_rules! violation {
+    ($($fmt:tt)*) => {
+        $crate::arch::trap()
+    };
+}
+pub(crate) use violation;
+
 // ---- Atomics with an ordering and a scope (`cuda::atomic_ref`) -------------
 //
 // Each operation lowers to the instruction libcu++ emits for the same

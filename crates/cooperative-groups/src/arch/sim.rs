@@ -669,6 +669,16 @@ pub fn trap() -> ! {
     panic!("kernel trap")
 }
 
+/// Stops the kernel for a violated contract: a panic with the formatted
+/// message, which the launcher reports with the lane and the source line
+/// (the caller's, through `#[track_caller]` functions).
+macro_rules! violation {
+    ($($fmt:tt)*) => {
+        ::core::panic!($($fmt)*)
+    };
+}
+pub(crate) use violation;
+
 // ---- Atomics with an ordering and a scope ---------------------------------
 //
 // Host atomics with the operation's semantics. Lanes are coroutines on one
