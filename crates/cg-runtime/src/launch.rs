@@ -59,6 +59,16 @@ args!(0 A, 1 B, 2 C, 3 D, 4 E, 5 F, 6 G, 7 H, 8 I, 9 J, 10 K, 11 L);
 mod tests {
     use super::*;
 
+    /// The runtime, the simulator and the library name one type each: a
+    /// configuration goes to the simulator as it is.
+    #[test]
+    fn one_launch_vocabulary() {
+        let cfg: cg_sim::LaunchConfig = LaunchConfig::linear(4, 64).with_cluster(2);
+        let d: cooperative_groups::Dim3 = cfg.cluster_dim();
+        assert_eq!(d, cg_sim::Dim3::x(2));
+        assert!(cfg.validate_shape().is_ok());
+    }
+
     #[test]
     fn params_point_at_each_field() {
         let args = (7u32, 2.5f32, 0x1234usize as *mut u8);

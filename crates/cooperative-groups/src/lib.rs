@@ -162,7 +162,12 @@
 //! * `arch` (private): one set of primitives with two backends — LLVM's
 //!   NVVM intrinsics (convergent, so LLVM never duplicates a collective into
 //!   divergent branches) and inline PTX where no intrinsic exists, on
-//!   `nvptx64`; calls into `cg-sim` on the host. All `unsafe` asm lives there.
+//!   `nvptx64`; calls into `cg-sim` on the host. All `unsafe` asm lives there,
+//!   and so does every choice made by target (`cfg(target_arch)`), except the
+//!   crate attributes, the panic handler and the host-only [`Kernel`]
+//!   descriptor. The instruction vocabulary it shares with the simulator and
+//!   the runtime (`ShflMode`, `ReduxOp`, `MemScope`, `MemOrder`, [`Dim3`])
+//!   is the `cg-isa` crate's.
 //! * `group`, `collective` (private, re-exported at the root): the handles
 //!   and the collectives, written once against three shapes (aligned lanes
 //!   of a warp, arbitrary lanes of a warp, whole warps of a block).

@@ -192,3 +192,70 @@ fn no_import_circle_among_the_collectives() {
         visit(n, &g, &mut state, &mut Vec::new());
     }
 }
+
+/// Every `.rs` file under `dir`, recursively.
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// What depends on the target is chosen inside `arch` only: outside it, a
+/// `cfg` on `target_arch` or `target_feature` is one of the crate root's
+/// (the crate attributes, the host-only `Kernel` descriptor) or the GPU
+/// panic handler's.
+#[test]
+fn target_cfgs_only_inside_arch() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let allowed = |rel: &str, line: &str| match rel {
+        "lib.rs" => {
+            line.starts_with("#![cfg_attr(")
+                || line.contains("target_arch = \"nvptx64\",")
+                || line == "#[cfg(not(target_arch = \"nvptx64\"))]"
+        }
+        "panic.rs" => {
+            line.starts_with("#[cfg(all(target_arch = \"nvptx64\", feature = \"panic-handler\"))]")
+        }
+        _ => false,
+    };
+    let mut seen = 0;
+    for f in &files {
+        let rel = f
+            .strip_prefix(&src)
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .replace('\\', "/");
+        if rel.starts_with("arch/") {
+            continue;
+        }
+        let text = std::fs::read_to_string(f).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.starts_with("//") {
+                continue;
+            }
+            if line.contains("target_arch") || line.contains("target_feature") {
+                seen += 1;
+                assert!(
+                    allowed(&rel, line),
+                    "src/{rel}:{}: `{line}`: a target cfg outside `arch` (move it behind an `arch` item)",
+                    i + 1
+                );
+            }
+        }
+    }
+    // lib.rs: two crate attributes, `mod kernel_desc` and its re-export;
+    // panic.rs: the handler (a check that the reader works).
+    assert_eq!(
+        seen, 5,
+        "target cfgs at the crate root and the panic handler"
+    );
+}
