@@ -7,6 +7,10 @@
 //!
 //! The graph is read from the sources: every `collective` module named in a
 //! file's `use` items or paths (`super::…`, `crate::collective::…`).
+//!
+//! Two more rules of the layout are read from the sources the same way:
+//! choices by target (`cfg(target_arch)`) are made inside `arch`, and the
+//! instruction vocabulary is declared once, in `cg-isa`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -258,4 +262,56 @@ fn target_cfgs_only_inside_arch() {
         seen, 5,
         "target cfgs at the crate root and the panic handler"
     );
+}
+
+/// The instruction vocabulary (`Dim3`, `LaunchConfig`, `ShflMode`,
+/// `ReduxOp`, `MemScope`, `MemOrder`) is declared once, in `cg-isa`: no
+/// other crate of the workspace declares a type of the same name (each uses
+/// and re-exports `cg-isa`'s), so a value passes between this library, the
+/// simulator and the runtime without a conversion.
+#[test]
+fn the_vocabulary_is_declared_in_cg_isa_only() {
+    const OWNED: &[&str] = &[
+        "struct Dim3",
+        "struct LaunchConfig",
+        "enum ShapeError",
+        "enum ShflMode",
+        "enum ReduxOp",
+        "enum MemScope",
+        "enum MemOrder",
+    ];
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let isa = std::fs::read_to_string(crates.join("cg-isa/src/lib.rs")).unwrap();
+    let mut checked = 0;
+    for e in std::fs::read_dir(crates).unwrap() {
+        let dir = e.unwrap().path();
+        if dir.ends_with("cg-isa") || !dir.join("src").is_dir() {
+            continue;
+        }
+        let mut files = Vec::new();
+        rust_files(&dir.join("src"), &mut files);
+        for f in files {
+            let text = std::fs::read_to_string(&f).unwrap();
+            for (i, line) in text.lines().enumerate() {
+                let line = line.trim_start();
+                let line = line.strip_prefix("pub(crate) ").unwrap_or(line);
+                let line = line.strip_prefix("pub ").unwrap_or(line);
+                for decl in OWNED {
+                    assert!(
+                        !line.starts_with(&format!("{decl} ")),
+                        "{}:{}: `{decl}` is cg-isa's: use (and re-export) it instead",
+                        f.display(),
+                        i + 1
+                    );
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 50, "only {checked} files read");
+    // cg-isa exports every one of them.
+    for decl in OWNED {
+        let name = decl.split(' ').nth(1).unwrap();
+        assert!(isa.contains(name), "cg-isa does not export {name}");
+    }
 }
