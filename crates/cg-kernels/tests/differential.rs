@@ -11,8 +11,8 @@ fn run_on_sim(c: &cg_kernels::diff::cases::DiffCase) -> Vec<u32> {
     let cfg = cg_sim::LaunchConfig {
         grid: cg_sim::Dim3::x(c.grid),
         block: cg_sim::Dim3::x(c.block),
-        cluster: cg_sim::Dim3::x(1),
-        dynamic_smem_bytes: c.dynamic_smem as usize,
+        cluster: None,
+        dynamic_smem_bytes: c.dynamic_smem,
         cooperative: false,
     };
     let body = c.kernel.host_fn();

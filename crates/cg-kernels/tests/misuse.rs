@@ -15,7 +15,7 @@ fn launch(k: Kernel<(*mut u32,)>, block: u32) -> (String, Duration) {
     let cfg = cg_sim::LaunchConfig {
         grid: cg_sim::Dim3::x(1),
         block: cg_sim::Dim3::x(block),
-        cluster: cg_sim::Dim3::x(1),
+        cluster: None,
         dynamic_smem_bytes: 0,
         cooperative: false,
     };

@@ -197,7 +197,7 @@ impl Bench<'_> {
     }
 
     fn launch(&mut self, v: Var, n: u32, sync: bool) -> Result<()> {
-        let reduce_cfg = LaunchConfig::linear(self.reduce_grid, BLOCK).cooperative();
+        let reduce_cfg = LaunchConfig::linear(self.reduce_grid, BLOCK).with_cooperative(true);
         let scan_cfg = LaunchConfig::linear(scan_grid(n), BLOCK);
         if v.cub {
             let cub = self.cub.context("CUB runs on a GPU only")?;

@@ -286,8 +286,8 @@ impl<'a> Lab<'a> {
                 }
             }
             Variant::Cluster { size } => {
-                let cfg =
-                    LaunchConfig::linear(self.cluster_grid(size), block).clusters(Dim3::x(size));
+                let cfg = LaunchConfig::linear(self.cluster_grid(size), block)
+                    .with_cluster(Dim3::x(size));
                 let args = (self.cluster_out.as_ptr(),);
                 self.cluster_out.zero_async()?;
                 match side {

@@ -278,8 +278,8 @@ fn cases(args: &SyncArgs, sms: u32, cluster_ok: bool) -> Vec<Case> {
 fn config(case: &Case, blocks: u32) -> LaunchConfig {
     let cfg = LaunchConfig::linear(blocks, case.block);
     match case.group {
-        Group::Cluster(c) => cfg.clusters(Dim3::x(c)),
-        Group::Grid(_) => cfg.cooperative(),
+        Group::Cluster(c) => cfg.with_cluster(Dim3::x(c)),
+        Group::Grid(_) => cfg.with_cooperative(true),
         _ => cfg,
     }
 }

@@ -481,7 +481,7 @@ fn grid_exchange_expected(blocks: u32, rounds: u32) -> Vec<u32> {
 /// `block` threads; returns whether the result matches the model.
 pub fn grid_check(backend: &Backend, blocks: u32, block: u32, rounds: u32) -> Result<bool> {
     let out = backend.alloc::<u32>(2 * blocks as usize)?;
-    let cfg = LaunchConfig::linear(blocks, block).cooperative();
+    let cfg = LaunchConfig::linear(blocks, block).with_cooperative(true);
     backend.launch(
         &cg_kernels::grid::GRID_EXCHANGE,
         &cfg,
@@ -528,7 +528,7 @@ pub fn grid_collectives_check(backend: &Backend, blocks: u32, block: u32) -> Res
         .collect();
     let d_inp = backend.upload(&inp)?;
     let out = backend.alloc::<u32>(6 * n)?;
-    let cfg = LaunchConfig::linear(blocks, block).cooperative();
+    let cfg = LaunchConfig::linear(blocks, block).with_cooperative(true);
     backend.launch(
         &cg_kernels::grid::GRID_COLLECTIVES,
         &cfg,
@@ -666,7 +666,7 @@ fn cluster_tokens_expected(blocks: u32, block: u32, size: u32) -> Vec<u32> {
 /// of `size`; returns whether the result matches the model.
 pub fn cluster_check(backend: &Backend, blocks: u32, block: u32, size: u32) -> Result<bool> {
     let out = backend.alloc::<u32>((blocks * block) as usize)?;
-    let cfg = LaunchConfig::linear(blocks, block).clusters(cg_runtime::Dim3::x(size));
+    let cfg = LaunchConfig::linear(blocks, block).with_cluster(cg_runtime::Dim3::x(size));
     backend.launch(&cg_kernels::cluster::CLUSTER_TOKENS, &cfg, (out.as_ptr(),))?;
     Ok(out.to_vec()? == cluster_tokens_expected(blocks, block, size))
 }

@@ -9,7 +9,7 @@ use cooperative_groups::{Kernel, Pod};
 
 use crate::error::Result;
 use crate::gpu::{DeviceBuffer, Gpu};
-use crate::launch::{KernelArgs, LaunchConfig, LaunchKind};
+use crate::launch::{KernelArgs, LaunchConfig};
 use crate::ptx::PtxModule;
 
 /// Where kernels run.
@@ -163,24 +163,9 @@ impl Backend {
             }
             Backend::Sim(dev) => {
                 let body = kernel.host_fn();
-                cg_sim::launch_on(dev, &sim_config(cfg), &|| body(args))?;
+                cg_sim::launch_on(dev, cfg, &|| body(args))?;
                 Ok(())
             }
         }
-    }
-}
-
-/// The simulator's form of a launch configuration.
-pub fn sim_config(cfg: &LaunchConfig) -> cg_sim::LaunchConfig {
-    let d = |d: cooperative_groups::Dim3| cg_sim::Dim3::new(d.x, d.y, d.z);
-    cg_sim::LaunchConfig {
-        grid: d(cfg.grid),
-        block: d(cfg.block),
-        cluster: match cfg.kind {
-            LaunchKind::Cluster(c) => d(c),
-            _ => cg_sim::Dim3::new(1, 1, 1),
-        },
-        dynamic_smem_bytes: cfg.dynamic_smem_bytes as usize,
-        cooperative: cfg.kind == LaunchKind::Cooperative,
     }
 }

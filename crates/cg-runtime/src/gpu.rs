@@ -13,7 +13,7 @@ use cudarc::driver::sys::{self, CUfunction_attribute as FA};
 use crate::device::{self, DeviceInfo};
 use crate::driver::cu;
 use crate::error::{Result, RuntimeError};
-use crate::launch::{Dim3, KernelArgs, LaunchConfig, LaunchKind};
+use crate::launch::{Dim3, KernelArgs, LaunchConfig};
 use crate::ptx::{EmbeddedPtx, PtxModule, select_for_device};
 
 /// A kernel function of a loaded [`Module`] (valid while the module lives).
@@ -265,15 +265,15 @@ impl Gpu {
             kernel: name.to_string(),
             reason,
         };
-        cfg.validate_shape().map_err(invalid)?;
+        cfg.validate_shape().map_err(|e| invalid(e.to_string()))?;
         check_threads_per_block(f, cfg).map_err(invalid)?;
         name.clone_into(&mut self.last_kernel.borrow_mut());
         self.prepare_smem(f, name, cfg.dynamic_smem_bytes)?;
         let (g, b) = (cfg.grid, cfg.block);
         let smem = cfg.dynamic_smem_bytes;
         let p = params.as_mut_ptr();
-        match cfg.kind {
-            LaunchKind::Plain => {
+        match (cfg.cooperative, cfg.cluster) {
+            (false, None) => {
                 // SAFETY: `f` is a loaded function; `params` matches its signature (KernelArgs).
                 unsafe {
                     cu!(cuLaunchKernel(
@@ -291,7 +291,7 @@ impl Gpu {
                     ))
                 }
             }
-            LaunchKind::Cooperative => {
+            (true, None) => {
                 if !self.info.cooperative_launch {
                     return Err(invalid(format!(
                         "{} does not support cooperative launches",
@@ -325,7 +325,7 @@ impl Gpu {
                     ))
                 }
             }
-            LaunchKind::Cluster(c) => {
+            (false, Some(c)) => {
                 self.cluster_support().map_err(invalid)?;
                 let mut attr = sys::CUlaunchAttribute {
                     id: sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION,
@@ -351,6 +351,9 @@ impl Gpu {
                 // SAFETY: the config and attribute outlive the call; params as above.
                 unsafe { cu!(cuLaunchKernelEx(&lc, f, p, std::ptr::null_mut())) }
             }
+            (true, Some(_)) => Err(invalid(
+                "a cooperative launch in clusters: cg-runtime launches one or the other".into(),
+            )),
         }
     }
 

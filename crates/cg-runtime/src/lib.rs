@@ -76,5 +76,5 @@ pub use cooperative_groups::Pod;
 pub use device::DeviceInfo;
 pub use error::{Result, RuntimeError};
 pub use gpu::{DeviceBuffer, Event, Function, Gpu, Module};
-pub use launch::{Dim3, KernelArgs, KernelParam, LaunchConfig, LaunchKind};
+pub use launch::{Dim3, KernelArgs, KernelParam, LaunchConfig, ShapeError};
 pub use ptx::{EmbeddedPtx, PtxModule};

@@ -89,7 +89,8 @@ impl SimDevice {
 
     /// Checks `cfg` against the device's limits, as the driver would.
     pub fn validate(&self, cfg: &LaunchConfig) -> Result<(), SimError> {
-        let (g, b, c) = (cfg.grid, cfg.block, cfg.cluster);
+        let (g, b, c) = (cfg.grid, cfg.block, cfg.cluster_dim());
+        let smem = cfg.dynamic_smem_bytes as usize;
         for (what, d) in [("grid", g), ("block", b), ("cluster", c)] {
             if d.x == 0 || d.y == 0 || d.z == 0 {
                 return Err(invalid(format!(
@@ -126,18 +127,18 @@ impl SimDevice {
                 self.max_cluster_size
             )));
         }
-        if cfg.dynamic_smem_bytes > self.max_smem_per_block {
+        if smem > self.max_smem_per_block {
             return Err(invalid(format!(
                 "{} bytes of dynamic shared memory per block exceed the device's maximum of {} bytes per block",
-                cfg.dynamic_smem_bytes, self.max_smem_per_block
+                smem, self.max_smem_per_block
             )));
         }
-        let per_sm = self.blocks_per_sm(threads as u32, cfg.dynamic_smem_bytes);
+        let per_sm = self.blocks_per_sm(threads as u32, smem);
         if per_sm == 0 {
             return Err(invalid(format!(
                 "one block of {threads} threads with {} bytes of dynamic shared memory does not fit on an SM \
                  ({} threads, {} bytes of shared memory)",
-                cfg.dynamic_smem_bytes, self.max_threads_per_sm, self.smem_per_sm
+                smem, self.max_threads_per_sm, self.smem_per_sm
             )));
         }
         let resident = per_sm as u64 * self.sm_count as u64;
@@ -154,7 +155,7 @@ impl SimDevice {
                  on {})",
                 g.volume(),
                 self.sm_count,
-                cfg.dynamic_smem_bytes,
+                smem,
                 self.name
             )));
         }

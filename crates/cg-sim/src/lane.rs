@@ -11,39 +11,7 @@ use crate::barrier::BARRIERS_PER_BLOCK;
 use crate::sched::{block_on, with_core};
 use crate::state::{BarCount, WarpKind, WarpOp};
 
-/// The four shuffle modes of `shfl.sync`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ShflMode {
-    /// Read from an absolute lane (`__shfl_sync`).
-    Idx,
-    /// Read from `lane - delta` (`__shfl_up_sync`).
-    Up,
-    /// Read from `lane + delta` (`__shfl_down_sync`).
-    Down,
-    /// Read from `lane ^ mask` (`__shfl_xor_sync`).
-    Bfly,
-}
-
-/// The operations of `redux.sync`, on 32-bit integers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ReduxOp {
-    /// Wrapping sum.
-    Add,
-    /// Unsigned minimum.
-    MinU,
-    /// Unsigned maximum.
-    MaxU,
-    /// Signed minimum.
-    MinS,
-    /// Signed maximum.
-    MaxS,
-    /// Bitwise and.
-    And,
-    /// Bitwise or.
-    Or,
-    /// Bitwise xor.
-    Xor,
-}
+pub use cg_isa::{ReduxOp, ShflMode};
 
 /// The lanes a [`check_uniform`] covers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -368,35 +336,7 @@ pub fn is_shared(p: *const u8) -> bool {
 
 // ---- memory accesses, for the race detector --------------------------------
 
-/// The scope of a strong memory operation (PTX `.cta`, `.cluster`, `.gpu`,
-/// `.sys`): the threads it may synchronise with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MemScope {
-    /// The thread block.
-    Cta,
-    /// The block's cluster.
-    Cluster,
-    /// The device (every thread of the launch).
-    Gpu,
-    /// The system.
-    Sys,
-}
-
-/// The memory ordering of a strong operation (PTX `.sem`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum MemOrder {
-    /// `.relaxed` (also `.volatile`, which PTX treats as `.relaxed.sys`).
-    Relaxed,
-    /// `.acquire`.
-    Acquire,
-    /// `.release`.
-    Release,
-    /// `.acq_rel`.
-    AcqRel,
-    /// `fence.sc` followed by the operation (acquire for loads and
-    /// read-modify-writes, relaxed for stores), as libcu++ lowers it.
-    SeqCst,
-}
+pub use cg_isa::{MemOrder, MemScope};
 
 /// What a strong operation does to its location.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

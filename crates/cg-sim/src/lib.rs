@@ -44,7 +44,6 @@
 mod async_copy;
 mod barrier;
 mod cluster;
-mod config;
 mod device;
 mod diagnose;
 pub mod lane;
@@ -58,7 +57,7 @@ mod stack;
 mod state;
 mod warp;
 
-pub use config::{Dim3, LaunchConfig};
+pub use cg_isa::{Dim3, LaunchConfig};
 pub use device::SimDevice;
 pub use report::{BlockedGroup, LaunchStats, Report, SimError, SourceLocation};
 pub use sched::{launch, launch_on};

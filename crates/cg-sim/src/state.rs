@@ -241,11 +241,11 @@ impl Core {
             geom: Geom {
                 grid: cfg.grid,
                 block: cfg.block,
-                cluster: cfg.cluster,
+                cluster: cfg.cluster_dim(),
                 threads_per_block: threads,
                 warps_per_block: threads.div_ceil(32),
                 cooperative: cfg.cooperative,
-                dynamic_smem: cfg.dynamic_smem_bytes,
+                dynamic_smem: cfg.dynamic_smem_bytes as usize,
                 max_smem_per_block: device.max_smem_per_block,
             },
             lanes: Vec::new(),

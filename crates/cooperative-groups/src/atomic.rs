@@ -243,7 +243,7 @@ macro_rules! scopes {
 scopes! {
     /// The threads of the block: `cuda::thread_scope_block`, PTX `.cta`.
     #[doc(alias = "thread_scope_block")]
-    Block => Block,
+    Block => Cta,
     /// The threads of the cluster: `cuda::thread_scope_cluster`, PTX
     /// `.cluster` (sm_90; `.gpu` on older GPUs, which have no clusters).
     #[doc(alias = "thread_scope_cluster")]
@@ -251,11 +251,11 @@ scopes! {
     /// Every thread of the device: `cuda::thread_scope_device`, PTX `.gpu`
     /// (the scope of CUDA's classic `atomicAdd` …).
     #[doc(alias = "thread_scope_device")]
-    Device => Device,
+    Device => Gpu,
     /// The device, the host and peer devices: `cuda::thread_scope_system`,
     /// PTX `.sys`.
     #[doc(alias = "thread_scope_system")]
-    System => System,
+    System => Sys,
 }
 
 // ---- Orderings ---------------------------------------------------------------

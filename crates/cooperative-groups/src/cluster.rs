@@ -9,8 +9,8 @@
 
 use core::marker::PhantomData;
 
+use crate::Dim3;
 use crate::arch;
-use crate::dim::Dim3;
 use crate::shared::{Peer, SharedArray};
 
 /// The calling thread's cluster (`cg::cluster_group`). Not `Clone`: pass it
@@ -53,27 +53,27 @@ impl ClusterGroup {
     /// This block's 3-D index inside the cluster (`%cluster_ctaid`).
     #[inline(always)]
     pub fn block_index(&self) -> Dim3 {
-        Dim3::from_raw(arch::cluster::cta_idx())
+        Dim3::from_array(arch::cluster::cta_idx())
     }
 
     /// The cluster's shape in blocks (`%cluster_nctaid`).
     #[inline(always)]
     pub fn dim_blocks(&self) -> Dim3 {
-        Dim3::from_raw(arch::cluster::cluster_dim())
+        Dim3::from_array(arch::cluster::cluster_dim())
     }
 
     /// The caller's rank among all threads of the cluster.
     #[inline(always)]
     pub fn thread_rank(&self) -> u32 {
-        let b = Dim3::from_raw(arch::block_dim());
-        let t = Dim3::from_raw(arch::thread_idx());
+        let b = Dim3::from_array(arch::block_dim());
+        let t = Dim3::from_array(arch::thread_idx());
         self.block_rank() * b.volume() as u32 + b.linear(t)
     }
 
     /// Threads in the cluster.
     #[inline(always)]
     pub fn num_threads(&self) -> u32 {
-        self.num_blocks() * Dim3::from_raw(arch::block_dim()).volume() as u32
+        self.num_blocks() * Dim3::from_array(arch::block_dim()).volume() as u32
     }
 
     /// `cluster.sync()`: `barrier.cluster.arrive` + `barrier.cluster.wait`.

@@ -31,9 +31,9 @@
 
 use core::marker::PhantomData;
 
+use crate::Dim3;
 use crate::arch;
 use crate::collective::grid::{reduce::grid_reduce, scan::grid_scan};
-use crate::dim::Dim3;
 use crate::ops::ReduceOp;
 use crate::value::ShflValue;
 
@@ -65,38 +65,39 @@ impl GridGroup {
     /// Blocks in the grid.
     #[inline(always)]
     pub fn num_blocks(&self) -> u32 {
-        Dim3::from_raw(arch::grid_dim()).volume() as u32
+        Dim3::from_array(arch::grid_dim()).volume() as u32
     }
 
     /// This block's linear rank in the grid (x fastest).
     #[inline(always)]
     pub fn block_rank(&self) -> u32 {
-        Dim3::from_raw(arch::grid_dim()).linear(Dim3::from_raw(arch::block_idx()))
+        Dim3::from_array(arch::grid_dim()).linear(Dim3::from_array(arch::block_idx()))
     }
 
     /// `blockIdx`.
     #[inline(always)]
     pub fn block_index(&self) -> Dim3 {
-        Dim3::from_raw(arch::block_idx())
+        Dim3::from_array(arch::block_idx())
     }
 
     /// `gridDim`.
     #[inline(always)]
     pub fn dim_blocks(&self) -> Dim3 {
-        Dim3::from_raw(arch::grid_dim())
+        Dim3::from_array(arch::grid_dim())
     }
 
     /// Threads in the grid (64-bit: grids can exceed 2³² threads).
     #[inline(always)]
     pub fn num_threads(&self) -> u64 {
-        self.num_blocks() as u64 * Dim3::from_raw(arch::block_dim()).volume()
+        self.num_blocks() as u64 * Dim3::from_array(arch::block_dim()).volume()
     }
 
     /// The caller's rank among all threads of the grid.
     #[inline(always)]
     pub fn thread_rank(&self) -> u64 {
-        let b = Dim3::from_raw(arch::block_dim());
-        self.block_rank() as u64 * b.volume() + b.linear(Dim3::from_raw(arch::thread_idx())) as u64
+        let b = Dim3::from_array(arch::block_dim());
+        self.block_rank() as u64 * b.volume()
+            + b.linear(Dim3::from_array(arch::thread_idx())) as u64
     }
 
     /// Grid-wide barrier: every thread of every block arrives before any

@@ -6,8 +6,8 @@
 //! caller supplies masks by hand, exactly as in CUDA C++; the group types of
 //! this crate compute them for you.
 
+use crate::Dim3;
 use crate::arch::{self, ShflMode};
-use crate::dim::Dim3;
 
 /// `FULL_MASK`: all 32 lanes of a warp.
 pub const FULL_MASK: u32 = 0xffff_ffff;
@@ -19,28 +19,28 @@ pub const WARP_SIZE: u32 = 32;
 #[doc(alias = "threadIdx")]
 #[inline(always)]
 pub fn thread_idx() -> Dim3 {
-    Dim3::from_raw(arch::thread_idx())
+    Dim3::from_array(arch::thread_idx())
 }
 
 /// `blockIdx` (`%ctaid`).
 #[doc(alias = "blockIdx")]
 #[inline(always)]
 pub fn block_idx() -> Dim3 {
-    Dim3::from_raw(arch::block_idx())
+    Dim3::from_array(arch::block_idx())
 }
 
 /// `blockDim` (`%ntid`).
 #[doc(alias = "blockDim")]
 #[inline(always)]
 pub fn block_dim() -> Dim3 {
-    Dim3::from_raw(arch::block_dim())
+    Dim3::from_array(arch::block_dim())
 }
 
 /// `gridDim` (`%nctaid`).
 #[doc(alias = "gridDim")]
 #[inline(always)]
 pub fn grid_dim() -> Dim3 {
-    Dim3::from_raw(arch::grid_dim())
+    Dim3::from_array(arch::grid_dim())
 }
 
 /// This thread's lane in its warp (`%laneid`).

@@ -162,7 +162,12 @@
 //! * `arch` (private): one set of primitives with two backends — LLVM's
 //!   NVVM intrinsics (convergent, so LLVM never duplicates a collective into
 //!   divergent branches) and inline PTX where no intrinsic exists, on
-//!   `nvptx64`; calls into `cg-sim` on the host. All `unsafe` asm lives there.
+//!   `nvptx64`; calls into `cg-sim` on the host. All `unsafe` asm lives there,
+//!   and so does every choice made by target (`cfg(target_arch)`), except the
+//!   crate attributes, the panic handler and the host-only [`Kernel`]
+//!   descriptor. The instruction vocabulary it shares with the simulator and
+//!   the runtime (`ShflMode`, `ReduxOp`, `MemScope`, `MemOrder`, [`Dim3`])
+//!   is the `cg-isa` crate's.
 //! * `group`, `collective` (private, re-exported at the root): the handles
 //!   and the collectives, written once against three shapes (aligned lanes
 //!   of a warp, arbitrary lanes of a warp, whole warps of a block).
@@ -187,7 +192,6 @@ mod arch;
 pub mod atomic;
 pub mod cluster;
 mod collective;
-mod dim;
 pub mod grid;
 mod group;
 pub mod intrinsics;
@@ -200,6 +204,7 @@ mod pod;
 pub mod shared;
 mod value;
 
+pub use cg_isa::Dim3;
 pub use cg_macros::{kernel, shared_array};
 pub use cluster::{ClusterArrivalToken, ClusterGroup, this_cluster};
 pub use collective::invoke::{invoke_one, invoke_one_broadcast};
@@ -208,7 +213,6 @@ pub use collective::scan::{exclusive_scan, inclusive_scan};
 pub use collective::update::{
     AtomicOp, exclusive_scan_update, inclusive_scan_update, reduce_store_async, reduce_update_async,
 };
-pub use dim::Dim3;
 pub use grid::{GridArrivalToken, GridGroup, this_grid};
 pub use group::{
     BlockArrivalToken, CoalescedGroup, DynamicParent, DynamicTile, MultiWarpTileSize, Size,
@@ -243,10 +247,5 @@ pub mod prelude {
 /// Items the macros expand to; not part of the public API.
 #[doc(hidden)]
 pub mod __private {
-    /// Simulator test switch: leave out the first parent sync of a
-    /// software-barrier tile's set-up (see `tests/race.rs`).
-    #[cfg(not(target_arch = "nvptx64"))]
-    pub use crate::arch::set_soft_setup_first_sync;
-    #[cfg(not(target_arch = "nvptx64"))]
-    pub use crate::arch::static_shared;
+    pub use crate::arch::hooks::*;
 }

@@ -17,7 +17,7 @@
 //! needs_op(1.0f32, BitAnd); // bit operators exist only for integers
 //! ```
 
-use crate::arch;
+use crate::arch::ReduxOp;
 
 /// A binary operator that `reduce`, `inclusive_scan` and `exclusive_scan`
 /// apply to elements of type `T`.
@@ -53,7 +53,7 @@ pub trait ReduceOp<T>: Copy {
     /// The `redux.sync` operation equal to this operator on `T`, for 32-bit
     /// integers (used on sm_80+).
     #[doc(hidden)]
-    const REDUX: Option<ReduxKind> = None;
+    const REDUX: Option<ReduxOp> = None;
 }
 
 /// A closure as an operator (CUDA's lambdas). Not [`EXACT`](ReduceOp::EXACT):
@@ -67,44 +67,6 @@ impl<T: Default, F: Fn(T, T) -> T + Copy> ReduceOp<T> for F {
     #[inline(always)]
     fn identity(&self) -> T {
         T::default()
-    }
-}
-
-/// The operations of `redux.sync` (an implementation detail of [`ReduceOp`]).
-#[doc(hidden)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReduxKind {
-    /// `redux.sync.add.u32`.
-    Add,
-    /// `redux.sync.min.u32`.
-    MinU,
-    /// `redux.sync.max.u32`.
-    MaxU,
-    /// `redux.sync.min.s32`.
-    MinS,
-    /// `redux.sync.max.s32`.
-    MaxS,
-    /// `redux.sync.and.b32`.
-    And,
-    /// `redux.sync.or.b32`.
-    Or,
-    /// `redux.sync.xor.b32`.
-    Xor,
-}
-
-impl ReduxKind {
-    #[inline(always)]
-    pub(crate) const fn arch(self) -> arch::ReduxOp {
-        match self {
-            ReduxKind::Add => arch::ReduxOp::Add,
-            ReduxKind::MinU => arch::ReduxOp::MinU,
-            ReduxKind::MaxU => arch::ReduxOp::MaxU,
-            ReduxKind::MinS => arch::ReduxOp::MinS,
-            ReduxKind::MaxS => arch::ReduxOp::MaxS,
-            ReduxKind::And => arch::ReduxOp::And,
-            ReduxKind::Or => arch::ReduxOp::Or,
-            ReduxKind::Xor => arch::ReduxOp::Xor,
-        }
     }
 }
 
@@ -145,7 +107,7 @@ macro_rules! int_ops {
                 0
             }
             const EXACT: bool = true;
-            const REDUX: Option<ReduxKind> = if $redux { Some(ReduxKind::Add) } else { None };
+            const REDUX: Option<ReduxOp> = if $redux { Some(ReduxOp::Add) } else { None };
         }
         impl ReduceOp<$t> for Less {
             #[inline(always)]
@@ -157,7 +119,7 @@ macro_rules! int_ops {
                 <$t>::MAX
             }
             const EXACT: bool = true;
-            const REDUX: Option<ReduxKind> = if $redux { Some(ReduxKind::$min) } else { None };
+            const REDUX: Option<ReduxOp> = if $redux { Some(ReduxOp::$min) } else { None };
         }
         impl ReduceOp<$t> for Greater {
             #[inline(always)]
@@ -169,7 +131,7 @@ macro_rules! int_ops {
                 <$t>::MIN
             }
             const EXACT: bool = true;
-            const REDUX: Option<ReduxKind> = if $redux { Some(ReduxKind::$max) } else { None };
+            const REDUX: Option<ReduxOp> = if $redux { Some(ReduxOp::$max) } else { None };
         }
         impl ReduceOp<$t> for BitAnd {
             #[inline(always)]
@@ -181,7 +143,7 @@ macro_rules! int_ops {
                 !0
             }
             const EXACT: bool = true;
-            const REDUX: Option<ReduxKind> = if $redux { Some(ReduxKind::And) } else { None };
+            const REDUX: Option<ReduxOp> = if $redux { Some(ReduxOp::And) } else { None };
         }
         impl ReduceOp<$t> for BitOr {
             #[inline(always)]
@@ -193,7 +155,7 @@ macro_rules! int_ops {
                 0
             }
             const EXACT: bool = true;
-            const REDUX: Option<ReduxKind> = if $redux { Some(ReduxKind::Or) } else { None };
+            const REDUX: Option<ReduxOp> = if $redux { Some(ReduxOp::Or) } else { None };
         }
         impl ReduceOp<$t> for BitXor {
             #[inline(always)]
@@ -205,7 +167,7 @@ macro_rules! int_ops {
                 0
             }
             const EXACT: bool = true;
-            const REDUX: Option<ReduxKind> = if $redux { Some(ReduxKind::Xor) } else { None };
+            const REDUX: Option<ReduxOp> = if $redux { Some(ReduxOp::Xor) } else { None };
         }
     };
 }

@@ -7,6 +7,10 @@
 //!
 //! The graph is read from the sources: every `collective` module named in a
 //! file's `use` items or paths (`super::…`, `crate::collective::…`).
+//!
+//! Two more rules of the layout are read from the sources the same way:
+//! choices by target (`cfg(target_arch)`) are made inside `arch`, and the
+//! instruction vocabulary is declared once, in `cg-isa`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -190,5 +194,124 @@ fn no_import_circle_among_the_collectives() {
     let mut state = BTreeMap::new();
     for n in g.keys() {
         visit(n, &g, &mut state, &mut Vec::new());
+    }
+}
+
+/// Every `.rs` file under `dir`, recursively.
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            rust_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+/// What depends on the target is chosen inside `arch` only: outside it, a
+/// `cfg` on `target_arch` or `target_feature` is one of the crate root's
+/// (the crate attributes, the host-only `Kernel` descriptor) or the GPU
+/// panic handler's.
+#[test]
+fn target_cfgs_only_inside_arch() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let allowed = |rel: &str, line: &str| match rel {
+        "lib.rs" => {
+            line.starts_with("#![cfg_attr(")
+                || line.contains("target_arch = \"nvptx64\",")
+                || line == "#[cfg(not(target_arch = \"nvptx64\"))]"
+        }
+        "panic.rs" => {
+            line.starts_with("#[cfg(all(target_arch = \"nvptx64\", feature = \"panic-handler\"))]")
+        }
+        _ => false,
+    };
+    let mut seen = 0;
+    for f in &files {
+        let rel = f
+            .strip_prefix(&src)
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .replace('\\', "/");
+        if rel.starts_with("arch/") {
+            continue;
+        }
+        let text = std::fs::read_to_string(f).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.starts_with("//") {
+                continue;
+            }
+            if line.contains("target_arch") || line.contains("target_feature") {
+                seen += 1;
+                assert!(
+                    allowed(&rel, line),
+                    "src/{rel}:{}: `{line}`: a target cfg outside `arch` (move it behind an `arch` item)",
+                    i + 1
+                );
+            }
+        }
+    }
+    // lib.rs: two crate attributes, `mod kernel_desc` and its re-export;
+    // panic.rs: the handler (a check that the reader works).
+    assert_eq!(
+        seen, 5,
+        "target cfgs at the crate root and the panic handler"
+    );
+}
+
+/// The instruction vocabulary (`Dim3`, `LaunchConfig`, `ShflMode`,
+/// `ReduxOp`, `MemScope`, `MemOrder`) is declared once, in `cg-isa`: no
+/// other crate of the workspace declares a type of the same name (each uses
+/// and re-exports `cg-isa`'s), so a value passes between this library, the
+/// simulator and the runtime without a conversion.
+#[test]
+fn the_vocabulary_is_declared_in_cg_isa_only() {
+    const OWNED: &[&str] = &[
+        "struct Dim3",
+        "struct LaunchConfig",
+        "enum ShapeError",
+        "enum ShflMode",
+        "enum ReduxOp",
+        "enum MemScope",
+        "enum MemOrder",
+    ];
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let isa = std::fs::read_to_string(crates.join("cg-isa/src/lib.rs")).unwrap();
+    let mut checked = 0;
+    for e in std::fs::read_dir(crates).unwrap() {
+        let dir = e.unwrap().path();
+        if dir.ends_with("cg-isa") || !dir.join("src").is_dir() {
+            continue;
+        }
+        let mut files = Vec::new();
+        rust_files(&dir.join("src"), &mut files);
+        for f in files {
+            let text = std::fs::read_to_string(&f).unwrap();
+            for (i, line) in text.lines().enumerate() {
+                let line = line.trim_start();
+                let line = line.strip_prefix("pub(crate) ").unwrap_or(line);
+                let line = line.strip_prefix("pub ").unwrap_or(line);
+                for decl in OWNED {
+                    assert!(
+                        !line.starts_with(&format!("{decl} ")),
+                        "{}:{}: `{decl}` is cg-isa's: use (and re-export) it instead",
+                        f.display(),
+                        i + 1
+                    );
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 50, "only {checked} files read");
+    // cg-isa exports every one of them.
+    for decl in OWNED {
+        let name = decl.split(' ').nth(1).unwrap();
+        assert!(isa.contains(name), "cg-isa does not export {name}");
     }
 }

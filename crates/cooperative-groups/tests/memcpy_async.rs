@@ -329,7 +329,7 @@ fn lab_staged_kernels_sum_exactly() {
                 store[offset..].as_ptr() as usize,
                 partial.as_mut_ptr() as usize,
             );
-            let cfg = LaunchConfig::new(3, BLOCK).with_dynamic_smem(SMEM_BYTES as usize);
+            let cfg = LaunchConfig::new(3, BLOCK).with_dynamic_smem(SMEM_BYTES);
             cg_sim::launch_on(&device(), &cfg, &|| {
                 (k.host_fn())((i as *const f32, p as *mut f32, n as u32))
             })

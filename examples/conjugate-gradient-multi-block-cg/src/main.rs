@@ -163,7 +163,7 @@ fn main() -> Result<(), Error> {
     );
     let cfg = LaunchConfig::linear(blocks, threads)
         .with_dynamic_smem(smem)
-        .cooperative();
+        .with_cooperative(true);
     // x = 0, r = b = 1, the dot product's word 0 (on the GPU: synchronous copies).
     let reset = || -> Result<(), Error> {
         for (buf, v) in [(&x, &zeros), (&r, &ones)] {

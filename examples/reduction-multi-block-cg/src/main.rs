@@ -50,7 +50,7 @@ fn main() -> Result<(), Error> {
     let args = (input.as_ptr() as *const f32, out.as_ptr(), n);
     let cfg = LaunchConfig::linear(blocks, threads)
         .with_dynamic_smem(smem)
-        .cooperative();
+        .with_cooperative(true);
     let check = |what: &str, got: f32| -> Result<(), Error> {
         let diff = (got as f64 - cpu as f64).abs();
         ensure(diff < 1e-8 * n as f64, || {

@@ -11,56 +11,7 @@
 /// A `(x, y, z)` triple as the hardware reports it.
 pub type RawDim3 = [u32; 3];
 
-/// The four shuffle modes of `shfl.sync`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ShflMode {
-    /// Read from an absolute lane (`__shfl_sync`).
-    Idx,
-    /// Read from `lane - delta` (`__shfl_up_sync`).
-    Up,
-    /// Read from `lane + delta` (`__shfl_down_sync`).
-    Down,
-    /// Read from `lane ^ mask` (`__shfl_xor_sync`).
-    Bfly,
-}
-
-/// The operations of `redux.sync` (sm_80+), 32-bit integers only.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ReduxOp {
-    /// Wrapping sum.
-    Add,
-    /// Unsigned minimum.
-    MinU,
-    /// Unsigned maximum.
-    MaxU,
-    /// Signed minimum.
-    MinS,
-    /// Signed maximum.
-    MaxS,
-    /// Bitwise and.
-    And,
-    /// Bitwise or.
-    Or,
-    /// Bitwise xor.
-    Xor,
-}
-
-/// Memory ordering of an atomic read-modify-write (PTX `.sem`; `SeqCst`
-/// is `fence.sc` followed by the `.acquire` operation, as libcu++ lowers
-/// `memory_order_seq_cst`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MemOrder {
-    /// `.relaxed`.
-    Relaxed,
-    /// `.acquire`.
-    Acquire,
-    /// `.release`.
-    Release,
-    /// `.acq_rel`.
-    AcqRel,
-    /// `fence.sc` + `.acquire`.
-    SeqCst,
-}
+pub use cg_isa::{MemOrder, MemScope, ReduxOp, ShflMode};
 
 /// Orderings an atomic load can have (`ld.relaxed`, `ld.acquire`,
 /// `fence.sc` + `ld.acquire`).
@@ -94,19 +45,6 @@ pub enum FenceOrder {
     AcqRel,
     /// `fence.sc`.
     SeqCst,
-}
-
-/// Memory scope of an atomic or fence (PTX `.scope`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MemScope {
-    /// `.cta`: the threads of the block.
-    Block,
-    /// `.cluster` (sm_90; `.gpu` on older GPUs, which have no clusters).
-    Cluster,
-    /// `.gpu`: every thread of the device.
-    Device,
-    /// `.sys`: the device, the host and peer devices.
-    System,
 }
 
 /// The read-modify-write operations of `atom` on 32-bit words.
@@ -262,6 +200,16 @@ pub const fn fns_model(mask: u32, base: u32, offset: i32) -> u32 {
 /// Bytes of one half of the grid collectives' global scratch (the module's
 /// `cg_grid_scratch` array holds two halves, one per grid-barrier phase).
 pub const GRID_SCRATCH_BYTES: usize = 1 << 16;
+
+/// What `__private` exports for the macros' host expansions and the
+/// simulator tests: on the host, [`static_shared`] (`shared_array!`) and
+/// [`set_soft_setup_first_sync`] (a test switch: leave out the first parent
+/// sync of a software-barrier tile's set-up, see `tests/race.rs`); nothing
+/// on the GPU.
+pub mod hooks {
+    #[cfg(not(target_arch = "nvptx64"))]
+    pub use super::sim::{set_soft_setup_first_sync, static_shared};
+}
 
 // Both backends carry the primitives of the whole guide (grid, cluster,
 // atomics, …); a kernel crate uses a subset, and later features the rest.

@@ -988,7 +988,7 @@ pub fn grid_arrive() -> u32 {
                 grid_barrier_word(),
                 add,
                 MemOrder::Release,
-                MemScope::Device,
+                MemScope::Gpu,
             )
         }
     } else {
@@ -1030,7 +1030,7 @@ core::arch::global_asm!(".global .align 16 .b8 cg_grid_scratch[131072];");
 #[inline(always)]
 pub fn grid_phase() -> u32 {
     // SAFETY: `grid_barrier_word` is the module's 4-byte barrier word.
-    unsafe { atom_load_32(grid_barrier_word(), LoadOrder::Relaxed, MemScope::Device) >> 31 }
+    unsafe { atom_load_32(grid_barrier_word(), LoadOrder::Relaxed, MemScope::Gpu) >> 31 }
 }
 
 /// The generic address of half `phase` (0 or 1) of the module's grid
@@ -1066,6 +1066,16 @@ pub fn trap() -> ! {
     unsafe { asm!("trap;", options(noreturn, nostack)) }
 }
 
+/// Stops the kernel for a violated contract: [`trap`] (the launch fails with
+/// `CUDA_ERROR_ILLEGAL_INSTRUCTION`). The message is the simulator's; here
+/// its arguments are not even evaluated.
+macro_rules! violation {
+    ($($fmt:tt)*) => {
+        $crate::arch::trap()
+    };
+}
+pub(crate) use violation;
+
 // ---- Atomics with an ordering and a scope (`cuda::atomic_ref`) -------------
 //
 // Each operation lowers to the instruction libcu++ emits for the same
@@ -1083,7 +1093,7 @@ use super::{FenceOrder, LoadOrder, MemOrder, MemScope, Rmw32, Rmw64, StoreOrder}
 macro_rules! sem_scope {
     ($kind:ident, $o:expr, $s:expr, $m:ident($($a:tt)*)) => {
         match $s {
-            MemScope::Block => sem_scope!(@$kind $o, ".cta", "fence.sc.cta; ", $m($($a)*)),
+            MemScope::Cta => sem_scope!(@$kind $o, ".cta", "fence.sc.cta; ", $m($($a)*)),
             MemScope::Cluster => {
                 #[cfg(target_feature = "sm_90")]
                 let r = sem_scope!(@$kind $o, ".cluster", "fence.sc.cluster; ", $m($($a)*));
@@ -1093,8 +1103,8 @@ macro_rules! sem_scope {
                 let r = sem_scope!(@$kind $o, ".gpu", "fence.sc.gpu; ", $m($($a)*));
                 r
             }
-            MemScope::Device => sem_scope!(@$kind $o, ".gpu", "fence.sc.gpu; ", $m($($a)*)),
-            MemScope::System => sem_scope!(@$kind $o, ".sys", "fence.sc.sys; ", $m($($a)*)),
+            MemScope::Gpu => sem_scope!(@$kind $o, ".gpu", "fence.sc.gpu; ", $m($($a)*)),
+            MemScope::Sys => sem_scope!(@$kind $o, ".sys", "fence.sc.sys; ", $m($($a)*)),
         }
     };
     (@rmw $o:expr, $s:literal, $sc:literal, $m:ident($($a:tt)*)) => {
@@ -1275,8 +1285,8 @@ macro_rules! fence_asm {
 #[inline(always)]
 pub fn fence(o: FenceOrder, s: MemScope) {
     match (o, s) {
-        (FenceOrder::AcqRel, MemScope::Block) => fence_asm!("fence.acq_rel.cta;"),
-        (FenceOrder::SeqCst, MemScope::Block) => fence_asm!("fence.sc.cta;"),
+        (FenceOrder::AcqRel, MemScope::Cta) => fence_asm!("fence.acq_rel.cta;"),
+        (FenceOrder::SeqCst, MemScope::Cta) => fence_asm!("fence.sc.cta;"),
         #[cfg(target_feature = "sm_90")]
         (FenceOrder::AcqRel, MemScope::Cluster) => fence_asm!("fence.acq_rel.cluster;"),
         #[cfg(target_feature = "sm_90")]
@@ -1285,10 +1295,10 @@ pub fn fence(o: FenceOrder, s: MemScope) {
         (FenceOrder::AcqRel, MemScope::Cluster) => fence_asm!("fence.acq_rel.gpu;"),
         #[cfg(not(target_feature = "sm_90"))]
         (FenceOrder::SeqCst, MemScope::Cluster) => fence_asm!("fence.sc.gpu;"),
-        (FenceOrder::AcqRel, MemScope::Device) => fence_asm!("fence.acq_rel.gpu;"),
-        (FenceOrder::SeqCst, MemScope::Device) => fence_asm!("fence.sc.gpu;"),
-        (FenceOrder::AcqRel, MemScope::System) => fence_asm!("fence.acq_rel.sys;"),
-        (FenceOrder::SeqCst, MemScope::System) => fence_asm!("fence.sc.sys;"),
+        (FenceOrder::AcqRel, MemScope::Gpu) => fence_asm!("fence.acq_rel.gpu;"),
+        (FenceOrder::SeqCst, MemScope::Gpu) => fence_asm!("fence.sc.gpu;"),
+        (FenceOrder::AcqRel, MemScope::Sys) => fence_asm!("fence.acq_rel.sys;"),
+        (FenceOrder::SeqCst, MemScope::Sys) => fence_asm!("fence.sc.sys;"),
     }
 }
 

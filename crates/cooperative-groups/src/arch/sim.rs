@@ -7,7 +7,7 @@
 use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use cg_sim::lane;
-use cg_sim::lane::{AtomicKind, MemOrder as SimOrder, MemScope as SimScope};
+use cg_sim::lane::AtomicKind;
 
 use super::{RawDim3, ReduxOp, ShflMode};
 
@@ -46,20 +46,11 @@ pub fn dynamic_smem_size() -> u32 {
     lane::dynamic_shared().1 as u32
 }
 
-fn sim_mode(mode: ShflMode) -> lane::ShflMode {
-    match mode {
-        ShflMode::Idx => lane::ShflMode::Idx,
-        ShflMode::Up => lane::ShflMode::Up,
-        ShflMode::Down => lane::ShflMode::Down,
-        ShflMode::Bfly => lane::ShflMode::Bfly,
-    }
-}
-
 /// `shfl.sync`.
 #[track_caller]
 #[inline]
 pub fn shfl(mode: ShflMode, mask: u32, v: u32, b: u32, c: u32) -> u32 {
-    lane::shfl(sim_mode(mode), mask, v, b, c)
+    lane::shfl(mode, mask, v, b, c)
 }
 /// `shfl.sync.up.b32 d|p`: the value and whether the source lane was in
 /// range (the PTX ISA's rule: `lane - b` at or above the segment's first
@@ -67,7 +58,7 @@ pub fn shfl(mode: ShflMode, mask: u32, v: u32, b: u32, c: u32) -> u32 {
 #[track_caller]
 #[inline]
 pub fn shfl_up_pred(mask: u32, v: u32, b: u32, c: u32) -> (u32, bool) {
-    let d = lane::shfl(lane::ShflMode::Up, mask, v, b, c);
+    let d = lane::shfl(ShflMode::Up, mask, v, b, c);
     (d, up_in_range(lane::lane_id(), b, c))
 }
 
@@ -112,16 +103,6 @@ pub fn match_all(mask: u32, v: u64, wide: bool) -> u32 {
 #[track_caller]
 #[inline]
 pub fn redux(op: ReduxOp, mask: u32, v: u32) -> u32 {
-    let op = match op {
-        ReduxOp::Add => lane::ReduxOp::Add,
-        ReduxOp::MinU => lane::ReduxOp::MinU,
-        ReduxOp::MaxU => lane::ReduxOp::MaxU,
-        ReduxOp::MinS => lane::ReduxOp::MinS,
-        ReduxOp::MaxS => lane::ReduxOp::MaxS,
-        ReduxOp::And => lane::ReduxOp::And,
-        ReduxOp::Or => lane::ReduxOp::Or,
-        ReduxOp::Xor => lane::ReduxOp::Xor,
-    };
     lane::redux(op, mask, v)
 }
 /// `activemask.b32`, under the simulator's convergence model.
@@ -183,13 +164,13 @@ pub fn barrier_arrive(id: u32, count: u32) {
 #[inline]
 pub fn fence_block() {
     core::sync::atomic::fence(Ordering::SeqCst);
-    lane::mem_fence(false, SimScope::Cta);
+    lane::mem_fence(false, MemScope::Cta);
 }
 /// Device-scope fence (`fence.acq_rel.gpu`, see [`fence_block`]).
 #[inline]
 pub fn fence_device() {
     core::sync::atomic::fence(Ordering::SeqCst);
-    lane::mem_fence(false, SimScope::Gpu);
+    lane::mem_fence(false, MemScope::Gpu);
 }
 
 /// Tells the simulator's race detector about a plain load of `size` bytes
@@ -227,31 +208,10 @@ pub fn note_store(p: *const u8, size: usize) {
     lane::mem_access(p, size, true)
 }
 
-/// The race detector's scope for a library scope.
-fn sim_scope(s: MemScope) -> SimScope {
-    match s {
-        MemScope::Block => SimScope::Cta,
-        MemScope::Cluster => SimScope::Cluster,
-        MemScope::Device => SimScope::Gpu,
-        MemScope::System => SimScope::Sys,
-    }
-}
-
-/// The race detector's ordering for a library ordering.
-fn sim_order(o: MemOrder) -> SimOrder {
-    match o {
-        MemOrder::Relaxed => SimOrder::Relaxed,
-        MemOrder::Acquire => SimOrder::Acquire,
-        MemOrder::Release => SimOrder::Release,
-        MemOrder::AcqRel => SimOrder::AcqRel,
-        MemOrder::SeqCst => SimOrder::SeqCst,
-    }
-}
-
 /// Tells the race detector about a strong access (after performing it).
 #[track_caller]
 #[inline]
-fn note_strong<T>(p: *const T, kind: AtomicKind, o: SimOrder, s: SimScope) {
+fn note_strong<T>(p: *const T, kind: AtomicKind, o: MemOrder, s: MemScope) {
     lane::mem_atomic(p.cast(), core::mem::size_of::<T>(), kind, o, s)
 }
 /// Shared addresses are already pointers on the host.
@@ -355,7 +315,7 @@ pub unsafe fn st_shared_u32(addr: SharedAddr, v: u32) {
 pub unsafe fn atomic_add_u32(p: *mut u32, v: u32) -> u32 {
     // SAFETY: the caller passes a valid, aligned pointer.
     let old = unsafe { AtomicU32::from_ptr(p) }.fetch_add(v, Ordering::Relaxed);
-    note_strong(p, AtomicKind::Rmw, SimOrder::Relaxed, SimScope::Gpu);
+    note_strong(p, AtomicKind::Rmw, MemOrder::Relaxed, MemScope::Gpu);
     old
 }
 /// `red.global.add`: the atomic adds above without the old value.
@@ -387,7 +347,7 @@ red_global_add!(red_global_add_f64, f64, atomic_add_f64);
 pub unsafe fn atomic_add_u64(p: *mut u64, v: u64) -> u64 {
     // SAFETY: the caller passes a valid, aligned pointer.
     let old = unsafe { AtomicU64::from_ptr(p) }.fetch_add(v, Ordering::Relaxed);
-    note_strong(p, AtomicKind::Rmw, SimOrder::Relaxed, SimScope::Gpu);
+    note_strong(p, AtomicKind::Rmw, MemOrder::Relaxed, MemScope::Gpu);
     old
 }
 /// Atomic add on an `f32`; returns the old value.
@@ -404,7 +364,7 @@ pub unsafe fn atomic_add_f32(p: *mut f32, v: f32) -> f32 {
             Some((f32::from_bits(x) + v).to_bits())
         })
         .unwrap_or_else(|x| x);
-    note_strong(p, AtomicKind::Rmw, SimOrder::Relaxed, SimScope::Gpu);
+    note_strong(p, AtomicKind::Rmw, MemOrder::Relaxed, MemScope::Gpu);
     f32::from_bits(old)
 }
 /// Atomic add on an `f64`; returns the old value.
@@ -421,7 +381,7 @@ pub unsafe fn atomic_add_f64(p: *mut f64, v: f64) -> f64 {
             Some((f64::from_bits(x) + v).to_bits())
         })
         .unwrap_or_else(|x| x);
-    note_strong(p, AtomicKind::Rmw, SimOrder::Relaxed, SimScope::Gpu);
+    note_strong(p, AtomicKind::Rmw, MemOrder::Relaxed, MemScope::Gpu);
     f64::from_bits(old)
 }
 /// Atomic compare-and-swap on a `u32`; returns the old value.
@@ -436,7 +396,7 @@ pub unsafe fn atomic_cas_u32(p: *mut u32, cmp: u32, new: u32) -> u32 {
         .compare_exchange(cmp, new, Ordering::AcqRel, Ordering::Acquire)
         .unwrap_or_else(|x| x);
     // `atom.cas.b32`: `.relaxed.gpu` by default.
-    note_strong(p, AtomicKind::Rmw, SimOrder::Relaxed, SimScope::Gpu);
+    note_strong(p, AtomicKind::Rmw, MemOrder::Relaxed, MemScope::Gpu);
     old
 }
 /// Acquire load of a `u32`.
@@ -448,7 +408,7 @@ pub unsafe fn atomic_cas_u32(p: *mut u32, cmp: u32, new: u32) -> u32 {
 pub unsafe fn load_acquire_u32(p: *const u32) -> u32 {
     // SAFETY: the caller passes a valid, aligned pointer.
     let v = unsafe { AtomicU32::from_ptr(p as *mut u32) }.load(Ordering::Acquire);
-    note_strong(p, AtomicKind::Load, SimOrder::Acquire, SimScope::Gpu);
+    note_strong(p, AtomicKind::Load, MemOrder::Acquire, MemScope::Gpu);
     v
 }
 
@@ -503,8 +463,8 @@ pub unsafe fn ld_volatile_shared_u32(addr: SharedAddr) -> u32 {
     note_strong(
         addr as *const u32,
         AtomicKind::Load,
-        SimOrder::Relaxed,
-        SimScope::Sys,
+        MemOrder::Relaxed,
+        MemScope::Sys,
     );
     v
 }
@@ -521,8 +481,8 @@ pub unsafe fn st_volatile_shared_u32(addr: SharedAddr, v: u32) {
     note_strong(
         addr as *const u32,
         AtomicKind::Store,
-        SimOrder::Relaxed,
-        SimScope::Sys,
+        MemOrder::Relaxed,
+        MemScope::Sys,
     );
 }
 
@@ -539,8 +499,8 @@ pub unsafe fn ld_volatile_shared_u64(addr: SharedAddr) -> u64 {
     note_strong(
         addr as *const u64,
         AtomicKind::Load,
-        SimOrder::Relaxed,
-        SimScope::Sys,
+        MemOrder::Relaxed,
+        MemScope::Sys,
     );
     v
 }
@@ -557,8 +517,8 @@ pub unsafe fn st_volatile_shared_u64(addr: SharedAddr, v: u64) {
     note_strong(
         addr as *const u64,
         AtomicKind::Store,
-        SimOrder::Relaxed,
-        SimScope::Sys,
+        MemOrder::Relaxed,
+        MemScope::Sys,
     );
 }
 
@@ -576,8 +536,8 @@ pub unsafe fn st_release_shared_u32(addr: SharedAddr, v: u32) {
     note_strong(
         addr as *const u32,
         AtomicKind::Store,
-        SimOrder::Release,
-        SimScope::Cta,
+        MemOrder::Release,
+        MemScope::Cta,
     );
 }
 
@@ -594,8 +554,8 @@ pub unsafe fn ld_acquire_shared_u32(addr: SharedAddr) -> u32 {
     note_strong(
         addr as *const u32,
         AtomicKind::Load,
-        SimOrder::Acquire,
-        SimScope::Cta,
+        MemOrder::Acquire,
+        MemScope::Cta,
     );
     v
 }
@@ -709,6 +669,16 @@ pub fn trap() -> ! {
     panic!("kernel trap")
 }
 
+/// Stops the kernel for a violated contract: a panic with the formatted
+/// message, which the launcher reports with the lane and the source line
+/// (the caller's, through `#[track_caller]` functions).
+macro_rules! violation {
+    ($($fmt:tt)*) => {
+        ::core::panic!($($fmt)*)
+    };
+}
+pub(crate) use violation;
+
 // ---- Atomics with an ordering and a scope ---------------------------------
 //
 // Host atomics with the operation's semantics. Lanes are coroutines on one
@@ -766,7 +736,7 @@ pub unsafe fn atom_load_32(p: *const u32, o: LoadOrder, s: MemScope) -> u32 {
         LoadOrder::Acquire => (a.load(Ordering::Acquire), MemOrder::Acquire),
         LoadOrder::SeqCst => (a.load(Ordering::SeqCst), MemOrder::SeqCst),
     };
-    note_strong(p, AtomicKind::Load, load_order(o), sim_scope(s));
+    note_strong(p, AtomicKind::Load, load_order(o), s);
     after_atomic(false, mo, s);
     v
 }
@@ -785,26 +755,26 @@ pub unsafe fn atom_load_64(p: *const u64, o: LoadOrder, s: MemScope) -> u64 {
         LoadOrder::Acquire => (a.load(Ordering::Acquire), MemOrder::Acquire),
         LoadOrder::SeqCst => (a.load(Ordering::SeqCst), MemOrder::SeqCst),
     };
-    note_strong(p, AtomicKind::Load, load_order(o), sim_scope(s));
+    note_strong(p, AtomicKind::Load, load_order(o), s);
     after_atomic(false, mo, s);
     v
 }
 
 /// The race detector's view of a load ordering.
-fn load_order(o: LoadOrder) -> SimOrder {
+fn load_order(o: LoadOrder) -> MemOrder {
     match o {
-        LoadOrder::Relaxed => SimOrder::Relaxed,
-        LoadOrder::Acquire => SimOrder::Acquire,
-        LoadOrder::SeqCst => SimOrder::SeqCst,
+        LoadOrder::Relaxed => MemOrder::Relaxed,
+        LoadOrder::Acquire => MemOrder::Acquire,
+        LoadOrder::SeqCst => MemOrder::SeqCst,
     }
 }
 
 /// The race detector's view of a store ordering.
-fn store_sim_order(o: StoreOrder) -> SimOrder {
+fn store_sim_order(o: StoreOrder) -> MemOrder {
     match o {
-        StoreOrder::Relaxed => SimOrder::Relaxed,
-        StoreOrder::Release => SimOrder::Release,
-        StoreOrder::SeqCst => SimOrder::SeqCst,
+        StoreOrder::Relaxed => MemOrder::Relaxed,
+        StoreOrder::Release => MemOrder::Release,
+        StoreOrder::SeqCst => MemOrder::SeqCst,
     }
 }
 
@@ -825,7 +795,7 @@ fn store_order(o: StoreOrder) -> Ordering {
 pub unsafe fn atom_store_32(p: *mut u32, v: u32, o: StoreOrder, s: MemScope) {
     // SAFETY: the caller passes a valid, aligned pointer.
     unsafe { AtomicU32::from_ptr(p) }.store(v, store_order(o));
-    note_strong(p, AtomicKind::Store, store_sim_order(o), sim_scope(s));
+    note_strong(p, AtomicKind::Store, store_sim_order(o), s);
 }
 
 /// Atomic 64-bit store.
@@ -837,7 +807,7 @@ pub unsafe fn atom_store_32(p: *mut u32, v: u32, o: StoreOrder, s: MemScope) {
 pub unsafe fn atom_store_64(p: *mut u64, v: u64, o: StoreOrder, s: MemScope) {
     // SAFETY: the caller passes a valid, aligned pointer.
     unsafe { AtomicU64::from_ptr(p) }.store(v, store_order(o));
-    note_strong(p, AtomicKind::Store, store_sim_order(o), sim_scope(s));
+    note_strong(p, AtomicKind::Store, store_sim_order(o), s);
 }
 
 /// The new value of a 32-bit word under `op`.
@@ -886,7 +856,7 @@ pub unsafe fn atom_rmw_32(op: Rmw32, p: *mut u32, v: u32, o: MemOrder, s: MemSco
     let old = a
         .fetch_update(rmw_order(o), fail_order(o), |x| Some(apply_32(op, x, v)))
         .unwrap_or_else(|x| x);
-    note_strong(p, AtomicKind::Rmw, sim_order(o), sim_scope(s));
+    note_strong(p, AtomicKind::Rmw, o, s);
     after_atomic(apply_32(op, old, v) != old, o, s);
     old
 }
@@ -903,7 +873,7 @@ pub unsafe fn atom_rmw_64(op: Rmw64, p: *mut u64, v: u64, o: MemOrder, s: MemSco
     let old = a
         .fetch_update(rmw_order(o), fail_order(o), |x| Some(apply_64(op, x, v)))
         .unwrap_or_else(|x| x);
-    note_strong(p, AtomicKind::Rmw, sim_order(o), sim_scope(s));
+    note_strong(p, AtomicKind::Rmw, o, s);
     after_atomic(apply_64(op, old, v) != old, o, s);
     old
 }
@@ -921,7 +891,7 @@ pub unsafe fn atom_cas_32(p: *mut u32, cmp: u32, new: u32, o: MemOrder, s: MemSc
     let old = a
         .compare_exchange(cmp, new, rmw_order(o), fail_order(o))
         .unwrap_or_else(|x| x);
-    note_strong(p, AtomicKind::Rmw, sim_order(o), sim_scope(s));
+    note_strong(p, AtomicKind::Rmw, o, s);
     after_atomic(old == cmp && new != cmp, o, s);
     old
 }
@@ -939,7 +909,7 @@ pub unsafe fn atom_cas_64(p: *mut u64, cmp: u64, new: u64, o: MemOrder, s: MemSc
     let old = a
         .compare_exchange(cmp, new, rmw_order(o), fail_order(o))
         .unwrap_or_else(|x| x);
-    note_strong(p, AtomicKind::Rmw, sim_order(o), sim_scope(s));
+    note_strong(p, AtomicKind::Rmw, o, s);
     after_atomic(old == cmp && new != cmp, o, s);
     old
 }
@@ -952,25 +922,25 @@ pub fn fence(o: FenceOrder, s: MemScope) {
         FenceOrder::AcqRel => Ordering::AcqRel,
         FenceOrder::SeqCst => Ordering::SeqCst,
     });
-    lane::mem_fence(o == FenceOrder::SeqCst, sim_scope(s));
+    lane::mem_fence(o == FenceOrder::SeqCst, s);
 }
 
 /// `membar.cta`.
 #[inline]
 pub fn membar_cta() {
-    fence(FenceOrder::SeqCst, MemScope::Block)
+    fence(FenceOrder::SeqCst, MemScope::Cta)
 }
 
 /// `membar.gl`.
 #[inline]
 pub fn membar_gl() {
-    fence(FenceOrder::SeqCst, MemScope::Device)
+    fence(FenceOrder::SeqCst, MemScope::Gpu)
 }
 
 /// `membar.sys`.
 #[inline]
 pub fn membar_sys() {
-    fence(FenceOrder::SeqCst, MemScope::System)
+    fence(FenceOrder::SeqCst, MemScope::Sys)
 }
 
 /// `nanosleep`: the lane gives up its turn (a spin loop's pause).

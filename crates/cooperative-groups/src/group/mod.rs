@@ -222,16 +222,4 @@ pub trait WarpGroup: ThreadGroup {
 
 /// Stops the kernel for a violated contract: `trap` on the GPU, a panic with
 /// the formatted message (and the caller's line) on the simulator.
-macro_rules! violation {
-    ($($fmt:tt)*) => {{
-        #[cfg(target_arch = "nvptx64")]
-        {
-            $crate::arch::trap()
-        }
-        #[cfg(not(target_arch = "nvptx64"))]
-        {
-            ::core::panic!($($fmt)*)
-        }
-    }};
-}
-pub(crate) use violation;
+pub(crate) use crate::arch::violation;

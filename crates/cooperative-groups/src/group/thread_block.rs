@@ -3,8 +3,8 @@
 use super::sealed::Sealed;
 use super::shape::{Bar, Multi, Shape};
 use super::{forward_thread_group, violation};
+use crate::Dim3;
 use crate::arch;
-use crate::dim::Dim3;
 
 /// The thread block of the calling thread (`cg::thread_block`), from
 /// [`this_thread_block`].
@@ -150,12 +150,12 @@ impl<const MAX_THREADS: u32> ThreadBlock<MAX_THREADS> {
     /// `threadIdx` (`%tid`): the caller's 3-D index in the block.
     #[inline(always)]
     pub fn thread_index(&self) -> Dim3 {
-        Dim3::from_raw(arch::thread_idx())
+        Dim3::from_array(arch::thread_idx())
     }
     /// `blockDim` (`%ntid`): the block's extent in threads.
     #[inline(always)]
     pub fn dim_threads(&self) -> Dim3 {
-        Dim3::from_raw(arch::block_dim())
+        Dim3::from_array(arch::block_dim())
     }
     /// `blockDim` (CUDA's older name for [`dim_threads`](Self::dim_threads)).
     #[inline(always)]
@@ -165,7 +165,7 @@ impl<const MAX_THREADS: u32> ThreadBlock<MAX_THREADS> {
     /// `blockIdx` (`%ctaid`): the block's 3-D index in the grid.
     #[inline(always)]
     pub fn group_index(&self) -> Dim3 {
-        Dim3::from_raw(arch::block_idx())
+        Dim3::from_array(arch::block_idx())
     }
     /// `__syncthreads()`: `bar.sync 0`.
     #[inline(always)]

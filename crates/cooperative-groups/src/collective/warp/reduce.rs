@@ -28,7 +28,7 @@ fn try_redux<T: ShflValue, Op: ReduceOp<T>>(mask: u32, v: T, _op: Op) -> Option<
         // `REDUX` is set for 32-bit integers only: one word.
         Some(kind) if arch::HAS_REDUX => {
             let mut w = to_words(v);
-            w[0] = arch::redux(kind.arch(), mask, w[0]);
+            w[0] = arch::redux(kind, mask, w[0]);
             Some(from_words(w))
         }
         _ => None,
