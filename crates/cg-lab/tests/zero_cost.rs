@@ -12,6 +12,8 @@
 //! * no collective is duplicated: each probe has exactly the collectives
 //!   its algorithm needs (a sub-warp tile has two copies of its tree, one
 //!   with the constant full mask, chosen by one `activemask`);
+//! * a sub-warp tile's scan shuffles with the mask `activemask` gave
+//!   (one copy);
 //! * a 64-thread tile syncs with a named barrier (`bar.sync %r, %r`) or, if
 //!   it is the whole block, `bar.sync 0`.
 //!
@@ -136,6 +138,30 @@ fn probes_lower_to_the_expected_instructions() {
         let scan = entry(ptx, "probe_tile32_scan_u32");
         assert_eq!(count(&scan, "shfl.sync.up"), 5, "sm_{sm}: {scan:#?}");
         assert_eq!(count(&scan, "shfl.sync"), 5, "sm_{sm}: {scan:#?}");
+
+        // Sub-warp tile scan: one activemask, used as the mask of the 3
+        // shuffles (ptxas adds no convergence check), one copy.
+        let s8 = entry(ptx, "probe_tile8_scan_f32");
+        assert_eq!(count(&s8, "activemask.b32"), 1, "sm_{sm}: {s8:#?}");
+        let am = s8
+            .iter()
+            .find(|l| l.starts_with("activemask.b32"))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .map(|r| r.trim_end_matches(';').to_string())
+            .unwrap();
+        let ups: Vec<&String> = s8
+            .iter()
+            .filter(|l| l.starts_with("shfl.sync.up"))
+            .collect();
+        assert_eq!(ups.len(), 3, "sm_{sm}: {s8:#?}");
+        for u in &ups {
+            assert!(
+                u.ends_with(&format!(", {am};")) || u.ends_with(&format!(",{am};")),
+                "sm_{sm}: {u}"
+            );
+        }
+        assert_eq!(count(&s8, "shfl.sync"), 3, "sm_{sm}: {s8:#?}");
+        assert_eq!(count(&s8, "bar.warp.sync"), 0, "sm_{sm}: {s8:#?}");
 
         // 64-thread tile: named barrier (register id and count), or bar.sync 0
         // when the tile is the block; two of each per collective, no more.

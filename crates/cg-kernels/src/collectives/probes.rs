@@ -74,6 +74,11 @@ probe!(
     probe_tile32_scan_u32: u32, |v| inclusive_scan(&tiled_partition::<32>(&this_thread_block()), v, Plus)
 );
 probe!(
+    /// `inclusive_scan(&tile8, v, Plus)` on `f32`: one `activemask`, whose
+    /// result is the `membermask` of the 3 `shfl.sync.up`, no branch.
+    probe_tile8_scan_f32: f32, |v| inclusive_scan(&tiled_partition::<8>(&this_thread_block()), v, Plus)
+);
+probe!(
     /// `tile128.sync()` between two shared-memory-free steps.
     probe_tile128_sync: u32, |v| {
         let t = tiled_partition::<128>(&this_thread_block());

@@ -1046,10 +1046,13 @@ pub fn grid_scratch(phase: u32) -> *mut u8 {
     (base as *mut u8).wrapping_add((phase & 1) as usize * super::GRID_SCRATCH_BYTES)
 }
 
-/// The body of a spin-wait loop. The GPU needs nothing (other warps keep
-/// running); the simulator yields the lane there.
+/// The body of a spin-wait loop: `nanosleep` for about 20 ns, so that the
+/// spinning lanes leave the shared-memory pipe and the issue slots to the
+/// warps they wait for; the simulator yields the lane there.
 #[inline(always)]
-pub fn spin_hint() {}
+pub fn spin_hint() {
+    nanosleep(20)
+}
 
 /// Argument-uniformity checks exist on the simulator only; on the GPU they cost nothing.
 #[inline(always)]

@@ -28,7 +28,7 @@ use crate::value::ShflValue;
 #[track_caller]
 pub(crate) fn inclusive<T: ShflValue, Op: ReduceOp<T>>(shape: Shape, v: T, op: Op) -> T {
     match shape {
-        Shape::Seg(s) => with_warp_mask!(s, seg_inclusive::<T, Op>(s, v, op)),
+        Shape::Seg(s) => seg_inclusive::<T, Op>(s.with_active_lanes(), v, op),
         Shape::Coal(c) => coal_inclusive::<T, Op>(c, v, op),
         Shape::Multi(m) if rake::serves::<T>(&m) => rake::block_scan::<T, Op, true>(m, v, op),
         Shape::Multi(m) => multi_scan::<T, Op, true>(m, v, op),
@@ -40,7 +40,7 @@ pub(crate) fn inclusive<T: ShflValue, Op: ReduceOp<T>>(shape: Shape, v: T, op: O
 #[track_caller]
 pub(crate) fn exclusive<T: ShflValue, Op: ReduceOp<T>>(shape: Shape, v: T, op: Op) -> T {
     match shape {
-        Shape::Seg(s) => with_warp_mask!(s, seg_exclusive::<T, Op>(s, v, op)),
+        Shape::Seg(s) => seg_exclusive::<T, Op>(s.with_active_lanes(), v, op),
         Shape::Coal(c) => coal_exclusive::<T, Op>(c, v, op),
         Shape::Multi(m) if rake::serves::<T>(&m) => rake::block_scan::<T, Op, false>(m, v, op),
         Shape::Multi(m) => multi_scan::<T, Op, false>(m, v, op),

@@ -135,6 +135,35 @@ impl Seg {
             ..self
         }
     }
+    /// The same segment, synchronising the lanes of the warp that execute
+    /// this call together: `membermask` is `activemask` read here (for
+    /// segments narrower than the warp; a static 32-lane tile keeps its
+    /// constant `-1`). For shuffles only, whose data depends on the `c`
+    /// operand alone (the segment bits): every member of the segment is
+    /// active, so the mask holds the segment, and the other lanes in it run
+    /// the same shuffles (they were converged at the read, and the number
+    /// of shuffles depends only on the width, uniform over the block as for
+    /// [`with_warp_mask!`](crate::collective)), as `shfl.sync` requires of
+    /// every lane of its mask.
+    ///
+    /// Why it pays: ptxas takes a mask produced by `activemask` as
+    /// converged and wraps the shuffles in no convergence check (the
+    /// `MATCH.ANY` + `REDUX.OR` + `VOTEU.ANY` + `BRA.DIV` a tile's own mask
+    /// costs), and no branch is needed to choose between masks: one
+    /// `VOTE.ANY` per call, which ptxas shares between the calls of an
+    /// unrolled loop.
+    #[inline(always)]
+    #[track_caller]
+    pub(crate) fn with_active_lanes(self) -> Seg {
+        if self.width < 32 {
+            Seg {
+                op_mask: arch::activemask(),
+                ..self
+            }
+        } else {
+            self
+        }
+    }
 }
 
 /// An arbitrary, non-empty set of lanes of one warp.
