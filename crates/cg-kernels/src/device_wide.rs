@@ -37,12 +37,18 @@ use cooperative_groups::intrinsics::block_idx;
 use cooperative_groups::prelude::*;
 use cooperative_groups::{ShflValue, kernel, shared_array, this_grid};
 
-/// Threads per block of every kernel here.
+/// Threads per block of the reduce kernels.
 pub const BLOCK: u32 = 256;
-/// Elements per thread of the scan (four 16-byte vectors).
-pub const SCAN_ITEMS: usize = 16;
+/// Threads per block of the scan kernels.
+pub const SCAN_BLOCK: u32 = 128;
+/// 16-byte vectors per thread of the scan.
+pub const SCAN_VECS: usize = 8;
+/// Elements per thread of the scan.
+pub const SCAN_ITEMS: usize = 4 * SCAN_VECS;
 /// Elements per tile (block) of the scan.
-pub const SCAN_TILE: usize = BLOCK as usize * SCAN_ITEMS;
+pub const SCAN_TILE: usize = SCAN_BLOCK as usize * SCAN_ITEMS;
+/// Dynamic shared memory per block of the scan kernels (the tile).
+pub const SCAN_SMEM_BYTES: u32 = (SCAN_TILE * 4) as u32;
 
 /// Parameters of the reduce kernels: `(input, out, n)`; `out[0]` gets the sum.
 pub type ReduceArgs<T> = (*const T, *mut T, u32);
@@ -546,13 +552,13 @@ fn look_back<T: Elem>(warp: &ThreadBlockTile<32>, states: *mut u64, tile: usize,
 /// [`SCAN_TILE`] elements (grid = [`scan_tiles`]`(n)`), plain launch.
 #[kernel]
 pub fn device_scan_i32(input: *const i32, output: *mut i32, states: *mut u64, n: u32, epoch: u32) {
-    scan_body::<i32, BLOCK, {SCAN_ITEMS / 4}>(input, output, states, n, epoch);
+    scan_body_smem::<i32, SCAN_BLOCK, SCAN_VECS>(input, output, states, n, epoch);
 }
 
 /// Inclusive prefix sums of `n` `f32` (see [`device_scan_i32`]).
 #[kernel]
 pub fn device_scan_f32(input: *const f32, output: *mut f32, states: *mut u64, n: u32, epoch: u32) {
-    scan_body::<f32, BLOCK, {SCAN_ITEMS / 4}>(input, output, states, n, epoch);
+    scan_body_smem::<f32, SCAN_BLOCK, SCAN_VECS>(input, output, states, n, epoch);
 }
 
 /// Grid size for [`device_scan_i32`]/[`device_scan_f32`] (one block per tile).
