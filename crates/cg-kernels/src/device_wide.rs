@@ -14,14 +14,22 @@
 //!   Parallel Prefix Scan with Decoupled Look-back", 2016; CUB's
 //!   `ScanTileState`). One block per tile of [`SCAN_TILE`] elements, tile
 //!   `blockIdx.x` (blocks are dispatched in index order, which CUB relies
-//!   on too). Loads and stores are warp-striped 16-byte vectors (each
-//!   instruction of a warp covers 512 contiguous bytes); each lane scans its
-//!   4-element vectors, the warp scans the lanes' sums (`inclusive_scan` on
-//!   a 32-thread tile) four rounds in a row, the warps' totals go through
-//!   shared memory, and the last warp publishes the tile's aggregate, looks back over the
-//!   tile states of the preceding tiles 32 at a time (summing aggregates
-//!   until a tile with its inclusive prefix), and publishes the tile's
-//!   inclusive prefix. The input is read once and the output written once.
+//!   on too). Each warp copies its part of the tile (4·[`SCAN_VECS`]
+//!   16-byte vectors per lane, warp-striped: every copy instruction of a
+//!   warp covers 512 contiguous bytes) into dynamic shared memory with
+//!   [`memcpy_async`](cooperative_groups::memcpy_async), so no register
+//!   holds data while it is in flight: the kernel needs few registers and
+//!   an SM keeps as many tiles in flight as its shared memory holds
+//!   (measured against the same scan with the elements in registers: see
+//!   `docs/results/h200/device_wide/`). Each lane sums its vectors, the
+//!   warp scans the lanes' sums of each round (`inclusive_scan` on a
+//!   32-thread tile), the warps' totals go through shared memory, and the
+//!   last warp publishes the tile's aggregate, looks back over the tile
+//!   states of the preceding tiles 32 at a time (summing aggregates until
+//!   a tile with its inclusive prefix), and publishes the tile's inclusive
+//!   prefix; then every lane reads its vectors again, scans them with its
+//!   offset and stores them as 16-byte vectors. The input is read once and
+//!   the output written once.
 //!
 //! A tile's state is one 64-bit word: the value's bits in the low half,
 //! and in the high half the launch's `epoch` times 4 plus the status (1:
@@ -188,112 +196,15 @@ fn pack<T: Elem>(epoch: u32, status: u32, value: T) -> u64 {
 }
 
 /// The single-pass inclusive scan of one tile of `THREADS · 4 · VECS`
-/// elements by a block of `THREADS` threads. Warp-striped: warp `w` owns
-/// elements `[128·VECS·w, 128·VECS·(w + 1))` of the tile, and in round `k`
-/// lane `l` holds the 16-byte vector at `128k + 4l` of them — every load
-/// and store instruction of a warp covers 512 contiguous bytes.
-///
-/// Every loop that indexes the elements has a small body, so the compiler
-/// unrolls it and the elements stay in registers; the rounds' warp scans
-/// work on one value per round.
-#[inline(always)]
-fn scan_body<T: Elem, const THREADS: u32, const VECS: usize>(
-    input: *const T,
-    output: *mut T,
-    states: *mut u64,
-    n: u32,
-    epoch: u32,
-) {
-    let block = this_thread_block().with_threads::<THREADS>();
-    let warp = tiled_partition::<32>(&block);
-    let tile_len = THREADS as usize * 4 * VECS;
-    let n = n as usize;
-    let tile = block_idx().x as usize;
-    let base = tile * tile_len;
-    let w = (block.thread_rank() / 32) as usize;
-    let lane = warp.thread_rank() as usize;
-    let first = base + w * 128 * VECS + 4 * lane;
-    let full = base + tile_len <= n && (input as usize).is_multiple_of(16);
-    let mut v = [[T::default(); 4]; VECS];
-    if full {
-        for (k, vk) in v.iter_mut().enumerate() {
-            // SAFETY: the tile is whole and the input 16-byte aligned.
-            *vk = unsafe { load4(input, first + 128 * k) };
-        }
-    } else {
-        for (k, vk) in v.iter_mut().enumerate() {
-            for (j, x) in vk.iter_mut().enumerate() {
-                let i = first + 128 * k + j;
-                if i < n {
-                    // SAFETY: inside the input.
-                    *x = unsafe { input.add(i).read() };
-                }
-            }
-        }
-    }
-    let sum = |a: T, b: T| a.add(b);
-    // Each lane's vectors scanned in place; `scan[k]`: the lane's sum of
-    // round k, then the warp's inclusive scan of those sums.
-    let mut scan = [T::default(); VECS];
-    for (vk, s) in v.iter_mut().zip(scan.iter_mut()) {
-        vk[1] = vk[0].add(vk[1]);
-        vk[2] = vk[1].add(vk[2]);
-        vk[3] = vk[2].add(vk[3]);
-        *s = vk[3];
-    }
-    for s in scan.iter_mut() {
-        *s = inclusive_scan(&warp, *s, sum);
-    }
-    // Round k's offset: the rounds before it (`carry`) and the lanes
-    // before this one in round k.
-    let mut carry = T::default();
-    for (k, (vk, &s)) in v.iter_mut().zip(scan.iter()).enumerate() {
-        let below = warp.shfl_up(s, 1);
-        let total = warp.shfl(s, 31);
-        let offset = match (k, lane) {
-            (0, 0) => None,
-            (0, _) => Some(below),
-            (_, 0) => Some(carry),
-            _ => Some(carry.add(below)),
-        };
-        if let Some(o) = offset {
-            for x in vk.iter_mut() {
-                *x = o.add(*x);
-            }
-        }
-        carry = if k == 0 { total } else { carry.add(total) };
-    }
-    let offset = tile_offset::<T, THREADS>(&block, &warp, carry, states, epoch);
-    if let Some(o) = offset {
-        for vk in v.iter_mut() {
-            for x in vk.iter_mut() {
-                *x = o.add(*x);
-            }
-        }
-    }
-    if full {
-        for (k, vk) in v.iter().enumerate() {
-            // SAFETY: the tile is whole; the output is 16-byte aligned like
-            // the input (the launcher's allocations are).
-            unsafe { output.add(first + 128 * k).cast::<V4<T>>().write(V4(*vk)) };
-        }
-    } else {
-        for (k, vk) in v.iter().enumerate() {
-            for (j, &x) in vk.iter().enumerate() {
-                let i = first + 128 * k + j;
-                if i < n {
-                    // SAFETY: inside the output.
-                    unsafe { output.add(i).write(x) };
-                }
-            }
-        }
-    }
-}
-
-/// Tile-scan staged in shared memory: each warp copies its part of the
-/// tile with `memcpy_async` (no registers hold data in flight), sums its
-/// vectors from shared memory, and after the look-back reads them again,
-/// scans and stores them. Dynamic shared memory: `THREADS · VECS · 16` bytes.
+/// elements by a block of `THREADS` threads, staged in shared memory.
+/// Warp `w` owns elements `[128·VECS·w, 128·VECS·(w + 1))` of the tile; in
+/// round `k` lane `l` handles the 16-byte vector at `128k + 4l` of them.
+/// The warp copies its part with `memcpy_async` (no registers hold data in
+/// flight), each lane sums its vectors from shared memory, and after the
+/// look-back reads them again, scans them and stores them. Needs
+/// `THREADS · VECS · 16` bytes of dynamic shared memory. The loops over
+/// the rounds have small bodies, so they unroll and the per-round offsets
+/// stay in registers.
 #[inline(always)]
 fn scan_body_smem<T: Elem, const THREADS: u32, const VECS: usize>(
     input: *const T,
@@ -317,7 +228,8 @@ fn scan_body_smem<T: Elem, const THREADS: u32, const VECS: usize>(
     let mine = buf.slice(vbase, 32 * VECS);
     if full {
         // SAFETY: the warp's part of a whole tile, 16-byte aligned.
-        let src = unsafe { core::slice::from_raw_parts(input.add(wbase).cast::<V4<T>>(), 32 * VECS) };
+        let src =
+            unsafe { core::slice::from_raw_parts(input.add(wbase).cast::<V4<T>>(), 32 * VECS) };
         cooperative_groups::memcpy_async(&warp, mine, src);
         cooperative_groups::wait(&warp);
     } else {
@@ -372,7 +284,12 @@ fn scan_body_smem<T: Elem, const THREADS: u32, const VECS: usize>(
         for (k, &o) in off.iter().enumerate() {
             let y = scanned(k, o);
             // SAFETY: the tile is whole; the output 16-byte aligned like the input.
-            unsafe { output.add(wbase + 128 * k + 4 * lane).cast::<V4<T>>().write(V4(y)) };
+            unsafe {
+                output
+                    .add(wbase + 128 * k + 4 * lane)
+                    .cast::<V4<T>>()
+                    .write(V4(y))
+            };
         }
     } else {
         for (k, &o) in off.iter().enumerate() {
@@ -386,54 +303,6 @@ fn scan_body_smem<T: Elem, const THREADS: u32, const VECS: usize>(
             }
         }
     }
-}
-
-/// Experimental instances (shared-memory staged): `(threads, vectors per thread)`.
-#[kernel(instances((128, 8), (256, 4), (256, 8), (128, 16), (512, 4)))]
-pub fn device_scan_si<const THREADS: u32, const VECS: usize>(
-    input: *const i32,
-    output: *mut i32,
-    states: *mut u64,
-    n: u32,
-    epoch: u32,
-) {
-    scan_body_smem::<i32, THREADS, VECS>(input, output, states, n, epoch);
-}
-
-/// Experimental instances (shared-memory staged): `(threads, vectors per thread)`.
-#[kernel(instances((128, 8), (256, 4), (256, 8), (128, 16), (512, 4)))]
-pub fn device_scan_sf<const THREADS: u32, const VECS: usize>(
-    input: *const f32,
-    output: *mut f32,
-    states: *mut u64,
-    n: u32,
-    epoch: u32,
-) {
-    scan_body_smem::<f32, THREADS, VECS>(input, output, states, n, epoch);
-}
-
-/// Experimental instances: `(threads, vectors per thread)`.
-#[kernel(instances((128, 6), (128, 8), (256, 6), (256, 8), (192, 8), (256, 4)))]
-pub fn device_scan_xi<const THREADS: u32, const VECS: usize>(
-    input: *const i32,
-    output: *mut i32,
-    states: *mut u64,
-    n: u32,
-    epoch: u32,
-) {
-    scan_body::<i32, THREADS, VECS>(input, output, states, n, epoch);
-}
-
-/// Experimental instances: `(threads, vectors per thread)`.
-#[kernel(instances((128, 6), (128, 8), (256, 6), (256, 8), (192, 8), (256, 4)))]
-pub fn device_scan_xf<const THREADS: u32, const VECS: usize>(
-    input: *const f32,
-    output: *mut f32,
-    states: *mut u64,
-    n: u32,
-    epoch: u32,
-) {
-    scan_body::<f32, THREADS, VECS>(input, output, states, n, epoch);
 }
 
 /// The block's part of the tile scan: every warp passes its total (the
@@ -481,7 +350,11 @@ fn tile_offset<T: Elem, const THREADS: u32>(
         }
         let exclusive = look_back::<T>(warp, states, tile, epoch);
         if lane == 31 {
-            publish(states, tile, pack(epoch, INCLUSIVE, exclusive.add(aggregate)));
+            publish(
+                states,
+                tile,
+                pack(epoch, INCLUSIVE, exclusive.add(aggregate)),
+            );
         }
         if lane == 0 {
             prefix_slot.store(0, exclusive.to_bits32());
