@@ -48,7 +48,7 @@ use cooperative_groups::{ShflValue, kernel, shared_array, this_grid};
 /// Threads per block of the reduce kernels.
 pub const BLOCK: u32 = 256;
 /// Threads per block of the scan kernels.
-pub const SCAN_BLOCK: u32 = 128;
+pub const SCAN_BLOCK: u32 = 256;
 /// 16-byte vectors per thread of the scan.
 pub const SCAN_VECS: usize = 8;
 /// Elements per thread of the scan.
