@@ -14,14 +14,13 @@
 //!   Parallel Prefix Scan with Decoupled Look-back", 2016; CUB's
 //!   `ScanTileState`). One block per tile of [`SCAN_TILE`] elements, tile
 //!   `blockIdx.x` (blocks are dispatched in index order, which CUB relies
-//!   on too). Each warp copies its part of the tile (4·[`SCAN_VECS`]
+//!   on too). Each warp copies its part of the tile ([`SCAN_VECS`]
 //!   16-byte vectors per lane, warp-striped: every copy instruction of a
 //!   warp covers 512 contiguous bytes) into dynamic shared memory with
 //!   [`memcpy_async`](cooperative_groups::memcpy_async), so no register
-//!   holds data while it is in flight: the kernel needs few registers and
-//!   an SM keeps as many tiles in flight as its shared memory holds
-//!   (measured against the same scan with the elements in registers: see
-//!   `docs/results/h200/device_wide/`). Each lane sums its vectors, the
+//!   holds data while it is in flight, and an SM keeps more tiles' loads
+//!   in flight than with the elements in registers (measured against such
+//!   variants: `docs/results/h200/device_wide/variants/`). Each lane sums its vectors, the
 //!   warp scans the lanes' sums of each round (`inclusive_scan` on a
 //!   32-thread tile), the warps' totals go through shared memory, and the
 //!   last warp publishes the tile's aggregate, looks back over the tile
