@@ -17,7 +17,7 @@
 //!   on too). Each warp copies its part of the tile ([`SCAN_VECS`]
 //!   16-byte vectors per lane, warp-striped: every copy instruction of a
 //!   warp covers 512 contiguous bytes) into dynamic shared memory with
-//!   [`memcpy_async`](cooperative_groups::memcpy_async), so no register
+//!   [`memcpy_async`](cooperative_groups::memcpy_async()), so no register
 //!   holds data while it is in flight, and an SM keeps more tiles' loads
 //!   in flight than with the elements in registers (measured against such
 //!   variants: `docs/results/h200/device_wide/variants/`). Each lane sums its vectors, the
