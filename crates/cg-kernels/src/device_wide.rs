@@ -70,7 +70,7 @@ pub const fn scan_tiles(n: u32) -> u32 {
 }
 
 /// The 32-bit element types of the experiment.
-pub trait Elem: Copy + ShflValue + Default + cooperative_groups::Pod {
+pub trait Elem: Copy + ShflValue + Default {
     /// The sum.
     fn add(self, o: Self) -> Self;
     /// The bits, for the tile state.
@@ -114,9 +114,11 @@ impl Elem for f32 {
 #[repr(C, align(16))]
 struct V4<T>([T; 4]);
 
-// SAFETY: `repr(C)` around `[T; 4]` of a `Pod` `T` whose size divides 16
-// (the 32-bit element types): no padding, any bytes are a value.
-unsafe impl<T: Elem> cooperative_groups::Pod for V4<T> {}
+// SAFETY: `repr(C)` around `[i32; 4]`: 16 bytes at alignment 16, no
+// padding, any bytes are a value.
+unsafe impl cooperative_groups::Pod for V4<i32> {}
+// SAFETY: as for `V4<i32>`: `[f32; 4]`, 16 bytes, no padding.
+unsafe impl cooperative_groups::Pod for V4<f32> {}
 
 /// Reads the 16-byte vector at element `i` (a multiple of 4).
 ///
@@ -211,7 +213,9 @@ fn scan_body_smem<T: Elem, const THREADS: u32, const VECS: usize>(
     states: *mut u64,
     n: u32,
     epoch: u32,
-) {
+) where
+    V4<T>: cooperative_groups::Pod,
+{
     let block = this_thread_block().with_threads::<THREADS>();
     let warp = tiled_partition::<32>(&block);
     let buf = cooperative_groups::dynamic_shared::<V4<T>>();
