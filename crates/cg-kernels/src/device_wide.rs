@@ -14,14 +14,21 @@
 //!   Parallel Prefix Scan with Decoupled Look-back", 2016; CUB's
 //!   `ScanTileState`). One block per tile of [`SCAN_TILE`] elements, tile
 //!   `blockIdx.x` (blocks are dispatched in index order, which CUB relies
-//!   on too). Loads and stores are warp-striped 16-byte vectors (each
-//!   instruction of a warp covers 512 contiguous bytes); each lane scans its
-//!   4-element vectors, the warp scans the lanes' sums (`inclusive_scan` on
-//!   a 32-thread tile) four rounds in a row, the warps' totals go through
-//!   shared memory, and the last warp publishes the tile's aggregate, looks back over the
-//!   tile states of the preceding tiles 32 at a time (summing aggregates
-//!   until a tile with its inclusive prefix), and publishes the tile's
-//!   inclusive prefix. The input is read once and the output written once.
+//!   on too). Each warp copies its part of the tile ([`SCAN_VECS`]
+//!   16-byte vectors per lane, warp-striped: every copy instruction of a
+//!   warp covers 512 contiguous bytes) into dynamic shared memory with
+//!   [`memcpy_async`](cooperative_groups::memcpy_async()), so no register
+//!   holds data while it is in flight, and an SM keeps more tiles' loads
+//!   in flight than with the elements in registers (measured against such
+//!   variants: `docs/results/h200/device_wide/variants/`). Each lane sums its vectors, the
+//!   warp scans the lanes' sums of each round (`inclusive_scan` on a
+//!   32-thread tile), the warps' totals go through shared memory, and the
+//!   last warp publishes the tile's aggregate, looks back over the tile
+//!   states of the preceding tiles 32 at a time (summing aggregates until
+//!   a tile with its inclusive prefix), and publishes the tile's inclusive
+//!   prefix; then every lane reads its vectors again, scans them with its
+//!   offset and stores them as 16-byte vectors. The input is read once and
+//!   the output written once.
 //!
 //! A tile's state is one 64-bit word: the value's bits in the low half,
 //! and in the high half the launch's `epoch` times 4 plus the status (1:
@@ -37,12 +44,18 @@ use cooperative_groups::intrinsics::block_idx;
 use cooperative_groups::prelude::*;
 use cooperative_groups::{ShflValue, kernel, shared_array, this_grid};
 
-/// Threads per block of every kernel here.
+/// Threads per block of the reduce kernels.
 pub const BLOCK: u32 = 256;
-/// Elements per thread of the scan (four 16-byte vectors).
-pub const SCAN_ITEMS: usize = 16;
+/// Threads per block of the scan kernels.
+pub const SCAN_BLOCK: u32 = 256;
+/// 16-byte vectors per thread of the scan.
+pub const SCAN_VECS: usize = 8;
+/// Elements per thread of the scan.
+pub const SCAN_ITEMS: usize = 4 * SCAN_VECS;
 /// Elements per tile (block) of the scan.
-pub const SCAN_TILE: usize = BLOCK as usize * SCAN_ITEMS;
+pub const SCAN_TILE: usize = SCAN_BLOCK as usize * SCAN_ITEMS;
+/// Dynamic shared memory per block of the scan kernels (the tile).
+pub const SCAN_SMEM_BYTES: u32 = (SCAN_TILE * 4) as u32;
 
 /// Parameters of the reduce kernels: `(input, out, n)`; `out[0]` gets the sum.
 pub type ReduceArgs<T> = (*const T, *mut T, u32);
@@ -100,6 +113,12 @@ impl Elem for f32 {
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C, align(16))]
 struct V4<T>([T; 4]);
+
+// SAFETY: `repr(C)` around `[i32; 4]`: 16 bytes at alignment 16, no
+// padding, any bytes are a value.
+unsafe impl cooperative_groups::Pod for V4<i32> {}
+// SAFETY: as for `V4<i32>`: `[f32; 4]`, 16 bytes, no padding.
+unsafe impl cooperative_groups::Pod for V4<f32> {}
 
 /// Reads the 16-byte vector at element `i` (a multiple of 4).
 ///
@@ -177,135 +196,179 @@ fn pack<T: Elem>(epoch: u32, status: u32, value: T) -> u64 {
     ((epoch.wrapping_mul(4) | status) as u64) << 32 | value.to_bits32() as u64
 }
 
-/// Elements per warp of a scan tile.
-const WARP_ITEMS: usize = 32 * SCAN_ITEMS;
-
-/// The single-pass inclusive scan of one tile. Warp-striped: warp `w`
-/// owns elements `[512w, 512w + 512)` of the tile, and in round `k` lane
-/// `l` holds the 16-byte vector at `128k + 4l` — every load and store
-/// instruction of a warp covers 512 contiguous bytes.
+/// The single-pass inclusive scan of one tile of `THREADS · 4 · VECS`
+/// elements by a block of `THREADS` threads, staged in shared memory.
+/// Warp `w` owns elements `[128·VECS·w, 128·VECS·(w + 1))` of the tile; in
+/// round `k` lane `l` handles the 16-byte vector at `128k + 4l` of them.
+/// The warp copies its part with `memcpy_async` (no registers hold data in
+/// flight), each lane sums its vectors from shared memory, and after the
+/// look-back reads them again, scans them and stores them. Needs
+/// `THREADS · VECS · 16` bytes of dynamic shared memory. The loops over
+/// the rounds have small bodies, so they unroll and the per-round offsets
+/// stay in registers.
 #[inline(always)]
-fn scan_body<T: Elem>(input: *const T, output: *mut T, states: *mut u64, n: u32, epoch: u32) {
-    let block = this_thread_block().with_threads::<BLOCK>();
+fn scan_body_smem<T: Elem, const THREADS: u32, const VECS: usize>(
+    input: *const T,
+    output: *mut T,
+    states: *mut u64,
+    n: u32,
+    epoch: u32,
+) where
+    V4<T>: cooperative_groups::Pod,
+{
+    let block = this_thread_block().with_threads::<THREADS>();
     let warp = tiled_partition::<32>(&block);
-    let prefix_slot = shared_array!(u32; 1);
-    let warp_totals = shared_array!(u32; 8);
+    let buf = cooperative_groups::dynamic_shared::<V4<T>>();
+    let tile_len = THREADS as usize * 4 * VECS;
     let n = n as usize;
     let tile = block_idx().x as usize;
-    let base = tile * SCAN_TILE;
+    let base = tile * tile_len;
     let w = (block.thread_rank() / 32) as usize;
     let lane = warp.thread_rank() as usize;
-    let first = base + w * WARP_ITEMS + 4 * lane;
-    let full = base + SCAN_TILE <= n && (input as usize).is_multiple_of(16);
-    let mut v = [[T::default(); 4]; 4];
+    let wbase = base + w * 128 * VECS;
+    let vbase = w * 32 * VECS;
+    let full = base + tile_len <= n && (input as usize).is_multiple_of(16);
+    let mine = buf.slice(vbase, 32 * VECS);
     if full {
-        for (k, vk) in v.iter_mut().enumerate() {
-            // SAFETY: the tile is whole and the input 16-byte aligned.
-            *vk = unsafe { load4(input, first + 128 * k) };
-        }
+        // SAFETY: the warp's part of a whole tile, 16-byte aligned.
+        let src =
+            unsafe { core::slice::from_raw_parts(input.add(wbase).cast::<V4<T>>(), 32 * VECS) };
+        cooperative_groups::memcpy_async(&warp, mine, src);
+        cooperative_groups::wait(&warp);
     } else {
-        for (k, vk) in v.iter_mut().enumerate() {
-            for (j, x) in vk.iter_mut().enumerate() {
-                let i = first + 128 * k + j;
+        for k in 0..VECS {
+            let mut x = [T::default(); 4];
+            for (j, xj) in x.iter_mut().enumerate() {
+                let i = wbase + 128 * k + 4 * lane + j;
                 if i < n {
                     // SAFETY: inside the input.
-                    *x = unsafe { input.add(i).read() };
+                    *xj = unsafe { input.add(i).read() };
+                }
+            }
+            mine.store(32 * k + lane, V4(x));
+        }
+        warp.sync();
+    }
+    let sum = |a: T, b: T| a.add(b);
+    let mut off = [T::default(); VECS];
+    for (k, o) in off.iter_mut().enumerate() {
+        let x = mine.load(32 * k + lane).0;
+        *o = (x[0].add(x[1])).add(x[2].add(x[3]));
+    }
+    for o in off.iter_mut() {
+        *o = inclusive_scan(&warp, *o, sum);
+    }
+    // off[k]: this lane's exclusive offset in round k within the warp.
+    let mut carry = T::default();
+    for (k, o) in off.iter_mut().enumerate() {
+        let below = warp.shfl_up(*o, 1);
+        let total = warp.shfl(*o, 31);
+        *o = match (k, lane) {
+            (0, 0) => T::default(),
+            (0, _) => below,
+            (_, 0) => carry,
+            _ => carry.add(below),
+        };
+        carry = if k == 0 { total } else { carry.add(total) };
+    }
+    let p = tile_offset::<T, THREADS>(&block, &warp, carry, states, epoch);
+    let scanned = |k: usize, o: T| {
+        let x = mine.load(32 * k + lane).0;
+        let o = match p {
+            None => o,
+            Some(p) => p.add(o),
+        };
+        let y0 = o.add(x[0]);
+        let y1 = y0.add(x[1]);
+        let y2 = y1.add(x[2]);
+        [y0, y1, y2, y2.add(x[3])]
+    };
+    if full {
+        for (k, &o) in off.iter().enumerate() {
+            let y = scanned(k, o);
+            // SAFETY: the tile is whole; the output 16-byte aligned like the input.
+            unsafe {
+                output
+                    .add(wbase + 128 * k + 4 * lane)
+                    .cast::<V4<T>>()
+                    .write(V4(y))
+            };
+        }
+    } else {
+        for (k, &o) in off.iter().enumerate() {
+            let y = scanned(k, o);
+            for (j, &yj) in y.iter().enumerate() {
+                let i = wbase + 128 * k + 4 * lane + j;
+                if i < n {
+                    // SAFETY: inside the output.
+                    unsafe { output.add(i).write(yj) };
                 }
             }
         }
     }
-    let sum = |a: T, b: T| a.add(b);
-    // Each round: the lane's 4 elements, the warp's scan of the lanes'
-    // sums, and the rounds before it (`carry`).
-    let mut carry = T::default();
-    for (k, vk) in v.iter_mut().enumerate() {
-        vk[1] = vk[0].add(vk[1]);
-        vk[2] = vk[1].add(vk[2]);
-        vk[3] = vk[2].add(vk[3]);
-        let inc = inclusive_scan(&warp, vk[3], sum);
-        let below = warp.shfl_up(inc, 1);
-        let total = warp.shfl(inc, 31);
-        let offset = match (k, lane) {
-            (0, 0) => None,
-            (0, _) => Some(below),
-            (_, 0) => Some(carry),
-            _ => Some(carry.add(below)),
-        };
-        if let Some(o) = offset {
-            for x in vk.iter_mut() {
-                *x = o.add(*x);
-            }
-        }
-        carry = if k == 0 { total } else { carry.add(total) };
-    }
+}
+
+/// The block's part of the tile scan: every warp passes its total (the
+/// same in all its lanes); the last warp publishes the tile's aggregate,
+/// looks back and publishes the inclusive prefix. Returns, in every thread,
+/// what precedes the calling warp's elements — the exclusive prefix of the
+/// tile plus the totals of the warps before it — or `None` for warp 0 of
+/// tile 0 (nothing precedes it). Two block barriers.
+#[inline(always)]
+fn tile_offset<T: Elem, const THREADS: u32>(
+    block: &ThreadBlock<THREADS>,
+    warp: &ThreadBlockTile<32>,
+    warp_total: T,
+    states: *mut u64,
+    epoch: u32,
+) -> Option<T> {
+    let prefix_slot = shared_array!(u32; 1);
+    let warp_totals = shared_array!(u32; 32);
+    let warps = (THREADS / 32) as usize;
+    let tile = block_idx().x as usize;
+    let w = (block.thread_rank() / 32) as usize;
+    let lane = warp.thread_rank();
     if lane == 0 {
-        warp_totals.store(w, carry.to_bits32());
+        warp_totals.store(w, warp_total.to_bits32());
     }
     block.sync();
     // The warps before this one, and the whole tile, in warp order.
     let mut before: Option<T> = None;
     let mut aggregate = T::from_bits32(warp_totals.load(0));
-    for i in 1..(BLOCK / 32) as usize {
+    for i in 1..warps {
         if i == w {
             before = Some(aggregate);
         }
         aggregate = aggregate.add(T::from_bits32(warp_totals.load(i)));
     }
-    if w == (BLOCK / 32) as usize - 1 {
-        let prefix = if tile == 0 {
-            if lane == 31 {
-                publish(states, 0, pack(epoch, INCLUSIVE, aggregate));
-            }
-            T::default()
-        } else {
-            if lane == 31 {
-                publish(states, tile, pack(epoch, AGGREGATE, aggregate));
-            }
-            let exclusive = look_back::<T>(&warp, states, tile, epoch);
-            if lane == 31 {
-                publish(
-                    states,
-                    tile,
-                    pack(epoch, INCLUSIVE, exclusive.add(aggregate)),
-                );
-            }
-            exclusive
-        };
+    if tile == 0 {
+        if w == warps - 1 && lane == 31 {
+            publish(states, 0, pack(epoch, INCLUSIVE, aggregate));
+        }
+        return before;
+    }
+    if w == warps - 1 {
+        if lane == 31 {
+            publish(states, tile, pack(epoch, AGGREGATE, aggregate));
+        }
+        let exclusive = look_back::<T>(warp, states, tile, epoch);
+        if lane == 31 {
+            publish(
+                states,
+                tile,
+                pack(epoch, INCLUSIVE, exclusive.add(aggregate)),
+            );
+        }
         if lane == 0 {
-            prefix_slot.store(0, prefix.to_bits32());
+            prefix_slot.store(0, exclusive.to_bits32());
         }
     }
     block.sync();
-    let offset = match (tile, before) {
-        (0, None) => None,
-        (0, Some(b)) => Some(b),
-        (_, None) => Some(T::from_bits32(prefix_slot.load(0))),
-        (_, Some(b)) => Some(T::from_bits32(prefix_slot.load(0)).add(b)),
-    };
-    if let Some(o) = offset {
-        for vk in v.iter_mut() {
-            for x in vk.iter_mut() {
-                *x = o.add(*x);
-            }
-        }
-    }
-    if full {
-        for (k, vk) in v.iter().enumerate() {
-            // SAFETY: the tile is whole; the output is 16-byte aligned like
-            // the input (the launcher's allocations are).
-            unsafe { output.add(first + 128 * k).cast::<V4<T>>().write(V4(*vk)) };
-        }
-    } else {
-        for (k, vk) in v.iter().enumerate() {
-            for (j, &x) in vk.iter().enumerate() {
-                let i = first + 128 * k + j;
-                if i < n {
-                    // SAFETY: inside the output.
-                    unsafe { output.add(i).write(x) };
-                }
-            }
-        }
-    }
+    let prefix = T::from_bits32(prefix_slot.load(0));
+    Some(match before {
+        None => prefix,
+        Some(b) => prefix.add(b),
+    })
 }
 
 /// Stores tile `tile`'s state word.
@@ -365,13 +428,13 @@ fn look_back<T: Elem>(warp: &ThreadBlockTile<32>, states: *mut u64, tile: usize,
 /// [`SCAN_TILE`] elements (grid = [`scan_tiles`]`(n)`), plain launch.
 #[kernel]
 pub fn device_scan_i32(input: *const i32, output: *mut i32, states: *mut u64, n: u32, epoch: u32) {
-    scan_body::<i32>(input, output, states, n, epoch);
+    scan_body_smem::<i32, SCAN_BLOCK, SCAN_VECS>(input, output, states, n, epoch);
 }
 
 /// Inclusive prefix sums of `n` `f32` (see [`device_scan_i32`]).
 #[kernel]
 pub fn device_scan_f32(input: *const f32, output: *mut f32, states: *mut u64, n: u32, epoch: u32) {
-    scan_body::<f32>(input, output, states, n, epoch);
+    scan_body_smem::<f32, SCAN_BLOCK, SCAN_VECS>(input, output, states, n, epoch);
 }
 
 /// Grid size for [`device_scan_i32`]/[`device_scan_f32`] (one block per tile).

@@ -5,8 +5,8 @@
 //! flags.
 
 use cg_kernels::device_wide::{
-    BLOCK, DEVICE_REDUCE_F32, DEVICE_REDUCE_I32, DEVICE_SCAN_F32, DEVICE_SCAN_I32, SCAN_TILE,
-    scan_grid, scan_model_i32, scan_tiles,
+    BLOCK, DEVICE_REDUCE_F32, DEVICE_REDUCE_I32, DEVICE_SCAN_F32, DEVICE_SCAN_I32, SCAN_BLOCK,
+    SCAN_SMEM_BYTES, SCAN_TILE, scan_grid, scan_model_i32, scan_tiles,
 };
 
 fn dev() -> cg_sim::SimDevice {
@@ -59,7 +59,8 @@ fn scan_matches_the_sequential_prefix_sums() {
         let mut oi = vec![0i32; n];
         let mut of = vec![0f32; n];
         let ps = states.as_mut_ptr();
-        let cfg = cg_sim::LaunchConfig::new(scan_grid(n as u32), BLOCK);
+        let cfg = cg_sim::LaunchConfig::new(scan_grid(n as u32), SCAN_BLOCK)
+            .with_dynamic_smem(SCAN_SMEM_BYTES as usize);
         epoch += 1;
         let (pi, po) = (xs.as_ptr(), oi.as_mut_ptr());
         let ki = DEVICE_SCAN_I32.host_fn();

@@ -24,8 +24,8 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use cg_kernels::device_wide::{
-    BLOCK, DEVICE_REDUCE_F32, DEVICE_REDUCE_I32, DEVICE_SCAN_F32, DEVICE_SCAN_I32, SCAN_TILE,
-    scan_grid, scan_tiles,
+    BLOCK, DEVICE_REDUCE_F32, DEVICE_REDUCE_I32, DEVICE_SCAN_F32, DEVICE_SCAN_I32, SCAN_BLOCK,
+    SCAN_SMEM_BYTES, SCAN_TILE, scan_grid, scan_tiles,
 };
 use cg_runtime::{Backend, Buffer, Dim3, LaunchConfig, tools};
 use serde::Serialize;
@@ -198,7 +198,8 @@ impl Bench<'_> {
 
     fn launch(&mut self, v: Var, n: u32, sync: bool) -> Result<()> {
         let reduce_cfg = LaunchConfig::linear(self.reduce_grid, BLOCK).with_cooperative(true);
-        let scan_cfg = LaunchConfig::linear(scan_grid(n), BLOCK);
+        let scan_cfg =
+            LaunchConfig::linear(scan_grid(n), SCAN_BLOCK).with_dynamic_smem(SCAN_SMEM_BYTES);
         if v.cub {
             let cub = self.cub.context("CUB runs on a GPU only")?;
             // SAFETY: device buffers of at least `n` elements (and one for the sum).
@@ -586,8 +587,8 @@ fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str, grid: 
     let _ = writeln!(
         s,
         "Rust reduce: one cooperative launch of {grid} blocks × {BLOCK} threads, grid-stride 16-byte loads, \
-         `GridGroup::reduce`. Rust scan: single pass, decoupled look-back, one block of {BLOCK} threads per tile of \
-         {SCAN_TILE} elements. CUB: `cub::DeviceReduce::Sum`, `cub::DeviceScan::InclusiveSum` (nvcc, host dispatch). \
+         `GridGroup::reduce`. Rust scan: single pass, decoupled look-back, one block of {SCAN_BLOCK} threads per tile of \
+         {SCAN_TILE} elements staged in shared memory (`memcpy_async`). CUB: `cub::DeviceReduce::Sum`, `cub::DeviceScan::InclusiveSum` (nvcc, host dispatch). \
          Bandwidth: reduce 4·n bytes, scan 8·n bytes (read + write) / median time; {peak}. \
          Every point verified before timing (`i32` exact; `f32` within k·2⁻²⁴·Σ|x|, k = n/512 + 64). Timing: {timing}; \
          all sizes and variants interleaved.\n"
