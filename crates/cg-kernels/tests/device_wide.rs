@@ -60,7 +60,7 @@ fn scan_matches_the_sequential_prefix_sums() {
         let mut of = vec![0f32; n];
         let ps = states.as_mut_ptr();
         let cfg = cg_sim::LaunchConfig::new(scan_grid(n as u32), SCAN_BLOCK)
-            .with_dynamic_smem(SCAN_SMEM_BYTES as usize);
+            .with_dynamic_smem(SCAN_SMEM_BYTES);
         epoch += 1;
         let (pi, po) = (xs.as_ptr(), oi.as_mut_ptr());
         let ki = DEVICE_SCAN_I32.host_fn();
