@@ -376,8 +376,10 @@ fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str, grid: 
 }
 
 /// % of peak against log2(n), one line per kernel.
+/// Drawn only when the driver reported a peak (`peak_bytes_per_s`), so every
+/// point has its percentage.
 fn svg(points: &[Point], device: &str, peak_bytes_per_s: f64) -> String {
-    let pct = |p: &Point| 100.0 * p.gbps() * 1e9 / peak_bytes_per_s;
+    let pct = |p: &Point| p.pct_peak.expect("a point's % of a reported peak");
     let (w, h, l, r, t, b) = (760.0, 420.0, 60.0, 330.0, 40.0, 50.0);
     let (x0, x1) = (20.0, 28.0);
     let ymax = points.iter().map(pct).fold(100.0f64, f64::max).ceil();

@@ -547,10 +547,12 @@ pub fn grid_suite(backend: &Backend) -> Result<(Vec<String>, bool)> {
         bail!("grid suite needs a GPU")
     };
     let block = 128;
-    let f = gpu
-        .kernels()
-        .function(cg_kernels::grid::GRID_EXCHANGE.name())?;
-    let limit = gpu.max_coresident_blocks(f, cg_runtime::Dim3::x(block), 0)?;
+    // A kernel's largest cooperative grid of `block`-thread blocks.
+    let coresident = |name: &str| -> Result<u32> {
+        let f = gpu.kernels().function(name)?;
+        Ok(gpu.max_coresident_blocks(f, cg_runtime::Dim3::x(block), 0)?)
+    };
+    let limit = coresident(cg_kernels::grid::GRID_EXCHANGE.name())?;
     let mut lines = Vec::new();
     let ok = grid_check(backend, limit, block, 8)?;
     lines.push(format!(
@@ -563,10 +565,7 @@ pub fn grid_suite(backend: &Backend) -> Result<(Vec<String>, bool)> {
         if sim_ok { "OK" } else { "FAILED" }
     ));
     // The collectives' kernel holds more registers: its own limit.
-    let coll = gpu
-        .kernels()
-        .function(cg_kernels::grid::GRID_COLLECTIVES.name())?;
-    let coll_limit = gpu.max_coresident_blocks(coll, cg_runtime::Dim3::x(block), 0)?;
+    let coll_limit = coresident(cg_kernels::grid::GRID_COLLECTIVES.name())?;
     let coll_ok = grid_collectives_check(backend, coll_limit, block)?;
     lines.push(format!(
         "grid.reduce/inclusive_scan/exclusive_scan (u32 sum, f32 scan, u64 max), {coll_limit} blocks × {block} threads (its co-residency limit): {}",

@@ -20,27 +20,26 @@ const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/collective");
 /// Every `.rs` file under `collective/`, as its module path below
 /// `collective` (`warp::reduce`, `block`, `scan`, …).
 fn modules() -> BTreeMap<String, PathBuf> {
-    fn walk(dir: &Path, prefix: &str, out: &mut BTreeMap<String, PathBuf>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            let stem = p.file_stem().unwrap().to_str().unwrap().to_string();
-            let name = if prefix.is_empty() {
-                stem.clone()
-            } else {
-                format!("{prefix}::{stem}")
-            };
-            if p.is_dir() {
-                walk(&p, &name, out);
-            } else if stem == "mod" {
-                out.insert(prefix.to_string(), p);
-            } else {
-                out.insert(name, p);
+    let root = Path::new(ROOT);
+    let mut files = Vec::new();
+    rust_files(root, &mut files);
+    files
+        .into_iter()
+        .map(|p| {
+            let mut parts: Vec<String> = p
+                .strip_prefix(root)
+                .unwrap()
+                .with_extension("")
+                .components()
+                .map(|c| c.as_os_str().to_str().unwrap().to_string())
+                .collect();
+            // `block/mod.rs` is the module `block`.
+            if parts.last().is_some_and(|s| s == "mod") {
+                parts.pop();
             }
-        }
-    }
-    let mut m = BTreeMap::new();
-    walk(Path::new(ROOT), "", &mut m);
-    m
+            (parts.join("::"), p)
+        })
+        .collect()
 }
 
 /// The `collective` modules `name`'s source refers to (by `super::` or

@@ -124,10 +124,7 @@ pub fn time_interleaved(
         stop.record()?;
         Ok(stop.elapsed_since(&start)? as f64 / reps as f64)
     };
-    alternate(rounds, |side| match side {
-        Side::Rust => time(&mut rust),
-        Side::Cpp => time(&mut cpp),
-    })
+    alternate(rounds, &mut rust, &mut cpp, time)
 }
 
 /// Per-launch times (ms) of two launches that change their own inputs:
@@ -153,39 +150,29 @@ pub fn time_interleaved_with_reset(
     };
     time(&mut rust)?;
     time(&mut cpp)?;
-    alternate(rounds, |side| match side {
-        Side::Rust => time(&mut rust),
-        Side::Cpp => time(&mut cpp),
-    })
+    alternate(rounds, &mut rust, &mut cpp, time)
 }
 
-/// Which launch sequence a timing is for.
-#[derive(Clone, Copy)]
-enum Side {
-    Rust,
-    Cpp,
-}
+/// A launch sequence of one side.
+type Launches<'a> = &'a mut dyn FnMut() -> Result<(), Error>;
 
-/// `rounds` rounds timing both sides, Rust first in even rounds and C++
-/// first in odd ones (so neither always runs on a warmer GPU); returns the
-/// medians, Rust's first.
+/// `rounds` rounds timing both sides with `time`, Rust first in even rounds
+/// and C++ first in odd ones (so neither always runs on a warmer GPU);
+/// returns the medians, Rust's first.
 fn alternate(
     rounds: usize,
-    mut time: impl FnMut(Side) -> Result<f64, Error>,
+    rust: Launches,
+    cpp: Launches,
+    mut time: impl FnMut(Launches) -> Result<f64, Error>,
 ) -> Result<(f64, f64), Error> {
     let (mut r, mut c) = (Vec::new(), Vec::new());
     for round in 0..rounds {
-        let order = if round % 2 == 0 {
-            [Side::Rust, Side::Cpp]
+        if round % 2 == 0 {
+            r.push(time(&mut *rust)?);
+            c.push(time(&mut *cpp)?);
         } else {
-            [Side::Cpp, Side::Rust]
-        };
-        for side in order {
-            let ms = time(side)?;
-            match side {
-                Side::Rust => r.push(ms),
-                Side::Cpp => c.push(ms),
-            }
+            c.push(time(&mut *cpp)?);
+            r.push(time(&mut *rust)?);
         }
     }
     Ok((median(&mut r), median(&mut c)))

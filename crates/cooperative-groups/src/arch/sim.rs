@@ -730,13 +730,9 @@ fn after_atomic(changed: bool, _o: MemOrder, _s: MemScope) {
 #[inline]
 pub unsafe fn atom_load_32(p: *const u32, o: LoadOrder, s: MemScope) -> u32 {
     // SAFETY: the caller passes a valid, aligned pointer.
-    let a = unsafe { AtomicU32::from_ptr(p as *mut u32) };
-    let (v, mo) = match o {
-        LoadOrder::Relaxed => (a.load(Ordering::Relaxed), MemOrder::Relaxed),
-        LoadOrder::Acquire => (a.load(Ordering::Acquire), MemOrder::Acquire),
-        LoadOrder::SeqCst => (a.load(Ordering::SeqCst), MemOrder::SeqCst),
-    };
-    note_strong(p, AtomicKind::Load, load_order(o), s);
+    let v = unsafe { AtomicU32::from_ptr(p as *mut u32) }.load(load_order(o));
+    let mo = load_sim_order(o);
+    note_strong(p, AtomicKind::Load, mo, s);
     after_atomic(false, mo, s);
     v
 }
@@ -749,19 +745,23 @@ pub unsafe fn atom_load_32(p: *const u32, o: LoadOrder, s: MemScope) -> u32 {
 #[inline]
 pub unsafe fn atom_load_64(p: *const u64, o: LoadOrder, s: MemScope) -> u64 {
     // SAFETY: the caller passes a valid, aligned pointer.
-    let a = unsafe { AtomicU64::from_ptr(p as *mut u64) };
-    let (v, mo) = match o {
-        LoadOrder::Relaxed => (a.load(Ordering::Relaxed), MemOrder::Relaxed),
-        LoadOrder::Acquire => (a.load(Ordering::Acquire), MemOrder::Acquire),
-        LoadOrder::SeqCst => (a.load(Ordering::SeqCst), MemOrder::SeqCst),
-    };
-    note_strong(p, AtomicKind::Load, load_order(o), s);
+    let v = unsafe { AtomicU64::from_ptr(p as *mut u64) }.load(load_order(o));
+    let mo = load_sim_order(o);
+    note_strong(p, AtomicKind::Load, mo, s);
     after_atomic(false, mo, s);
     v
 }
 
+fn load_order(o: LoadOrder) -> Ordering {
+    match o {
+        LoadOrder::Relaxed => Ordering::Relaxed,
+        LoadOrder::Acquire => Ordering::Acquire,
+        LoadOrder::SeqCst => Ordering::SeqCst,
+    }
+}
+
 /// The race detector's view of a load ordering.
-fn load_order(o: LoadOrder) -> MemOrder {
+fn load_sim_order(o: LoadOrder) -> MemOrder {
     match o {
         LoadOrder::Relaxed => MemOrder::Relaxed,
         LoadOrder::Acquire => MemOrder::Acquire,
