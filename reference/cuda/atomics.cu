@@ -256,6 +256,30 @@ extern "C" __global__ void cpp_probe_atomic_add_release_device_f32(float* p, flo
 extern "C" __global__ void cpp_probe_atomic_inc(unsigned* p, unsigned* out) { *out = atomicInc(p, 9); }
 extern "C" __global__ void cpp_probe_atomic_cas(unsigned* p, unsigned* out) { *out = atomicCAS(p, 0, 7); }
 extern "C" __global__ void cpp_probe_red_add(unsigned* p, unsigned v) { atomicAdd(p, v); }
+// `red` with an ordering and a scope: nvcc's atomic built-ins with their
+// result unused (NVVM turns an unused fetch into `red`, as it does for
+// atomicAdd).
+#define NV_RED(name, T, op, order, scope) \
+    extern "C" __global__ void name(T* p, T v) { (void)__nv_atomic_fetch_##op(p, v, order, scope); }
+NV_RED(cpp_probe_red_add_relaxed_device, unsigned, add, __NV_ATOMIC_RELAXED, __NV_THREAD_SCOPE_DEVICE)
+NV_RED(cpp_probe_red_add_release_block_f32, float, add, __NV_ATOMIC_RELEASE, __NV_THREAD_SCOPE_BLOCK)
+NV_RED(cpp_probe_red_add_release_device_f64, double, add, __NV_ATOMIC_RELEASE, __NV_THREAD_SCOPE_DEVICE)
+NV_RED(cpp_probe_red_min_relaxed_system_i64, long long, min, __NV_ATOMIC_RELAXED, __NV_THREAD_SCOPE_SYSTEM)
+NV_RED(cpp_probe_red_max_release_device_u32, unsigned, max, __NV_ATOMIC_RELEASE, __NV_THREAD_SCOPE_DEVICE)
+#if __CUDA_ARCH__ >= 900
+NV_RED(cpp_probe_red_add_relaxed_cluster, unsigned, add, __NV_ATOMIC_RELAXED, __NV_THREAD_SCOPE_CLUSTER)
+#else
+NV_RED(cpp_probe_red_add_relaxed_cluster, unsigned, add, __NV_ATOMIC_RELAXED, __NV_THREAD_SCOPE_DEVICE)
+#endif
+extern "C" __global__ void cpp_probe_red_bitwise_block(unsigned* p, unsigned long long* q, unsigned v) {
+    (void)__nv_atomic_fetch_and(p, v, __NV_ATOMIC_RELAXED, __NV_THREAD_SCOPE_BLOCK);
+    (void)__nv_atomic_fetch_or(p, v, __NV_ATOMIC_RELEASE, __NV_THREAD_SCOPE_BLOCK);
+    (void)__nv_atomic_fetch_xor(q, (unsigned long long)v, __NV_ATOMIC_RELAXED, __NV_THREAD_SCOPE_BLOCK);
+}
+extern "C" __global__ void cpp_probe_red_inc_dec_device(unsigned* p, unsigned v) {
+    atomicInc(p, v);
+    atomicDec(p, v);
+}
 extern "C" __global__ void cpp_probe_fences(unsigned* p, unsigned ns) {
     p[0] = 1;
     __threadfence();

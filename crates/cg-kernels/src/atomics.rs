@@ -308,6 +308,74 @@ pub fn probe_red_add(p: *mut u32, v: u32) {
     unsafe { red_add(p, v) };
 }
 
+/// `red.relaxed.gpu.add.u32`: `fetch_add` of a result nobody reads, with
+/// its ordering and scope (CUDA: `__nv_atomic_add(p, v, __NV_ATOMIC_RELAXED,
+/// __NV_THREAD_SCOPE_DEVICE)`).
+#[kernel]
+pub fn probe_red_add_relaxed_device(p: *mut u32, v: u32) {
+    // SAFETY: as above.
+    unsafe { AtomicRef::<u32, Device>::from_ptr(p).red_add(v, Relaxed) };
+}
+
+/// `red.release.cta.add.f32`.
+#[kernel]
+pub fn probe_red_add_release_block_f32(p: *mut f32, v: f32) {
+    // SAFETY: as above.
+    unsafe { AtomicRef::<f32, Block>::from_ptr(p).red_add(v, Release) };
+}
+
+/// `red.release.gpu.add.f64`.
+#[kernel]
+pub fn probe_red_add_release_device_f64(p: *mut f64, v: f64) {
+    // SAFETY: as above.
+    unsafe { AtomicRef::<f64, Device>::from_ptr(p).red_add(v, Release) };
+}
+
+/// `red.relaxed.sys.min.s64`.
+#[kernel]
+pub fn probe_red_min_relaxed_system_i64(p: *mut i64, v: i64) {
+    // SAFETY: as above.
+    unsafe { AtomicRef::<i64, System>::from_ptr(p).red_min(v, Relaxed) };
+}
+
+/// `red.release.gpu.max.u32`.
+#[kernel]
+pub fn probe_red_max_release_device_u32(p: *mut u32, v: u32) {
+    // SAFETY: as above.
+    unsafe { AtomicRef::<u32, Device>::from_ptr(p).red_max(v, Release) };
+}
+
+/// `red.relaxed.cta.and.b32`, `red.release.cta.or.b32`, `red.relaxed.cta.xor.b64`.
+#[kernel]
+pub fn probe_red_bitwise_block(p: *mut u32, q: *mut u64, v: u32) {
+    // SAFETY: as above.
+    unsafe {
+        let a = AtomicRef::<u32, Block>::from_ptr(p);
+        a.red_and(v, Relaxed);
+        a.red_or(v, Release);
+        AtomicRef::<u64, Block>::from_ptr(q).red_xor(v as u64, Relaxed);
+    }
+}
+
+/// `red.relaxed.gpu.inc.u32` and `red.relaxed.gpu.dec.u32` (CUDA: `atomicInc`,
+/// `atomicDec` whose results are unused).
+#[kernel]
+pub fn probe_red_inc_dec_device(p: *mut u32, v: u32) {
+    // SAFETY: as above.
+    unsafe {
+        let a = AtomicRef::<u32, Device>::from_ptr(p);
+        a.red_inc(v, Relaxed);
+        a.red_dec(v, Relaxed);
+    }
+}
+
+/// `red.relaxed.cluster.add.u32` on sm_90 (`.gpu` before).
+#[kernel]
+pub fn probe_red_add_relaxed_cluster(p: *mut u32, v: u32) {
+    // SAFETY: as above.
+    unsafe { AtomicRef::<u32, Cluster>::from_ptr(p).red_add(v, Relaxed) };
+}
+
 /// `__threadfence()`, `__threadfence_block()`,
 /// `cuda::atomic_thread_fence(acq_rel, thread_scope_device)` and `__nanosleep`.
 #[kernel]

@@ -19,6 +19,7 @@ pub mod collectives;
 pub mod device_wide;
 pub mod diff;
 pub mod faults;
+pub mod generic;
 pub mod grid;
 pub mod memcpy_async;
 pub mod semantics;

@@ -290,7 +290,7 @@ fn on_gpu(
             gpu: gpu_out,
         });
     }
-    for suite in [grid_suite, cluster_suite] {
+    for suite in [grid_suite, cluster_suite, generic_suite] {
         let (lines, ok) = suite(backend)?;
         if !ok {
             let failed = lines.iter().filter(|l| l.contains("FAILED")).cloned();
@@ -594,6 +594,71 @@ pub fn grid_suite(backend: &Backend) -> Result<(Vec<String>, bool)> {
     Ok((lines, ok && sim_ok && coll_ok && refused))
 }
 
+/// Runs one instance of the type-generic `tile_scan_block_sum` on `backend`:
+/// its outputs, and whether they equal the host model.
+fn generic_instance<T: cg_runtime::Pod + PartialEq + std::ops::Add<Output = T>>(
+    backend: &Backend,
+    kernel: &cg_runtime::Kernel<(*const T, *mut T)>,
+    input: &[T],
+    block: u32,
+    zero: T,
+) -> Result<(Vec<T>, bool)> {
+    let inp = backend.upload(input)?;
+    let out = backend.alloc::<T>(2 * input.len())?;
+    let blocks = input.len() as u32 / block;
+    backend
+        .launch(
+            kernel,
+            &LaunchConfig::linear(blocks, block),
+            (inp.as_ptr() as *const T, out.as_ptr()),
+        )
+        .with_context(|| format!("type-generic kernel {}", kernel.name()))?;
+    let got = out.to_vec()?;
+    let want: Vec<T> =
+        cg_kernels::generic::tile_scan_block_sum_expected(input, block as usize, zero).collect();
+    let ok = got == want;
+    Ok((got, ok))
+}
+
+/// The type-generic kernel `tile_scan_block_sum` (instances u32, i64, f32,
+/// f64) on the GPU: each instance equals the host model and the simulator
+/// bit for bit.
+pub fn generic_suite(backend: &Backend) -> Result<(Vec<String>, bool)> {
+    use cg_kernels::generic::*;
+    let (block, blocks) = (256u32, 64usize);
+    let n = block as usize * blocks;
+    // Small integers: every sum is exact in each type, in any order.
+    let ints: Vec<u32> = (0..n as u32)
+        .map(|i| i.wrapping_mul(2_654_435_761) >> 24)
+        .collect();
+    let sim = Backend::sim();
+    let mut lines = Vec::new();
+    let mut all = true;
+    macro_rules! instance {
+        ($k:expr, $t:ty, $conv:expr, $zero:expr) => {{
+            let input: Vec<$t> = ints.iter().map($conv).collect();
+            let (gpu, model) = generic_instance(backend, &$k, &input, block, $zero)?;
+            let (on_sim, _) = generic_instance(&sim, &$k, &input[..4 * block as usize], block, $zero)?;
+            let same = on_sim == gpu[..on_sim.len()];
+            let ok = model && same;
+            all &= ok;
+            lines.push(format!(
+                "type-generic kernel {} ({} blocks × {block}): {} (host model: {}, simulator on the first 4 blocks: {})",
+                $k.name(),
+                blocks,
+                if ok { "OK" } else { "FAILED" },
+                if model { "equal" } else { "DIFFERENT" },
+                if same { "bit-identical" } else { "DIFFERENT" },
+            ));
+        }};
+    }
+    instance!(TILE_SCAN_BLOCK_SUM_U32, u32, |&x| x, 0);
+    instance!(TILE_SCAN_BLOCK_SUM_I64, i64, |&x| x as i64 - 128, 0);
+    instance!(TILE_SCAN_BLOCK_SUM_F32, f32, |&x| x as f32, 0.0);
+    instance!(TILE_SCAN_BLOCK_SUM_F64, f64, |&x| x as f64 * 0.5, 0.0);
+    Ok((lines, all))
+}
+
 /// Launches `spin_until_set` (which never ends) with a watchdog of 2 s:
 /// the wait must fail with [`cg_runtime::RuntimeError::Timeout`] naming the
 /// kernel. The kernel keeps spinning until the process exits.
@@ -711,6 +776,14 @@ mod tests {
             );
         }
         assert!(cluster_check(&Backend::sim(), 6, 96, 2).unwrap());
+    }
+
+    #[test]
+    fn the_type_generic_kernel_on_the_simulator() {
+        // The suite's model check, on the simulator standing in for the GPU.
+        let (lines, ok) = generic_suite(&Backend::sim()).unwrap();
+        assert!(ok, "{lines:#?}");
+        assert_eq!(lines.len(), 4);
     }
 
     #[test]

@@ -6,9 +6,9 @@
 //!   (`atom.acq_rel.gpu.cas.b32`, `ld.acquire.gpu.b32`, `fence.sc.cta;
 //!   ld.acquire.cta.b32`, …) and nvcc for the classic calls (`membar.gl` for
 //!   `__threadfence`, `red.global.add` for an unused `atomicAdd`).
-//! * Against nvcc: `docs/results/h200/atomics/atomics_nvcc_sm90.ptx` is
-//!   `nvcc -ptx -arch=sm_90` of `reference/cuda/atomics.cu`, run on the GPU
-//!   machine. For every probe, nvcc's twin `cpp_probe_…` has the same
+//! * Against nvcc: `docs/results/h200/atomics/atomics_nvcc_sm{70,80,90}.ptx`
+//!   are `nvcc -ptx -arch=sm_XX` of `reference/cuda/atomics.cu`, run on the
+//!   GPU machine. For every probe, nvcc's twin `cpp_probe_…` has the same
 //!   instructions, up to the state space (nvcc writes `.global` where it
 //!   proves it; the library's addresses are generic) and the order of the
 //!   qualifiers (libcu++ writes `atom.cas.acq_rel.gpu`, the ISA
@@ -51,6 +51,35 @@ const PROBES: &[(&str, &[&str])] = &[
     ("probe_atomic_inc", &["atom.relaxed.gpu.inc.u32"]),
     ("probe_atomic_cas", &["atom.relaxed.gpu.cas.b32"]),
     ("probe_red_add", &["red.global.add.u32"]),
+    ("probe_red_add_relaxed_device", &["red.relaxed.gpu.add.u32"]),
+    (
+        "probe_red_add_release_block_f32",
+        &["red.release.cta.add.f32"],
+    ),
+    (
+        "probe_red_add_release_device_f64",
+        &["red.release.gpu.add.f64"],
+    ),
+    (
+        "probe_red_min_relaxed_system_i64",
+        &["red.relaxed.sys.min.s64"],
+    ),
+    (
+        "probe_red_max_release_device_u32",
+        &["red.release.gpu.max.u32"],
+    ),
+    (
+        "probe_red_bitwise_block",
+        &[
+            "red.relaxed.cta.and.b32",
+            "red.release.cta.or.b32",
+            "red.relaxed.cta.xor.b64",
+        ],
+    ),
+    (
+        "probe_red_inc_dec_device",
+        &["red.relaxed.gpu.inc.u32", "red.relaxed.gpu.dec.u32"],
+    ),
     (
         "probe_fences",
         &[
@@ -107,6 +136,17 @@ fn probes_lower_to_the_pinned_instructions() {
 #[test]
 fn cluster_scope_by_sm() {
     for p in LAB_PTX.ptx() {
+        let red = if p.sm >= 90 {
+            "red.relaxed.cluster.add.u32"
+        } else {
+            "red.relaxed.gpu.add.u32"
+        };
+        assert_eq!(
+            memory_ops(p.ptx, "probe_red_add_relaxed_cluster"),
+            [red],
+            "sm_{}",
+            p.sm
+        );
         let ops = memory_ops(p.ptx, "atomic_private");
         let cluster = ops.iter().any(|o| o.contains(".cluster"));
         assert_eq!(cluster, p.sm >= 90, "sm_{}: {ops:?}", p.sm);
@@ -150,51 +190,113 @@ fn canonical(op: &str) -> String {
     format!("{head}[{}]", q.join("."))
 }
 
-fn nvcc_ptx() -> Option<String> {
-    let p = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../docs/results/h200/atomics/atomics_nvcc_sm90.ptx"
+/// The SMs nvcc's PTX is committed for: CUDA 13's nvcc no longer builds
+/// for sm_70 (that SM's probes are pinned by `PROBES` alone).
+const NVCC_SMS: [u32; 2] = [80, 90];
+
+/// `nvcc -ptx -arch=sm_{sm}` of `reference/cuda/atomics.cu`, run on the GPU
+/// machine.
+fn nvcc_ptx(sm: u32) -> String {
+    let p = format!(
+        "{}/../../docs/results/h200/atomics/atomics_nvcc_sm{sm}.ptx",
+        env!("CARGO_MANIFEST_DIR")
     );
-    std::fs::read_to_string(p).ok()
+    std::fs::read_to_string(&p).unwrap_or_else(|e| {
+        panic!("{p}: {e} (nvcc -ptx -arch=sm_{sm} of reference/cuda/atomics.cu)")
+    })
 }
 
-/// nvcc's PTX for an `atomicAdd` whose result is unused is an `atom`;
-/// ptxas turns it into `REDG.E.ADD` (the library writes the `red` itself).
-const NVCC_ATOM_FOR_RED: &str = "probe_red_add";
+/// nvcc's PTX for an atomic whose result is unused is an `atom`; the
+/// library writes the `red` itself, and ptxas makes the same SASS of both
+/// (`REDG.E.ADD` for the global `red.global.add`, the generic forms
+/// `ATOM… PT, RZ` with the result dropped: `red_probes_assemble_like_nvcc`).
+fn nvcc_atom_is_red(name: &str) -> bool {
+    name.starts_with("probe_red_")
+}
 
+/// The `red` probes, and the cluster-scope one (not in `PROBES`: its scope
+/// depends on the SM).
+fn red_probes() -> impl Iterator<Item = &'static str> + Clone {
+    PROBES
+        .iter()
+        .map(|(n, _)| *n)
+        .filter(|n| n.starts_with("probe_red_"))
+        .chain(["probe_red_add_relaxed_cluster"])
+}
+
+/// Every probe, and the cluster-scope `red` (whose scope depends on the
+/// SM), against nvcc's twin on each SM the library builds for.
 #[test]
 fn probes_match_nvcc() {
-    let Some(nvcc) = nvcc_ptx() else {
-        panic!(
-            "docs/results/h200/atomics/atomics_nvcc_sm90.ptx is missing (nvcc -ptx of reference/cuda/atomics.cu)"
-        );
-    };
-    let ours = LAB_PTX
-        .ptx()
+    let names = PROBES
         .iter()
-        .find(|p| p.sm == 90)
-        .expect("sm_90 PTX");
+        .map(|(n, _)| *n)
+        .chain(["probe_red_add_relaxed_cluster"]);
     let mut diffs = BTreeMap::new();
-    for (name, _) in PROBES {
-        let a: Vec<String> = memory_ops(ours.ptx, name)
-            .iter()
-            .map(|o| canonical(o))
-            .collect();
-        let b: Vec<String> = memory_ops(&nvcc, &format!("cpp_{name}"))
-            .iter()
-            .map(|o| canonical(o))
-            .map(|o| {
-                if *name == NVCC_ATOM_FOR_RED {
-                    o.replacen("atom[", "red[", 1)
-                } else {
-                    o
-                }
-            })
-            .collect();
-        assert!(!a.is_empty(), "{name}: no memory-model instruction");
-        if a != b {
-            diffs.insert(*name, (a, b));
+    for ours in LAB_PTX.ptx().iter().filter(|p| NVCC_SMS.contains(&p.sm)) {
+        let nvcc = nvcc_ptx(ours.sm);
+        for name in names.clone() {
+            let a: Vec<String> = memory_ops(ours.ptx, name)
+                .iter()
+                .map(|o| canonical(o))
+                .collect();
+            let b: Vec<String> = memory_ops(&nvcc, &format!("cpp_{name}"))
+                .iter()
+                .map(|o| canonical(o))
+                .map(|o| {
+                    if nvcc_atom_is_red(name) {
+                        o.replacen("atom[", "red[", 1)
+                    } else {
+                        o
+                    }
+                })
+                .collect();
+            assert!(!a.is_empty(), "{name}: no memory-model instruction");
+            if a != b {
+                diffs.insert(format!("sm_{}: {name}", ours.sm), (a, b));
+            }
         }
     }
     assert!(diffs.is_empty(), "Rust vs nvcc: {diffs:#?}");
+}
+
+/// The SASS of every `red` probe and of its nvcc twin, both assembled by
+/// this machine's ptxas: the same instructions (opcodes with their
+/// modifiers, in order) on each SM nvcc's PTX is committed for.
+#[test]
+fn red_probes_assemble_like_nvcc() {
+    use cg_runtime::{sass, tools};
+    let (Some(ptxas), Some(nvdisasm)) = (
+        tools::require_tool_in_ci("ptxas"),
+        tools::require_tool_in_ci("nvdisasm"),
+    ) else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("cg-red-sass-{}", std::process::id()));
+    let listing = |ptx: &str, sm: u32, tag: &str| {
+        let cubin = sass::assemble(&ptxas, ptx, sm, &dir, tag).unwrap();
+        sass::disassemble(&nvdisasm, &cubin).unwrap()
+    };
+    for ours in LAB_PTX.ptx().iter().filter(|p| NVCC_SMS.contains(&p.sm)) {
+        // nvcc 13 writes PTX ISA 9.0; this ptxas (12.9) reads up to 8.8,
+        // and the twins use nothing newer.
+        let nvcc = nvcc_ptx(ours.sm).replacen(".version 9.0", ".version 8.8", 1);
+        let a = listing(ours.ptx, ours.sm, &format!("ours{}", ours.sm));
+        let b = listing(&nvcc, ours.sm, &format!("nvcc{}", ours.sm));
+        // nvcc proves `atomicInc`'s pointer global (`atom.global.inc`, SASS
+        // `RED`); the library's `AtomicRef` is generic (`ATOM … RZ`), as
+        // nvcc's own generic twins above.
+        for name in red_probes().filter(|n| *n != "probe_red_inc_dec_device") {
+            let mine = sass::opcodes(&a[name]);
+            let theirs = sass::opcodes(&b[&format!("cpp_{name}")]);
+            assert_eq!(mine, theirs, "sm_{}: {name}", ours.sm);
+            assert!(
+                mine.iter()
+                    .any(|o| o.starts_with("RED") || o.starts_with("ATOM")),
+                "sm_{}: {name}: {mine:?}",
+                ours.sm
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }

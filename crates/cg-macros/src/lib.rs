@@ -37,7 +37,8 @@ use syn::{FnArg, ItemFn, Pat, Token, Type, parse_macro_input};
 ///
 /// makes kernels `tile_sums_8`, `tile_sums_16`, `tile_sums_32` (PTX entries
 /// of those names, descriptors `TILE_SUMS_8`, …) that call
-/// `tile_sums::<8>`, …; the generic function stays callable. An instance
+/// `tile_sums::<8>`, …; the generic function stays callable, as an `unsafe
+/// fn` like every kernel's host body. An instance
 /// with several arguments is a tuple, `instances((f32, 8), (u32, 32))`, and
 /// its name joins them: `NAME_f32_8`. In each argument, every run of
 /// characters other than ASCII letters and digits becomes one `_`.
@@ -174,18 +175,119 @@ fn expand_generic(func: ItemFn, inst: Instances) -> syn::Result<proc_macro2::Tok
         )])];
         inner.sig.ident = ident;
         inner.sig.generics = syn::Generics::default();
+        // The instance's parameter types name the instance's arguments
+        // (`out: *mut T` of `instances(f32)` is `out: *mut f32`).
+        let mut subst = Substitute::new(&sig.generics, args);
+        for input in inner.sig.inputs.iter_mut() {
+            syn::visit_mut::visit_fn_arg_mut(&mut subst, input);
+        }
         let names = kernel_params(&func.sig)?.0;
-        inner.block = syn::parse_quote!({ #generic::<#(#args),*>(#(#names),*) });
+        inner.block = syn::parse_quote!({
+            // SAFETY: the instance's own contract (a kernel's) is the generic function's.
+            unsafe { #generic::<#(#args),*>(#(#names),*) }
+        });
         out.extend(expand_kernel(inner)?);
     }
-    // The generic function itself: an ordinary function both backends inline.
+    // The generic function itself: a function both backends inline, `unsafe`
+    // as every kernel body (it may dereference its pointer arguments).
     let mut generic = func;
+    generic.sig.unsafety = Some(Default::default());
     generic.attrs.push(syn::parse_quote!(#[inline(always)]));
+    generic
+        .attrs
+        .push(syn::parse_quote!(#[allow(clippy::missing_safety_doc)]));
     generic
         .attrs
         .push(syn::parse_quote!(#[allow(clippy::too_many_arguments)]));
     out.extend(quote!(#generic));
     Ok(out)
+}
+
+/// Replaces a generic function's type and const parameters by one
+/// instance's arguments.
+struct Substitute {
+    types: Vec<(syn::Ident, Type)>,
+    consts: Vec<(syn::Ident, syn::Expr)>,
+}
+
+impl Substitute {
+    fn new(generics: &syn::Generics, args: &[syn::GenericArgument]) -> Substitute {
+        let mut s = Substitute {
+            types: Vec::new(),
+            consts: Vec::new(),
+        };
+        for (p, a) in generics.params.iter().zip(args) {
+            match p {
+                syn::GenericParam::Type(t) => {
+                    if let syn::GenericArgument::Type(ty) = a {
+                        s.types.push((t.ident.clone(), ty.clone()));
+                    }
+                }
+                syn::GenericParam::Const(c) => {
+                    let e: syn::Expr = match a {
+                        syn::GenericArgument::Const(e) => e.clone(),
+                        other => syn::parse_quote!({ #other }),
+                    };
+                    s.consts.push((c.ident.clone(), e));
+                }
+                syn::GenericParam::Lifetime(_) => {}
+            }
+        }
+        s
+    }
+
+    /// The parameter a path of one plain segment names, if any.
+    fn single(path: &syn::Path) -> Option<&syn::Ident> {
+        (path.leading_colon.is_none()
+            && path.segments.len() == 1
+            && path.segments[0].arguments.is_none())
+        .then(|| &path.segments[0].ident)
+    }
+
+    fn konst(&self, path: &syn::Path) -> Option<syn::Expr> {
+        let id = Self::single(path)?;
+        self.consts
+            .iter()
+            .find(|(c, _)| c == id)
+            .map(|(_, e)| e.clone())
+    }
+}
+
+impl syn::visit_mut::VisitMut for Substitute {
+    fn visit_type_mut(&mut self, ty: &mut Type) {
+        if let Type::Path(tp) = ty
+            && tp.qself.is_none()
+            && let Some(id) = Self::single(&tp.path)
+            && let Some((_, arg)) = self.types.iter().find(|(t, _)| t == id)
+        {
+            *ty = arg.clone();
+            return;
+        }
+        syn::visit_mut::visit_type_mut(self, ty);
+    }
+
+    fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
+        if let syn::Expr::Path(p) = e
+            && p.qself.is_none()
+            && let Some(v) = self.konst(&p.path)
+        {
+            *e = syn::parse_quote!({ #v });
+            return;
+        }
+        syn::visit_mut::visit_expr_mut(self, e);
+    }
+
+    fn visit_generic_argument_mut(&mut self, a: &mut syn::GenericArgument) {
+        // `Foo<N>` parses `N` as a type: a const parameter there is an expression.
+        if let syn::GenericArgument::Type(Type::Path(tp)) = a
+            && tp.qself.is_none()
+            && let Some(v) = self.konst(&tp.path)
+        {
+            *a = syn::GenericArgument::Const(syn::parse_quote!({ #v }));
+            return;
+        }
+        syn::visit_mut::visit_generic_argument_mut(self, a);
+    }
 }
 
 /// The parameters' names and types (plain identifiers only).

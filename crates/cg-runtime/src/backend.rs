@@ -118,9 +118,18 @@ impl Backend {
         Ok(Backend::Gpu(Box::new(Gpu::open(ordinal, kernels)?)))
     }
 
-    /// The simulator with its default virtual device.
+    /// The simulator with its default virtual device
+    /// ([`SimDevice::default`](cg_sim::SimDevice): 4 SMs of an H200-class
+    /// GPU, which bounds cooperative grids).
     pub fn sim() -> Backend {
         Backend::Sim(cg_sim::SimDevice::default())
+    }
+
+    /// The simulator with the virtual device `device`: e.g. the SM count of
+    /// the GPU a cooperative grid is sized for,
+    /// `Backend::sim_with(SimDevice { sm_count: 132, ..SimDevice::default() })`.
+    pub fn sim_with(device: cg_sim::SimDevice) -> Backend {
+        Backend::Sim(device)
     }
 
     /// `true` on the simulator.

@@ -72,7 +72,8 @@ pub mod sass;
 pub mod tools;
 
 pub use backend::{Backend, Buffer, HostBuffer};
-pub use cooperative_groups::Pod;
+pub use cg_sim::{SimDevice, SimError};
+pub use cooperative_groups::{Kernel, Pod};
 pub use device::DeviceInfo;
 pub use error::{Result, RuntimeError};
 pub use gpu::{DeviceBuffer, Event, Function, Gpu, Module};

@@ -64,6 +64,9 @@ impl BlockChecks {
     }
 }
 
+const NOT_COOPERATIVE: &str = "grid sync outside a cooperative launch: the grid is not guaranteed \
+    to be co-resident, so grid.sync() is undefined (launch with `cooperative: true`)";
+
 /// Hardware barriers per block.
 pub const BARRIERS_PER_BLOCK: u32 = 16;
 
@@ -77,6 +80,45 @@ pub(crate) fn bar_name(id: u32, count: BarCount, wait: bool) -> String {
 }
 
 impl Core {
+    /// A misuse if lane `me` is between a `barrier_arrive` and its
+    /// `barrier_wait` on the block barrier: the group may perform no
+    /// collective there (CUDA Programming Guide, `barrier_arrive`).
+    fn split_pending(&mut self, me: u32, what: &str, loc: Loc) -> Option<Step> {
+        let at = self.lanes[me as usize].split_at?;
+        let msg = format!(
+            "{what} between this thread's block.barrier_arrive() (at {}:{}) and its              block.barrier_wait(): the block may perform no collective operation between the two",
+            at.file(),
+            at.line()
+        );
+        Some(self.misuse(me, loc, msg))
+    }
+
+    /// `block.barrier_arrive()` of lane `me`: its release point for the
+    /// next phase of barrier 0, waited for by [`bar_split_wait`](Self::bar_split_wait).
+    pub fn bar_split_arrive(&mut self, me: u32, loc: Loc) -> Step {
+        if let Some(step) = self.split_pending(me, "a second block.barrier_arrive()", loc) {
+            return step;
+        }
+        self.lanes[me as usize].split_at = Some(loc);
+        if let Some(r) = self.race.as_mut() {
+            r.split_arrive(me);
+        }
+        Step::Done(0)
+    }
+
+    /// `block.barrier_wait(token)` of lane `me`: `bar.sync 0`, whose release
+    /// is the lane's `barrier_arrive`.
+    pub fn bar_split_wait(&mut self, me: u32, loc: Loc) -> Step {
+        if self.lanes[me as usize].split_at.take().is_none() {
+            return self.misuse(
+                me,
+                loc,
+                "block.barrier_wait() without a block.barrier_arrive() of this thread".into(),
+            );
+        }
+        self.bar_arrive(me, 0, BarCount::All, true, loc)
+    }
+
     /// Lane `me` executes `bar.sync` (`wait`) or `bar.arrive` on barrier `id`.
     pub fn bar_arrive(&mut self, me: u32, id: u32, count: BarCount, wait: bool, loc: Loc) -> Step {
         let (b, w, bit) = {
@@ -84,6 +126,11 @@ impl Core {
             (l.block as usize, l.warp, 1u32 << l.lane_id)
         };
         let name = || bar_name(id, count, wait);
+        if id == 0
+            && let Some(step) = self.split_pending(me, &format!("`{}`", name()), loc)
+        {
+            return step;
+        }
         if id >= BARRIERS_PER_BLOCK {
             return self.misuse(
                 me,
@@ -270,6 +317,11 @@ impl Core {
     /// there ([`Core::check_order`]); a thread that exits without the check
     /// is harmless, as it is on the GPU.
     pub fn block_uniform(&mut self, me: u32, what: &'static str, value: u64, loc: Loc) -> Step {
+        if let Some(step) =
+            self.split_pending(me, &format!("a block-wide collective (`{what}`)"), loc)
+        {
+            return step;
+        }
         let (b, k, linear) = {
             let l = &mut self.lanes[me as usize];
             l.checks += 1;
@@ -451,11 +503,61 @@ impl Core {
     /// Lane `me` reaches `grid.sync()`.
     pub fn grid_arrive(&mut self, me: u32, loc: Loc) -> Step {
         if !self.geom.cooperative {
-            let msg = "grid sync outside a cooperative launch: the grid is not guaranteed to be co-resident, \
-                       so grid.sync() is undefined (launch with `cooperative: true`)"
-                .to_string();
+            return self.misuse(me, loc, NOT_COOPERATIVE.to_string());
+        }
+        if let Some(step) = self.split_pending(me, "grid.sync()", loc) {
+            return step;
+        }
+        if let Some(at) = self.lanes[me as usize].grid_split_at {
+            let msg = format!(
+                "grid.sync() between this thread's grid.barrier_arrive() (at {}:{}) and its \
+                 grid.barrier_wait(): the grid may perform no collective operation between the two",
+                at.file(),
+                at.line()
+            );
             return self.misuse(me, loc, msg);
         }
+        self.grid_barrier(me, loc)
+    }
+
+    /// `grid.barrier_arrive()` of lane `me`: its release point for the next
+    /// grid barrier, waited for by [`grid_split_wait`](Self::grid_split_wait).
+    pub fn grid_split_arrive(&mut self, me: u32, loc: Loc) -> Step {
+        if !self.geom.cooperative {
+            return self.misuse(me, loc, NOT_COOPERATIVE.to_string());
+        }
+        if let Some(at) = self.lanes[me as usize].grid_split_at {
+            let msg = format!(
+                "a second grid.barrier_arrive() before the grid.barrier_wait() of the one at {}:{}",
+                at.file(),
+                at.line()
+            );
+            return self.misuse(me, loc, msg);
+        }
+        self.lanes[me as usize].grid_split_at = Some(loc);
+        if let Some(r) = self.race.as_mut() {
+            r.grid_split_arrive(me);
+        }
+        Step::Done(0)
+    }
+
+    /// `grid.barrier_wait(token)` of lane `me`: the grid barrier, whose
+    /// release is the lane's `grid.barrier_arrive()`.
+    pub fn grid_split_wait(&mut self, me: u32, loc: Loc) -> Step {
+        if self.lanes[me as usize].grid_split_at.take().is_none() {
+            return self.misuse(
+                me,
+                loc,
+                "grid.barrier_wait() without a grid.barrier_arrive() of this thread".into(),
+            );
+        }
+        if let Some(step) = self.split_pending(me, "grid.barrier_wait()", loc) {
+            return step;
+        }
+        self.grid_barrier(me, loc)
+    }
+
+    fn grid_barrier(&mut self, me: u32, loc: Loc) -> Step {
         let b = self.lanes[me as usize].block as usize;
         self.block(me, Wait::Grid, loc);
         self.stats.lane_collectives += 1;

@@ -152,11 +152,13 @@ impl SimDevice {
             return Err(invalid(format!(
                 "cooperative launch of {} blocks exceeds the {resident} blocks that can be co-resident \
                  ({} SMs x {per_sm} blocks per SM for {threads} threads and {} bytes of dynamic shared memory per block, \
-                 on {})",
+                 on {}); a larger simulated device holds more: `SimDevice {{ sm_count: {}, ..SimDevice::default() }}` \
+                 (cg_runtime::Backend::sim_with, cg_sim::launch_on)",
                 g.volume(),
                 self.sm_count,
                 smem,
-                self.name
+                self.name,
+                g.volume().div_ceil(per_sm as u64),
             )));
         }
         Ok(())

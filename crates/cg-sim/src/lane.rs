@@ -5,6 +5,7 @@
 //! the one reports name, so callers that are themselves `#[track_caller]`
 //! pass the user's source line through.
 
+use std::cell::RefCell;
 use std::panic::Location;
 
 use crate::barrier::BARRIERS_PER_BLOCK;
@@ -23,6 +24,53 @@ pub enum Scope {
 }
 
 pub use crate::warp::shfl_source;
+
+thread_local! {
+    /// The call sites primitives recorded since [`record_call_sites`]
+    /// (`None`: not recording).
+    static SITES: RefCell<Option<Vec<(u32, &'static Location<'static>)>>> = const { RefCell::new(None) };
+}
+
+/// The call site of a primitive as reports will name it (through every
+/// `#[track_caller]` caller), recorded while [`record_call_sites`] is on.
+#[track_caller]
+fn here() -> &'static Location<'static> {
+    let loc = Location::caller();
+    SITES.with(|s| {
+        if let Some(v) = s.borrow_mut().as_mut() {
+            v.push((crate::sched::current_lane(), loc));
+        }
+    });
+    loc
+}
+
+/// Starts (`true`) or stops recording, on this thread, the source location
+/// every primitive names — the line a report about it would show — and
+/// clears what was recorded. For tests that check that a library function
+/// passes its caller's line through (`#[track_caller]` all the way down).
+pub fn record_call_sites(on: bool) {
+    SITES.with(|s| *s.borrow_mut() = on.then(Vec::new));
+}
+
+/// The call sites the calling lane's primitives recorded since its last
+/// call (or since [`record_call_sites`]), oldest first; empty when not
+/// recording.
+pub fn take_call_sites() -> Vec<&'static Location<'static>> {
+    let me = crate::sched::current_lane();
+    SITES.with(|s| {
+        let mut s = s.borrow_mut();
+        let Some(v) = s.as_mut() else {
+            return Vec::new();
+        };
+        let mine = v
+            .iter()
+            .filter(|(l, _)| *l == me)
+            .map(|(_, loc)| *loc)
+            .collect();
+        v.retain(|(l, _)| *l != me);
+        mine
+    })
+}
 
 /// `threadIdx` of the calling lane.
 pub fn thread_idx() -> [u32; 3] {
@@ -57,7 +105,7 @@ pub fn existing_lanes() -> u32 {
 
 #[track_caller]
 fn warp_op(kind: WarpKind, mask: u32, a: u64, b: u32, c: u32) -> u64 {
-    let loc = Location::caller();
+    let loc = here();
     let op = WarpOp {
         kind,
         mask,
@@ -118,14 +166,14 @@ pub fn elect(mask: u32) -> u32 {
 /// wait at `activemask` at the same call site.
 #[track_caller]
 pub fn activemask() -> u32 {
-    let loc = Location::caller();
+    let loc = here();
     block_on(|core, me| core.activemask_arrive(me, loc)) as u32
 }
 
 /// `bar.sync 0` (`__syncthreads`): waits for every non-exited thread of the block.
 #[track_caller]
 pub fn sync_threads() {
-    let loc = Location::caller();
+    let loc = here();
     block_on(|core, me| core.bar_arrive(me, 0, BarCount::All, true, loc));
 }
 
@@ -133,15 +181,35 @@ pub fn sync_threads() {
 /// non-zero multiple of 32 (whole warps arrive).
 #[track_caller]
 pub fn barrier_sync(id: u32, count: u32) {
-    let loc = Location::caller();
+    let loc = here();
     block_on(|core, me| core.bar_arrive(me, id, BarCount::Threads(count), true, loc));
 }
 
 /// `bar.arrive id, count`: arrives at named barrier `id` without waiting.
 #[track_caller]
 pub fn barrier_arrive(id: u32, count: u32) {
-    let loc = Location::caller();
+    let loc = here();
     block_on(|core, me| core.bar_arrive(me, id, BarCount::Threads(count), false, loc));
+}
+
+/// `block.barrier_arrive()`: the calling thread's release point for the
+/// next phase of the block barrier (barrier 0), waited for by
+/// [`block_barrier_wait`]. Until then the thread may take part in no
+/// collective of the block (a misuse: `bar.sync 0`, a block-wide check, a
+/// grid barrier), and what it writes in between is not published by that
+/// phase.
+#[track_caller]
+pub fn block_barrier_arrive() {
+    let loc = here();
+    block_on(|core, me| core.bar_split_arrive(me, loc));
+}
+
+/// `block.barrier_wait()`: `bar.sync 0` that releases what the thread did
+/// before its [`block_barrier_arrive`].
+#[track_caller]
+pub fn block_barrier_wait() {
+    let loc = here();
+    block_on(|core, me| core.bar_split_wait(me, loc));
 }
 
 /// Number of hardware barriers per block (ids `0..16`).
@@ -158,15 +226,37 @@ pub fn dynamic_shared() -> (*mut u8, usize) {
 /// when the block starts, and at the same address for the block's lifetime.
 #[track_caller]
 pub fn static_shared(key: &'static str, bytes: usize, align: usize) -> *mut u8 {
-    let loc = Location::caller();
+    let loc = here();
     block_on(|core, me| core.static_shared(me, key, bytes, align, loc)) as usize as *mut u8
 }
 
 /// The grid-wide barrier of a cooperative launch (a misuse otherwise).
 #[track_caller]
 pub fn grid_sync() {
-    let loc = Location::caller();
+    let loc = here();
     block_on(|core, me| core.grid_arrive(me, loc));
+}
+
+/// `grid.barrier_arrive()`: the calling thread's release point for the next
+/// grid barrier, waited for by [`grid_barrier_wait`]; in between it may take
+/// part in no grid barrier, and what it writes is not published by it.
+#[track_caller]
+pub fn grid_barrier_arrive() {
+    let loc = here();
+    block_on(|core, me| core.grid_split_arrive(me, loc));
+}
+
+/// `grid.barrier_wait()`: the grid barrier, releasing what the thread did
+/// before its [`grid_barrier_arrive`].
+#[track_caller]
+pub fn grid_barrier_wait() {
+    let loc = here();
+    block_on(|core, me| core.grid_split_wait(me, loc));
+}
+
+/// Whether the launch is cooperative (its grid may use the grid barrier).
+pub fn cooperative() -> bool {
+    with_core(|c, _| c.geom.cooperative)
 }
 
 /// The phase of the grid barrier: the number of grid barriers this launch
@@ -208,7 +298,7 @@ pub fn grid_scratch(bytes: usize) -> *mut u8 {
 ///   A thread that exits without the check is fine.
 #[track_caller]
 pub fn check_uniform(scope: Scope, what: &'static str, value: u64) {
-    let loc = Location::caller();
+    let loc = here();
     match scope {
         Scope::Warp(mask) => {
             let op = WarpOp {
@@ -250,14 +340,14 @@ pub fn cluster_dim() -> [u32; 3] {
 /// non-exited thread of the cluster must arrive before any `wait` returns).
 #[track_caller]
 pub fn cluster_arrive() {
-    let loc = Location::caller();
+    let loc = here();
     block_on(|core, me| core.cluster_arrive(me, loc));
 }
 
 /// `barrier.cluster.wait`: waits for the phase this thread arrived in.
 #[track_caller]
 pub fn cluster_wait() {
-    let loc = Location::caller();
+    let loc = here();
     block_on(|core, me| core.cluster_wait(me, loc));
 }
 
@@ -266,14 +356,14 @@ pub fn cluster_wait() {
 /// memory is a misuse.
 #[track_caller]
 pub fn cluster_map_shared(p: *mut u8, rank: u32) -> *mut u8 {
-    let loc = Location::caller();
+    let loc = here();
     block_on(|core, me| core.cluster_map(me, p, rank, loc)) as usize as *mut u8
 }
 
 /// `getctarank`: the cluster rank of the block whose shared memory holds `p`.
 #[track_caller]
 pub fn cluster_query_shared_rank(p: *const u8) -> u32 {
-    let loc = Location::caller();
+    let loc = here();
     block_on(|core, me| core.cluster_query_rank(me, p, loc)) as u32
 }
 
@@ -283,7 +373,7 @@ pub fn cluster_query_shared_rank(p: *const u8) -> u32 {
 /// a long time, the launch fails with a livelock report naming this call.
 #[track_caller]
 pub fn yield_now() {
-    crate::sched::yield_now(Location::caller())
+    crate::sched::yield_now(here())
 }
 
 /// `cp.async` of `len` bytes from global `src` to shared `dst`: the source
@@ -296,7 +386,7 @@ pub fn yield_now() {
 /// for `len` bytes.
 #[track_caller]
 pub unsafe fn async_copy(dst: *mut u8, src: *const u8, len: usize) {
-    let loc = Location::caller();
+    let loc = here();
     // SAFETY: forwarded from the caller.
     block_on(|core, me| unsafe { core.async_copy(me, dst, src, len, loc) });
 }
@@ -318,7 +408,7 @@ pub fn async_wait(n: u32) {
 /// reported at the caller's line.
 #[track_caller]
 pub fn async_check_access(p: *const u8, len: usize, write: bool) {
-    let loc = Location::caller();
+    let loc = here();
     let what = if write { "writes" } else { "reads" };
     block_on(|core, me| core.async_check_access(me, p, len, what, loc));
 }
@@ -365,7 +455,7 @@ pub fn mem_access(p: *const u8, size: usize, write: bool) {
     if !crate::sched::in_launch() {
         return;
     }
-    let loc = Location::caller();
+    let loc = here();
     block_on(|core, me| core.mem_access(me, p as usize, size, write, loc));
 }
 
@@ -381,7 +471,7 @@ pub fn mem_atomic(p: *const u8, size: usize, kind: AtomicKind, order: MemOrder, 
     if !crate::sched::in_launch() {
         return;
     }
-    let loc = Location::caller();
+    let loc = here();
     block_on(|core, me| core.mem_atomic(me, p as usize, size, kind, order, scope, loc));
 }
 

@@ -115,6 +115,13 @@ impl Access {
 struct Word {
     write: Option<Access>,
     reads: Vec<Access>,
+    /// The strong reads that read the value of `write` (a strong write) and
+    /// are morally strong with it, as (lane, epoch): the write precedes
+    /// them in observation order, so it precedes in causality order every
+    /// access they precede in base causality order (PTX ISA §8.9.2, §8.9:
+    /// program order, or a later release by their lane that another lane
+    /// acquired).
+    observers: Vec<(u32, u32)>,
 }
 
 /// The release clock published on an atomic location, with the lane and
@@ -157,6 +164,22 @@ pub(crate) struct Race {
     sync: HashMap<usize, SyncVar>,
     /// The clock of each lane's last release fence, and its scope.
     rel_fence: Vec<Option<(Vc, MemScope)>>,
+    /// Per (location, lane): the clock and scope of the lane's last release
+    /// write to the location. A later strong write of the same lane to the
+    /// same location completes a release pattern with it (PTX ISA §8.8: a
+    /// release operation on M followed by a strong write on M in program
+    /// order), so it publishes that clock.
+    loc_release: HashMap<(usize, u32), (Vc, MemScope)>,
+    /// Per lane: its `barrier_arrive` on the block barrier not yet waited
+    /// for — its knowledge and epoch at the arrival, which the block
+    /// barrier's phase releases instead of what the lane knows at the wait.
+    split: Vec<Option<(Vc, u32)>>,
+    /// Per lane: its `grid.barrier_arrive()` not yet waited for, as `split`.
+    grid_split: Vec<Option<(Vc, u32)>>,
+    /// Lanes whose current barrier arrival came from a split arrive: at
+    /// completion they join the phase's clock into what they learnt since
+    /// (which the phase does not contain) instead of taking it.
+    split_joins: Vec<bool>,
     /// Releases read by each lane's relaxed atomics, for its next acquire
     /// fence, with their heads.
     acq_pending: Vec<Vec<(Vc, (u32, MemScope))>>,
@@ -191,6 +214,10 @@ impl Race {
             shadow: HashMap::new(),
             sync: HashMap::new(),
             rel_fence: vec![None; n],
+            loc_release: HashMap::new(),
+            split: vec![None; n],
+            grid_split: vec![None; n],
+            split_joins: vec![false; n],
             acq_pending: vec![Vec::new(); n],
             bars: HashMap::new(),
             cluster_acc: (0..nclusters).map(|_| Acc::default()).collect(),
@@ -273,11 +300,46 @@ impl Race {
         Rc::new(v)
     }
 
-    /// Lane `t` arrives at barrier `id` of block slot `b` (release).
+    /// Lane `t` arrives at barrier `id` of block slot `b` (release). The
+    /// wait of a split arrival ([`split_arrive`](Self::split_arrive))
+    /// releases what the lane knew at its arrive, not what it did since.
     pub fn bar_arrive(&mut self, b: u32, id: u32, t: u32) {
         let acc = self.bars.entry((b, id)).or_default();
-        Self::add(acc, &self.know[t as usize], t, self.own[t as usize]);
+        match self.split[t as usize].take() {
+            Some((know, own)) => {
+                Self::add(acc, &know, t, own);
+                self.split_joins[t as usize] = true;
+            }
+            None => Self::add(acc, &self.know[t as usize], t, self.own[t as usize]),
+        }
         self.tick(t);
+    }
+
+    /// `block.barrier_arrive()` of lane `t`: the release point of its next
+    /// block barrier phase (CUDA promises visibility after `barrier_wait`
+    /// only of what was written before `barrier_arrive`).
+    pub fn split_arrive(&mut self, t: u32) {
+        let snap = self.snapshot(t);
+        self.split[t as usize] = Some((snap, self.own[t as usize]));
+        self.tick(t);
+    }
+
+    /// `grid.barrier_arrive()` of lane `t`: the release point of its next
+    /// grid barrier.
+    pub fn grid_split_arrive(&mut self, t: u32) {
+        let snap = self.snapshot(t);
+        self.grid_split[t as usize] = Some((snap, self.own[t as usize]));
+        self.tick(t);
+    }
+
+    /// The clock a completed phase hands waiter `t`: the phase's, or, after
+    /// a split arrive, the phase's joined into what `t` learnt since.
+    fn complete_for(&mut self, t: u32, clock: &Vc) {
+        if std::mem::take(&mut self.split_joins[t as usize]) {
+            self.acquire(t, clock);
+        } else {
+            self.know[t as usize] = clock.clone();
+        }
     }
 
     /// Barrier `id` of block slot `b` completed: its waiters acquire every
@@ -289,7 +351,7 @@ impl Race {
         };
         let clock = self.finish(&acc, carried);
         for &t in waiters {
-            self.know[t as usize] = clock.clone();
+            self.complete_for(t, &clock);
         }
         acc.entries.retain(|(t, _, _)| carried.contains(t));
         if !acc.entries.is_empty() {
@@ -313,12 +375,18 @@ impl Race {
 
     /// A lane arrives at the grid barrier (release).
     pub fn grid_arrive(&mut self, t: u32) {
-        Self::add(
-            &mut self.grid_acc,
-            &self.know[t as usize],
-            t,
-            self.own[t as usize],
-        );
+        match self.grid_split[t as usize].take() {
+            Some((know, own)) => {
+                Self::add(&mut self.grid_acc, &know, t, own);
+                self.split_joins[t as usize] = true;
+            }
+            None => Self::add(
+                &mut self.grid_acc,
+                &self.know[t as usize],
+                t,
+                self.own[t as usize],
+            ),
+        }
         self.tick(t);
     }
 
@@ -327,7 +395,7 @@ impl Race {
         let acc = std::mem::take(&mut self.grid_acc);
         let clock = self.finish(&acc, &[]);
         for &t in waiters {
-            self.know[t as usize] = clock.clone();
+            self.complete_for(t, &clock);
         }
     }
 
@@ -367,13 +435,19 @@ impl Race {
             }
             w += 4;
         }
+        let observes = matches!(a.kind, Kind::Atomic(AtomicKind::Load, _));
         let mut w = first;
         while w <= last {
+            let observed = observes && self.observes(w, &a);
             let word = self.shadow.entry(w).or_default();
             if a.kind.writes() {
                 word.write = Some(a);
                 word.reads.clear();
+                word.observers.clear();
             } else {
+                if observed {
+                    word.observers.push((t, a.epoch));
+                }
                 let know = &self.know[t as usize];
                 word.reads
                     .retain(|r| r.lane != t && know[r.lane as usize] < r.epoch);
@@ -384,8 +458,36 @@ impl Race {
         None
     }
 
+    /// Whether the strong load `a` reads the value of word `w`'s last write
+    /// in observation order: that write is strong, of the same address and
+    /// size, and morally strong with `a` (PTX ISA §8.9.2).
+    fn observes(&self, w: usize, a: &Access) -> bool {
+        let Some(word) = self.shadow.get(&w) else {
+            return false;
+        };
+        match (word.write.as_ref(), a.scope) {
+            (Some(p), Some(s)) => match p.scope {
+                Some(ps) => {
+                    p.addr == a.addr
+                        && p.size == a.size
+                        && self.morally_strong((p.lane, ps), (a.lane, s))
+                }
+                None => false,
+            },
+            _ => false,
+        }
+    }
+
     fn check_word(&self, w: usize, a: &Access) -> Option<Found> {
         let word = self.shadow.get(&w)?;
+        // The last write precedes `a` in causality order through a read that
+        // observed it (§8.9: observation order, then base causality order).
+        let observed = |p: &Access| {
+            p.scope.is_some()
+                && word.observers.iter().any(|&(lane, epoch)| {
+                    lane == a.lane || self.know[a.lane as usize][lane as usize] >= epoch
+                })
+        };
         let conflicts = |p: &Access| {
             p.overlaps(a)
                 && (p.kind.writes() || a.kind.writes())
@@ -399,7 +501,7 @@ impl Race {
                     _ => false,
                 }
         };
-        if let Some(p) = word.write.as_ref().filter(|p| conflicts(p)) {
+        if let Some(p) = word.write.as_ref().filter(|p| conflicts(p) && !observed(p)) {
             return Some(Found {
                 first: *p,
                 second: *a,
@@ -449,14 +551,25 @@ impl Race {
         if kind == AtomicKind::Load {
             return;
         }
-        // What this write publishes: its own release, or a release fence
-        // before it in program order (§8.8's fence pattern).
+        // What this write publishes: its own release; or, for a strong write
+        // that is not a release, the release patterns it completes (§8.8): a
+        // release write of this lane to the same location before it in
+        // program order, a release fence of this lane before it.
         let published = if release {
-            Some((self.snapshot(t), (t, scope)))
+            let snap = self.snapshot(t);
+            self.loc_release.insert((addr, t), (snap.clone(), scope));
+            Some((snap, (t, scope)))
         } else {
-            self.rel_fence[t as usize]
-                .as_ref()
-                .map(|(c, s)| (c.clone(), (t, *s)))
+            let fence = self.rel_fence[t as usize].as_ref();
+            match (self.loc_release.get(&(addr, t)), fence) {
+                (Some((c, s)), None) | (None, Some((c, s))) => Some((c.clone(), (t, *s))),
+                (Some((c, s)), Some((f, _))) => {
+                    let mut v = (**c).clone();
+                    join_into(&mut v, f);
+                    Some((Rc::new(v), (t, *s)))
+                }
+                (None, None) => None,
+            }
         };
         match (kind, published) {
             // An RMW continues the chain it read from (§8.9.2).

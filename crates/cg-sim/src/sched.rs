@@ -45,6 +45,11 @@ fn core_cell() -> &'static RefCell<Core> {
     unsafe { &*p }
 }
 
+/// Unit index of the lane running on this thread (0 outside a launch).
+pub(crate) fn current_lane() -> u32 {
+    CUR.with(Cell::get)
+}
+
 /// Whether a lane of a launch is running on this thread.
 pub(crate) fn in_launch() -> bool {
     !CORE.with(Cell::get).is_null() && IN_LANE.with(Cell::get)

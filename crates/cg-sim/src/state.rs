@@ -103,6 +103,11 @@ pub(crate) struct Lane {
     pub cluster_pending: Option<u64>,
     /// Block-wide uniformity checks this lane has passed.
     pub checks: u32,
+    /// Where this lane's `barrier_arrive` on the block barrier is, until its
+    /// `barrier_wait`.
+    pub split_at: Option<Loc>,
+    /// Where this lane's `grid.barrier_arrive()` is, until its wait.
+    pub grid_split_at: Option<Loc>,
     /// The coroutine's yielder, registered when the lane first runs.
     pub yielder: *const Yielder<(), ()>,
 }
@@ -355,6 +360,8 @@ impl Core {
                         result: 0,
                         cluster_pending: None,
                         checks: 0,
+                        split_at: None,
+                        grid_split_at: None,
                         yielder: std::ptr::null(),
                     });
                 }

@@ -333,6 +333,16 @@ fn cooperative_grid_too_large() {
         ),
         "{msg}"
     );
+    // The message says how to simulate a device that holds the grid.
+    assert!(
+        msg.contains("SimDevice { sm_count: 500, ..SimDevice::default() }"),
+        "{msg}"
+    );
+    let big = cg_sim::SimDevice {
+        sm_count: 500,
+        ..cg_sim::SimDevice::default()
+    };
+    assert!(big.validate(&cfg).is_ok());
 }
 
 #[test]

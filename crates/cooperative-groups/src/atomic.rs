@@ -38,6 +38,7 @@
 //! | `compare_exchange(c, v, o)` | `atom.sem.scope.cas.{b32,b64}` |
 //! | `fetch_inc/fetch_dec(l, o)` | `atom.sem.scope.{inc,dec}.u32` |
 //! | any RMW with `SeqCst` | `fence.sc.scope;` then the `.acquire` form |
+//! | `red_add/sub/and/or/xor/min/max(v, Relaxed \| Release)`, `red_inc/dec(l, o)` | `red.sem.scope.OP.TYPE [a], v` (no result; `sem` ∈ `relaxed`, `release`) |
 //! | [`fence`]`(AcqRel \| Acquire \| Release, s)` | `fence.acq_rel.scope` |
 //! | [`fence`]`(SeqCst, s)` | `fence.sc.scope` |
 //! | [`threadfence`], [`threadfence_block`], [`threadfence_system`] | `membar.gl`, `membar.cta`, `membar.sys` |
@@ -129,11 +130,13 @@ pub trait AtomicAdd: Copy {
 
 impl AtomicAdd for u32 {
     #[inline(always)]
+    #[track_caller]
     unsafe fn atomic_add(p: *mut Self, v: Self) -> Self {
         // SAFETY: forwarded contract.
         unsafe { arch::atomic_add_u32(p, v) }
     }
     #[inline(always)]
+    #[track_caller]
     unsafe fn red_add(p: *mut Self, v: Self) {
         // SAFETY: forwarded contract.
         unsafe { arch::red_global_add_u32(p, v) }
@@ -141,11 +144,13 @@ impl AtomicAdd for u32 {
 }
 impl AtomicAdd for i32 {
     #[inline(always)]
+    #[track_caller]
     unsafe fn atomic_add(p: *mut Self, v: Self) -> Self {
         // SAFETY: forwarded contract; two's-complement add is the same instruction.
         unsafe { arch::atomic_add_u32(p.cast(), v as u32) as i32 }
     }
     #[inline(always)]
+    #[track_caller]
     unsafe fn red_add(p: *mut Self, v: Self) {
         // SAFETY: forwarded contract.
         unsafe { arch::red_global_add_u32(p.cast(), v as u32) }
@@ -153,11 +158,13 @@ impl AtomicAdd for i32 {
 }
 impl AtomicAdd for u64 {
     #[inline(always)]
+    #[track_caller]
     unsafe fn atomic_add(p: *mut Self, v: Self) -> Self {
         // SAFETY: forwarded contract.
         unsafe { arch::atomic_add_u64(p, v) }
     }
     #[inline(always)]
+    #[track_caller]
     unsafe fn red_add(p: *mut Self, v: Self) {
         // SAFETY: forwarded contract.
         unsafe { arch::red_global_add_u64(p, v) }
@@ -165,11 +172,13 @@ impl AtomicAdd for u64 {
 }
 impl AtomicAdd for f32 {
     #[inline(always)]
+    #[track_caller]
     unsafe fn atomic_add(p: *mut Self, v: Self) -> Self {
         // SAFETY: forwarded contract.
         unsafe { arch::atomic_add_f32(p, v) }
     }
     #[inline(always)]
+    #[track_caller]
     unsafe fn red_add(p: *mut Self, v: Self) {
         // SAFETY: forwarded contract.
         unsafe { arch::red_global_add_f32(p, v) }
@@ -177,11 +186,13 @@ impl AtomicAdd for f32 {
 }
 impl AtomicAdd for f64 {
     #[inline(always)]
+    #[track_caller]
     unsafe fn atomic_add(p: *mut Self, v: Self) -> Self {
         // SAFETY: forwarded contract.
         unsafe { arch::atomic_add_f64(p, v) }
     }
     #[inline(always)]
+    #[track_caller]
     unsafe fn red_add(p: *mut Self, v: Self) {
         // SAFETY: forwarded contract.
         unsafe { arch::red_global_add_f64(p, v) }
@@ -194,6 +205,7 @@ impl AtomicAdd for f64 {
 /// `p` must be valid for an aligned atomic read-modify-write.
 #[doc(alias = "atomicAdd")]
 #[inline(always)]
+#[track_caller]
 pub unsafe fn atomic_add<T: AtomicAdd>(p: *mut T, v: T) -> T {
     // SAFETY: forwarded contract.
     unsafe { T::atomic_add(p, v) }
@@ -202,13 +214,15 @@ pub unsafe fn atomic_add<T: AtomicAdd>(p: *mut T, v: T) -> T {
 /// `atomicAdd(p, v)` whose old value is not needed, on global memory: one
 /// `red.global.add` — what nvcc emits for an unused `atomicAdd` on a global
 /// pointer (`RED.E.ADD`); [`atomic_add`] must return the old value and, on a
-/// generic address, costs a round trip and a space check.
+/// generic address, costs a round trip and a space check. For another
+/// operator, ordering or scope, see [`AtomicRef::red_add`] and its siblings.
 ///
 /// # Safety
 /// `p` must point to global (device) memory, valid for an aligned atomic
 /// access.
 #[doc(alias = "red.global.add")]
 #[inline(always)]
+#[track_caller]
 pub unsafe fn red_add<T: AtomicAdd>(p: *mut T, v: T) {
     // SAFETY: forwarded contract.
     unsafe { T::red_add(p, v) }
@@ -288,6 +302,27 @@ pub trait StoreOrdering: Ordering {
     /// The ordering of a store.
     #[doc(hidden)]
     const STORE: arch::StoreOrder;
+}
+
+/// The orderings a `red` (an atomic whose result is not needed) can have:
+/// [`Relaxed`] and [`Release`] — the PTX ISA gives `red` no acquire form
+/// (an acquire of a value nobody reads orders nothing).
+#[diagnostic::on_unimplemented(
+    message = "a `red` cannot have the ordering `{Self}`",
+    label = "a red takes `Relaxed` or `Release`",
+    note = "use the `fetch_` form for an acquire or sequentially consistent read-modify-write"
+)]
+pub trait RedOrdering: Ordering {
+    /// The ordering of a `red`.
+    #[doc(hidden)]
+    const RED: arch::RedOrder;
+}
+
+impl RedOrdering for Relaxed {
+    const RED: arch::RedOrder = arch::RedOrder::Relaxed;
+}
+impl RedOrdering for Release {
+    const RED: arch::RedOrder = arch::RedOrder::Release;
 }
 
 /// The orderings a fence can have: every one but [`Relaxed`] (a relaxed
@@ -398,6 +433,8 @@ pub trait AtomicValue: sealed::Sealed + Copy {
 pub trait AtomicArith: AtomicValue {
     #[doc(hidden)]
     unsafe fn add(p: *mut Self, v: Self, o: arch::MemOrder, s: arch::MemScope) -> Self;
+    #[doc(hidden)]
+    unsafe fn red_add(p: *mut Self, v: Self, o: arch::RedOrder, s: arch::MemScope);
     /// `-v` (wrapping for the integers): `fetch_sub` adds it, as libcu++.
     #[doc(hidden)]
     fn neg(v: Self) -> Self;
@@ -419,6 +456,8 @@ pub trait AtomicInteger: AtomicArith {
         o: arch::MemOrder,
         s: arch::MemScope,
     ) -> Self;
+    #[doc(hidden)]
+    unsafe fn red_bitwise(p: *mut Self, v: Self, op: Bitwise, o: arch::RedOrder, s: arch::MemScope);
 }
 
 /// Which bitwise or ordering operation (internal).
@@ -433,7 +472,7 @@ pub enum Bitwise {
 }
 
 macro_rules! atomic_value {
-    ($t:ty, $bits:ty, $load:path, $store:path, $rmw:path, $op:ident, $cas:path) => {
+    ($t:ty, $bits:ty, $load:path, $store:path, $rmw:path, $red:path, $op:ident, $cas:path) => {
         impl sealed::Sealed for $t {}
         impl AtomicValue for $t {
             #[inline(always)]
@@ -443,6 +482,7 @@ macro_rules! atomic_value {
                 unsafe { $load(p.cast(), o, s) as Self }
             }
             #[inline(always)]
+            #[track_caller]
             unsafe fn store(p: *mut Self, v: Self, o: arch::StoreOrder, s: arch::MemScope) {
                 // SAFETY: forwarded contract.
                 unsafe { $store(p.cast(), v as $bits, o, s) }
@@ -483,6 +523,12 @@ macro_rules! atomic_value {
                 unsafe { $rmw(arch::$op::Add, p.cast(), v as $bits, o, s) as Self }
             }
             #[inline(always)]
+            #[track_caller]
+            unsafe fn red_add(p: *mut Self, v: Self, o: arch::RedOrder, s: arch::MemScope) {
+                // SAFETY: forwarded contract.
+                unsafe { $red(arch::$op::Add, p.cast(), v as $bits, o, s) }
+            }
+            #[inline(always)]
             fn neg(v: Self) -> Self {
                 v.wrapping_neg()
             }
@@ -490,8 +536,21 @@ macro_rules! atomic_value {
     };
 }
 
+/// The `arch` operation of a [`Bitwise`] on 32- or 64-bit words.
+macro_rules! bitwise_op {
+    ($op:ident, $b:expr, $min:ident, $max:ident) => {
+        match $b {
+            Bitwise::And => arch::$op::And,
+            Bitwise::Or => arch::$op::Or,
+            Bitwise::Xor => arch::$op::Xor,
+            Bitwise::Min => arch::$op::$min,
+            Bitwise::Max => arch::$op::$max,
+        }
+    };
+}
+
 macro_rules! atomic_integer {
-    ($t:ty, $bits:ty, $rmw:path, $op:ident, $min:ident, $max:ident) => {
+    ($t:ty, $bits:ty, $rmw:path, $red:path, $op:ident, $min:ident, $max:ident) => {
         impl AtomicInteger for $t {
             #[inline(always)]
             #[track_caller]
@@ -502,15 +561,22 @@ macro_rules! atomic_integer {
                 o: arch::MemOrder,
                 s: arch::MemScope,
             ) -> Self {
-                let op = match op {
-                    Bitwise::And => arch::$op::And,
-                    Bitwise::Or => arch::$op::Or,
-                    Bitwise::Xor => arch::$op::Xor,
-                    Bitwise::Min => arch::$op::$min,
-                    Bitwise::Max => arch::$op::$max,
-                };
+                let op = bitwise_op!($op, op, $min, $max);
                 // SAFETY: forwarded contract.
                 unsafe { $rmw(op, p.cast(), v as $bits, o, s) as Self }
+            }
+            #[inline(always)]
+            #[track_caller]
+            unsafe fn red_bitwise(
+                p: *mut Self,
+                v: Self,
+                op: Bitwise,
+                o: arch::RedOrder,
+                s: arch::MemScope,
+            ) {
+                let op = bitwise_op!($op, op, $min, $max);
+                // SAFETY: forwarded contract.
+                unsafe { $red(op, p.cast(), v as $bits, o, s) }
             }
         }
     };
@@ -522,6 +588,7 @@ atomic_value!(
     arch::atom_load_32,
     arch::atom_store_32,
     arch::atom_rmw_32,
+    arch::red_32,
     Rmw32,
     arch::atom_cas_32
 );
@@ -531,6 +598,7 @@ atomic_value!(
     arch::atom_load_32,
     arch::atom_store_32,
     arch::atom_rmw_32,
+    arch::red_32,
     Rmw32,
     arch::atom_cas_32
 );
@@ -540,6 +608,7 @@ atomic_value!(
     arch::atom_load_64,
     arch::atom_store_64,
     arch::atom_rmw_64,
+    arch::red_64,
     Rmw64,
     arch::atom_cas_64
 );
@@ -549,16 +618,17 @@ atomic_value!(
     arch::atom_load_64,
     arch::atom_store_64,
     arch::atom_rmw_64,
+    arch::red_64,
     Rmw64,
     arch::atom_cas_64
 );
-atomic_integer!(u32, u32, arch::atom_rmw_32, Rmw32, MinU, MaxU);
-atomic_integer!(i32, u32, arch::atom_rmw_32, Rmw32, MinS, MaxS);
-atomic_integer!(u64, u64, arch::atom_rmw_64, Rmw64, MinU, MaxU);
-atomic_integer!(i64, u64, arch::atom_rmw_64, Rmw64, MinS, MaxS);
+atomic_integer!(u32, u32, arch::atom_rmw_32, arch::red_32, Rmw32, MinU, MaxU);
+atomic_integer!(i32, u32, arch::atom_rmw_32, arch::red_32, Rmw32, MinS, MaxS);
+atomic_integer!(u64, u64, arch::atom_rmw_64, arch::red_64, Rmw64, MinU, MaxU);
+atomic_integer!(i64, u64, arch::atom_rmw_64, arch::red_64, Rmw64, MinS, MaxS);
 
 macro_rules! atomic_float {
-    ($t:ty, $bits:ty, $load:path, $store:path, $rmw:path, $op:ident, $cas:path) => {
+    ($t:ty, $bits:ty, $load:path, $store:path, $rmw:path, $red:path, $op:ident, $cas:path) => {
         impl sealed::Sealed for $t {}
         impl AtomicValue for $t {
             #[inline(always)]
@@ -568,6 +638,7 @@ macro_rules! atomic_float {
                 <$t>::from_bits(unsafe { $load(p.cast(), o, s) })
             }
             #[inline(always)]
+            #[track_caller]
             unsafe fn store(p: *mut Self, v: Self, o: arch::StoreOrder, s: arch::MemScope) {
                 // SAFETY: forwarded contract.
                 unsafe { $store(p.cast(), v.to_bits(), o, s) }
@@ -608,6 +679,12 @@ macro_rules! atomic_float {
                 <$t>::from_bits(unsafe { $rmw(arch::$op::AddF, p.cast(), v.to_bits(), o, s) })
             }
             #[inline(always)]
+            #[track_caller]
+            unsafe fn red_add(p: *mut Self, v: Self, o: arch::RedOrder, s: arch::MemScope) {
+                // SAFETY: forwarded contract.
+                unsafe { $red(arch::$op::AddF, p.cast(), v.to_bits(), o, s) }
+            }
+            #[inline(always)]
             fn neg(v: Self) -> Self {
                 -v
             }
@@ -621,6 +698,7 @@ atomic_float!(
     arch::atom_load_32,
     arch::atom_store_32,
     arch::atom_rmw_32,
+    arch::red_32,
     Rmw32,
     arch::atom_cas_32
 );
@@ -630,6 +708,7 @@ atomic_float!(
     arch::atom_load_64,
     arch::atom_store_64,
     arch::atom_rmw_64,
+    arch::red_64,
     Rmw64,
     arch::atom_cas_64
 );
@@ -769,6 +848,75 @@ impl<T: AtomicArith, S: Scope> AtomicRef<'_, T, S> {
     }
 }
 
+/// `red`: the same operations without a result. PTX `red.sem.scope.OP`
+/// (nvcc's code for an atomic whose result is unused, SASS `RED`): the
+/// thread does not wait for the old value, so a `red` costs an issue slot
+/// where the `fetch_` form waits a round trip to memory. The ordering is
+/// [`Relaxed`] or [`Release`] ([`RedOrdering`]); an acquire needs the
+/// `fetch_` form.
+impl<T: AtomicArith, S: Scope> AtomicRef<'_, T, S> {
+    /// `red.sem.scope.add.{u32,u64,f32,f64}`: `fetch_add` without the
+    /// previous value.
+    #[doc(alias = "red.add")]
+    #[inline(always)]
+    #[track_caller]
+    pub fn red_add<O: RedOrdering>(&self, v: T, _order: O) {
+        // SAFETY: `from_ptr`'s contract.
+        unsafe { T::red_add(self.p, v, O::RED, S::SCOPE) }
+    }
+
+    /// `red.sem.scope.add` of `-v`: `fetch_sub` without the previous value.
+    #[inline(always)]
+    #[track_caller]
+    pub fn red_sub<O: RedOrdering>(&self, v: T, _order: O) {
+        // SAFETY: `from_ptr`'s contract.
+        unsafe { T::red_add(self.p, T::neg(v), O::RED, S::SCOPE) }
+    }
+}
+
+impl<T: AtomicInteger, S: Scope> AtomicRef<'_, T, S> {
+    /// `red.sem.scope.and.b32` (`.b64`): `fetch_and` without the result.
+    #[doc(alias = "red.and")]
+    #[inline(always)]
+    #[track_caller]
+    pub fn red_and<O: RedOrdering>(&self, v: T, _order: O) {
+        // SAFETY: `from_ptr`'s contract.
+        unsafe { T::red_bitwise(self.p, v, Bitwise::And, O::RED, S::SCOPE) }
+    }
+    /// `red.sem.scope.or.b32` (`.b64`): `fetch_or` without the result.
+    #[doc(alias = "red.or")]
+    #[inline(always)]
+    #[track_caller]
+    pub fn red_or<O: RedOrdering>(&self, v: T, _order: O) {
+        // SAFETY: `from_ptr`'s contract.
+        unsafe { T::red_bitwise(self.p, v, Bitwise::Or, O::RED, S::SCOPE) }
+    }
+    /// `red.sem.scope.xor.b32` (`.b64`): `fetch_xor` without the result.
+    #[doc(alias = "red.xor")]
+    #[inline(always)]
+    #[track_caller]
+    pub fn red_xor<O: RedOrdering>(&self, v: T, _order: O) {
+        // SAFETY: `from_ptr`'s contract.
+        unsafe { T::red_bitwise(self.p, v, Bitwise::Xor, O::RED, S::SCOPE) }
+    }
+    /// `red.sem.scope.min.{u32,s32,u64,s64}`: `fetch_min` without the result.
+    #[doc(alias = "red.min")]
+    #[inline(always)]
+    #[track_caller]
+    pub fn red_min<O: RedOrdering>(&self, v: T, _order: O) {
+        // SAFETY: `from_ptr`'s contract.
+        unsafe { T::red_bitwise(self.p, v, Bitwise::Min, O::RED, S::SCOPE) }
+    }
+    /// `red.sem.scope.max.{u32,s32,u64,s64}`: `fetch_max` without the result.
+    #[doc(alias = "red.max")]
+    #[inline(always)]
+    #[track_caller]
+    pub fn red_max<O: RedOrdering>(&self, v: T, _order: O) {
+        // SAFETY: `from_ptr`'s contract.
+        unsafe { T::red_bitwise(self.p, v, Bitwise::Max, O::RED, S::SCOPE) }
+    }
+}
+
 impl<T: AtomicInteger, S: Scope> AtomicRef<'_, T, S> {
     /// Atomic and: `ref.fetch_and(v, order)` / `atomicAnd`, PTX
     /// `atom.sem.scope.and.b32` (`.b64`).
@@ -839,6 +987,22 @@ impl<S: Scope> AtomicRef<'_, u32, S> {
     pub fn fetch_dec<O: Ordering>(&self, limit: u32, _order: O) -> u32 {
         // SAFETY: `from_ptr`'s contract.
         unsafe { arch::atom_rmw_32(arch::Rmw32::Dec, self.p, limit, O::RMW, S::SCOPE) }
+    }
+    /// `red.sem.scope.inc.u32`: `fetch_inc` without the result.
+    #[doc(alias = "red.inc")]
+    #[inline(always)]
+    #[track_caller]
+    pub fn red_inc<O: RedOrdering>(&self, limit: u32, _order: O) {
+        // SAFETY: `from_ptr`'s contract.
+        unsafe { arch::red_32(arch::Rmw32::Inc, self.p, limit, O::RED, S::SCOPE) }
+    }
+    /// `red.sem.scope.dec.u32`: `fetch_dec` without the result.
+    #[doc(alias = "red.dec")]
+    #[inline(always)]
+    #[track_caller]
+    pub fn red_dec<O: RedOrdering>(&self, limit: u32, _order: O) {
+        // SAFETY: `from_ptr`'s contract.
+        unsafe { arch::red_32(arch::Rmw32::Dec, self.p, limit, O::RED, S::SCOPE) }
     }
 }
 

@@ -62,6 +62,16 @@ pub fn this_grid() -> GridGroup {
 }
 
 impl GridGroup {
+    /// `grid.is_valid()`: whether the kernel was launched cooperatively, so
+    /// that [`sync`](Self::sync) and the grid collectives may be used. On the
+    /// GPU it tests the grid workspace the driver hands a cooperative launch
+    /// (`%envreg1`/`%envreg2`, as CUDA's header does); on the simulator, the
+    /// launch's `cooperative` flag.
+    #[inline(always)]
+    pub fn is_valid(&self) -> bool {
+        arch::grid_workspace_present()
+    }
+
     /// Blocks in the grid.
     #[inline(always)]
     pub fn num_blocks(&self) -> u32 {

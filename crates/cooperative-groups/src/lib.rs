@@ -215,10 +215,10 @@ pub use collective::update::{
 };
 pub use grid::{GridArrivalToken, GridGroup, this_grid};
 pub use group::{
-    BlockArrivalToken, CoalescedGroup, DynamicParent, DynamicTile, MultiWarpTileSize, Size,
-    StaticParent, ThreadBlock, ThreadBlockTile, ThreadGroup, TileSize, TiledParent, WarpGroup,
-    WarpTileSize, binary_partition, coalesced_threads, labeled_partition, sync, this_thread_block,
-    tiled_partition, tiled_partition_dyn,
+    BlockArrivalToken, CoalescedGroup, DynamicParent, DynamicTile, GroupCounts, MultiWarpTileSize,
+    Size, StaticParent, ThreadBlock, ThreadBlockTile, ThreadGroup, TileSize, TiledParent,
+    WarpGroup, WarpTileSize, binary_partition, coalesced_threads, group_size, labeled_partition,
+    num_threads, sync, this_thread_block, thread_rank, tiled_partition, tiled_partition_dyn,
 };
 #[cfg(not(target_arch = "nvptx64"))]
 pub use kernel_desc::Kernel;

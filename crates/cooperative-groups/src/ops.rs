@@ -214,3 +214,21 @@ macro_rules! float_ops {
 
 float_ops!(f32);
 float_ops!(f64);
+
+/// What the one member of `invoke_one_broadcast` calls: a closure (whose body is
+/// the caller's code), or one of the library's calls whose primitives must
+/// name the caller's line — a trait method can be `#[track_caller]`, a
+/// closure cannot.
+pub(crate) trait OneCall<T> {
+    /// Makes the call.
+    #[track_caller]
+    fn call(self) -> T;
+}
+
+impl<T, F: FnOnce() -> T> OneCall<T> for F {
+    #[inline(always)]
+    #[track_caller]
+    fn call(self) -> T {
+        self()
+    }
+}

@@ -95,6 +95,7 @@ pub(crate) fn zeroed<T: ShflValue>() -> T {
 /// `addr` must be a valid shared address of this block with room for
 /// `words::<T>()` words.
 #[inline(always)]
+#[track_caller]
 pub(crate) unsafe fn store_shared<T: ShflValue>(addr: SharedAddr, v: T) {
     // SAFETY: forwarded contract (consecutive words).
     unsafe { store_shared_strided(addr, 4, v) }
@@ -105,6 +106,7 @@ pub(crate) unsafe fn store_shared<T: ShflValue>(addr: SharedAddr, v: T) {
 /// # Safety
 /// As [`store_shared`].
 #[inline(always)]
+#[track_caller]
 pub(crate) unsafe fn load_shared<T: ShflValue>(addr: SharedAddr) -> T {
     // SAFETY: forwarded contract (consecutive words).
     unsafe { load_shared_strided(addr, 4) }
@@ -116,6 +118,7 @@ pub(crate) unsafe fn load_shared<T: ShflValue>(addr: SharedAddr) -> T {
 /// Each of those `words::<T>()` addresses must be a valid, 4-byte aligned
 /// shared address of this block.
 #[inline(always)]
+#[track_caller]
 pub(crate) unsafe fn store_shared_strided<T: ShflValue>(addr: SharedAddr, stride: u32, v: T) {
     let buf = to_words(v);
     let mut i = 0;
@@ -131,6 +134,7 @@ pub(crate) unsafe fn store_shared_strided<T: ShflValue>(addr: SharedAddr, stride
 /// # Safety
 /// As [`store_shared_strided`].
 #[inline(always)]
+#[track_caller]
 pub(crate) unsafe fn load_shared_strided<T: ShflValue>(addr: SharedAddr, stride: u32) -> T {
     let mut buf = [0u32; 8];
     let mut i = 0;

@@ -496,3 +496,55 @@ fn endless_spin_is_a_livelock() {
         other => panic!("expected a livelock report, got {other:?}"),
     }
 }
+
+/// `red`: every operation without a result, relaxed and release, contended
+/// by 256 lanes, gives the totals of its `fetch_` twin.
+fn reds<T: Num + AtomicInteger, O: cooperative_groups::atomic::RedOrdering>(signed: bool) {
+    let o = O::default();
+    let (add, or, and, xor, min, max) = (
+        Global::new(T::n(0)),
+        Global::new(T::n(0)),
+        Global::new(T::n(-1)),
+        Global::new(T::n(0x55)),
+        Global::new(T::n(100)),
+        Global::new(T::n(-100)),
+    );
+    run(4, 64, &|| {
+        let i = gid() as i64;
+        add.r::<Device>().red_add(T::n(i + 3), o);
+        add.r::<Device>().red_sub(T::n(1), o);
+        or.r::<Block>().red_or(T::n(1 << (i % 31)), o);
+        and.r::<Cluster>()
+            .red_and(T::n(if i == 7 { !(1 << 30) } else { -1 }), o);
+        xor.r::<System>().red_xor(T::n(0xff), o);
+        min.r::<Device>().red_min(T::n(i - 50), o);
+        max.r::<Device>().red_max(T::n(i - 50), o);
+    });
+    assert_eq!(add.get(), T::n((0..256).map(|i| i + 2).sum()));
+    assert_eq!(or.get(), T::n((1 << 31) - 1));
+    assert_eq!(and.get(), T::n(!(1 << 30)));
+    assert_eq!(xor.get(), T::n(0x55));
+    assert_eq!(min.get(), T::n(if signed { -50 } else { 0 }));
+    assert_eq!(max.get(), T::n(if signed { 205 } else { -1 }));
+}
+
+#[test]
+fn red_every_integer_type_and_ordering() {
+    reds::<u32, Relaxed>(false);
+    reds::<i32, Release>(true);
+    reds::<u64, Release>(false);
+    reds::<i64, Relaxed>(true);
+    // Floats add; `inc`/`dec` wrap as `fetch_inc`/`fetch_dec` do.
+    let f = Global::new(0.0f64);
+    let c = Global::new(0u32);
+    let d = Global::new(0u32);
+    run(2, 64, &|| {
+        f.r::<Device>().red_add(0.5, Release);
+        c.r::<Device>().red_inc(99, Relaxed);
+        d.r::<Device>().red_dec(99, Relaxed);
+    });
+    assert_eq!(f.get(), 64.0);
+    assert_eq!(c.get(), 128 % 100);
+    // 0 → 99 → 98 … : 128 decrements from 0 with limit 99 end at 99 - 27.
+    assert_eq!(d.get(), 72);
+}

@@ -37,6 +37,26 @@ pub enum StoreOrder {
     SeqCst,
 }
 
+/// Orderings a `red` (an atomic without a result) can have: the PTX ISA
+/// gives `red` only `.relaxed` and `.release`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RedOrder {
+    /// `red.relaxed`.
+    Relaxed,
+    /// `red.release`.
+    Release,
+}
+
+impl RedOrder {
+    /// The same ordering as a read-modify-write's.
+    pub const fn rmw(self) -> MemOrder {
+        match self {
+            RedOrder::Relaxed => MemOrder::Relaxed,
+            RedOrder::Release => MemOrder::Release,
+        }
+    }
+}
+
 /// The two kinds of `fence` (acquire, release and acq_rel fences are all
 /// `fence.acq_rel`, as in libcu++).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

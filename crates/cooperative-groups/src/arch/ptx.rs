@@ -311,6 +311,18 @@ pub fn sync_threads() {
     unsafe { nv_bar_sync_all(0) }
 }
 
+/// `block.barrier_arrive()`: nothing; the arrival is the `bar.sync 0` of
+/// [`block_barrier_wait`] (a hardware barrier cannot split one thread's
+/// arrival from its wait without shared state to initialise first).
+#[inline(always)]
+pub fn block_barrier_arrive() {}
+
+/// `block.barrier_wait()`: `bar.sync 0`.
+#[inline(always)]
+pub fn block_barrier_wait() {
+    sync_threads()
+}
+
 /// `bar.sync id, count`: named barrier over `count` threads (a multiple of 32).
 #[inline(always)]
 pub fn barrier_sync(id: u32, count: u32) {
@@ -1088,7 +1100,7 @@ pub(crate) use violation;
 // relaxed store). Addresses are generic, so global and shared memory both
 // work; nvcc writes `.global` only where it proves the space.
 
-use super::{FenceOrder, LoadOrder, MemOrder, MemScope, Rmw32, Rmw64, StoreOrder};
+use super::{FenceOrder, LoadOrder, MemOrder, MemScope, RedOrder, Rmw32, Rmw64, StoreOrder};
 
 /// Expands `$m!(fence_prefix, sem, scope, args…)` for the ordering `$o` of
 /// kind `$kind` (`rmw`, `load`, `store`) and the scope `$s`: one arm per
@@ -1126,6 +1138,12 @@ macro_rules! sem_scope {
             LoadOrder::SeqCst => $m!($sc, ".acquire", $s, $($a)*),
         }
     };
+    (@red $o:expr, $s:literal, $sc:literal, $m:ident($($a:tt)*)) => {
+        match $o {
+            RedOrder::Relaxed => $m!("", ".relaxed", $s, $($a)*),
+            RedOrder::Release => $m!("", ".release", $s, $($a)*),
+        }
+    };
     (@store $o:expr, $s:literal, $sc:literal, $m:ident($($a:tt)*)) => {
         match $o {
             StoreOrder::Relaxed => $m!("", ".relaxed", $s, $($a)*),
@@ -1144,6 +1162,16 @@ macro_rules! atom_asm {
                 out($reg) r, in(reg64) $p, in($reg) $v, options(nostack))
         };
         r
+    }};
+}
+
+macro_rules! red_asm {
+    ($pre:literal, $sem:literal, $scope:literal, $op:literal, $reg:ident, $p:ident, $v:ident) => {{
+        // SAFETY: the caller passes an address valid for this atomic access.
+        unsafe {
+            asm!(concat!($pre, "red", $sem, $scope, $op, " [{0}], {1};"),
+                in(reg64) $p, in($reg) $v, options(nostack))
+        }
     }};
 }
 
@@ -1259,6 +1287,56 @@ pub unsafe fn atom_rmw_64(op: Rmw64, p: *mut u64, v: u64, o: MemOrder, s: MemSco
     }
 }
 
+/// `red.sem.scope.OP.TYPE` on a 32-bit word: the read-modify-write
+/// without its result, on a generic address (`Exch` has no `red` form: it
+/// is the `atom`, its result dropped).
+///
+/// # Safety
+/// As [`atom_rmw_32`].
+#[inline(always)]
+pub unsafe fn red_32(op: Rmw32, p: *mut u32, v: u32, o: RedOrder, s: MemScope) {
+    match op {
+        Rmw32::Add => sem_scope!(red, o, s, red_asm(".add.u32", reg32, p, v)),
+        Rmw32::AddF => sem_scope!(red, o, s, red_asm(".add.f32", reg32, p, v)),
+        Rmw32::MinU => sem_scope!(red, o, s, red_asm(".min.u32", reg32, p, v)),
+        Rmw32::MinS => sem_scope!(red, o, s, red_asm(".min.s32", reg32, p, v)),
+        Rmw32::MaxU => sem_scope!(red, o, s, red_asm(".max.u32", reg32, p, v)),
+        Rmw32::MaxS => sem_scope!(red, o, s, red_asm(".max.s32", reg32, p, v)),
+        Rmw32::And => sem_scope!(red, o, s, red_asm(".and.b32", reg32, p, v)),
+        Rmw32::Or => sem_scope!(red, o, s, red_asm(".or.b32", reg32, p, v)),
+        Rmw32::Xor => sem_scope!(red, o, s, red_asm(".xor.b32", reg32, p, v)),
+        Rmw32::Inc => sem_scope!(red, o, s, red_asm(".inc.u32", reg32, p, v)),
+        Rmw32::Dec => sem_scope!(red, o, s, red_asm(".dec.u32", reg32, p, v)),
+        // SAFETY: forwarded contract.
+        Rmw32::Exch => {
+            unsafe { atom_rmw_32(op, p, v, o.rmw(), s) };
+        }
+    }
+}
+
+/// `red.sem.scope.OP.TYPE` on a 64-bit word (see [`red_32`]).
+///
+/// # Safety
+/// As [`atom_rmw_64`].
+#[inline(always)]
+pub unsafe fn red_64(op: Rmw64, p: *mut u64, v: u64, o: RedOrder, s: MemScope) {
+    match op {
+        Rmw64::Add => sem_scope!(red, o, s, red_asm(".add.u64", reg64, p, v)),
+        Rmw64::AddF => sem_scope!(red, o, s, red_asm(".add.f64", reg64, p, v)),
+        Rmw64::MinU => sem_scope!(red, o, s, red_asm(".min.u64", reg64, p, v)),
+        Rmw64::MinS => sem_scope!(red, o, s, red_asm(".min.s64", reg64, p, v)),
+        Rmw64::MaxU => sem_scope!(red, o, s, red_asm(".max.u64", reg64, p, v)),
+        Rmw64::MaxS => sem_scope!(red, o, s, red_asm(".max.s64", reg64, p, v)),
+        Rmw64::And => sem_scope!(red, o, s, red_asm(".and.b64", reg64, p, v)),
+        Rmw64::Or => sem_scope!(red, o, s, red_asm(".or.b64", reg64, p, v)),
+        Rmw64::Xor => sem_scope!(red, o, s, red_asm(".xor.b64", reg64, p, v)),
+        // SAFETY: forwarded contract.
+        Rmw64::Exch => {
+            unsafe { atom_rmw_64(op, p, v, o.rmw(), s) };
+        }
+    }
+}
+
 /// `atom.sem.scope.cas.b32`; returns the old value.
 ///
 /// # Safety
@@ -1332,6 +1410,20 @@ pub fn nanosleep(ns: u32) {
 }
 
 /// `mov.u64 %clock64`: the SM's 64-bit cycle counter (CUDA's `clock64()`).
+/// Whether the driver gave this launch a grid workspace: the address it
+/// writes into `%envreg1` (high word) and `%envreg2` (low word) on a
+/// cooperative launch only — what CUDA's `grid_group::is_valid()` tests.
+#[inline(always)]
+pub fn grid_workspace_present() -> bool {
+    let (hi, lo): (u32, u32);
+    // SAFETY: reads two special registers; touches no memory.
+    unsafe {
+        asm!("mov.u32 {0}, %envreg1; mov.u32 {1}, %envreg2;", out(reg32) hi, out(reg32) lo,
+            options(pure, nomem, nostack))
+    };
+    hi | lo != 0
+}
+
 /// `volatile` (no `pure`): two reads are never merged or moved across the
 /// code they time.
 #[inline(always)]

@@ -135,6 +135,20 @@ pub fn elect(mask: u32) -> u32 {
 pub fn sync_threads() {
     lane::sync_threads()
 }
+/// `block.barrier_arrive()`: the simulator records the release point (the
+/// GPU lowers it to nothing; see `block_barrier_wait`).
+#[track_caller]
+#[inline]
+pub fn block_barrier_arrive() {
+    lane::block_barrier_arrive()
+}
+/// `block.barrier_wait()`: `bar.sync 0`, releasing what the thread did
+/// before its arrive.
+#[track_caller]
+#[inline]
+pub fn block_barrier_wait() {
+    lane::block_barrier_wait()
+}
 /// `bar.sync id, count`.
 #[track_caller]
 #[inline]
@@ -569,6 +583,12 @@ pub fn spin_hint() {
     lane::yield_now()
 }
 
+/// Whether the launch is cooperative (the GPU's grid workspace).
+#[inline]
+pub fn grid_workspace_present() -> bool {
+    lane::cooperative()
+}
+
 /// Grid-wide barrier of a cooperative launch.
 #[track_caller]
 #[inline]
@@ -576,19 +596,21 @@ pub fn grid_sync() {
     lane::grid_sync()
 }
 
-/// The arrival half of the grid barrier. The simulator models the split
-/// conservatively: arrival does nothing and [`grid_wait`] is the whole
-/// barrier, so every schedule it runs is one the GPU allows (a thread that
-/// never waits shows as a deadlock of the others).
+/// The arrival half of the grid barrier. The simulator records the release
+/// point and blocks no one: [`grid_wait`] is the whole barrier, so every
+/// schedule it runs is one the GPU allows (a thread that never waits shows
+/// as a deadlock of the others), and writes between the two are not
+/// published by it, as on the GPU.
 #[track_caller]
 pub fn grid_arrive() -> u32 {
+    lane::grid_barrier_arrive();
     0
 }
 
 /// The waiting half of the grid barrier (see [`grid_arrive`]).
 #[track_caller]
 pub fn grid_wait(_before: u32) {
-    lane::grid_sync()
+    lane::grid_barrier_wait()
 }
 
 /// The grid barrier's phase (0 or 1): the launch's completed grid
@@ -692,7 +714,7 @@ pub(crate) use violation;
 // value, …) yields the lane, so spin loops make progress and a spin that can
 // never end is reported as a livelock instead of hanging.
 
-use super::{FenceOrder, LoadOrder, MemOrder, MemScope, Rmw32, Rmw64, StoreOrder};
+use super::{FenceOrder, LoadOrder, MemOrder, MemScope, RedOrder, Rmw32, Rmw64, StoreOrder};
 
 fn rmw_order(o: MemOrder) -> Ordering {
     match o {
@@ -859,6 +881,29 @@ pub unsafe fn atom_rmw_32(op: Rmw32, p: *mut u32, v: u32, o: MemOrder, s: MemSco
     note_strong(p, AtomicKind::Rmw, o, s);
     after_atomic(apply_32(op, old, v) != old, o, s);
     old
+}
+
+/// `red.sem.scope.OP` of a 32-bit word: the read-modify-write without its
+/// result (`Exch` has no `red` form: it is the `atom`, its result dropped).
+///
+/// # Safety
+/// As [`atom_rmw_32`].
+#[track_caller]
+#[inline]
+pub unsafe fn red_32(op: Rmw32, p: *mut u32, v: u32, o: RedOrder, s: MemScope) {
+    // SAFETY: forwarded contract.
+    unsafe { atom_rmw_32(op, p, v, o.rmw(), s) };
+}
+
+/// `red.sem.scope.OP` of a 64-bit word (see [`red_32`]).
+///
+/// # Safety
+/// As [`atom_rmw_64`].
+#[track_caller]
+#[inline]
+pub unsafe fn red_64(op: Rmw64, p: *mut u64, v: u64, o: RedOrder, s: MemScope) {
+    // SAFETY: forwarded contract.
+    unsafe { atom_rmw_64(op, p, v, o.rmw(), s) };
 }
 
 /// Atomic read-modify-write of a 64-bit word; returns the old value.

@@ -9,6 +9,7 @@
 use super::{block, warp};
 use crate::group::ThreadGroup;
 use crate::group::shape::Shape;
+use crate::ops::OneCall;
 use crate::value::ShflValue;
 
 /// `cg::invoke_one(group, f)`: exactly one member of `group` calls `f`.
@@ -44,6 +45,19 @@ where
     G: ThreadGroup,
     T: ShflValue,
     F: FnOnce() -> T,
+{
+    broadcast_one(group, f)
+}
+
+/// [`invoke_one_broadcast`] of any `OneCall` (closures, and the library's
+/// own calls whose primitives must name the caller's line).
+#[inline(always)]
+#[track_caller]
+pub(crate) fn broadcast_one<G, T, F>(group: &G, f: F) -> T
+where
+    G: ThreadGroup,
+    T: ShflValue,
+    F: OneCall<T>,
 {
     match group.shape() {
         Shape::Multi(m) => block::invoke::invoke_one_broadcast(m, f),

@@ -8,11 +8,12 @@
 //! "Async" is CUDA's word for "visible to other members only after a
 //! sync of the group" — as here: only one member writes.
 
-use super::invoke::invoke_one_broadcast;
+use super::invoke::broadcast_one;
 use super::reduce::reduce;
 use super::scan::{exclusive_scan, inclusive_scan};
 use crate::atomic::{AtomicArith, AtomicInteger, AtomicRef, AtomicValue, Relaxed, Scope};
 use crate::group::ThreadGroup;
+use crate::ops::OneCall;
 use crate::ops::{BitAnd, BitOr, BitXor, Greater, Less, Plus, ReduceOp};
 use crate::value::ShflValue;
 
@@ -27,6 +28,7 @@ use crate::value::ShflValue;
 )]
 pub trait AtomicOp<T: AtomicValue>: ReduceOp<T> {
     /// `dst ⊕= v`, relaxed; returns the old value.
+    #[track_caller]
     fn fetch<S: Scope>(&self, dst: &AtomicRef<'_, T, S>, v: T) -> T;
 }
 
@@ -35,6 +37,7 @@ where
     Plus: ReduceOp<T>,
 {
     #[inline(always)]
+    #[track_caller]
     fn fetch<S: Scope>(&self, dst: &AtomicRef<'_, T, S>, v: T) -> T {
         dst.fetch_add(v, Relaxed)
     }
@@ -47,6 +50,7 @@ macro_rules! integer_atomic_op {
             $op: ReduceOp<T>,
         {
             #[inline(always)]
+            #[track_caller]
             fn fetch<S: Scope>(&self, dst: &AtomicRef<'_, T, S>, v: T) -> T {
                 dst.$fetch(v, Relaxed)
             }
@@ -96,6 +100,22 @@ where
     }
 }
 
+/// `op.fetch(dst, v)` as the one call of [`broadcast_one`] (a closure would
+/// name this file's line in the simulator's reports).
+struct Fetch<'r, 'a, Op, T: AtomicValue, S: Scope> {
+    op: Op,
+    dst: &'r AtomicRef<'a, T, S>,
+    v: T,
+}
+
+impl<T: AtomicValue, Op: AtomicOp<T>, S: Scope> OneCall<T> for Fetch<'_, '_, Op, T, S> {
+    #[inline(always)]
+    #[track_caller]
+    fn call(self) -> T {
+        self.op.fetch(self.dst, self.v)
+    }
+}
+
 /// `cg::inclusive_scan_update(group, dst, v, op)`: one member applies the
 /// group's total to `dst` atomically; each member gets `old ⊕ v₀ ⊕ … ⊕
 /// v_rank`, where `old` is `dst`'s value before the update — the group's
@@ -111,7 +131,7 @@ where
 {
     let inc = inclusive_scan(group, v, op);
     let total = reduce(group, v, op);
-    let old = invoke_one_broadcast(group, || op.fetch(dst, total));
+    let old = broadcast_one(group, Fetch { op, dst, v: total });
     op.combine(old, inc)
 }
 
@@ -129,7 +149,7 @@ where
 {
     let exc = exclusive_scan(group, v, op);
     let total = reduce(group, v, op);
-    let old = invoke_one_broadcast(group, || op.fetch(dst, total));
+    let old = broadcast_one(group, Fetch { op, dst, v: total });
     if group.thread_rank() == 0 {
         old
     } else {

@@ -109,6 +109,7 @@ impl CoalescedGroup {
 
 impl Sealed for CoalescedGroup {
     #[inline(always)]
+    #[track_caller]
     fn shape(&self) -> Shape {
         Shape::Coal(self.coal())
     }

@@ -207,6 +207,7 @@ impl DynamicTile {
 
 impl Sealed for DynamicTile {
     #[inline(always)]
+    #[track_caller]
     fn shape(&self) -> Shape {
         let mut seg = self.seg;
         seg.all_full = block_threads() & (seg.width - 1) == 0;

@@ -28,6 +28,7 @@ pub(crate) mod sealed {
     /// Seals the group traits, and gives the collectives a group's shape.
     pub trait Sealed {
         /// The group as the collectives see it.
+        #[track_caller]
         fn shape(&self) -> super::shape::Shape;
     }
 }
@@ -48,6 +49,77 @@ pub trait ThreadGroup: sealed::Sealed {
     /// Waits until every thread of the group has arrived; memory accesses
     /// before it are visible to the group after it.
     fn sync(&self);
+}
+
+/// What CUDA's free functions `cg::thread_rank(g)`, `cg::num_threads(g)`
+/// and `cg::group_size(g)` take: every group handle, the grid included
+/// (whose counts are 64-bit, as `grid_group::thread_rank()`'s are).
+pub trait GroupCounts: group_counts::Sealed {
+    /// `u32` for the groups of a block or cluster, `u64` for the grid.
+    type Count: Copy;
+    /// The caller's rank in the group.
+    fn rank_in_group(&self) -> Self::Count;
+    /// The group's thread count.
+    fn threads_in_group(&self) -> Self::Count;
+}
+
+mod group_counts {
+    pub trait Sealed {}
+}
+
+impl<G: ThreadGroup> group_counts::Sealed for G {}
+impl<G: ThreadGroup> GroupCounts for G {
+    type Count = u32;
+    #[inline(always)]
+    fn rank_in_group(&self) -> u32 {
+        self.thread_rank()
+    }
+    #[inline(always)]
+    fn threads_in_group(&self) -> u32 {
+        self.num_threads()
+    }
+}
+impl group_counts::Sealed for crate::GridGroup {}
+impl GroupCounts for crate::GridGroup {
+    type Count = u64;
+    #[inline(always)]
+    fn rank_in_group(&self) -> u64 {
+        self.thread_rank()
+    }
+    #[inline(always)]
+    fn threads_in_group(&self) -> u64 {
+        self.num_threads()
+    }
+}
+impl group_counts::Sealed for crate::ClusterGroup {}
+impl GroupCounts for crate::ClusterGroup {
+    type Count = u32;
+    #[inline(always)]
+    fn rank_in_group(&self) -> u32 {
+        self.thread_rank()
+    }
+    #[inline(always)]
+    fn threads_in_group(&self) -> u32 {
+        self.num_threads()
+    }
+}
+
+/// `cg::thread_rank(group)`: `group.thread_rank()`, for any group.
+#[inline(always)]
+pub fn thread_rank<G: GroupCounts>(group: &G) -> G::Count {
+    group.rank_in_group()
+}
+
+/// `cg::num_threads(group)`: `group.num_threads()`, for any group.
+#[inline(always)]
+pub fn num_threads<G: GroupCounts>(group: &G) -> G::Count {
+    group.threads_in_group()
+}
+
+/// `cg::group_size(group)`: CUDA's older name of [`num_threads`].
+#[inline(always)]
+pub fn group_size<G: GroupCounts>(group: &G) -> G::Count {
+    group.threads_in_group()
 }
 
 /// `cg::sync(group)`: `group.sync()`.

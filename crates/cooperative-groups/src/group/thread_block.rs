@@ -32,6 +32,7 @@ pub struct ThreadBlock<const MAX_THREADS: u32 = 1024> {
 /// instructions (which LLVM shares between handles). Create it early and
 /// pass it by reference.
 #[inline(always)]
+#[track_caller]
 pub fn this_thread_block() -> ThreadBlock {
     let [tx, ty, tz] = arch::thread_idx();
     let [nx, ny, nz] = arch::block_dim();
@@ -177,16 +178,23 @@ impl<const MAX_THREADS: u32> ThreadBlock<MAX_THREADS> {
 
     /// `block.barrier_arrive()`: arrive at the block barrier; the token goes
     /// to [`barrier_wait`](Self::barrier_wait). Between the two a thread
-    /// may do work that needs no other thread's data.
+    /// may do work that needs no other thread's data, and the block may
+    /// perform no collective (CUDA's rule).
+    ///
+    /// CUDA's guarantee, which the simulator checks: after `barrier_wait`
+    /// every thread sees what every other thread wrote *before its
+    /// `barrier_arrive`* — not what it wrote between its arrive and its
+    /// wait (the race detector reports a read of such a write), and a
+    /// collective of the block between the two is reported as misuse.
     ///
     /// Lowers to nothing: the arrival is the `bar.sync 0` of
-    /// `barrier_wait`, so after the wait every thread has done everything
-    /// before its arrive — CUDA's guarantee — and the pair costs one
-    /// `sync()`. (A hardware barrier cannot split one thread's arrival from
-    /// its wait without shared state to initialise first.)
+    /// `barrier_wait`, and the pair costs one `sync()`. (A hardware barrier
+    /// cannot split one thread's arrival from its wait without shared state
+    /// to initialise first.)
     #[inline(always)]
     #[track_caller]
     pub fn barrier_arrive(&self) -> BlockArrivalToken {
+        arch::block_barrier_arrive();
         BlockArrivalToken {
             _not_send: core::marker::PhantomData,
         }
@@ -198,7 +206,7 @@ impl<const MAX_THREADS: u32> ThreadBlock<MAX_THREADS> {
     #[track_caller]
     pub fn barrier_wait(&self, token: BlockArrivalToken) {
         let BlockArrivalToken { _not_send } = token;
-        arch::sync_threads()
+        arch::block_barrier_wait()
     }
 
     /// The block as a multi-warp shape.
@@ -219,6 +227,7 @@ impl<const MAX_THREADS: u32> ThreadBlock<MAX_THREADS> {
 
 impl<const MAX_THREADS: u32> Sealed for ThreadBlock<MAX_THREADS> {
     #[inline(always)]
+    #[track_caller]
     fn shape(&self) -> Shape {
         Shape::Multi(self.multi())
     }

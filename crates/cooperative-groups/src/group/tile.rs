@@ -306,6 +306,7 @@ where
     Size<N>: TileSize,
 {
     #[inline(always)]
+    #[track_caller]
     fn shape(&self) -> Shape {
         let block = block_threads();
         if N <= 32 {

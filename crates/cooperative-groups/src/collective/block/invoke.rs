@@ -4,6 +4,7 @@
 use super::exchange;
 use crate::group::barrier;
 use crate::group::shape::Multi;
+use crate::ops::OneCall;
 use crate::value::ShflValue;
 
 /// Whether the caller is the member that runs the closure (rank 0).
@@ -16,9 +17,9 @@ pub(crate) fn chosen(m: &Multi) -> bool {
 /// stores its result between two barriers; every member loads it.
 #[inline(always)]
 #[track_caller]
-pub(crate) fn invoke_one_broadcast<T: ShflValue, F: FnOnce() -> T>(m: Multi, f: F) -> T {
+pub(crate) fn invoke_one_broadcast<T: ShflValue, F: OneCall<T>>(m: Multi, f: F) -> T {
     if chosen(&m) {
-        exchange::put(&m, f());
+        exchange::put(&m, f.call());
     }
     barrier::sync(&m);
     let r = exchange::get(&m, 0);

@@ -4,6 +4,7 @@
 use super::shuffle::shfl_words;
 use crate::arch::{self, ShflMode};
 use crate::group::shape::Shape;
+use crate::ops::OneCall;
 use crate::value::{ShflValue, zeroed};
 
 /// The lane that runs the closure, for a warp shape (the same for every
@@ -47,11 +48,11 @@ pub(crate) fn chosen(shape: &Shape) -> bool {
 /// `shfl.sync.idx` per word hands its result to every member.
 #[inline(always)]
 #[track_caller]
-pub(crate) fn invoke_one_broadcast<T: ShflValue, F: FnOnce() -> T>(shape: &Shape, f: F) -> T {
+pub(crate) fn invoke_one_broadcast<T: ShflValue, F: OneCall<T>>(shape: &Shape, f: F) -> T {
     let (chosen, mask) = leader(shape);
     let mut v = zeroed::<T>();
     if chosen == lane(shape) {
-        v = f();
+        v = f.call();
     }
     shfl_words(ShflMode::Idx, mask, v, chosen, 0x1f)
 }
