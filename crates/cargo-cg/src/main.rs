@@ -22,7 +22,10 @@ const USAGE: &str = "\
 cargo cg: CUDA Cooperative Groups for Rust kernels
 
 USAGE:
-    cargo cg new <DIR> [--name NAME]   a new project: kernel crate + host crate
+    cargo cg new <DIR> [--name NAME] [--checkout DIR | --registry DIR | --crates-io]
+                                       a new project: kernel crate + host crate, depending on
+                                       the library by path (a checkout) or by version (a local
+                                       directory registry, or crates.io); it says which
     cargo cg doctor                    check the toolchain, ptxas, driver and GPU
     cargo cg ptx <KERNEL> [--sm SM] [--sass | --check] [--target-dir DIR]
                                        print a kernel's PTX, its SASS, or what ptxas -v says of it
