@@ -111,8 +111,8 @@ impl Source {
             return None;
         };
         Some(format!(
-            "# Written by `cargo cg new --registry`: every crate, the library's and those\n\
-             # of crates.io it needs, comes from this local directory registry, offline.\n\
+            "# Written by `cargo cg new` for a local registry: every crate, the library's\n\
+             # and those of crates.io it needs, comes from this directory, offline.\n\
              # Delete this file to build against crates.io instead.\n\
              [source.crates-io]\nreplace-with = \"cg-local\"\n\n\
              [source.cg-local]\ndirectory = {:?}\n",

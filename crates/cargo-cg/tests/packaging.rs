@@ -115,3 +115,14 @@ fn the_repository_crates_are_not_published() {
         );
     }
 }
+
+#[test]
+fn doctor_installs_the_wheels_of_the_install_script() {
+    let script = read(&root().join("scripts/install-cuda-tools.sh"));
+    for w in cg_runtime::tools::CUDA_WHEELS {
+        assert!(
+            script.contains(w),
+            "scripts/install-cuda-tools.sh installs {w}"
+        );
+    }
+}
