@@ -328,7 +328,7 @@ fn nightly(toolchain: &ToolchainFile) -> (Check, String) {
     let check = match version {
         Some(v) => Check {
             what,
-            status: Status::Ok(format!("{v} ({})", toolchain.origin())),
+            status: Status::Ok(format!("{v}; {}", toolchain.origin())),
             fix: None,
         },
         None => Check {
