@@ -6,7 +6,7 @@
 //!   (`atom.acq_rel.gpu.cas.b32`, `ld.acquire.gpu.b32`, `fence.sc.cta;
 //!   ld.acquire.cta.b32`, …) and nvcc for the classic calls (`membar.gl` for
 //!   `__threadfence`, `red.global.add` for an unused `atomicAdd`).
-//! * Against nvcc: `docs/results/h200/atomics/atomics_nvcc_sm90.ptx` is
+//! * Against nvcc: `docs/results/h200/runs/2026-11-30-atomics-b31cd69/atomics_nvcc_sm90.ptx` is
 //!   `nvcc -ptx -arch=sm_90` of `reference/cuda/atomics.cu`, run on the GPU
 //!   machine. For every probe, nvcc's twin `cpp_probe_…` has the same
 //!   instructions, up to the state space (nvcc writes `.global` where it
@@ -153,7 +153,7 @@ fn canonical(op: &str) -> String {
 fn nvcc_ptx() -> Option<String> {
     let p = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../docs/results/h200/atomics/atomics_nvcc_sm90.ptx"
+        "/../../docs/results/h200/runs/2026-11-30-atomics-b31cd69/atomics_nvcc_sm90.ptx"
     );
     std::fs::read_to_string(p).ok()
 }
@@ -166,7 +166,7 @@ const NVCC_ATOM_FOR_RED: &str = "probe_red_add";
 fn probes_match_nvcc() {
     let Some(nvcc) = nvcc_ptx() else {
         panic!(
-            "docs/results/h200/atomics/atomics_nvcc_sm90.ptx is missing (nvcc -ptx of reference/cuda/atomics.cu)"
+            "docs/results/h200/runs/2026-11-30-atomics-b31cd69/atomics_nvcc_sm90.ptx is missing (nvcc -ptx of reference/cuda/atomics.cu)"
         );
     };
     let ours = LAB_PTX
