@@ -382,6 +382,22 @@ mod tests {
         );
     }
 
+    /// The guide's getting-started chapter shows the files of a project
+    /// named `my-kernels` as this template writes them (CI builds and runs
+    /// such a project, so the chapter's code compiles as shown).
+    #[test]
+    fn the_guide_shows_the_template() {
+        let guide = include_str!("../../../docs/guide/getting-started.md");
+        let files = files("my-kernels", &Source::CratesIo);
+        for path in ["kernels/src/lib.rs", "host/build.rs", "host/src/main.rs"] {
+            let text = file(&files, path);
+            assert!(
+                guide.contains(&format!("```rust,ignore\n{text}```\n")),
+                "docs/guide/getting-started.md does not show {path} as the template writes it:\n{text}"
+            );
+        }
+    }
+
     fn file<'a>(files: &'a [(&str, String)], path: &str) -> &'a str {
         &files
             .iter()

@@ -9,8 +9,26 @@
 
 pub mod reports;
 
+#[doc = include_str!("../introduction.md")]
+pub mod introduction {}
+
+#[doc = include_str!("../getting-started.md")]
+pub mod getting_started {}
+
 #[doc = include_str!("../porting-from-cuda.md")]
 pub mod porting_from_cuda {}
 
 #[doc = include_str!("../simulator.md")]
 pub mod simulator {}
+
+#[doc = include_str!("../performance.md")]
+pub mod performance {}
+
+#[doc = include_str!("../lab.md")]
+pub mod lab {}
+
+#[doc = include_str!("../project.md")]
+pub mod project {}
+
+#[doc = include_str!("../troubleshooting.md")]
+pub mod troubleshooting {}

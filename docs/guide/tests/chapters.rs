@@ -96,3 +96,39 @@ fn the_simulator_chapter_shows_the_real_reports() {
         );
     }
 }
+
+/// Every relative link of the guide, the README and the results index
+/// names a file or folder that exists (the results moved once; links must
+/// follow).
+#[test]
+fn every_relative_link_resolves() {
+    let root = guide("../..");
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(guide("."))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    files.push(root.join("README.md"));
+    files.push(root.join("docs/results/h200/INDEX.md"));
+    let mut broken = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let dir = file.parent().unwrap();
+        for (i, _) in text.match_indices("](") {
+            let rest = &text[i + 2..];
+            let Some(end) = rest.find(')') else { continue };
+            let target = rest[..end].split('#').next().unwrap();
+            if target.is_empty() || target.contains("://") || target.contains(' ') {
+                continue;
+            }
+            if !dir.join(target).exists() {
+                broken.push(format!("{}: {target}", file.display()));
+            }
+        }
+    }
+    assert!(
+        broken.is_empty(),
+        "links to nothing:\n{}",
+        broken.join("\n")
+    );
+}
