@@ -37,6 +37,24 @@ struct Check {
     fix: Option<Fix>,
 }
 
+impl Check {
+    fn ok(what: &'static str, state: String) -> Check {
+        Check {
+            what,
+            status: Status::Ok(state),
+            fix: None,
+        }
+    }
+
+    fn missing(what: &'static str, todo: String, fix: Option<Fix>) -> Check {
+        Check {
+            what,
+            status: Status::Missing(todo),
+            fix,
+        }
+    }
+}
+
 /// Something `--fix` can install.
 #[derive(Clone, Debug, PartialEq)]
 enum Fix {
@@ -312,36 +330,23 @@ fn nightly(toolchain: &ToolchainFile) -> (Check, String) {
     };
     let what = "nightly toolchain";
     if output(Command::new("rustup").arg("--version")).is_none() {
-        let status = Status::Missing(
-            "rustup not found: install it from https://rustup.rs, then rerun".into(),
-        );
-        return (
-            Check {
-                what,
-                status,
-                fix: None,
-            },
-            channel,
-        );
+        let todo = "rustup not found: install it from https://rustup.rs, then rerun".into();
+        return (Check::missing(what, todo, None), channel);
     }
     let version = output(Command::new("rustup").args(["run", &channel, "rustc", "--version"]));
     let check = match version {
-        Some(v) => Check {
+        Some(v) => Check::ok(what, format!("{v}; {}", toolchain.origin())),
+        None => Check::missing(
             what,
-            status: Status::Ok(format!("{v}; {}", toolchain.origin())),
-            fix: None,
-        },
-        None => Check {
-            what,
-            status: Status::Missing(format!(
+            format!(
                 "{} is not installed: run `rustup toolchain install {channel} --component rust-src`",
                 toolchain.origin()
-            )),
-            fix: Some(Fix::Toolchain {
+            ),
+            Some(Fix::Toolchain {
                 channel: channel.clone(),
                 components: toolchain.components.clone(),
             }),
-        },
+        ),
     };
     (check, channel)
 }
@@ -356,30 +361,19 @@ fn rust_src(channel: &str, has_nightly: bool) -> Check {
         })
         .flatten();
     let Some(sysroot) = sysroot else {
-        return Check {
-            what,
-            status: Status::Missing("needs the nightly toolchain first".into()),
-            fix: None,
-        };
+        return Check::missing(what, "needs the nightly toolchain first".into(), None);
     };
-    let fix = Some(Fix::RustSrc {
-        channel: channel.to_string(),
-    });
     let core = Path::new(&sysroot).join("lib/rustlib/src/rust/library/core");
     if core.exists() {
-        Check {
-            what,
-            status: Status::Ok(core.display().to_string()),
-            fix: None,
-        }
+        Check::ok(what, core.display().to_string())
     } else {
-        Check {
+        Check::missing(
             what,
-            status: Status::Missing(format!(
-                "run `rustup component add rust-src --toolchain {channel}`"
-            )),
-            fix,
-        }
+            format!("run `rustup component add rust-src --toolchain {channel}`"),
+            Some(Fix::RustSrc {
+                channel: channel.to_string(),
+            }),
+        )
     }
 }
 
@@ -389,11 +383,7 @@ fn tool(what: &'static str, name: &str, flag: &str, wheels: &Fix) -> Check {
             let v = output(Command::new(&p).arg(flag))
                 .and_then(|v| v.lines().last().map(str::to_string))
                 .unwrap_or_default();
-            Check {
-                what,
-                status: Status::Ok(format!("{} ({v})", p.display())),
-                fix: None,
-            }
+            Check::ok(what, format!("{} ({v})", p.display()))
         }
         None => Check {
             what,
