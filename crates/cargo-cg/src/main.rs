@@ -3,8 +3,10 @@
 //! * `cargo cg new <dir>`: a working project (a kernel crate and a host
 //!   crate) whose `cargo run` runs and verifies a sample kernel on the GPU,
 //!   or on the simulator where there is none;
-//! * `cargo cg doctor`: what the machine has (nightly, `rust-src`, `ptxas`,
-//!   the CUDA driver, a GPU) and what to do about what it lacks;
+//! * `cargo cg doctor [--fix]`: what the machine has (the nightly named by
+//!   `rust-toolchain.toml`, `rust-src`, `ptxas`, the CUDA driver, a GPU) and
+//!   what to do about what it lacks; `--fix` installs the toolchain,
+//!   `rust-src` and NVIDIA's `ptxas`/`nvdisasm` wheels and says what it ran;
 //! * `cargo cg ptx <kernel>`: a kernel's PTX, its SASS (`--sass`, where
 //!   `ptxas` and `nvdisasm` exist) or its registers and shared memory as
 //!   `ptxas -v` reports them (`--check`), from the PTX that `cg-build` wrote
@@ -22,8 +24,12 @@ const USAGE: &str = "\
 cargo cg: CUDA Cooperative Groups for Rust kernels
 
 USAGE:
-    cargo cg new <DIR> [--name NAME]   a new project: kernel crate + host crate
-    cargo cg doctor                    check the toolchain, ptxas, driver and GPU
+    cargo cg new <DIR> [--name NAME] [--checkout DIR | --registry DIR | --crates-io]
+                                       a new project: kernel crate + host crate, depending on
+                                       the library by path (a checkout) or by version (a local
+                                       directory registry, or crates.io); it says which
+    cargo cg doctor [--fix]            check the toolchain, ptxas, driver and GPU; --fix installs
+                                       the nightly, rust-src and NVIDIA's ptxas/nvdisasm wheels
     cargo cg ptx <KERNEL> [--sm SM] [--sass | --check] [--target-dir DIR]
                                        print a kernel's PTX, its SASS, or what ptxas -v says of it
     cargo cg help                      this text

@@ -1,5 +1,5 @@
 //! The differential kernels on the simulator must reproduce, word for word,
-//! the outputs an H200 produced (`docs/results/h200/differential.json`,
+//! the outputs an H200 produced (`docs/results/h200/current/verify/differential.json`,
 //! written by `cg-lab verify` on the GPU).
 
 use cg_kernels::diff::DIFF_WORDS;
@@ -42,9 +42,10 @@ fn h200_output(json: &serde_json::Value, name: &str) -> Vec<u32> {
 fn simulator_matches_the_h200_word_for_word() {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../docs/results/h200/differential.json"
+        "/../../docs/results/h200/current/verify/differential.json"
     );
-    let text = std::fs::read_to_string(path).expect("docs/results/h200/differential.json");
+    let text =
+        std::fs::read_to_string(path).expect("docs/results/h200/current/verify/differential.json");
     let json: serde_json::Value = serde_json::from_str(&text).unwrap();
     let mut bad = Vec::new();
     for c in DIFF_CASES {

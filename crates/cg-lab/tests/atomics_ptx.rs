@@ -6,7 +6,7 @@
 //!   (`atom.acq_rel.gpu.cas.b32`, `ld.acquire.gpu.b32`, `fence.sc.cta;
 //!   ld.acquire.cta.b32`, …) and nvcc for the classic calls (`membar.gl` for
 //!   `__threadfence`, `red.global.add` for an unused `atomicAdd`).
-//! * Against nvcc: `docs/results/h200/atomics/atomics_nvcc_sm{70,80,90}.ptx`
+//! * Against nvcc: `docs/results/h200/runs/2026-12-01-atomics-red-21a43fb/atomics_nvcc_sm{80,90}.ptx`
 //!   are `nvcc -ptx -arch=sm_XX` of `reference/cuda/atomics.cu`, run on the
 //!   GPU machine. For every probe, nvcc's twin `cpp_probe_…` has the same
 //!   instructions, up to the state space (nvcc writes `.global` where it
@@ -198,7 +198,7 @@ const NVCC_SMS: [u32; 2] = [80, 90];
 /// machine.
 fn nvcc_ptx(sm: u32) -> String {
     let p = format!(
-        "{}/../../docs/results/h200/atomics/atomics_nvcc_sm{sm}.ptx",
+        "{}/../../docs/results/h200/runs/2026-12-01-atomics-red-21a43fb/atomics_nvcc_sm{sm}.ptx",
         env!("CARGO_MANIFEST_DIR")
     );
     std::fs::read_to_string(&p).unwrap_or_else(|e| {

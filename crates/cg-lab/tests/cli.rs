@@ -54,7 +54,7 @@ fn bad_flags_give_one_line_and_fail() {
         ),
         (
             &["verify", "--backend", "sim"],
-            "--reference docs/results/h200/differential.json",
+            "--reference docs/results/h200/runs/2026-11-30-verify-b31cd69/differential.json",
         ),
         (&["--timeout", "0"], "number of seconds"),
         (&["--min-sample-ms", "-1"], "between 0 and 100 (got -1)"),
@@ -138,7 +138,7 @@ fn verify_without_gpu_or_reference_says_why() {
 fn verify_against_the_committed_h200_outputs() {
     let reference = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../docs/results/h200/differential.json"
+        "/../../docs/results/h200/runs/2026-11-30-verify-b31cd69/differential.json"
     );
     let (code, stdout, stderr) = cg_lab(&["verify", "--reference", reference]);
     assert_eq!(code, 0, "{stdout}\n{stderr}");
@@ -279,7 +279,12 @@ fn a_failed_write_saves_every_row() {
 /// into `differential.json` (not only printed) and fails the run.
 #[test]
 fn a_changed_word_of_nvidias_outputs_fails_the_semantic_check() {
-    let h200 = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/results/h200");
+    // The H200 verify run that committed NVIDIA's C++ words (semantics.json)
+    // next to the differential's.
+    let h200 = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../docs/results/h200/runs/2026-11-30-verify-b31cd69"
+    );
     let dir = scratch("semantics-tampered");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::copy(
@@ -310,7 +315,7 @@ fn a_changed_word_of_nvidias_outputs_fails_the_semantic_check() {
 fn verify_saves_partial_results_and_records_differences() {
     let reference = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../docs/results/h200/differential.json"
+        "/../../docs/results/h200/runs/2026-11-30-verify-b31cd69/differential.json"
     );
     let dir = scratch("verify-partial");
     let dir_s = dir.to_string_lossy().into_owned();
