@@ -267,26 +267,29 @@ const KERNEL_LIB: &str = r#"//! The kernels: plain Rust against `cooperative-gro
 #![no_std]
 #![cfg_attr(target_arch = "nvptx64", feature(abi_gpu_kernel, asm_experimental_arch))]
 
-use cooperative_groups::kernel;
 use cooperative_groups::prelude::*;
+use cooperative_groups::{GlobalSlice, OwnedSlice, PerBlock, kernel};
 
 /// Each warp-sized tile sums its values and gives every thread its exclusive
-/// offset inside the tile; the block sums the tile totals.
+/// offset inside the tile; the block sums the tile totals. No `unsafe`: the
+/// parameters are typed, each thread writes only the elements its identity
+/// gives it (`offsets.at(&grid)`, `totals.leader(&block)`), and every index
+/// is checked.
 #[kernel]
-pub fn tile_sums(input: *const u32, offsets: *mut u32, totals: *mut u32) {
+pub fn tile_sums(input: GlobalSlice<u32>, offsets: OwnedSlice<u32>, totals: OwnedSlice<u32, PerBlock>) {
     let block = this_thread_block();
     let tile = tiled_partition::<32>(&block);
-    let i = (block.group_index().x * block.num_threads() + block.thread_rank()) as usize;
-    // SAFETY: the launch has one input and one offset per thread.
-    let x = unsafe { *input.add(i) };
+    let grid = this_grid();
+    let x = input.load(grid.thread_rank() as usize);
     let tile_sum = reduce(&tile, x, Plus);
     let offset = exclusive_scan(&tile, x, Plus);
     let mine = if tile.thread_rank() == 0 { tile_sum } else { 0 };
     let block_sum = reduce(&block, mine, Plus);
-    // SAFETY: as above; one total per block.
-    unsafe { *offsets.add(i) = offset };
-    if block.thread_rank() == 0 {
-        unsafe { *totals.add(block.group_index().x as usize) = block_sum };
+    if let Some(e) = offsets.at(&grid) {
+        e.store(offset);
+    }
+    if let Some(e) = totals.leader(&block) {
+        e.store(block_sum);
     }
 }
 "#;
@@ -321,12 +324,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     };
     let input = backend.upload(&data)?;
-    let offsets = backend.alloc::<u32>(n)?;
-    let totals = backend.alloc::<u32>(blocks as usize)?;
+    let mut offsets = backend.alloc::<u32>(n)?;
+    let mut totals = backend.alloc::<u32>(blocks as usize)?;
     backend.launch(
         &TILE_SUMS,
         &LaunchConfig::linear(blocks, threads),
-        (input.as_ptr() as *const u32, offsets.as_ptr(), totals.as_ptr()),
+        (&input, &mut offsets, &mut totals),
     )?;
     if let Backend::Gpu(gpu) = &backend {
         println!("ran on {} (PTX sm_{})", gpu.info().name, gpu.ptx_sm());

@@ -6,8 +6,8 @@
 //! barrier that let a block through early, a wrong mapping or a wrong rank
 //! changes the output.
 
-use cooperative_groups::intrinsics::{block_dim, block_idx, thread_idx};
-use cooperative_groups::{kernel, shared_array, this_cluster};
+use cooperative_groups::intrinsics::{block_dim, thread_idx};
+use cooperative_groups::{OwnedSlice, kernel, shared_array, this_cluster, this_grid};
 
 /// Threads per block the kernel supports (its shared array's length).
 pub const CLUSTER_TOKENS_MAX_BLOCK: u32 = 256;
@@ -16,7 +16,7 @@ pub const CLUSTER_TOKENS_MAX_BLOCK: u32 = 256;
 /// cluster rank `r` writes `((r + 1) mod size) · 1000 + (t + 1) mod blockDim`
 /// (read from the next block) XOR `(r · 1000 + t) << 16` (its own).
 #[kernel]
-pub fn cluster_tokens(out: *mut u32) {
+pub fn cluster_tokens(out: OwnedSlice<u32>) {
     let cluster = this_cluster();
     let buf = shared_array!(u32; CLUSTER_TOKENS_MAX_BLOCK as usize);
     let t = thread_idx().x;
@@ -38,6 +38,8 @@ pub fn cluster_tokens(out: *mut u32) {
         cluster.query_shared_rank(peer) != next || cluster.query_shared_rank(buf.as_ptr()) != rank;
     // No block may exit while another still reads its shared memory.
     cluster.sync();
-    // SAFETY: the launcher allocates one word per thread of the grid.
-    unsafe { *out.add((block_idx().x * n + t) as usize) = v ^ (own << 16) | (wrong as u32) << 31 };
+    // One word per thread of the (1-D) grid: its rank.
+    if let Some(e) = out.at(&this_grid()) {
+        e.store(v ^ (own << 16) | (wrong as u32) << 31);
+    }
 }

@@ -1,41 +1,46 @@
 //! Differential kernels: small programs over the raw warp and block
 //! primitives whose outputs must be identical on the simulator and on a GPU.
 //!
-//! Every kernel takes one `*mut u32` and writes [`DIFF_WORDS`] words per
-//! thread at `out[global_thread * DIFF_WORDS ..]`. `cg-lab verify` runs them
+//! Every kernel takes one [`DiffOut`] and writes its thread's [`DIFF_WORDS`]
+//! words, `out[global_thread * DIFF_WORDS ..]` (the thread's chunk). `cg-lab verify` runs them
 //! on both backends and compares word for word; the H200's outputs are
 //! committed under `docs/results/h200/` and a test compares the simulator
 //! against them on every CI run.
 
-use cooperative_groups::atomic::atomic_add;
+use cooperative_groups::atomic::{AtomicRef, Block, Relaxed};
 use cooperative_groups::intrinsics::*;
 use cooperative_groups::prelude::*;
-use cooperative_groups::{dynamic_shared, kernel, shared_array};
+use cooperative_groups::{Chunked, OwnedSlice, dynamic_shared, kernel, shared_array};
 
 /// Output words per thread of every differential kernel.
 pub const DIFF_WORDS: usize = 4;
+
+/// The output of every differential kernel: each thread owns its
+/// [`DIFF_WORDS`] words.
+pub type DiffOut = OwnedSlice<u32, Chunked<DIFF_WORDS>>;
 
 #[inline(always)]
 fn gtid() -> u32 {
     block_idx().x * block_dim().x + thread_idx().x
 }
 
+/// Word `j` of the calling thread's chunk.
 #[inline(always)]
-fn put(out: *mut u32, j: usize, v: u32) {
-    // SAFETY: the launcher allocates DIFF_WORDS words per thread of the grid.
-    unsafe { *out.add(gtid() as usize * DIFF_WORDS + j) = v };
+#[track_caller]
+fn put(out: &DiffOut, j: usize, v: u32) {
+    out.chunk(&this_grid()).store(j, v)
 }
 
 /// `shfl.sync.idx` at widths 32, 8 and 4 with lane-dependent sources.
 #[kernel]
-pub fn diff_shfl_idx(out: *mut u32) {
+pub fn diff_shfl_idx(out: DiffOut) {
     let lane = lane_id();
     let v = gtid() * 7 + 1;
-    put(out, 0, shfl_sync(FULL_MASK, v, (lane * 5 + 3) % 32, 32));
-    put(out, 1, shfl_sync(FULL_MASK, v, lane * 3, 8));
-    put(out, 2, shfl_sync(FULL_MASK, v, 37, 4));
+    put(&out, 0, shfl_sync(FULL_MASK, v, (lane * 5 + 3) % 32, 32));
+    put(&out, 1, shfl_sync(FULL_MASK, v, lane * 3, 8));
+    put(&out, 2, shfl_sync(FULL_MASK, v, 37, 4));
     put(
-        out,
+        &out,
         3,
         shfl_sync(FULL_MASK, v as f32, 31 - lane, 32).to_bits(),
     );
@@ -43,23 +48,23 @@ pub fn diff_shfl_idx(out: *mut u32) {
 
 /// `shfl.sync.up` at widths 32, 16 and 2, including deltas past the segment.
 #[kernel]
-pub fn diff_shfl_up(out: *mut u32) {
+pub fn diff_shfl_up(out: DiffOut) {
     let v = gtid() * 3 + 11;
-    put(out, 0, shfl_up_sync(FULL_MASK, v, 3, 32));
-    put(out, 1, shfl_up_sync(FULL_MASK, v, 5, 16));
-    put(out, 2, shfl_up_sync(FULL_MASK, v, 1, 2));
-    put(out, 3, shfl_up_sync(FULL_MASK, v, 40, 32));
+    put(&out, 0, shfl_up_sync(FULL_MASK, v, 3, 32));
+    put(&out, 1, shfl_up_sync(FULL_MASK, v, 5, 16));
+    put(&out, 2, shfl_up_sync(FULL_MASK, v, 1, 2));
+    put(&out, 3, shfl_up_sync(FULL_MASK, v, 40, 32));
 }
 
 /// `shfl.sync.down` at widths 32, 8 and 16.
 #[kernel]
-pub fn diff_shfl_down(out: *mut u32) {
+pub fn diff_shfl_down(out: DiffOut) {
     let v = gtid() * 13 + 5;
-    put(out, 0, shfl_down_sync(FULL_MASK, v, 5, 32));
-    put(out, 1, shfl_down_sync(FULL_MASK, v, 3, 8));
-    put(out, 2, shfl_down_sync(FULL_MASK, v, 15, 16));
+    put(&out, 0, shfl_down_sync(FULL_MASK, v, 5, 32));
+    put(&out, 1, shfl_down_sync(FULL_MASK, v, 3, 8));
+    put(&out, 2, shfl_down_sync(FULL_MASK, v, 15, 16));
     put(
-        out,
+        &out,
         3,
         shfl_down_sync(FULL_MASK, v as i32 - 1000, 1, 32) as u32,
     );
@@ -67,23 +72,23 @@ pub fn diff_shfl_down(out: *mut u32) {
 
 /// `shfl.sync.bfly` with several lane masks and widths.
 #[kernel]
-pub fn diff_shfl_xor(out: *mut u32) {
+pub fn diff_shfl_xor(out: DiffOut) {
     let v = gtid() * 17 + 2;
-    put(out, 0, shfl_xor_sync(FULL_MASK, v, 9, 32));
-    put(out, 1, shfl_xor_sync(FULL_MASK, v, 1, 16));
-    put(out, 2, shfl_xor_sync(FULL_MASK, v, 31, 8));
-    put(out, 3, shfl_xor_sync(FULL_MASK, v, 16, 32));
+    put(&out, 0, shfl_xor_sync(FULL_MASK, v, 9, 32));
+    put(&out, 1, shfl_xor_sync(FULL_MASK, v, 1, 16));
+    put(&out, 2, shfl_xor_sync(FULL_MASK, v, 31, 8));
+    put(&out, 3, shfl_xor_sync(FULL_MASK, v, 16, 32));
 }
 
 /// `vote.sync` ballot, any, all.
 #[kernel]
-pub fn diff_vote(out: *mut u32) {
+pub fn diff_vote(out: DiffOut) {
     let lane = lane_id();
     let t = gtid();
-    put(out, 0, ballot_sync(FULL_MASK, lane.is_multiple_of(3)));
-    put(out, 1, any_sync(FULL_MASK, t == 77) as u32);
+    put(&out, 0, ballot_sync(FULL_MASK, lane.is_multiple_of(3)));
+    put(&out, 1, any_sync(FULL_MASK, t == 77) as u32);
     put(
-        out,
+        &out,
         2,
         all_sync(FULL_MASK, lane < 40) as u32 | (all_sync(FULL_MASK, lane < 31) as u32) << 1,
     );
@@ -93,19 +98,19 @@ pub fn diff_vote(out: *mut u32) {
     } else {
         0
     };
-    put(out, 3, b);
+    put(&out, 3, b);
 }
 
 /// `match.any.sync` and `match.all.sync`.
 #[kernel]
-pub fn diff_match(out: *mut u32) {
+pub fn diff_match(out: DiffOut) {
     let lane = lane_id();
-    put(out, 0, match_any_sync(FULL_MASK, lane % 5));
-    put(out, 1, match_any_sync(FULL_MASK, block_idx().x));
+    put(&out, 0, match_any_sync(FULL_MASK, lane % 5));
+    put(&out, 1, match_any_sync(FULL_MASK, block_idx().x));
     let (m, p) = match_all_sync(FULL_MASK, 42);
-    put(out, 2, m ^ p as u32);
+    put(&out, 2, m ^ p as u32);
     let (m, p) = match_all_sync(FULL_MASK, lane / 16);
-    put(out, 3, m | (p as u32) << 1);
+    put(&out, 3, m | (p as u32) << 1);
 }
 
 /// `activemask` in divergent code: the lanes of each branch see each other.
@@ -113,7 +118,7 @@ pub fn diff_match(out: *mut u32) {
 /// into one `activemask` when the primitive was inline asm (not convergent).
 #[allow(clippy::if_same_then_else)]
 #[kernel]
-pub fn diff_activemask(out: *mut u32) {
+pub fn diff_activemask(out: DiffOut) {
     let lane = lane_id();
     let m = if lane % 4 == 1 {
         let m = activemask();
@@ -128,34 +133,34 @@ pub fn diff_activemask(out: *mut u32) {
         syncwarp(m);
         m
     };
-    put(out, 0, m);
-    put(out, 1, activemask());
-    put(out, 2, ballot_sync(m, lane.is_multiple_of(2)));
-    put(out, 3, shfl_sync(m, lane * 100, m.trailing_zeros(), 32));
+    put(&out, 0, m);
+    put(&out, 1, activemask());
+    put(&out, 2, ballot_sync(m, lane.is_multiple_of(2)));
+    put(&out, 3, shfl_sync(m, lane * 100, m.trailing_zeros(), 32));
 }
 
 /// Block barrier: every thread publishes, `bar.sync 0`, reads other warps.
 #[kernel]
-pub fn diff_block_barrier(out: *mut u32) {
+pub fn diff_block_barrier(out: DiffOut) {
     let t = thread_idx().x;
     let n = block_dim().x;
     let s = shared_array!(u32; 1024);
     s.store(t as usize, t * t + block_idx().x);
     syncthreads();
-    put(out, 0, s.load(((t + 32) % n) as usize));
-    put(out, 1, s.load((n - 1 - t) as usize));
+    put(&out, 0, s.load(((t + 32) % n) as usize));
+    put(&out, 1, s.load((n - 1 - t) as usize));
     let next = s.load(((t + 1) % n) as usize);
     syncthreads();
     s.store(t as usize, next.wrapping_mul(3));
     syncthreads();
-    put(out, 2, s.load(t as usize));
-    put(out, 3, s.load(((t * 7) % n) as usize));
+    put(&out, 2, s.load(t as usize));
+    put(&out, 3, s.load(((t * 7) % n) as usize));
 }
 
 /// Named barriers: warps 0–1 pair on barrier 1, warps 2–3 on barrier 2 (64
 /// threads each); each pair exchanges values through shared memory.
 #[kernel]
-pub fn diff_named_barrier(out: *mut u32) {
+pub fn diff_named_barrier(out: DiffOut) {
     let t = thread_idx().x;
     let warp = t / 32;
     let s = shared_array!(u32; 128);
@@ -164,19 +169,19 @@ pub fn diff_named_barrier(out: *mut u32) {
     named_barrier_sync(1 + pair, 64);
     let partner = t ^ 32;
     let theirs = s.load(partner as usize);
-    put(out, 0, theirs);
+    put(&out, 0, theirs);
     named_barrier_sync(1 + pair, 64);
     s.store(t as usize, theirs + 1);
     named_barrier_sync(1 + pair, 64);
-    put(out, 1, s.load(partner as usize));
-    put(out, 2, pair);
+    put(&out, 1, s.load(partner as usize));
+    put(&out, 2, pair);
     syncthreads();
-    put(out, 3, s.load((127 - t) as usize));
+    put(&out, 3, s.load((127 - t) as usize));
 }
 
 /// Static and dynamic shared memory side by side (dynamic: one u32 per thread).
 #[kernel]
-pub fn diff_shared(out: *mut u32) {
+pub fn diff_shared(out: DiffOut) {
     let t = thread_idx().x;
     let n = block_dim().x;
     let a = shared_array!(u32; 256);
@@ -187,45 +192,60 @@ pub fn diff_shared(out: *mut u32) {
     b.store(2 * t as usize + 1, (t * 3) as u16);
     d.store(t as usize, t ^ 0x55);
     syncthreads();
-    put(out, 0, a.load(((t + 5) % n) as usize));
-    put(out, 1, b.load(((2 * t + 3) % (2 * n)) as usize) as u32);
-    put(out, 2, d.load(((t + 64) % n) as usize));
-    put(out, 3, d.len() as u32);
+    put(&out, 0, a.load(((t + 5) % n) as usize));
+    put(&out, 1, b.load(((2 * t + 3) % (2 * n)) as usize) as u32);
+    put(&out, 2, d.load(((t + 64) % n) as usize));
+    put(&out, 3, d.len() as u32);
 }
 
-/// Atomics: a shared-memory histogram, a global f32 sum of small integers
-/// (exact in any order) and a global u64 counter.
+/// Atomics: a shared-memory histogram, an f32 sum of small integers (exact
+/// in any order) and a counter, both accumulated by every thread of the
+/// block and written by its thread 0 (words 2 and 3; the other threads'
+/// stay 0).
 #[kernel]
-pub fn diff_atomics(out: *mut u32) {
+pub fn diff_atomics(out: DiffOut) {
     let t = thread_idx().x;
     let hist = shared_array!(u32; 8);
+    let sum = shared_array!(f32; 1);
+    let count = shared_array!(u32; 1);
     if t < 8 {
         hist.store(t as usize, 0);
     }
+    if t == 0 {
+        sum.store(0, 0.0);
+        count.store(0, 0);
+    }
     syncthreads();
-    // SAFETY: the histogram has 8 bins; t % 8 < 8.
-    let old = unsafe { atomic_add(hist.as_ptr().add((t % 8) as usize), 1) };
+    // SAFETY: words of this block's shared arrays (`t % 8 < 8`), used only
+    // atomically until the barrier below.
+    let (bin, s, c) = unsafe {
+        (
+            AtomicRef::<u32, Block>::from_ptr(hist.as_ptr().add((t % 8) as usize)),
+            AtomicRef::<f32, Block>::from_ptr(sum.as_ptr()),
+            AtomicRef::<u32, Block>::from_ptr(count.as_ptr()),
+        )
+    };
+    let old = bin.fetch_add(1, Relaxed);
+    s.fetch_add(t as f32, Relaxed);
+    c.fetch_add(1, Relaxed);
     syncthreads();
-    put(out, 0, hist.load((t % 8) as usize));
-    put(out, 1, (old < hist.load((t % 8) as usize)) as u32);
-    // Word 2 of thread 0 of each block accumulates the block's sum of t, as f32.
-    let base = (block_idx().x * block_dim().x) as usize * DIFF_WORDS;
-    // SAFETY: `base + 2` and `base + 3` are words of thread 0 of this block.
-    unsafe {
-        atomic_add(out.add(base + 2).cast::<f32>(), t as f32);
-        atomic_add(out.add(base + 3).cast::<u32>(), 1);
+    put(&out, 0, hist.load((t % 8) as usize));
+    put(&out, 1, (old < hist.load((t % 8) as usize)) as u32);
+    if t == 0 {
+        put(&out, 2, sum.load(0).to_bits());
+        put(&out, 3, count.load(0));
     }
 }
 
 /// Partial warps: launched with 120-thread blocks, the last warp has 24
 /// lanes; ballots and `activemask` see only the lanes that exist.
 #[kernel]
-pub fn diff_partial_warp(out: *mut u32) {
+pub fn diff_partial_warp(out: DiffOut) {
     let lane = lane_id();
-    put(out, 0, ballot_sync(FULL_MASK, true));
-    put(out, 1, activemask());
-    put(out, 2, ballot_sync(FULL_MASK, lane % 2 == 1));
-    put(out, 3, all_sync(FULL_MASK, true) as u32);
+    put(&out, 0, ballot_sync(FULL_MASK, true));
+    put(&out, 1, activemask());
+    put(&out, 2, ballot_sync(FULL_MASK, lane % 2 == 1));
+    put(&out, 3, all_sync(FULL_MASK, true) as u32);
 }
 
 /// The value of thread `t` in [`diff_tile_paths`] (also used by its model).
@@ -239,28 +259,28 @@ pub const fn tile_paths_value(t: u32) -> u32 {
 /// by every other tile) and the partial last warp of a 120-thread block
 /// (exact tile masks). Integers and integer-valued floats: exact results.
 #[kernel]
-pub fn diff_tile_paths(out: *mut u32) {
+pub fn diff_tile_paths(out: DiffOut) {
     let block = this_thread_block();
     let t8 = tiled_partition::<8>(&block);
     let t16 = tiled_partition::<16>(&block);
     let v = tile_paths_value(gtid());
     let x = v as u64 * 0x1_0000_0001;
     let fold = |w: u64| (w as u32) ^ ((w >> 32) as u32);
-    put(out, 0, fold(reduce(&t8, x, Plus)));
-    put(out, 1, inclusive_scan(&t16, v as f32, Plus).to_bits());
+    put(&out, 0, fold(reduce(&t8, x, Plus)));
+    put(&out, 1, inclusive_scan(&t16, v as f32, Plus).to_bits());
     let mut acc = 0u64;
     let mut i = 0;
     while i < t8.meta_group_rank() % 4 {
         acc = acc.wrapping_add(reduce(&t8, x ^ i as u64, Plus));
         i += 1;
     }
-    put(out, 2, fold(acc));
+    put(&out, 2, fold(acc));
     let e = if t8.meta_group_rank().is_multiple_of(2) {
         exclusive_scan(&t8, v, Plus)
     } else {
         u32::MAX
     };
-    put(out, 3, e);
+    put(&out, 3, e);
 }
 
 /// Which differential kernels exist, with their launch shape.
@@ -274,7 +294,7 @@ pub mod cases {
         /// Short name.
         pub name: &'static str,
         /// The kernel.
-        pub kernel: Kernel<(*mut u32,)>,
+        pub kernel: Kernel<(super::DiffOut,)>,
         /// Blocks.
         pub grid: u32,
         /// Threads per block.

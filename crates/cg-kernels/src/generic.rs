@@ -6,28 +6,25 @@
 
 use cooperative_groups::ops::{Plus, ReduceOp};
 use cooperative_groups::prelude::*;
-use cooperative_groups::{ShflValue, kernel};
+use cooperative_groups::{Chunked, GlobalSlice, OwnedSlice, Pod, ShflValue, kernel};
 
 /// Each thread reads `input[i]` and writes its tile-32 inclusive prefix sum
 /// to `out[2i]` and its block's total to `out[2i + 1]` (one input per
-/// thread, two outputs).
+/// thread, two outputs: the thread's chunk of two).
 #[kernel(instances(u32, i64, f32, f64))]
-pub fn tile_scan_block_sum<T: ShflValue>(input: *const T, out: *mut T)
-where
+pub fn tile_scan_block_sum<T: ShflValue + Pod>(
+    input: GlobalSlice<T>,
+    out: OwnedSlice<T, Chunked<2>>,
+) where
     Plus: ReduceOp<T>,
 {
     let block = this_thread_block();
     let tile = tiled_partition::<32>(&block);
-    let i = (block.group_index().x * block.num_threads() + block.thread_rank()) as usize;
-    // SAFETY: the launcher passes one input per thread of the grid.
-    let x = unsafe { *input.add(i) };
+    let grid = this_grid();
+    let x = input.load(grid.thread_rank() as usize);
     let scan = inclusive_scan(&tile, x, Plus);
     let total = reduce(&block, x, Plus);
-    // SAFETY: and two outputs per thread.
-    unsafe {
-        *out.add(2 * i) = scan;
-        *out.add(2 * i + 1) = total;
-    }
+    out.chunk(&grid).store_all([scan, total]);
 }
 
 /// What [`tile_scan_block_sum`] writes for `input` in blocks of `block`

@@ -6,7 +6,7 @@
 
 use cooperative_groups::intrinsics::thread_idx;
 use cooperative_groups::ops::{Greater, Plus};
-use cooperative_groups::{kernel, this_grid};
+use cooperative_groups::{Chunked, GlobalSlice, OwnedSlice, kernel, this_grid};
 
 /// `out` holds `2 · blocks` words. Each round, thread 0 of every block
 /// publishes its value, the grid syncs, every block reads the value of the
@@ -45,11 +45,10 @@ pub fn grid_exchange(out: *mut u32, rounds: u32) {
 /// `inp[r] & 15` (exact: small integers), and the `u64` maximum of
 /// `inp[r] · 2^32 + r` (low word, then high word).
 #[kernel]
-pub fn grid_collectives(inp: *const u32, out: *mut u32) {
+pub fn grid_collectives(inp: GlobalSlice<u32>, out: OwnedSlice<u32, Chunked<6>>) {
     let grid = this_grid();
     let r = grid.thread_rank() as usize;
-    // SAFETY: `inp` holds one word per thread of the grid.
-    let v = unsafe { inp.add(r).read() };
+    let v = inp.load(r);
     let sum = grid.reduce(v, Plus);
     let inclusive = grid.inclusive_scan(v, Plus);
     let exclusive = grid.exclusive_scan(v, Plus);
@@ -63,8 +62,5 @@ pub fn grid_collectives(inp: *const u32, out: *mut u32) {
         max as u32,
         (max >> 32) as u32,
     ];
-    for (i, w) in words.into_iter().enumerate() {
-        // SAFETY: `out` holds six words per thread of the grid.
-        unsafe { out.add(6 * r + i).write(w) };
-    }
+    out.chunk(&grid).store_all(words);
 }

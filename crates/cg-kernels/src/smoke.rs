@@ -5,7 +5,7 @@
 use cooperative_groups::intrinsics::{
     FULL_MASK, block_dim, block_idx, lane_id, shfl_down_sync, syncthreads, thread_idx,
 };
-use cooperative_groups::{dynamic_shared, kernel, shared_array};
+use cooperative_groups::{OwnedSlice, dynamic_shared, kernel, shared_array, this_grid};
 
 /// Largest block the smoke kernel supports (its static array's length).
 pub const SMOKE_MAX_BLOCK: u32 = 1024;
@@ -19,7 +19,7 @@ pub const fn smoke_dynamic_smem(block: u32) -> usize {
 /// each thread reads two other threads' entries, and a `shfl.sync.down`
 /// passes the sum one lane down. 1-D launches, blocks of whole warps.
 #[kernel]
-pub fn smoke(out: *mut u32) {
+pub fn smoke(out: OwnedSlice<u32>) {
     let tid = thread_idx().x;
     let bid = block_idx().x;
     let n = block_dim().x;
@@ -32,8 +32,10 @@ pub fn smoke(out: *mut u32) {
     let a = statics.load((n - 1 - tid) as usize);
     let b = dynamic.load(((tid + 32) % n) as usize);
     let s = shfl_down_sync(FULL_MASK, a.wrapping_add(b), 1, 32);
-    // SAFETY: the launcher allocates one u32 per thread of the grid.
-    unsafe { *out.add((bid * n + tid) as usize) = s };
+    // One output per thread: the thread's rank in the (1-D) grid.
+    if let Some(e) = out.at(&this_grid()) {
+        e.store(s);
+    }
 }
 
 /// What [`smoke`] writes for thread `tid` of block `bid` (blocks of `n` threads).

@@ -35,9 +35,11 @@ fn reduce_sums_every_element() {
             &mut of as *mut f32,
         );
         let cfg = cg_sim::LaunchConfig::new(grid, BLOCK).with_cooperative(true);
-        let ki = DEVICE_REDUCE_I32.host_fn();
+        // SAFETY: `n` inputs and one total, alive across the launch.
+        let ki = unsafe { DEVICE_REDUCE_I32.host_fn_unchecked() };
         cg_sim::launch_on(&dev(), &cfg, &|| ki((pi, po, n as u32))).unwrap();
-        let kf = DEVICE_REDUCE_F32.host_fn();
+        // SAFETY: as above.
+        let kf = unsafe { DEVICE_REDUCE_F32.host_fn_unchecked() };
         cg_sim::launch_on(&dev(), &cfg, &|| kf((pf, pof, n as u32))).unwrap();
         let want: i32 = xs.iter().fold(0i32, |a, &b| a.wrapping_add(b));
         assert_eq!(oi, want, "grid {grid}, n {n}");
@@ -63,11 +65,13 @@ fn scan_matches_the_sequential_prefix_sums() {
             .with_dynamic_smem(SCAN_SMEM_BYTES);
         epoch += 1;
         let (pi, po) = (xs.as_ptr(), oi.as_mut_ptr());
-        let ki = DEVICE_SCAN_I32.host_fn();
+        // SAFETY: `n` inputs and outputs, and the tile states for `n`.
+        let ki = unsafe { DEVICE_SCAN_I32.host_fn_unchecked() };
         cg_sim::launch_on(&dev(), &cfg, &|| ki((pi, po, ps, n as u32, epoch))).unwrap();
         epoch += 1;
         let (pf, pof) = (fs.as_ptr(), of.as_mut_ptr());
-        let kf = DEVICE_SCAN_F32.host_fn();
+        // SAFETY: as above.
+        let kf = unsafe { DEVICE_SCAN_F32.host_fn_unchecked() };
         cg_sim::launch_on(&dev(), &cfg, &|| kf((pf, pof, ps, n as u32, epoch))).unwrap();
         let mut want = vec![0i32; n];
         scan_model_i32(&xs, &mut want);

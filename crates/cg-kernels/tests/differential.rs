@@ -7,7 +7,6 @@ use cg_kernels::diff::cases::DIFF_CASES;
 
 fn run_on_sim(c: &cg_kernels::diff::cases::DiffCase) -> Vec<u32> {
     let mut out = vec![0u32; (c.grid * c.block) as usize * DIFF_WORDS];
-    let ptr = out.as_mut_ptr();
     let cfg = cg_sim::LaunchConfig {
         grid: cg_sim::Dim3::x(c.grid),
         block: cg_sim::Dim3::x(c.block),
@@ -15,8 +14,8 @@ fn run_on_sim(c: &cg_kernels::diff::cases::DiffCase) -> Vec<u32> {
         dynamic_smem_bytes: c.dynamic_smem,
         cooperative: false,
     };
-    let body = c.kernel.host_fn();
-    cg_sim::launch(&cfg, &|| body((ptr,))).unwrap_or_else(|e| panic!("{}: {e}", c.name));
+    cooperative_groups::host::run(&c.kernel, &cfg, (&mut out[..],))
+        .unwrap_or_else(|e| panic!("{}: {e}", c.name));
     out
 }
 

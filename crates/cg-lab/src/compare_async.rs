@@ -99,11 +99,16 @@ impl Staged<'_> {
         let cfg = LaunchConfig::linear(self.grid, BLOCK).with_dynamic_smem(SMEM_BYTES);
         let args: StagedArgs = (self.input.as_ptr(), self.partial.as_ptr(), n);
         match v.rust {
-            Some(k) if sync => self.backend.launch(&k, &cfg, args)?,
-            Some(k) => self.gpu.launch(&k, &cfg, args)?,
+            // SAFETY: every staged kernel, Rust and C++, reads `n` floats of
+            // `input` and writes one partial per block of the grid: this
+            // GPU's buffers, sized for that, outlive the launch.
+            Some(k) if sync => unsafe { self.backend.launch_unchecked(&k, &cfg, args) }?,
+            // SAFETY: as above.
+            Some(k) => unsafe { self.gpu.launch_unchecked(&k, &cfg, args) }?,
             None => {
                 let f = self.module.function(v.cpp)?;
-                self.gpu.launch_function(f, v.cpp, &cfg, args)?;
+                // SAFETY: as above; the C++ twin takes the same arguments.
+                unsafe { self.gpu.launch_function(f, v.cpp, &cfg, args) }?;
                 if sync {
                     self.gpu.synchronize()?;
                 }

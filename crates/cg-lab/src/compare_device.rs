@@ -229,11 +229,18 @@ impl Bench<'_> {
         }
         let epoch = self.next_epoch();
         let (b, sync) = (self.backend, sync);
+        // Every launch below: the device-wide kernels read `n` elements of
+        // `input`, write `n` of `output` (the scans) or one total, and use
+        // the tile-state and partial buffers this struct sized for the grid:
+        // this backend's buffers, alive across the launch.
         macro_rules! go {
             ($k:expr, $cfg:expr, $args:expr) => {
-                match b {
-                    Backend::Gpu(g) if !sync => g.launch(&$k, &$cfg, $args)?,
-                    _ => b.launch(&$k, &$cfg, $args)?,
+                // SAFETY: the buffers above, as the kernel uses them.
+                unsafe {
+                    match b {
+                        Backend::Gpu(g) if !sync => g.launch_unchecked(&$k, &$cfg, $args)?,
+                        _ => b.launch_unchecked(&$k, &$cfg, $args)?,
+                    }
                 }
             };
         }

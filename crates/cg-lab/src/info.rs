@@ -96,9 +96,9 @@ fn yes(b: bool) -> &'static str {
 /// Launches the smoke kernel and compares every output word with the model.
 fn smoke(backend: &Backend, grid: u32, block: u32) -> Result<()> {
     let threads = (grid * block) as usize;
-    let out = backend.alloc::<u32>(threads)?;
+    let mut out = backend.alloc::<u32>(threads)?;
     let cfg = LaunchConfig::linear(grid, block).with_dynamic_smem(smoke_dynamic_smem(block) as u32);
-    backend.launch(&SMOKE, &cfg, (out.as_ptr(),))?;
+    backend.launch(&SMOKE, &cfg, (&mut out,))?;
     let got = out.to_vec()?;
     let mut bad = Vec::new();
     for b in 0..grid {

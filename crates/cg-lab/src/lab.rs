@@ -267,9 +267,13 @@ impl<'a> Lab<'a> {
                     n,
                 );
                 self.count.zero_async()?;
-                match side {
-                    Side::Rust => run(self.backend, &COALESCED_ODD, &cfg, args, sync),
-                    Side::Cpp(m, name) => self.run_cpp(m, name, &cfg, args, sync),
+                // SAFETY: both sides take the same arguments, this lab's buffers on its
+                // backend, sized for the experiment's `n`, grid and block.
+                unsafe {
+                    match side {
+                        Side::Rust => run(self.backend, &COALESCED_ODD, &cfg, args, sync),
+                        Side::Cpp(m, name) => self.run_cpp(m, name, &cfg, args, sync),
+                    }
                 }
             }
             Variant::LastBlock => {
@@ -280,9 +284,13 @@ impl<'a> Lab<'a> {
                 // every partial and the total, and its last ticket wraps the
                 // counter back to 0.
                 let args: LastBlockArgs = (self.input_f32.as_ptr(), out, n, ticket);
-                match side {
-                    Side::Rust => run(self.backend, &k?, &cfg, args, sync),
-                    Side::Cpp(m, name) => self.run_cpp(m, name, &cfg, args, sync),
+                // SAFETY: both sides take the same arguments, this lab's buffers on its
+                // backend, sized for the experiment's `n`, grid and block.
+                unsafe {
+                    match side {
+                        Side::Rust => run(self.backend, &k?, &cfg, args, sync),
+                        Side::Cpp(m, name) => self.run_cpp(m, name, &cfg, args, sync),
+                    }
                 }
             }
             Variant::Cluster { size } => {
@@ -290,9 +298,13 @@ impl<'a> Lab<'a> {
                     .with_cluster(Dim3::x(size));
                 let args = (self.cluster_out.as_ptr(),);
                 self.cluster_out.zero_async()?;
-                match side {
-                    Side::Rust => run(self.backend, &CLUSTER_DSMEM, &cfg, args, sync),
-                    Side::Cpp(m, name) => self.run_cpp(m, name, &cfg, args, sync),
+                // SAFETY: both sides take the same arguments, this lab's buffers on its
+                // backend, sized for the experiment's `n`, grid and block.
+                unsafe {
+                    match side {
+                        Side::Rust => run(self.backend, &CLUSTER_DSMEM, &cfg, args, sync),
+                        Side::Cpp(m, name) => self.run_cpp(m, name, &cfg, args, sync),
+                    }
                 }
             }
         }
@@ -327,9 +339,13 @@ impl<'a> Lab<'a> {
             reps,
         );
         self.partial.zero_async()?;
-        match side {
-            Side::Rust => run(self.backend, &k?, &cfg, args, sync),
-            Side::Cpp(m, name) => self.run_cpp(m, name, &cfg, args, sync),
+        // SAFETY: both sides take the same arguments, this lab's buffers on its
+        // backend, sized for the experiment's `n`, grid and block.
+        unsafe {
+            match side {
+                Side::Rust => run(self.backend, &k?, &cfg, args, sync),
+                Side::Cpp(m, name) => self.run_cpp(m, name, &cfg, args, sync),
+            }
         }
     }
 
@@ -349,15 +365,22 @@ impl<'a> Lab<'a> {
         let out = self.scan_out.as_mut().expect("allocated above");
         let args: ReduceArgs = (self.input_f32.as_ptr(), out.as_ptr(), n, reps);
         out.zero_async()?;
-        match side {
-            Side::Rust => run(self.backend, &k?, &cfg, args, sync),
-            Side::Cpp(m, name) => self.run_cpp(m, name, &cfg, args, sync),
+        // SAFETY: both sides take the same arguments, this lab's buffers on its
+        // backend, sized for the experiment's `n`, grid and block.
+        unsafe {
+            match side {
+                Side::Rust => run(self.backend, &k?, &cfg, args, sync),
+                Side::Cpp(m, name) => self.run_cpp(m, name, &cfg, args, sync),
+            }
         }
     }
 
     /// Launches a function of the C++ reference module with the same
     /// arguments as its Rust twin.
-    fn run_cpp<A: cg_runtime::KernelArgs>(
+    /// # Safety
+    /// `args` must match the C++ kernel `name`'s parameters, with buffers as
+    /// large as it reads and writes for `cfg`.
+    unsafe fn run_cpp<A: cg_runtime::KernelArgs>(
         &self,
         module: &cg_runtime::Module,
         name: &str,
@@ -369,7 +392,8 @@ impl<'a> Lab<'a> {
             bail!("the C++ reference runs on a GPU only")
         };
         let f = module.function(name)?;
-        gpu.launch_function(f, name, cfg, args)?;
+        // SAFETY: forwarded contract.
+        unsafe { gpu.launch_function(f, name, cfg, args) }?;
         if sync {
             gpu.synchronize()?;
         }
@@ -608,16 +632,23 @@ fn no_sized(block: u32) -> anyhow::Error {
 
 /// Launches on either backend; `sync = false` leaves a GPU launch in flight
 /// (the timed path records events around it).
-fn run<A: cg_runtime::KernelArgs>(
+///
+/// # Safety
+/// `args` must meet `k`'s contract for `cfg` (the lab's buffers, sized for
+/// the experiment's `n` and grid, on `backend`).
+unsafe fn run<A: cg_runtime::KernelArgs, H: cg_runtime::HostArgs<A>>(
     backend: &Backend,
     k: &Kernel<A>,
     cfg: &LaunchConfig,
-    args: A,
+    args: H,
     sync: bool,
 ) -> Result<()> {
-    match backend {
-        Backend::Gpu(g) if !sync => Ok(g.launch(k, cfg, args)?),
-        _ => Ok(backend.launch(k, cfg, args)?),
+    // SAFETY: forwarded contract.
+    unsafe {
+        match backend {
+            Backend::Gpu(g) if !sync => Ok(g.launch_unchecked(k, cfg, args)?),
+            _ => Ok(backend.launch_unchecked(k, cfg, args)?),
+        }
     }
 }
 

@@ -87,10 +87,10 @@ pub struct DiffReport {
 /// Runs one differential case on `backend`; returns the output words.
 pub fn run_case(backend: &Backend, c: &DiffCase) -> Result<Vec<u32>> {
     let words = (c.grid * c.block) as usize * DIFF_WORDS;
-    let out = backend.alloc::<u32>(words)?;
+    let mut out = backend.alloc::<u32>(words)?;
     let cfg = LaunchConfig::linear(c.grid, c.block).with_dynamic_smem(c.dynamic_smem);
     backend
-        .launch(&c.kernel, &cfg, (out.as_ptr(),))
+        .launch(&c.kernel, &cfg, (&mut out,))
         .with_context(|| format!("differential case {}", c.name))?;
     Ok(out.to_vec()?)
 }
@@ -482,11 +482,14 @@ fn grid_exchange_expected(blocks: u32, rounds: u32) -> Vec<u32> {
 pub fn grid_check(backend: &Backend, blocks: u32, block: u32, rounds: u32) -> Result<bool> {
     let out = backend.alloc::<u32>(2 * blocks as usize)?;
     let cfg = LaunchConfig::linear(blocks, block).with_cooperative(true);
-    backend.launch(
-        &cg_kernels::grid::GRID_EXCHANGE,
-        &cfg,
-        (out.as_ptr(), rounds),
-    )?;
+    // SAFETY: `grid_exchange` writes and reads two words per block of `out`.
+    unsafe {
+        backend.launch_unchecked(
+            &cg_kernels::grid::GRID_EXCHANGE,
+            &cfg,
+            (out.as_ptr(), rounds),
+        )
+    }?;
     Ok(out.to_vec()?[blocks as usize..] == grid_exchange_expected(blocks, rounds)[..])
 }
 
@@ -527,12 +530,12 @@ pub fn grid_collectives_check(backend: &Backend, blocks: u32, block: u32) -> Res
         .map(|i| i.wrapping_mul(0x9e37_79b9).rotate_left(7) ^ 0x5bd1_e995)
         .collect();
     let d_inp = backend.upload(&inp)?;
-    let out = backend.alloc::<u32>(6 * n)?;
+    let mut out = backend.alloc::<u32>(6 * n)?;
     let cfg = LaunchConfig::linear(blocks, block).with_cooperative(true);
     backend.launch(
         &cg_kernels::grid::GRID_COLLECTIVES,
         &cfg,
-        (d_inp.as_ptr(), out.as_ptr()),
+        (&d_inp, &mut out),
     )?;
     Ok(out.to_vec()? == grid_collectives_expected(&inp))
 }
@@ -598,19 +601,22 @@ pub fn grid_suite(backend: &Backend) -> Result<(Vec<String>, bool)> {
 /// its outputs, and whether they equal the host model.
 fn generic_instance<T: cg_runtime::Pod + PartialEq + std::ops::Add<Output = T>>(
     backend: &Backend,
-    kernel: &cg_runtime::Kernel<(*const T, *mut T)>,
+    kernel: &cg_runtime::Kernel<(
+        cooperative_groups::GlobalSlice<T>,
+        cooperative_groups::OwnedSlice<T, cooperative_groups::Chunked<2>>,
+    )>,
     input: &[T],
     block: u32,
     zero: T,
 ) -> Result<(Vec<T>, bool)> {
     let inp = backend.upload(input)?;
-    let out = backend.alloc::<T>(2 * input.len())?;
+    let mut out = backend.alloc::<T>(2 * input.len())?;
     let blocks = input.len() as u32 / block;
     backend
         .launch(
             kernel,
             &LaunchConfig::linear(blocks, block),
-            (inp.as_ptr() as *const T, out.as_ptr()),
+            (&inp, &mut out),
         )
         .with_context(|| format!("type-generic kernel {}", kernel.name()))?;
     let got = out.to_vec()?;
@@ -671,11 +677,14 @@ fn watchdog_check(args: &crate::backend_choice::BackendArgs) -> Result<String> {
     let flag = backend.alloc::<u32>(1)?;
     eprintln!("watchdog test: launching spin_until_set (never ends) with a 2 s limit …");
     let start = std::time::Instant::now();
-    let result = backend.launch(
-        &cg_kernels::faults::SPIN_UNTIL_SET,
-        &LaunchConfig::linear(2, 64),
-        (flag.as_ptr() as *const u32,),
-    );
+    // SAFETY: the kernel reads one word of `flag` (forever).
+    let result = unsafe {
+        backend.launch_unchecked(
+            &cg_kernels::faults::SPIN_UNTIL_SET,
+            &LaunchConfig::linear(2, 64),
+            (flag.as_ptr() as *const u32,),
+        )
+    };
     // Freeing the flag or unloading the module would wait for the kernel,
     // which never ends: leave both to the process's exit.
     std::mem::forget(flag);
@@ -693,17 +702,17 @@ fn watchdog_check(args: &crate::backend_choice::BackendArgs) -> Result<String> {
 /// A kernel of this crate (`cg_lab`), which the lab's module — built from
 /// `cg_kernels` — does not contain: launching it there must be refused.
 #[cooperative_groups::kernel]
-pub fn foreign_smoke(out: *mut u32) {
-    // SAFETY: never launched on a module that has it; on the simulator the
-    // launcher passes one word.
-    unsafe { *out = 1 };
+pub fn foreign_smoke(out: cooperative_groups::OwnedSlice<u32>) {
+    if let Some(e) = out.at(&cooperative_groups::this_grid()) {
+        e.store(1);
+    }
 }
 
 /// A descriptor launched against a module built from another crate is
 /// refused with an error naming both crates (the GPU check of `verify`).
 pub fn foreign_kernel_check(backend: &Backend) -> Result<String> {
-    let out = backend.alloc::<u32>(1)?;
-    match backend.launch(&FOREIGN_SMOKE, &LaunchConfig::linear(1, 1), (out.as_ptr(),)) {
+    let mut out = backend.alloc::<u32>(1)?;
+    match backend.launch(&FOREIGN_SMOKE, &LaunchConfig::linear(1, 1), (&mut out,)) {
         Err(e @ cg_runtime::RuntimeError::KernelNotInModule { .. }) => Ok(format!(
             "a kernel of another crate, launched against the lab's module: refused ({e})"
         )),
@@ -729,9 +738,9 @@ fn cluster_tokens_expected(blocks: u32, block: u32, size: u32) -> Vec<u32> {
 /// Runs `cluster_tokens` on `blocks` blocks of `block` threads in clusters
 /// of `size`; returns whether the result matches the model.
 pub fn cluster_check(backend: &Backend, blocks: u32, block: u32, size: u32) -> Result<bool> {
-    let out = backend.alloc::<u32>((blocks * block) as usize)?;
+    let mut out = backend.alloc::<u32>((blocks * block) as usize)?;
     let cfg = LaunchConfig::linear(blocks, block).with_cluster(cg_runtime::Dim3::x(size));
-    backend.launch(&cg_kernels::cluster::CLUSTER_TOKENS, &cfg, (out.as_ptr(),))?;
+    backend.launch(&cg_kernels::cluster::CLUSTER_TOKENS, &cfg, (&mut out,))?;
     Ok(out.to_vec()? == cluster_tokens_expected(blocks, block, size))
 }
 
@@ -810,9 +819,11 @@ mod tests {
         let backend = Backend::sim();
         let out = backend.alloc::<u32>(8).unwrap();
         let cfg = LaunchConfig::linear(4, 32);
-        let e = backend
-            .launch(&cg_kernels::grid::GRID_EXCHANGE, &cfg, (out.as_ptr(), 1))
-            .unwrap_err();
+        // SAFETY: `grid_exchange` uses two words per block of `out`.
+        let e = unsafe {
+            backend.launch_unchecked(&cg_kernels::grid::GRID_EXCHANGE, &cfg, (out.as_ptr(), 1))
+        }
+        .unwrap_err();
         assert!(e.to_string().contains("grid.rs"), "{e}");
     }
 }
@@ -827,8 +838,8 @@ mod foreign_kernel_tests {
         assert_eq!(cg_kernels::smoke::SMOKE.crate_name(), "cg_kernels");
         // On the simulator there is no module: the kernel runs.
         let sim = Backend::sim();
-        let out = sim.alloc::<u32>(1).unwrap();
-        sim.launch(&FOREIGN_SMOKE, &LaunchConfig::linear(1, 1), (out.as_ptr(),))
+        let mut out = sim.alloc::<u32>(1).unwrap();
+        sim.launch(&FOREIGN_SMOKE, &LaunchConfig::linear(1, 1), (&mut out,))
             .unwrap();
         assert_eq!(out.to_vec().unwrap(), [1]);
     }

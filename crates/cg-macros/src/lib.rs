@@ -182,16 +182,23 @@ fn expand_generic(func: ItemFn, inst: Instances) -> syn::Result<proc_macro2::Tok
             syn::visit_mut::visit_fn_arg_mut(&mut subst, input);
         }
         let names = kernel_params(&func.sig)?.0;
-        inner.block = syn::parse_quote!({
-            // SAFETY: the instance's own contract (a kernel's) is the generic function's.
-            unsafe { #generic::<#(#args),*>(#(#names),*) }
-        });
+        inner.block = if kernel_params(&func.sig)?.1.iter().any(has_raw_pointer) {
+            syn::parse_quote!({
+                // SAFETY: the instance's own contract (a kernel's) is the generic function's.
+                unsafe { #generic::<#(#args),*>(#(#names),*) }
+            })
+        } else {
+            syn::parse_quote!({ #generic::<#(#args),*>(#(#names),*) })
+        };
         out.extend(expand_kernel(inner)?);
     }
     // The generic function itself: a function both backends inline, `unsafe`
-    // as every kernel body (it may dereference its pointer arguments).
+    // if a raw pointer parameter makes the kernel `unsafe`.
+    let raw = kernel_params(&func.sig)?.1.iter().any(has_raw_pointer);
     let mut generic = func;
-    generic.sig.unsafety = Some(Default::default());
+    if raw {
+        generic.sig.unsafety = Some(Default::default());
+    }
     generic.attrs.push(syn::parse_quote!(#[inline(always)]));
     generic
         .attrs
@@ -345,30 +352,74 @@ fn expand_kernel(func: ItemFn) -> syn::Result<proc_macro2::TokenStream> {
     let body = &func.block;
     let desc = format_ident!("{}", ident.to_string().to_uppercase());
     let name_lit = ident.to_string();
+    let name_lits: Vec<String> = names.iter().map(|n| n.to_string()).collect();
     let doc = format!(
         "Launch descriptor of the kernel [`{name_lit}`]: its PTX entry name and its host body for the simulator."
     );
+    // A raw pointer parameter makes the kernel an `unsafe fn` (its body may
+    // dereference what the launcher passed) and its launch `unsafe`; with
+    // typed parameters only it is safe, and each parameter must be
+    // `SafeParam` (a pointer hidden behind an alias does not compile).
+    let raw = types.iter().any(has_raw_pointer);
+    let (unsafety, call, safe_check) = if raw {
+        (
+            quote!(unsafe),
+            quote! {
+                // SAFETY: the launcher passes the arguments the kernel was declared
+                // with; an `unsafe` launch carries the kernel's contract.
+                unsafe { #ident(#(#names),*) }
+            },
+            quote!(),
+        )
+    } else {
+        (
+            quote!(),
+            quote!(#ident(#(#names),*)),
+            quote! {
+                #[cfg(not(target_arch = "nvptx64"))]
+                const _: fn() = || {
+                    fn safe_param<P: ::cooperative_groups::SafeParam>() {}
+                    #(safe_param::<#types>();)*
+                };
+            },
+        )
+    };
     Ok(quote! {
         #[cfg(target_arch = "nvptx64")]
         #(#attrs)*
         #[unsafe(no_mangle)]
         #[allow(clippy::missing_safety_doc)]
-        #vis unsafe extern "gpu-kernel" fn #ident(#inputs) #body
+        #vis #unsafety extern "gpu-kernel" fn #ident(#inputs) #body
 
         #[cfg(not(target_arch = "nvptx64"))]
         #(#attrs)*
         #[allow(clippy::missing_safety_doc, clippy::too_many_arguments)]
-        #vis unsafe fn #ident(#inputs) #body
+        #vis #unsafety fn #ident(#inputs) #body
+
+        #safe_check
 
         #[cfg(not(target_arch = "nvptx64"))]
         #[doc = #doc]
         #vis const #desc: ::cooperative_groups::Kernel<(#(#types,)*)> =
             ::cooperative_groups::Kernel::new(::core::env!("CARGO_CRATE_NAME"), #name_lit, |(#(#names,)*)| {
-                // SAFETY: the launcher passes the arguments the kernel was declared
-                // with; the kernel's own contract covers what it does with them.
-                unsafe { #ident(#(#names),*) }
-            });
+                #call
+            })
+            .with_params(&[#(#name_lits),*]);
     })
+}
+
+/// Whether a parameter type is, or holds, a raw pointer (`*const T`,
+/// `*mut T`), as written.
+fn has_raw_pointer(ty: &Type) -> bool {
+    struct Find(bool);
+    impl<'a> syn::visit::Visit<'a> for Find {
+        fn visit_type_ptr(&mut self, _: &'a syn::TypePtr) {
+            self.0 = true;
+        }
+    }
+    let mut f = Find(false);
+    syn::visit::Visit::visit_type(&mut f, ty);
+    f.0
 }
 
 /// `shared_array!(T; N)`: parsed form.

@@ -5,11 +5,16 @@
 
 use std::cell::UnsafeCell;
 
-use cooperative_groups::{Kernel, Pod};
+use cooperative_groups::atomic::{AtomicValue, Scope};
+use cooperative_groups::global::Partition;
+use cooperative_groups::host::{image_span, region};
+use cooperative_groups::{
+    AtomicSlice, GlobalSlice, Kernel, OwnedPitched, OwnedSlice, Pitched, Pod,
+};
 
-use crate::error::Result;
+use crate::error::{Result, RuntimeError};
 use crate::gpu::{DeviceBuffer, Gpu};
-use crate::launch::{KernelArgs, LaunchConfig};
+use crate::launch::{HostArg, HostArgs, KernelArgs, LaunchConfig, SafeArgs, Target};
 use crate::ptx::PtxModule;
 
 /// Where kernels run.
@@ -158,23 +163,191 @@ impl Backend {
         })
     }
 
-    /// Launches `kernel` and waits for it to finish.
-    pub fn launch<A: KernelArgs>(
+    /// Launches the safe kernel `kernel` (every parameter typed or a
+    /// scalar: [`SafeArgs`]) and waits for it to finish. `args` holds one
+    /// argument per parameter: `&buffer` for a `GlobalSlice<T>`, `&mut
+    /// buffer` for an `OwnedSlice<T>` or an `AtomicSlice<T>`,
+    /// [`Buffer::image`]/[`Buffer::image_mut`] for the 2-D views, values for
+    /// scalars — so one buffer cannot be passed as two writable parameters,
+    /// nor as a written and a read one.
+    pub fn launch<A: SafeArgs + KernelArgs, H: HostArgs<A>>(
         &self,
         kernel: &Kernel<A>,
         cfg: &LaunchConfig,
-        args: A,
+        args: H,
     ) -> Result<()> {
+        // SAFETY: every parameter is `SafeParam`: the kernel needs no promise.
+        unsafe { self.launch_unchecked(kernel, cfg, args) }
+    }
+
+    /// Launches any kernel, raw-pointer parameters included (passed as they
+    /// are), and waits for it to finish.
+    ///
+    /// # Safety
+    /// The arguments must meet the kernel's contract: every raw pointer
+    /// valid for what the kernel does with it, on this backend (device
+    /// addresses on a GPU, host memory that outlives the launch on the
+    /// simulator).
+    pub unsafe fn launch_unchecked<A: KernelArgs, H: HostArgs<A>>(
+        &self,
+        kernel: &Kernel<A>,
+        cfg: &LaunchConfig,
+        args: H,
+    ) -> Result<()> {
+        let mut to = Target {
+            sim: self.is_sim(),
+            regions: Vec::new(),
+        };
+        let params = args
+            .into_params(kernel.param_names(), &mut to)
+            .map_err(|reason| RuntimeError::InvalidLaunch {
+                kernel: kernel.name().into(),
+                reason,
+            })?;
         match self {
             Backend::Gpu(g) => {
-                g.launch(kernel, cfg, args)?;
+                // SAFETY: forwarded contract; the typed parameters are device
+                // buffers (`into_params` refused others).
+                unsafe { g.launch_params_of(kernel, cfg, params) }?;
                 g.synchronize()
             }
             Backend::Sim(dev) => {
-                let body = kernel.host_fn();
-                cg_sim::launch_on(dev, cfg, &|| body(args))?;
+                // SAFETY: forwarded contract.
+                let body = unsafe { kernel.host_fn_unchecked() };
+                cg_sim::launch_with(dev, cfg, &to.regions, &|| body(params))?;
                 Ok(())
             }
         }
+    }
+}
+
+/// A buffer's elements as a 2-D image for a [`Pitched`] (`Image<&Buffer>`)
+/// or an [`OwnedPitched`] (`Image<&mut Buffer>`) parameter: rows of
+/// `width` elements, `pitch` apart, `height` rows.
+#[derive(Debug)]
+pub struct Image<B> {
+    buf: B,
+    width: usize,
+    height: usize,
+    pitch: usize,
+}
+
+impl<T: Pod> Buffer<T> {
+    /// The buffer as a read-only image (`height` rows of `width` elements,
+    /// `pitch` elements apart) for a `Pitched<T>` parameter.
+    pub fn image(&self, width: usize, height: usize, pitch: usize) -> Image<&Buffer<T>> {
+        Image {
+            buf: self,
+            width,
+            height,
+            pitch,
+        }
+    }
+
+    /// The buffer as a writable image for an `OwnedPitched<T>` parameter.
+    pub fn image_mut(
+        &mut self,
+        width: usize,
+        height: usize,
+        pitch: usize,
+    ) -> Image<&mut Buffer<T>> {
+        Image {
+            buf: self,
+            width,
+            height,
+            pitch,
+        }
+    }
+
+    /// The memory of the buffer for a launch on `to`: its pointer, after
+    /// registering it for a simulator launch (an error if the buffer belongs
+    /// to the other backend).
+    fn memory(
+        &self,
+        name: &'static str,
+        to: &mut Target,
+        elems: usize,
+        writable: bool,
+    ) -> std::result::Result<*mut T, String> {
+        match (self, to.sim) {
+            (Buffer::Device(d), false) => Ok(d.as_ptr()),
+            (Buffer::Host(h), true) => {
+                to.regions.push(region(name, h.as_ptr(), elems, writable));
+                Ok(h.as_ptr())
+            }
+            (Buffer::Device(_), true) => Err(format!(
+                "`{name}`: a GPU buffer passed to a simulator launch (allocate it from the simulator backend)"
+            )),
+            (Buffer::Host(_), false) => Err(format!(
+                "`{name}`: a simulator buffer passed to a GPU launch (allocate it from the GPU backend)"
+            )),
+        }
+    }
+}
+
+impl<T: Pod> HostArg<GlobalSlice<T>> for &Buffer<T> {
+    fn into_param(
+        self,
+        name: &'static str,
+        to: &mut Target,
+    ) -> std::result::Result<GlobalSlice<T>, String> {
+        let p = self.memory(name, to, self.len(), false)?;
+        // SAFETY: `len` elements of this backend's memory, borrowed shared
+        // for the launch (the caller holds the borrow across it).
+        Ok(unsafe { GlobalSlice::from_raw_parts(p, self.len()) })
+    }
+}
+
+impl<T: Pod, P: Partition> HostArg<OwnedSlice<T, P>> for &mut Buffer<T> {
+    fn into_param(
+        self,
+        name: &'static str,
+        to: &mut Target,
+    ) -> std::result::Result<OwnedSlice<T, P>, String> {
+        let p = self.memory(name, to, self.len(), true)?;
+        // SAFETY: borrowed exclusively for the launch: no other parameter
+        // reaches it.
+        Ok(unsafe { OwnedSlice::from_raw_parts(p, self.len()) })
+    }
+}
+
+impl<T: Pod + AtomicValue, S: Scope + 'static> HostArg<AtomicSlice<T, S>> for &mut Buffer<T> {
+    fn into_param(
+        self,
+        name: &'static str,
+        to: &mut Target,
+    ) -> std::result::Result<AtomicSlice<T, S>, String> {
+        let p = self.memory(name, to, self.len(), true)?;
+        // SAFETY: borrowed exclusively for the launch; the kernel reaches it
+        // only atomically.
+        Ok(unsafe { AtomicSlice::from_raw_parts(p, self.len()) })
+    }
+}
+
+impl<T: Pod> HostArg<Pitched<T>> for Image<&Buffer<T>> {
+    fn into_param(
+        self,
+        name: &'static str,
+        to: &mut Target,
+    ) -> std::result::Result<Pitched<T>, String> {
+        let span = image_span(self.width, self.height, self.pitch, self.buf.len())
+            .map_err(|e| format!("`{name}`: {e}"))?;
+        let p = self.buf.memory(name, to, span, false)?;
+        // SAFETY: a shared borrow for the launch, covering the image.
+        Ok(unsafe { Pitched::from_raw_parts(p, self.width, self.height, self.pitch) })
+    }
+}
+
+impl<T: Pod> HostArg<OwnedPitched<T>> for Image<&mut Buffer<T>> {
+    fn into_param(
+        self,
+        name: &'static str,
+        to: &mut Target,
+    ) -> std::result::Result<OwnedPitched<T>, String> {
+        let span = image_span(self.width, self.height, self.pitch, self.buf.len())
+            .map_err(|e| format!("`{name}`: {e}"))?;
+        let p = self.buf.memory(name, to, span, true)?;
+        // SAFETY: an exclusive borrow for the launch, covering the image.
+        Ok(unsafe { OwnedPitched::from_raw_parts(p, self.width, self.height, self.pitch) })
     }
 }

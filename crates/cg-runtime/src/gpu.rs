@@ -13,7 +13,7 @@ use cudarc::driver::sys::{self, CUfunction_attribute as FA};
 use crate::device::{self, DeviceInfo};
 use crate::driver::cu;
 use crate::error::{Result, RuntimeError};
-use crate::launch::{Dim3, KernelArgs, LaunchConfig};
+use crate::launch::{Dim3, HostArg, HostArgs, KernelArgs, LaunchConfig, SafeArgs, Target};
 use crate::ptx::{EmbeddedPtx, PtxModule, select_for_device};
 
 /// A kernel function of a loaded [`Module`] (valid while the module lives).
@@ -216,35 +216,95 @@ impl Gpu {
         })
     }
 
-    /// Launches a `#[kernel]` by its descriptor, from the module loaded by
-    /// [`open`](Self::open) (an error if the kernel's crate is another).
-    pub fn launch<A: KernelArgs>(
+    /// Launches the safe `#[kernel]` `kernel` (its parameters all typed or
+    /// scalars) from the module loaded by [`open`](Self::open) (an error if
+    /// the kernel's crate is another), with device buffers for its typed
+    /// parameters (`&buf` for a `GlobalSlice`, `&mut buf` for an
+    /// `OwnedSlice` or `AtomicSlice`). Asynchronous: the launch is queued.
+    pub fn launch<A: SafeArgs + KernelArgs, H: HostArgs<A>>(
         &self,
         kernel: &Kernel<A>,
         cfg: &LaunchConfig,
-        args: A,
+        args: H,
     ) -> Result<()> {
         self.launch_in(&self.kernels, kernel, cfg, args)
     }
 
-    /// Launches a `#[kernel]` by its descriptor from `module` (an error if
-    /// the module was built from another crate than the kernel's).
-    pub fn launch_in<A: KernelArgs>(
+    /// [`launch`](Self::launch) from `module` (an error if the module was
+    /// built from another crate than the kernel's).
+    pub fn launch_in<A: SafeArgs + KernelArgs, H: HostArgs<A>>(
         &self,
         module: &Module,
         kernel: &Kernel<A>,
         cfg: &LaunchConfig,
-        args: A,
+        args: H,
     ) -> Result<()> {
+        // SAFETY: every parameter is `SafeParam`: the kernel needs no promise.
+        unsafe { self.launch_in_unchecked(module, kernel, cfg, args) }
+    }
+
+    /// Launches any `#[kernel]`, raw-pointer parameters included.
+    ///
+    /// # Safety
+    /// Every raw pointer must be a device address valid for what the kernel
+    /// does with it, for as long as the kernel runs.
+    pub unsafe fn launch_unchecked<A: KernelArgs, H: HostArgs<A>>(
+        &self,
+        kernel: &Kernel<A>,
+        cfg: &LaunchConfig,
+        args: H,
+    ) -> Result<()> {
+        // SAFETY: forwarded contract.
+        unsafe { self.launch_in_unchecked(&self.kernels, kernel, cfg, args) }
+    }
+
+    /// [`launch_unchecked`](Self::launch_unchecked) from `module`.
+    ///
+    /// # Safety
+    /// As [`launch_unchecked`](Self::launch_unchecked).
+    pub unsafe fn launch_in_unchecked<A: KernelArgs, H: HostArgs<A>>(
+        &self,
+        module: &Module,
+        kernel: &Kernel<A>,
+        cfg: &LaunchConfig,
+        args: H,
+    ) -> Result<()> {
+        let mut to = Target::gpu();
+        let params = args
+            .into_params(kernel.param_names(), &mut to)
+            .map_err(|reason| RuntimeError::InvalidLaunch {
+                kernel: kernel.name().into(),
+                reason,
+            })?;
         let f = module.kernel(kernel)?;
-        self.launch_function(f, kernel.name(), cfg, args)
+        // SAFETY: forwarded contract; the typed parameters are device memory.
+        unsafe { self.launch_function(f, kernel.name(), cfg, params) }
+    }
+
+    /// The launch of `kernel` with parameters already made (`Backend`'s).
+    ///
+    /// # Safety
+    /// As [`launch_unchecked`](Self::launch_unchecked).
+    pub(crate) unsafe fn launch_params_of<A: KernelArgs>(
+        &self,
+        kernel: &Kernel<A>,
+        cfg: &LaunchConfig,
+        params: A,
+    ) -> Result<()> {
+        let f = self.kernels.kernel(kernel)?;
+        // SAFETY: forwarded contract.
+        unsafe { self.launch_function(f, kernel.name(), cfg, params) }
     }
 
     /// Launches any loaded function (e.g. of a C++ module) with `args`, after
     /// checking the shape against the device (and, for cooperative launches,
-    /// that the whole grid can be co-resident). `args` must match the
-    /// function's parameters, as for a `#[kernel]`.
-    pub fn launch_function<A: KernelArgs>(
+    /// that the whole grid can be co-resident).
+    ///
+    /// # Safety
+    /// `args` must match the function's parameters (count, types, layout),
+    /// and every pointer among them must be a device address valid for what
+    /// the function does with it.
+    pub unsafe fn launch_function<A: KernelArgs>(
         &self,
         f: Function,
         name: &str,
@@ -547,6 +607,59 @@ pub struct DeviceBuffer<T> {
     ptr: sys::CUdeviceptr,
     len: usize,
     _t: PhantomData<T>,
+}
+
+impl<T: Pod> HostArg<cooperative_groups::GlobalSlice<T>> for &DeviceBuffer<T> {
+    fn into_param(
+        self,
+        name: &'static str,
+        to: &mut Target,
+    ) -> std::result::Result<cooperative_groups::GlobalSlice<T>, String> {
+        device_only(name, to)?;
+        // SAFETY: device memory of `len` elements, borrowed shared for the launch.
+        Ok(unsafe { cooperative_groups::GlobalSlice::from_raw_parts(self.as_ptr(), self.len) })
+    }
+}
+
+impl<T: Pod, P: cooperative_groups::global::Partition> HostArg<cooperative_groups::OwnedSlice<T, P>>
+    for &mut DeviceBuffer<T>
+{
+    fn into_param(
+        self,
+        name: &'static str,
+        to: &mut Target,
+    ) -> std::result::Result<cooperative_groups::OwnedSlice<T, P>, String> {
+        device_only(name, to)?;
+        // SAFETY: device memory of `len` elements, borrowed exclusively for the launch.
+        Ok(unsafe { cooperative_groups::OwnedSlice::from_raw_parts(self.as_ptr(), self.len) })
+    }
+}
+
+impl<
+    T: Pod + cooperative_groups::atomic::AtomicValue,
+    S: cooperative_groups::atomic::Scope + 'static,
+> HostArg<cooperative_groups::AtomicSlice<T, S>> for &mut DeviceBuffer<T>
+{
+    fn into_param(
+        self,
+        name: &'static str,
+        to: &mut Target,
+    ) -> std::result::Result<cooperative_groups::AtomicSlice<T, S>, String> {
+        device_only(name, to)?;
+        // SAFETY: device memory, borrowed exclusively; reached only atomically.
+        Ok(unsafe { cooperative_groups::AtomicSlice::from_raw_parts(self.as_ptr(), self.len) })
+    }
+}
+
+/// Device memory serves only GPU launches.
+fn device_only(name: &'static str, to: &Target) -> std::result::Result<(), String> {
+    if to.sim {
+        Err(format!(
+            "`{name}`: a GPU buffer passed to a simulator launch"
+        ))
+    } else {
+        Ok(())
+    }
 }
 
 impl<T: Pod> DeviceBuffer<T> {

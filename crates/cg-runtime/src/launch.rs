@@ -5,24 +5,8 @@ use std::ffi::c_void;
 
 pub use cg_isa::{Dim3, LaunchConfig, ShapeError};
 
-/// A value that may be passed to a kernel: same size and meaning on host and
-/// device (integers, floats, raw pointers).
-///
-/// # Safety
-/// Implementors must be plain data whose bytes the kernel reads as-is.
-pub unsafe trait KernelParam: Copy + 'static {}
-
-macro_rules! params {
-    ($($t:ty),*) => { $(
-        // SAFETY: primitive plain data.
-        unsafe impl KernelParam for $t {}
-    )* };
-}
-params!(u8, u16, u32, u64, i8, i16, i32, i64, f32, f64);
-// SAFETY: a pointer is a 64-bit address on both sides (device address on the GPU).
-unsafe impl<T: 'static> KernelParam for *const T {}
-// SAFETY: as above.
-unsafe impl<T: 'static> KernelParam for *mut T {}
+pub use cooperative_groups::host::{HostArg, HostArgs, SafeArgs, Target};
+pub use cooperative_groups::{KernelParam, SafeParam};
 
 /// A kernel's argument tuple.
 pub trait KernelArgs: Copy + 'static {

@@ -13,7 +13,10 @@
 //!   memory and CUDA-event timing ([`gpu`]), through the CUDA driver API loaded
 //!   at run time, so binaries start on machines without CUDA;
 //! * one launch API over the GPU and the `cg-sim` simulator ([`backend`]),
-//!   with buffers of [`Pod`] types only.
+//!   with buffers of [`Pod`] types only: [`Backend::launch`] is safe for
+//!   kernels whose parameters are typed ([`SafeArgs`]) and takes the
+//!   buffers themselves; a kernel with raw-pointer parameters launches only
+//!   through the `unsafe` [`Backend::launch_unchecked`].
 //!
 //! A complete host program; in a real project `KERNELS` comes from
 //! `include!(concat!(env!("OUT_DIR"), "/<kernel crate>.rs"))` after
@@ -25,16 +28,14 @@
 //! ```
 //! use cg_runtime::{Backend, EmbeddedPtx, LaunchConfig, PtxModule};
 //! use cooperative_groups::prelude::*;
+//! use cooperative_groups::{GlobalSlice, OwnedSlice, PerBlock};
 //!
 //! #[cooperative_groups::kernel]
-//! pub fn block_sums(input: *const u32, sums: *mut u32) {
+//! pub fn block_sums(input: GlobalSlice<u32>, sums: OwnedSlice<u32, PerBlock>) {
 //!     let block = this_thread_block();
-//!     let i = (block.group_index().x * block.num_threads() + block.thread_rank()) as usize;
-//!     // SAFETY: the launch passes one input per thread.
-//!     let s = reduce(&block, unsafe { *input.add(i) }, Plus);
-//!     if block.thread_rank() == 0 {
-//!         // SAFETY: and one sum per block.
-//!         unsafe { *sums.add(block.group_index().x as usize) = s };
+//!     let s = reduce(&block, input.load(this_grid().thread_rank() as usize), Plus);
+//!     if let Some(e) = sums.leader(&block) {
+//!         e.store(s);
 //!     }
 //! }
 //!
@@ -44,12 +45,10 @@
 //! let backend = Backend::gpu(0, &KERNELS).unwrap_or_else(|_| Backend::sim());
 //! let data: Vec<u32> = (0..512).collect();
 //! let input = backend.upload(&data)?;
-//! let sums = backend.alloc::<u32>(4)?;
-//! backend.launch(
-//!     &BLOCK_SUMS,
-//!     &LaunchConfig::linear(4, 128),
-//!     (input.as_ptr() as *const u32, sums.as_ptr()),
-//! )?;
+//! let mut sums = backend.alloc::<u32>(4)?;
+//! // A safe launch: the buffers themselves, `&` for the input, `&mut` for
+//! // the output (one buffer cannot be both).
+//! backend.launch(&BLOCK_SUMS, &LaunchConfig::linear(4, 128), (&input, &mut sums))?;
 //! assert_eq!(sums.to_vec()?[1], (128..256).sum::<u32>());
 //! # Ok(())
 //! # }
@@ -71,11 +70,14 @@ pub mod ptx;
 pub mod sass;
 pub mod tools;
 
-pub use backend::{Backend, Buffer, HostBuffer};
+pub use backend::{Backend, Buffer, HostBuffer, Image};
 pub use cg_sim::{SimDevice, SimError};
 pub use cooperative_groups::{Kernel, Pod};
 pub use device::DeviceInfo;
 pub use error::{Result, RuntimeError};
 pub use gpu::{DeviceBuffer, Event, Function, Gpu, Module};
-pub use launch::{Dim3, KernelArgs, KernelParam, LaunchConfig, ShapeError};
+pub use launch::{
+    Dim3, HostArg, HostArgs, KernelArgs, KernelParam, LaunchConfig, SafeArgs, SafeParam,
+    ShapeError, Target,
+};
 pub use ptx::{EmbeddedPtx, PtxModule};

@@ -475,6 +475,50 @@ pub fn mem_atomic(p: *const u8, size: usize, kind: AtomicKind, order: MemOrder, 
     block_on(|core, me| core.mem_atomic(me, p as usize, size, kind, order, scope, loc));
 }
 
+/// Checks a typed access of `len` bytes at `p` (a kernel parameter's
+/// global memory): inside a launch, within one of the regions its launcher
+/// registered. Anything else — a view made for another launch, or used
+/// outside one — panics before the access, so a view that escaped its
+/// launch reaches no freed memory.
+#[track_caller]
+pub fn region_check(p: *const u8, len: usize) {
+    assert!(
+        crate::sched::in_launch(),
+        "typed global memory accessed outside a simulated kernel launch"
+    );
+    let ok = with_core(|c, _| c.in_regions(p as usize, len));
+    assert!(
+        ok,
+        "a typed global parameter used outside its launch: {len} bytes at {p:p} are in none of \
+         this launch's parameters"
+    );
+}
+
+/// A plain load of `size` bytes at `p` from a typed global parameter:
+/// checked by the race detector, and after many loads of one address in a
+/// row the lane gives up its turn (a spin on a plain load that another
+/// block must end becomes a livelock report, not a hang).
+#[track_caller]
+pub fn global_load(p: *const u8, size: usize) {
+    let loc = here();
+    let spin = with_core(|c, me| c.repeated_load(me, p as usize));
+    block_on(|core, me| core.mem_access(me, p as usize, size, false, loc));
+    if spin {
+        crate::sched::yield_now(loc);
+    }
+}
+
+/// An index outside a typed global parameter (`base` its first element,
+/// `len` its length): the launch ends with
+/// [`SimError::OutOfBounds`](crate::SimError::OutOfBounds) naming the
+/// parameter, the index, the length, the thread and the caller's line.
+#[track_caller]
+pub fn out_of_bounds(base: *const u8, index: usize, len: usize, write: bool) -> ! {
+    let loc = here();
+    block_on(|core, me| core.out_of_bounds(me, base as usize, index, len, write, loc));
+    panic!("index {index} out of bounds of a global parameter of length {len}")
+}
+
 /// Tells the race detector that the calling lane executed `fence.sc`
 /// (`sc == true`, also `membar`) or `fence.acq_rel` at `scope`.
 pub fn mem_fence(sc: bool, scope: MemScope) {

@@ -50,6 +50,7 @@ pub mod lane;
 #[cfg(unix)]
 mod overflow;
 mod race;
+mod region;
 mod report;
 mod sched;
 mod shared;
@@ -59,7 +60,8 @@ mod warp;
 
 pub use cg_isa::{Dim3, LaunchConfig};
 pub use device::SimDevice;
+pub use region::Region;
 pub use report::{BlockedGroup, LaunchStats, Report, SimError, SourceLocation};
-pub use sched::{launch, launch_on};
+pub use sched::{launch, launch_on, launch_with};
 pub use shared::POISON;
 pub use stack::MAX_LIVE_STACKS;

@@ -51,11 +51,15 @@
 //! copies: a weak read of the source and a weak write of the destination
 //! by the issuing thread (§9.7.9.25: the copy's accesses are weak, complete
 //! for the executing thread at its `cp.async.wait_group`), checked at the
-//! issue and again at the wait that delivers the copy. Plain loads and
-//! stores through raw pointers (`*p = v` on a global buffer) are invisible.
-//! Clocks and shadow state live for one residency unit (a cluster, or the
-//! whole grid of a cooperative launch): blocks of different clusters of a
-//! non-cooperative launch run one after the other and are not compared.
+//! issue and again at the wait that delivers the copy; and every access of
+//! the typed global parameters (`GlobalSlice` needs none: nothing writes it
+//! during its launch). Plain loads and stores through raw pointers (`*p = v`
+//! on a global buffer) are invisible. Shared memory's shadow lives for one
+//! residency unit (a cluster, or the whole grid of a cooperative launch);
+//! global memory's for the whole launch: blocks of different clusters of a
+//! non-cooperative launch, which the simulator runs one after the other,
+//! are compared too, and only a release/acquire chain that crosses units
+//! (or moral strength: `.gpu`-scoped atomics) orders them.
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -63,9 +67,31 @@ use std::rc::Rc;
 use crate::lane::{AtomicKind, MemOrder, MemScope};
 use crate::state::Loc;
 
-/// A vector clock over the lanes of the unit; shared between lanes that
+/// A vector clock over the lanes of one unit; shared between lanes that
 /// synchronised together until one of them acquires something new.
 type Vc = Rc<Vec<u32>>;
+
+/// What a lane knows of the lanes of earlier units of the launch: per unit
+/// (ascending), a clock over that unit's lanes. `None` (the common case:
+/// no release/acquire chain crossed units) is nothing.
+type Past = Option<Rc<Vec<(u32, Vc)>>>;
+
+/// A release published on a location or by a fence: the clock of the
+/// unit it was made in, and what that knew of earlier units.
+#[derive(Clone)]
+struct Clock {
+    unit: u32,
+    cur: Vc,
+    past: Past,
+}
+
+/// The head of a release pattern (for the moral-strength test).
+#[derive(Clone, Copy)]
+struct Head {
+    unit: u32,
+    lane: u32,
+    scope: MemScope,
+}
 
 /// What an access did, for the check and for reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,6 +118,8 @@ impl Kind {
 /// One recorded access.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Access {
+    /// The unit (cluster, or cooperative grid) the lane ran in.
+    pub unit: u32,
     pub lane: u32,
     pub epoch: u32,
     pub addr: usize,
@@ -116,19 +144,19 @@ struct Word {
     write: Option<Access>,
     reads: Vec<Access>,
     /// The strong reads that read the value of `write` (a strong write) and
-    /// are morally strong with it, as (lane, epoch): the write precedes
-    /// them in observation order, so it precedes in causality order every
-    /// access they precede in base causality order (PTX ISA §8.9.2, §8.9:
-    /// program order, or a later release by their lane that another lane
-    /// acquired).
-    observers: Vec<(u32, u32)>,
+    /// are morally strong with it, as (unit, lane, epoch): the write
+    /// precedes them in observation order, so it precedes in causality
+    /// order every access they precede in base causality order (PTX ISA
+    /// §8.9.2, §8.9: program order, or a later release by their lane that
+    /// another lane acquired).
+    observers: Vec<(u32, u32, u32)>,
 }
 
-/// The release clock published on an atomic location, with the lane and
-/// scope of the head of its release pattern (for the moral-strength test).
+/// The release clock published on an atomic location, with the head of its
+/// release pattern.
 struct SyncVar {
-    clock: Vc,
-    head: (u32, MemScope),
+    clock: Clock,
+    head: Head,
 }
 
 /// Releases accumulated by a barrier phase: per arriving lane, its
@@ -136,7 +164,7 @@ struct SyncVar {
 /// vector) and its own epoch.
 #[derive(Default)]
 pub(crate) struct Acc {
-    entries: Vec<(u32, Vc, u32)>,
+    entries: Vec<(u32, Vc, u32, Past)>,
 }
 
 /// Where a lane sits, for scope tests.
@@ -152,46 +180,58 @@ pub(crate) struct Found {
     pub second: Access,
 }
 
-/// The detector's state for one residency unit.
+/// The detector's state for a launch. Clocks index the lanes of the
+/// current unit (the simulator runs one cluster, or a cooperative grid, at
+/// a time); what a lane knows of earlier units travels in [`Past`]. Shared
+/// memory's shadow belongs to the unit (its blocks' memory ends with them);
+/// global memory's spans the launch, so accesses of blocks the simulator
+/// ran one after another are compared too: on a GPU they may run at once,
+/// ordered only by a release/acquire chain (or moral strength).
 pub(crate) struct Race {
+    /// The current unit's index in the launch.
+    unit: u32,
     n: usize,
     /// Each lane's own epoch (advanced after each release).
     own: Vec<u32>,
-    /// What each lane knows of the others' epochs.
+    /// What each lane knows of the unit's lanes' epochs.
     know: Vec<Vc>,
+    /// What each lane knows of earlier units.
+    past: Vec<Past>,
     places: Vec<Place>,
-    shadow: HashMap<usize, Word>,
+    shared: HashMap<usize, Word>,
+    global: HashMap<usize, Word>,
     sync: HashMap<usize, SyncVar>,
     /// The clock of each lane's last release fence, and its scope.
-    rel_fence: Vec<Option<(Vc, MemScope)>>,
+    rel_fence: Vec<Option<(Clock, MemScope)>>,
     /// Per (location, lane): the clock and scope of the lane's last release
     /// write to the location. A later strong write of the same lane to the
     /// same location completes a release pattern with it (PTX ISA §8.8: a
     /// release operation on M followed by a strong write on M in program
     /// order), so it publishes that clock.
-    loc_release: HashMap<(usize, u32), (Vc, MemScope)>,
+    loc_release: HashMap<(usize, u32), (Clock, MemScope)>,
     /// Per lane: its `barrier_arrive` on the block barrier not yet waited
     /// for — its knowledge and epoch at the arrival, which the block
     /// barrier's phase releases instead of what the lane knows at the wait.
-    split: Vec<Option<(Vc, u32)>>,
+    split: Vec<Option<(Vc, u32, Past)>>,
     /// Per lane: its `grid.barrier_arrive()` not yet waited for, as `split`.
-    grid_split: Vec<Option<(Vc, u32)>>,
+    grid_split: Vec<Option<(Vc, u32, Past)>>,
     /// Lanes whose current barrier arrival came from a split arrive: at
     /// completion they join the phase's clock into what they learnt since
     /// (which the phase does not contain) instead of taking it.
     split_joins: Vec<bool>,
     /// Releases read by each lane's relaxed atomics, for its next acquire
     /// fence, with their heads.
-    acq_pending: Vec<Vec<(Vc, (u32, MemScope))>>,
+    acq_pending: Vec<Vec<(Clock, Head)>>,
     /// Per (block slot, barrier id): the current phase's releases.
     bars: HashMap<(u32, u32), Acc>,
     /// Per cluster: the current phase's releases, and the last completed
     /// phase's clock.
     cluster_acc: Vec<Acc>,
-    cluster_done: Vec<Option<Vc>>,
+    cluster_done: Vec<Option<(Vc, Past)>>,
     grid_acc: Acc,
-    /// `fence.sc` clocks by (scope, instance).
-    sc: HashMap<(MemScope, u32), Vc>,
+    /// `fence.sc` clocks by (scope, instance): `.cta` and `.cluster` ones
+    /// per unit, `.gpu` and `.sys` ones for the launch.
+    sc: HashMap<(MemScope, u32), Clock>,
     /// Accesses checked (for statistics).
     pub accesses: u64,
 }
@@ -202,33 +242,116 @@ fn join_into(dst: &mut [u32], src: &[u32]) {
     }
 }
 
+/// `a ⊔ b` of two pasts.
+fn join_past(a: &Past, b: &Past) -> Past {
+    match (a, b) {
+        (None, p) | (p, None) => p.clone(),
+        (Some(x), Some(y)) if Rc::ptr_eq(x, y) => a.clone(),
+        (Some(x), Some(y)) => {
+            let mut out: Vec<(u32, Vc)> = Vec::with_capacity(x.len() + y.len());
+            let (mut i, mut j) = (0, 0);
+            while i < x.len() || j < y.len() {
+                match (x.get(i), y.get(j)) {
+                    (Some(p), Some(q)) if p.0 == q.0 => {
+                        let mut v = (*p.1).clone();
+                        join_into(&mut v, &q.1);
+                        out.push((p.0, Rc::new(v)));
+                        i += 1;
+                        j += 1;
+                    }
+                    (Some(p), Some(q)) if p.0 < q.0 => {
+                        out.push(p.clone());
+                        i += 1;
+                    }
+                    (Some(_), Some(q)) => {
+                        out.push(q.clone());
+                        j += 1;
+                    }
+                    (Some(p), None) => {
+                        out.push(p.clone());
+                        i += 1;
+                    }
+                    (None, Some(q)) => {
+                        out.push(q.clone());
+                        j += 1;
+                    }
+                    (None, None) => unreachable!(),
+                }
+            }
+            Some(Rc::new(out))
+        }
+    }
+}
+
+/// `past` with the clock `cur` of unit `unit` joined in.
+fn past_with(past: &Past, unit: u32, cur: &Vc) -> Past {
+    join_past(past, &Some(Rc::new(vec![(unit, cur.clone())])))
+}
+
+/// Whether `past` knows epoch `epoch` of lane `lane` of unit `unit`.
+fn past_knows(past: &Past, unit: u32, lane: u32, epoch: u32) -> bool {
+    past.as_ref().is_some_and(|p| {
+        p.binary_search_by_key(&unit, |e| e.0)
+            .is_ok_and(|i| p[i].1[lane as usize] >= epoch)
+    })
+}
+
 impl Race {
-    pub fn new(places: Vec<Place>, nclusters: usize) -> Race {
-        let n = places.len();
-        let zero: Vc = Rc::new(vec![0; n]);
+    pub fn new() -> Race {
         Race {
-            n,
-            own: vec![1; n],
-            know: vec![zero; n],
-            places,
-            shadow: HashMap::new(),
+            unit: 0,
+            n: 0,
+            own: Vec::new(),
+            know: Vec::new(),
+            past: Vec::new(),
+            places: Vec::new(),
+            shared: HashMap::new(),
+            global: HashMap::new(),
             sync: HashMap::new(),
-            rel_fence: vec![None; n],
+            rel_fence: Vec::new(),
             loc_release: HashMap::new(),
-            split: vec![None; n],
-            grid_split: vec![None; n],
-            split_joins: vec![false; n],
-            acq_pending: vec![Vec::new(); n],
+            split: Vec::new(),
+            grid_split: Vec::new(),
+            split_joins: Vec::new(),
+            acq_pending: Vec::new(),
             bars: HashMap::new(),
-            cluster_acc: (0..nclusters).map(|_| Acc::default()).collect(),
-            cluster_done: vec![None; nclusters],
+            cluster_acc: Vec::new(),
+            cluster_done: Vec::new(),
             grid_acc: Acc::default(),
             sc: HashMap::new(),
             accesses: 0,
         }
     }
 
-    /// Does `scope`, taken by lane `a`, contain lane `b`?
+    /// Starts unit `unit` of the launch, whose lanes sit at `places`: the
+    /// clocks restart over its lanes; global memory's shadow, the locations'
+    /// releases and the device-wide `fence.sc` order carry over.
+    pub fn begin_unit(&mut self, unit: u32, places: Vec<Place>, nclusters: usize) {
+        let n = places.len();
+        let zero: Vc = Rc::new(vec![0; n]);
+        self.unit = unit;
+        self.n = n;
+        self.own = vec![1; n];
+        self.know = vec![zero; n];
+        self.past = vec![None; n];
+        self.places = places;
+        self.shared.clear();
+        self.rel_fence = vec![None; n];
+        self.loc_release.clear();
+        self.split = vec![None; n];
+        self.grid_split = vec![None; n];
+        self.split_joins = vec![false; n];
+        self.acq_pending = vec![Vec::new(); n];
+        self.bars.clear();
+        self.cluster_acc = (0..nclusters).map(|_| Acc::default()).collect();
+        self.cluster_done = vec![None; nclusters];
+        self.grid_acc = Acc::default();
+        self.sc
+            .retain(|(s, _), _| matches!(s, MemScope::Gpu | MemScope::Sys));
+    }
+
+    /// Does `scope`, taken by lane `a` of the current unit, contain lane `b`
+    /// of it?
     fn includes(&self, scope: MemScope, a: u32, b: u32) -> bool {
         let (pa, pb) = (self.places[a as usize], self.places[b as usize]);
         match scope {
@@ -238,9 +361,24 @@ impl Race {
         }
     }
 
-    /// §8.7: the same thread, or each scope contains the other's thread.
-    fn morally_strong(&self, a: (u32, MemScope), b: (u32, MemScope)) -> bool {
-        a.0 == b.0 || (self.includes(a.1, a.0, b.0) && self.includes(b.1, b.0, a.0))
+    /// §8.7: the same thread, or each scope contains the other's thread. A
+    /// thread of an earlier unit is in another cluster (so another block):
+    /// only `.gpu` and `.sys` contain it.
+    fn morally_strong(&self, a: Head, b: Head) -> bool {
+        if a.unit != b.unit {
+            let wide = |s| matches!(s, MemScope::Gpu | MemScope::Sys);
+            return wide(a.scope) && wide(b.scope);
+        }
+        a.lane == b.lane
+            || (self.includes(a.scope, a.lane, b.lane) && self.includes(b.scope, b.lane, a.lane))
+    }
+
+    fn head(&self, t: u32, scope: MemScope) -> Head {
+        Head {
+            unit: self.unit,
+            lane: t,
+            scope,
+        }
     }
 
     /// Lane `t`'s clock with its own epoch in place (a release snapshot).
@@ -254,8 +392,17 @@ impl Race {
         Rc::new(v)
     }
 
-    /// Lane `t` acquires `clock`.
-    fn acquire(&mut self, t: u32, clock: &Vc) {
+    /// Lane `t`'s whole knowledge as a release clock.
+    fn release_clock(&self, t: u32) -> Clock {
+        Clock {
+            unit: self.unit,
+            cur: self.snapshot(t),
+            past: self.past[t as usize].clone(),
+        }
+    }
+
+    /// Lane `t` joins `clock` of the current unit into what it knows.
+    fn acquire_cur(&mut self, t: u32, clock: &Vc) {
         let k = &mut self.know[t as usize];
         if Rc::ptr_eq(k, clock) {
             return;
@@ -266,27 +413,52 @@ impl Race {
         join_into(Rc::make_mut(k).as_mut_slice(), clock);
     }
 
+    /// Lane `t` acquires a release clock (of this unit or an earlier one).
+    fn acquire(&mut self, t: u32, clock: &Clock) {
+        if clock.unit == self.unit {
+            self.acquire_cur(t, &clock.cur);
+        } else {
+            let p = past_with(&self.past[t as usize], clock.unit, &clock.cur);
+            self.past[t as usize] = p;
+        }
+        if clock.past.is_some() {
+            let p = join_past(&self.past[t as usize], &clock.past);
+            self.past[t as usize] = p;
+        }
+    }
+
     /// After a release, lane `t`'s later accesses belong to a new epoch.
     fn tick(&mut self, t: u32) {
         self.own[t as usize] += 1;
     }
 
+    /// Whether lane `t` of the current unit knows lane `lane` of `unit` at
+    /// `epoch` (its own earlier accesses included).
+    fn knows(&self, t: u32, unit: u32, lane: u32, epoch: u32) -> bool {
+        if unit == self.unit {
+            lane == t || self.know[t as usize][lane as usize] >= epoch
+        } else {
+            past_knows(&self.past[t as usize], unit, lane, epoch)
+        }
+    }
+
     fn happens_before(&self, a: &Access, t: u32) -> bool {
-        a.lane == t || self.know[t as usize][a.lane as usize] >= a.epoch
+        self.knows(t, a.unit, a.lane, a.epoch)
     }
 
     // ---- barriers ----------------------------------------------------------
 
-    fn add(acc: &mut Acc, know: &Vc, t: u32, own: u32) {
-        acc.entries.push((t, know.clone(), own));
+    fn add(acc: &mut Acc, know: &Vc, t: u32, own: u32, past: &Past) {
+        acc.entries.push((t, know.clone(), own, past.clone()));
     }
 
     /// The join of the phase's releases, leaving out `skip` (lanes whose
     /// arrival carries over into the next phase).
-    fn finish(&self, acc: &Acc, skip: &[u32]) -> Vc {
+    fn finish(&self, acc: &Acc, skip: &[u32]) -> (Vc, Past) {
         let mut v = vec![0; self.n];
+        let mut past: Past = None;
         let mut seen: Vec<*const Vec<u32>> = Vec::new();
-        for (t, k, c) in &acc.entries {
+        for (t, k, c, p) in &acc.entries {
             if skip.contains(t) {
                 continue;
             }
@@ -296,22 +468,54 @@ impl Race {
             }
             let e = &mut v[*t as usize];
             *e = (*e).max(*c);
+            if p.is_some() {
+                past = join_past(&past, p);
+            }
         }
-        Rc::new(v)
+        (Rc::new(v), past)
+    }
+
+    /// What a completed phase hands waiter `t`: the phase's clock, or, after
+    /// a split arrive, the phase's joined into what `t` learnt since.
+    fn complete_for(&mut self, t: u32, clock: &(Vc, Past)) {
+        if std::mem::take(&mut self.split_joins[t as usize]) {
+            self.acquire_cur(t, &clock.0);
+            let p = join_past(&self.past[t as usize], &clock.1);
+            self.past[t as usize] = p;
+        } else {
+            self.know[t as usize] = clock.0.clone();
+            self.past[t as usize] = clock.1.clone();
+        }
+    }
+
+    /// An arrival's release: the split arrive's, if one is pending in
+    /// `split`, else what the lane knows now.
+    fn arrival(&mut self, t: u32, grid: bool) -> (Vc, u32, Past) {
+        let pending = if grid {
+            self.grid_split[t as usize].take()
+        } else {
+            self.split[t as usize].take()
+        };
+        match pending {
+            Some(a) => {
+                self.split_joins[t as usize] = true;
+                a
+            }
+            None => (
+                self.know[t as usize].clone(),
+                self.own[t as usize],
+                self.past[t as usize].clone(),
+            ),
+        }
     }
 
     /// Lane `t` arrives at barrier `id` of block slot `b` (release). The
     /// wait of a split arrival ([`split_arrive`](Self::split_arrive))
     /// releases what the lane knew at its arrive, not what it did since.
     pub fn bar_arrive(&mut self, b: u32, id: u32, t: u32) {
+        let (k, own, past) = self.arrival(t, false);
         let acc = self.bars.entry((b, id)).or_default();
-        match self.split[t as usize].take() {
-            Some((know, own)) => {
-                Self::add(acc, &know, t, own);
-                self.split_joins[t as usize] = true;
-            }
-            None => Self::add(acc, &self.know[t as usize], t, self.own[t as usize]),
-        }
+        Self::add(acc, &k, t, own, &past);
         self.tick(t);
     }
 
@@ -319,27 +523,25 @@ impl Race {
     /// block barrier phase (CUDA promises visibility after `barrier_wait`
     /// only of what was written before `barrier_arrive`).
     pub fn split_arrive(&mut self, t: u32) {
-        let snap = self.snapshot(t);
-        self.split[t as usize] = Some((snap, self.own[t as usize]));
+        let snap = (
+            self.snapshot(t),
+            self.own[t as usize],
+            self.past[t as usize].clone(),
+        );
+        self.split[t as usize] = Some(snap);
         self.tick(t);
     }
 
     /// `grid.barrier_arrive()` of lane `t`: the release point of its next
     /// grid barrier.
     pub fn grid_split_arrive(&mut self, t: u32) {
-        let snap = self.snapshot(t);
-        self.grid_split[t as usize] = Some((snap, self.own[t as usize]));
+        let snap = (
+            self.snapshot(t),
+            self.own[t as usize],
+            self.past[t as usize].clone(),
+        );
+        self.grid_split[t as usize] = Some(snap);
         self.tick(t);
-    }
-
-    /// The clock a completed phase hands waiter `t`: the phase's, or, after
-    /// a split arrive, the phase's joined into what `t` learnt since.
-    fn complete_for(&mut self, t: u32, clock: &Vc) {
-        if std::mem::take(&mut self.split_joins[t as usize]) {
-            self.acquire(t, clock);
-        } else {
-            self.know[t as usize] = clock.clone();
-        }
     }
 
     /// Barrier `id` of block slot `b` completed: its waiters acquire every
@@ -353,7 +555,7 @@ impl Race {
         for &t in waiters {
             self.complete_for(t, &clock);
         }
-        acc.entries.retain(|(t, _, _)| carried.contains(t));
+        acc.entries.retain(|(t, _, _, _)| carried.contains(t));
         if !acc.entries.is_empty() {
             self.bars.insert((b, id), acc);
         }
@@ -364,29 +566,26 @@ impl Race {
     pub fn all_to_all(&mut self, lanes: &[u32]) {
         let mut acc = Acc::default();
         for &t in lanes {
-            Self::add(&mut acc, &self.know[t as usize], t, self.own[t as usize]);
+            Self::add(
+                &mut acc,
+                &self.know[t as usize],
+                t,
+                self.own[t as usize],
+                &self.past[t as usize],
+            );
         }
         let clock = self.finish(&acc, &[]);
         for &t in lanes {
-            self.know[t as usize] = clock.clone();
+            self.know[t as usize] = clock.0.clone();
+            self.past[t as usize] = clock.1.clone();
             self.tick(t);
         }
     }
 
     /// A lane arrives at the grid barrier (release).
     pub fn grid_arrive(&mut self, t: u32) {
-        match self.grid_split[t as usize].take() {
-            Some((know, own)) => {
-                Self::add(&mut self.grid_acc, &know, t, own);
-                self.split_joins[t as usize] = true;
-            }
-            None => Self::add(
-                &mut self.grid_acc,
-                &self.know[t as usize],
-                t,
-                self.own[t as usize],
-            ),
-        }
+        let (k, own, past) = self.arrival(t, true);
+        Self::add(&mut self.grid_acc, &k, t, own, &past);
         self.tick(t);
     }
 
@@ -402,7 +601,13 @@ impl Race {
     /// `barrier.cluster.arrive` (release).
     pub fn cluster_arrive(&mut self, c: u32, t: u32) {
         let acc = &mut self.cluster_acc[c as usize];
-        Self::add(acc, &self.know[t as usize], t, self.own[t as usize]);
+        Self::add(
+            acc,
+            &self.know[t as usize],
+            t,
+            self.own[t as usize],
+            &self.past[t as usize],
+        );
         self.tick(t);
     }
 
@@ -415,22 +620,25 @@ impl Race {
 
     /// `barrier.cluster.wait` returned (acquire of the completed phase).
     pub fn cluster_wait(&mut self, c: u32, t: u32) {
-        if let Some(clock) = self.cluster_done[c as usize].clone() {
-            self.acquire(t, &clock);
+        if let Some((cur, past)) = self.cluster_done[c as usize].clone() {
+            self.acquire_cur(t, &cur);
+            let p = join_past(&self.past[t as usize], &past);
+            self.past[t as usize] = p;
         }
     }
 
     // ---- memory ------------------------------------------------------------
 
-    /// Checks and records an access of lane `t`; the first race found.
-    pub fn access(&mut self, a: Access) -> Option<Found> {
+    /// Checks and records an access of lane `t` (of `shared` memory, whose
+    /// shadow ends with the unit, or of global memory); the first race found.
+    pub fn access(&mut self, a: Access, shared: bool) -> Option<Found> {
         self.accesses += 1;
         let t = a.lane;
         let first = a.addr & !3;
         let last = (a.addr + a.size.max(1) as usize - 1) & !3;
         let mut w = first;
         while w <= last {
-            if let Some(f) = self.check_word(w, &a) {
+            if let Some(f) = self.check_word(w, &a, shared) {
                 return Some(f);
             }
             w += 4;
@@ -438,19 +646,27 @@ impl Race {
         let observes = matches!(a.kind, Kind::Atomic(AtomicKind::Load, _));
         let mut w = first;
         while w <= last {
-            let observed = observes && self.observes(w, &a);
-            let word = self.shadow.entry(w).or_default();
+            let observed = observes && self.observes(w, &a, shared);
+            let map = if shared {
+                &mut self.shared
+            } else {
+                &mut self.global
+            };
+            let word = map.entry(w).or_default();
             if a.kind.writes() {
                 word.write = Some(a);
                 word.reads.clear();
                 word.observers.clear();
             } else {
                 if observed {
-                    word.observers.push((t, a.epoch));
+                    word.observers.push((a.unit, t, a.epoch));
                 }
-                let know = &self.know[t as usize];
-                word.reads
-                    .retain(|r| r.lane != t && know[r.lane as usize] < r.epoch);
+                let (know, past, unit) =
+                    (&self.know[t as usize], &self.past[t as usize], self.unit);
+                word.reads.retain(|r| {
+                    !(r.unit == unit && (r.lane == t || know[r.lane as usize] >= r.epoch)
+                        || r.unit != unit && past_knows(past, r.unit, r.lane, r.epoch))
+                });
                 word.reads.push(a);
             }
             w += 4;
@@ -458,11 +674,19 @@ impl Race {
         None
     }
 
+    fn word(&self, w: usize, shared: bool) -> Option<&Word> {
+        if shared {
+            self.shared.get(&w)
+        } else {
+            self.global.get(&w)
+        }
+    }
+
     /// Whether the strong load `a` reads the value of word `w`'s last write
     /// in observation order: that write is strong, of the same address and
     /// size, and morally strong with `a` (PTX ISA §8.9.2).
-    fn observes(&self, w: usize, a: &Access) -> bool {
-        let Some(word) = self.shadow.get(&w) else {
+    fn observes(&self, w: usize, a: &Access, shared: bool) -> bool {
+        let Some(word) = self.word(w, shared) else {
             return false;
         };
         match (word.write.as_ref(), a.scope) {
@@ -470,7 +694,18 @@ impl Race {
                 Some(ps) => {
                     p.addr == a.addr
                         && p.size == a.size
-                        && self.morally_strong((p.lane, ps), (a.lane, s))
+                        && self.morally_strong(
+                            Head {
+                                unit: p.unit,
+                                lane: p.lane,
+                                scope: ps,
+                            },
+                            Head {
+                                unit: a.unit,
+                                lane: a.lane,
+                                scope: s,
+                            },
+                        )
                 }
                 None => false,
             },
@@ -478,15 +713,16 @@ impl Race {
         }
     }
 
-    fn check_word(&self, w: usize, a: &Access) -> Option<Found> {
-        let word = self.shadow.get(&w)?;
+    fn check_word(&self, w: usize, a: &Access, shared: bool) -> Option<Found> {
+        let word = self.word(w, shared)?;
         // The last write precedes `a` in causality order through a read that
         // observed it (§8.9: observation order, then base causality order).
         let observed = |p: &Access| {
             p.scope.is_some()
-                && word.observers.iter().any(|&(lane, epoch)| {
-                    lane == a.lane || self.know[a.lane as usize][lane as usize] >= epoch
-                })
+                && word
+                    .observers
+                    .iter()
+                    .any(|&(unit, lane, epoch)| self.knows(a.lane, unit, lane, epoch))
         };
         let conflicts = |p: &Access| {
             p.overlaps(a)
@@ -496,7 +732,18 @@ impl Race {
                     (Some(ps), Some(s)) => {
                         p.addr == a.addr
                             && p.size == a.size
-                            && self.morally_strong((p.lane, ps), (a.lane, s))
+                            && self.morally_strong(
+                                Head {
+                                    unit: p.unit,
+                                    lane: p.lane,
+                                    scope: ps,
+                                },
+                                Head {
+                                    unit: a.unit,
+                                    lane: a.lane,
+                                    scope: s,
+                                },
+                            )
                     }
                     _ => false,
                 }
@@ -538,13 +785,14 @@ impl Race {
             order,
             MemOrder::Release | MemOrder::AcqRel | MemOrder::SeqCst
         );
+        let me = self.head(t, scope);
         if kind != AtomicKind::Store
             && let Some(sv) = self.sync.get(&addr)
         {
             let (clock, head) = (sv.clock.clone(), sv.head);
             if !acquire {
                 self.acq_pending[t as usize].push((clock, head));
-            } else if self.morally_strong(head, (t, scope)) {
+            } else if self.morally_strong(head, me) {
                 self.acquire(t, &clock);
             }
         }
@@ -555,18 +803,23 @@ impl Race {
         // that is not a release, the release patterns it completes (§8.8): a
         // release write of this lane to the same location before it in
         // program order, a release fence of this lane before it.
-        let published = if release {
-            let snap = self.snapshot(t);
-            self.loc_release.insert((addr, t), (snap.clone(), scope));
-            Some((snap, (t, scope)))
+        let published: Option<(Clock, Head)> = if release {
+            let clock = self.release_clock(t);
+            self.loc_release.insert((addr, t), (clock.clone(), scope));
+            Some((clock, me))
         } else {
             let fence = self.rel_fence[t as usize].as_ref();
             match (self.loc_release.get(&(addr, t)), fence) {
-                (Some((c, s)), None) | (None, Some((c, s))) => Some((c.clone(), (t, *s))),
+                (Some((c, s)), None) | (None, Some((c, s))) => Some((c.clone(), self.head(t, *s))),
                 (Some((c, s)), Some((f, _))) => {
-                    let mut v = (**c).clone();
-                    join_into(&mut v, f);
-                    Some((Rc::new(v), (t, *s)))
+                    let mut v = (*c.cur).clone();
+                    join_into(&mut v, &f.cur);
+                    let clock = Clock {
+                        unit: self.unit,
+                        cur: Rc::new(v),
+                        past: join_past(&c.past, &f.past),
+                    };
+                    Some((clock, self.head(t, *s)))
                 }
                 (None, None) => None,
             }
@@ -575,9 +828,26 @@ impl Race {
             // An RMW continues the chain it read from (§8.9.2).
             (AtomicKind::Rmw, Some((clock, head))) => match self.sync.get_mut(&addr) {
                 Some(sv) => {
-                    let mut v = (*sv.clock).clone();
-                    join_into(&mut v, &clock);
-                    sv.clock = Rc::new(v);
+                    sv.clock = if sv.clock.unit == clock.unit {
+                        let mut v = (*sv.clock.cur).clone();
+                        join_into(&mut v, &clock.cur);
+                        Clock {
+                            unit: clock.unit,
+                            cur: Rc::new(v),
+                            past: join_past(&sv.clock.past, &clock.past),
+                        }
+                    } else {
+                        // The chain came from an earlier unit: it becomes
+                        // part of what the new release knew.
+                        Clock {
+                            unit: clock.unit,
+                            cur: clock.cur,
+                            past: join_past(
+                                &past_with(&sv.clock.past, sv.clock.unit, &sv.clock.cur),
+                                &clock.past,
+                            ),
+                        }
+                    };
                     sv.head = head;
                 }
                 None => {
@@ -601,8 +871,9 @@ impl Race {
     pub fn fence(&mut self, t: u32, sc: bool, scope: MemScope) {
         // Acquire side: releases read by earlier relaxed atomics.
         let pending = std::mem::take(&mut self.acq_pending[t as usize]);
+        let me = self.head(t, scope);
         for (clock, head) in pending {
-            if self.morally_strong(head, (t, scope)) {
+            if self.morally_strong(head, me) {
                 self.acquire(t, &clock);
             }
         }
@@ -629,17 +900,30 @@ impl Race {
                     self.acquire(t, &c);
                 }
             }
-            let snap = self.snapshot(t);
+            let snap = self.release_clock(t);
             let key = keys[mine];
+            let unit = self.unit;
             match self.sc.get_mut(&key) {
-                Some(c) => join_into(Rc::make_mut(c).as_mut_slice(), &snap),
+                Some(c) if c.unit == unit => {
+                    join_into(Rc::make_mut(&mut c.cur).as_mut_slice(), &snap.cur);
+                    c.past = join_past(&c.past, &snap.past);
+                }
+                Some(c) => {
+                    // An earlier unit's fences: part of what this one knows.
+                    let past = join_past(&past_with(&c.past, c.unit, &c.cur), &snap.past);
+                    *c = Clock {
+                        unit,
+                        cur: snap.cur,
+                        past,
+                    };
+                }
                 None => {
                     self.sc.insert(key, snap);
                 }
             }
         }
         // Release side.
-        let snap = self.snapshot(t);
+        let snap = self.release_clock(t);
         self.rel_fence[t as usize] = Some((snap, scope));
         self.tick(t);
     }
@@ -699,23 +983,45 @@ fn access_name(a: &Access) -> String {
 }
 
 impl Core {
-    /// The detector's state for the unit just set up (if it is on).
+    /// The detector's state for the unit just set up (if it is on): the
+    /// launch's, started at its first unit and carried over to the next.
     pub(crate) fn setup_race(&mut self) {
-        self.race = self.race_enabled.then(|| {
-            let places = self
-                .lanes
-                .iter()
-                .map(|l| Place {
-                    block: l.block,
-                    cluster: self.blocks[l.block as usize].cluster,
-                })
-                .collect();
-            Box::new(Race::new(places, self.clusters.len()))
-        });
+        if !self.race_enabled {
+            return;
+        }
+        let places = self
+            .lanes
+            .iter()
+            .map(|l| Place {
+                block: l.block,
+                cluster: self.blocks[l.block as usize].cluster,
+            })
+            .collect();
+        let (unit, nclusters) = (self.unit, self.clusters.len());
+        self.race
+            .get_or_insert_with(|| Box::new(Race::new()))
+            .begin_unit(unit, places, nclusters);
     }
 
-    /// Where `addr` is, in words: a shared variable and element, or a global
-    /// address.
+    /// Whether `addr` lies in the shared memory of lane `me`'s cluster (its
+    /// block's, or a peer's reached through DSMEM).
+    pub(crate) fn addr_is_shared(&self, me: u32, addr: usize) -> bool {
+        let b = self.lanes[me as usize].block as usize;
+        let c = &self.clusters[self.blocks[b].cluster as usize];
+        if self.blocks[b].smem.locate(addr as *mut u8).is_some() {
+            return true;
+        }
+        c.nblocks > 1
+            && (c.first_block..c.first_block + c.nblocks).any(|p| {
+                self.blocks[p as usize]
+                    .smem
+                    .locate(addr as *mut u8)
+                    .is_some()
+            })
+    }
+
+    /// Where `addr` is, in words: a shared variable and element, a kernel
+    /// parameter and element, or a global address.
     fn describe_addr(&self, addr: usize, size: u32) -> String {
         for blk in &self.blocks {
             if let Some((which, off)) = blk.smem.locate(addr as *mut u8) {
@@ -734,21 +1040,57 @@ impl Core {
                 );
             }
         }
+        if let Some(r) = self.region_of(addr) {
+            let off = addr - r.addr;
+            return match r.elem {
+                e if e > 0 && off.is_multiple_of(e) => format!("`{}`[{}]", r.name, off / e),
+                _ => format!("`{}` at byte offset {off}", r.name),
+            };
+        }
         format!("global address {addr:#x}")
     }
 
+    /// A lane of unit `unit` (this one, or one the simulator ran earlier):
+    /// its block's index, its thread index, its linear index in the block.
+    fn unit_lane(&self, unit: u32, lane: u32) -> ([u32; 3], [u32; 3], u32) {
+        if unit == self.unit {
+            let l = &self.lanes[lane as usize];
+            return (self.blocks[l.block as usize].idx, l.tid, l.linear);
+        }
+        // The order `setup_unit` lays lanes out in: the unit's clusters,
+        // each cluster's blocks by rank, each block's threads.
+        let g = &self.geom;
+        let (cdim, tpb) = (g.cluster, g.threads_per_block);
+        let csize = cdim.volume() as u32;
+        let first_cluster = if g.cooperative { 0 } else { unit as u64 };
+        let block = lane / tpb;
+        let cluster = first_cluster + (block / csize) as u64;
+        let gic = Dim3::new(g.grid.x / cdim.x, g.grid.y / cdim.y, g.grid.z / cdim.z);
+        let (cidx, cta) = (
+            gic.delinearize(cluster),
+            cdim.delinearize((block % csize) as u64),
+        );
+        let idx = [
+            cidx.x * cdim.x + cta.x,
+            cidx.y * cdim.y + cta.y,
+            cidx.z * cdim.z + cta.z,
+        ];
+        let linear = lane % tpb;
+        (idx, g.block.delinearize(linear as u64).to_array(), linear)
+    }
+
     fn race_group(&self, a: &Access) -> BlockedGroup {
-        let l = &self.lanes[a.lane as usize];
+        let (block, _, linear) = self.unit_lane(a.unit, a.lane);
         BlockedGroup {
-            block: self.blocks[l.block as usize].idx.into(),
-            threads: vec![l.linear..=l.linear],
+            block: block.into(),
+            threads: vec![linear..=linear],
             operation: format!(
                 "{} of {} bytes at {} (warp {} lane {})",
                 access_name(a),
                 a.size,
                 self.describe_addr(a.addr, a.size),
-                l.linear / 32,
-                l.lane_id
+                linear / 32,
+                linear % 32
             ),
             location: SourceLocation::from(a.loc),
         }
@@ -761,18 +1103,28 @@ impl Core {
             return Step::Wait;
         }
         let (a, b) = (&f.first, &f.second);
-        let (la, lb) = (&self.lanes[a.lane as usize], &self.lanes[b.lane as usize]);
+        let (ba, ta, la) = self.unit_lane(a.unit, a.lane);
+        let (bb, tb, lb) = self.unit_lane(b.unit, b.lane);
         let mut notes = vec![
             "no happens-before edge orders them: a data race in the PTX memory model \
              (PTX ISA §8.7.1: conflicting, not morally strong, not in causality order)"
                 .to_string(),
         ];
-        if la.warp == lb.warp {
+        if a.unit == b.unit && ba == bb && la / 32 == lb / 32 {
             notes.push(format!(
                 "both lanes are in warp {} of the block: shuffles and votes order no memory \
                  (PTX ISA §8.9.4 lists no such edge); bar.warp.sync does (§9.7.15.2)",
-                la.linear / 32
+                la / 32
             ));
+        }
+        if ba != bb {
+            notes.push(
+                "the accesses are in different blocks: only a grid barrier (a cooperative \
+                 launch), a release/acquire chain at .gpu scope, or atomics of a scope that \
+                 contains both blocks order them — the simulator ran the blocks one after the \
+                 other, a GPU may run them at once"
+                    .to_string(),
+            );
         }
         if a.scope.is_some() && b.scope.is_some() {
             notes.push(
@@ -785,11 +1137,11 @@ impl Core {
             "data race on {}: {} by block {} thread {} and {} by block {} thread {}",
             self.describe_addr(b.addr, b.size),
             access_name(a),
-            Dim3::from(self.blocks[la.block as usize].idx),
-            Dim3::from(la.tid),
+            Dim3::from(ba),
+            Dim3::from(ta),
             access_name(b),
-            Dim3::from(self.blocks[lb.block as usize].idx),
-            Dim3::from(lb.tid),
+            Dim3::from(bb),
+            Dim3::from(tb),
         );
         let report = Report {
             summary,
@@ -836,10 +1188,14 @@ impl Core {
     }
 
     fn weak_access(&mut self, me: u32, addr: usize, size: usize, kind: Kind, loc: Loc) -> Step {
-        let Some(r) = self.race.as_mut() else {
+        if self.race.is_none() {
             return Step::Done(0);
-        };
+        }
+        let shared = self.addr_is_shared(me, addr);
+        let unit = self.unit;
+        let r = self.race.as_mut().expect("checked above");
         let a = Access {
+            unit,
             lane: me,
             epoch: r.own[me as usize],
             addr,
@@ -848,7 +1204,7 @@ impl Core {
             scope: None,
             loc,
         };
-        match r.access(a) {
+        match r.access(a, shared) {
             Some(f) => self.race_found(me, f),
             None => Step::Done(0),
         }
@@ -867,9 +1223,12 @@ impl Core {
         scope: MemScope,
         loc: Loc,
     ) -> Step {
-        let Some(r) = self.race.as_mut() else {
+        if self.race.is_none() {
             return Step::Done(0);
-        };
+        }
+        let shared = self.addr_is_shared(me, addr);
+        let unit = self.unit;
+        let r = self.race.as_mut().expect("checked above");
         // `SeqCst` is `fence.sc` and then the operation (acquire for a load
         // or an RMW, relaxed for a store), as libcu++ and the library lower it.
         let order = if order == MemOrder::SeqCst {
@@ -882,6 +1241,7 @@ impl Core {
             order
         };
         let a = Access {
+            unit,
             lane: me,
             epoch: r.own[me as usize],
             addr,
@@ -890,7 +1250,7 @@ impl Core {
             scope: Some(scope),
             loc,
         };
-        if let Some(f) = r.access(a) {
+        if let Some(f) = r.access(a, shared) {
             return self.race_found(me, f);
         }
         r.atomic_sync(me, addr, kind, order, scope);

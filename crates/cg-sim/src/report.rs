@@ -137,6 +137,10 @@ pub enum SimError {
     /// race detector, on by default: [`SimDevice::race_check`](crate::SimDevice::race_check)).
     #[error("data race: {0}")]
     DataRace(Report),
+    /// An index outside a typed global parameter (the parameter, the index,
+    /// the length, the thread and the line).
+    #[error("out of bounds: {0}")]
+    OutOfBounds(Report),
     /// The launch shape is invalid for the simulated device, or could not be
     /// run (e.g. lane stacks could not be allocated).
     #[error("invalid launch: {0}")]
@@ -159,10 +163,13 @@ pub enum SimError {
 }
 
 impl SimError {
-    /// The report of a deadlock, misuse or data race.
+    /// The report of a deadlock, misuse, data race or out-of-bounds access.
     pub fn report(&self) -> Option<&Report> {
         match self {
-            SimError::Deadlock(r) | SimError::Misuse(r) | SimError::DataRace(r) => Some(r),
+            SimError::Deadlock(r)
+            | SimError::Misuse(r)
+            | SimError::DataRace(r)
+            | SimError::OutOfBounds(r) => Some(r),
             _ => None,
         }
     }

@@ -168,6 +168,18 @@ pub fn launch_on(
     cfg: &LaunchConfig,
     kernel: &dyn Fn(),
 ) -> Result<LaunchStats, SimError> {
+    launch_with(device, cfg, &[], kernel)
+}
+
+/// [`launch_on`] with the global memory of the kernel's typed parameters:
+/// every typed access must fall inside one of `regions` (the launcher's
+/// buffers, each named after its parameter), which reports name.
+pub fn launch_with(
+    device: &SimDevice,
+    cfg: &LaunchConfig,
+    regions: &[crate::Region],
+    kernel: &dyn Fn(),
+) -> Result<LaunchStats, SimError> {
     device.validate(cfg)?;
     if !CORE.with(Cell::get).is_null() {
         return Err(SimError::InvalidLaunch(
@@ -175,7 +187,9 @@ pub fn launch_on(
         ));
     }
     install_panic_hook();
-    let core = RefCell::new(Core::new(device, cfg));
+    let mut state = Core::new(device, cfg);
+    state.regions = regions.to_vec();
+    let core = RefCell::new(state);
     let guard = LaunchGuard::install(&core);
     let mut stacks = StackPool::new(device.stack_size);
     let clusters = core.borrow().cluster_count();

@@ -106,6 +106,10 @@ pub(crate) struct Lane {
     /// Where this lane's `barrier_arrive` on the block barrier is, until its
     /// `barrier_wait`.
     pub split_at: Option<Loc>,
+    /// The address of this lane's last plain global load, and how many
+    /// loads of it came in a row (a spin on a plain load gives up its turn).
+    pub last_load: usize,
+    pub load_repeats: u32,
     /// Where this lane's `grid.barrier_arrive()` is, until its wait.
     pub grid_split_at: Option<Loc>,
     /// The coroutine's yielder, registered when the lane first runs.
@@ -235,8 +239,13 @@ pub(crate) struct Core {
     /// Whether the race detector runs ([`SimDevice::race_check`] and the
     /// `CG_SIM_RACE` environment variable).
     pub race_enabled: bool,
-    /// The race detector's state for the current unit (`None` when off).
+    /// The race detector's state for the launch (`None` when off).
     pub race: Option<Box<crate::race::Race>>,
+    /// The current unit's index in the launch, and the units set up so far.
+    pub unit: u32,
+    pub units: u32,
+    /// The global memory of the launch's typed parameters.
+    pub regions: Vec<crate::region::Region>,
 }
 
 impl Core {
@@ -269,6 +278,9 @@ impl Core {
             spin_streak: 0,
             race_enabled: device.race_check && crate::race::env_enabled(),
             race: None,
+            unit: 0,
+            units: 0,
+            regions: Vec::new(),
         }
     }
 
@@ -361,6 +373,8 @@ impl Core {
                         cluster_pending: None,
                         checks: 0,
                         split_at: None,
+                        last_load: 0,
+                        load_repeats: 0,
                         grid_split_at: None,
                         yielder: std::ptr::null(),
                     });
@@ -368,6 +382,8 @@ impl Core {
             }
         }
         let n = self.lanes.len();
+        self.unit = self.units;
+        self.units += 1;
         self.setup_race();
         self.queue.extend(0..n as u32);
         self.live = n as u32;

@@ -133,7 +133,7 @@ impl ClusterGroup {
     /// bounds-checked `load`/`store`.
     #[inline(always)]
     #[track_caller]
-    pub fn map_shared_array<T: Copy + 'static, const N: usize>(
+    pub fn map_shared_array<T: crate::Pod, const N: usize>(
         &self,
         a: SharedArray<T, N>,
         rank: u32,

@@ -11,6 +11,7 @@
 pub struct Kernel<A> {
     krate: &'static str,
     name: &'static str,
+    params: &'static [&'static str],
     host: fn(A),
 }
 
@@ -19,7 +20,24 @@ impl<A> Kernel<A> {
     /// library name, as `CARGO_CRATE_NAME` spells it) whose host body is
     /// `host`.
     pub const fn new(krate: &'static str, name: &'static str, host: fn(A)) -> Self {
-        Kernel { krate, name, host }
+        Kernel {
+            krate,
+            name,
+            params: &[],
+            host,
+        }
+    }
+
+    /// The same descriptor with its parameters' names (for the simulator's
+    /// reports: `#[kernel]` records them).
+    pub const fn with_params(mut self, params: &'static [&'static str]) -> Self {
+        self.params = params;
+        self
+    }
+
+    /// The parameters' names, in order (empty if not recorded).
+    pub const fn param_names(&self) -> &'static [&'static str] {
+        self.params
     }
 
     /// The PTX entry name (the Rust function's name, unmangled).
@@ -33,7 +51,24 @@ impl<A> Kernel<A> {
         self.krate
     }
 
-    /// The kernel body as a host function, for the simulator.
+    /// The kernel body as a host function, for the simulator, whatever its
+    /// parameters.
+    ///
+    /// # Safety
+    /// The arguments must meet the kernel's contract: for a kernel with raw
+    /// pointer parameters, what its documentation asks of them (as for an
+    /// `unsafe` launch). Typed parameters made with `from_raw_parts` must
+    /// meet that function's contract.
+    pub const unsafe fn host_fn_unchecked(&self) -> fn(A) {
+        self.host
+    }
+}
+
+impl<A: crate::host::SafeArgs> Kernel<A> {
+    /// The body of a kernel whose parameters are all
+    /// [`SafeParam`](crate::SafeParam), as a host function for the
+    /// simulator (calling it outside a simulated launch panics at its first
+    /// primitive).
     pub const fn host_fn(&self) -> fn(A) {
         self.host
     }

@@ -16,39 +16,42 @@
 //!
 //! ```
 //! use cooperative_groups::prelude::*;
-//! use cooperative_groups::kernel;
+//! use cooperative_groups::{kernel, GlobalSlice, OwnedSlice, PerBlock};
 //!
 //! #[kernel]
-//! pub fn tile_sums(input: *const u32, offsets: *mut u32, totals: *mut u32) {
+//! pub fn tile_sums(input: GlobalSlice<u32>, offsets: OwnedSlice<u32>, totals: OwnedSlice<u32, PerBlock>) {
 //!     let block = this_thread_block();
 //!     let tile = tiled_partition::<32>(&block);
-//!     let i = (block.group_index().x * block.num_threads() + block.thread_rank()) as usize;
-//!     // SAFETY: the launch has one input and one output per thread.
-//!     let x = unsafe { *input.add(i) };
+//!     let grid = this_grid();
+//!     let x = input.load(grid.thread_rank() as usize); // ld.global.nc, bounds-checked
 //!     let tile_sum = reduce(&tile, x, Plus); // redux.sync.add.u32 on sm_80+
 //!     let offset = exclusive_scan(&tile, x, Plus); // 5 × shfl.sync.up
 //!     // One contribution per tile (its rank-0 thread's), summed over the block.
 //!     let mine = if tile.thread_rank() == 0 { tile_sum } else { 0 };
 //!     let block_sum = reduce(&block, mine, Plus); // warp step, one bar.sync exchange
-//!     unsafe { *offsets.add(i) = offset };
-//!     if block.thread_rank() == 0 {
-//!         unsafe { *totals.add(block.group_index().x as usize) = block_sum };
+//!     if let Some(e) = offsets.at(&grid) {
+//!         e.store(offset); // this thread's element: its rank in the grid
+//!     }
+//!     if let Some(e) = totals.leader(&block) {
+//!         e.store(block_sum); // the block's element, by its thread 0
 //!     }
 //! }
 //!
-//! // Host side: the simulator runs the kernel here. A kernel of `cg-kernels`
-//! // is also compiled to PTX, and `cg-runtime` launches it on a GPU by its
-//! // name (`TILE_SUMS.name()`) with the same arguments.
+//! // Host side: the simulator runs the kernel on host slices here;
+//! // `cg-runtime` launches the same descriptor on a GPU or the simulator
+//! // with its buffers (`backend.launch(&TILE_SUMS, &cfg, (&input, &mut offsets, &mut totals))`).
 //! let input: Vec<u32> = (0..256).collect();
 //! let (mut offsets, mut totals) = (vec![0u32; 256], vec![0u32; 2]);
-//! let (i, o, t) = (input.as_ptr() as usize, offsets.as_mut_ptr() as usize, totals.as_mut_ptr() as usize);
-//! cg_sim::launch(&cg_sim::LaunchConfig::new(2, 128), &|| {
-//!     (TILE_SUMS.host_fn())((i as *const u32, o as *mut u32, t as *mut u32))
-//! })
-//! .unwrap();
+//! let cfg = cg_sim::LaunchConfig::new(2, 128);
+//! cooperative_groups::host::run(&TILE_SUMS, &cfg, (&input[..], &mut offsets[..], &mut totals[..])).unwrap();
 //! assert_eq!(offsets[33], 32); // thread 33 is rank 1 of its tile
 //! assert_eq!(totals, [(0..128).sum::<u32>(), (128..256).sum::<u32>()]);
 //! ```
+//!
+//! No `unsafe` anywhere: the parameters are typed (see [Safe
+//! kernels](global)), each thread writes only the elements its identity
+//! gives it, and every index is checked (a `trap` on the GPU, a report on
+//! the simulator).
 //!
 //! ## Groups
 //!
@@ -174,6 +177,9 @@
 //! * [`ops`]: the reduction operators.
 //! * [`intrinsics`]: CUDA's raw built-ins (`__shfl_sync`, `__ballot_sync`, …).
 //! * [`shared`]: shared-memory arrays and dynamic shared memory.
+//! * [`global`]: typed global memory — the kernel parameters that make a
+//!   kernel safe (read-only slices, slices written by ownership, atomics,
+//!   2-D views), and [Safe kernels](global) with every pattern.
 //! * [`atomic`]: `atomicAdd` and friends.
 //! * `memcpy_async` (private, re-exported): [`memcpy_async`], [`wait`],
 //!   [`wait_prior`] — asynchronous copies global → shared (`cp.async`).
@@ -192,8 +198,11 @@ mod arch;
 pub mod atomic;
 pub mod cluster;
 mod collective;
+pub mod global;
 pub mod grid;
 mod group;
+#[cfg(not(target_arch = "nvptx64"))]
+pub mod host;
 pub mod intrinsics;
 #[cfg(not(target_arch = "nvptx64"))]
 mod kernel_desc;
@@ -212,6 +221,10 @@ pub use collective::reduce::reduce;
 pub use collective::scan::{exclusive_scan, inclusive_scan};
 pub use collective::update::{
     AtomicOp, exclusive_scan_update, inclusive_scan_update, reduce_store_async, reduce_update_async,
+};
+pub use global::{
+    AtomicSlice, Chunked, Elem, GlobalSlice, KernelParam, OwnedPitched, OwnedSlice, PerBlock,
+    PerThread, PerTile, Pitched, SafeParam,
 };
 pub use grid::{GridArrivalToken, GridGroup, this_grid};
 pub use group::{

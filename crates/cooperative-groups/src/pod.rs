@@ -26,12 +26,26 @@
 /// Implement it only where any bytes make a valid value: never for
 /// references, `bool`, `char`, enums, `NonZero*`, `Option` of a reference,
 /// or a type with an invariant of its own.
-pub unsafe trait Pod: Copy + 'static {}
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not `Pod` (plain old data)",
+    label = "shared memory, kernel memory and runtime buffers hold only types whose every bit pattern is a value",
+    note = "references, `bool`, `char`, enums and types with invariants are not `Pod`: any bytes read back would have to be a valid value"
+)]
+pub unsafe trait Pod: Copy + 'static {
+    /// Every byte of a value is part of it (no padding), so a value may
+    /// pass through integer registers as it is: typed global stores then
+    /// lower to `st.global` of its size. `false` unless the implementation
+    /// says otherwise (an implementation that says `true` promises it).
+    const PADDING_FREE: bool = false;
+}
 
 macro_rules! pod {
     ($($t:ty),*) => { $(
-        // SAFETY: every bit pattern is a value of a primitive integer or float.
-        unsafe impl Pod for $t {}
+        // SAFETY: every bit pattern is a value of a primitive integer or
+        // float, and every byte is part of it.
+        unsafe impl Pod for $t {
+            const PADDING_FREE: bool = true;
+        }
     )* };
 }
 pod!(
@@ -40,7 +54,9 @@ pod!(
 
 // SAFETY: an array of `Pod` elements has no padding between them, and every
 // element accepts any bytes.
-unsafe impl<T: Pod, const N: usize> Pod for [T; N] {}
+unsafe impl<T: Pod, const N: usize> Pod for [T; N] {
+    const PADDING_FREE: bool = T::PADDING_FREE;
+}
 // SAFETY: any address is a valid raw pointer value (using it is unsafe).
 unsafe impl<T: 'static> Pod for *const T {}
 // SAFETY: as for `*const T`.

@@ -16,6 +16,7 @@
 
 use core::marker::PhantomData;
 
+use crate::Pod;
 use crate::arch;
 use crate::group::{Size, ThreadBlockTile, TileSize};
 
@@ -47,7 +48,10 @@ impl Space for Local {}
 impl Space for Peer {}
 
 /// A `[T; N]` in shared memory, one per block, declared with
-/// [`shared_array!`](crate::shared_array).
+/// [`shared_array!`](crate::shared_array). `T` is [`Pod`]: an element no
+/// thread wrote holds whatever bytes were there (on the simulator, a
+/// poison pattern), and any bytes must be a valid `T` for a safe `load` —
+/// `shared_array!(&u32; 4)` or `shared_array!(bool; 4)` does not compile.
 ///
 /// The handle is a copyable pointer; the memory lives as long as the block.
 /// `S` says whose memory it is: [`Local`] (the default), or [`Peer`] for
@@ -86,7 +90,7 @@ impl<T, const N: usize, S: Space> Clone for SharedArray<T, N, S> {
 }
 impl<T, const N: usize, S: Space> Copy for SharedArray<T, N, S> {}
 
-impl<T: Copy + 'static, const N: usize> SharedArray<T, N> {
+impl<T: Pod, const N: usize> SharedArray<T, N> {
     /// Wraps the shared allocation at `addr`.
     ///
     /// # Safety
@@ -103,7 +107,7 @@ impl<T: Copy + 'static, const N: usize> SharedArray<T, N> {
     }
 }
 
-impl<T: Copy + 'static, const N: usize> SharedArray<T, N, Peer> {
+impl<T: Pod, const N: usize> SharedArray<T, N, Peer> {
     /// Wraps a generic pointer to a peer block's `[T; N]` (mapped through
     /// DSMEM).
     ///
@@ -120,7 +124,7 @@ impl<T: Copy + 'static, const N: usize> SharedArray<T, N, Peer> {
     }
 }
 
-impl<T: Copy + 'static, const N: usize, S: Space> SharedArray<T, N, S> {
+impl<T: Pod, const N: usize, S: Space> SharedArray<T, N, S> {
     /// Element `i`, unchecked: through the `.shared` window for this
     /// block's array, through the generic address for a peer's.
     ///
@@ -305,7 +309,7 @@ impl<T> Copy for DynamicShared<T> {}
 
 /// The block's dynamic shared memory as a `[T]` (aligned to 16 bytes).
 #[inline(always)]
-pub fn dynamic_shared<T: Copy + 'static>() -> DynamicShared<T> {
+pub fn dynamic_shared<T: Pod>() -> DynamicShared<T> {
     const {
         assert!(
             core::mem::align_of::<T>() <= 16,
@@ -321,7 +325,7 @@ pub fn dynamic_shared<T: Copy + 'static>() -> DynamicShared<T> {
     }
 }
 
-impl<T: Copy + 'static> DynamicShared<T> {
+impl<T: Pod> DynamicShared<T> {
     /// Number of `T` that fit in the launch's dynamic shared memory.
     #[inline(always)]
     pub fn len(&self) -> usize {
@@ -396,7 +400,7 @@ impl<T> Clone for SharedSlice<T> {
 }
 impl<T> Copy for SharedSlice<T> {}
 
-impl<T: Copy> SharedSlice<T> {
+impl<T: Pod> SharedSlice<T> {
     /// Number of elements.
     #[inline(always)]
     pub fn len(&self) -> usize {

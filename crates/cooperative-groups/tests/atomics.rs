@@ -513,8 +513,8 @@ fn reds<T: Num + AtomicInteger, O: cooperative_groups::atomic::RedOrdering>(sign
         let i = gid() as i64;
         add.r::<Device>().red_add(T::n(i + 3), o);
         add.r::<Device>().red_sub(T::n(1), o);
-        or.r::<Block>().red_or(T::n(1 << (i % 31)), o);
-        and.r::<Cluster>()
+        or.r::<Device>().red_or(T::n(1 << (i % 31)), o);
+        and.r::<Device>()
             .red_and(T::n(if i == 7 { !(1 << 30) } else { -1 }), o);
         xor.r::<System>().red_xor(T::n(0xff), o);
         min.r::<Device>().red_min(T::n(i - 50), o);

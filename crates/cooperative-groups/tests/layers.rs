@@ -255,10 +255,11 @@ fn target_cfgs_only_inside_arch() {
             }
         }
     }
-    // lib.rs: two crate attributes, `mod kernel_desc` and its re-export;
-    // panic.rs: the handler (a check that the reader works).
+    // lib.rs: two crate attributes, `mod kernel_desc` and its re-export,
+    // `mod host` (the launcher's side of typed parameters); panic.rs: the
+    // handler (a check that the reader works).
     assert_eq!(
-        seen, 5,
+        seen, 6,
         "target cfgs at the crate root and the panic handler"
     );
 }

@@ -33,7 +33,8 @@ fn compile_time_indices() {
     let mut out = vec![0u32; 64];
     let p = out.as_mut_ptr();
     cg_sim::launch(&cg_sim::LaunchConfig::new(1, 64), &|| {
-        (MIRROR.host_fn())((p,))
+        // SAFETY: one word per thread of `out`.
+        (unsafe { MIRROR.host_fn_unchecked() })((p,))
     })
     .unwrap();
     for (i, &v) in out.iter().enumerate() {
@@ -63,7 +64,8 @@ fn block_reduce_and_scans() {
         let mut out = vec![0u64; 4 * n as usize];
         let p = out.as_mut_ptr();
         cg_sim::launch(&cg_sim::LaunchConfig::new(1, n), &|| {
-            (BLOCK_COLLECTIVES.host_fn())((p,))
+            // SAFETY: four words per thread of `out`.
+            (unsafe { BLOCK_COLLECTIVES.host_fn_unchecked() })((p,))
         })
         .unwrap();
         let v: Vec<u64> = (0..n as u64).map(|r| r * r % 17).collect();

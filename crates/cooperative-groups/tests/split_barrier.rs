@@ -4,11 +4,11 @@
 
 use cooperative_groups::intrinsics::thread_idx;
 use cooperative_groups::prelude::*;
-use cooperative_groups::{kernel, shared_array};
+use cooperative_groups::{OwnedSlice, kernel, shared_array};
 
 /// `out[t]` = own work (`3t`) plus the next two threads' published values.
 #[kernel]
-pub fn split_block(out: *mut u32) {
+pub fn split_block(out: OwnedSlice<u32>) {
     let block = this_thread_block();
     let buf = shared_array!(u32; 256);
     let t = thread_idx().x;
@@ -19,23 +19,22 @@ pub fn split_block(out: *mut u32) {
     block.barrier_wait(token);
     let a = buf.load(((t + 1) % n) as usize);
     let b = buf.load(((t + 2) % n) as usize);
-    // SAFETY: one output per thread.
-    unsafe { *out.add(t as usize) = own + a + b };
+    if let Some(e) = out.at(&this_grid()) {
+        e.store(own + a + b);
+    }
 }
 
 #[test]
 fn neighbours_values_are_visible_after_the_wait() {
     for block in [32u32, 100, 256] {
         let mut out = vec![0u32; block as usize];
-        let o = out.as_mut_ptr() as usize;
         let device = cg_sim::SimDevice {
             stack_size: 4 << 20,
             ..cg_sim::SimDevice::default()
         };
-        cg_sim::launch_on(&device, &cg_sim::LaunchConfig::new(1, block), &|| {
-            (SPLIT_BLOCK.host_fn())((o as *mut u32,))
-        })
-        .unwrap_or_else(|e| panic!("{e}"));
+        let cfg = cg_sim::LaunchConfig::new(1, block);
+        cooperative_groups::host::run_on(&device, &SPLIT_BLOCK, &cfg, (&mut out[..],))
+            .unwrap_or_else(|e| panic!("{e}"));
         for t in 0..block {
             let v = |k: u32| (k % block) * 10 + 1;
             assert_eq!(

@@ -587,12 +587,17 @@ pub type Args<T> = (
 );
 
 /// Runs `kernel` with `args` on the simulator, in `launch`'s shape.
-fn sim_launch<A: Copy>(
+///
+/// # Safety
+/// `args` must meet the kernel's contract for `launch` (buffers as large
+/// as the kernel reads and writes, alive during the launch).
+unsafe fn sim_launch<A: Copy>(
     kernel: &cooperative_groups::Kernel<A>,
     launch: Launch,
     args: A,
 ) -> Result<(), cg_sim::SimError> {
-    let body = kernel.host_fn();
+    // SAFETY: forwarded contract.
+    let body = unsafe { kernel.host_fn_unchecked() };
     cg_sim::launch(
         &cg_sim::LaunchConfig::new(launch.blocks, launch.block),
         &|| body(args),
@@ -620,7 +625,10 @@ pub fn run_on_sim<T: ModelElem>(
         out.as_mut_ptr(),
         counters.as_mut_ptr(),
     );
-    sim_launch(kernel, launch, args)?;
+    // SAFETY: the collective kernels read one input of each kind and write
+    // `SLOTS` results and one counter per thread: the buffers above, alive
+    // across the launch.
+    unsafe { sim_launch(kernel, launch, args) }?;
     Ok((out, counters))
 }
 
@@ -706,6 +714,8 @@ pub fn run_composed_on_sim<T: ModelElem>(
         inputs.preds.as_ptr(),
         out.as_mut_ptr(),
     );
-    sim_launch(kernel, launch, args)?;
+    // SAFETY: the composed kernels read one input of each kind and write
+    // `STEPS` results per thread: the buffers above, alive across the launch.
+    unsafe { sim_launch(kernel, launch, args) }?;
     Ok(out)
 }

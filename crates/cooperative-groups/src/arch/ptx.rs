@@ -433,6 +433,121 @@ fn padding_free<T: 'static>() -> bool {
         || t == TypeId::of::<f64>()
 }
 
+/// Global-memory accesses of the typed kernel parameters (`crate::global`):
+/// `ld.global.nc` for read-only inputs (what nvcc emits for `const T*
+/// __restrict__`), `ld.global`/`st.global` for writable ones. The address
+/// is converted with `cvta.to.global` inside each access (ptxas folds the
+/// repeats; the generic and global windows coincide), so the state space is
+/// explicit whatever LLVM knows about the pointer. Sizes 1, 2, 4, 8 and 16
+/// bytes aligned to their size go through registers; others through a
+/// generic access.
+macro_rules! global_access {
+    (ld $space:literal, $opts:tt, $p:ident, $t:ty) => {{
+        let (size, align) = (core::mem::size_of::<$t>(), core::mem::align_of::<$t>());
+        // SAFETY (of every branch): the caller passes an address valid for a
+        // `T` in global memory, aligned for `T`; the branch reads exactly
+        // `size_of::<T>()` bytes into registers (initialised values) and
+        // reinterprets them as a `T`, which any bytes are (`Pod`).
+        unsafe {
+            if size == 4 && align >= 4 {
+                let r: u32;
+                asm!(concat!("{{ .reg .u64 g; cvta.to.global.u64 g, {1}; ld.global", $space, ".b32 {0}, [g]; }}"),
+                    out(reg32) r, in(reg64) $p, options $opts);
+                core::mem::transmute_copy(&r)
+            } else if size == 8 && align >= 8 {
+                let r: u64;
+                asm!(concat!("{{ .reg .u64 g; cvta.to.global.u64 g, {1}; ld.global", $space, ".b64 {0}, [g]; }}"),
+                    out(reg64) r, in(reg64) $p, options $opts);
+                core::mem::transmute_copy(&r)
+            } else if size == 16 && align >= 16 {
+                let (a, b, c, d): (u32, u32, u32, u32);
+                asm!(concat!("{{ .reg .u64 g; cvta.to.global.u64 g, {4}; ld.global", $space, ".v4.b32 {{{0}, {1}, {2}, {3}}}, [g]; }}"),
+                    out(reg32) a, out(reg32) b, out(reg32) c, out(reg32) d, in(reg64) $p, options $opts);
+                core::mem::transmute_copy(&[a, b, c, d])
+            } else if size == 2 && align >= 2 {
+                let r: u16;
+                asm!(concat!("{{ .reg .u64 g; cvta.to.global.u64 g, {1}; ld.global", $space, ".b16 {0}, [g]; }}"),
+                    out(reg16) r, in(reg64) $p, options $opts);
+                core::mem::transmute_copy(&r)
+            } else {
+                $p.read()
+            }
+        }
+    }};
+}
+
+/// `ld.global.nc`: a load of read-only global memory through the
+/// non-coherent (texture) path — legal because nothing writes the memory
+/// while the kernel runs (a `GlobalSlice` has no writable alias in its
+/// launch). `pure`: two identical loads may be merged or hoisted.
+///
+/// # Safety
+/// `p` must be valid for a read of a `T` in global memory, aligned for
+/// `T`, and not written by anyone while the kernel runs.
+#[inline(always)]
+pub unsafe fn ld_global_nc<T: crate::Pod>(p: *const T) -> T {
+    global_access!(ld ".nc", (pure, readonly, nostack), p, T)
+}
+
+/// `ld.global`: a weak load of writable global memory (never merged or
+/// moved across a store or a barrier: not `pure`).
+///
+/// # Safety
+/// `p` must be valid for a read of a `T` in global memory, aligned for `T`.
+#[inline(always)]
+pub unsafe fn ld_global<T: crate::Pod>(p: *const T) -> T {
+    global_access!(ld "", (readonly, nostack), p, T)
+}
+
+/// `st.global`: a weak store to global memory, through registers for the
+/// padding-free `Pod` types ([`Pod::PADDING_FREE`](crate::Pod)) of 1, 2,
+/// 4, 8 or 16 bytes aligned to their size, a generic store otherwise.
+///
+/// # Safety
+/// `p` must be valid for a write of a `T` in global memory, aligned for `T`.
+#[inline(always)]
+pub unsafe fn st_global<T: crate::Pod>(p: *mut T, v: T) {
+    let (size, align) = (core::mem::size_of::<T>(), core::mem::align_of::<T>());
+    // SAFETY: the caller passes a valid, aligned global address; a
+    // padding-free `T` is bits that are all part of its value, so they pass
+    // through integer registers as they are.
+    unsafe {
+        if !T::PADDING_FREE {
+            p.write(v)
+        } else if size == 4 && align >= 4 {
+            let r: u32 = core::mem::transmute_copy(&v);
+            asm!("{{ .reg .u64 g; cvta.to.global.u64 g, {0}; st.global.b32 [g], {1}; }}",
+                in(reg64) p, in(reg32) r, options(nostack));
+        } else if size == 8 && align >= 8 {
+            let r: u64 = core::mem::transmute_copy(&v);
+            asm!("{{ .reg .u64 g; cvta.to.global.u64 g, {0}; st.global.b64 [g], {1}; }}",
+                in(reg64) p, in(reg64) r, options(nostack));
+        } else if size == 16 && align >= 16 {
+            let [a, b, c, d]: [u32; 4] = core::mem::transmute_copy(&v);
+            asm!("{{ .reg .u64 g; cvta.to.global.u64 g, {0}; st.global.v4.b32 [g], {{{1}, {2}, {3}, {4}}}; }}",
+                in(reg64) p, in(reg32) a, in(reg32) b, in(reg32) c, in(reg32) d, options(nostack));
+        } else if size == 2 && align >= 2 {
+            let r: u16 = core::mem::transmute_copy(&v);
+            asm!("{{ .reg .u64 g; cvta.to.global.u64 g, {0}; st.global.b16 [g], {1}; }}",
+                in(reg64) p, in(reg16) r, options(nostack));
+        } else {
+            p.write(v)
+        }
+    }
+}
+
+/// The simulator's check that a typed view belongs to the running launch:
+/// nothing on the GPU (a view cannot outlive its launch there).
+#[inline(always)]
+pub fn global_region_check(_p: *const u8, _len: usize) {}
+
+/// An index outside a typed global parameter: `trap` (the launch fails
+/// with `CUDA_ERROR_ILLEGAL_INSTRUCTION`).
+#[inline(always)]
+pub fn global_out_of_bounds(_base: *const u8, _index: usize, _len: usize, _write: bool) -> ! {
+    trap()
+}
+
 /// Loads a `T` from the shared window: `ld.shared.b16/b32/b64` for 2-,
 /// 4- and 8-byte types aligned to their size (SASS `LDS`), a generic load
 /// otherwise.

@@ -222,6 +222,66 @@ pub fn note_store(p: *const u8, size: usize) {
     lane::mem_access(p, size, true)
 }
 
+/// A load of a read-only typed global parameter (`ld.global.nc` on the
+/// GPU): nothing writes it during the launch, so the race detector needs
+/// not see it.
+///
+/// # Safety
+/// `p` must be valid for a read of a `T`.
+#[inline]
+#[track_caller]
+pub unsafe fn ld_global_nc<T: crate::Pod>(p: *const T) -> T {
+    lane::region_check(p.cast(), core::mem::size_of::<T>());
+    // SAFETY: forwarded contract (and the region is the running launch's).
+    unsafe { p.read() }
+}
+
+/// A weak load of writable global memory (`ld.global`), seen by the race
+/// detector; a lane that loads one address over and over gives up its turn
+/// (a spin on a plain load ends as a livelock report, not a hang).
+///
+/// # Safety
+/// `p` must be valid for a read of a `T`.
+#[track_caller]
+#[inline]
+pub unsafe fn ld_global<T: crate::Pod>(p: *const T) -> T {
+    lane::region_check(p.cast(), core::mem::size_of::<T>());
+    // SAFETY: forwarded contract (and the region is the running launch's).
+    let v = unsafe { p.read() };
+    lane::global_load(p.cast(), core::mem::size_of::<T>());
+    v
+}
+
+/// A weak store to global memory (`st.global`), seen by the race detector.
+///
+/// # Safety
+/// `p` must be valid for a write of a `T`.
+#[track_caller]
+#[inline]
+pub unsafe fn st_global<T: crate::Pod>(p: *mut T, v: T) {
+    lane::region_check(p.cast(), core::mem::size_of::<T>());
+    // SAFETY: forwarded contract (and the region is the running launch's).
+    unsafe { p.write(v) };
+    note_store(p.cast(), core::mem::size_of::<T>());
+}
+
+/// Stops a typed view used outside the launch that registered its memory
+/// (before it touches `len` bytes at `p`).
+#[track_caller]
+#[inline]
+pub fn global_region_check(p: *const u8, len: usize) {
+    lane::region_check(p, len)
+}
+
+/// An index outside a typed global parameter: the simulator reports it
+/// (the parameter's name where the launch registered it, the index, the
+/// length, the thread, the line) and stops the launch.
+#[track_caller]
+#[inline]
+pub fn global_out_of_bounds(base: *const u8, index: usize, len: usize, write: bool) -> ! {
+    lane::out_of_bounds(base, index, len, write)
+}
+
 /// Tells the race detector about a strong access (after performing it).
 #[track_caller]
 #[inline]

@@ -1,0 +1,100 @@
+//! The global memory a launch's typed parameters may reach: one region per
+//! parameter, registered by the launcher, checked on every typed access and
+//! named in reports.
+
+use crate::report::{Report, SourceLocation};
+use crate::state::{Core, Loc, Step, Wait};
+use crate::{Dim3, SimError};
+
+/// A kernel parameter's global memory: `bytes` bytes at `addr`, elements of
+/// `elem` bytes, named `name` in reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Region {
+    /// The parameter's name (empty if unknown).
+    pub name: &'static str,
+    /// Address of the first byte.
+    pub addr: usize,
+    /// Length in bytes.
+    pub bytes: usize,
+    /// Bytes per element (0 if unknown).
+    pub elem: usize,
+    /// Whether the kernel may write it.
+    pub writable: bool,
+}
+
+impl Region {
+    fn contains(&self, addr: usize, len: usize) -> bool {
+        addr >= self.addr
+            && addr - self.addr <= self.bytes
+            && len <= self.bytes - (addr - self.addr)
+    }
+}
+
+/// How many loads of one address in a row make a lane give up its turn:
+/// a plain-load spin loop must let the lane it waits for run (or end as a
+/// livelock report), a loop that merely rereads one value loses nothing.
+const SPIN_LOADS: u32 = 64;
+
+impl Core {
+    /// The registered region holding `addr`, if any.
+    pub(crate) fn region_of(&self, addr: usize) -> Option<&Region> {
+        self.regions
+            .iter()
+            .find(|r| r.contains(addr, 0) && addr < r.addr + r.bytes)
+    }
+
+    /// Whether `len` bytes at `addr` lie inside one registered region.
+    pub(crate) fn in_regions(&self, addr: usize, len: usize) -> bool {
+        self.regions.iter().any(|r| r.contains(addr, len))
+    }
+
+    /// Counts lane `me`'s load of `addr`: `true` when it has loaded the same
+    /// address [`SPIN_LOADS`] times in a row (it should give up its turn).
+    pub(crate) fn repeated_load(&mut self, me: u32, addr: usize) -> bool {
+        let l = &mut self.lanes[me as usize];
+        if l.last_load == addr {
+            l.load_repeats = l.load_repeats.saturating_add(1);
+        } else {
+            l.last_load = addr;
+            l.load_repeats = 0;
+        }
+        l.load_repeats >= SPIN_LOADS
+    }
+
+    /// An index outside a typed parameter: the report, and lane `me` stops.
+    pub(crate) fn out_of_bounds(
+        &mut self,
+        me: u32,
+        base: usize,
+        index: usize,
+        len: usize,
+        write: bool,
+        loc: Loc,
+    ) -> Step {
+        self.block(me, Wait::Misuse, loc);
+        if self.error.is_none() {
+            let l = &self.lanes[me as usize];
+            let what = match self.region_of(base) {
+                Some(r) if !r.name.is_empty() => format!("`{}`", r.name),
+                _ => format!("the global parameter at {base:#x}"),
+            };
+            let verb = if write { "write" } else { "read" };
+            let summary = format!(
+                "out-of-bounds {verb}: index {index} of {what}, whose length is {len} \
+                 (block {} thread {})",
+                Dim3::from(self.blocks[l.block as usize].idx),
+                Dim3::from(l.tid),
+            );
+            self.error = Some(SimError::OutOfBounds(Report {
+                summary,
+                location: Some(SourceLocation::from(loc)),
+                blocked: Vec::new(),
+                accesses: None,
+                notes: vec![
+                    "on the GPU the same access traps (CUDA_ERROR_ILLEGAL_INSTRUCTION)".into(),
+                ],
+            }));
+        }
+        Step::Wait
+    }
+}

@@ -1,0 +1,98 @@
+//! [`AtomicSlice`]: global memory that every thread updates atomically.
+
+use core::marker::PhantomData;
+
+use crate::Pod;
+use crate::arch;
+use crate::atomic::{AtomicRef, AtomicValue, Device, Scope};
+
+/// A kernel's buffer of atomic objects of scope `S`: any thread may reach
+/// any element, and only through an [`AtomicRef`] (a histogram, a counter,
+/// a scatter whose targets collide) — what an ownership partition cannot
+/// express. The index is checked: past the end, a `trap` on the GPU and a
+/// report on the simulator.
+///
+/// ```
+/// # use cooperative_groups::prelude::*;
+/// # use cooperative_groups::{kernel, AtomicSlice, GlobalSlice};
+/// # use cooperative_groups::atomic::Relaxed;
+/// /// A 16-bin histogram of `keys`.
+/// #[kernel]
+/// pub fn histogram(keys: GlobalSlice<u32>, bins: AtomicSlice<u32>) {
+///     let (rank, n) = (this_grid().thread_rank() as usize, keys.len());
+///     if rank < n {
+///         bins.at((keys.load(rank) % 16) as usize).red_add(1, Relaxed);
+///     }
+/// }
+/// # let keys: Vec<u32> = (0..200).collect();
+/// # let mut bins = vec![0u32; 16];
+/// # cooperative_groups::host::run(&HISTOGRAM, &cg_sim::LaunchConfig::new(4, 64), (&keys[..], &mut bins[..])).unwrap();
+/// # assert_eq!(bins.iter().sum::<u32>(), 200);
+/// ```
+#[repr(C)]
+pub struct AtomicSlice<T, S: Scope = Device> {
+    ptr: *mut T,
+    len: usize,
+    _t: PhantomData<(T, S)>,
+}
+
+impl<T, S: Scope> Clone for AtomicSlice<T, S> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T, S: Scope> Copy for AtomicSlice<T, S> {}
+
+impl<T, S: Scope> core::fmt::Debug for AtomicSlice<T, S> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("AtomicSlice")
+            .field("ptr", &self.ptr)
+            .field("len", &self.len)
+            .finish()
+    }
+}
+
+impl<T: AtomicValue + Pod, S: Scope> AtomicSlice<T, S> {
+    /// A view of `len` atomic objects at `ptr`.
+    ///
+    /// # Safety
+    /// For the whole launch, `ptr` must be valid for atomic accesses of
+    /// `len` elements of `T` aligned to their size, in global memory (host
+    /// memory the launch registered, on the simulator), and every access to
+    /// them during the launch must be atomic. `cg-runtime`'s launch builds
+    /// it from a `&mut Buffer<T>`.
+    #[inline(always)]
+    pub const unsafe fn from_raw_parts(ptr: *mut T, len: usize) -> Self {
+        AtomicSlice {
+            ptr,
+            len,
+            _t: PhantomData,
+        }
+    }
+
+    /// Number of elements.
+    #[inline(always)]
+    pub const fn len(&self) -> usize {
+        self.len
+    }
+
+    /// No elements.
+    #[inline(always)]
+    pub const fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Element `i` as an atomic object: `fetch_add`, `red_add`,
+    /// `compare_exchange`, … with the ordering of each call.
+    #[inline(always)]
+    #[track_caller]
+    pub fn at(&self, i: usize) -> AtomicRef<'_, T, S> {
+        if i >= self.len {
+            arch::global_out_of_bounds(self.ptr.cast(), i, self.len, true)
+        }
+        arch::global_region_check(self.ptr.wrapping_add(i).cast(), core::mem::size_of::<T>());
+        // SAFETY: `i < len`, and `from_raw_parts`'s contract: valid for
+        // atomic accesses for the launch, every access atomic.
+        unsafe { AtomicRef::from_ptr(self.ptr.add(i)) }
+    }
+}

@@ -1,0 +1,75 @@
+//! What a kernel parameter may be, and which parameters make a kernel safe
+//! to launch.
+
+use crate::Pod;
+use crate::atomic::{AtomicValue, Scope};
+
+use super::{AtomicSlice, GlobalSlice, OwnedPitched, OwnedSlice, Partition, Pitched};
+
+/// A value a kernel takes as a parameter: the same bytes on the host and on
+/// the device (the launcher hands the driver a pointer to it). Every [`Pod`]
+/// type (scalars, `#[repr(C)]` structs, raw pointers) and the typed views of
+/// global memory ([`GlobalSlice`], [`OwnedSlice`], [`AtomicSlice`],
+/// [`Pitched`], [`OwnedPitched`]).
+///
+/// # Safety
+/// `Copy` plain data whose bytes the kernel reads as they are, with the same
+/// layout on the host and on `nvptx64`.
+pub unsafe trait KernelParam: Copy + 'static {}
+
+// SAFETY: `Pod` is plain data of the same layout on both targets.
+unsafe impl<T: Pod> KernelParam for T {}
+// SAFETY: the views are `#[repr(C)]` structs of a pointer and `usize`s,
+// the same layout on the host and on `nvptx64` (both 64-bit).
+unsafe impl<T: Pod> KernelParam for GlobalSlice<T> {}
+// SAFETY: as above.
+unsafe impl<T: Pod, P: Partition> KernelParam for OwnedSlice<T, P> {}
+// SAFETY: as above.
+unsafe impl<T: AtomicValue + Pod, S: Scope + 'static> KernelParam for AtomicSlice<T, S> {}
+// SAFETY: as above.
+unsafe impl<T: Pod> KernelParam for Pitched<T> {}
+// SAFETY: as above.
+unsafe impl<T: Pod> KernelParam for OwnedPitched<T> {}
+
+/// A parameter with which a kernel needs no promise from its launcher: a
+/// kernel whose parameters are all `SafeParam` is a safe function, and
+/// `cg-runtime` launches it with a safe call that takes the runtime's
+/// buffers. Scalars, arrays of them, and the typed views of global memory
+/// (whose accesses are bounds-checked and whose writes follow the groups);
+/// **not** raw pointers, which make the kernel `unsafe` and its launch
+/// `unsafe`.
+///
+/// # Safety
+/// For a `#[repr(C)]` struct of your own: the kernel must be sound for any
+/// value of it — it holds no pointer the kernel dereferences, no index the
+/// kernel uses unchecked.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a safe kernel parameter",
+    label = "a raw pointer (or a type holding one) makes the kernel `unsafe`",
+    note = "take global memory as `GlobalSlice<T>` (read-only), `OwnedSlice<T>` (written through ownership witnesses) or `AtomicSlice<T>`; a raw pointer parameter must be written `*const T` / `*mut T` in the signature, which makes the kernel an `unsafe fn` launched with `launch_unchecked`"
+)]
+pub unsafe trait SafeParam: KernelParam {}
+
+macro_rules! safe_scalars {
+    ($($t:ty),*) => { $(
+        // SAFETY: a number: any value is sound for a kernel to take.
+        unsafe impl SafeParam for $t {}
+    )* };
+}
+safe_scalars!(
+    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64
+);
+
+// SAFETY: an array of safe parameters is as safe as its elements.
+unsafe impl<T: SafeParam + Pod, const N: usize> SafeParam for [T; N] {}
+// SAFETY: every access is bounds-checked (or `unsafe`); nothing writes it.
+unsafe impl<T: Pod> SafeParam for GlobalSlice<T> {}
+// SAFETY: bounds-checked, and every safe write goes through a witness of
+// the element's owner.
+unsafe impl<T: Pod, P: Partition> SafeParam for OwnedSlice<T, P> {}
+// SAFETY: bounds-checked, every access atomic.
+unsafe impl<T: AtomicValue + Pod, S: Scope + 'static> SafeParam for AtomicSlice<T, S> {}
+// SAFETY: as `GlobalSlice`, in two dimensions.
+unsafe impl<T: Pod> SafeParam for Pitched<T> {}
+// SAFETY: as `OwnedSlice`, in two dimensions.
+unsafe impl<T: Pod> SafeParam for OwnedPitched<T> {}

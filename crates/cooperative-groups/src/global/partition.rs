@@ -1,0 +1,305 @@
+//! Who owns which element of an [`OwnedSlice`]: the partitions, and the
+//! windows and chunks they hand a thread.
+//!
+//! Each partition is a function from an element's index to the one thread
+//! of the launch that may write it, computed from the hardware's thread and
+//! block indices; the methods below give the calling thread witnesses
+//! ([`Elem`]) for its own elements and for no others.
+
+use core::marker::PhantomData;
+
+use crate::group::{Size, ThreadBlock, ThreadBlockTile, TileSize};
+use crate::{GridGroup, Pod};
+
+use super::identity;
+use super::owned::{Elem, OwnedSlice};
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// How an [`OwnedSlice`]'s elements are divided among the threads of a
+/// launch (sealed: [`PerThread`], [`Chunked`], [`PerBlock`], [`PerTile`]).
+pub trait Partition: sealed::Sealed + Copy + 'static {}
+
+/// Element `i` belongs to grid thread `i mod T` (`T`: the grid's threads):
+/// one element per thread ([`OwnedSlice::at`]), or every `T`-th in a
+/// grid-stride loop ([`OwnedSlice::grid_stride`]).
+#[derive(Clone, Copy, Debug)]
+pub struct PerThread;
+
+/// Element `i` belongs to grid thread `i / N`: `N` contiguous elements per
+/// thread ([`OwnedSlice::chunk`]), CUB's "blocked" arrangement.
+#[derive(Clone, Copy, Debug)]
+pub struct Chunked<const N: usize>;
+
+/// Block `b` (linear rank in the grid) owns elements `b·W .. b·W + W`; inside
+/// the window, element `j` belongs to the block's thread `j mod size`
+/// ([`OwnedSlice::window`]; with `W = 1`, one result per block written by
+/// its thread 0: [`OwnedSlice::leader`]).
+#[derive(Clone, Copy, Debug)]
+pub struct PerBlock<const W: usize = 1>;
+
+/// Tile `t` of `N` threads owns elements `t·W .. t·W + W`, tiles numbered
+/// across the grid (block `b`'s tile `k` is `b·⌈size/N⌉ + k`); inside the
+/// window element `j` belongs to the tile's thread `j mod N` (with `W = 1`,
+/// one result per tile written by its rank 0).
+#[derive(Clone, Copy, Debug)]
+pub struct PerTile<const N: u32, const W: usize = 1>;
+
+impl sealed::Sealed for PerThread {}
+impl Partition for PerThread {}
+impl<const N: usize> sealed::Sealed for Chunked<N> {}
+impl<const N: usize> Partition for Chunked<N> {}
+impl<const W: usize> sealed::Sealed for PerBlock<W> {}
+impl<const W: usize> Partition for PerBlock<W> {}
+impl<const N: u32, const W: usize> sealed::Sealed for PerTile<N, W> {}
+impl<const N: u32, const W: usize> Partition for PerTile<N, W> {}
+
+impl<T: Pod> OwnedSlice<T, PerThread> {
+    /// The calling thread's element: index `grid.thread_rank()`, if the
+    /// slice is that long.
+    #[inline(always)]
+    #[track_caller]
+    pub fn at(&self, grid: &GridGroup) -> Option<Elem<'_, T>> {
+        let _ = grid;
+        let (rank, _) = identity::grid_thread();
+        (rank < self.len()).then(|| self.elem(rank))
+    }
+
+    /// The calling thread's elements in a grid-stride loop: indices
+    /// `rank, rank + T, rank + 2T, …` below the length (`T`: the grid's
+    /// thread count). The indices are in bounds by construction.
+    #[inline(always)]
+    pub fn grid_stride(&self, grid: &GridGroup) -> GridStride<'_, T> {
+        let _ = grid;
+        let (rank, threads) = identity::grid_thread();
+        GridStride {
+            slice: self,
+            next: rank,
+            step: threads,
+        }
+    }
+}
+
+/// The iterator of [`OwnedSlice::grid_stride`].
+pub struct GridStride<'s, T> {
+    slice: &'s OwnedSlice<T, PerThread>,
+    next: usize,
+    step: usize,
+}
+
+impl<'s, T: Pod> Iterator for GridStride<'s, T> {
+    type Item = Elem<'s, T>;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Elem<'s, T>> {
+        let i = self.next;
+        (i < self.slice.len()).then(|| {
+            self.next = i + self.step;
+            self.slice.elem(i)
+        })
+    }
+}
+
+impl<T: Pod, const N: usize> OwnedSlice<T, Chunked<N>> {
+    /// The calling thread's `N` contiguous elements, `rank·N .. rank·N + N`
+    /// (fewer at the end of the slice, none past it).
+    #[inline(always)]
+    pub fn chunk(&self, grid: &GridGroup) -> Chunk<'_, T, N> {
+        let _ = grid;
+        let (rank, _) = identity::grid_thread();
+        let start = rank.saturating_mul(N).min(self.len());
+        Chunk {
+            slice: self,
+            start,
+            len: (self.len() - start).min(N),
+        }
+    }
+}
+
+/// The elements of one thread's chunk ([`OwnedSlice::chunk`]).
+pub struct Chunk<'s, T, const N: usize> {
+    slice: &'s OwnedSlice<T, Chunked<N>>,
+    start: usize,
+    len: usize,
+}
+
+impl<'s, T: Pod, const N: usize> Chunk<'s, T, N> {
+    /// Elements in the chunk: `N`, fewer in the slice's last chunk.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The chunk is empty (the thread's elements are past the end).
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Index in the slice of the chunk's element 0.
+    #[inline(always)]
+    pub fn start(&self) -> usize {
+        self.start
+    }
+
+    /// The chunk's element `j` (`j < len()`).
+    #[inline(always)]
+    #[track_caller]
+    pub fn get(&self, j: usize) -> Option<Elem<'s, T>> {
+        (j < self.len).then(|| self.slice.elem(self.start + j))
+    }
+
+    /// Writes element `j` of the chunk; `j` past the chunk is a `trap` on
+    /// the GPU and a report on the simulator.
+    #[inline(always)]
+    #[track_caller]
+    pub fn store(&self, j: usize, v: T) {
+        if j >= self.len {
+            crate::arch::global_out_of_bounds(
+                self.slice.as_ptr().cast(),
+                self.start.saturating_add(j),
+                self.slice.len(),
+                true,
+            )
+        }
+        self.slice.elem(self.start + j).store(v)
+    }
+
+    /// Writes the whole chunk from `items` (a full chunk; the slice's last,
+    /// shorter chunk takes the first `len()` items).
+    #[inline(always)]
+    #[track_caller]
+    pub fn store_all(&self, items: [T; N]) {
+        let mut j = 0;
+        while j < N {
+            if j < self.len {
+                self.slice.elem(self.start + j).store(items[j]);
+            }
+            j += 1;
+        }
+    }
+
+    /// The chunk's elements in order.
+    #[inline(always)]
+    pub fn iter(&self) -> impl Iterator<Item = Elem<'s, T>> + '_ {
+        (0..self.len).map(move |j| self.slice.elem(self.start + j))
+    }
+}
+
+/// A group that owns windows of an [`OwnedSlice`] under [`PerBlock`]
+/// ([`ThreadBlock`]) or [`PerTile`] ([`ThreadBlockTile`]): its grid-wide
+/// index, and the caller's rank and the group's size (sealed: computed from
+/// the hardware's indices, never from a value the kernel chose).
+pub trait WindowOwner<P: Partition>: sealed::Sealed {
+    /// `(group index in the grid, caller's rank, group size)`.
+    #[doc(hidden)]
+    fn owner(&self) -> (usize, usize, usize);
+}
+
+impl<const M: u32> sealed::Sealed for ThreadBlock<M> {}
+impl<const N: u32> sealed::Sealed for ThreadBlockTile<N> where Size<N>: TileSize {}
+
+impl<const M: u32, const W: usize> WindowOwner<PerBlock<W>> for ThreadBlock<M> {
+    #[inline(always)]
+    fn owner(&self) -> (usize, usize, usize) {
+        let (b, _) = identity::block_rank();
+        let (r, n) = identity::block_thread();
+        (b, r, n)
+    }
+}
+
+impl<const N: u32, const W: usize> WindowOwner<PerTile<N, W>> for ThreadBlockTile<N>
+where
+    Size<N>: TileSize,
+{
+    #[inline(always)]
+    fn owner(&self) -> (usize, usize, usize) {
+        let (b, _) = identity::block_rank();
+        let (r, n) = identity::block_thread();
+        let n_tile = N as usize;
+        let per_block = n.div_ceil(n_tile);
+        (b * per_block + r / n_tile, r % n_tile, n_tile)
+    }
+}
+
+/// A group's window of an [`OwnedSlice`] ([`OwnedSlice::window`]); the
+/// calling member's elements in it are those of index `rank, rank + size,
+/// …` (striped, CUB's default arrangement for coalesced stores).
+pub struct Window<'s, T, P: Partition> {
+    slice: &'s OwnedSlice<T, P>,
+    start: usize,
+    len: usize,
+    rank: usize,
+    size: usize,
+    _p: PhantomData<P>,
+}
+
+macro_rules! windowed {
+    ($p:ty, [$($gen:tt)*]) => {
+        impl<T: Pod, $($gen)*> OwnedSlice<T, $p> {
+            /// The calling thread's group's window: `W` elements starting at
+            /// `W ·` the group's grid-wide index (fewer at the end of the
+            /// slice).
+            #[inline(always)]
+            pub fn window<G: WindowOwner<$p>>(&self, group: &G) -> Window<'_, T, $p> {
+                let (g, rank, size) = group.owner();
+                let start = g.saturating_mul(W).min(self.len());
+                Window {
+                    slice: self,
+                    start,
+                    len: (self.len() - start).min(W),
+                    rank,
+                    size,
+                    _p: PhantomData,
+                }
+            }
+
+            /// The window's element 0, for its owner (the group's rank 0):
+            /// one result per group, written by its leader.
+            #[inline(always)]
+            pub fn leader<G: WindowOwner<$p>>(&self, group: &G) -> Option<Elem<'_, T>> {
+                self.window(group).mine(0)
+            }
+        }
+    };
+}
+windowed!(PerBlock<W>, [const W: usize]);
+windowed!(PerTile<N, W>, [const N: u32, const W: usize]);
+
+impl<'s, T: Pod, P: Partition> Window<'s, T, P> {
+    /// Elements in the window.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The window is empty (the group's elements are past the end).
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Index in the slice of the window's element 0.
+    #[inline(always)]
+    pub fn start(&self) -> usize {
+        self.start
+    }
+
+    /// The caller's `k`-th element of the window: index `rank + k·size`
+    /// in it, if the window is that long.
+    #[inline(always)]
+    pub fn mine(&self, k: usize) -> Option<Elem<'s, T>> {
+        let j = k.saturating_mul(self.size).saturating_add(self.rank);
+        (j < self.len).then(|| self.slice.elem(self.start + j))
+    }
+
+    /// The caller's elements of the window (striped: `rank, rank + size, …`).
+    #[inline(always)]
+    pub fn striped(&self) -> impl Iterator<Item = Elem<'s, T>> + '_ {
+        (self.rank..self.len)
+            .step_by(self.size.max(1))
+            .map(move |j| self.slice.elem(self.start + j))
+    }
+}

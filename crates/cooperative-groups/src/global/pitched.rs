@@ -1,0 +1,273 @@
+//! Two-dimensional views of global memory: rows of `width` elements,
+//! `pitch` elements apart (`cudaMallocPitch`'s layout).
+
+use core::marker::PhantomData;
+
+use crate::Pod;
+use crate::arch;
+
+use super::identity;
+
+/// A read-only image of `width × height` elements in rows `pitch` elements
+/// apart, the 2-D form of [`GlobalSlice`](super::GlobalSlice):
+/// [`load(x, y)`](Self::load) is `ld.global.nc`, checked against the width
+/// and the height.
+#[repr(C)]
+pub struct Pitched<T> {
+    ptr: *const T,
+    width: usize,
+    height: usize,
+    pitch: usize,
+    _t: PhantomData<T>,
+}
+
+/// A writable image in the layout of [`Pitched`], element `(x, y)` owned by
+/// the thread whose global 2-D index is `(x, y)` (`blockIdx.x · blockDim.x +
+/// threadIdx.x`, the same in `y`; threads of other z-planes own nothing):
+/// [`at`](Self::at) gives that thread its element.
+///
+/// ```
+/// # use cooperative_groups::prelude::*;
+/// # use cooperative_groups::{kernel, Pitched, OwnedPitched};
+/// /// out(x, y) = in(y, x), a transpose.
+/// #[kernel]
+/// pub fn transpose(src: Pitched<u32>, dst: OwnedPitched<u32>) {
+///     if let Some(e) = dst.at(&this_grid()) {
+///         e.store(src.load(e.y(), e.x()));
+///     }
+/// }
+/// # let (w, h) = (20usize, 12usize);
+/// # let src: Vec<u32> = (0..(w * h) as u32).collect();
+/// # let mut dst = vec![0u32; w * h];
+/// # use cooperative_groups::host::Image;
+/// # let cfg = cg_sim::LaunchConfig::new((2, 2), (16, 8));
+/// # cooperative_groups::host::run(&TRANSPOSE, &cfg, (Image::new(&src[..], w, h, w), Image::new(&mut dst[..], h, w, h))).unwrap();
+/// # assert_eq!(dst[3 * h + 5], src[5 * w + 3]);
+/// ```
+#[repr(C)]
+pub struct OwnedPitched<T> {
+    ptr: *mut T,
+    width: usize,
+    height: usize,
+    pitch: usize,
+    _t: PhantomData<T>,
+}
+
+macro_rules! copy_debug {
+    ($name:ident) => {
+        impl<T> Clone for $name<T> {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<T> Copy for $name<T> {}
+        impl<T> core::fmt::Debug for $name<T> {
+            fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.debug_struct(stringify!($name))
+                    .field("ptr", &self.ptr)
+                    .field("width", &self.width)
+                    .field("height", &self.height)
+                    .field("pitch", &self.pitch)
+                    .finish()
+            }
+        }
+    };
+}
+copy_debug!(Pitched);
+copy_debug!(OwnedPitched);
+
+/// The element index of `(x, y)`, or the out-of-bounds report.
+#[inline(always)]
+#[track_caller]
+fn index(
+    base: *const u8,
+    (x, y): (usize, usize),
+    w: usize,
+    h: usize,
+    pitch: usize,
+    write: bool,
+) -> usize {
+    if x >= w || y >= h {
+        // The flat index the access would have had, against the image's size.
+        arch::global_out_of_bounds(
+            base,
+            y.saturating_mul(pitch).saturating_add(x),
+            pitch * h,
+            write,
+        )
+    }
+    y * pitch + x
+}
+
+impl<T: Pod> Pitched<T> {
+    /// A view of rows of `width` elements at `ptr`, `pitch ≥ width`
+    /// elements apart, `height` rows.
+    ///
+    /// # Safety
+    /// As [`GlobalSlice::from_raw_parts`](super::GlobalSlice::from_raw_parts)
+    /// for `pitch · (height - 1) + width` elements.
+    #[inline(always)]
+    pub const unsafe fn from_raw_parts(
+        ptr: *const T,
+        width: usize,
+        height: usize,
+        pitch: usize,
+    ) -> Self {
+        Pitched {
+            ptr,
+            width,
+            height,
+            pitch,
+            _t: PhantomData,
+        }
+    }
+
+    /// Elements per row.
+    #[inline(always)]
+    pub const fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Rows.
+    #[inline(always)]
+    pub const fn height(&self) -> usize {
+        self.height
+    }
+
+    /// Elements from one row to the next.
+    #[inline(always)]
+    pub const fn pitch(&self) -> usize {
+        self.pitch
+    }
+
+    /// Element `(x, y)` (`ld.global.nc`); outside the image: a `trap` on
+    /// the GPU, a report on the simulator.
+    #[inline(always)]
+    #[track_caller]
+    pub fn load(&self, x: usize, y: usize) -> T {
+        let i = index(
+            self.ptr.cast(),
+            (x, y),
+            self.width,
+            self.height,
+            self.pitch,
+            false,
+        );
+        // SAFETY: `(x, y)` inside the image, and `from_raw_parts`'s contract.
+        unsafe { arch::ld_global_nc(self.ptr.add(i)) }
+    }
+}
+
+impl<T: Pod> OwnedPitched<T> {
+    /// A writable view (see [`Pitched::from_raw_parts`]).
+    ///
+    /// # Safety
+    /// As [`OwnedSlice::from_raw_parts`](super::OwnedSlice::from_raw_parts)
+    /// for `pitch · (height - 1) + width` elements.
+    #[inline(always)]
+    pub const unsafe fn from_raw_parts(
+        ptr: *mut T,
+        width: usize,
+        height: usize,
+        pitch: usize,
+    ) -> Self {
+        OwnedPitched {
+            ptr,
+            width,
+            height,
+            pitch,
+            _t: PhantomData,
+        }
+    }
+
+    /// Elements per row.
+    #[inline(always)]
+    pub const fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Rows.
+    #[inline(always)]
+    pub const fn height(&self) -> usize {
+        self.height
+    }
+
+    /// Element `(x, y)`, whoever owns it (`ld.global`; ordered after its
+    /// owner's write only by a synchronisation, as [`OwnedSlice::load`](super::OwnedSlice::load)).
+    #[inline(always)]
+    #[track_caller]
+    pub fn load(&self, x: usize, y: usize) -> T {
+        let i = index(
+            self.ptr.cast(),
+            (x, y),
+            self.width,
+            self.height,
+            self.pitch,
+            false,
+        );
+        // SAFETY: inside the image, and `from_raw_parts`'s contract.
+        unsafe { arch::ld_global(self.ptr.add(i)) }
+    }
+
+    /// The calling thread's element: its global 2-D index, if inside the
+    /// image.
+    #[inline(always)]
+    pub fn at(&self, grid: &crate::GridGroup) -> Option<Elem2d<'_, T>> {
+        let _ = grid;
+        let (x, y) = identity::grid_xy()?;
+        (x < self.width && y < self.height).then(|| Elem2d {
+            ptr: self.ptr.wrapping_add(y * self.pitch + x),
+            x,
+            y,
+            _owner: PhantomData,
+        })
+    }
+}
+
+/// The witness of the calling thread's element of an [`OwnedPitched`]
+/// (as [`Elem`](super::Elem), in two dimensions).
+pub struct Elem2d<'s, T> {
+    ptr: *mut T,
+    x: usize,
+    y: usize,
+    _owner: PhantomData<(&'s (), *const ())>,
+}
+
+impl<T> core::fmt::Debug for Elem2d<'_, T> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Elem2d")
+            .field("x", &self.x)
+            .field("y", &self.y)
+            .finish()
+    }
+}
+
+impl<T: Pod> Elem2d<'_, T> {
+    /// Column.
+    #[inline(always)]
+    pub fn x(&self) -> usize {
+        self.x
+    }
+
+    /// Row.
+    #[inline(always)]
+    pub fn y(&self) -> usize {
+        self.y
+    }
+
+    /// Writes the element (`st.global`).
+    #[inline(always)]
+    #[track_caller]
+    pub fn store(&self, v: T) {
+        // SAFETY: `at` made this witness inside the image, for its owner.
+        unsafe { arch::st_global(self.ptr, v) }
+    }
+
+    /// Reads the element (`ld.global`).
+    #[inline(always)]
+    #[track_caller]
+    pub fn load(&self) -> T {
+        // SAFETY: as `store`.
+        unsafe { arch::ld_global(self.ptr) }
+    }
+}

@@ -1,0 +1,150 @@
+//! [`GlobalSlice`]: a read-only run of global memory.
+
+use core::marker::PhantomData;
+
+use crate::Pod;
+use crate::arch;
+
+/// A kernel's read-only input: `len` elements of global memory that nothing
+/// writes while the kernel runs (CUDA's `const T* __restrict__` with its
+/// length).
+///
+/// The host passes a buffer by shared reference (`&input` in
+/// `cg-runtime`'s launch), so no writable parameter of the same launch can
+/// alias it; that is what makes its loads `ld.global.nc` (the read-only
+/// data path nvcc uses for `__restrict__` inputs) and what lets the race
+/// detector skip them. [`load`](Self::load) checks the index: past the end
+/// it traps on the GPU, and the simulator reports the parameter, the index,
+/// the length, the thread and the line.
+///
+/// ```
+/// # use cooperative_groups::prelude::*;
+/// # use cooperative_groups::{kernel, GlobalSlice, OwnedSlice};
+/// #[kernel]
+/// pub fn square(x: GlobalSlice<f32>, y: OwnedSlice<f32>) {
+///     if let Some(e) = y.at(&this_grid()) {
+///         let v = x.load(e.index());      // ld.global.nc.b32
+///         e.store(v * v);                 // st.global.b32
+///     }
+/// }
+/// # let x: Vec<f32> = (0..100).map(|i| i as f32).collect();
+/// # let mut y = vec![0f32; 100];
+/// # cooperative_groups::host::run(&SQUARE, &cg_sim::LaunchConfig::new(2, 64), (&x[..], &mut y[..])).unwrap();
+/// # assert_eq!(y[9], 81.0);
+/// ```
+#[repr(C)]
+pub struct GlobalSlice<T> {
+    ptr: *const T,
+    len: usize,
+    _t: PhantomData<T>,
+}
+
+impl<T> Clone for GlobalSlice<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for GlobalSlice<T> {}
+
+impl<T> core::fmt::Debug for GlobalSlice<T> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("GlobalSlice")
+            .field("ptr", &self.ptr)
+            .field("len", &self.len)
+            .finish()
+    }
+}
+
+impl<T: Pod> GlobalSlice<T> {
+    /// A view of `len` elements at `ptr`.
+    ///
+    /// # Safety
+    /// For the whole launch, `ptr` must be valid for reads of `len`
+    /// elements of `T` aligned for `T` in global memory (host memory on the
+    /// simulator), and nothing may write them. `cg-runtime`'s launch builds
+    /// it from a `&Buffer<T>`.
+    #[inline(always)]
+    pub const unsafe fn from_raw_parts(ptr: *const T, len: usize) -> Self {
+        GlobalSlice {
+            ptr,
+            len,
+            _t: PhantomData,
+        }
+    }
+
+    /// Number of elements.
+    #[inline(always)]
+    pub const fn len(&self) -> usize {
+        self.len
+    }
+
+    /// No elements.
+    #[inline(always)]
+    pub const fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The address of element 0 (for raw access, e.g. by an `unsafe`
+    /// intrinsic; safe code cannot dereference it).
+    #[inline(always)]
+    pub const fn as_ptr(&self) -> *const T {
+        self.ptr
+    }
+
+    /// Element `i` (`ld.global.nc`). Past the end: a `trap` on the GPU, a
+    /// report naming the parameter, the index and the length on the
+    /// simulator.
+    #[inline(always)]
+    #[track_caller]
+    pub fn load(&self, i: usize) -> T {
+        if i >= self.len {
+            arch::global_out_of_bounds(self.ptr.cast(), i, self.len, false)
+        }
+        // SAFETY: `i < len`, and the launch made `len` elements readable and
+        // unwritten (`from_raw_parts`).
+        unsafe { arch::ld_global_nc(self.ptr.add(i)) }
+    }
+
+    /// Element `i` without the bounds check.
+    ///
+    /// # Safety
+    /// `i < self.len()`.
+    #[inline(always)]
+    pub unsafe fn load_unchecked(&self, i: usize) -> T {
+        // SAFETY: the caller's `i < len`, and `from_raw_parts`'s contract.
+        unsafe { arch::ld_global_nc(self.ptr.add(i)) }
+    }
+
+    /// Elements `start..start + len` as a slice of their own. Panics (traps
+    /// on the GPU) if they are not all inside.
+    #[inline(always)]
+    #[track_caller]
+    pub fn slice(&self, start: usize, len: usize) -> GlobalSlice<T> {
+        if start > self.len || len > self.len - start {
+            arch::global_out_of_bounds(self.ptr.cast(), start.saturating_add(len), self.len, false)
+        }
+        GlobalSlice {
+            ptr: self.ptr.wrapping_add(start),
+            len,
+            _t: PhantomData,
+        }
+    }
+
+    /// The elements as a Rust slice, for code that takes one (e.g.
+    /// [`memcpy_async`](crate::memcpy_async)). Its loads are plain Rust
+    /// loads (generic addresses, unchecked by the simulator's race
+    /// detector, which needs none: nothing writes the memory).
+    #[inline(always)]
+    #[track_caller]
+    pub fn as_slice(&self) -> &[T] {
+        if self.len == 0 {
+            return &[];
+        }
+        arch::global_region_check(self.ptr.cast(), self.len * core::mem::size_of::<T>());
+        // SAFETY: `from_raw_parts`'s contract: `len` readable, unwritten,
+        // aligned elements for the whole launch, which outlives `&self`
+        // (on the simulator the check above stops a view used outside the
+        // launch that registered its memory).
+        unsafe { core::slice::from_raw_parts(self.ptr, self.len) }
+    }
+}

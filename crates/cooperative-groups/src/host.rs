@@ -1,0 +1,293 @@
+//! The host's side of typed parameters (not on `nvptx64`): what a launcher
+//! passes for each parameter type ([`HostArg`]), and [`run`], which runs a
+//! safe kernel on the simulator with host slices as its memory — what this
+//! crate's examples use; `cg-runtime` implements [`HostArg`] for its
+//! buffers and launches on either backend the same way.
+
+extern crate std;
+
+use std::format;
+use std::string::String;
+use std::vec::Vec;
+
+pub use cg_sim::Region;
+
+use crate::atomic::{AtomicValue, Scope};
+use crate::{Kernel, Pod};
+
+use crate::global::{
+    AtomicSlice, GlobalSlice, KernelParam, OwnedPitched, OwnedSlice, Partition, Pitched, SafeParam,
+};
+
+/// Where a launch runs, as its arguments become parameters: on the
+/// simulator (`sim`) the memory of each typed parameter is added to
+/// `regions` (the simulator checks every typed access against them and
+/// names them in its reports); on a GPU, memory must be the device's.
+#[derive(Debug, Default)]
+pub struct Target {
+    /// The launch runs on the simulator.
+    pub sim: bool,
+    /// The typed parameters' memory (simulator launches).
+    pub regions: Vec<Region>,
+}
+
+impl Target {
+    /// A simulator launch's target.
+    pub fn sim() -> Target {
+        Target {
+            sim: true,
+            regions: Vec::new(),
+        }
+    }
+
+    /// A GPU launch's target.
+    pub fn gpu() -> Target {
+        Target::default()
+    }
+}
+
+/// What a launcher passes for a kernel parameter of type `P`: the value
+/// itself for a scalar, a shared borrow of host or device memory for a
+/// [`GlobalSlice`], an exclusive one for an [`OwnedSlice`] or an
+/// [`AtomicSlice`] — so the borrow checker keeps one launch's parameters
+/// from aliasing a written buffer.
+pub trait HostArg<P: KernelParam> {
+    /// The parameter named `name`, for a launch on `to` (an error if this
+    /// memory cannot serve there: host memory on a GPU, say).
+    fn into_param(self, name: &'static str, to: &mut Target) -> Result<P, String>;
+}
+
+/// The argument tuple of a launch: one [`HostArg`] per parameter.
+pub trait HostArgs<A> {
+    /// The parameters, named `names` (in order; fewer names than
+    /// parameters leave the rest unnamed).
+    fn into_params(self, names: &[&'static str], to: &mut Target) -> Result<A, String>;
+}
+
+/// A tuple of [`SafeParam`]s: the parameters of a kernel that launches
+/// with a safe call.
+#[diagnostic::on_unimplemented(
+    message = "this kernel takes a raw pointer (or another parameter that is not `SafeParam`)",
+    label = "its launch needs `unsafe`: `launch_unchecked`",
+    note = "typed parameters (`GlobalSlice<T>`, `OwnedSlice<T>`, `AtomicSlice<T>`, scalars) make a kernel safe to launch"
+)]
+pub trait SafeArgs {}
+
+macro_rules! tuples {
+    ($(($($n:tt $p:ident $h:ident),*))*) => {$(
+        impl<$($p: SafeParam),*> SafeArgs for ($($p,)*) {}
+        impl<$($p: KernelParam, $h: HostArg<$p>),*> HostArgs<($($p,)*)> for ($($h,)*) {
+            #[allow(unused_variables)]
+            fn into_params(self, names: &[&'static str], to: &mut Target) -> Result<($($p,)*), String> {
+                Ok(($(self.$n.into_param(names.get($n).copied().unwrap_or(""), to)?,)*))
+            }
+        }
+    )*};
+}
+tuples! {
+    ()
+    (0 A HA)
+    (0 A HA, 1 B HB)
+    (0 A HA, 1 B HB, 2 C HC)
+    (0 A HA, 1 B HB, 2 C HC, 3 D HD)
+    (0 A HA, 1 B HB, 2 C HC, 3 D HD, 4 E HE)
+    (0 A HA, 1 B HB, 2 C HC, 3 D HD, 4 E HE, 5 F HF)
+    (0 A HA, 1 B HB, 2 C HC, 3 D HD, 4 E HE, 5 F HF, 6 G HG)
+    (0 A HA, 1 B HB, 2 C HC, 3 D HD, 4 E HE, 5 F HF, 6 G HG, 7 H HH)
+    (0 A HA, 1 B HB, 2 C HC, 3 D HD, 4 E HE, 5 F HF, 6 G HG, 7 H HH, 8 I HI)
+    (0 A HA, 1 B HB, 2 C HC, 3 D HD, 4 E HE, 5 F HF, 6 G HG, 7 H HH, 8 I HI, 9 J HJ)
+    (0 A HA, 1 B HB, 2 C HC, 3 D HD, 4 E HE, 5 F HF, 6 G HG, 7 H HH, 8 I HI, 9 J HJ, 10 K HK)
+    (0 A HA, 1 B HB, 2 C HC, 3 D HD, 4 E HE, 5 F HF, 6 G HG, 7 H HH, 8 I HI, 9 J HJ, 10 K HK, 11 L HL)
+}
+
+// Scalars (and safe `Pod` structs) by value.
+impl<T: SafeParam + Pod> HostArg<T> for T {
+    fn into_param(self, _: &'static str, _: &mut Target) -> Result<T, String> {
+        Ok(self)
+    }
+}
+
+// Raw pointers as they are (only an `unsafe` launch takes a kernel with one).
+impl<T: 'static> HostArg<*const T> for *const T {
+    fn into_param(self, _: &'static str, _: &mut Target) -> Result<*const T, String> {
+        Ok(self)
+    }
+}
+impl<T: 'static> HostArg<*mut T> for *mut T {
+    fn into_param(self, _: &'static str, _: &mut Target) -> Result<*mut T, String> {
+        Ok(self)
+    }
+}
+
+/// A region of host memory for the simulator.
+pub fn region<T>(name: &'static str, ptr: *const T, len: usize, writable: bool) -> Region {
+    Region {
+        name,
+        addr: ptr as usize,
+        bytes: len * core::mem::size_of::<T>(),
+        elem: core::mem::size_of::<T>(),
+        writable,
+    }
+}
+
+/// Host memory serves only simulator launches.
+fn host_memory(name: &'static str, to: &Target) -> Result<(), String> {
+    if to.sim {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{name}`: host memory passed to a GPU launch (upload it to a device buffer)"
+        ))
+    }
+}
+
+impl<T: Pod> HostArg<GlobalSlice<T>> for &[T] {
+    fn into_param(self, name: &'static str, to: &mut Target) -> Result<GlobalSlice<T>, String> {
+        host_memory(name, to)?;
+        to.regions
+            .push(region(name, self.as_ptr(), self.len(), false));
+        // SAFETY: the borrow holds for the launch (the caller keeps `self`'s
+        // borrow alive across it), and it is shared: nothing writes it.
+        Ok(unsafe { GlobalSlice::from_raw_parts(self.as_ptr(), self.len()) })
+    }
+}
+
+impl<T: Pod, P: Partition> HostArg<OwnedSlice<T, P>> for &mut [T] {
+    fn into_param(self, name: &'static str, to: &mut Target) -> Result<OwnedSlice<T, P>, String> {
+        host_memory(name, to)?;
+        to.regions
+            .push(region(name, self.as_ptr(), self.len(), true));
+        // SAFETY: an exclusive borrow for the launch: no other parameter
+        // reaches it.
+        Ok(unsafe { OwnedSlice::from_raw_parts(self.as_mut_ptr(), self.len()) })
+    }
+}
+
+impl<T: Pod + AtomicValue, S: Scope + 'static> HostArg<AtomicSlice<T, S>> for &mut [T] {
+    fn into_param(self, name: &'static str, to: &mut Target) -> Result<AtomicSlice<T, S>, String> {
+        host_memory(name, to)?;
+        to.regions
+            .push(region(name, self.as_ptr(), self.len(), true));
+        // SAFETY: an exclusive borrow for the launch; the kernel reaches it
+        // only atomically.
+        Ok(unsafe { AtomicSlice::from_raw_parts(self.as_mut_ptr(), self.len()) })
+    }
+}
+
+/// A 2-D image of host memory for a [`Pitched`] (`Image<&[T]>`) or an
+/// [`OwnedPitched`] (`Image<&mut [T]>`) parameter: rows of `width`
+/// elements, `pitch` elements apart, `height` rows.
+#[derive(Debug)]
+pub struct Image<R> {
+    data: R,
+    width: usize,
+    height: usize,
+    pitch: usize,
+}
+
+impl<R> Image<R> {
+    /// `data` as `height` rows of `width` elements, `pitch` apart.
+    pub fn new(data: R, width: usize, height: usize, pitch: usize) -> Image<R> {
+        Image {
+            data,
+            width,
+            height,
+            pitch,
+        }
+    }
+}
+
+/// The elements a `width × height` image with rows `pitch` apart spans, or
+/// why the shape does not fit `len` elements.
+pub fn image_span(width: usize, height: usize, pitch: usize, len: usize) -> Result<usize, String> {
+    if pitch < width {
+        return Err(format!(
+            "a pitch of {pitch} elements is less than the width {width}"
+        ));
+    }
+    let span = if height == 0 || width == 0 {
+        0
+    } else {
+        pitch * (height - 1) + width
+    };
+    if span > len {
+        return Err(format!(
+            "a {width} × {height} image with rows {pitch} elements apart spans {span} elements; the buffer has {len}"
+        ));
+    }
+    Ok(span)
+}
+
+impl<T: Pod> HostArg<Pitched<T>> for Image<&[T]> {
+    fn into_param(self, name: &'static str, to: &mut Target) -> Result<Pitched<T>, String> {
+        host_memory(name, to)?;
+        let span = image_span(self.width, self.height, self.pitch, self.data.len())
+            .map_err(|e| format!("`{name}`: {e}"))?;
+        to.regions
+            .push(region(name, self.data.as_ptr(), span, false));
+        // SAFETY: a shared borrow for the launch, covering the image.
+        Ok(unsafe {
+            Pitched::from_raw_parts(self.data.as_ptr(), self.width, self.height, self.pitch)
+        })
+    }
+}
+
+impl<T: Pod> HostArg<OwnedPitched<T>> for Image<&mut [T]> {
+    fn into_param(self, name: &'static str, to: &mut Target) -> Result<OwnedPitched<T>, String> {
+        host_memory(name, to)?;
+        let span = image_span(self.width, self.height, self.pitch, self.data.len())
+            .map_err(|e| format!("`{name}`: {e}"))?;
+        to.regions
+            .push(region(name, self.data.as_ptr(), span, true));
+        // SAFETY: an exclusive borrow for the launch, covering the image.
+        Ok(unsafe {
+            OwnedPitched::from_raw_parts(
+                self.data.as_mut_ptr(),
+                self.width,
+                self.height,
+                self.pitch,
+            )
+        })
+    }
+}
+
+/// Runs the safe kernel `kernel` on the default simulated device with
+/// `args` (host slices for its global memory: `&[T]` for a `GlobalSlice`,
+/// `&mut [T]` for an `OwnedSlice` or `AtomicSlice`, [`Image`] for the 2-D
+/// views, values for scalars).
+pub fn run<A: SafeArgs + KernelParams, H: HostArgs<A>>(
+    kernel: &Kernel<A>,
+    cfg: &cg_sim::LaunchConfig,
+    args: H,
+) -> Result<cg_sim::LaunchStats, cg_sim::SimError> {
+    run_on(&cg_sim::SimDevice::default(), kernel, cfg, args)
+}
+
+/// [`run`] on `device`.
+pub fn run_on<A: SafeArgs + KernelParams, H: HostArgs<A>>(
+    device: &cg_sim::SimDevice,
+    kernel: &Kernel<A>,
+    cfg: &cg_sim::LaunchConfig,
+    args: H,
+) -> Result<cg_sim::LaunchStats, cg_sim::SimError> {
+    let mut to = Target::sim();
+    let params = args
+        .into_params(kernel.param_names(), &mut to)
+        .map_err(cg_sim::SimError::InvalidLaunch)?;
+    let body = kernel.host_fn();
+    cg_sim::launch_with(device, cfg, &to.regions, &|| body(params))
+}
+
+/// A tuple of [`KernelParam`]s (every kernel's parameter list).
+pub trait KernelParams: Copy + 'static {}
+
+macro_rules! params_tuples {
+    ($(($($p:ident),*))*) => {$(
+        impl<$($p: KernelParam),*> KernelParams for ($($p,)*) {}
+    )*};
+}
+params_tuples! {
+    () (A) (A, B) (A, B, C) (A, B, C, D) (A, B, C, D, E) (A, B, C, D, E, F) (A, B, C, D, E, F, G)
+    (A, B, C, D, E, F, G, H) (A, B, C, D, E, F, G, H, I) (A, B, C, D, E, F, G, H, I, J)
+    (A, B, C, D, E, F, G, H, I, J, K) (A, B, C, D, E, F, G, H, I, J, K, L)
+}
