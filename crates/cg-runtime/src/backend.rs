@@ -114,6 +114,29 @@ impl<T: Pod> Buffer<T> {
             }
         }
     }
+
+    /// Overwrites the contents with `data` (the same length; a mismatch is
+    /// an error): a synchronous copy on the GPU.
+    pub fn copy_from(&mut self, data: &[T]) -> Result<()> {
+        if data.len() != self.len() {
+            return Err(RuntimeError::InvalidArgument(format!(
+                "copy_from: {} elements into a buffer of {}",
+                data.len(),
+                self.len()
+            )));
+        }
+        match self {
+            Buffer::Device(d) => d.copy_from(data),
+            Buffer::Host(h) => {
+                for (c, &v) in h.0.iter().zip(data) {
+                    // SAFETY: no kernel runs (host launches are synchronous,
+                    // and `&mut self` excludes one holding the buffer).
+                    unsafe { *c.get() = v };
+                }
+                Ok(())
+            }
+        }
+    }
 }
 
 impl Backend {
@@ -221,10 +244,122 @@ impl Backend {
     }
 }
 
+/// Elements `start .. start + len` of a buffer, borrowed exclusively, as the
+/// argument of an `OwnedSlice` or `AtomicSlice` parameter
+/// ([`Buffer::slice_mut`]): a kernel can take part of a buffer (CUDA's
+/// `d_data + offset`) with the borrow rules of the whole.
+pub struct BufferSliceMut<'b, T> {
+    buf: &'b mut Buffer<T>,
+    start: usize,
+    len: usize,
+}
+
+impl<T> std::fmt::Debug for BufferSliceMut<'_, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BufferSliceMut")
+            .field("start", &self.start)
+            .field("len", &self.len)
+            .finish()
+    }
+}
+
+impl<T: Pod> Buffer<T> {
+    /// Elements `start..` of the buffer (an error past its end) for a
+    /// writable parameter.
+    pub fn slice_mut(&mut self, start: usize) -> Result<BufferSliceMut<'_, T>> {
+        let len = self.len().checked_sub(start).ok_or_else(|| {
+            RuntimeError::InvalidArgument(format!(
+                "slice_mut: start {start} past the end of a buffer of {}",
+                self.len()
+            ))
+        })?;
+        Ok(BufferSliceMut {
+            buf: self,
+            start,
+            len,
+        })
+    }
+}
+
+impl<T: Pod> Buffer<T> {
+    /// The buffer's bytes as elements of `U`, borrowed exclusively, for a
+    /// writable parameter of another element type (a table of `u32` written
+    /// as `uint4`s by one kernel and as words by the next): an error unless
+    /// the buffer's size is a multiple of `U`'s and its address aligned for
+    /// `U` (device allocations are aligned to 256 bytes).
+    pub fn cast_mut<U: Pod>(&mut self) -> Result<BufferCastMut<'_, T, U>> {
+        let bytes = self.len() * std::mem::size_of::<T>();
+        let (size, align) = (std::mem::size_of::<U>(), std::mem::align_of::<U>());
+        if size == 0
+            || !bytes.is_multiple_of(size)
+            || !(self.as_ptr() as usize).is_multiple_of(align)
+        {
+            return Err(RuntimeError::InvalidArgument(format!(
+                "cast_mut: {bytes} bytes at {:p} are not a whole number of {}-byte elements aligned to {align}",
+                self.as_ptr(),
+                size
+            )));
+        }
+        Ok(BufferCastMut {
+            buf: self,
+            len: bytes / size,
+            _u: std::marker::PhantomData,
+        })
+    }
+}
+
+/// A buffer's bytes as elements of `U`, borrowed exclusively
+/// ([`Buffer::cast_mut`]).
+pub struct BufferCastMut<'b, T, U> {
+    buf: &'b mut Buffer<T>,
+    len: usize,
+    _u: std::marker::PhantomData<U>,
+}
+
+impl<T: Pod, U: Pod, P: Partition> HostArg<OwnedSlice<U, P>> for BufferCastMut<'_, T, U> {
+    fn into_param(
+        self,
+        name: &'static str,
+        to: &mut Target,
+    ) -> std::result::Result<OwnedSlice<U, P>, String> {
+        let total = self.buf.len();
+        let p = self.buf.memory(name, to, total, true)?.cast::<U>();
+        if to.sim {
+            let r = to.regions.last_mut().expect("registered by `memory`");
+            *r = region(name, p, self.len, true);
+        }
+        // SAFETY: the buffer's bytes, a whole number of `U`s at an address
+        // aligned for `U` (checked by `cast_mut`), any bytes a `U` (`Pod`),
+        // borrowed exclusively for the launch.
+        Ok(unsafe { OwnedSlice::from_raw_parts(p, self.len) })
+    }
+}
+
+impl<T: Pod, P: Partition> HostArg<OwnedSlice<T, P>> for BufferSliceMut<'_, T> {
+    fn into_param(
+        self,
+        name: &'static str,
+        to: &mut Target,
+    ) -> std::result::Result<OwnedSlice<T, P>, String> {
+        let total = self.buf.len();
+        let p = self
+            .buf
+            .memory(name, to, total, true)?
+            .wrapping_add(self.start);
+        if to.sim {
+            // The region is the part, not the whole buffer.
+            let r = to.regions.last_mut().expect("registered by `memory`");
+            *r = region(name, p, self.len, true);
+        }
+        // SAFETY: `len` elements from `start`, inside the buffer, borrowed
+        // exclusively for the launch.
+        Ok(unsafe { OwnedSlice::from_raw_parts(p, self.len) })
+    }
+}
+
 /// A buffer's elements as a 2-D image for a [`Pitched`] (`Image<&Buffer>`)
 /// or an [`OwnedPitched`] (`Image<&mut Buffer>`) parameter: rows of
 /// `width` elements, `pitch` apart, `height` rows.
-#[derive(Debug)]
 pub struct Image<B> {
     buf: B,
     width: usize,

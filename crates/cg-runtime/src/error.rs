@@ -106,6 +106,9 @@ pub enum RuntimeError {
     /// The simulator reported an error (deadlock, misuse, panic, bad launch).
     #[error("simulator: {0}")]
     Sim(#[from] cg_sim::SimError),
+    /// A call's argument does not fit (a copy of the wrong length, say).
+    #[error("{0}")]
+    InvalidArgument(String),
 }
 
 /// `Result` with [`RuntimeError`].

@@ -70,7 +70,7 @@ pub mod ptx;
 pub mod sass;
 pub mod tools;
 
-pub use backend::{Backend, Buffer, HostBuffer, Image};
+pub use backend::{Backend, Buffer, BufferCastMut, BufferSliceMut, HostBuffer, Image};
 pub use cg_sim::{SimDevice, SimError};
 pub use cooperative_groups::{Kernel, Pod};
 pub use device::DeviceInfo;

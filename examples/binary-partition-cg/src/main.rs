@@ -19,18 +19,13 @@ fn main() -> Result<(), Error> {
     let mut rng = Rng::new(19);
     let input: Vec<i32> = (0..size).map(|_| (rng.next_u31() % 50) as i32).collect();
     let d_input = backend.upload(&input)?;
-    let num_odds = backend.alloc::<i32>(1)?;
-    let sums = backend.alloc::<i32>(2)?;
+    let mut num_odds = backend.alloc::<i32>(1)?;
+    let mut sums = backend.alloc::<i32>(2)?;
     println!("launching {blocks} blocks with {threads} threads");
     backend.launch(
         &ODD_EVEN_COUNT_AND_SUM,
         &LaunchConfig::linear(blocks, threads),
-        (
-            d_input.as_ptr() as *const i32,
-            num_odds.as_ptr(),
-            sums.as_ptr(),
-            size as u32,
-        ),
+        (&d_input, &mut num_odds, &mut sums),
     )?;
     let (odds, sums) = (num_odds.to_vec()?[0], sums.to_vec()?);
     println!(

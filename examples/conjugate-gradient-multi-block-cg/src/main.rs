@@ -10,6 +10,8 @@
 //! built by nvcc in this process), both checked. On the simulator: N = 2048,
 //! 2 blocks of 128 threads.
 
+use std::cell::RefCell;
+
 use cg_runtime::{Backend, Buffer, Dim3, LaunchConfig};
 use conjugate_gradient_multi_block_cg_kernels::GPU_CONJUGATE_GRADIENT as KERNEL;
 use samples_support::{
@@ -101,6 +103,15 @@ fn cpu_cg(a: &Csr, n: usize) -> (Vec<f32>, u32) {
     (x, k - 1)
 }
 
+/// The solver's read-write buffers.
+struct State {
+    x: Buffer<f32>,
+    r: Buffer<f32>,
+    p: Buffer<f32>,
+    ax: Buffer<f32>,
+    dot: Buffer<f64>,
+}
+
 fn main() -> Result<(), Error> {
     let backend = backend(&CONJUGATE_GRADIENT_MULTI_BLOCK_CG_KERNELS);
     let sim = backend.is_sim();
@@ -143,48 +154,44 @@ fn main() -> Result<(), Error> {
     let dev_cols = backend.upload(&a.cols)?;
     let dev_vals = backend.upload(&a.vals)?;
     let (zeros, ones) = (vec![0f32; n], vec![1f32; n]);
-    let x = backend.upload(&zeros)?;
-    let r = backend.upload(&ones)?;
-    let p = backend.alloc::<f32>(n)?;
-    let ax = backend.alloc::<f32>(n)?;
-    let dot = backend.alloc::<f64>(1)?;
-    let args = (
-        dev_rows.as_ptr() as *const i32,
-        dev_cols.as_ptr() as *const i32,
-        dev_vals.as_ptr() as *const f32,
-        x.as_ptr(),
-        ax.as_ptr(),
-        p.as_ptr(),
-        r.as_ptr(),
-        dot.as_ptr(),
-        nz as i32,
-        n as i32,
-        TOL,
-    );
+    // The solver's vectors and accumulator, in a cell: the timed launch and
+    // the reset between launches both take them by `&mut`, one at a time.
+    let state = RefCell::new(State {
+        x: backend.upload(&zeros)?,
+        r: backend.upload(&ones)?,
+        p: backend.alloc::<f32>(n)?,
+        ax: backend.alloc::<f32>(n)?,
+        dot: backend.alloc::<f64>(1)?,
+    });
     let cfg = LaunchConfig::linear(blocks, threads)
         .with_dynamic_smem(smem)
         .with_cooperative(true);
     // x = 0, r = b = 1, the dot product's word 0 (on the GPU: synchronous copies).
     let reset = || -> Result<(), Error> {
-        for (buf, v) in [(&x, &zeros), (&r, &ones)] {
-            match buf {
-                Buffer::Device(d) => d.copy_from(v)?,
-                Buffer::Host(h) => {
-                    // SAFETY: no kernel runs; the buffer holds `n` floats.
-                    unsafe { std::ptr::copy_nonoverlapping(v.as_ptr(), h.as_ptr(), n) }
-                }
-            }
-        }
-        match &dot {
-            Buffer::Device(d) => d.zero()?,
-            // SAFETY: as above, one f64.
-            Buffer::Host(h) => unsafe { *h.as_ptr() = 0.0 },
+        let s = &mut *state.borrow_mut();
+        s.x.copy_from(&zeros)?;
+        s.r.copy_from(&ones)?;
+        s.dot.zero()?;
+        Ok(())
+    };
+    let launch = |b: &Backend| -> Result<(), Error> {
+        let s = &mut *state.borrow_mut();
+        let args = (
+            &dev_rows, &dev_cols, &dev_vals, &mut s.x, &mut s.ax, &mut s.p, &mut s.r, &mut s.dot,
+            TOL,
+        );
+        match b {
+            // Asynchronous on the GPU (timed between events).
+            Backend::Gpu(gpu) => gpu.launch(&KERNEL, &cfg, args)?,
+            Backend::Sim(_) => b.launch(&KERNEL, &cfg, args)?,
         }
         Ok(())
     };
     let check = |what: &str| -> Result<(), Error> {
-        let r1 = dot.to_vec()?[0];
-        let xs = x.to_vec()?;
+        let (r1, xs) = {
+            let s = state.borrow();
+            (s.dot.to_vec()?[0], s.x.to_vec()?)
+        };
         // The original's report: the largest |A x − b|, summed in f32.
         let mut ax = vec![0f32; n];
         a.spmv(&xs, &mut ax);
@@ -223,21 +230,44 @@ fn main() -> Result<(), Error> {
         Ok(())
     };
 
-    backend.launch(&KERNEL, &cfg, args)?;
+    launch(&backend)?;
+    if let Backend::Gpu(gpu) = &backend {
+        gpu.synchronize()?;
+    }
     check("Rust")?;
     if let (Backend::Gpu(gpu), Some(cpp)) = (&backend, &cpp) {
         let name = KERNEL.name();
         let f = cpp.module.function(name)?;
+        // The C++ twin's arguments: raw device pointers (its launch is `unsafe`).
+        let cpp_args = {
+            let s = state.borrow();
+            (
+                dev_rows.as_ptr() as *const i32,
+                dev_cols.as_ptr() as *const i32,
+                dev_vals.as_ptr() as *const f32,
+                s.x.as_ptr(),
+                s.ax.as_ptr(),
+                s.p.as_ptr(),
+                s.r.as_ptr(),
+                s.dot.as_ptr(),
+                nz as i32,
+                n as i32,
+                TOL,
+            )
+        };
         reset()?;
-        gpu.launch_function(f, name, &cfg, args)?;
+        // SAFETY: the twin's matrix and vectors are the buffers above, of
+        // `nz` nonzeros and `n` floats, alive across every launch here.
+        unsafe { gpu.launch_function(f, name, &cfg, cpp_args) }?;
         gpu.synchronize()?;
         check("C++")?;
         let (r_ms, c_ms) = time_interleaved_with_reset(
             gpu,
             21,
             reset,
-            || Ok(gpu.launch(&KERNEL, &cfg, args)?),
-            || Ok(gpu.launch_function(f, name, &cfg, args)?),
+            || launch(&backend),
+            // SAFETY: as above.
+            || Ok(unsafe { gpu.launch_function(f, name, &cfg, cpp_args) }?),
         )?;
         report_times(&format!("whole solver, one launch (N = {n})"), r_ms, c_ms);
         // The last timed launch (Rust's or C++'s) left its solution: checked.

@@ -46,8 +46,9 @@ fn main() -> Result<(), Error> {
     let cpu = reduce_cpu(&data);
     println!("{n} elements, {threads} threads, {blocks} blocks (cooperative launch)");
     let input = backend.upload(&data)?;
-    let out = backend.alloc::<f32>(blocks as usize)?;
-    let args = (input.as_ptr() as *const f32, out.as_ptr(), n);
+    let mut out = backend.alloc::<f32>(blocks as usize)?;
+    // The C++ twin's arguments: raw device pointers (its launch is `unsafe`).
+    let cpp_args = (input.as_ptr() as *const f32, out.as_ptr(), n);
     let cfg = LaunchConfig::linear(blocks, threads)
         .with_dynamic_smem(smem)
         .with_cooperative(true);
@@ -66,7 +67,7 @@ fn main() -> Result<(), Error> {
         );
         Ok(())
     };
-    backend.launch(&KERNEL, &cfg, args)?;
+    backend.launch(&KERNEL, &cfg, (&input, &mut out))?;
     let rust = out.to_vec()?[0];
     check("Rust", rust)?;
 
@@ -79,7 +80,9 @@ fn main() -> Result<(), Error> {
         println!("C++ twin: {}", cpp.command);
         let name = "reduce_single_pass_multi_block_cg";
         let f = cpp.module.function(name)?;
-        gpu.launch_function(f, name, &cfg, args)?;
+        // SAFETY: the twin reads `n` floats and writes one per block: the
+        // buffers above, alive across every launch here.
+        unsafe { gpu.launch_function(f, name, &cfg, cpp_args) }?;
         gpu.synchronize()?;
         let c = out.to_vec()?[0];
         check("C++", c)?;
@@ -91,8 +94,9 @@ fn main() -> Result<(), Error> {
             gpu,
             21,
             10,
-            || Ok(gpu.launch(&KERNEL, &cfg, args)?),
-            || Ok(gpu.launch_function(f, name, &cfg, args)?),
+            || Ok(gpu.launch(&KERNEL, &cfg, (&input, &mut out))?),
+            // SAFETY: as above.
+            || Ok(unsafe { gpu.launch_function(f, name, &cfg, cpp_args) }?),
         )?;
         report_times(&format!("single-pass reduction ({n} floats)"), r_ms, c_ms);
         println!(

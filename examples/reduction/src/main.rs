@@ -52,8 +52,7 @@ fn main() -> Result<(), Error> {
     let total = data.iter().fold(0i32, |a, &x| a.wrapping_add(x));
     println!("{n} ints, {THREADS} threads, {blocks} blocks");
     let input = backend.upload(&data)?;
-    let partials = backend.alloc::<i32>(blocks as usize)?;
-    let args = (input.as_ptr() as *const i32, partials.as_ptr(), n);
+    let mut partials = backend.alloc::<i32>(blocks as usize)?;
     let cfg8 = LaunchConfig::linear(blocks, THREADS).with_dynamic_smem(THREADS * 4);
     let cfg9 = LaunchConfig::linear(blocks, THREADS);
     let want8 = partials_8(&data, blocks);
@@ -71,9 +70,13 @@ fn main() -> Result<(), Error> {
         println!("{what}: {blocks} block partials and the sum {sum} equal the host's");
         Ok(())
     };
-    backend.launch(&CG_REDUCE, &cfg8, args)?;
+    backend.launch(&CG_REDUCE, &cfg8, (&input, &mut partials))?;
     check("kernel 8 (cg_reduce)", partials.to_vec()?, &want8)?;
-    backend.launch(&MULTI_WARP_CG_REDUCE_256_128, &cfg9, args)?;
+    backend.launch(
+        &MULTI_WARP_CG_REDUCE_256_128,
+        &cfg9,
+        (&input, &mut partials),
+    )?;
     check(
         "kernel 9 (multi_warp_cg_reduce<256, 128>)",
         partials.to_vec()?,
@@ -88,19 +91,30 @@ fn main() -> Result<(), Error> {
             ("kernel 9", "multi_warp_cg_reduce_256_128", cfg9, &want9),
         ] {
             let f = cpp.module.function(kernel_name)?;
-            gpu.launch_function(f, kernel_name, &cfg, args)?;
+            // The C++ twin takes raw device pointers: its launch is `unsafe`.
+            let cpp_args = (input.as_ptr() as *const i32, partials.as_ptr(), n);
+            // SAFETY: `cg_reduce(const int*, int*, unsigned)` reads `n` ints and
+            // writes one partial per block: the buffers above, alive across it.
+            unsafe { gpu.launch_function(f, kernel_name, &cfg, cpp_args) }?;
             gpu.synchronize()?;
             check(&format!("{what} C++"), partials.to_vec()?, want)?;
+            let c = || -> Result<(), Error> {
+                // SAFETY: as above.
+                Ok(unsafe { gpu.launch_function(f, kernel_name, &cfg, cpp_args) }?)
+            };
+            let partials_rust = &mut partials;
             let rust = || -> Result<(), Error> {
                 if kernel_name == "cg_reduce" {
-                    gpu.launch(&CG_REDUCE, &cfg, args)?;
+                    gpu.launch(&CG_REDUCE, &cfg, (&input, &mut *partials_rust))?;
                 } else {
-                    gpu.launch(&MULTI_WARP_CG_REDUCE_256_128, &cfg, args)?;
+                    gpu.launch(
+                        &MULTI_WARP_CG_REDUCE_256_128,
+                        &cfg,
+                        (&input, &mut *partials_rust),
+                    )?;
                 }
                 Ok(())
             };
-            let c =
-                || -> Result<(), Error> { Ok(gpu.launch_function(f, kernel_name, &cfg, args)?) };
             let (r_ms, c_ms) = time_interleaved(gpu, 21, 20, rust, c)?;
             report_times(&format!("{what} ({n} ints)"), r_ms, c_ms);
             check(&format!("{what} after timing"), partials.to_vec()?, want)?;

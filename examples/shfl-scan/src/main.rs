@@ -17,7 +17,9 @@
 //! sizes are reduced (the image keeps its 1920-pixel rows, so its 120-thread
 //! blocks).
 
-use cg_runtime::{Backend, Dim3, KernelArgs, LaunchConfig, Module};
+use std::cell::RefCell;
+
+use cg_runtime::{Backend, Buffer, Dim3, HostArgs, KernelArgs, LaunchConfig, Module, SafeArgs};
 use cooperative_groups::Kernel;
 use samples_support::{Cpp, Error, Rng, backend, ensure, report_times, time_interleaved};
 use shfl_scan_kernels::{SHFL_INTIMAGE_ROWS, SHFL_SCAN_TEST, SHFL_VERTICAL_SHFL, U4, UNIFORM_ADD};
@@ -34,20 +36,118 @@ struct Runner<'a> {
 }
 
 impl Runner<'_> {
-    fn launch<A: KernelArgs>(
+    /// A Rust kernel: typed parameters, a safe launch.
+    fn rust<A: SafeArgs + KernelArgs, H: HostArgs<A>>(
         &self,
         k: &Kernel<A>,
         cfg: &LaunchConfig,
-        args: A,
+        args: H,
     ) -> Result<(), Error> {
-        match (self.backend, self.cpp) {
-            (Backend::Gpu(g), Some(m)) => {
-                g.launch_function(m.function(k.name())?, k.name(), cfg, args)?
-            }
-            (Backend::Gpu(g), None) => g.launch(k, cfg, args)?,
-            (Backend::Sim(_), _) => self.backend.launch(k, cfg, args)?,
+        match self.backend {
+            Backend::Gpu(g) => g.launch(k, cfg, args)?,
+            Backend::Sim(_) => self.backend.launch(k, cfg, args)?,
         }
         Ok(())
+    }
+
+    /// The C++ twin's function `name` with raw device pointers.
+    ///
+    /// # Safety
+    /// `args` must be what the C++ kernel `name` takes, its pointers device
+    /// memory as large as it reads and writes for `cfg`.
+    unsafe fn cpp<A: KernelArgs>(
+        &self,
+        m: &Module,
+        name: &str,
+        cfg: &LaunchConfig,
+        args: A,
+    ) -> Result<(), Error> {
+        let Backend::Gpu(g) = self.backend else {
+            return Err("the C++ twin runs on a GPU only".into());
+        };
+        // SAFETY: forwarded contract.
+        unsafe { g.launch_function(m.function(name)?, name, cfg, args) }?;
+        Ok(())
+    }
+
+    /// The scan's three launches on `data` (in place) and `partial` (one
+    /// slot per block of `SCAN_BLOCK`); `none` is an empty buffer (the
+    /// second launch's partial sums: the original's null pointer).
+    fn scan(&self, b: &mut ScanBuffers) -> Result<(), Error> {
+        let n = b.data.len() as u32;
+        let blocks = n / SCAN_BLOCK;
+        let p_block = blocks.min(SCAN_BLOCK);
+        let p_grid = blocks.div_ceil(p_block);
+        let (first, second, add) = (
+            LaunchConfig::linear(blocks, SCAN_BLOCK),
+            LaunchConfig::linear(p_grid, p_block),
+            LaunchConfig::linear(blocks - 1, SCAN_BLOCK),
+        );
+        match self.cpp {
+            None => {
+                self.rust(&SHFL_SCAN_TEST, &first, (&mut b.data, &mut b.partial))?;
+                self.rust(&SHFL_SCAN_TEST, &second, (&mut b.partial, &mut b.none))?;
+                // `data` from one block on: block `k` adds the total of blocks `0..=k`.
+                let tail = b.data.slice_mut(SCAN_BLOCK as usize)?;
+                self.rust(&UNIFORM_ADD, &add, (tail, &b.partial))
+            }
+            Some(m) => {
+                let (d, p) = (b.data.as_ptr(), b.partial.as_ptr());
+                // SAFETY: the twin's kernels take these pointers: `n` ints
+                // scanned in place, one partial per block (`n` > SCAN_BLOCK).
+                unsafe {
+                    self.cpp(m, "shfl_scan_test", &first, (d, p))?;
+                    self.cpp(
+                        m,
+                        "shfl_scan_test",
+                        &second,
+                        (p, std::ptr::null_mut::<i32>()),
+                    )?;
+                    self.cpp(
+                        m,
+                        "uniform_add",
+                        &add,
+                        (d.add(SCAN_BLOCK as usize), p as *const i32, n - SCAN_BLOCK),
+                    )
+                }
+            }
+        }
+    }
+
+    /// The integral image's row pass.
+    fn rows(&self, im: &mut Image, s: Shape) -> Result<(), Error> {
+        match self.cpp {
+            None => {
+                // The row pass writes the table as `U4`s (four words each).
+                let table = im.table.cast_mut::<U4>()?;
+                self.rust(&SHFL_INTIMAGE_ROWS, &s.rows_cfg(), (&im.img, table))
+            }
+            Some(m) => {
+                let args = (im.img.as_ptr() as *const U4, im.table.as_ptr().cast::<U4>());
+                // SAFETY: `img` holds `w · h` bytes, `table` `w · h` words, as
+                // the twin's row kernel reads and writes them.
+                unsafe { self.cpp(m, "shfl_intimage_rows", &s.rows_cfg(), args) }
+            }
+        }
+    }
+
+    /// The integral image's column pass, in place.
+    fn cols(&self, im: &mut Image, s: Shape) -> Result<(), Error> {
+        match self.cpp {
+            None => {
+                let (w, h) = (s.w as usize, s.h as usize);
+                self.rust(
+                    &SHFL_VERTICAL_SHFL,
+                    &s.cols_cfg(),
+                    (im.table.image_mut(w, h, w),),
+                )
+            }
+            Some(m) => {
+                let args = (im.table.as_ptr(), s.w, s.h);
+                // SAFETY: `table` holds `w · h` words.
+                unsafe { self.cpp(m, "shfl_vertical_shfl", &s.cols_cfg(), args) }
+            }
+        }
     }
 
     fn sync(&self) -> Result<(), Error> {
@@ -62,32 +162,22 @@ impl Runner<'_> {
     }
 }
 
-/// The scan's three launches on `data` (in place), `partial` (one slot per
-/// block of `SCAN_BLOCK`).
-fn scan(run: &Runner, data: *mut i32, partial: *mut i32, n: u32) -> Result<(), Error> {
-    let blocks = n / SCAN_BLOCK;
-    let p_block = blocks.min(SCAN_BLOCK);
-    let p_grid = blocks.div_ceil(p_block);
-    run.launch(
-        &SHFL_SCAN_TEST,
-        &LaunchConfig::linear(blocks, SCAN_BLOCK),
-        (data, partial),
-    )?;
-    run.launch(
-        &SHFL_SCAN_TEST,
-        &LaunchConfig::linear(p_grid, p_block),
-        (partial, std::ptr::null_mut::<i32>()),
-    )?;
-    run.launch(
-        &UNIFORM_ADD,
-        &LaunchConfig::linear(blocks - 1, SCAN_BLOCK),
-        // SAFETY: the array has `n` > SCAN_BLOCK elements.
-        (
-            unsafe { data.add(SCAN_BLOCK as usize) },
-            partial as *const i32,
-            n - SCAN_BLOCK,
-        ),
-    )
+/// The scan's buffers: the data (scanned in place), the block partials, and
+/// an empty buffer for the launch that writes none.
+struct ScanBuffers {
+    data: Buffer<i32>,
+    partial: Buffer<i32>,
+    none: Buffer<i32>,
+}
+
+impl ScanBuffers {
+    fn new(backend: &Backend, input: &[i32]) -> Result<ScanBuffers, Error> {
+        Ok(ScanBuffers {
+            data: backend.upload(input)?,
+            partial: backend.alloc::<i32>(input.len() / SCAN_BLOCK as usize)?,
+            none: backend.alloc::<i32>(0)?,
+        })
+    }
 }
 
 /// Scans `input` with `run` and checks it: the original's check (the sum
@@ -95,11 +185,10 @@ fn scan(run: &Runner, data: *mut i32, partial: *mut i32, n: u32) -> Result<(), E
 /// last block total (the original's "Test Sum").
 fn check_scan(run: &Runner, input: &[i32], what: &str) -> Result<(), Error> {
     let n = input.len() as u32;
-    let data = run.backend.upload(input)?;
-    let partial = run.backend.alloc::<i32>((n / SCAN_BLOCK) as usize)?;
-    scan(run, data.as_ptr(), partial.as_ptr(), n)?;
+    let mut bufs = ScanBuffers::new(run.backend, input)?;
+    run.scan(&mut bufs)?;
     run.sync()?;
-    let got = data.to_vec()?;
+    let got = bufs.data.to_vec()?;
     let want: Vec<i32> = input
         .iter()
         .scan(0i32, |s, &x| {
@@ -111,7 +200,7 @@ fn check_scan(run: &Runner, input: &[i32], what: &str) -> Result<(), Error> {
         .iter()
         .zip(&got)
         .fold(0i32, |d, (w, g)| d.wrapping_add(w.wrapping_sub(*g)));
-    let test_sum = *partial.to_vec()?.last().unwrap();
+    let test_sum = *bufs.partial.to_vec()?.last().unwrap();
     let name = run.name();
     ensure(diff == 0, || {
         format!("{name} scan of {what}: diff (CPU − GPU) = {diff}")
@@ -172,36 +261,28 @@ fn host_integral(img: &[u8], s: Shape) -> Vec<u32> {
 
 /// Device buffers for one image: its bytes (as words) and the table.
 struct Image {
-    img: cg_runtime::Buffer<u32>,
-    table: cg_runtime::Buffer<u32>,
+    /// The pixels, 16 per `U4`.
+    img: Buffer<U4>,
+    /// The summed-area table, one word per pixel.
+    table: Buffer<u32>,
 }
 
 impl Image {
     fn new(backend: &Backend, pixels: &[u8], s: Shape) -> Result<Image, Error> {
-        let words: Vec<u32> = pixels
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        let word = |c: &[u8]| u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+        let quads: Vec<U4> = pixels
+            .chunks_exact(16)
+            .map(|c| U4 {
+                x: word(&c[0..4]),
+                y: word(&c[4..8]),
+                z: word(&c[8..12]),
+                w: word(&c[12..16]),
+            })
             .collect();
         Ok(Image {
-            img: backend.upload(&words)?,
+            img: backend.upload(&quads)?,
             table: backend.alloc::<u32>((s.w * s.h) as usize)?,
         })
-    }
-
-    fn rows(&self, run: &Runner, s: Shape) -> Result<(), Error> {
-        let args = (
-            self.img.as_ptr() as *const U4,
-            self.table.as_ptr() as *mut U4,
-        );
-        run.launch(&SHFL_INTIMAGE_ROWS, &s.rows_cfg(), args)
-    }
-
-    fn cols(&self, run: &Runner, s: Shape) -> Result<(), Error> {
-        run.launch(
-            &SHFL_VERTICAL_SHFL,
-            &s.cols_cfg(),
-            (self.table.as_ptr(), s.w, s.h),
-        )
     }
 }
 
@@ -211,8 +292,8 @@ impl Image {
 fn check_integral(run: &Runner, pixels: &[u8], s: Shape, what: &str) -> Result<(), Error> {
     let name = run.name();
     let want = host_integral(pixels, s);
-    let im = Image::new(run.backend, pixels, s)?;
-    im.rows(run, s)?;
+    let mut im = Image::new(run.backend, pixels, s)?;
+    run.rows(&mut im, s)?;
     run.sync()?;
     if pixels.iter().all(|&p| p == 1) {
         let rows = im.table.to_vec()?;
@@ -226,7 +307,7 @@ fn check_integral(run: &Runner, pixels: &[u8], s: Shape, what: &str) -> Result<(
         })?;
         println!("{name} row pass on {what}: diff = 0 (every row sum is its column + 1)");
     }
-    im.cols(run, s)?;
+    run.cols(&mut im, s)?;
     run.sync()?;
     let got = im.table.to_vec()?;
     let corner = got[got.len() - 1];
@@ -311,22 +392,36 @@ fn main() -> Result<(), Error> {
     if let Backend::Gpu(gpu) = &backend {
         let (r, c) = (&runners[0], &runners[1]);
         // The scan runs again and again on its own output (sums wrap).
-        let data = backend.upload(&random)?;
-        let partial = backend.alloc::<i32>((n / SCAN_BLOCK) as usize)?;
-        let (dp, pp) = (data.as_ptr(), partial.as_ptr());
-        let (r_ms, c_ms) =
-            time_interleaved(gpu, 21, 20, || scan(r, dp, pp, n), || scan(c, dp, pp, n))?;
+        // Both sides take the buffers by `&mut`, one launch at a time.
+        let bufs = RefCell::new(ScanBuffers::new(&backend, &random)?);
+        let (r_ms, c_ms) = time_interleaved(
+            gpu,
+            21,
+            20,
+            || r.scan(&mut bufs.borrow_mut()),
+            || c.scan(&mut bufs.borrow_mut()),
+        )?;
         report_times(&format!("scan, 3 launches ({n} ints)"), r_ms, c_ms);
-        let im = Image::new(&backend, &image_random, shape)?;
-        let (r_ms, c_ms) =
-            time_interleaved(gpu, 21, 20, || im.rows(r, shape), || im.rows(c, shape))?;
+        let im = RefCell::new(Image::new(&backend, &image_random, shape)?);
+        let (r_ms, c_ms) = time_interleaved(
+            gpu,
+            21,
+            20,
+            || r.rows(&mut im.borrow_mut(), shape),
+            || c.rows(&mut im.borrow_mut(), shape),
+        )?;
         report_times(
             &format!("integral image row pass ({} x {})", shape.w, shape.h),
             r_ms,
             c_ms,
         );
-        let (r_ms, c_ms) =
-            time_interleaved(gpu, 21, 20, || im.cols(r, shape), || im.cols(c, shape))?;
+        let (r_ms, c_ms) = time_interleaved(
+            gpu,
+            21,
+            20,
+            || r.cols(&mut im.borrow_mut(), shape),
+            || c.cols(&mut im.borrow_mut(), shape),
+        )?;
         report_times(
             &format!("integral image column pass ({} x {})", shape.w, shape.h),
             r_ms,

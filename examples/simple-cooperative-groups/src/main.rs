@@ -18,9 +18,9 @@ fn main() -> Result<(), Error> {
     let threads = 64u32;
     let n = threads as usize;
     println!("launching a single block with {threads} threads");
-    let out = backend.alloc::<i32>(4 * n)?;
+    let mut out = backend.alloc::<i32>(4 * n)?;
     let cfg = LaunchConfig::linear(1, threads).with_dynamic_smem(threads * 4);
-    backend.launch(&CG_KERNEL, &cfg, (out.as_ptr(),))?;
+    backend.launch(&CG_KERNEL, &cfg, (&mut out,))?;
     let out = out.to_vec()?;
     for (k, size) in [(0, n), (1, 32), (2, 16), (3, 4)] {
         let want = ((size - 1) * size / 2) as i32;

@@ -27,15 +27,14 @@ fn main() -> Result<(), Error> {
         .map(|_| (rng.next_u31() % BUCKETS as u32) as i32)
         .collect();
     let src = backend.upload(&data)?;
-    let src_ptr = src.as_ptr() as *const i32;
 
     // Compaction of the positive elements.
-    let dst = backend.alloc::<i32>(n as usize)?;
-    let nres = backend.alloc::<i32>(1)?;
+    let mut dst = backend.alloc::<i32>(n as usize)?;
+    let mut nres = backend.alloc::<i32>(1)?;
     backend.launch(
         &FILTER_ARR,
         &LaunchConfig::linear(n / THREADS + 1, THREADS),
-        (dst.as_ptr(), nres.as_ptr(), src_ptr, n),
+        (&mut dst, &mut nres, &src),
     )?;
     let nres = nres.to_vec()?[0] as usize;
     let host: Vec<i32> = data.iter().copied().filter(|&v| v > 0).collect();
@@ -54,12 +53,12 @@ fn main() -> Result<(), Error> {
     // Buckets: counter b starts at b · n and each index lands in its bucket's region.
     let grid = (n / THREADS).max(1);
     let start: Vec<i32> = (0..BUCKETS).map(|b| b * n as i32).collect();
-    let counters = backend.upload(&start)?;
-    let indices = backend.alloc::<i32>(n as usize * BUCKETS as usize)?;
+    let mut counters = backend.upload(&start)?;
+    let mut indices = backend.alloc::<i32>(n as usize * BUCKETS as usize)?;
     backend.launch(
         &MAP_TO_BUCKETS,
         &LaunchConfig::linear(grid, THREADS),
-        (src_ptr, indices.as_ptr(), counters.as_ptr(), n, BUCKETS),
+        (&src, &mut indices, &mut counters, BUCKETS),
     )?;
     let (counters, indices) = (counters.to_vec()?, indices.to_vec()?);
     for (b, &counter) in counters.iter().enumerate() {
@@ -82,17 +81,11 @@ fn main() -> Result<(), Error> {
     // Per-bucket maximum.
     let values: Vec<i32> = (0..n).map(|_| rng.next_u31() as i32).collect();
     let d_values = backend.upload(&values)?;
-    let max = backend.alloc::<i32>(BUCKETS as usize)?;
+    let mut max = backend.alloc::<i32>(BUCKETS as usize)?;
     backend.launch(
         &CALCULATE_MAX_IN_EACH_BUCKET,
         &LaunchConfig::linear(grid, THREADS),
-        (
-            src_ptr,
-            d_values.as_ptr() as *const i32,
-            max.as_ptr(),
-            n,
-            BUCKETS,
-        ),
+        (&src, &d_values, &mut max, BUCKETS),
     )?;
     let max = max.to_vec()?;
     let mut want = vec![0i32; BUCKETS as usize];

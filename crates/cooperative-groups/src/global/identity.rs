@@ -53,3 +53,9 @@ pub(crate) fn grid_xy() -> Option<(usize, usize)> {
         )
     })
 }
+
+/// The grid's height in threads: `gridDim.y · blockDim.y`.
+#[inline(always)]
+pub(crate) fn grid_height() -> usize {
+    arch::grid_dim()[1] as usize * arch::block_dim()[1] as usize
+}

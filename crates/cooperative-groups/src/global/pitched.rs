@@ -22,9 +22,11 @@ pub struct Pitched<T> {
 }
 
 /// A writable image in the layout of [`Pitched`], element `(x, y)` owned by
-/// the thread whose global 2-D index is `(x, y)` (`blockIdx.x · blockDim.x +
-/// threadIdx.x`, the same in `y`; threads of other z-planes own nothing):
-/// [`at`](Self::at) gives that thread its element.
+/// the thread whose global 2-D index is `(x, y mod H)` (`blockIdx.x ·
+/// blockDim.x + threadIdx.x`, the same in `y`; `H` the grid's height in
+/// threads; threads of other z-planes own nothing): [`at`](Self::at) gives
+/// a thread its element `(x, y)`, [`rows`](Self::rows) all of its column's
+/// elements `y, y + H, …` (a grid-stride walk down the image).
 ///
 /// ```
 /// # use cooperative_groups::prelude::*;
@@ -207,6 +209,23 @@ impl<T: Pod> OwnedPitched<T> {
         );
         // SAFETY: inside the image, and `from_raw_parts`'s contract.
         unsafe { arch::ld_global(self.ptr.add(i)) }
+    }
+
+    /// The calling thread's elements down its column: `(x, y)`, `(x, y +
+    /// H)`, … inside the image (`(x, y)` its global 2-D index, `H` the
+    /// grid's height in threads).
+    #[inline(always)]
+    pub fn rows(&self, grid: &crate::GridGroup) -> impl Iterator<Item = Elem2d<'_, T>> + '_ {
+        let _ = grid;
+        let (x, y0) = identity::grid_xy().unwrap_or((usize::MAX, usize::MAX));
+        let step = identity::grid_height();
+        let xs = if x < self.width { self.height } else { 0 };
+        (y0..xs).step_by(step.max(1)).map(move |y| Elem2d {
+            ptr: self.ptr.wrapping_add(y * self.pitch + x),
+            x,
+            y,
+            _owner: PhantomData,
+        })
     }
 
     /// The calling thread's element: its global 2-D index, if inside the

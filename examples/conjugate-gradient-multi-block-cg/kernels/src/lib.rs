@@ -3,102 +3,83 @@
 //! matrix–vector product, the vector updates, the dot products) is a
 //! grid-stride loop over all threads of the grid, and `this_grid().sync()`
 //! separates the steps, so the kernel needs a cooperative launch. A dot
-//! product is a `reduce` per warp, one per block, and one `atomic_add` of
-//! an `f64` per block.
+//! product is a `reduce` per warp, one per block, and one atomic add of
+//! an `f64` per block. Typed parameters: the matrix is read-only, each
+//! vector's elements belong to grid threads (grid-stride), the dot
+//! product's accumulator is atomic — no `unsafe`.
 #![no_std]
 #![cfg_attr(
     target_arch = "nvptx64",
     feature(abi_gpu_kernel, asm_experimental_arch)
 )]
 
-use cooperative_groups::atomic::atomic_add;
+use cooperative_groups::atomic::Relaxed;
 use cooperative_groups::prelude::*;
-use cooperative_groups::{dynamic_shared, kernel};
-
-/// Calls `f(i)` for the grid-stride indices `grid.thread_rank(), +
-/// grid.num_threads(), …` below `n`.
-#[inline(always)]
-fn grid_for(grid: &GridGroup, n: i32, mut f: impl FnMut(usize)) {
-    let mut i = grid.thread_rank();
-    while i < n as u64 {
-        f(i as usize);
-        i += grid.num_threads();
-    }
-}
+use cooperative_groups::{AtomicSlice, GlobalSlice, OwnedSlice, dynamic_shared, kernel};
 
 /// The sparse matrix in CSR form: `rows[i]..rows[i + 1]` index the
 /// nonzeros of row `i` in `cols` (their columns) and `vals`.
 #[derive(Clone, Copy)]
 struct Csr {
-    rows: *const i32,
-    cols: *const i32,
-    vals: *const f32,
-    n: i32,
+    rows: GlobalSlice<i32>,
+    cols: GlobalSlice<i32>,
+    vals: GlobalSlice<f32>,
 }
+
+/// A vector of the solver: each grid thread owns its grid-stride elements.
+type Vector = OwnedSlice<f32>;
 
 /// `y = alpha · A x`.
 #[inline(always)]
-fn spmv(a: Csr, alpha: f32, x: *const f32, y: *mut f32, grid: &GridGroup) {
-    grid_for(grid, a.n, |i| {
-        // SAFETY: i < n; `rows` has n + 1 entries, and the CSR arrays are
-        // consistent (every column index below n).
-        unsafe {
-            let (start, end) = (*a.rows.add(i), *a.rows.add(i + 1));
-            let mut out = 0.0f32;
-            for j in start..end {
-                let j = j as usize;
-                out += alpha * *a.vals.add(j) * *x.add(*a.cols.add(j) as usize);
-            }
-            *y.add(i) = out;
+fn spmv(a: Csr, alpha: f32, x: &Vector, y: &Vector, grid: &GridGroup) {
+    for e in y.grid_stride(grid) {
+        let i = e.index();
+        let (start, end) = (a.rows.load(i), a.rows.load(i + 1));
+        let mut out = 0.0f32;
+        for j in start..end {
+            let j = j as usize;
+            out += alpha * a.vals.load(j) * x.load(a.cols.load(j) as usize);
         }
-    });
+        e.store(out);
+    }
 }
 
 /// `y = a · x + y`.
 #[inline(always)]
-fn saxpy(x: *const f32, y: *mut f32, a: f32, n: i32, grid: &GridGroup) {
-    grid_for(grid, n, |i| {
-        // SAFETY: i < n, the vectors' length.
-        unsafe { *y.add(i) = a * *x.add(i) + *y.add(i) };
-    });
+fn saxpy(x: &Vector, y: &Vector, a: f32, grid: &GridGroup) {
+    for e in y.grid_stride(grid) {
+        e.store(a * x.load(e.index()) + e.load());
+    }
 }
 
 /// `y = a · x + scale · y`.
 #[inline(always)]
-fn scale_and_saxpy(x: *const f32, y: *mut f32, a: f32, scale: f32, n: i32, grid: &GridGroup) {
-    grid_for(grid, n, |i| {
-        // SAFETY: i < n, the vectors' length.
-        unsafe { *y.add(i) = a * *x.add(i) + scale * *y.add(i) };
-    });
+fn scale_and_saxpy(x: &Vector, y: &Vector, a: f32, scale: f32, grid: &GridGroup) {
+    for e in y.grid_stride(grid) {
+        e.store(a * x.load(e.index()) + scale * e.load());
+    }
 }
 
 /// `y = x`.
 #[inline(always)]
-fn copy(x: *const f32, y: *mut f32, n: i32, grid: &GridGroup) {
-    grid_for(grid, n, |i| {
-        // SAFETY: i < n, the vectors' length.
-        unsafe { *y.add(i) = *x.add(i) };
-    });
+fn copy(x: &Vector, y: &Vector, grid: &GridGroup) {
+    for e in y.grid_stride(grid) {
+        e.store(x.load(e.index()));
+    }
 }
 
-/// `*result += a · b`: each thread's products in `f64`, `reduce` per warp,
-/// the warp sums through shared memory (one `f64` per warp), `reduce` in
-/// the first warp, one `atomic_add` per block.
+/// `result[0] += a · b`: each thread's products in `f64`, `reduce` per
+/// warp, the warp sums through shared memory (one `f64` per warp), `reduce`
+/// in the first warp, one atomic add per block.
 #[inline(always)]
-fn dot(
-    a: *const f32,
-    b: *const f32,
-    result: *mut f64,
-    n: i32,
-    cta: &ThreadBlock,
-    grid: &GridGroup,
-) {
+fn dot(a: &Vector, b: &Vector, result: &AtomicSlice<f64>, cta: &ThreadBlock, grid: &GridGroup) {
     let tmp = dynamic_shared::<f64>();
     let mut sum = 0.0f64;
-    grid_for(grid, n, |i| {
-        // SAFETY: i < n, the vectors' length.
-        sum += unsafe { *a.add(i) * *b.add(i) } as f64;
-    });
+    let mut i = grid.thread_rank() as usize;
+    while i < a.len() {
+        sum += (a.load(i) * b.load(i)) as f64;
+        i += grid.num_threads() as usize;
+    }
     let tile32 = tiled_partition::<32>(cta);
     sum = reduce(&tile32, sum, Plus);
     if tile32.thread_rank() == 0 {
@@ -114,54 +95,49 @@ fn dot(
         };
         sum = reduce(&tile32, sum, Plus);
         if lane == 0 {
-            // SAFETY: `result` is one f64 of global memory.
-            unsafe { atomic_add(result, sum) };
+            result.at(0).red_add(sum, Relaxed);
         }
     }
 }
 
 /// Solves `A x = b` by conjugate gradients, starting from `x` with `r = b`
-/// (and `*dot_result = 0`), until `|r|² ≤ tol²` or 10000 iterations; `*dot_result`
-/// ends as the last `|r|²`. `Ax` and `p` are scratch vectors of `n`
-/// floats. Dynamic shared memory: one `f64` per warp of the block. Launch
-/// cooperatively.
+/// (and `dot_result[0] = 0`), until `|r|² ≤ tol²` or 10000 iterations;
+/// `dot_result[0]` ends as the last `|r|²`. `ax` and `p` are scratch
+/// vectors of `n` floats. Dynamic shared memory: one `f64` per warp of the
+/// block. Launch cooperatively.
 #[kernel]
 #[allow(clippy::too_many_arguments)]
 pub fn gpu_conjugate_gradient(
-    rows: *const i32,
-    cols: *const i32,
-    vals: *const f32,
-    x: *mut f32,
-    ax: *mut f32,
-    p: *mut f32,
-    r: *mut f32,
-    dot_result: *mut f64,
-    nnz: i32,
-    n: i32,
+    rows: GlobalSlice<i32>,
+    cols: GlobalSlice<i32>,
+    vals: GlobalSlice<f32>,
+    x: Vector,
+    ax: Vector,
+    p: Vector,
+    r: Vector,
+    dot_result: AtomicSlice<f64>,
     tol: f32,
 ) {
-    let _ = nnz;
     let cta = this_thread_block();
     let grid = this_grid();
-    let a = Csr {
-        rows,
-        cols,
-        vals,
-        n,
-    };
+    let a = Csr { rows, cols, vals };
     let first = grid.thread_rank() == 0;
     let max_iter = 10000;
     let (alpha, alpham1) = (1.0f32, -1.0f32);
-    // SAFETY: (every read and write of `*dot_result` below) one f64 of
-    // global memory; written by one thread between grid syncs and read by
-    // all after the next grid sync.
-    let read_dot = || unsafe { dot_result.read_volatile() };
+    // The accumulator: written by one thread (and the blocks' atomic adds)
+    // between grid barriers, read by all after the next.
+    let read_dot = || dot_result.at(0).load(Relaxed);
+    let reset_dot = || {
+        if first {
+            dot_result.at(0).store(0.0, Relaxed);
+        }
+    };
 
-    spmv(a, alpha, x, ax, &grid);
+    spmv(a, alpha, &x, &ax, &grid);
     grid.sync();
-    saxpy(ax, r, alpham1, n, &grid);
+    saxpy(&ax, &r, alpham1, &grid);
     grid.sync();
-    dot(r, r, dot_result, n, &cta, &grid);
+    dot(&r, &r, &dot_result, &cta, &grid);
     grid.sync();
     let mut r1 = read_dot() as f32;
     let mut r0 = 0.0f32;
@@ -169,32 +145,24 @@ pub fn gpu_conjugate_gradient(
     while r1 > tol * tol && k <= max_iter {
         if k > 1 {
             let b = r1 / r0;
-            scale_and_saxpy(r, p, alpha, b, n, &grid);
+            scale_and_saxpy(&r, &p, alpha, b, &grid);
         } else {
-            copy(r, p, n, &grid);
+            copy(&r, &p, &grid);
         }
         grid.sync();
-        spmv(a, alpha, p, ax, &grid);
-        if first {
-            // SAFETY: `dot_result` is the launch's one-element accumulator;
-            // only the first thread writes it, between two grid barriers.
-            unsafe { dot_result.write_volatile(0.0) };
-        }
+        spmv(a, alpha, &p, &ax, &grid);
+        reset_dot();
         grid.sync();
-        dot(p, ax, dot_result, n, &cta, &grid);
+        dot(&p, &ax, &dot_result, &cta, &grid);
         grid.sync();
         let step = (r1 as f64 / read_dot()) as f32;
-        saxpy(p, x, step, n, &grid);
-        saxpy(ax, r, -step, n, &grid);
+        saxpy(&p, &x, step, &grid);
+        saxpy(&ax, &r, -step, &grid);
         r0 = r1;
         grid.sync();
-        if first {
-            // SAFETY: `dot_result` is the launch's one-element accumulator;
-            // only the first thread writes it, between two grid barriers.
-            unsafe { dot_result.write_volatile(0.0) };
-        }
+        reset_dot();
         grid.sync();
-        dot(r, r, dot_result, n, &cta, &grid);
+        dot(&r, &r, &dot_result, &cta, &grid);
         grid.sync();
         r1 = read_dot() as f32;
         k += 1;

@@ -8,7 +8,9 @@
 )]
 
 use cooperative_groups::prelude::*;
-use cooperative_groups::{DynamicShared, dynamic_shared, kernel};
+use cooperative_groups::{
+    DynamicShared, GlobalSlice, OwnedSlice, PerBlock, dynamic_shared, kernel,
+};
 
 /// Sums `sdata[0..blockDim]` into `sdata[0]`: `reduce` per warp, then
 /// thread 0 adds the warp sums.
@@ -29,35 +31,34 @@ fn reduce_block(sdata: DynamicShared<f64>, cta: &ThreadBlock) {
     cta.sync();
 }
 
-/// `out[0]` = the sum of `input[..n]` (the other `out[b]` hold block `b`'s
-/// sum). Each thread accumulates its grid-strided elements in its `f64`
-/// slot of shared memory (`blockDim · 8` bytes of dynamic shared memory).
-/// Launch cooperatively.
+/// `out[0]` = the sum of `input` (the other `out[b]` hold block `b`'s sum,
+/// written by its thread 0). Each thread accumulates its grid-strided
+/// elements in its `f64` slot of shared memory (`blockDim · 8` bytes of
+/// dynamic shared memory). Launch cooperatively.
 #[kernel]
-pub fn reduce_single_pass_multi_block_cg(input: *const f32, out: *mut f32, n: u32) {
+pub fn reduce_single_pass_multi_block_cg(input: GlobalSlice<f32>, out: OwnedSlice<f32, PerBlock>) {
     let block = this_thread_block();
     let grid = this_grid();
     let sdata = dynamic_shared::<f64>();
     let tid = block.thread_rank() as usize;
     sdata.store(tid, 0.0);
-    let mut i = grid.thread_rank();
-    while i < n as u64 {
-        // SAFETY: i < n, the length of `input`.
-        let x = unsafe { *input.add(i as usize) };
-        sdata.store(tid, sdata.load(tid) + x as f64);
-        i += grid.num_threads();
+    let mut i = grid.thread_rank() as usize;
+    while i < input.len() {
+        sdata.store(tid, sdata.load(tid) + input.load(i) as f64);
+        i += grid.num_threads() as usize;
     }
     block.sync();
     reduce_block(sdata, &block);
-    if tid == 0 {
-        // SAFETY: `out` has one word per block.
-        unsafe { *out.add(grid.block_rank() as usize) = sdata.load(0) as f32 };
+    let mine = out.leader(&block);
+    if let Some(e) = &mine {
+        e.store(sdata.load(0) as f32);
     }
     grid.sync();
-    if grid.thread_rank() == 0 {
+    // Block 0's leader (grid thread 0) owns `out[0]`; after `grid.sync()`
+    // every block's sum is visible to it.
+    if let (0, Some(e)) = (grid.block_rank(), mine) {
         for b in 1..grid.num_blocks() as usize {
-            // SAFETY: as above; every block's sum is visible after grid.sync().
-            unsafe { *out += *out.add(b) };
+            e.store(e.load() + out.load(b));
         }
     }
 }

@@ -7,15 +7,16 @@
 )]
 
 use cooperative_groups::prelude::*;
-use cooperative_groups::{dynamic_shared, kernel, shared_array};
+use cooperative_groups::{GlobalSlice, OwnedSlice, PerBlock, dynamic_shared, kernel, shared_array};
 
 /// Kernel 8: each thread sums `input[i]` for `i` = its global index, then
 /// every `gridDim · blockDim` further; the block halves its values through
 /// shared memory down to one warp, and that warp finishes with `reduce`.
-/// `partials[blockIdx]` = the block's sum. Needs `blockDim` (at least 64)
-/// words of dynamic shared memory.
+/// `partials[blockIdx]` = the block's sum, written by its thread 0. Needs
+/// `blockDim` (at least 64) words of dynamic shared memory.
 #[kernel]
-pub fn cg_reduce(input: *const i32, partials: *mut i32, n: u32) {
+pub fn cg_reduce(input: GlobalSlice<i32>, partials: OwnedSlice<i32, PerBlock>) {
+    let n = input.len() as u32;
     let sdata = dynamic_shared::<i32>();
     let cta = this_thread_block();
     let tile = tiled_partition::<32>(&cta);
@@ -25,8 +26,7 @@ pub fn cg_reduce(input: *const i32, partials: *mut i32, n: u32) {
     let mut v = 0i32;
     let mut i = cta.group_index().x * cta_size + rank;
     while i < n {
-        // SAFETY: i < n, the length of `input`.
-        v = v.wrapping_add(unsafe { *input.add(i as usize) });
+        v = v.wrapping_add(input.load(i as usize));
         i += stride;
     }
     sdata.store(rank as usize, v);
@@ -43,9 +43,8 @@ pub fn cg_reduce(input: *const i32, partials: *mut i32, n: u32) {
     if tile.meta_group_rank() == 0 {
         v = reduce(&tile, v, Plus);
     }
-    if rank == 0 {
-        // SAFETY: one partial per block.
-        unsafe { *partials.add(cta.group_index().x as usize) = v };
+    if let Some(e) = partials.leader(&cta) {
+        e.store(v);
     }
 }
 
@@ -54,16 +53,13 @@ pub fn cg_reduce(input: *const i32, partials: *mut i32, n: u32) {
 /// sums. For a power-of-two `n` each thread first adds two elements a
 /// block apart per step, as the original does.
 #[kernel(instances((256, 128)))]
-// The generic body stays a callable function (as every `#[kernel]`'s
-// arguments, its pointers are the launch's contract).
-#[allow(clippy::not_unsafe_ptr_arg_deref)]
 pub fn multi_warp_cg_reduce<const B: u32, const G: u32>(
-    input: *const i32,
-    partials: *mut i32,
-    n: u32,
+    input: GlobalSlice<i32>,
+    partials: OwnedSlice<i32, PerBlock>,
 ) where
     Size<G>: MultiWarpTileSize,
 {
+    let n = input.len() as u32;
     let sums = shared_array!(i32; 32);
     let cta = this_thread_block().with_threads::<B>();
     let tile = tiled_partition::<G>(&cta);
@@ -74,19 +70,16 @@ pub fn multi_warp_cg_reduce<const B: u32, const G: u32>(
         let mut i = bid * B * 2 + tid;
         grid_size <<= 1;
         while i < n {
-            // SAFETY: i < n.
-            v = v.wrapping_add(unsafe { *input.add(i as usize) });
+            v = v.wrapping_add(input.load(i as usize));
             if i + B < n {
-                // SAFETY: i + B < n.
-                v = v.wrapping_add(unsafe { *input.add((i + B) as usize) });
+                v = v.wrapping_add(input.load((i + B) as usize));
             }
             i += grid_size;
         }
     } else {
         let mut i = bid * B + tid;
         while i < n {
-            // SAFETY: i < n.
-            v = v.wrapping_add(unsafe { *input.add(i as usize) });
+            v = v.wrapping_add(input.load(i as usize));
             i += grid_size;
         }
     }
@@ -95,12 +88,11 @@ pub fn multi_warp_cg_reduce<const B: u32, const G: u32>(
         sums.store(tile.meta_group_rank() as usize, v);
     }
     cta.sync();
-    if tid == 0 {
+    if let Some(e) = partials.leader(&cta) {
         let mut total = 0i32;
         for k in 0..tile.meta_group_size() {
             total = total.wrapping_add(sums.load(k as usize));
         }
-        // SAFETY: one partial per block.
-        unsafe { *partials.add(bid as usize) = total };
+        e.store(total);
     }
 }

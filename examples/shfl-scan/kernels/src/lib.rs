@@ -20,7 +20,10 @@
 )]
 
 use cooperative_groups::prelude::*;
-use cooperative_groups::{SharedArray, ShflValue, kernel, shared_array};
+use cooperative_groups::{
+    GlobalSlice, OwnedPitched, OwnedSlice, PerBlock, PerTile, Pod, SharedArray, ShflValue, kernel,
+    shared_array,
+};
 
 /// Four 32-bit words, 16-byte aligned: one `ld/st.global.v4` (CUDA's
 /// `uint4`).
@@ -39,6 +42,10 @@ pub struct U4 {
 
 // SAFETY: four `u32`s, `repr(C)`, 16 bytes: no padding, every bit pattern valid.
 unsafe impl ShflValue for U4 {}
+// SAFETY: as above (global memory holds it: the image's and the table's words).
+unsafe impl Pod for U4 {
+    const PADDING_FREE: bool = true;
+}
 
 /// Inclusive scan over the tile in log steps: at distance `d` each lane
 /// adds the value `d` lanes below it (lanes below `d` keep theirs). The
@@ -76,17 +83,19 @@ fn scan_tile_totals(tile: &ThreadBlockTile<32>, sums: &SharedArray<u32, 32>, til
 }
 
 /// Scans `data[block·B .. block·B + B]` in place (B = the block's threads,
-/// one element each); if `partial_sums` is not null, the block's last
-/// thread writes the block's total to `partial_sums[block]`.
+/// a multiple of 32, one element each); the block's total goes to
+/// `partial_sums[block]` (written by its thread 0; an empty
+/// `partial_sums` takes none, the original's null pointer).
 #[kernel]
-pub fn shfl_scan_test(data: *mut i32, partial_sums: *mut i32) {
+pub fn shfl_scan_test(data: OwnedSlice<i32>, partial_sums: OwnedSlice<i32, PerBlock>) {
     let block = this_thread_block();
     let tile = tiled_partition::<32>(&block);
     let sums = shared_array!(u32; 32);
-    let id = (block.group_index().x * block.num_threads() + block.thread_rank()) as usize;
+    let Some(e) = data.at(&this_grid()) else {
+        return;
+    };
     let (lane, warp) = (tile.thread_rank(), tile.meta_group_rank());
-    // SAFETY: the launch covers `data` with one thread per element.
-    let mut value = tile_scan(&tile, unsafe { *data.add(id) } as u32);
+    let mut value = tile_scan(&tile, e.load() as u32);
     // Only full tiles' totals are needed: a partial one is the last.
     if lane == 31 {
         sums.store(warp as usize, value);
@@ -98,35 +107,26 @@ pub fn shfl_scan_test(data: *mut i32, partial_sums: *mut i32) {
     if warp > 0 {
         value = value.wrapping_add(sums.load(warp as usize - 1));
     }
-    // SAFETY: as above.
-    unsafe { *data.add(id) = value as i32 };
-    if !partial_sums.is_null() && block.thread_rank() == block.num_threads() - 1 {
-        // SAFETY: `partial_sums` has a slot per block.
-        unsafe { *partial_sums.add(block.group_index().x as usize) = value as i32 };
+    e.store(value as i32);
+    // The block's total: the scanned total of its last tile.
+    if let Some(p) = partial_sums.leader(&block) {
+        p.store(sums.load(full_tiles as usize - 1) as i32);
     }
 }
 
 /// Adds `partial_sums[block]` to the `B` elements of `data` that block
 /// covers (`data` starts one block into the scanned array, so block `b`
-/// adds the total of blocks `0..=b`); elements at or past `len` are left.
+/// adds the total of blocks `0..=b`).
 #[kernel]
-pub fn uniform_add(data: *mut i32, partial_sums: *const i32, len: u32) {
+pub fn uniform_add(data: OwnedSlice<i32>, partial_sums: GlobalSlice<i32>) {
     let buf = shared_array!(i32; 1);
     let block = this_thread_block();
-    let id = block.group_index().x * block.num_threads() + block.thread_rank();
     if block.thread_rank() == 0 {
-        // SAFETY: `partial_sums` has a slot per block.
-        buf.store(0, unsafe {
-            *partial_sums.add(block.group_index().x as usize)
-        });
+        buf.store(0, partial_sums.load(block.group_index().x as usize));
     }
     block.sync();
-    if id < len {
-        // SAFETY: id < len, the length of `data`.
-        unsafe {
-            let p = data.add(id as usize);
-            *p = (*p).wrapping_add(buf.load(0));
-        }
+    if let Some(e) = data.at(&this_grid()) {
+        e.update(|v| v.wrapping_add(buf.load(0)));
     }
 }
 
@@ -202,42 +202,37 @@ fn elem(r: &[U4; 4], idx: u32) -> U4 {
 
 /// The horizontal pass: block `b` turns row `b` of `img` (`B` [`U4`]s =
 /// 16·B pixels, one byte each) into its prefix sums, row `b` of
-/// `integral` (4·B `U4`s). Before writing, groups of four threads swap
-/// their `U4`s with `shfl_xor` so that each store instruction writes
-/// consecutive addresses. `B` must be a multiple of 4.
+/// `integral` (4·B `U4`s). Each tile of four threads owns 16 consecutive
+/// `U4`s of the row (`PerTile<4, 16>`), striped: thread `m` of the tile
+/// writes `U4`s `m, m + 4, m + 8, m + 12`, so each of its four stores
+/// writes, across the warp, consecutive addresses. The tile's threads hold
+/// the `U4`s in the other order (thread `t`: `4t .. 4t + 4`): a 4 × 4
+/// transpose by three `shfl_xor` rounds first. `B` must be a multiple of 4.
 #[kernel]
-pub fn shfl_intimage_rows(img: *const U4, integral: *mut U4) {
+pub fn shfl_intimage_rows(img: GlobalSlice<U4>, integral: OwnedSlice<U4, PerTile<4, 16>>) {
     let cta = this_thread_block();
     let tile = tiled_partition::<32>(&cta);
-    let id = cta.thread_rank();
+    let quad = tiled_partition::<4>(&cta);
     let row = cta.group_index().x;
-    // SAFETY: `img` has `B` U4s per block.
-    let data = unsafe { *img.add((row * cta.num_threads() + id) as usize) };
-    let mut r = get_prefix_sum(data, &cta, &tile);
-
-    // Thread t of a group of four holds words 4t..4t+3 of the group's 16
-    // U4s in r[0..4]; after the swaps r[k] of thread t is U4 number
-    // k·4 + (t ^ k) of the group (then the xor-1 swaps pair them again).
-    let id_mask = id & 3;
-    let id_swizzle = (id + 2) & 3;
-    let id_shift = (id >> 2) << 4;
-    let out = row * cta.num_threads() * 4;
-    r[1] = tile.shfl_xor(r[1], 1);
-    r[2] = tile.shfl_xor(r[2], 2);
-    r[3] = tile.shfl_xor(r[3], 3);
-    // SAFETY: (all four stores) `integral` has 4·B U4s per row; each index
-    // lies in the group's 16 and every U4 is written once.
-    unsafe {
-        *integral.add((out + id_mask + id_shift) as usize) = elem(&r, id_mask);
-        *integral.add((out + id_swizzle + id_shift + 8) as usize) = elem(&r, id_swizzle);
-    }
-    for v in r.iter_mut() {
-        *v = tile.shfl_xor(*v, 1);
-    }
-    // SAFETY: as above, the other two of the four stores.
-    unsafe {
-        *integral.add((out + id_mask + id_shift + 4) as usize) = elem(&r, id_mask);
-        *integral.add((out + id_swizzle + id_shift + 12) as usize) = elem(&r, id_swizzle);
+    let data = img.load((row * cta.num_threads() + cta.thread_rank()) as usize);
+    let r = get_prefix_sum(data, &cta, &tile);
+    // Thread m holds U4s 4m..4m+3 as r[0..4]; col[j] becomes thread
+    // (m ^ j)'s r[m], U4 number 4·(m ^ j) + m (each partner sends the
+    // register its receiver needs).
+    let m = quad.thread_rank();
+    let col = [
+        elem(&r, m),
+        tile.shfl_xor(elem(&r, m ^ 1), 1),
+        tile.shfl_xor(elem(&r, m ^ 2), 2),
+        tile.shfl_xor(elem(&r, m ^ 3), 3),
+    ];
+    let window = integral.window(&quad);
+    for k in 0..4 {
+        // U4 number 4k + m of the tile's 16: the window's element m + 4k,
+        // the thread's k-th.
+        if let Some(e) = window.mine(k) {
+            e.store(elem(&col, m ^ k as u32));
+        }
     }
 }
 
@@ -249,7 +244,7 @@ pub fn shfl_intimage_rows(img: *const U4, integral: *mut U4) {
 /// column's total of the steps before. `width` must be a multiple of 32,
 /// `height` of 8; the block must be 32 × 8.
 #[kernel]
-pub fn shfl_vertical_shfl(img: *mut u32, width: u32, height: u32) {
+pub fn shfl_vertical_shfl(img: OwnedPitched<u32>) {
     // sums[x][y] at x·9 + y (a padded row: the transposed reads hit
     // distinct banks).
     let sums = shared_array!(u32; 32 * 9);
@@ -258,15 +253,13 @@ pub fn shfl_vertical_shfl(img: *mut u32, width: u32, height: u32) {
     let tile8 = tiled_partition::<8>(&block);
     let t = block.thread_index();
     let rows = block.group_dim().y;
-    let col = block.group_index().x * block.group_dim().x + t.x;
     let mut step_sum = 0u32;
     sums.store(at(t.x, t.y), 0);
     block.sync();
-    for step in 0..height / rows {
-        let i = ((t.y + step * rows) * width + col) as usize;
-        // SAFETY: row < height and col < width (the launch covers the
-        // width; the loop the height).
-        let mut sum = unsafe { *img.add(i) };
+    // The thread's elements: its column, every `rows`-th row (one block
+    // tall grid: a grid-stride walk down the image).
+    for e in img.rows(&this_grid()) {
+        let mut sum = e.load();
         sums.store(at(t.x, t.y), sum);
         block.sync();
         // Tile k (of 8 lanes, lane j) scans column k's 8 rows.
@@ -286,7 +279,6 @@ pub fn shfl_vertical_shfl(img: *mut u32, width: u32, height: u32) {
         sum = sum.wrapping_add(step_sum);
         step_sum = step_sum.wrapping_add(sums.load(at(t.x, rows - 1)));
         block.sync();
-        // SAFETY: as the load.
-        unsafe { *img.add(i) = sum };
+        e.store(sum);
     }
 }

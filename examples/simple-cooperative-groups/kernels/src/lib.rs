@@ -7,7 +7,7 @@
 )]
 
 use cooperative_groups::prelude::*;
-use cooperative_groups::{DynamicShared, dynamic_shared, kernel};
+use cooperative_groups::{DynamicShared, OwnedSlice, dynamic_shared, kernel};
 
 /// A tree sum through shared memory that only knows `g` as a
 /// [`ThreadGroup`]: each step halves the active threads, every step
@@ -41,13 +41,12 @@ where
 
 /// `out` has 4 · blockDim words: what each thread's reduction returned for
 /// the block (`out[0..n]`), its tile of 32 (`out[n..2n]`), of 16 and of 4.
-/// Needs `blockDim · 4` bytes of dynamic shared memory.
+/// One block: thread `r` owns `out[r]`, `out[r + n]`, … (its grid-stride
+/// elements). Needs `blockDim · 4` bytes of dynamic shared memory.
 #[kernel]
-pub fn cg_kernel(out: *mut i32) {
+pub fn cg_kernel(out: OwnedSlice<i32>) {
     let block = this_thread_block();
     let x = dynamic_shared::<i32>();
-    let n = block.num_threads() as usize;
-    let r = block.thread_rank() as usize;
     let results = [
         sum_reduction(&block, x, 0, block.thread_rank() as i32),
         {
@@ -63,8 +62,7 @@ pub fn cg_kernel(out: *mut i32) {
             tile_pass::<4>(&block, x)
         },
     ];
-    for (k, v) in results.into_iter().enumerate() {
-        // SAFETY: the launch passes 4 · blockDim words; k < 4, r < n.
-        unsafe { *out.add(k * n + r) = v };
+    for (e, v) in out.grid_stride(&this_grid()).zip(results) {
+        e.store(v);
     }
 }
