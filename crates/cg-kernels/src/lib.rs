@@ -25,3 +25,4 @@ pub mod memcpy_async;
 pub mod semantics;
 pub mod smoke;
 pub mod sync;
+pub mod typed;

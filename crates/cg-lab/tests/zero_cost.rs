@@ -457,3 +457,105 @@ fn sync_kernels_use_the_shared_window_and_release_acquire() {
         );
     }
 }
+
+/// The typed kernels of `cg_kernels::typed` against their raw-pointer
+/// forms, in SASS: the same work instructions (memory accesses, shuffles,
+/// reductions, barriers, float arithmetic), the typed input's loads on the
+/// read-only path (`LDG.E.CONSTANT` where the raw form has `LDG.E`: nothing
+/// writes a `GlobalSlice` during its launch), and the same loop, instruction
+/// for instruction (no bounds check in it): the typed saxpy checks `x`'s
+/// length once, before its loop, which is all the typed forms add (a few
+/// instructions, and a `BPT.TRAP` after the `EXIT`) — the ownership
+/// witnesses cost nothing.
+#[test]
+fn typed_kernels_are_their_raw_forms_in_sass() {
+    for p in LAB_PTX.ptx().iter().filter(|p| p.sm >= 80) {
+        let pairs = [
+            ("probe_saxpy_raw", "probe_saxpy_typed", 8),
+            // (The typed lengths are `usize`: a 64-bit first test where the
+            // raw form's `n: u32` is 32-bit, outside the loop.)
+            ("probe_block_sum_raw", "probe_block_sum_typed", 4),
+        ];
+        let names: Vec<&str> = pairs.iter().flat_map(|(a, b, _)| [*a, *b]).collect();
+        let small = extract_entries(p.ptx, &names);
+        let Some(listing) = sass_of(&small, p.sm, &format!("typed{}", p.sm)) else {
+            return;
+        };
+        let work = |k: &str| -> std::collections::BTreeMap<String, usize> {
+            let mut h = std::collections::BTreeMap::new();
+            for i in &listing[k] {
+                let o = i.opcode.replace("LDG.E.CONSTANT", "LDG.E");
+                let is_work = [
+                    "LDG", "STG", "LDS", "STS", "SHFL", "REDUX", "BAR", "FADD", "FMUL", "FFMA",
+                    "ATOM", "RED",
+                ]
+                .iter()
+                .any(|w| o.starts_with(w));
+                if is_work {
+                    *h.entry(o).or_insert(0) += 1;
+                }
+            }
+            h
+        };
+        // The grid-stride loop: from the address arithmetic before its first
+        // global load to its backward branch.
+        let inner = |k: &str| -> Vec<String> {
+            let ins = &listing[k];
+            let ld = ins
+                .iter()
+                .position(|i| i.opcode.starts_with("LDG"))
+                .expect("a load");
+            let back = ld
+                + ins[ld..]
+                    .iter()
+                    .position(|i| i.opcode == "BRA" && !i.guard.is_empty())
+                    .expect("a loop");
+            ins[ld - 4..=back]
+                .iter()
+                .map(|i| i.opcode.replace("LDG.E.CONSTANT", "LDG.E"))
+                .collect()
+        };
+        // Instructions up to the last `EXIT` (what follows is traps and padding).
+        let len = |k: &str| {
+            let ins = &listing[k];
+            ins.iter()
+                .rposition(|i| i.opcode == "EXIT")
+                .map_or(ins.len(), |e| e + 1)
+        };
+        for (raw, typed, extra) in pairs {
+            let read_only = |k: &str| {
+                listing[k]
+                    .iter()
+                    .filter(|i| i.opcode.starts_with("LDG.E.CONSTANT"))
+                    .count()
+            };
+            assert!(
+                read_only(typed) >= 1,
+                "sm_{}: {typed} has no read-only load",
+                p.sm
+            );
+            assert_eq!(read_only(raw), 0, "sm_{}: {raw}", p.sm);
+            assert_eq!(work(raw), work(typed), "sm_{}: {raw} vs {typed}", p.sm);
+            assert_eq!(
+                inner(raw),
+                inner(typed),
+                "sm_{}: {raw} vs {typed}: the loop",
+                p.sm
+            );
+            let (r, t) = (len(raw), len(typed));
+            if std::env::var("CG_SHOW_SASS").is_ok() {
+                for k in [raw, typed] {
+                    eprintln!("== {k}");
+                    for i in &listing[k] {
+                        eprintln!("  {}", i.text);
+                    }
+                }
+            }
+            assert!(
+                t <= r + extra,
+                "sm_{}: {typed} has {t} instructions, {raw} {r} (at most {extra} more allowed)",
+                p.sm
+            );
+        }
+    }
+}

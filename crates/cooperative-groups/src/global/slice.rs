@@ -115,6 +115,23 @@ impl<T: Pod> GlobalSlice<T> {
         unsafe { arch::ld_global_nc(self.ptr.add(i)) }
     }
 
+    /// The first `len` elements: a trap on the GPU (a report on the
+    /// simulator) if the slice is shorter. A loop bounded by another
+    /// slice's length loads through the prefix without a check per load:
+    /// `let x = x.prefix(y.len());` then `x.load(i)` for `i < y.len()`.
+    #[inline(always)]
+    #[track_caller]
+    pub fn prefix(&self, len: usize) -> GlobalSlice<T> {
+        if len > self.len {
+            arch::global_out_of_bounds(self.ptr.cast(), len, self.len, false)
+        }
+        GlobalSlice {
+            ptr: self.ptr,
+            len,
+            _t: PhantomData,
+        }
+    }
+
     /// Elements `start..start + len` as a slice of their own. Panics (traps
     /// on the GPU) if they are not all inside.
     #[inline(always)]

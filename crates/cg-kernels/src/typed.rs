@@ -1,0 +1,69 @@
+//! Typed kernels next to their raw-pointer forms, for the zero-cost tests
+//! (`crates/cg-lab/tests/zero_cost.rs`): the same loop, the same collective,
+//! one reading and writing through `GlobalSlice`/`OwnedSlice`, the other
+//! through pointers, must assemble to the same instructions (the typed
+//! input's loads take the read-only path, `LDG.E.CONSTANT`).
+
+use cooperative_groups::prelude::*;
+use cooperative_groups::{GlobalSlice, OwnedSlice, PerBlock, kernel};
+
+/// `y[i] = a · x[i] + y[i]`, a grid-stride loop through raw pointers (what
+/// the kernels of this repository were written as).
+#[kernel]
+pub fn probe_saxpy_raw(a: f32, x: *const f32, y: *mut f32, n: u32) {
+    let grid = this_grid();
+    let mut i = grid.thread_rank() as usize;
+    while i < n as usize {
+        // SAFETY: the launcher passes `n` elements of each.
+        unsafe { *y.add(i) = a * *x.add(i) + *y.add(i) };
+        i += grid.num_threads() as usize;
+    }
+}
+
+/// [`probe_saxpy_raw`], typed: `y`'s grid-stride elements, `x` checked
+/// against its length once (a launch with a shorter `x` traps), so that
+/// every `x.load` is in bounds by the loop's own test.
+#[kernel]
+pub fn probe_saxpy_typed(a: f32, x: GlobalSlice<f32>, y: OwnedSlice<f32>) {
+    let x = x.prefix(y.len());
+    for e in y.grid_stride(&this_grid()) {
+        e.store(a * x.load(e.index()) + e.load());
+    }
+}
+
+/// Each block's sum of its grid-strided share of `input[..n]` in
+/// `partial[block]`, raw (the lab's reduce shape).
+#[kernel]
+pub fn probe_block_sum_raw(input: *const f32, partial: *mut f32, n: u32) {
+    let block = this_thread_block();
+    let grid = this_grid();
+    let mut v = 0.0f32;
+    let mut i = grid.thread_rank() as usize;
+    while i < n as usize {
+        // SAFETY: `n` inputs.
+        v += unsafe { *input.add(i) };
+        i += grid.num_threads() as usize;
+    }
+    let s = reduce(&block, v, Plus);
+    if block.thread_rank() == 0 {
+        // SAFETY: one partial per block.
+        unsafe { *partial.add(grid.block_rank() as usize) = s };
+    }
+}
+
+/// [`probe_block_sum_raw`], typed.
+#[kernel]
+pub fn probe_block_sum_typed(input: GlobalSlice<f32>, partial: OwnedSlice<f32, PerBlock>) {
+    let block = this_thread_block();
+    let grid = this_grid();
+    let mut v = 0.0f32;
+    let mut i = grid.thread_rank() as usize;
+    while i < input.len() {
+        v += input.load(i);
+        i += grid.num_threads() as usize;
+    }
+    let s = reduce(&block, v, Plus);
+    if let Some(e) = partial.leader(&block) {
+        e.store(s);
+    }
+}
