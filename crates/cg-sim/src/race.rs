@@ -1118,13 +1118,18 @@ impl Core {
             ));
         }
         if ba != bb {
-            notes.push(
+            // Blocks of different units ran one after the other here; a
+            // GPU may run them at once, which is why the race is real.
+            let when = if a.unit == b.unit {
+                "the simulator ran them together"
+            } else {
+                "the simulator ran the blocks one after the other, a GPU may run them at once"
+            };
+            notes.push(format!(
                 "the accesses are in different blocks: only a grid barrier (a cooperative \
                  launch), a release/acquire chain at .gpu scope, or atomics of a scope that \
-                 contains both blocks order them — the simulator ran the blocks one after the \
-                 other, a GPU may run them at once"
-                    .to_string(),
-            );
+                 contains both blocks order them — {when}"
+            ));
         }
         if a.scope.is_some() && b.scope.is_some() {
             notes.push(

@@ -8,6 +8,7 @@
 #![doc(test(attr(deny(warnings))))]
 
 pub mod reports;
+pub mod safe_reports;
 
 #[doc = include_str!("../introduction.md")]
 pub mod introduction {}
@@ -17,6 +18,9 @@ pub mod getting_started {}
 
 #[doc = include_str!("../porting-from-cuda.md")]
 pub mod porting_from_cuda {}
+
+#[doc = include_str!("../safe-kernels.md")]
+pub mod safe_kernels {}
 
 #[doc = include_str!("../simulator.md")]
 pub mod simulator {}

@@ -1,20 +1,22 @@
 //! What the chapters show is what the code does: every block of
-//! `simulator.md` that follows a `<!-- report: NAME -->` marker — the code of
-//! `cg_guide::reports::NAME` (a `rust,ignore` block) and the report its
-//! launch ends with (a `text` block) — must be the function's source in
-//! `src/reports.rs` and its report now. `CG_GUIDE_BLESS=1` rewrites the
-//! blocks from the code instead (then review the diff).
+//! `simulator.md` (`safe-kernels.md`) that follows a `<!-- report: NAME -->`
+//! marker — the code of `cg_guide::reports::NAME`
+//! (`cg_guide::safe_reports::NAME`, a `rust,ignore` block) and the report
+//! its launch ends with (a `text` block) — must be the function's source in
+//! `src/reports.rs` (`src/safe_reports.rs`) and its report now.
+//! `CG_GUIDE_BLESS=1` rewrites the blocks from the code instead (then
+//! review the diff).
 
 use std::path::Path;
 
-use cg_guide::reports;
+use cg_guide::{reports, safe_reports};
 use cg_sim::SimError;
 
 /// A function of `cg_guide::reports`: a launch that ends with a report.
 type Broken = fn() -> SimError;
 
 /// Every report the simulator chapter shows, by the name of its function.
-const REPORTS: &[(&str, Broken)] = &[
+const SIMULATOR: &[(&str, Broken)] = &[
     ("deadlock", reports::deadlock),
     ("partial_partition", reports::partial_partition),
     ("non_uniform", reports::non_uniform),
@@ -27,6 +29,13 @@ const REPORTS: &[(&str, Broken)] = &[
     ),
 ];
 
+/// Every report the safe-kernels chapter shows.
+const SAFE_KERNELS: &[(&str, Broken)] = &[
+    ("two_blocks_one_word", safe_reports::two_blocks_one_word),
+    ("missing_grid_sync", safe_reports::missing_grid_sync),
+    ("read_past_the_end", safe_reports::read_past_the_end),
+];
+
 fn guide(file: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(file)
 }
@@ -36,7 +45,7 @@ fn guide(file: &str) -> std::path::PathBuf {
 fn function_source(src: &str, name: &str) -> String {
     let start = src
         .find(&format!("pub fn {name}("))
-        .unwrap_or_else(|| panic!("no `pub fn {name}` in src/reports.rs"));
+        .unwrap_or_else(|| panic!("no `pub fn {name}` in the source"));
     let end = start + src[start..].find("\n}\n").expect("end of the function") + 3;
     src[start..end].to_string()
 }
@@ -54,27 +63,29 @@ fn block(md: &str, from: usize, info: &str) -> std::ops::Range<usize> {
     start..end
 }
 
-#[test]
-fn the_simulator_chapter_shows_the_real_reports() {
-    let path = guide("simulator.md");
+/// Checks (or, with `CG_GUIDE_BLESS`, rewrites) the reports `chapter` shows
+/// against the functions of `source`.
+fn check_reports(chapter: &str, source: &str, reports: &[(&str, Broken)]) {
+    let path = guide(chapter);
     let mut md = std::fs::read_to_string(&path).unwrap();
-    let src = std::fs::read_to_string(guide("src/reports.rs")).unwrap();
+    let src = std::fs::read_to_string(guide(source)).unwrap();
     let bless = std::env::var_os("CG_GUIDE_BLESS").is_some();
     let mut stale = Vec::new();
-    for (name, run) in REPORTS {
+    for (name, run) in reports {
         let marker = format!("<!-- report: {name} -->\n");
         let at = md
             .find(&marker)
-            .unwrap_or_else(|| panic!("simulator.md has no `{}`", marker.trim()));
+            .unwrap_or_else(|| panic!("{chapter} has no `{}`", marker.trim()));
         let code = block(&md, at, "rust,ignore");
         let want_code = function_source(&src, name);
         let report = format!("{}\n", run().to_string().trim_end());
         if md[code.clone()] != want_code {
-            stale.push(format!("{name}: the code differs from src/reports.rs"));
+            stale.push(format!("{name}: the code differs from {source}"));
             if bless {
                 md.replace_range(code.clone(), &want_code);
             }
         }
+        let code = block(&md, at, "rust,ignore");
         let text = block(&md, code.start, "text");
         if md[text.clone()] != report {
             stale.push(format!(
@@ -91,10 +102,20 @@ fn the_simulator_chapter_shows_the_real_reports() {
     } else {
         assert!(
             stale.is_empty(),
-            "simulator.md is stale (CG_GUIDE_BLESS=1 cargo test -p cg-guide --test chapters rewrites it):\n{}",
+            "{chapter} is stale (CG_GUIDE_BLESS=1 cargo test -p cg-guide --test chapters rewrites it):\n{}",
             stale.join("\n")
         );
     }
+}
+
+#[test]
+fn the_simulator_chapter_shows_the_real_reports() {
+    check_reports("simulator.md", "src/reports.rs", SIMULATOR);
+}
+
+#[test]
+fn the_safe_kernels_chapter_shows_the_real_reports() {
+    check_reports("safe-kernels.md", "src/safe_reports.rs", SAFE_KERNELS);
 }
 
 /// Every relative link of the guide, the README and the results index
