@@ -18,6 +18,12 @@ pub struct InfoArgs {
     /// Threads per block of the smoke launch (a multiple of 32, at most 1024).
     #[arg(long, default_value_t = 256)]
     pub(crate) block: u32,
+    /// After the smoke test, check that a typed kernel's bounds check
+    /// fires: a launch with an input one element short must fail (a trap
+    /// on a GPU, which ends the process's context, so it comes last; an
+    /// out-of-bounds report on the simulator).
+    #[arg(long)]
+    pub(crate) bounds: bool,
 }
 
 impl InfoArgs {
@@ -38,7 +44,44 @@ impl InfoArgs {
 pub fn run(args: &InfoArgs) -> Result<()> {
     let backend = args.backend.open()?;
     print_facts(&backend);
-    smoke(&backend, args.grid, args.block)
+    smoke(&backend, args.grid, args.block)?;
+    if args.bounds {
+        bounds(&backend)?;
+    }
+    Ok(())
+}
+
+/// The typed saxpy of `cg_kernels::typed` with an input as long as its
+/// output (verified exactly), then one element short: the second launch
+/// must fail at the kernel's one length check, before any store.
+fn bounds(backend: &Backend) -> Result<()> {
+    use cg_kernels::typed::PROBE_SAXPY_TYPED;
+    let n = 4096usize;
+    let xs: Vec<f32> = (0..n).map(|i| i as f32).collect();
+    let cfg = LaunchConfig::linear(8, 128);
+    let x = backend.upload(&xs)?;
+    let mut y = backend.upload(&vec![1.0f32; n])?;
+    backend.launch(&PROBE_SAXPY_TYPED, &cfg, (2.0f32, &x, &mut y))?;
+    let got = y.to_vec()?;
+    if let Some(i) = (0..n).find(|&i| got[i] != 2.0 * xs[i] + 1.0) {
+        bail!("bounds: the in-bounds saxpy is wrong at {i}: {}", got[i]);
+    }
+    let short = backend.upload(&xs[..n - 1])?;
+    match backend.launch(&PROBE_SAXPY_TYPED, &cfg, (2.0f32, &short, &mut y)) {
+        Ok(()) => bail!(
+            "bounds: a typed kernel read past its input ({} of {n}) and the launch succeeded",
+            n - 1
+        ),
+        Err(e) => {
+            let first = e.to_string();
+            let first = first.lines().next().unwrap_or_default();
+            println!(
+                "bounds            : saxpy over {n} elements verified; with an input of {} the launch failed as it must: {first}",
+                n - 1
+            );
+            Ok(())
+        }
+    }
 }
 
 fn print_facts(backend: &Backend) {

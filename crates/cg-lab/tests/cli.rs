@@ -128,6 +128,18 @@ fn info_runs_the_smoke_kernel_on_the_simulator() {
 }
 
 #[test]
+fn info_bounds_shows_a_typed_kernels_check_firing() {
+    let (code, stdout, stderr) = cg_lab(&["info", "--backend", "sim", "--bounds"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("saxpy over 4096 elements verified")
+            && stdout.contains("the launch failed as it must")
+            && stdout.contains("index 4096 of `x`, whose length is 4095"),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn verify_without_gpu_or_reference_says_why() {
     let (code, _, stderr) = cg_lab(&["verify", "--backend", "sim"]);
     assert_ne!(code, 0);
