@@ -67,3 +67,51 @@ pub fn probe_block_sum_typed(input: GlobalSlice<f32>, partial: OwnedSlice<f32, P
         e.store(s);
     }
 }
+
+/// Two loads a block apart per iteration, counting in `u32` (the reduction
+/// sample's kernel 9 shape), raw.
+#[kernel]
+pub fn probe_pair_sum_raw(input: *const i32, partial: *mut i32, n: u32) {
+    let block = this_thread_block();
+    let grid = this_grid();
+    let b = block.num_threads() as u32;
+    let mut v = 0i32;
+    let mut i = grid.block_rank() as u32 * b * 2 + block.thread_rank() as u32;
+    while i < n {
+        // SAFETY: `i < n` and `i + b < n` below: `n` inputs.
+        v = v.wrapping_add(unsafe { *input.add(i as usize) });
+        if i + b < n {
+            // SAFETY: as above.
+            v = v.wrapping_add(unsafe { *input.add((i + b) as usize) });
+        }
+        i += grid.num_threads() as u32 * 2;
+    }
+    let s = reduce(&block, v, Plus);
+    if block.thread_rank() == 0 {
+        // SAFETY: one partial per block.
+        unsafe { *partial.add(grid.block_rank() as usize) = s };
+    }
+}
+
+/// [`probe_pair_sum_raw`], typed: `with_u32_len` gives the `u32` bound
+/// that makes both loads' checks redundant.
+#[kernel]
+pub fn probe_pair_sum_typed(input: GlobalSlice<i32>, partial: OwnedSlice<i32, PerBlock>) {
+    let (input, n) = input.with_u32_len();
+    let block = this_thread_block();
+    let grid = this_grid();
+    let b = block.num_threads() as u32;
+    let mut v = 0i32;
+    let mut i = grid.block_rank() as u32 * b * 2 + block.thread_rank() as u32;
+    while i < n {
+        v = v.wrapping_add(input.load(i as usize));
+        if i + b < n {
+            v = v.wrapping_add(input.load((i + b) as usize));
+        }
+        i += grid.num_threads() as u32 * 2;
+    }
+    let s = reduce(&block, v, Plus);
+    if let Some(e) = partial.leader(&block) {
+        e.store(s);
+    }
+}

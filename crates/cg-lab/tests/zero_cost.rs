@@ -475,6 +475,9 @@ fn typed_kernels_are_their_raw_forms_in_sass() {
             // (The typed lengths are `usize`: a 64-bit first test where the
             // raw form's `n: u32` is 32-bit, outside the loop.)
             ("probe_block_sum_raw", "probe_block_sum_typed", 4),
+            // (`with_u32_len`'s clamp to 2^32 - 1 before the loop, 4, and
+            // the leader's test that its block has an output, 2.)
+            ("probe_pair_sum_raw", "probe_pair_sum_typed", 6),
         ];
         let names: Vec<&str> = pairs.iter().flat_map(|(a, b, _)| [*a, *b]).collect();
         let small = extract_entries(p.ptx, &names);
@@ -510,9 +513,15 @@ fn typed_kernels_are_their_raw_forms_in_sass() {
                     .iter()
                     .position(|i| i.opcode == "BRA" && !i.guard.is_empty())
                     .expect("a loop");
+            // (`IMAD.IADD` is `IADD3` issued to the FMA pipe: ptxas picks
+            // either per its pipe balance, the same 32-bit addition.)
             ins[ld - 4..=back]
                 .iter()
-                .map(|i| i.opcode.replace("LDG.E.CONSTANT", "LDG.E"))
+                .map(|i| {
+                    i.opcode
+                        .replace("LDG.E.CONSTANT", "LDG.E")
+                        .replace("IMAD.IADD", "IADD3")
+                })
                 .collect()
         };
         // Instructions up to the last `EXIT` (what follows is traps and padding).

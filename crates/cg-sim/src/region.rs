@@ -91,7 +91,7 @@ impl Core {
                 blocked: Vec::new(),
                 accesses: None,
                 notes: vec![
-                    "on the GPU the same access traps (CUDA_ERROR_ILLEGAL_INSTRUCTION)".into(),
+                    "on the GPU the same access traps: the launch fails with CUDA_ERROR_LAUNCH_FAILED".into(),
                 ],
             }));
         }

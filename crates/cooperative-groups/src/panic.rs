@@ -1,7 +1,8 @@
 //! The panic handler of `no_std` kernel crates on the GPU: `trap`.
 //!
 //! A bounds-check failure or an explicit `panic!` in a kernel stops the launch
-//! with `CUDA_ERROR_ILLEGAL_INSTRUCTION`, which the host runtime reports.
+//! (`trap`) with `CUDA_ERROR_LAUNCH_FAILED`, "unspecified launch failure",
+//! which the host runtime reports; the context is unusable after it.
 //! Disable the `panic-handler` feature to provide your own.
 
 #[cfg(all(target_arch = "nvptx64", feature = "panic-handler"))]

@@ -57,5 +57,10 @@ pub fn read_past_the_end() -> SimError {
     }
     let x = [1.0f32; 64];
     let mut d = [0.0f32; 64];
-    run(&RIGHT_DIFFERENCE, &LaunchConfig::new(2, 32), (&x[..], &mut d[..])).unwrap_err()
+    run(
+        &RIGHT_DIFFERENCE,
+        &LaunchConfig::new(2, 32),
+        (&x[..], &mut d[..]),
+    )
+    .unwrap_err()
 }

@@ -542,7 +542,8 @@ pub unsafe fn st_global<T: crate::Pod>(p: *mut T, v: T) {
 pub fn global_region_check(_p: *const u8, _len: usize) {}
 
 /// An index outside a typed global parameter: `trap` (the launch fails
-/// with `CUDA_ERROR_ILLEGAL_INSTRUCTION`).
+/// with `CUDA_ERROR_LAUNCH_FAILED`, as `cg-lab info --bounds` shows on the
+/// H200).
 #[inline(always)]
 pub fn global_out_of_bounds(_base: *const u8, _index: usize, _len: usize, _write: bool) -> ! {
     trap()
@@ -1197,7 +1198,7 @@ pub fn trap() -> ! {
 }
 
 /// Stops the kernel for a violated contract: [`trap`] (the launch fails with
-/// `CUDA_ERROR_ILLEGAL_INSTRUCTION`). The message is the simulator's; here
+/// `CUDA_ERROR_LAUNCH_FAILED`). The message is the simulator's; here
 /// its arguments are not even evaluated.
 macro_rules! violation {
     ($($fmt:tt)*) => {

@@ -95,6 +95,27 @@ impl<T: Pod, P: Partition> OwnedSlice<T, P> {
         self.len == 0
     }
 
+    /// The first `len` elements, under the same partition (an element's
+    /// owner does not depend on the length, so the prefix's witnesses are
+    /// the slice's): a `trap` on the GPU (a report on the simulator) if the
+    /// slice is shorter. Vectors of one length cut to one `n` let the
+    /// compiler see that an index below one's length is below the others',
+    /// so loads in a loop over one of them carry no check:
+    /// `let p = p.prefix(x.len());` then `p.load(e.index())` for `e` of
+    /// `x.grid_stride(&grid)`.
+    #[inline(always)]
+    #[track_caller]
+    pub fn prefix(&self, len: usize) -> OwnedSlice<T, P> {
+        if len > self.len {
+            arch::global_out_of_bounds(self.ptr.cast(), len, self.len, false)
+        }
+        OwnedSlice {
+            ptr: self.ptr,
+            len,
+            _p: PhantomData,
+        }
+    }
+
     /// The address of element 0 (for raw access; safe code cannot
     /// dereference it).
     #[inline(always)]

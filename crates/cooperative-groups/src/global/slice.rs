@@ -84,6 +84,53 @@ impl<T: Pod> GlobalSlice<T> {
         self.len == 0
     }
 
+    /// The slice cut to the elements a `u32` index reaches (all of them
+    /// below 2^32 elements), and that length as a `u32`: for loops that
+    /// count in `u32`, as CUDA kernels do. A load bounded by the returned
+    /// length carries no check — `i < n` implies `i < len` for the compiler,
+    /// which it cannot see from `i < input.len() as u32` (that check is
+    /// `setp` + a branch in the loop, and it costs: 2× in a two-loads-per-
+    /// iteration reduction on the H200):
+    ///
+    /// ```
+    /// # use cooperative_groups::prelude::*;
+    /// # use cooperative_groups::{kernel, GlobalSlice, OwnedSlice, PerBlock};
+    /// #[kernel]
+    /// pub fn block_sums(input: GlobalSlice<u32>, sums: OwnedSlice<u32, PerBlock>) {
+    ///     let (input, n) = input.with_u32_len();
+    ///     let (block, grid) = (this_thread_block(), this_grid());
+    ///     let mut i = grid.thread_rank() as u32;
+    ///     let mut v = 0;
+    ///     while i < n {
+    ///         v += input.load(i as usize); // no bounds check left here
+    ///         i += grid.num_threads() as u32;
+    ///     }
+    ///     let total = reduce(&block, v, Plus);
+    ///     if let Some(e) = sums.leader(&block) {
+    ///         e.store(total);
+    ///     }
+    /// }
+    /// let x = vec![1u32; 1000];
+    /// let mut sums = vec![0; 2];
+    /// let cfg = cg_sim::LaunchConfig::new(2, 64);
+    /// cooperative_groups::host::run(&BLOCK_SUMS, &cfg, (&x[..], &mut sums[..])).unwrap();
+    /// assert_eq!(sums[0] + sums[1], 1000);
+    /// ```
+    #[inline(always)]
+    pub fn with_u32_len(&self) -> (GlobalSlice<T>, u32) {
+        let n = if self.len > u32::MAX as usize {
+            u32::MAX
+        } else {
+            self.len as u32
+        };
+        let cut = GlobalSlice {
+            ptr: self.ptr,
+            len: n as usize,
+            _t: PhantomData,
+        };
+        (cut, n)
+    }
+
     /// The address of element 0 (for raw access, e.g. by an `unsafe`
     /// intrinsic; safe code cannot dereference it).
     #[inline(always)]

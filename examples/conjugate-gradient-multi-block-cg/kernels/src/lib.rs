@@ -17,11 +17,13 @@ use cooperative_groups::atomic::Relaxed;
 use cooperative_groups::prelude::*;
 use cooperative_groups::{AtomicSlice, GlobalSlice, OwnedSlice, dynamic_shared, kernel};
 
-/// The sparse matrix in CSR form: `rows[i]..rows[i + 1]` index the
-/// nonzeros of row `i` in `cols` (their columns) and `vals`.
+/// The sparse matrix in CSR form: `starts[i]..ends[i]` (`rows[i]` and
+/// `rows[i + 1]`) index the nonzeros of row `i` in `cols` (their columns)
+/// and `vals`.
 #[derive(Clone, Copy)]
 struct Csr {
-    rows: GlobalSlice<i32>,
+    starts: GlobalSlice<i32>,
+    ends: GlobalSlice<i32>,
     cols: GlobalSlice<i32>,
     vals: GlobalSlice<f32>,
 }
@@ -34,11 +36,14 @@ type Vector = OwnedSlice<f32>;
 fn spmv(a: Csr, alpha: f32, x: &Vector, y: &Vector, grid: &GridGroup) {
     for e in y.grid_stride(grid) {
         let i = e.index();
-        let (start, end) = (a.rows.load(i), a.rows.load(i + 1));
+        let (start, end) = (a.starts.load(i) as usize, a.ends.load(i) as usize);
+        // The row's nonzeros as slices of their own: one bounds check per
+        // row, none per nonzero but the gather's `x.load`.
+        let len = end.saturating_sub(start);
+        let (vals, cols) = (a.vals.slice(start, len), a.cols.slice(start, len));
         let mut out = 0.0f32;
-        for j in start..end {
-            let j = j as usize;
-            out += alpha * a.vals.load(j) * x.load(a.cols.load(j) as usize);
+        for j in 0..len {
+            out += alpha * vals.load(j) * x.load(cols.load(j) as usize);
         }
         e.store(out);
     }
@@ -120,7 +125,17 @@ pub fn gpu_conjugate_gradient(
 ) {
     let cta = this_thread_block();
     let grid = this_grid();
-    let a = Csr { rows, cols, vals };
+    // Every vector cut to `x`'s length, and the row bounds to as many
+    // rows, checked once here: the loops' loads of one vector at another's
+    // index then carry no bounds check.
+    let n = x.len();
+    let (ax, p, r) = (ax.prefix(n), p.prefix(n), r.prefix(n));
+    let a = Csr {
+        starts: rows.prefix(n),
+        ends: rows.slice(1, n),
+        cols,
+        vals,
+    };
     let first = grid.thread_rank() == 0;
     let max_iter = 10000;
     let (alpha, alpham1) = (1.0f32, -1.0f32);

@@ -56,9 +56,13 @@ pub fn reduce_single_pass_multi_block_cg(input: GlobalSlice<f32>, out: OwnedSlic
     grid.sync();
     // Block 0's leader (grid thread 0) owns `out[0]`; after `grid.sync()`
     // every block's sum is visible to it.
+    // (In a register: the sum in the order the C++ adds, one store.)
     if let (0, Some(e)) = (grid.block_rank(), mine) {
-        for b in 1..grid.num_blocks() as usize {
-            e.store(e.load() + out.load(b));
+        let sums = out.prefix(grid.num_blocks() as usize);
+        let mut total = e.load();
+        for b in 1..sums.len() {
+            total += sums.load(b);
         }
+        e.store(total);
     }
 }

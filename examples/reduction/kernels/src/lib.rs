@@ -16,7 +16,7 @@ use cooperative_groups::{GlobalSlice, OwnedSlice, PerBlock, dynamic_shared, kern
 /// `blockDim` (at least 64) words of dynamic shared memory.
 #[kernel]
 pub fn cg_reduce(input: GlobalSlice<i32>, partials: OwnedSlice<i32, PerBlock>) {
-    let n = input.len() as u32;
+    let (input, n) = input.with_u32_len();
     let sdata = dynamic_shared::<i32>();
     let cta = this_thread_block();
     let tile = tiled_partition::<32>(&cta);
@@ -59,7 +59,7 @@ pub fn multi_warp_cg_reduce<const B: u32, const G: u32>(
 ) where
     Size<G>: MultiWarpTileSize,
 {
-    let n = input.len() as u32;
+    let (input, n) = input.with_u32_len();
     let sums = shared_array!(i32; 32);
     let cta = this_thread_block().with_threads::<B>();
     let tile = tiled_partition::<G>(&cta);
