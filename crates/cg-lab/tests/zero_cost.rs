@@ -118,11 +118,9 @@ fn probes_lower_to_the_expected_instructions() {
             11,
             "sm_{sm}: a collective was duplicated: {lib:#?}"
         );
-        assert_eq!(
-            count(&lib, "add.rn.f32"),
-            count(&hand, "add.rn.f32") + 5,
-            "sm_{sm}"
-        );
+        // (`add.rn.f32` under `FpContract::Off`, `add.f32` under `Fast`.)
+        let fadds = |ins: &[String]| count(ins, "add.rn.f32") + count(ins, "add.f32");
+        assert_eq!(fadds(&lib), fadds(&hand) + 5, "sm_{sm}");
 
         // Sub-warp tile: one activemask picks the copy whose shuffles use the
         // constant full mask (ptxas then adds no convergence check), the
@@ -489,4 +487,84 @@ fn tile32_sync_needs_no_convergence_test_in_sass() {
             p.sm
         );
     }
+}
+
+/// cg-build's floating-point contraction policy (`cg_build::FpContract`,
+/// the one `build.rs` recorded): in every SM's PTX `a * b + c` is one
+/// `fma.rn` under `fast` (nvcc's default) and `mul.rn` + `add.rn` under
+/// `off`; `core::f{32,64}::math::mul_add` is one `fma.rn` under both. In
+/// SASS (sm_90, the wheels' ptxas) the `.rn` forms stay two instructions:
+/// ptxas fuses only a plain `mul` and `add`.
+#[test]
+fn fp_contraction_follows_the_policy_and_mul_add_is_one_fma() {
+    let policy = env!("CG_LAB_FP_CONTRACT");
+    let fast = match policy {
+        "fast" => true,
+        "off" => false,
+        other => panic!("unknown policy {other}"),
+    };
+    for (sm, ptx) in ptx_files() {
+        for t in ["f32", "f64"] {
+            let fma = format!("fma.rn.{t}");
+            let mul = ins_of(&["mul.rn.", "mul."], t);
+            let add = ins_of(&["add.rn.", "add."], t);
+            let k = entry(ptx, &format!("probe_mul_add_{t}"));
+            assert_eq!(count(&k, &fma), 1, "sm_{sm} mul_add {t}: {k:#?}");
+            assert_eq!(count_any(&k, &mul), 0, "sm_{sm} mul_add {t}: {k:#?}");
+            let k = entry(ptx, &format!("probe_mul_then_add_{t}"));
+            let want = if fast { (1, 0, 0) } else { (0, 1, 1) };
+            assert_eq!(
+                (count(&k, &fma), count_any(&k, &mul), count_any(&k, &add)),
+                want,
+                "sm_{sm} a * b + c on {t}, policy {policy}: {k:#?}"
+            );
+            if !fast {
+                assert_eq!(count(&k, &format!("mul.rn.{t}")), 1, "sm_{sm}: {k:#?}");
+                assert_eq!(count(&k, &format!("add.rn.{t}")), 1, "sm_{sm}: {k:#?}");
+            }
+        }
+    }
+    let Some(p) = TEST_PTX.ptx().iter().find(|p| p.sm == 90) else {
+        return;
+    };
+    let names = [
+        "probe_mul_then_add_f32",
+        "probe_mul_then_add_f64",
+        "probe_mul_add_f32",
+        "probe_mul_add_f64",
+    ];
+    let small = extract_entries(p.ptx, &names);
+    let Some(listing) = sass_of(&small, 90, "fp-contract") else {
+        return;
+    };
+    let ops = |k: &str| -> Vec<String> {
+        listing[k]
+            .iter()
+            .map(|i| i.opcode.split('.').next().unwrap_or("").to_string())
+            .filter(|o| ["FFMA", "FMUL", "FADD", "DFMA", "DMUL", "DADD"].contains(&o.as_str()))
+            .collect()
+    };
+    let two = |fused: &str, m: &str, a: &str| -> Vec<String> {
+        if fast {
+            vec![fused.to_string()]
+        } else {
+            vec![m.to_string(), a.to_string()]
+        }
+    };
+    assert_eq!(ops("probe_mul_add_f32"), ["FFMA"]);
+    assert_eq!(ops("probe_mul_add_f64"), ["DFMA"]);
+    assert_eq!(ops("probe_mul_then_add_f32"), two("FFMA", "FMUL", "FADD"));
+    assert_eq!(ops("probe_mul_then_add_f64"), two("DFMA", "DMUL", "DADD"));
+}
+
+/// `mul.rn.f32`, `mul.f32`, … : the instruction prefixes `forms` of type `t`.
+fn ins_of(forms: &[&str], t: &str) -> Vec<String> {
+    forms.iter().map(|f| format!("{f}{t}")).collect()
+}
+
+/// Instructions that start with any of `ops`.
+fn count_any(ins: &[String], ops: &[String]) -> usize {
+    ins.iter()
+        .filter(|l| ops.iter().any(|op| l.starts_with(op.as_str())))
+        .count()
 }
