@@ -568,3 +568,35 @@ fn count_any(ins: &[String], ops: &[String]) -> usize {
         .filter(|l| ops.iter().any(|op| l.starts_with(op.as_str())))
         .count()
 }
+
+/// The `reps` loops of the lab's kernels on tiles of at most 32 threads run
+/// 4 rounds per trip (`cooperative_groups::unroll::<4>`), the shape nvcc
+/// gives their C++ twins (LLVM unrolls no loop that holds a collective by
+/// itself): 4 copies of the round in the loop and 1 in the remainder loop.
+/// The loops of the multi-warp tiles stay rolled (one copy), as nvcc's do.
+#[test]
+fn warp_reps_loops_run_four_rounds_per_trip() {
+    for p in LAB_PTX.ptx() {
+        let sm = p.sm;
+        for t in [8u32, 16, 32] {
+            let k = entry(p.ptx, &format!("cg_scan_{t}"));
+            let steps = t.trailing_zeros() as usize;
+            assert_eq!(
+                count(&k, "shfl.sync.up"),
+                5 * steps,
+                "sm_{sm} cg_scan_{t}: {k:#?}"
+            );
+        }
+        let k = entry(p.ptx, "reduce_tile32");
+        assert_eq!(count(&k, "shfl.sync.down"), 25, "sm_{sm}: {k:#?}");
+        assert_eq!(count(&k, "shfl.sync.idx"), 5, "sm_{sm}: {k:#?}");
+        // cg_reduce_32 (also `warp_reduce`'s kernel): its tree, or its
+        // redux on integers, once per round.
+        let k = entry(p.ptx, "cg_reduce_32");
+        assert_eq!(count(&k, "shfl.sync.bfly"), 25, "sm_{sm}: {k:#?}");
+        for k in ["cg_scan_64", "cg_scan_64_max128", "cg_scan_128_max256"] {
+            let ins = entry(p.ptx, k);
+            assert_eq!(count(&ins, "shfl.sync.up"), 5, "sm_{sm} {k}: {ins:#?}");
+        }
+    }
+}
