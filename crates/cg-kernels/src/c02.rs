@@ -376,27 +376,26 @@ pub fn cluster_dsmem(out: *mut u32) {
 }
 
 /// Whole-block `reduce(&block, v, Plus)` ([`group_reduce_body`]) on any
-/// block, its size read at run time. CUDA's `cg::reduce` refuses
-/// `thread_block`; the C++ twin is CUB's `BlockReduce`.
+/// block, its size read at run time and dispatched once per launch
+/// ([`specialize_block!`](cooperative_groups::specialize_block): a sized
+/// handle for 32–1024 threads, the run-time one otherwise). CUDA's
+/// `cg::reduce` refuses `thread_block`; the C++ twin is CUB's `BlockReduce`.
 #[kernel]
 pub fn block_reduce(input: *const f32, partial: *mut f32, n: u32, reps: u32) {
-    group_reduce_body(&this_thread_block(), false, input, partial, n, reps)
+    cooperative_groups::specialize_block!(this_thread_block(), |block| {
+        group_reduce_body(block, false, input, partial, n, reps)
+    })
 }
 
 /// Whole-block `inclusive_scan(&block, x, Plus)` over block-sized chunks
-/// ([`group_scan_body`]) on any 1-D block, its size read at run time (the
-/// twin of CUB's `BlockScan::InclusiveSum`).
+/// ([`group_scan_body`]) on any 1-D block, its size read at run time and
+/// dispatched once per launch, as [`block_reduce`]'s (the twin of CUB's
+/// `BlockScan::InclusiveSum`).
 #[kernel]
 pub fn block_scan(input: *const f32, out: *mut f32, n: u32, reps: u32) {
-    group_scan_body(
-        &this_thread_block(),
-        false,
-        block_dim().x,
-        input,
-        out,
-        n,
-        reps,
-    )
+    cooperative_groups::specialize_block!(this_thread_block(), |block| {
+        group_scan_body(block, false, block_dim().x, input, out, n, reps)
+    })
 }
 
 /// The block reduce and scan for blocks of exactly `$b` threads

@@ -600,3 +600,65 @@ fn warp_reps_loops_run_four_rounds_per_trip() {
         }
     }
 }
+
+/// SASS (sm_90): the run-time-size block kernels dispatch on the size once
+/// per launch (`specialize_block!`), so their copy for 512 threads loops
+/// as the kernel written for 512 threads (`with_threads::<512>()`) does:
+/// from the first shuffle of a round to the loop's branch back, the same
+/// shuffles, barriers, shared loads and stores, float operations and
+/// branches — no per-round branch on the size. (ptxas may order them
+/// differently, pick another move or predicate, or reload a parameter.)
+#[test]
+fn runtime_size_block_kernels_loop_as_the_sized_ones() {
+    let Some(p) = LAB_PTX.ptx().iter().find(|p| p.sm == 90) else {
+        return;
+    };
+    let pairs = [
+        ("block_scan", "block_scan_512"),
+        ("block_reduce", "block_reduce_512"),
+    ];
+    let names: Vec<&str> = pairs.iter().flat_map(|(a, b)| [*a, *b]).collect();
+    let small = extract_entries(p.ptx, &names);
+    let Some(listing) = sass_of(&small, 90, "block-dispatch") else {
+        return;
+    };
+    let ops = |k: &str| -> Vec<String> { listing[k].iter().map(|i| i.opcode.clone()).collect() };
+    let significant = |w: &[String]| -> Vec<String> {
+        let mut v: Vec<String> = w
+            .iter()
+            .filter(|o| {
+                [
+                    "SHFL", "BAR", "LDS", "STS", "FADD", "FFMA", "BRA", "BSSY", "BSYNC", "WARPSYNC",
+                ]
+                .iter()
+                .any(|p| o.starts_with(p))
+            })
+            .cloned()
+            .collect();
+        v.sort();
+        v
+    };
+    for (runtime, sized) in pairs {
+        let (r, s) = (ops(runtime), ops(sized));
+        // The sized kernel's round: its first shuffle through the FFMA
+        // that chains the rounds and the branch back.
+        let first = s
+            .iter()
+            .position(|o| o.starts_with("SHFL"))
+            .expect("a shuffle");
+        let ffma = first
+            + s[first..]
+                .iter()
+                .position(|o| o == "FFMA")
+                .expect("the chain");
+        let round = &s[first..ffma + 2];
+        assert_eq!(round.last().map(String::as_str), Some("BRA"), "{round:?}");
+        let want = significant(round);
+        let found = (0..r.len()).filter(|&i| r[i] == round[0]).any(|i| {
+            (round.len().saturating_sub(2)..=round.len() + 2)
+                .filter(|&len| i + len <= r.len())
+                .any(|len| r[i + len - 1] == "BRA" && significant(&r[i..i + len]) == want)
+        });
+        assert!(found, "{runtime} has no copy of {sized}'s round {round:?}");
+    }
+}
