@@ -13,10 +13,12 @@
 /// subset of the threads. nvcc does: its `for (r = 0; r < reps; ++r)
 /// cg::reduce(…)` is unrolled 4 times, and pays the loop's counter, test
 /// and branch once per four rounds where the Rust loop pays them every
-/// round. Here the inner loop of `K` calls has a constant trip count, which
-/// LLVM unrolls completely, and the remainder is a loop of its own: the
-/// same shape, with no thread doing anything another thread of the group
-/// does not (every member passes the same `n`).
+/// round. Here each trip makes its `K` calls in straight-line code (`K ≤
+/// 8`; a loop of constant trip count beyond), and the remainder is a loop
+/// of its own: the same shape, with no thread doing anything another
+/// thread of the group does not (every member passes the same `n`). Each
+/// call is a copy of `f`'s body once LLVM inlines the closure, as it does
+/// with the small bodies of collectives.
 ///
 /// `K` is 1 to 64; a larger body costs instruction cache for little gain
 /// (the loop overhead is a few instructions per trip).
@@ -44,10 +46,20 @@ pub fn unroll<const K: u32>(n: u32, mut f: impl FnMut(u32)) {
     let mut i = 0u32;
     // `n - i` cannot wrap: `i ≤ n` at every test.
     while n - i >= K {
-        let mut j = 0;
-        while j < K {
-            f(i + j);
-            j += 1;
+        if K <= 8 {
+            // Written out: LLVM's full unrolling of a constant-trip loop
+            // gives up on a large body (a multi-warp collective's), these
+            // copies do not depend on it.
+            macro_rules! calls {
+                ($($k:literal)*) => { $( if $k < K { f(i + $k); } )* };
+            }
+            calls!(0 1 2 3 4 5 6 7);
+        } else {
+            let mut j = 0;
+            while j < K {
+                f(i + j);
+                j += 1;
+            }
         }
         i += K;
     }
