@@ -303,7 +303,7 @@ impl KernelCrate {
                     s.spawn(move || {
                         let ptx = out.join(format!("{lib}{tag}_sm_{sm}.ptx"));
                         let dir = target.join(fp_contract.target_subdir(sm));
-                        this.nested_build(cargo, sm, fp_contract, &dir, &ptx)?;
+                        this.nested_build(cargo, (sm, fp_contract), &dir, &ptx)?;
                         watch_dep_info(&dir, lib);
                         Ok((sm, ptx))
                     })
@@ -339,20 +339,20 @@ impl KernelCrate {
     fn nested_build(
         &self,
         cargo: &Toolchain,
-        sm: u32,
-        fp_contract: FpContract,
+        (sm, fp_contract): (u32, FpContract),
         target_dir: &Path,
         ptx: &Path,
     ) -> Result<(), Error> {
         let name = ptx.file_name().expect("a PTX file name");
         let emitted = target_dir.join("ptx").join(name);
-        self.run_nested(cargo, sm, fp_contract, target_dir, &emitted)?;
+        let run = || self.run_nested(cargo, (sm, fp_contract), target_dir, &emitted);
+        run()?;
         if !emitted.exists() {
             // Up to date, but built before the PTX went to `emitted` (or
             // the file was removed): forget the crate's fingerprints so
             // that cargo compiles it (only it) again.
             forget_fingerprints(target_dir, &self.package()?);
-            self.run_nested(cargo, sm, fp_contract, target_dir, &emitted)?;
+            run()?;
         }
         fs::copy(&emitted, ptx).map(|_| ()).map_err(|e| {
             Error::new(format!(
@@ -377,8 +377,7 @@ impl KernelCrate {
     fn run_nested(
         &self,
         cargo: &Toolchain,
-        sm: u32,
-        fp_contract: FpContract,
+        (sm, fp_contract): (u32, FpContract),
         target_dir: &Path,
         ptx: &Path,
     ) -> Result<(), Error> {

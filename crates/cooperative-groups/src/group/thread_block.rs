@@ -275,33 +275,24 @@ forward_thread_group!(impl[const MAX_THREADS: u32] ThreadBlock<MAX_THREADS>, whe
 /// ```
 #[macro_export]
 macro_rules! specialize_block {
-    ($block:expr, |$b:ident| $body:expr $(,)?) => {{
+    ($block:expr, |$b:ident| $body:expr $(,)?) => {
+        $crate::__specialize_block!($block, $b, $body; 32 64 128 256 512 1024)
+    };
+}
+
+/// [`specialize_block!`]'s expansion: one arm per size in `$n`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __specialize_block {
+    ($block:expr, $b:ident, $body:expr; $($n:literal)*) => {{
         let block = $block;
         match block.num_threads() {
-            32 => {
-                let $b = &block.with_threads::<32>();
-                $body
-            }
-            64 => {
-                let $b = &block.with_threads::<64>();
-                $body
-            }
-            128 => {
-                let $b = &block.with_threads::<128>();
-                $body
-            }
-            256 => {
-                let $b = &block.with_threads::<256>();
-                $body
-            }
-            512 => {
-                let $b = &block.with_threads::<512>();
-                $body
-            }
-            1024 => {
-                let $b = &block.with_threads::<1024>();
-                $body
-            }
+            $(
+                $n => {
+                    let $b = &block.with_threads::<$n>();
+                    $body
+                }
+            )*
             _ => {
                 let $b = &block;
                 $body
