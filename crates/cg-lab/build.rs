@@ -1,15 +1,17 @@
 //! Builds the lab's kernels (`cg-kernels`) to PTX through `cg-build`, as a
 //! user's host crate builds its own: the lab's module, and with feature
 //! `collectives` the test module that `cg-lab verify` loads. Also records
-//! the source revision (`git describe --always --dirty`) for reports.
+//! the source revision (`git describe --always --dirty`) and the PTX's
+//! floating-point contraction policy (`cg_build::FpContract`) for reports.
 
 use std::process::Command;
 
 fn main() {
-    cg_build::KernelCrate::at("../cg-kernels")
+    let lab = cg_build::KernelCrate::at("../cg-kernels")
         .name("LAB_PTX")
         .build()
         .unwrap_or_else(|e| e.fail());
+    println!("cargo:rustc-env=CG_LAB_FP_CONTRACT={}", lab.fp_contract);
     if std::env::var_os("CARGO_FEATURE_COLLECTIVES").is_some() {
         cg_build::KernelCrate::at("../cg-kernels")
             .feature("collectives")

@@ -37,10 +37,24 @@
 //!
 //! The nested build runs `cargo rustc --target nvptx64-nvidia-cuda
 //! -Zbuild-std=core` once per SM, in `<target dir>/cg-build/sm_XX` of the
-//! *calling* build (so `core` is compiled once per SM and then cached, and
+//! *calling* build (`sm_XX-fp-off` under [`FpContract::Off`]; so `core` is compiled once per SM and then cached, and
 //! nothing is written into the kernel crate's source tree), and writes the
 //! PTX files and the generated table into `OUT_DIR`. `CG_SMS=90` (a comma
 //! separated list) builds fewer SMs while iterating.
+//!
+//! # Floating-point contraction
+//!
+//! nvcc contracts a multiply and an add into one fused multiply-add by
+//! default (`--fmad=true`); rustc never does (each `*` and `+` rounds on its
+//! own). [`FpContract`] picks the policy of the nested build:
+//! [`FpContract::Fast`] (the default, nvcc's) or [`FpContract::Off`]
+//! (rustc's), with [`KernelCrate::fp_contract`] or the variable
+//! [`FP_CONTRACT_VAR`] (`CG_FP_CONTRACT=off`), which overrides the builder.
+//! The simulator runs the host build of the same source, which never
+//! contracts: under `Fast`, a float result that goes through `a * b + c` may
+//! differ from the simulator's in its last bits, under `Off` it does not.
+//! `f32::mul_add` / `f64::mul_add` (and `core::f32::math::mul_add` in
+//! `no_std`) are one `fma.rn` under either policy, and on the simulator.
 
 #![warn(missing_docs)]
 
@@ -57,6 +71,72 @@ pub const DEFAULT_SMS: &[u32] = &[70, 80, 90];
 /// The variable that overrides the SM list (`CG_SMS=90` or `CG_SMS=80,90`).
 pub const SMS_VAR: &str = "CG_SMS";
 
+/// The variable that overrides the floating-point contraction policy
+/// (`CG_FP_CONTRACT=fast` or `CG_FP_CONTRACT=off`; see [`FpContract`]).
+pub const FP_CONTRACT_VAR: &str = "CG_FP_CONTRACT";
+
+/// Whether the nested build may contract a floating-point multiply and add
+/// (`a * b + c`, `a * b - c`, `c - a * b`, …) into one fused multiply-add
+/// (`fma.rn`, one rounding instead of two).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FpContract {
+    /// Contract wherever LLVM finds a multiply feeding an add, across
+    /// statements: nvcc's default (`--fmad=true`), so that a kernel ported
+    /// from CUDA C++ computes with the same instructions and roundings as
+    /// its original. LLVM's `-fp-contract=fast` (clang's default for CUDA).
+    #[default]
+    Fast,
+    /// Never contract: every `*` and `+` rounds on its own (`mul.rn` and
+    /// `add.rn`, which ptxas does not fuse either) — Rust's semantics, and
+    /// results bit-identical with the simulator's. nvcc's `--fmad=false`.
+    Off,
+}
+
+impl FpContract {
+    /// `fast` or `off`, as [`FP_CONTRACT_VAR`] spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            FpContract::Fast => "fast",
+            FpContract::Off => "off",
+        }
+    }
+
+    /// The policy named `fast`/`on` or `off` (any case).
+    pub fn parse(s: &str) -> Option<FpContract> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "fast" | "on" => Some(FpContract::Fast),
+            "off" => Some(FpContract::Off),
+            _ => None,
+        }
+    }
+
+    /// The nested build's flag: LLVM's own `-fp-contract=fast`, or none
+    /// (rustc's default never contracts). In `RUSTFLAGS`, which cargo's
+    /// fingerprints cover (arguments after `cargo rustc --` are not, so a
+    /// changed policy would not rebuild the PTX).
+    fn rustflag(self) -> Option<&'static str> {
+        match self {
+            FpContract::Fast => Some("-Cllvm-args=-fp-contract=fast"),
+            FpContract::Off => None,
+        }
+    }
+
+    /// The nested build's directory for `sm` under this policy: one per
+    /// policy, so that switching back and forth does not rebuild `core`.
+    fn target_subdir(self, sm: u32) -> String {
+        match self {
+            FpContract::Fast => format!("sm_{sm}"),
+            FpContract::Off => format!("sm_{sm}-fp-off"),
+        }
+    }
+}
+
+impl fmt::Display for FpContract {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// The nightlies this project is tested with, named in toolchain errors.
 pub const TESTED_NIGHTLIES: &str = "rustc 1.97.0-nightly (2026-05-19)";
 
@@ -68,6 +148,7 @@ pub struct KernelCrate {
     features: Vec<String>,
     name: Option<String>,
     file: Option<String>,
+    fp_contract: FpContract,
 }
 
 /// Why a build failed: one line naming the fix, and the compiler's output
@@ -118,6 +199,10 @@ pub struct Built {
     pub static_name: String,
     /// One PTX file per SM, in the order built.
     pub ptx: Vec<(u32, PathBuf)>,
+    /// The floating-point contraction policy the PTX was built with (the
+    /// builder's, or [`FP_CONTRACT_VAR`]'s): reports that time the
+    /// kernels should state it.
+    pub fp_contract: FpContract,
 }
 
 impl KernelCrate {
@@ -136,6 +221,7 @@ impl KernelCrate {
             features: Vec::new(),
             name: None,
             file: None,
+            fp_contract: FpContract::default(),
         }
     }
 
@@ -148,6 +234,13 @@ impl KernelCrate {
     /// Builds the kernel crate with this feature enabled.
     pub fn feature(mut self, feature: &str) -> KernelCrate {
         self.features.push(feature.to_string());
+        self
+    }
+
+    /// The floating-point contraction policy (default [`FpContract::Fast`],
+    /// nvcc's; [`FP_CONTRACT_VAR`] overrides).
+    pub fn fp_contract(mut self, policy: FpContract) -> KernelCrate {
+        self.fp_contract = policy;
         self
     }
 
@@ -185,6 +278,7 @@ impl KernelCrate {
                 "{SMS_VAR} names no SM (e.g. {SMS_VAR}=90)"
             )));
         }
+        let fp_contract = fp_contract_override()?.unwrap_or(self.fp_contract);
         let cargo = Toolchain::find()?;
         let out = out_dir();
         let target = nested_target_root();
@@ -194,7 +288,7 @@ impl KernelCrate {
             format!("-{}", self.features.join("-"))
         };
         eprintln!(
-            "cg-build: {package}{tag}: PTX for {} …",
+            "cg-build: {package}{tag}: PTX for {} (FP contraction {fp_contract}) …",
             sms.iter()
                 .map(|s| format!("sm_{s}"))
                 .collect::<Vec<_>>()
@@ -208,8 +302,8 @@ impl KernelCrate {
                     let this = &self;
                     s.spawn(move || {
                         let ptx = out.join(format!("{lib}{tag}_sm_{sm}.ptx"));
-                        let dir = target.join(format!("sm_{sm}"));
-                        this.nested_build(cargo, sm, &dir, &ptx)?;
+                        let dir = target.join(fp_contract.target_subdir(sm));
+                        this.nested_build(cargo, (sm, fp_contract), &dir, &ptx)?;
                         watch_dep_info(&dir, lib);
                         Ok((sm, ptx))
                     })
@@ -228,20 +322,72 @@ impl KernelCrate {
             table,
             static_name,
             ptx,
+            fp_contract,
         })
     }
 
-    /// One `cargo rustc` for `sm`, writing `ptx`.
+    /// One `cargo rustc` for `sm` in `target_dir`, then its PTX copied to
+    /// `ptx`.
+    ///
+    /// rustc writes the PTX to a fixed path inside `target_dir` and only
+    /// when it compiles the kernel crate: cargo's fingerprints do not
+    /// cover the arguments after `cargo rustc --`, so an up-to-date crate
+    /// writes nothing. The file there is always the one of the crate's
+    /// last compilation in this directory (one per SM, policy and feature
+    /// set), which is what this build would produce; copying it makes
+    /// every calling build (debug and release share `target_dir`) get it.
     fn nested_build(
         &self,
         cargo: &Toolchain,
-        sm: u32,
+        (sm, fp_contract): (u32, FpContract),
         target_dir: &Path,
         ptx: &Path,
     ) -> Result<(), Error> {
+        let name = ptx.file_name().expect("a PTX file name");
+        let emitted = target_dir.join("ptx").join(name);
+        let run = || self.run_nested(cargo, (sm, fp_contract), target_dir, &emitted);
+        run()?;
+        if !emitted.exists() {
+            // Up to date, but built before the PTX went to `emitted` (or
+            // the file was removed): forget the crate's fingerprints so
+            // that cargo compiles it (only it) again.
+            forget_fingerprints(target_dir, &self.package()?);
+            run()?;
+        }
+        fs::copy(&emitted, ptx).map(|_| ()).map_err(|e| {
+            Error::new(format!(
+                "cannot copy {} to {}: {e}",
+                emitted.display(),
+                ptx.display()
+            ))
+        })
+    }
+
+    /// The kernel crate's `[package] name`.
+    fn package(&self) -> Result<String, Error> {
+        let manifest = self.dir.join("Cargo.toml");
+        fs::read_to_string(&manifest)
+            .ok()
+            .and_then(|t| package_name(&t))
+            .ok_or_else(|| Error::new(format!("{} has no [package] name", manifest.display())))
+    }
+
+    /// The `cargo rustc` of [`nested_build`](Self::nested_build), writing
+    /// the PTX to `ptx` if it compiles the kernel crate.
+    fn run_nested(
+        &self,
+        cargo: &Toolchain,
+        (sm, fp_contract): (u32, FpContract),
+        target_dir: &Path,
+        ptx: &Path,
+    ) -> Result<(), Error> {
+        if let Some(d) = ptx.parent() {
+            fs::create_dir_all(d)
+                .map_err(|e| Error::new(format!("cannot create {}: {e}", d.display())))?;
+        }
         let mut cmd = cargo.command();
         cmd.current_dir(&self.dir)
-            .env("RUSTFLAGS", rustflags(sm))
+            .env("RUSTFLAGS", rustflags(sm, fp_contract))
             .arg("rustc")
             .arg("--manifest-path")
             .arg(self.dir.join("Cargo.toml"))
@@ -289,15 +435,19 @@ const PROFILE: &[&str] = &[
 ];
 
 /// `RUSTFLAGS` of the nested build for `sm`: the target CPU (newer
-/// nightlies reject `-Ctarget-cpu` after `--`), and PTX ISA 8.0 on sm_90+
-/// for `elect.sync` and the cluster instructions.
-fn rustflags(sm: u32) -> String {
-    let ptx = if sm >= 90 {
-        " -Ctarget-feature=+ptx80"
-    } else {
-        ""
-    };
-    format!("-Ctarget-cpu=sm_{sm}{ptx}")
+/// nightlies reject `-Ctarget-cpu` after `--`), PTX ISA 8.0 on sm_90+
+/// for `elect.sync` and the cluster instructions, and the contraction
+/// policy's flag.
+fn rustflags(sm: u32, fp_contract: FpContract) -> String {
+    let mut flags = format!("-Ctarget-cpu=sm_{sm}");
+    if sm >= 90 {
+        flags += " -Ctarget-feature=+ptx80";
+    }
+    if let Some(f) = fp_contract.rustflag() {
+        flags += " ";
+        flags += f;
+    }
+    flags
 }
 
 /// One line saying what to do, from the nested compiler's output.
@@ -482,6 +632,40 @@ fn sms_override() -> Option<Vec<u32>> {
     (!v.trim().is_empty()).then_some(sms)
 }
 
+/// Removes cargo's fingerprints of `package` from a nested build's
+/// directory (`<dir>/nvptx64-nvidia-cuda/cg-ptx/.fingerprint/<package>-*`),
+/// so that the next build compiles it again (and nothing else).
+fn forget_fingerprints(target_dir: &Path, package: &str) {
+    let dir = target_dir.join("nvptx64-nvidia-cuda/cg-ptx/.fingerprint");
+    let Ok(entries) = fs::read_dir(&dir) else {
+        return;
+    };
+    let prefix = format!("{package}-");
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let rest = name.to_string_lossy();
+        // `<package>-<16 hex digits>`, not another package that starts so.
+        let hash = rest.strip_prefix(&prefix).unwrap_or("");
+        if hash.len() == 16 && hash.chars().all(|c| c.is_ascii_hexdigit()) {
+            let _ = fs::remove_dir_all(e.path());
+        }
+    }
+}
+
+/// [`FP_CONTRACT_VAR`], parsed (`None` when unset or empty; an error for
+/// another value).
+fn fp_contract_override() -> Result<Option<FpContract>, Error> {
+    println!("cargo:rerun-if-env-changed={FP_CONTRACT_VAR}");
+    match env::var(FP_CONTRACT_VAR) {
+        Ok(v) if !v.trim().is_empty() => FpContract::parse(&v).map(Some).ok_or_else(|| {
+            Error::new(format!(
+                "{FP_CONTRACT_VAR}={v}: the policy is `fast` (nvcc's default) or `off`"
+            ))
+        }),
+        _ => Ok(None),
+    }
+}
+
 /// Rebuild when the kernel crate's manifest or sources change (the source
 /// files of its path dependencies are added from the dep-info after a
 /// successful build).
@@ -576,8 +760,31 @@ mod tests {
     }
 
     #[test]
-    fn ptx80_only_on_sm90_and_newer() {
-        assert_eq!(rustflags(80), "-Ctarget-cpu=sm_80");
-        assert_eq!(rustflags(90), "-Ctarget-cpu=sm_90 -Ctarget-feature=+ptx80");
+    fn fp_contract_policies() {
+        assert_eq!(FpContract::default(), FpContract::Fast);
+        for (s, p) in [
+            ("fast", FpContract::Fast),
+            ("ON", FpContract::Fast),
+            (" off ", FpContract::Off),
+        ] {
+            assert_eq!(FpContract::parse(s), Some(p), "{s}");
+        }
+        assert_eq!(FpContract::parse("contract"), None);
+        assert_eq!(FpContract::Off.to_string(), "off");
+        assert_eq!(FpContract::Fast.target_subdir(80), "sm_80");
+        assert_eq!(FpContract::Off.target_subdir(80), "sm_80-fp-off");
+    }
+
+    #[test]
+    fn rustflags_name_the_sm_ptx80_and_the_policy() {
+        assert_eq!(rustflags(80, FpContract::Off), "-Ctarget-cpu=sm_80");
+        assert_eq!(
+            rustflags(90, FpContract::Off),
+            "-Ctarget-cpu=sm_90 -Ctarget-feature=+ptx80"
+        );
+        assert_eq!(
+            rustflags(70, FpContract::Fast),
+            "-Ctarget-cpu=sm_70 -Cllvm-args=-fp-contract=fast"
+        );
     }
 }

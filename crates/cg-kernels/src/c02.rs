@@ -12,7 +12,7 @@
 use cooperative_groups::atomic::{AcqRel, AtomicRef, Device, red_add};
 use cooperative_groups::intrinsics::{block_dim, block_idx, grid_dim, thread_idx};
 use cooperative_groups::prelude::*;
-use cooperative_groups::{Size, ThreadGroup, TileSize, kernel, shared_array};
+use cooperative_groups::{Size, ThreadGroup, TileSize, kernel, shared_array, unroll};
 
 /// `v + red * 1e-30` as one fused multiply-add: the `FFMA` that nvcc
 /// contracts the seed's `v += red * 1e-30f` to. Rust never contracts a
@@ -22,6 +22,14 @@ use cooperative_groups::{Size, ThreadGroup, TileSize, kernel, shared_array};
 fn chain(red: f32, v: f32) -> f32 {
     core::f32::math::mul_add(red, 1e-30, v)
 }
+
+/// The `reps` loops of the kernels on groups of at most 32 threads run 4
+/// rounds per trip ([`unroll`]), as nvcc unrolls the C++ twins' loops;
+/// LLVM unrolls no loop that holds a collective by itself (the hand-written
+/// baseline's inline PTX is no convergent call, and LLVM unrolls its loop
+/// 4 times anyway). nvcc leaves the loops of its multi-warp tiles rolled,
+/// and so do the kernels on larger groups here.
+const WARP_REPS_UNROLL: u32 = 4;
 
 /// `atomicAdd(&partial[blockIdx.x], red)`: a tile's (or the block's)
 /// contribution to its block's partial sum.
@@ -126,7 +134,7 @@ pub fn reduce_tile32(input: *const f32, partial: *mut f32, n: u32, reps: u32) {
     let tile = tiled_partition::<32>(&block);
     let mut v = grid_stride_sum(input, n);
     let mut red = 0.0f32;
-    for _ in 0..reps {
+    unroll::<WARP_REPS_UNROLL>(reps, |_| {
         let mut x = v;
         let mut offset = 16;
         while offset > 0 {
@@ -135,7 +143,7 @@ pub fn reduce_tile32(input: *const f32, partial: *mut f32, n: u32, reps: u32) {
         }
         red = tile.shfl(x, 0);
         v = chain(red, v);
-    }
+    });
     if tile.thread_rank() == 0 {
         add_to_partial(partial, red);
     }
@@ -147,6 +155,7 @@ pub fn reduce_tile32(input: *const f32, partial: *mut f32, n: u32, reps: u32) {
 #[inline(always)]
 fn group_reduce_body<G: ThreadGroup>(
     group: &G,
+    warp_sized: bool,
     input: *const f32,
     partial: *mut f32,
     n: u32,
@@ -154,9 +163,16 @@ fn group_reduce_body<G: ThreadGroup>(
 ) {
     let mut v = grid_stride_sum(input, n);
     let mut red = 0.0f32;
-    for _ in 0..reps {
-        red = reduce(group, v, Plus);
-        v = chain(red, v);
+    if warp_sized {
+        unroll::<WARP_REPS_UNROLL>(reps, |_| {
+            red = reduce(group, v, Plus);
+            v = chain(red, v);
+        });
+    } else {
+        for _ in 0..reps {
+            red = reduce(group, v, Plus);
+            v = chain(red, v);
+        }
     }
     if group.thread_rank() == 0 {
         add_to_partial(partial, red);
@@ -170,6 +186,7 @@ fn group_reduce_body<G: ThreadGroup>(
 #[inline(always)]
 fn group_scan_body<G: ThreadGroup>(
     group: &G,
+    warp_sized: bool,
     b: u32,
     input: *const f32,
     out: *mut f32,
@@ -186,9 +203,16 @@ fn group_scan_body<G: ThreadGroup>(
             0.0
         };
         let mut s = 0.0f32;
-        for _ in 0..reps {
-            s = inclusive_scan(group, x, Plus);
-            x = chain(s, x);
+        if warp_sized {
+            unroll::<WARP_REPS_UNROLL>(reps, |_| {
+                s = inclusive_scan(group, x, Plus);
+                x = chain(s, x);
+            });
+        } else {
+            for _ in 0..reps {
+                s = inclusive_scan(group, x, Plus);
+                x = chain(s, x);
+            }
         }
         if i < n {
             // SAFETY: as above.
@@ -210,7 +234,14 @@ fn cg_reduce_body<const N: u32, const MAX: u32>(
     Size<N>: TileSize,
 {
     let block = this_thread_block().with_max_threads::<MAX>();
-    group_reduce_body(&tiled_partition::<N>(&block), input, partial, n, reps)
+    group_reduce_body(
+        &tiled_partition::<N>(&block),
+        N <= 32,
+        input,
+        partial,
+        n,
+        reps,
+    )
 }
 
 /// The `cg_scan` body (the twin of `cg::inclusive_scan` on a tile): each
@@ -224,6 +255,7 @@ where
     let block = this_thread_block().with_max_threads::<MAX>();
     group_scan_body(
         &tiled_partition::<N>(&block),
+        N <= 32,
         block_dim().x,
         input,
         out,
@@ -344,19 +376,26 @@ pub fn cluster_dsmem(out: *mut u32) {
 }
 
 /// Whole-block `reduce(&block, v, Plus)` ([`group_reduce_body`]) on any
-/// block, its size read at run time. CUDA's `cg::reduce` refuses
-/// `thread_block`; the C++ twin is CUB's `BlockReduce`.
+/// block, its size read at run time and dispatched once per launch
+/// ([`specialize_block!`](cooperative_groups::specialize_block): a sized
+/// handle for 32–1024 threads, the run-time one otherwise). CUDA's
+/// `cg::reduce` refuses `thread_block`; the C++ twin is CUB's `BlockReduce`.
 #[kernel]
 pub fn block_reduce(input: *const f32, partial: *mut f32, n: u32, reps: u32) {
-    group_reduce_body(&this_thread_block(), input, partial, n, reps)
+    cooperative_groups::specialize_block!(this_thread_block(), |block| {
+        group_reduce_body(block, false, input, partial, n, reps)
+    })
 }
 
 /// Whole-block `inclusive_scan(&block, x, Plus)` over block-sized chunks
-/// ([`group_scan_body`]) on any 1-D block, its size read at run time (the
-/// twin of CUB's `BlockScan::InclusiveSum`).
+/// ([`group_scan_body`]) on any 1-D block, its size read at run time and
+/// dispatched once per launch, as [`block_reduce`]'s (the twin of CUB's
+/// `BlockScan::InclusiveSum`).
 #[kernel]
 pub fn block_scan(input: *const f32, out: *mut f32, n: u32, reps: u32) {
-    group_scan_body(&this_thread_block(), block_dim().x, input, out, n, reps)
+    cooperative_groups::specialize_block!(this_thread_block(), |block| {
+        group_scan_body(block, false, block_dim().x, input, out, n, reps)
+    })
 }
 
 /// The block reduce and scan for blocks of exactly `$b` threads
@@ -368,13 +407,13 @@ macro_rules! sized_block_kernels {
             #[doc = concat!("[`block_reduce`] in blocks of exactly ", stringify!($b), " threads.")]
             #[kernel]
             pub fn $reduce(input: *const f32, partial: *mut f32, n: u32, reps: u32) {
-                group_reduce_body(&this_thread_block().with_threads::<$b>(), input, partial, n, reps)
+                group_reduce_body(&this_thread_block().with_threads::<$b>(), false, input, partial, n, reps)
             }
 
             #[doc = concat!("[`block_scan`] in 1-D blocks of exactly ", stringify!($b), " threads.")]
             #[kernel]
             pub fn $scan(input: *const f32, out: *mut f32, n: u32, reps: u32) {
-                group_scan_body(&this_thread_block().with_threads::<$b>(), $b, input, out, n, reps)
+                group_scan_body(&this_thread_block().with_threads::<$b>(), false, $b, input, out, n, reps)
             }
         )*
 

@@ -87,8 +87,30 @@ pub struct Platform {
     pub ptx: Option<String>,
     /// `git describe` of the build.
     pub commit: String,
+    /// The floating-point contraction policy of the Rust kernels that ran:
+    /// the embedded PTX's ([`FP_CONTRACT`], `fast` or `off`), or `off` on
+    /// the simulator (it runs the host build, which never contracts).
+    pub fp_contract: String,
     /// The exact command line.
     pub command: String,
+}
+
+/// The floating-point contraction policy the embedded PTX was built with
+/// (cg-build's `FpContract`, recorded by `build.rs`): `fast` (`a * b + c`
+/// may become one FMA, as under nvcc's default `--fmad=true`) or `off`.
+pub const FP_CONTRACT: &str = env!("CG_LAB_FP_CONTRACT");
+
+/// A contraction policy as the reports state it.
+pub fn fp_contract_text(policy: &str) -> String {
+    match policy {
+        "fast" => {
+            "Rust FP contraction fast (a·b + c may be one FMA, as nvcc's default --fmad=true)"
+                .into()
+        }
+        "off" => "Rust FP contraction off (every · and + rounded, as nvcc's --fmad=false)".into(),
+        "" => "Rust FP contraction not recorded".into(),
+        other => format!("Rust FP contraction {other}"),
+    }
 }
 
 impl Platform {
@@ -111,6 +133,7 @@ impl Platform {
             parts.push(format!("PTX {p}"));
         }
         parts.push(format!("commit {}", self.commit));
+        parts.push(fp_contract_text(&self.fp_contract));
         parts.join(" · ")
     }
 
@@ -161,6 +184,7 @@ pub fn platform(backend: &Backend) -> Platform {
                 cuda: Some(format!("{}.{}", i.cuda_version.0, i.cuda_version.1)),
                 ptx: Some(format!("sm_{}", g.ptx_sm())),
                 commit,
+                fp_contract: FP_CONTRACT.into(),
                 command,
             }
         }
@@ -177,6 +201,7 @@ pub fn platform(backend: &Backend) -> Platform {
             cuda: None,
             ptx: None,
             commit,
+            fp_contract: "off".into(),
             command,
         },
     }
@@ -314,4 +339,24 @@ pub struct SyncRow {
     pub cpp_verified: Option<bool>,
     /// What was compared.
     pub check: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reports_state_the_contraction_policy() {
+        assert!(matches!(FP_CONTRACT, "fast" | "off"), "{FP_CONTRACT}");
+        assert!(fp_contract_text("fast").contains("--fmad=true"));
+        assert!(fp_contract_text("off").contains("--fmad=false"));
+        assert!(fp_contract_text("").contains("not recorded"));
+        let sim = platform(&Backend::sim());
+        assert_eq!(sim.fp_contract, "off");
+        assert!(
+            sim.line().contains("Rust FP contraction off"),
+            "{}",
+            sim.line()
+        );
+    }
 }

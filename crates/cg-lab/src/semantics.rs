@@ -50,6 +50,11 @@ pub struct SemReport {
     pub command: String,
     /// Source revision.
     pub commit: String,
+    /// The embedded PTX's floating-point contraction policy
+    /// ([`crate::results::FP_CONTRACT`]; empty in files written before it
+    /// was recorded).
+    #[serde(default)]
+    pub fp_contract: String,
     /// Every case.
     pub cases: Vec<SemResult>,
 }
@@ -164,6 +169,7 @@ pub fn run_on_gpu(
         nvcc: nvcc_line,
         command: crate::results::command_line(),
         commit: env!("CG_LAB_COMMIT").into(),
+        fp_contract: crate::results::FP_CONTRACT.into(),
         cases,
     };
     Ok((report, failures))
@@ -216,12 +222,16 @@ pub fn markdown(rep: &SemReport) -> String {
     let mut s = format!(
         "# Semantic differential: NVIDIA's C++ Cooperative Groups vs this library — {}\n\n\
          Command: `{}` (commit {}). C++: `reference/cuda/semantics.cu`, `{}`. \
-         Rust: `crates/cg-kernels/src/semantics.rs`, on the GPU and on the simulator.\n\n\
+         Rust: `crates/cg-kernels/src/semantics.rs`, on the GPU and on the simulator ({}).\n\n\
          Each thread writes {SEM_WORDS} words; where CUDA leaves a result undefined both sides write \
          `{UNDEFINED:#x}` (after making the call), so the comparison covers exactly what CUDA defines.\n\n\
          | case | grid × block | covers | defined words | C++ = Rust (GPU) = Rust (simulator) |\n\
          | --- | --- | --- | ---: | --- |\n",
-        rep.device, rep.command, rep.commit, rep.nvcc
+        rep.device,
+        rep.command,
+        rep.commit,
+        rep.nvcc,
+        crate::results::fp_contract_text(&rep.fp_contract)
     );
     for c in &rep.cases {
         s += &format!(

@@ -76,6 +76,11 @@ pub struct DiffReport {
     pub command: String,
     /// Source revision.
     pub commit: String,
+    /// The embedded PTX's floating-point contraction policy
+    /// ([`crate::results::FP_CONTRACT`]; empty in files written before it
+    /// was recorded).
+    #[serde(default)]
+    pub fp_contract: String,
     /// Every case.
     pub cases: Vec<CaseResult>,
     /// The grid, cluster and module-identity checks of a GPU run, one
@@ -197,6 +202,7 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
         device: side.device.clone(),
         command: crate::results::command_line(),
         commit: env!("CG_LAB_COMMIT").into(),
+        fp_contract: crate::results::FP_CONTRACT.into(),
         cases: rec.into_rows(),
         checks: side.checks.clone(),
     };
@@ -441,10 +447,13 @@ fn write_files(
 
 fn markdown(rep: &DiffReport) -> String {
     let mut s = format!(
-        "# Differential test: {} vs the simulator\n\nCommand: `{}` (commit {})\n\n\
+        "# Differential test: {} vs the simulator\n\nCommand: `{}` (commit {}; {})\n\n\
          Each kernel writes {DIFF_WORDS} words per thread; GPU and simulator outputs are compared word for word.\n\n\
          | kernel | grid × block | covers | words | result |\n| --- | --- | --- | ---: | --- |\n",
-        rep.device, rep.command, rep.commit
+        rep.device,
+        rep.command,
+        rep.commit,
+        crate::results::fp_contract_text(&rep.fp_contract)
     );
     for c in &rep.cases {
         s += &format!(

@@ -211,6 +211,7 @@ pub mod ops;
 mod panic;
 mod pod;
 pub mod shared;
+mod unroll;
 mod value;
 
 pub use cg_isa::Dim3;
@@ -239,6 +240,7 @@ pub use memcpy_async::{AsyncCopyGroup, memcpy_async, memcpy_async_bytes, wait, w
 pub use ops::ReduceOp;
 pub use pod::Pod;
 pub use shared::{DynamicShared, SharedArray, SharedSlice, dynamic_shared};
+pub use unroll::unroll;
 pub use value::{Label, MAX_SHFL_BYTES, MatchValue, ShflValue};
 
 /// Everything a kernel usually needs: the group constructors, the

@@ -86,3 +86,42 @@ probe!(
         v + t.thread_rank()
     }
 );
+
+/// Floating-point contraction probes: thread `i` combines `input[3i..3i + 3]`
+/// into `out[i]`, one kernel per form and type. `a * b + c` is one
+/// `fma.rn` under cg-build's `FpContract::Fast` (nvcc's default) and
+/// `mul.rn` + `add.rn` under `FpContract::Off`; `mul_add` is one `fma.rn`
+/// under both.
+macro_rules! fp_probe {
+    ($(#[$doc:meta])* $name:ident: $t:ty, |$a:ident, $b:ident, $c:ident| $body:expr) => {
+        $(#[$doc])*
+        #[kernel]
+        pub fn $name(input: *const $t, out: *mut $t) {
+            let i = gid();
+            // SAFETY: three inputs and one output per thread.
+            let ($a, $b, $c) = unsafe {
+                (*input.add(3 * i), *input.add(3 * i + 1), *input.add(3 * i + 2))
+            };
+            let r = $body;
+            // SAFETY: as above.
+            unsafe { *out.add(i) = r };
+        }
+    };
+}
+
+fp_probe!(
+    /// `a * b + c` on `f32`, written as two operations.
+    probe_mul_then_add_f32: f32, |a, b, c| a * b + c
+);
+fp_probe!(
+    /// `a * b + c` on `f64`, written as two operations.
+    probe_mul_then_add_f64: f64, |a, b, c| a * b + c
+);
+fp_probe!(
+    /// `core::f32::math::mul_add(a, b, c)` (`f32::mul_add` with `std`).
+    probe_mul_add_f32: f32, |a, b, c| core::f32::math::mul_add(a, b, c)
+);
+fp_probe!(
+    /// `core::f64::math::mul_add(a, b, c)` (`f64::mul_add` with `std`).
+    probe_mul_add_f64: f64, |a, b, c| core::f64::math::mul_add(a, b, c)
+);

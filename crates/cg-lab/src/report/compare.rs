@@ -62,7 +62,7 @@ pub fn markdown(rows: &[CompareRow], p: &Platform, timing: &str, a: &Setup) -> S
     let _ = writeln!(
         s,
         "Same process, same runtime, same data (n = {}, block {}, grid {}, reps {}); the C++ side is \
-         `reference/cuda/c02_reference.cu` built with `nvcc -O3` for the device. Timing: {timing}; each \
+         `reference/cuda/c02_reference.cu` built with `nvcc -O3` (and its default `--fmad=true`) for the device. Timing: {timing}; each \
          experiment's Rust kernel and its C++ twin are adjacent in every round.\n",
         a.n,
         a.block,

@@ -220,8 +220,12 @@ where
     // A 1024-thread tile is the whole block (no block is larger): base 0
     // and every thread, known to the compiler.
     let base = if N >= 1024 { 0 } else { block_rank & !(N - 1) };
-    let left = block - base;
-    let n = if N >= 1024 || left < N { left } else { N };
+    // `min(N, block - base)`, written so that the compiler sees 1 ≤ n ≤ N
+    // (the caller is a member, so `base < block`): a user's `x % n` or
+    // `x / n` then has no division-by-zero branch, which would depend on
+    // the thread and make ptxas guard every later `bar.warp.sync` with a
+    // convergence check (`BRA.DIV`).
+    let n = (block - 1 - base).min(N - 1) + 1;
     let meta_rank = parent.thread_rank() / N;
     let meta_size = parent.num_threads().div_ceil(N);
     let aux = if N <= 32 {
