@@ -176,6 +176,12 @@ impl<T: Copy + 'static, const N: usize, S: Space> SharedArray<T, N, S> {
         self.ptr
     }
 
+    /// Element 0's address in this block's `.shared` window.
+    #[inline(always)]
+    pub(crate) fn addr(&self) -> arch::SharedAddr {
+        self.addr
+    }
+
     /// The whole array as a [`SharedSlice`] (e.g. a `memcpy_async` destination).
     #[inline(always)]
     pub fn as_slice(&self) -> SharedSlice<T> {

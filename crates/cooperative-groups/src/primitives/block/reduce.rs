@@ -1,0 +1,93 @@
+//! [`BlockReduce`]: the reduction of the block's items, several per
+//! thread (CUB's `BlockReduce` over `ITEMS` per thread): each thread folds
+//! its items, then the block reduces the thread totals with
+//! [`reduce`](crate::reduce) (the warp reduction, one shared-memory
+//! exchange of the warp totals).
+
+use super::rank_of;
+use crate::collective::shuffle::shfl;
+use crate::group::ThreadBlock;
+use crate::group::sealed::Sealed;
+use crate::ops::{Plus, ReduceOp};
+use crate::primitives::thread;
+use crate::primitives::warp::reduce::partial_total;
+use crate::value::ShflValue;
+
+/// Reductions over a block of `BLOCK` threads holding `N` items each,
+/// blocked. Every thread gets the result (CUB gives it to thread 0 only).
+/// No storage: the library's collective scratch carries the warp totals.
+///
+/// ```
+/// use cooperative_groups::prelude::*;
+/// use cooperative_groups::primitives::BlockReduce;
+/// # let dev = cg_sim::SimDevice { stack_size: 4 << 20, ..Default::default() };
+/// # cg_sim::launch_on(&dev, &cg_sim::LaunchConfig::new(1, 128), &|| {
+/// let block = this_thread_block().with_threads::<128>();
+/// let r = block.thread_rank();
+/// let sum = BlockReduce::new(&block).sum(&[r, r, 1]);
+/// assert_eq!(sum, 2 * (0..128).sum::<u32>() + 128);
+/// // The first 100 of the 384 items: threads 0..=33.
+/// let max = BlockReduce::new(&block).reduce_partial(&[r, r, 1], 100, Greater);
+/// assert_eq!(max, 33);
+/// # }).unwrap();
+/// ```
+pub struct BlockReduce<'a, const BLOCK: u32> {
+    block: &'a ThreadBlock<BLOCK>,
+}
+
+impl<'a, const BLOCK: u32> BlockReduce<'a, BLOCK> {
+    /// Reductions over `block`.
+    ///
+    /// # Panics
+    /// A block of another size than `BLOCK` is a contract violation.
+    #[inline(always)]
+    #[track_caller]
+    pub fn new(block: &'a ThreadBlock<BLOCK>) -> Self {
+        rank_of(block);
+        BlockReduce { block }
+    }
+
+    /// Every thread's `items`, combined by `op`.
+    #[inline(always)]
+    #[track_caller]
+    pub fn reduce<T: ShflValue, Op: ReduceOp<T>, const N: usize>(
+        &self,
+        items: &[T; N],
+        op: Op,
+    ) -> T {
+        crate::reduce(self.block, thread::reduce(items, op), op)
+    }
+
+    /// [`reduce`](Self::reduce) with [`Plus`].
+    #[inline(always)]
+    #[track_caller]
+    pub fn sum<T: ShflValue, const N: usize>(&self, items: &[T; N]) -> T
+    where
+        Plus: ReduceOp<T>,
+    {
+        self.reduce(items, Plus)
+    }
+
+    /// The reduction of the block's first `valid` items (blocked order;
+    /// the same `valid` in every thread): an inclusive scan of the thread
+    /// totals and the last valid thread's value, broadcast — exact for
+    /// every operator. `valid == 0` gives `op.identity()`.
+    #[inline(always)]
+    #[track_caller]
+    pub fn reduce_partial<T: ShflValue, Op: ReduceOp<T>, const N: usize>(
+        &self,
+        items: &[T; N],
+        valid: usize,
+        op: Op,
+    ) -> T {
+        if valid >= BLOCK as usize * N {
+            return self.reduce(items, op);
+        }
+        if valid == 0 {
+            return op.identity();
+        }
+        let partial = partial_total(self.block.thread_rank(), items, valid, op);
+        let scan = crate::inclusive_scan(self.block, partial, op);
+        shfl(self.block.shape(), scan, ((valid - 1) / N) as u32)
+    }
+}
