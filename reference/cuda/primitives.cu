@@ -13,8 +13,6 @@
 #include <cub/block/block_radix_sort.cuh>
 #include <cub/block/block_store.cuh>
 
-#include <type_traits>
-
 constexpr int ITEMS = 8;
 constexpr int HISTO_ITEMS = 16;
 constexpr int BINS = 256;
@@ -83,12 +81,21 @@ __device__ __forceinline__ void exchange_body(const unsigned* in, unsigned* out,
         cub::StoreDirectStriped<B>(int(r), out + base, x);
 }
 
+// The sort of each kernel: keys only (CUB's default value type), or pairs.
+template <int B, bool PAIRS>
+struct SortOf {
+    using T = cub::BlockRadixSort<unsigned, B, ITEMS, unsigned>;
+};
+template <int B>
+struct SortOf<B, false> {
+    using T = cub::BlockRadixSort<unsigned, B, ITEMS>;
+};
+
 // Radix-sort rounds on whole tiles; pairs: values are the tile positions,
 // stored n after the keys.
 template <int B, bool PAIRS>
 __device__ __forceinline__ void radix_body(const unsigned* in, unsigned* out, unsigned n, unsigned reps) {
-    using V = typename std::conditional<PAIRS, unsigned, cub::NullType>::type;
-    using Sort = cub::BlockRadixSort<unsigned, B, ITEMS, V>;
+    using Sort = typename SortOf<B, PAIRS>::T;
     __shared__ typename Sort::TempStorage t;
     constexpr unsigned TILE = B * ITEMS;
     size_t base = size_t(blockIdx.x) * TILE;

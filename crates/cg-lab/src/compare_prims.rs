@@ -250,7 +250,11 @@ impl Var {
         format!("cub_{}_{}", EXPS[self.exp].stem, self.block)
     }
     fn name(&self) -> String {
-        if self.cub { self.cub_name() } else { self.rust_name() }
+        if self.cub {
+            self.cub_name()
+        } else {
+            self.rust_name()
+        }
     }
 }
 
@@ -269,7 +273,12 @@ impl Bench<'_> {
         let e = &EXPS[v.exp];
         let n = (self.n)(e);
         let cfg = LaunchConfig::linear(e.grid(v.block, n), v.block);
-        let args: PrimArgs = (self.input.as_ptr().cast_const(), self.output.as_ptr(), n, e.reps);
+        let args: PrimArgs = (
+            self.input.as_ptr().cast_const(),
+            self.output.as_ptr(),
+            n,
+            e.reps,
+        );
         if v.cub {
             let (Backend::Gpu(g), Some(m)) = (self.backend, self.module) else {
                 bail!("CUB runs on a GPU only");
@@ -420,7 +429,9 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
         return Ok(());
     };
     let Some(nvcc) = tools::find_tool("nvcc") else {
-        bail!("the primitives experiment builds reference/cuda/primitives.cu with nvcc, which was not found");
+        bail!(
+            "the primitives experiment builds reference/cuda/primitives.cu with nvcc, which was not found"
+        );
     };
     let sm = gpu.info().sm();
     let out = crate::results::out_dir(a.out.as_deref(), &gpu.info().slug());
@@ -484,7 +495,10 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
     for (i, pair) in vars.chunks(2).enumerate() {
         let (r, c) = (pair[0], pair[1]);
         let e = &EXPS[r.exp];
-        let (rust_ms, cub_ms) = (Summary::of(&samples[2 * i]), Summary::of(&samples[2 * i + 1]));
+        let (rust_ms, cub_ms) = (
+            Summary::of(&samples[2 * i]),
+            Summary::of(&samples[2 * i + 1]),
+        );
         let (rc, cc) = (&checks[2 * i], &checks[2 * i + 1]);
         points.push(Point {
             experiment: e.stem,
@@ -664,7 +678,11 @@ fn svg(points: &[Point], device: &str) -> String {
             s,
             "<line x1=\"{l}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" stroke=\"{}\"/><text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{k:.1}</text>",
             w - 20.0,
-            if (k - 1.0).abs() < 1e-9 { "#888" } else { "#ddd" },
+            if (k - 1.0).abs() < 1e-9 {
+                "#888"
+            } else {
+                "#ddd"
+            },
             l - 6.0,
             y + 4.0
         );
@@ -733,7 +751,11 @@ fn write_sass(gpu: &cg_runtime::Gpu, cubin: &Path, dir: &Path, out: &Path) -> Re
     let mut full = String::new();
     for (_, r, c) in &names {
         for (side, name) in [("rust", r), ("cub", c)] {
-            let code = if side == "rust" { l.rust.get(name) } else { l.cpp.get(name) };
+            let code = if side == "rust" {
+                l.rust.get(name)
+            } else {
+                l.cpp.get(name)
+            };
             if let Some(code) = code {
                 let _ = writeln!(full, "// ===== {name} =====");
                 for i in code {
@@ -777,7 +799,7 @@ mod tests {
             output: backend.alloc(2 * smax as usize).unwrap(),
             n: sim_n,
         };
-        for exp in 0..EXPS.len() {
+        for (exp, e) in EXPS.iter().enumerate() {
             let (ok, what) = b
                 .verify(Var {
                     exp,
@@ -785,7 +807,7 @@ mod tests {
                     cub: false,
                 })
                 .unwrap();
-            assert!(ok, "{}: {what}", EXPS[exp].stem);
+            assert!(ok, "{}: {what}", e.stem);
         }
     }
 }

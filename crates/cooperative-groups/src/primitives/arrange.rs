@@ -113,6 +113,13 @@ pub(crate) fn get_striped<T: ShflValue, const ITEMS: usize>(
     out
 }
 
+/// Stores one item at position `rank` (below the tile's positions).
+#[inline(always)]
+#[track_caller]
+pub(crate) fn put_at<T: ShflValue, const ITEMS: usize>(s: Smem, rank: u32, item: T) {
+    s.store(at::<T>(rank, padded(ITEMS)), item);
+}
+
 /// Stores item `i` at position `ranks[i]` where `keep[i]` (every rank
 /// below `positions`: the caller checked, or knows).
 #[inline(always)]

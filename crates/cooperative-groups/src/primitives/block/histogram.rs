@@ -43,7 +43,7 @@ sample!(u8, u16, u32);
 /// `ATOMS`), no storage.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HistogramAtomic;
-/// CUB's `BLOCK_HISTO_SORT`: the samples' bins radix-sorted as 32-bit
+/// CUB's `BLOCK_HISTO_SORT`: the samples' bins radix-sorted as 16-bit
 /// keys (by the bits that tell the bins apart: the 8 bits of `u8`
 /// samples, as CUB sorts the bytes), runs found
 /// with their neighbours ([`BlockShuffle::up`]), each bin's count the
@@ -117,8 +117,8 @@ pub struct BlockHistogram<
 /// bin's run start and end.
 const fn sort_parts<const BLOCK: u32, const ITEMS: usize>() -> (usize, usize) {
     let sort =
-        <BlockRadixSort<u32, BLOCK, ITEMS> as NeedsTempStorage>::TEMP_BYTES.next_multiple_of(16);
-    let shuffle = <BlockShuffle<u32, BLOCK> as NeedsTempStorage>::TEMP_BYTES.next_multiple_of(16);
+        <BlockRadixSort<u16, BLOCK, ITEMS> as NeedsTempStorage>::TEMP_BYTES.next_multiple_of(16);
+    let shuffle = <BlockShuffle<u16, BLOCK> as NeedsTempStorage>::TEMP_BYTES.next_multiple_of(16);
     (sort, shuffle)
 }
 
@@ -226,21 +226,23 @@ impl<
         let runs = self.smem.offset((sort_bytes + shuffle_bytes) as u32);
         let begin_at = |b: u32| 4 * b;
         let end_at = |b: u32| 4 * (BINS as u32 + b);
-        // The bins as 32-bit keys (bytes would cost byte packing in
-        // registers), sorted by the bits that tell bins apart.
+        // The bins as 16-bit keys (bins in shared memory are far fewer
+        // than 65536; bytes would cost byte packing in registers, words
+        // twice the exchange storage), sorted by the bits that tell the
+        // bins apart.
+        const {
+            assert!(
+                BINS < 65536,
+                "a sort-based histogram has fewer than 65536 bins"
+            )
+        };
         let (bits, clamp) = sort_bits::<T>(BINS);
-        let mut keys = [0u32; ITEMS];
-        let mut i = 0;
-        while i < ITEMS {
+        let mut keys = [0u16; ITEMS];
+        unroll!(i in 0..ITEMS => {
             let b = samples[i].bin();
-            keys[i] = if clamp && b as usize > BINS {
-                BINS as u32
-            } else {
-                b
-            };
-            i += 1;
-        }
-        BlockRadixSort::<u32, BLOCK, ITEMS>::from_parts(self.rank, self.smem)
+            keys[i] = if clamp && b as usize > BINS { BINS as u16 } else { b as u16 };
+        });
+        BlockRadixSort::<u16, BLOCK, ITEMS>::from_parts(self.rank, self.smem)
             .sort_keys_with(&mut keys, RadixSortOptions::new().bits(0, bits));
         let tile = BLOCK * ITEMS as u32;
         let rank = self.rank;
@@ -253,11 +255,11 @@ impl<
         }
         // (The shuffle's barrier orders these before the runs' updates.)
         let shuffle =
-            BlockShuffle::<u32, BLOCK>::from_parts(rank, self.smem.offset(sort_bytes as u32));
+            BlockShuffle::<u16, BLOCK>::from_parts(rank, self.smem.offset(sort_bytes as u32));
         let prev = shuffle.up(&keys, keys[0]);
         unroll!(i in 0..ITEMS => {
             let pos = rank * ITEMS as u32 + i as u32;
-            let (cur, before) = (keys[i], prev[i]);
+            let (cur, before) = (keys[i] as u32, prev[i] as u32);
             if pos == 0 || cur != before {
                 if (cur as usize) < BINS {
                     runs.store(begin_at(cur), pos);

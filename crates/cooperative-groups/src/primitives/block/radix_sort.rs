@@ -397,17 +397,26 @@ impl<K: RadixKey, const BLOCK: u32, const ITEMS: usize, V, const RADIX_BITS: u32
                 // The last pass's loads from the shared buffer come first.
                 sync();
             }
-            let ranks = self.ranker.rank(digit_of, o.descending);
-            if !separate {
+            let mut ranks = [0u32; ITEMS];
+            if separate {
+                // Each item to its rank as soon as the rank is known.
+                let prefix = self.ranker.scan(&digit_of, o.descending);
+                unroll!(i in 0..ITEMS => {
+                    let d = self.ranker.flip(digit_of(i), o.descending);
+                    let r = self.ranker.rank_of(d, prefix[i]);
+                    arrange::put_at::<_, ITEMS>(self.keys_smem, r, bits[i]);
+                    if PAIRS {
+                        arrange::put_at::<_, ITEMS>(self.values_smem, r, values[i]);
+                    }
+                });
+            } else {
+                ranks = self.ranker.rank(digit_of, o.descending);
                 // Every thread's reads of its counters come first.
                 sync();
+                arrange::put_ranked(self.keys_smem, &bits, &ranks, &all);
             }
             bit += n;
             let striped = bit >= end && o.striped;
-            arrange::put_ranked(self.keys_smem, &bits, &ranks, &all);
-            if PAIRS && separate {
-                arrange::put_ranked(self.values_smem, values, &ranks, &all);
-            }
             sync();
             bits = if striped {
                 arrange::get_striped(self.keys_smem, self.rank, BLOCK)
