@@ -9,7 +9,9 @@
 //! Writes `primitives.{csv,md,json,svg}`, `primitives_sass.md` (opcode
 //! counts of both sides per kernel) and `primitives_sass.txt` (both
 //! sides' SASS). Without a GPU the Rust kernels are verified on the
-//! simulator at small sizes and nothing is timed.
+//! simulator at small sizes and nothing is timed. With
+//! `CG_LAB_PRIMITIVES_SMALL=1` the GPU runs the simulator's small sizes
+//! too (a few blocks per kernel: for `compute-sanitizer`).
 //!
 //! [`BlockLoad`]: cooperative_groups::primitives::BlockLoad
 //! [`BlockStore`]: cooperative_groups::primitives::BlockStore
@@ -444,6 +446,7 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
     let (cubin, _) =
         crate::reference::build_cubin(&nvcc, sm, &dir, crate::reference::PRIMITIVES_CU)?;
     let module = gpu.load_image(&std::fs::read(&cubin)?)?;
+    let small = std::env::var("CG_LAB_PRIMITIVES_SMALL").is_ok_and(|v| v == "1");
     let host_input: Vec<u32> = (0..max).map(input_word).collect();
     let mut b = Bench {
         backend: &backend,
@@ -451,7 +454,7 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
         input: backend.upload(&host_input)?,
         host_input,
         output: backend.alloc(2 * max as usize)?,
-        n: gpu_n,
+        n: if small { sim_n } else { gpu_n },
     };
     let vars = variants(true);
     let mut checks = Vec::new();
@@ -505,11 +508,11 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
             rust_side: e.rust,
             cub_side: e.cub,
             block: r.block,
-            n: e.n,
+            n: (b.n)(e),
             reps: e.reps,
             rust_over_cub: rust_ms.median / cub_ms.median,
-            rust_gb_per_s: e.bytes(e.n) / (rust_ms.median * 1e-3) / 1e9,
-            cub_gb_per_s: e.bytes(e.n) / (cub_ms.median * 1e-3) / 1e9,
+            rust_gb_per_s: e.bytes((b.n)(e)) / (rust_ms.median * 1e-3) / 1e9,
+            cub_gb_per_s: e.bytes((b.n)(e)) / (cub_ms.median * 1e-3) / 1e9,
             rust_ms,
             cub_ms,
             rust_blocks_per_sm: occupancy(&r),
