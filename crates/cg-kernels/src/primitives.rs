@@ -149,7 +149,41 @@ fn exchange_body<const B: u32, const WARP: bool, L: NeedsTempStorage>(
     }
 }
 
-/// Radix-sort rounds on whole tiles (one tile per block), keys only.
+/// Radix-sort rounds on whole tiles (one tile per block): `sort_round`
+/// sorts the keys once (and moves what it holds with them); the keys are
+/// xor-ed with a round constant before each round but the first.
+#[inline(always)]
+#[track_caller]
+fn radix_rounds<const B: u32>(
+    input: *const u32,
+    n: u32,
+    reps: u32,
+    mut sort_round: impl FnMut(&mut [u32; ITEMS]),
+) -> Option<(u32, usize, [u32; ITEMS])> {
+    let block = this_thread_block().with_threads::<B>();
+    let tile = B as usize * ITEMS;
+    let base = block_idx().x as usize * tile;
+    if base + tile > n as usize {
+        return None;
+    }
+    // SAFETY: the tile lies inside the `n` inputs.
+    let src = unsafe { core::slice::from_raw_parts(input.add(base), tile) };
+    let r = block.thread_rank();
+    let mut keys: [u32; ITEMS] = direct::load_blocked(r, src);
+    for round in 0..reps {
+        if round > 0 {
+            let k = round_key(round);
+            for v in keys.iter_mut() {
+                *v ^= k;
+            }
+            block.sync();
+        }
+        sort_round(&mut keys);
+    }
+    Some((r, base, keys))
+}
+
+/// [`radix_rounds`] of keys only.
 #[inline(always)]
 #[track_caller]
 fn radix_keys_body<const B: u32, L: NeedsTempStorage>(
@@ -160,32 +194,15 @@ fn radix_keys_body<const B: u32, L: NeedsTempStorage>(
     reps: u32,
 ) {
     let block = this_thread_block().with_threads::<B>();
-    let tile = B as usize * ITEMS;
-    let base = block_idx().x as usize * tile;
-    if base + tile > n as usize {
-        return;
-    }
-    // SAFETY: the tile lies inside the `n` inputs.
-    let src = unsafe { core::slice::from_raw_parts(input.add(base), tile) };
-    let r = block.thread_rank();
-    let mut keys: [u32; ITEMS] = direct::load_blocked(r, src);
     let sort = BlockRadixSort::<u32, B, ITEMS>::new(&block, temp);
-    for round in 0..reps {
-        if round > 0 {
-            let k = round_key(round);
-            for v in keys.iter_mut() {
-                *v ^= k;
-            }
-            block.sync();
-        }
-        sort.sort(&mut keys);
+    if let Some((r, base, keys)) = radix_rounds::<B>(input, n, reps, |k| sort.sort(k)) {
+        // SAFETY: this block's tile of the outputs.
+        unsafe { direct::store_blocked(r, output.add(base), &keys) };
     }
-    // SAFETY: this block's tile of the outputs.
-    unsafe { direct::store_blocked(r, output.add(base), &keys) };
 }
 
-/// Radix-sort rounds on whole tiles, keys and values (the keys' tile
-/// positions), the values stored `n` after the keys.
+/// [`radix_rounds`] of keys and values (the keys' tile positions), the
+/// values stored `n` after the keys.
 #[inline(always)]
 #[track_caller]
 fn radix_pairs_body<const B: u32, L: NeedsTempStorage>(
@@ -196,31 +213,16 @@ fn radix_pairs_body<const B: u32, L: NeedsTempStorage>(
     reps: u32,
 ) {
     let block = this_thread_block().with_threads::<B>();
-    let tile = B as usize * ITEMS;
-    let base = block_idx().x as usize * tile;
-    if base + tile > n as usize {
-        return;
-    }
-    // SAFETY: the tile lies inside the `n` inputs.
-    let src = unsafe { core::slice::from_raw_parts(input.add(base), tile) };
     let r = block.thread_rank();
-    let mut keys: [u32; ITEMS] = direct::load_blocked(r, src);
     let mut values: [u32; ITEMS] = core::array::from_fn(|i| r * ITEMS as u32 + i as u32);
     let sort = BlockRadixSort::<u32, B, ITEMS, u32>::new(&block, temp);
-    for round in 0..reps {
-        if round > 0 {
-            let k = round_key(round);
-            for v in keys.iter_mut() {
-                *v ^= k;
-            }
-            block.sync();
+    let done = radix_rounds::<B>(input, n, reps, |k| sort.sort_pairs(k, &mut values));
+    if let Some((r, base, keys)) = done {
+        // SAFETY: this block's tile of the outputs (keys, and values `n` later).
+        unsafe {
+            direct::store_blocked(r, output.add(base), &keys);
+            direct::store_blocked(r, output.add(n as usize + base), &values);
         }
-        sort.sort_pairs(&mut keys, &mut values);
-    }
-    // SAFETY: this block's tile of the outputs (keys, and values `n` later).
-    unsafe {
-        direct::store_blocked(r, output.add(base), &keys);
-        direct::store_blocked(r, output.add(n as usize + base), &values);
     }
 }
 

@@ -108,6 +108,7 @@ mod arrange;
 pub(crate) mod block;
 pub mod direct;
 pub(crate) mod global;
+mod items;
 pub(crate) mod storage;
 pub mod thread;
 pub(crate) mod warp;

@@ -5,12 +5,9 @@
 //! exchange of the warp totals).
 
 use super::rank_of;
-use crate::collective::shuffle::shfl;
 use crate::group::ThreadBlock;
-use crate::group::sealed::Sealed;
 use crate::ops::{Plus, ReduceOp};
-use crate::primitives::thread;
-use crate::primitives::warp::reduce::partial_total;
+use crate::primitives::items;
 use crate::value::ShflValue;
 
 /// Reductions over a block of `BLOCK` threads holding `N` items each,
@@ -55,7 +52,7 @@ impl<'a, const BLOCK: u32> BlockReduce<'a, BLOCK> {
         items: &[T; N],
         op: Op,
     ) -> T {
-        crate::reduce(self.block, thread::reduce(items, op), op)
+        items::reduce(self.block, items, op)
     }
 
     /// [`reduce`](Self::reduce) with [`Plus`].
@@ -80,14 +77,6 @@ impl<'a, const BLOCK: u32> BlockReduce<'a, BLOCK> {
         valid: usize,
         op: Op,
     ) -> T {
-        if valid >= BLOCK as usize * N {
-            return self.reduce(items, op);
-        }
-        if valid == 0 {
-            return op.identity();
-        }
-        let partial = partial_total(self.block.thread_rank(), items, valid, op);
-        let scan = crate::inclusive_scan(self.block, partial, op);
-        shfl(self.block.shape(), scan, ((valid - 1) / N) as u32)
+        items::reduce_partial(self.block, BLOCK, items, valid, op)
     }
 }

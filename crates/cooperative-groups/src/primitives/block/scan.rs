@@ -5,11 +5,9 @@
 //! 128 and 256 threads), and each thread scans its items from its prefix.
 
 use super::rank_of;
-use crate::collective::shuffle::shfl;
 use crate::group::ThreadBlock;
-use crate::group::sealed::Sealed;
 use crate::ops::{Plus, ReduceOp};
-use crate::primitives::thread;
+use crate::primitives::items;
 use crate::value::ShflValue;
 
 /// Scans over a block of `BLOCK` threads holding `N` items each, blocked;
@@ -50,27 +48,6 @@ impl<'a, const BLOCK: u32> BlockScan<'a, BLOCK> {
         BlockScan { block }
     }
 
-    /// The fold of the thread totals of lower ranks (`None` at rank 0),
-    /// and the caller's own total.
-    #[inline(always)]
-    #[track_caller]
-    fn prefix<T: ShflValue, Op: ReduceOp<T>, const N: usize>(
-        &self,
-        items: &[T; N],
-        op: Op,
-    ) -> (Option<T>, T) {
-        let total = thread::reduce(items, op);
-        let before = crate::exclusive_scan(self.block, total, op);
-        ((self.block.thread_rank() > 0).then_some(before), total)
-    }
-
-    /// The block's total from the last thread's inclusive value.
-    #[inline(always)]
-    #[track_caller]
-    fn total<T: ShflValue>(&self, last_inclusive: T) -> T {
-        shfl(self.block.shape(), last_inclusive, BLOCK - 1)
-    }
-
     /// Item `k` of the block gets `x₀ ⊕ … ⊕ x_k`.
     #[inline(always)]
     #[track_caller]
@@ -79,15 +56,11 @@ impl<'a, const BLOCK: u32> BlockScan<'a, BLOCK> {
         items: &[T; N],
         op: Op,
     ) -> [T; N] {
-        let (prefix, _) = self.prefix(items, op);
-        match prefix {
-            None => thread::inclusive_scan(items, op),
-            Some(p) => thread::inclusive_scan_from(items, p, op),
-        }
+        items::inclusive_scan(self.block, items, op, false).0
     }
 
     /// [`inclusive_scan`](Self::inclusive_scan), and the block's total
-    /// (every thread gets it; one broadcast more).
+    /// (every member gets it; one broadcast more).
     #[inline(always)]
     #[track_caller]
     pub fn inclusive_scan_aggregate<T: ShflValue, Op: ReduceOp<T>, const N: usize>(
@@ -95,11 +68,12 @@ impl<'a, const BLOCK: u32> BlockScan<'a, BLOCK> {
         items: &[T; N],
         op: Op,
     ) -> ([T; N], T) {
-        let out = self.inclusive_scan(items, op);
-        (out, self.total(out[N - 1]))
+        let (out, total) = items::inclusive_scan(self.block, items, op, true);
+        (out, total.expect("asked for"))
     }
 
-    /// Item `k` of the block gets `initial ⊕ x₀ ⊕ … ⊕ x_{k-1}`.
+    /// Item `k` of the block gets `initial ⊕ x₀ ⊕ … ⊕ x_{k-1}` (item 0
+    /// gets `initial`).
     #[inline(always)]
     #[track_caller]
     pub fn exclusive_scan<T: ShflValue, Op: ReduceOp<T>, const N: usize>(
@@ -108,7 +82,7 @@ impl<'a, const BLOCK: u32> BlockScan<'a, BLOCK> {
         initial: T,
         op: Op,
     ) -> [T; N] {
-        self.exclusive_scan_aggregate(items, initial, op).0
+        items::exclusive_scan(self.block, items, op, false, |_| initial).0
     }
 
     /// [`exclusive_scan`](Self::exclusive_scan), and the block's total of
@@ -121,26 +95,15 @@ impl<'a, const BLOCK: u32> BlockScan<'a, BLOCK> {
         initial: T,
         op: Op,
     ) -> ([T; N], T) {
-        let (prefix, total) = self.prefix(items, op);
-        let start = match prefix {
-            None => initial,
-            Some(p) => op.combine(initial, p),
-        };
-        let inclusive = match prefix {
-            None => total,
-            Some(p) => op.combine(p, total),
-        };
-        (
-            thread::exclusive_scan(items, start, op),
-            self.total(inclusive),
-        )
+        let (out, total) = items::exclusive_scan(self.block, items, op, true, |_| initial);
+        (out, total.expect("asked for"))
     }
 
     /// CUB's scan with a prefix callback: `prefix_op` runs once, in one
-    /// thread, with the block's total of the items, and returns the value
+    /// member, with the block's total of the items, and returns the value
     /// the scan starts from (e.g. the running total of earlier tiles); item
     /// `k` gets `prefix ⊕ x₀ ⊕ … ⊕ x_{k-1}`. (CUB calls it in every lane of
-    /// warp 0 and takes lane 0's result; here it is
+    /// the first warp and takes lane 0's result; here it is
     /// [`invoke_one_broadcast`](crate::invoke_one_broadcast).)
     #[inline(always)]
     #[track_caller]
@@ -155,18 +118,12 @@ impl<'a, const BLOCK: u32> BlockScan<'a, BLOCK> {
         op: Op,
         prefix_op: F,
     ) -> [T; N] {
-        let (prefix, total) = self.prefix(items, op);
-        let inclusive = match prefix {
-            None => total,
-            Some(p) => op.combine(p, total),
-        };
-        let aggregate = self.total(inclusive);
-        let base = crate::invoke_one_broadcast(self.block, || prefix_op(aggregate));
-        let start = match prefix {
-            None => base,
-            Some(p) => op.combine(base, p),
-        };
-        thread::exclusive_scan(items, start, op)
+        let g = self.block;
+        items::exclusive_scan(g, items, op, true, |total| {
+            let total = total.expect("asked for");
+            crate::invoke_one_broadcast(g, || prefix_op(total))
+        })
+        .0
     }
 
     /// [`inclusive_scan`](Self::inclusive_scan) with [`Plus`].
@@ -177,6 +134,19 @@ impl<'a, const BLOCK: u32> BlockScan<'a, BLOCK> {
         Plus: ReduceOp<T>,
     {
         self.inclusive_scan(items, Plus)
+    }
+
+    /// [`inclusive_scan_aggregate`](Self::inclusive_scan_aggregate) with [`Plus`].
+    #[inline(always)]
+    #[track_caller]
+    pub fn inclusive_sum_aggregate<T: ShflValue, const N: usize>(
+        &self,
+        items: &[T; N],
+    ) -> ([T; N], T)
+    where
+        Plus: ReduceOp<T>,
+    {
+        self.inclusive_scan_aggregate(items, Plus)
     }
 
     /// [`exclusive_scan`](Self::exclusive_scan) with [`Plus`] from 0.

@@ -6,7 +6,7 @@
 
 use crate::group::{Size, ThreadBlockTile, WarpTileSize};
 use crate::ops::{Plus, ReduceOp};
-use crate::primitives::thread;
+use crate::primitives::items;
 use crate::value::ShflValue;
 
 /// Reductions over a tile of `W ≤ 32` threads holding `N` items each, in
@@ -52,7 +52,7 @@ where
         items: &[T; N],
         op: Op,
     ) -> T {
-        crate::reduce(self.tile, thread::reduce(items, op), op)
+        items::reduce(self.tile, items, op)
     }
 
     /// [`reduce`](Self::reduce) with [`Plus`].
@@ -78,38 +78,6 @@ where
         valid: usize,
         op: Op,
     ) -> T {
-        if valid >= W as usize * N {
-            return self.reduce(items, op);
-        }
-        if valid == 0 {
-            return op.identity();
-        }
-        let partial = partial_total(self.tile.thread_rank(), items, valid, op);
-        let scan = crate::inclusive_scan(self.tile, partial, op);
-        // The last thread with valid items (the tile's last member when a
-        // partial block cuts it short).
-        let last = (((valid - 1) / N) as u32).min(self.tile.num_threads() - 1);
-        self.tile.shfl(scan, last)
+        items::reduce_partial(self.tile, W, items, valid, op)
     }
-}
-
-/// The fold of the caller's items below tile position `valid` (its first
-/// item, unused by the callers, when it has none).
-#[inline(always)]
-pub(crate) fn partial_total<T: Copy, Op: ReduceOp<T>, const N: usize>(
-    rank: u32,
-    items: &[T; N],
-    valid: usize,
-    op: Op,
-) -> T {
-    let base = rank as usize * N;
-    let mut acc = items[0];
-    let mut i = 1;
-    while i < N {
-        if base + i < valid {
-            acc = op.combine(acc, items[i]);
-        }
-        i += 1;
-    }
-    acc
 }

@@ -6,7 +6,7 @@
 
 use crate::group::{Size, ThreadBlockTile, WarpTileSize};
 use crate::ops::{Plus, ReduceOp};
-use crate::primitives::thread;
+use crate::primitives::items;
 use crate::value::ShflValue;
 
 /// Scans over a tile of `W ≤ 32` threads holding `N` items each, blocked
@@ -43,20 +43,6 @@ where
         WarpScan { tile }
     }
 
-    /// The caller's prefix (the fold of the thread totals of lower ranks;
-    /// `None` at rank 0) and its own total.
-    #[inline(always)]
-    #[track_caller]
-    fn prefix<T: ShflValue, Op: ReduceOp<T>, const N: usize>(
-        &self,
-        items: &[T; N],
-        op: Op,
-    ) -> (Option<T>, T) {
-        let total = thread::reduce(items, op);
-        let before = crate::exclusive_scan(self.tile, total, op);
-        ((self.tile.thread_rank() > 0).then_some(before), total)
-    }
-
     /// Item `k` of the tile gets `x₀ ⊕ … ⊕ x_k`.
     #[inline(always)]
     #[track_caller]
@@ -65,11 +51,11 @@ where
         items: &[T; N],
         op: Op,
     ) -> [T; N] {
-        self.inclusive_scan_aggregate(items, op).0
+        items::inclusive_scan(self.tile, items, op, false).0
     }
 
     /// [`inclusive_scan`](Self::inclusive_scan), and the tile's total
-    /// (every member gets it; one more shuffle).
+    /// (every member gets it; one broadcast more).
     #[inline(always)]
     #[track_caller]
     pub fn inclusive_scan_aggregate<T: ShflValue, Op: ReduceOp<T>, const N: usize>(
@@ -77,13 +63,8 @@ where
         items: &[T; N],
         op: Op,
     ) -> ([T; N], T) {
-        let (prefix, _) = self.prefix(items, op);
-        let out = match prefix {
-            None => thread::inclusive_scan(items, op),
-            Some(p) => thread::inclusive_scan_from(items, p, op),
-        };
-        let total = self.tile.shfl(out[N - 1], self.tile.num_threads() - 1);
-        (out, total)
+        let (out, total) = items::inclusive_scan(self.tile, items, op, true);
+        (out, total.expect("asked for"))
     }
 
     /// Item `k` of the tile gets `initial ⊕ x₀ ⊕ … ⊕ x_{k-1}` (item 0
@@ -96,12 +77,48 @@ where
         initial: T,
         op: Op,
     ) -> [T; N] {
-        let (prefix, _) = self.prefix(items, op);
-        let start = match prefix {
-            None => initial,
-            Some(p) => op.combine(initial, p),
-        };
-        thread::exclusive_scan(items, start, op)
+        items::exclusive_scan(self.tile, items, op, false, |_| initial).0
+    }
+
+    /// [`exclusive_scan`](Self::exclusive_scan), and the tile's total of
+    /// the items (without `initial`).
+    #[inline(always)]
+    #[track_caller]
+    pub fn exclusive_scan_aggregate<T: ShflValue, Op: ReduceOp<T>, const N: usize>(
+        &self,
+        items: &[T; N],
+        initial: T,
+        op: Op,
+    ) -> ([T; N], T) {
+        let (out, total) = items::exclusive_scan(self.tile, items, op, true, |_| initial);
+        (out, total.expect("asked for"))
+    }
+
+    /// CUB's scan with a prefix callback: `prefix_op` runs once, in one
+    /// member, with the tile's total of the items, and returns the value
+    /// the scan starts from (e.g. the running total of earlier tiles); item
+    /// `k` gets `prefix ⊕ x₀ ⊕ … ⊕ x_{k-1}`. (CUB calls it in every lane of
+    /// the first warp and takes lane 0's result; here it is
+    /// [`invoke_one_broadcast`](crate::invoke_one_broadcast).)
+    #[inline(always)]
+    #[track_caller]
+    pub fn exclusive_scan_with_prefix<
+        T: ShflValue,
+        Op: ReduceOp<T>,
+        F: FnOnce(T) -> T,
+        const N: usize,
+    >(
+        &self,
+        items: &[T; N],
+        op: Op,
+        prefix_op: F,
+    ) -> [T; N] {
+        let g = self.tile;
+        items::exclusive_scan(g, items, op, true, |total| {
+            let total = total.expect("asked for");
+            crate::invoke_one_broadcast(g, || prefix_op(total))
+        })
+        .0
     }
 
     /// [`inclusive_scan`](Self::inclusive_scan) with [`Plus`].
@@ -135,5 +152,19 @@ where
         Plus: ReduceOp<T>,
     {
         self.exclusive_scan(items, Plus.identity(), Plus)
+    }
+
+    /// [`exclusive_scan_aggregate`](Self::exclusive_scan_aggregate) with
+    /// [`Plus`] from 0.
+    #[inline(always)]
+    #[track_caller]
+    pub fn exclusive_sum_aggregate<T: ShflValue, const N: usize>(
+        &self,
+        items: &[T; N],
+    ) -> ([T; N], T)
+    where
+        Plus: ReduceOp<T>,
+    {
+        self.exclusive_scan_aggregate(items, Plus.identity(), Plus)
     }
 }
