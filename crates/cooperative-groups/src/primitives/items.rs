@@ -131,3 +131,184 @@ pub(crate) fn exclusive_scan<G: ThreadGroup, T: ShflValue, Op: ReduceOp<T>, cons
     };
     (thread::exclusive_scan(items, start, op), aggregate)
 }
+
+/// The scan methods of [`WarpScan`](super::WarpScan) and
+/// [`BlockScan`](super::BlockScan): `$field` is the group handle's field,
+/// `$group` its name in the docs.
+macro_rules! scan_methods {
+    ($field:ident, $group:literal) => {
+    #[doc = concat!("Item `k` of the ", $group, " gets `x₀ ⊕ … ⊕ x_k`.")]
+    #[inline(always)]
+    #[track_caller]
+    pub fn inclusive_scan<T: ShflValue, Op: ReduceOp<T>, const N: usize>(
+        &self,
+        items: &[T; N],
+        op: Op,
+    ) -> [T; N] {
+        items::inclusive_scan(self.$field, items, op, false).0
+    }
+
+    #[doc = concat!("[`inclusive_scan`](Self::inclusive_scan), and the ", $group, "'s total")]
+    /// (every member gets it; one broadcast more).
+    #[inline(always)]
+    #[track_caller]
+    pub fn inclusive_scan_aggregate<T: ShflValue, Op: ReduceOp<T>, const N: usize>(
+        &self,
+        items: &[T; N],
+        op: Op,
+    ) -> ([T; N], T) {
+        let (out, total) = items::inclusive_scan(self.$field, items, op, true);
+        (out, total.expect("asked for"))
+    }
+
+    #[doc = concat!("Item `k` of the ", $group, " gets `initial ⊕ x₀ ⊕ … ⊕ x_{k-1}` (item 0")]
+    /// gets `initial`).
+    #[inline(always)]
+    #[track_caller]
+    pub fn exclusive_scan<T: ShflValue, Op: ReduceOp<T>, const N: usize>(
+        &self,
+        items: &[T; N],
+        initial: T,
+        op: Op,
+    ) -> [T; N] {
+        items::exclusive_scan(self.$field, items, op, false, |_| initial).0
+    }
+
+    #[doc = concat!("[`exclusive_scan`](Self::exclusive_scan), and the ", $group, "'s total of")]
+    /// the items (without `initial`).
+    #[inline(always)]
+    #[track_caller]
+    pub fn exclusive_scan_aggregate<T: ShflValue, Op: ReduceOp<T>, const N: usize>(
+        &self,
+        items: &[T; N],
+        initial: T,
+        op: Op,
+    ) -> ([T; N], T) {
+        let (out, total) = items::exclusive_scan(self.$field, items, op, true, |_| initial);
+        (out, total.expect("asked for"))
+    }
+
+    /// CUB's scan with a prefix callback: `prefix_op` runs once, in one
+    #[doc = concat!("member, with the ", $group, "'s total of the items, and returns the value")]
+    #[doc = concat!("the scan starts from (e.g. the running total of earlier ", $group, "s); item")]
+    /// `k` gets `prefix ⊕ x₀ ⊕ … ⊕ x_{k-1}`. (CUB calls it in every lane of
+    /// the first warp and takes lane 0's result; here it is
+    /// [`invoke_one_broadcast`](crate::invoke_one_broadcast).)
+    #[inline(always)]
+    #[track_caller]
+    pub fn exclusive_scan_with_prefix<
+        T: ShflValue,
+        Op: ReduceOp<T>,
+        F: FnOnce(T) -> T,
+        const N: usize,
+    >(
+        &self,
+        items: &[T; N],
+        op: Op,
+        prefix_op: F,
+    ) -> [T; N] {
+        let g = self.$field;
+        items::exclusive_scan(g, items, op, true, |total| {
+            let total = total.expect("asked for");
+            crate::invoke_one_broadcast(g, || prefix_op(total))
+        })
+        .0
+    }
+
+    /// [`inclusive_scan`](Self::inclusive_scan) with [`Plus`].
+    #[inline(always)]
+    #[track_caller]
+    pub fn inclusive_sum<T: ShflValue, const N: usize>(&self, items: &[T; N]) -> [T; N]
+    where
+        Plus: ReduceOp<T>,
+    {
+        self.inclusive_scan(items, Plus)
+    }
+
+    /// [`inclusive_scan_aggregate`](Self::inclusive_scan_aggregate) with [`Plus`].
+    #[inline(always)]
+    #[track_caller]
+    pub fn inclusive_sum_aggregate<T: ShflValue, const N: usize>(
+        &self,
+        items: &[T; N],
+    ) -> ([T; N], T)
+    where
+        Plus: ReduceOp<T>,
+    {
+        self.inclusive_scan_aggregate(items, Plus)
+    }
+
+    /// [`exclusive_scan`](Self::exclusive_scan) with [`Plus`] from 0.
+    #[inline(always)]
+    #[track_caller]
+    pub fn exclusive_sum<T: ShflValue, const N: usize>(&self, items: &[T; N]) -> [T; N]
+    where
+        Plus: ReduceOp<T>,
+    {
+        self.exclusive_scan(items, Plus.identity(), Plus)
+    }
+
+    /// [`exclusive_scan_aggregate`](Self::exclusive_scan_aggregate) with
+    /// [`Plus`] from 0.
+    #[inline(always)]
+    #[track_caller]
+    pub fn exclusive_sum_aggregate<T: ShflValue, const N: usize>(
+        &self,
+        items: &[T; N],
+    ) -> ([T; N], T)
+    where
+        Plus: ReduceOp<T>,
+    {
+        self.exclusive_scan_aggregate(items, Plus.identity(), Plus)
+    }
+
+    };
+}
+pub(crate) use scan_methods;
+
+/// The reduction methods of [`WarpReduce`](super::WarpReduce) and
+/// [`BlockReduce`](super::BlockReduce): `$field` is the group handle's
+/// field, `$size` the group type's size, `$group` its name in the docs.
+macro_rules! reduce_methods {
+    ($field:ident, $size:expr, $group:literal) => {
+        /// Every member's `items`, combined by `op` (each thread's items in
+        /// order, then the thread totals).
+        #[inline(always)]
+        #[track_caller]
+        pub fn reduce<T: ShflValue, Op: ReduceOp<T>, const N: usize>(
+            &self,
+            items: &[T; N],
+            op: Op,
+        ) -> T {
+            items::reduce(self.$field, items, op)
+        }
+
+        /// [`reduce`](Self::reduce) with [`Plus`].
+        #[inline(always)]
+        #[track_caller]
+        pub fn sum<T: ShflValue, const N: usize>(&self, items: &[T; N]) -> T
+        where
+            Plus: ReduceOp<T>,
+        {
+            self.reduce(items, Plus)
+        }
+
+        #[doc = concat!("The reduction of the ", $group, "'s first `valid` items (blocked order;")]
+        /// the same `valid` in every member): thread totals over the valid
+        /// items, an inclusive scan of the thread totals and the last valid
+        /// thread's value, broadcast — exact for every operator, since no
+        /// thread without valid items enters the result. `valid == 0` gives
+        /// `op.identity()`.
+        #[inline(always)]
+        #[track_caller]
+        pub fn reduce_partial<T: ShflValue, Op: ReduceOp<T>, const N: usize>(
+            &self,
+            items: &[T; N],
+            valid: usize,
+            op: Op,
+        ) -> T {
+            items::reduce_partial(self.$field, $size, items, valid, op)
+        }
+    };
+}
+pub(crate) use reduce_methods;

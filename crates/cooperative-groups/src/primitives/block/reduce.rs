@@ -44,39 +44,5 @@ impl<'a, const BLOCK: u32> BlockReduce<'a, BLOCK> {
         BlockReduce { block }
     }
 
-    /// Every thread's `items`, combined by `op`.
-    #[inline(always)]
-    #[track_caller]
-    pub fn reduce<T: ShflValue, Op: ReduceOp<T>, const N: usize>(
-        &self,
-        items: &[T; N],
-        op: Op,
-    ) -> T {
-        items::reduce(self.block, items, op)
-    }
-
-    /// [`reduce`](Self::reduce) with [`Plus`].
-    #[inline(always)]
-    #[track_caller]
-    pub fn sum<T: ShflValue, const N: usize>(&self, items: &[T; N]) -> T
-    where
-        Plus: ReduceOp<T>,
-    {
-        self.reduce(items, Plus)
-    }
-
-    /// The reduction of the block's first `valid` items (blocked order;
-    /// the same `valid` in every thread): an inclusive scan of the thread
-    /// totals and the last valid thread's value, broadcast — exact for
-    /// every operator. `valid == 0` gives `op.identity()`.
-    #[inline(always)]
-    #[track_caller]
-    pub fn reduce_partial<T: ShflValue, Op: ReduceOp<T>, const N: usize>(
-        &self,
-        items: &[T; N],
-        valid: usize,
-        op: Op,
-    ) -> T {
-        items::reduce_partial(self.block, BLOCK, items, valid, op)
-    }
+    crate::primitives::items::reduce_methods!(block, BLOCK, "block");
 }

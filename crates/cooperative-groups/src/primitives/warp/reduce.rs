@@ -43,41 +43,5 @@ where
         WarpReduce { tile }
     }
 
-    /// `items` of every member, combined by `op` (each thread's items in
-    /// order, then the thread totals).
-    #[inline(always)]
-    #[track_caller]
-    pub fn reduce<T: ShflValue, Op: ReduceOp<T>, const N: usize>(
-        &self,
-        items: &[T; N],
-        op: Op,
-    ) -> T {
-        items::reduce(self.tile, items, op)
-    }
-
-    /// [`reduce`](Self::reduce) with [`Plus`].
-    #[inline(always)]
-    #[track_caller]
-    pub fn sum<T: ShflValue, const N: usize>(&self, items: &[T; N]) -> T
-    where
-        Plus: ReduceOp<T>,
-    {
-        self.reduce(items, Plus)
-    }
-
-    /// The reduction of the tile's first `valid` items (blocked order;
-    /// the same `valid` in every member): thread totals over the valid
-    /// items, an inclusive scan of the tile and the last valid thread's
-    /// value — exact for every operator, since no thread without valid
-    /// items enters the result. `valid == 0` gives `op.identity()`.
-    #[inline(always)]
-    #[track_caller]
-    pub fn reduce_partial<T: ShflValue, Op: ReduceOp<T>, const N: usize>(
-        &self,
-        items: &[T; N],
-        valid: usize,
-        op: Op,
-    ) -> T {
-        items::reduce_partial(self.tile, W, items, valid, op)
-    }
+    crate::primitives::items::reduce_methods!(tile, W, "tile");
 }
