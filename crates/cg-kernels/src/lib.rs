@@ -22,6 +22,7 @@ pub mod faults;
 pub mod generic;
 pub mod grid;
 pub mod memcpy_async;
+pub mod primitives;
 pub mod semantics;
 pub mod smoke;
 pub mod sync;

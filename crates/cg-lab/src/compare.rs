@@ -32,8 +32,9 @@ pub struct CompareArgs {
     /// Run only these experiments (comma-separated: intrinsic, tile32,
     /// cg_reduce, cg_scan, warp_reduce, block_reduce, block_scan,
     /// block_reduce_sized, block_scan_sized, last_block, coalesced, cluster,
-    /// memcpy_async, device_wide); default: all but device_wide (4 GiB
-    /// of buffers: it runs only when named)
+    /// memcpy_async, device_wide, primitives); default: all but device_wide
+    /// (4 GiB of buffers) and primitives (CUB's block primitives at blocks
+    /// of 128, 256 and 512: their own sizes), which run only when named
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     pub(crate) only: Vec<String>,
 }
@@ -263,8 +264,13 @@ fn experiment_names() -> impl Iterator<Item = &'static str> {
     EXPERIMENTS
         .iter()
         .map(|s| s.name)
-        .chain([MEMCPY_ASYNC, DEVICE_WIDE])
+        .chain([MEMCPY_ASYNC, DEVICE_WIDE, PRIMITIVES])
 }
+
+/// CUB's block primitives against the library's (`compare_prims`): their
+/// own sizes and block sizes; verified on the simulator when there is no
+/// GPU.
+const PRIMITIVES: &str = "primitives";
 
 /// Device-wide reduce and scan against CUB (`compare_device`): its own
 /// sizes and outputs; verified on the simulator when there is no GPU.
@@ -340,14 +346,21 @@ impl Timed for Pairs<'_, '_> {
 /// Runs the comparison.
 pub fn run(args: &CompareArgs) -> Result<()> {
     let a = &args.lab;
+    let apart = |n: &String| n == DEVICE_WIDE || n == PRIMITIVES;
     if args.only.iter().any(|n| n == DEVICE_WIDE) {
         let progress = Progress::new(0, a.csv_only);
         let r = crate::compare_device::run(a, &progress);
         progress.finish();
         r?;
-        if args.only.len() == 1 {
-            return Ok(());
-        }
+    }
+    if args.only.iter().any(|n| n == PRIMITIVES) {
+        let progress = Progress::new(0, a.csv_only);
+        let r = crate::compare_prims::run(a, &progress);
+        progress.finish();
+        r?;
+    }
+    if !args.only.is_empty() && args.only.iter().all(apart) {
+        return Ok(());
     }
     let Some(nvcc) = tools::find_tool("nvcc") else {
         bail!(
@@ -372,7 +385,7 @@ pub fn run(args: &CompareArgs) -> Result<()> {
     let only: Vec<String> = args
         .only
         .iter()
-        .filter(|n| *n != MEMCPY_ASYNC && *n != DEVICE_WIDE)
+        .filter(|n| *n != MEMCPY_ASYNC && !apart(n))
         .cloned()
         .collect();
     if staged {

@@ -17,6 +17,7 @@ mod cli;
 mod compare;
 mod compare_async;
 mod compare_device;
+mod compare_prims;
 mod data;
 mod info;
 mod kernels;

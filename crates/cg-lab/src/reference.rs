@@ -42,6 +42,14 @@ pub const DEVICE_WIDE_CU: Source = Source {
     fallback: &[],
 };
 
+/// `reference/cuda/primitives.cu`: CUB's block primitives (`cg-lab compare
+/// --only primitives`).
+pub const PRIMITIVES_CU: Source = Source {
+    stem: "primitives",
+    text: include_str!("../../../reference/cuda/primitives.cu"),
+    fallback: &[],
+};
+
 /// `reference/cuda/semantics.cu`: the semantic differential (`cg-lab verify`).
 pub const SEMANTICS_CU: Source = Source {
     stem: "semantics",

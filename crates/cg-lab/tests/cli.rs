@@ -405,3 +405,17 @@ fn sync_verifies_every_group_on_the_simulator() {
     assert_eq!(json["rows"].as_array().map(|r| r.len()), Some(21), "{json}");
     assert!(dir.join("sync.csv").exists() && dir.join("sync.md").exists());
 }
+
+#[test]
+fn primitives_verify_every_kernel_on_the_simulator() {
+    let (code, out, err) = cg_lab(&["compare", "--only", "primitives", "--backend", "sim"]);
+    assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
+    assert!(out.contains("nothing was timed"), "{out}");
+    // 11 kernels at 3 block sizes.
+    let ok = out
+        .lines()
+        .filter(|l| l.starts_with("verified primitives prim_") && l.contains(": OK"))
+        .count();
+    assert_eq!(ok, 33, "{out}");
+    assert!(!out.contains("FAILED"), "{out}");
+}

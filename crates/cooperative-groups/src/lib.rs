@@ -183,6 +183,10 @@
 //! * [`atomic`]: `atomicAdd` and friends.
 //! * `memcpy_async` (private, re-exported): [`memcpy_async`], [`wait`],
 //!   [`wait_prior`] — asynchronous copies global → shared (`cp.async`).
+//! * [`primitives`]: CUB's warp and block primitives (loads, stores,
+//!   exchanges, radix and merge sorts, histograms, …) above the
+//!   collectives, with their [`TempStorage`](primitives::TempStorage)
+//!   ([`temp_storage!`]).
 #![no_std]
 #![warn(missing_docs)]
 #![cfg_attr(
@@ -210,6 +214,7 @@ pub mod memcpy_async;
 pub mod ops;
 mod panic;
 mod pod;
+pub mod primitives;
 pub mod shared;
 mod unroll;
 mod value;

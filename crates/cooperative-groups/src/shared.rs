@@ -326,6 +326,12 @@ pub fn dynamic_shared<T: Pod>() -> DynamicShared<T> {
 }
 
 impl<T: Pod> DynamicShared<T> {
+    /// Element 0's address in this block's `.shared` window.
+    #[inline(always)]
+    pub(crate) fn addr(&self) -> arch::SharedAddr {
+        self.addr
+    }
+
     /// Number of `T` that fit in the launch's dynamic shared memory.
     #[inline(always)]
     pub fn len(&self) -> usize {
@@ -342,6 +348,39 @@ impl<T: Pod> DynamicShared<T> {
     #[inline(always)]
     pub fn as_ptr(&self) -> *mut T {
         self.ptr
+    }
+
+    /// Elements `start..start + N` as a [`SharedArray<T, N>`](SharedArray):
+    /// a fixed-size array where the size is a generic parameter (which
+    /// [`shared_array!`](crate::shared_array) cannot take). Panics (traps
+    /// on the GPU) if they are not all inside.
+    ///
+    /// ```
+    /// # use cooperative_groups::prelude::*;
+    /// # use cooperative_groups::dynamic_shared;
+    /// fn zeroed<const N: usize>() -> cooperative_groups::SharedArray<u32, N> {
+    ///     let a = dynamic_shared::<u32>().array_at::<N>(0);
+    ///     let r = this_thread_block().thread_rank() as usize;
+    ///     if r < N { a.store(r, 0) }
+    ///     this_thread_block().sync();
+    ///     a
+    /// }
+    /// # let cfg = cg_sim::LaunchConfig::new(1, 32).with_dynamic_smem(64);
+    /// # cg_sim::launch(&cfg, &|| assert_eq!(zeroed::<16>().load(15), 0)).unwrap();
+    /// ```
+    #[inline(always)]
+    #[track_caller]
+    pub fn array_at<const N: usize>(&self, start: usize) -> SharedArray<T, N> {
+        assert!(
+            start <= self.len && N <= self.len - start,
+            "dynamic shared memory array out of bounds"
+        );
+        let addr = arch::shared_add(self.addr, elem_offset::<T>(start));
+        // SAFETY: elements `start..start + N` lie inside the launch's
+        // dynamic shared memory (checked), aligned for `T` (the region is
+        // 16-byte aligned, `T` at most 16: `dynamic_shared`), alive for
+        // the kernel.
+        unsafe { SharedArray::from_shared_addr(addr) }
     }
 
     /// All of it as a [`SharedSlice`] (e.g. a `memcpy_async` destination).

@@ -15,12 +15,13 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src/collective");
+const SRC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
 
-/// Every `.rs` file under `collective/`, as its module path below
-/// `collective` (`warp::reduce`, `block`, `scan`, …).
-fn modules() -> BTreeMap<String, PathBuf> {
-    let root = Path::new(ROOT);
+/// Every `.rs` file under `src/<tree>/`, as its module path below `tree`
+/// (`warp::reduce`, `block`, `scan`, …).
+fn modules(tree: &str) -> BTreeMap<String, PathBuf> {
+    let root = Path::new(SRC).join(tree);
+    let root = root.as_path();
     let mut files = Vec::new();
     rust_files(root, &mut files);
     files
@@ -42,11 +43,11 @@ fn modules() -> BTreeMap<String, PathBuf> {
         .collect()
 }
 
-/// The `collective` modules `name`'s source refers to (by `super::` or
-/// `crate::collective::` paths, in `use` items and in expressions; brace
+/// The `tree` modules `name`'s source refers to (by `super::` or
+/// `crate::<tree>::` paths, in `use` items and in expressions; brace
 /// groups of `use` items expanded one level), other than itself and its
 /// own submodules.
-fn edges(name: &str, src: &str, all: &BTreeMap<String, PathBuf>) -> BTreeSet<String> {
+fn edges(tree: &str, name: &str, src: &str, all: &BTreeMap<String, PathBuf>) -> BTreeSet<String> {
     // Strip comments: docs name other modules in links, which is no import.
     let code: String = src
         .lines()
@@ -85,17 +86,19 @@ fn edges(name: &str, src: &str, all: &BTreeMap<String, PathBuf>) -> BTreeSet<Str
             .collect()
     };
     let supers = if name.is_empty() { "\0" } else { "super::" };
+    let own = format!("crate::{tree}::");
+    let dollar = format!("$crate::{tree}::");
     for (marker, base) in [
         (supers, parent.clone()),
-        ("crate::collective::", vec![]),
-        ("$crate::collective::", vec![]),
+        (own.as_str(), vec![]),
+        (dollar.as_str(), vec![]),
     ] {
         let mut rest = code.as_str();
         while let Some(i) = rest.find(marker) {
             // `$crate::collective::` also contains `crate::collective::`.
             let preceded = rest[..i].ends_with('$');
             rest = &rest[i + marker.len()..];
-            if preceded && marker == "crate::collective::" {
+            if preceded && marker == own {
                 continue;
             }
             let end = rest
@@ -121,14 +124,18 @@ fn edges(name: &str, src: &str, all: &BTreeMap<String, PathBuf>) -> BTreeSet<Str
     out
 }
 
-fn graph() -> BTreeMap<String, BTreeSet<String>> {
-    let all = modules();
+fn graph_of(tree: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let all = modules(tree);
     all.iter()
         .map(|(name, path)| {
             let src = std::fs::read_to_string(path).unwrap();
-            (name.clone(), edges(name, &src, &all))
+            (name.clone(), edges(tree, name, &src, &all))
         })
         .collect()
+}
+
+fn graph() -> BTreeMap<String, BTreeSet<String>> {
+    graph_of("collective")
 }
 
 /// The layer a module belongs to: 0 warp, 1 block, 2 dispatch, 3 grid.
@@ -166,7 +173,11 @@ fn the_layers_go_one_way() {
 
 #[test]
 fn no_import_circle_among_the_collectives() {
-    let g = graph();
+    no_circle(&graph());
+}
+
+/// Fails on an import circle in `g`.
+fn no_circle(g: &BTreeMap<String, BTreeSet<String>>) {
     // Depth-first search for a back edge.
     fn visit<'a>(
         n: &'a str,
@@ -192,8 +203,87 @@ fn no_import_circle_among_the_collectives() {
     }
     let mut state = BTreeMap::new();
     for n in g.keys() {
-        visit(n, &g, &mut state, &mut Vec::new());
+        visit(n, g, &mut state, &mut Vec::new());
     }
+}
+
+/// The layer of a `primitives` module: 0 the thread layer (the module
+/// root, the storage, the global-memory accesses, `direct`, `thread`,
+/// the arrangements, the algorithm markers), 1 the warp layer, 2 the
+/// block layer.
+fn primitive_layer(name: &str) -> u32 {
+    if name == "warp" || name.starts_with("warp::") {
+        1
+    } else if name == "block" || name.starts_with("block::") {
+        2
+    } else {
+        0
+    }
+}
+
+/// The primitives are layered as CUB's are: block primitives use warp
+/// ones (and the thread layer), warp primitives the thread layer only;
+/// the thread layer uses neither (the module root only declares and
+/// re-exports them).
+#[test]
+fn the_primitive_layers_go_one_way() {
+    let g = graph_of("primitives");
+    assert!(g.contains_key("warp::exchange") && g.contains_key("block::radix_sort"));
+    // The graph is what the modules import (a check that the reader works):
+    // the block layer is built from the warp layer.
+    assert!(g["block::exchange"].contains("warp::exchange"), "{g:#?}");
+    assert!(g["block::load"].contains("warp::load"), "{g:#?}");
+    assert!(
+        g["block::merge_sort"].contains("warp::merge_sort"),
+        "{g:#?}"
+    );
+    assert!(g["warp::load"].contains("direct"), "{g:#?}");
+    for (from, tos) in &g {
+        if from.is_empty() {
+            continue;
+        }
+        for to in tos {
+            assert!(
+                primitive_layer(to) <= primitive_layer(from),
+                "primitives::{from} (layer {}) imports primitives::{to} (layer {})",
+                primitive_layer(from),
+                primitive_layer(to)
+            );
+        }
+    }
+    no_circle(&g);
+}
+
+/// The primitives sit above the collectives: no collective, group,
+/// shared-memory or arch module names them.
+#[test]
+fn nothing_below_uses_the_primitives() {
+    let mut files = Vec::new();
+    rust_files(Path::new(SRC), &mut files);
+    let mut seen = 0;
+    for f in files {
+        let rel = f
+            .strip_prefix(SRC)
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .replace('\\', "/");
+        if rel.starts_with("primitives/") || rel == "lib.rs" {
+            continue;
+        }
+        let text = std::fs::read_to_string(&f).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap();
+            assert!(
+                !code.contains("primitives::"),
+                "src/{rel}:{}: `{}` reaches up into the primitives",
+                i + 1,
+                line.trim()
+            );
+        }
+        seen += 1;
+    }
+    assert!(seen > 30, "only {seen} files read");
 }
 
 /// Every `.rs` file under `dir`, recursively.

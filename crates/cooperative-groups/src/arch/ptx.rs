@@ -17,6 +17,8 @@ use super::{RawDim3, ShflMode};
 
 /// An address in the shared-memory window (`.shared` state space), 32 bits wide.
 pub type SharedAddr = u32;
+/// A shared address that names nothing (a primitive without storage).
+pub const NO_SHARED: SharedAddr = 0;
 
 #[allow(improper_ctypes)]
 unsafe extern "C" {
@@ -576,6 +578,10 @@ pub unsafe fn ld_shared<T: Copy + 'static>(addr: SharedAddr) -> T {
             let r: u16;
             asm!("ld.shared.b16 {0}, [{1}];", out(reg16) r, in(reg32) addr, options(pure, readonly, nostack));
             core::mem::transmute_copy(&r)
+        } else if size == 1 {
+            let r: u16;
+            asm!("ld.shared.u8 {0}, [{1}];", out(reg16) r, in(reg32) addr, options(pure, readonly, nostack));
+            core::mem::transmute_copy(&(r as u8))
         } else {
             shared_to_generic(addr).cast::<T>().read()
         }
@@ -604,6 +610,9 @@ pub unsafe fn st_shared<T: Copy + 'static>(addr: SharedAddr, v: T) {
         } else if padding_free::<T>() && size == 2 {
             let r: u16 = core::mem::transmute_copy(&v);
             asm!("st.shared.b16 [{0}], {1};", in(reg32) addr, in(reg16) r, options(nostack));
+        } else if padding_free::<T>() && size == 1 {
+            let r: u8 = core::mem::transmute_copy(&v);
+            asm!("st.shared.u8 [{0}], {1};", in(reg32) addr, in(reg16) (r as u16), options(nostack));
         } else {
             shared_to_generic(addr).cast::<T>().write(v)
         }
@@ -670,6 +679,52 @@ pub unsafe fn ld_shared_v4_u32(addr: SharedAddr) -> [u32; 4] {
 pub unsafe fn st_shared_u32(addr: SharedAddr, v: u32) {
     // SAFETY: the caller passes a valid shared address.
     unsafe { asm!("st.shared.b32 [{0}], {1};", in(reg32) addr, in(reg32) v, options(nostack)) };
+}
+
+/// Two consecutive 32-bit words to shared memory (`st.shared.v2.b32`).
+///
+/// # Safety
+/// `addr` must be a valid, 8-byte aligned shared address of this block with
+/// two words behind it.
+#[inline(always)]
+pub unsafe fn st_shared_v2_u32(addr: SharedAddr, v: [u32; 2]) {
+    // SAFETY: the caller passes a valid, aligned shared address.
+    unsafe {
+        asm!("st.shared.v2.b32 [{0}], {{{1}, {2}}};", in(reg32) addr, in(reg32) v[0], in(reg32) v[1], options(nostack))
+    };
+}
+
+/// Four consecutive 32-bit words to shared memory (`st.shared.v4.b32`).
+///
+/// # Safety
+/// `addr` must be a valid, 16-byte aligned shared address of this block
+/// with four words behind it.
+#[inline(always)]
+pub unsafe fn st_shared_v4_u32(addr: SharedAddr, v: [u32; 4]) {
+    // SAFETY: the caller passes a valid, aligned shared address.
+    unsafe {
+        asm!(
+            "st.shared.v4.b32 [{0}], {{{1}, {2}, {3}, {4}}};",
+            in(reg32) addr, in(reg32) v[0], in(reg32) v[1], in(reg32) v[2], in(reg32) v[3],
+            options(nostack)
+        )
+    };
+}
+
+/// `red.shared.add.u32 [addr], v`: an atomic add without a result on a
+/// word of this block's shared memory (relaxed; what nvcc emits for an
+/// `atomicAdd` on a `__shared__` counter whose result is unused, SASS
+/// `ATOMS`).
+///
+/// # Safety
+/// `addr` must be a valid, 4-byte aligned shared address of this block.
+#[inline(always)]
+pub unsafe fn red_shared_add_u32(addr: SharedAddr, v: u32) {
+    // SAFETY: the caller passes a valid shared address. Not `nomem`: it
+    // writes memory.
+    unsafe {
+        asm!("red.shared.add.u32 [{0}], {1};", in(reg32) addr, in(reg32) v, options(nostack))
+    };
 }
 
 /// `atom.add.u32` on a generic address; returns the old value.

@@ -14,6 +14,8 @@ use super::{RawDim3, ReduxOp, ShflMode};
 /// On the host a shared address is a plain pointer into the simulated block's
 /// shared-memory buffers.
 pub type SharedAddr = *mut u8;
+/// A shared address that names nothing (a primitive without storage).
+pub const NO_SHARED: SharedAddr = core::ptr::null_mut();
 
 /// `threadIdx`.
 #[inline]
@@ -378,6 +380,51 @@ pub unsafe fn st_shared_u32(addr: SharedAddr, v: u32) {
     // SAFETY: the caller passes a valid, aligned pointer.
     unsafe { (addr as *mut u32).write_volatile(v) };
     note_store(addr, 4);
+}
+
+/// Two consecutive 32-bit words to shared memory.
+///
+/// # Safety
+/// `addr` must be valid for two words and 8-byte aligned.
+#[track_caller]
+#[inline]
+pub unsafe fn st_shared_v2_u32(addr: SharedAddr, v: [u32; 2]) {
+    debug_assert!(
+        (addr as usize) & 7 == 0,
+        "st.shared.v2 needs an 8-byte aligned address"
+    );
+    for (k, w) in v.into_iter().enumerate() {
+        // SAFETY: forwarded contract.
+        unsafe { (addr.wrapping_add(4 * k) as *mut u32).write_volatile(w) };
+    }
+    note_store(addr, 8);
+}
+/// Four consecutive 32-bit words to shared memory.
+///
+/// # Safety
+/// `addr` must be valid for four words and 16-byte aligned.
+#[track_caller]
+#[inline]
+pub unsafe fn st_shared_v4_u32(addr: SharedAddr, v: [u32; 4]) {
+    debug_assert!(
+        (addr as usize) & 15 == 0,
+        "st.shared.v4 needs a 16-byte aligned address"
+    );
+    for (k, w) in v.into_iter().enumerate() {
+        // SAFETY: forwarded contract.
+        unsafe { (addr.wrapping_add(4 * k) as *mut u32).write_volatile(w) };
+    }
+    note_store(addr, 16);
+}
+/// `red.shared.add.u32`: a relaxed, block-scoped atomic add without result.
+///
+/// # Safety
+/// `addr` must be valid and 4-byte aligned.
+#[track_caller]
+#[inline]
+pub unsafe fn red_shared_add_u32(addr: SharedAddr, v: u32) {
+    // SAFETY: forwarded contract.
+    unsafe { atom_rmw_32(Rmw32::Add, addr.cast(), v, MemOrder::Relaxed, MemScope::Cta) };
 }
 
 /// Atomic add on a `u32`; returns the old value.

@@ -1,0 +1,158 @@
+//! [`BlockStore`]: the block's items to a tile of global memory (CUB's
+//! `BlockStore`).
+
+use core::marker::PhantomData;
+
+use super::exchange::BlockExchange;
+use super::load::{block_temp_bytes, warp_part};
+use super::{full_warp, rank_of};
+use crate::group::ThreadBlock;
+use crate::primitives::algorithm::{BlockAlgorithm, Kind, NoStorage, Transpose};
+use crate::primitives::direct;
+use crate::primitives::storage::{NeedsTempStorage, Smem, TempStorage};
+use crate::primitives::warp::store::WarpStore;
+use crate::value::ShflValue;
+
+/// Stores a tile of `BLOCK · ITEMS` items with algorithm `A` (see
+/// [`algorithm`](crate::primitives::algorithm)); the registers hold the
+/// blocked arrangement for every algorithm but `Striped`.
+///
+/// ```
+/// use cooperative_groups::prelude::*;
+/// use cooperative_groups::primitives::{BlockStore, Transpose};
+/// use cooperative_groups::temp_storage;
+/// # let dev = cg_sim::SimDevice { stack_size: 4 << 20, ..Default::default() };
+/// let mut out = vec![0u32; 100];
+/// let p = out.as_mut_ptr() as usize;
+/// # cg_sim::launch_on(&dev, &cg_sim::LaunchConfig::new(1, 32), &|| {
+/// let block = this_thread_block().with_threads::<32>();
+/// let temp = temp_storage!(BlockStore<u32, 32, 4, Transpose>);
+/// let r = block.thread_rank();
+/// let store = BlockStore::<u32, 32, 4, Transpose>::new(&block, &temp);
+/// // SAFETY: the first 100 outputs are this block's, each written once.
+/// unsafe { store.store_partial(p as *mut u32, 100, [4 * r, 4 * r + 1, 4 * r + 2, 4 * r + 3]) };
+/// # }).unwrap();
+/// assert_eq!(out, (0..100).collect::<Vec<u32>>());
+/// ```
+pub struct BlockStore<T, const BLOCK: u32, const ITEMS: usize, A = crate::primitives::Direct> {
+    rank: u32,
+    smem: Smem,
+    _t: PhantomData<fn() -> (T, A)>,
+}
+
+impl<T, const BLOCK: u32, const ITEMS: usize, A: BlockAlgorithm> NeedsTempStorage
+    for BlockStore<T, BLOCK, ITEMS, A>
+{
+    const TEMP_BYTES: usize = block_temp_bytes::<T, A, BLOCK, ITEMS>();
+}
+
+impl<T: ShflValue, const BLOCK: u32, const ITEMS: usize, A: BlockAlgorithm>
+    BlockStore<T, BLOCK, ITEMS, A>
+{
+    /// The store for `block`, exchanging (for `Transpose`,
+    /// `WarpTranspose`) in `temp`.
+    ///
+    /// # Panics
+    /// A block of another size than `BLOCK` is a contract violation.
+    #[inline(always)]
+    #[track_caller]
+    pub fn new<L: NeedsTempStorage>(block: &ThreadBlock<BLOCK>, temp: &TempStorage<L>) -> Self {
+        const { assert!(ITEMS > 0, "a thread holds at least one item") };
+        const {
+            assert!(
+                !matches!(A::KIND, Kind::WarpTranspose) || BLOCK.is_multiple_of(32),
+                "WarpTranspose needs a block of whole warps"
+            )
+        };
+        BlockStore {
+            rank: rank_of(block),
+            smem: temp.smem::<Self>(),
+            _t: PhantomData,
+        }
+    }
+
+    /// Stores the full tile from element 0 of `dst`.
+    ///
+    /// # Safety
+    /// The tile's `BLOCK · ITEMS` elements from `dst` must be valid for
+    /// writes that no other thread makes concurrently.
+    #[inline(always)]
+    #[track_caller]
+    pub unsafe fn store(&self, dst: *mut T, items: [T; ITEMS]) {
+        let r = self.rank;
+        // SAFETY: the caller's contract covers the tile, every arm's stores.
+        unsafe {
+            match A::KIND {
+                Kind::Direct => direct::store_blocked(r, dst, &items),
+                Kind::Striped => direct::store_striped::<BLOCK, T, ITEMS>(r, dst, &items),
+                Kind::Vectorize => direct::store_blocked_vectorized(r, dst, &items),
+                Kind::Transpose => {
+                    let x = BlockExchange::<T, BLOCK, ITEMS>::from_parts(r, self.smem)
+                        .blocked_to_striped(items);
+                    direct::store_striped::<BLOCK, T, ITEMS>(r, dst, &x)
+                }
+                Kind::WarpTranspose => {
+                    let (first, off) = warp_part::<T, ITEMS>(r);
+                    let warp = WarpStore::<T, ITEMS, Transpose, 32>::from_parts(
+                        full_warp(r),
+                        self.smem.offset(off),
+                    );
+                    warp.store(dst.wrapping_add(first), items)
+                }
+            }
+        }
+    }
+
+    /// Stores the first `valid` items of the tile.
+    ///
+    /// # Safety
+    /// As [`store`](Self::store), for the first `valid` elements.
+    #[inline(always)]
+    #[track_caller]
+    pub unsafe fn store_partial(&self, dst: *mut T, valid: usize, items: [T; ITEMS]) {
+        let r = self.rank;
+        // SAFETY: the caller's contract covers the first `valid`, every arm's stores.
+        unsafe {
+            match A::KIND {
+                Kind::Direct | Kind::Vectorize => {
+                    direct::store_blocked_partial(r, dst, valid, &items)
+                }
+                Kind::Striped => {
+                    direct::store_striped_partial::<BLOCK, T, ITEMS>(r, dst, valid, &items)
+                }
+                Kind::Transpose => {
+                    let x = BlockExchange::<T, BLOCK, ITEMS>::from_parts(r, self.smem)
+                        .blocked_to_striped(items);
+                    direct::store_striped_partial::<BLOCK, T, ITEMS>(r, dst, valid, &x)
+                }
+                Kind::WarpTranspose => {
+                    let (first, off) = warp_part::<T, ITEMS>(r);
+                    let warp = WarpStore::<T, ITEMS, Transpose, 32>::from_parts(
+                        full_warp(r),
+                        self.smem.offset(off),
+                    );
+                    warp.store_partial(dst.wrapping_add(first), valid.saturating_sub(first), items)
+                }
+            }
+        }
+    }
+}
+
+impl<T: ShflValue, const BLOCK: u32, const ITEMS: usize, A: NoStorage>
+    BlockStore<T, BLOCK, ITEMS, A>
+{
+    /// The store for `block`, for the algorithms that need no storage.
+    ///
+    /// # Panics
+    /// A block of another size than `BLOCK` is a contract violation.
+    #[inline(always)]
+    #[track_caller]
+    pub fn without_storage(block: &ThreadBlock<BLOCK>) -> Self {
+        const { assert!(ITEMS > 0, "a thread holds at least one item") };
+        BlockStore {
+            rank: rank_of(block),
+            smem: Smem::none(),
+            _t: PhantomData,
+        }
+    }
+}
