@@ -678,8 +678,8 @@ impl Gpu {
         // The guards record each argument's use on `stream` after the
         // launch (also after a refused one: a use that did not happen
         // orders nothing wrongly).
-        launch.after()?;
-        r
+        let after = launch.after();
+        r.and(after)
     }
 
     /// Launches any loaded function on `stream` (as
@@ -870,8 +870,7 @@ fn load_ptx(
 /// keeps that context alive; its copies and its zeroing run on the default
 /// stream. A launch on a cudarc stream takes it as an argument
 /// ([`Gpu::launch_on`]), and cudarc work reaches it through
-/// [`as_cuda_slice`](Self::as_cuda_slice) /
-/// [`as_cuda_slice_mut`](Self::as_cuda_slice_mut).
+/// [`as_cuda_slice`](Self::as_cuda_slice).
 pub struct DeviceBuffer<T> {
     pub(crate) ptr: sys::CUdeviceptr,
     pub(crate) len: usize,

@@ -34,10 +34,9 @@
 //!   kernel.
 //! * **This crate's buffers as cudarc slices.** A [`DeviceBuffer`] is an
 //!   argument of [`Gpu::launch_on`] as it is, and
-//!   [`DeviceBuffer::as_cuda_slice`] / [`DeviceBuffer::as_cuda_slice_mut`]
-//!   lend it to cudarc as a `CudaSlice` on a stream ([`CudaSliceRef`],
-//!   [`CudaSliceMut`]), ordered with the default stream that the buffer's
-//!   own copies use.
+//!   [`DeviceBuffer::as_cuda_slice`] lends it to cudarc as a `CudaSlice`
+//!   on a stream ([`BorrowedCudaSlice`]), ordered with the default stream
+//!   that the buffer's own copies use.
 //!
 //! A program in a cudarc project (it falls back to the simulator where
 //! there is no GPU; in a real project `KERNELS` is the table `cg-build`
@@ -572,79 +571,53 @@ impl<'s, 'b: 's, T: Pod + AtomicValue, S: Scope + 'static> StreamArg<'s, AtomicS
     }
 }
 
-/// A [`DeviceBuffer`] lent to cudarc, read-only, as a `CudaSlice` on a
-/// stream ([`DeviceBuffer::as_cuda_slice`]): it dereferences to
-/// `&CudaSlice<T>`, which any cudarc operation that reads a slice takes
-/// (`clone_dtoh`, `memcpy_dtod`'s source, a kernel argument).
-///
-/// The memory stays the buffer's: cudarc never frees it. Made, it orders
-/// the stream after the default stream's work (the buffer's copies and
-/// default-stream launches); dropped, it gives the memory back with
-/// cudarc's `CudaSlice::leak` (which orders the slice's stream after its
-/// recorded uses) and makes the default stream wait for that stream.
-pub struct CudaSliceRef<'b, T> {
-    slice: ManuallyDrop<CudaSlice<T>>,
-    _buf: PhantomData<&'b DeviceBuffer<T>>,
-}
-
-/// A [`DeviceBuffer`] lent to cudarc, writable
-/// ([`DeviceBuffer::as_cuda_slice_mut`]): `&CudaSlice<T>` by
-/// dereference, and [`view_mut`](Self::view_mut) for what writes
+/// A [`DeviceBuffer`] lent to cudarc as a `CudaSlice` on a stream
+/// ([`DeviceBuffer::as_cuda_slice`]), borrowing the buffer exclusively
+/// while it lives: it dereferences to `&CudaSlice<T>`, which every cudarc
+/// operation that reads a slice takes (`clone_dtoh`, `memcpy_dtod`'s
+/// source, an input of [`Gpu::launch_on`]), and
+/// [`view_mut`](Self::view_mut) gives the `CudaViewMut<T>` that writes
 /// (`memcpy_htod`'s destination, `memset_zeros`, an output of
-/// [`Gpu::launch_on`]). Ordered as [`CudaSliceRef`] is.
+/// [`Gpu::launch_on`]).
 ///
-/// It hands out no `&mut CudaSlice<T>` (which could be swapped for another
-/// slice and so freed by cudarc); a `CudaViewMut` reaches all of it.
-pub struct CudaSliceMut<'b, T> {
+/// The memory stays the buffer's: cudarc never frees it. Made, the loan
+/// orders the stream after the default stream's work (the buffer's copies
+/// and default-stream launches); dropped, it gives the memory back with
+/// cudarc's `CudaSlice::leak` (which orders the slice's stream after its
+/// recorded uses) and makes the default stream wait for that stream, so
+/// the buffer's own copies come after the cudarc work. The loan is
+/// exclusive because the buffer's copies take `&self`: a shared loan would
+/// let a default-stream copy race with cudarc work still queued. It hands
+/// out no `&mut CudaSlice<T>` (which could be swapped for another slice,
+/// and so freed by cudarc).
+pub struct BorrowedCudaSlice<'b, T> {
     slice: ManuallyDrop<CudaSlice<T>>,
     _buf: PhantomData<&'b mut DeviceBuffer<T>>,
 }
 
-impl<T> std::fmt::Debug for CudaSliceRef<'_, T> {
+impl<T> std::fmt::Debug for BorrowedCudaSlice<'_, T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("CudaSliceRef")
+        f.debug_struct("BorrowedCudaSlice")
             .field("len", &self.slice.len())
             .finish()
     }
 }
 
-impl<T> std::fmt::Debug for CudaSliceMut<'_, T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("CudaSliceMut")
-            .field("len", &self.slice.len())
-            .finish()
-    }
-}
-
-impl<T> Deref for CudaSliceRef<'_, T> {
+impl<T> Deref for BorrowedCudaSlice<'_, T> {
     type Target = CudaSlice<T>;
     fn deref(&self) -> &CudaSlice<T> {
         &self.slice
     }
 }
 
-impl<T> Deref for CudaSliceMut<'_, T> {
-    type Target = CudaSlice<T>;
-    fn deref(&self) -> &CudaSlice<T> {
-        &self.slice
-    }
-}
-
-impl<T> CudaSliceMut<'_, T> {
+impl<T> BorrowedCudaSlice<'_, T> {
     /// The whole buffer as a cudarc `CudaViewMut`, for what writes it.
     pub fn view_mut(&mut self) -> CudaViewMut<'_, T> {
         self.slice.as_view_mut()
     }
 }
 
-impl<T> Drop for CudaSliceRef<'_, T> {
-    fn drop(&mut self) {
-        // SAFETY: taken once, here; the field is not used again.
-        give_back(unsafe { ManuallyDrop::take(&mut self.slice) });
-    }
-}
-
-impl<T> Drop for CudaSliceMut<'_, T> {
+impl<T> Drop for BorrowedCudaSlice<'_, T> {
     fn drop(&mut self) {
         // SAFETY: taken once, here; the field is not used again.
         give_back(unsafe { ManuallyDrop::take(&mut self.slice) });
@@ -694,26 +667,30 @@ fn give_back<T>(slice: CudaSlice<T>) {
 }
 
 impl<T: Pod> DeviceBuffer<T> {
-    /// The buffer as a read-only cudarc `CudaSlice` on `stream` (a stream
-    /// of the buffer's context; an error otherwise), for as long as the
-    /// returned guard lives: cudarc's copies, its kernels and its other
-    /// libraries read it as one of their own slices. Ordered after the
-    /// default stream's work, and the default stream after it when the
-    /// guard is dropped (see [`CudaSliceRef`]).
-    pub fn as_cuda_slice(&self, stream: &Arc<CudaStream>) -> Result<CudaSliceRef<'_, T>> {
-        Ok(CudaSliceRef {
+    /// The buffer as a cudarc `CudaSlice` on `stream` (a stream of the
+    /// buffer's context; an error otherwise) for as long as the returned
+    /// loan lives: cudarc's copies, its kernels and the libraries built on
+    /// it use the buffer as one of their own slices, and a launch on the
+    /// stream takes it as a cudarc argument. Ordered with the default
+    /// stream both ways ([`BorrowedCudaSlice`]).
+    pub fn as_cuda_slice(&mut self, stream: &Arc<CudaStream>) -> Result<BorrowedCudaSlice<'_, T>> {
+        Ok(BorrowedCudaSlice {
             slice: ManuallyDrop::new(lend(self, stream)?),
             _buf: PhantomData,
         })
     }
+}
 
-    /// The buffer as a writable cudarc slice on `stream`
-    /// ([`CudaSliceMut`]), borrowed exclusively while the guard lives.
-    pub fn as_cuda_slice_mut(&mut self, stream: &Arc<CudaStream>) -> Result<CudaSliceMut<'_, T>> {
-        Ok(CudaSliceMut {
-            slice: ManuallyDrop::new(lend(self, stream)?),
-            _buf: PhantomData,
-        })
+impl<T: Pod> Buffer<T> {
+    /// A GPU buffer as a cudarc `CudaSlice` on `stream`
+    /// ([`DeviceBuffer::as_cuda_slice`]); an error for a simulator buffer.
+    pub fn as_cuda_slice(&mut self, stream: &Arc<CudaStream>) -> Result<BorrowedCudaSlice<'_, T>> {
+        match self {
+            Buffer::Device(d) => d.as_cuda_slice(stream),
+            Buffer::Host(_) => Err(RuntimeError::InvalidArgument(
+                "as_cuda_slice: a simulator buffer has no device memory".into(),
+            )),
+        }
     }
 }
 

@@ -88,9 +88,7 @@ pub use cudarc;
 pub use device::DeviceInfo;
 pub use error::{Result, RuntimeError};
 pub use gpu::{DeviceBuffer, Event, Function, Gpu, Module};
-pub use interop::{
-    CudaSliceMut, CudaSliceRef, Raw, StreamArg, StreamArgs, StreamLaunch, cuda_context,
-};
+pub use interop::{BorrowedCudaSlice, Raw, StreamArg, StreamArgs, StreamLaunch, cuda_context};
 pub use launch::{
     Dim3, HostArg, HostArgs, KernelArgs, KernelParam, LaunchConfig, SafeArgs, SafeParam,
     ShapeError, Target,
