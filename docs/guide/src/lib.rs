@@ -18,6 +18,9 @@ pub mod getting_started {}
 #[doc = include_str!("../porting-from-cuda.md")]
 pub mod porting_from_cuda {}
 
+#[doc = include_str!("../cudarc.md")]
+pub mod cudarc {}
+
 #[doc = include_str!("../simulator.md")]
 pub mod simulator {}
 
