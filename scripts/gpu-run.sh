@@ -12,7 +12,8 @@
 #   compare-block256/ -512/ -1024/   the same in larger blocks
 #   device_wide/             device-wide reduce and scan against CUB
 #   samples/                 the seven ported NVIDIA samples (each checks itself; the timed ones
-#                            against their C++ twins)
+#                            against their C++ twins) and cudarc-interop (kernels on a cudarc
+#                            program's stream with its CudaSlices, checked)
 #   sanitizer.txt            compute-sanitizer racecheck, synccheck and memcheck summaries
 #   <step>.log               each command's console output
 # and packs it into OUT_DIR/results.tgz. Steps (default: all): lab verify
@@ -109,7 +110,7 @@ fi
 if has samples; then
     mkdir -p samples
     for s in simple-cooperative-groups binary-partition-cg warp-aggregated-atomics-cg reduction \
-        reduction-multi-block-cg shfl-scan conjugate-gradient-multi-block-cg; do
+        reduction-multi-block-cg shfl-scan conjugate-gradient-multi-block-cg cudarc-interop; do
         run "samples/$s.txt" timeout 300 "$samples_dir/$s"
     done
 fi

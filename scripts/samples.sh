@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# NVIDIA's Cooperative Groups samples, ported (examples/): builds every
+# NVIDIA's Cooperative Groups samples, ported (examples/), and
+# cudarc-interop (a cudarc program that launches this library's kernels on
+# its own stream with its own CudaSlices): builds every
 # sample as a user's project is built (the kernels through cg-build) and
 # runs each; every sample checks its own results and fails if they are
 # wrong. On a machine with a GPU they run there (and the timed ones also
@@ -18,7 +20,7 @@ if [[ ${1:-} == --release ]]; then
     shift
 fi
 all=(simple-cooperative-groups binary-partition-cg warp-aggregated-atomics-cg reduction reduction-multi-block-cg
-    shfl-scan conjugate-gradient-multi-block-cg)
+    shfl-scan conjugate-gradient-multi-block-cg cudarc-interop)
 samples=("${@:-${all[@]}}")
 export CG_SMS=${CG_SMS:-90}
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$repo/target/samples}

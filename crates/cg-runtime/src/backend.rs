@@ -146,6 +146,16 @@ impl Backend {
         Ok(Backend::Gpu(Box::new(Gpu::open(ordinal, kernels)?)))
     }
 
+    /// The GPU of the caller's cudarc context `ctx`, with the PTX of
+    /// `kernels` loaded into that context ([`Gpu::from_context`]: no second
+    /// context).
+    pub fn from_context(
+        ctx: std::sync::Arc<cudarc::driver::CudaContext>,
+        kernels: &'static PtxModule,
+    ) -> Result<Backend> {
+        Ok(Backend::Gpu(Box::new(Gpu::from_context(ctx, kernels)?)))
+    }
+
     /// The simulator with its default virtual device
     /// ([`SimDevice::default`](cg_sim::SimDevice): 4 SMs of an H200-class
     /// GPU, which bounds cooperative grids).

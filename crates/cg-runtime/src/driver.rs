@@ -36,6 +36,23 @@ pub(crate) fn check(call: &'static str, r: sys::CUresult) -> Result<()> {
     })
 }
 
+/// A cudarc [`DriverError`](cudarc::driver::DriverError) of `call` as a
+/// [`RuntimeError::Cuda`] (its name and description from the driver).
+pub(crate) fn cudarc_error(
+    call: &'static str,
+) -> impl Fn(cudarc::driver::DriverError) -> RuntimeError {
+    move |e| match check(call, e.0) {
+        Err(err) => err,
+        // A `DriverError` never holds `CUDA_SUCCESS`; name it anyway.
+        Ok(()) => RuntimeError::Cuda {
+            call,
+            code: 0,
+            name: "CUDA_SUCCESS".into(),
+            description: "cudarc reported success as an error".into(),
+        },
+    }
+}
+
 /// Calls a driver function and checks its result: `cu!(cuInit(0))`.
 macro_rules! cu {
     ($f:ident ( $($arg:expr),* $(,)? )) => {
@@ -43,6 +60,20 @@ macro_rules! cu {
     };
 }
 pub(crate) use cu;
+
+/// Makes `ctx` the calling thread's current context (a no-op when it is
+/// already): every driver call of this crate runs in the context of the
+/// object it serves, whatever cudarc or the user made current since.
+pub(crate) fn bind(ctx: &cudarc::driver::CudaContext) -> Result<()> {
+    let mut current: sys::CUcontext = std::ptr::null_mut();
+    // SAFETY: writes one context handle.
+    unsafe { cu!(cuCtxGetCurrent(&mut current)) }?;
+    if current != ctx.cu_ctx() {
+        // SAFETY: the `CudaContext` is alive (borrowed), so its handle is valid.
+        unsafe { cu!(cuCtxSetCurrent(ctx.cu_ctx())) }?;
+    }
+    Ok(())
+}
 
 /// Loads `libcuda` and runs `cuInit` once; later calls return the first outcome.
 pub(crate) fn init() -> Result<()> {

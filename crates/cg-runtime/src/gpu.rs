@@ -1,18 +1,30 @@
 //! One GPU: its context, the modules of kernel crates (and of C++ images),
 //! memory, launches and CUDA-event timing.
+//!
+//! The context is a cudarc [`CudaContext`]: [`Gpu::open`] retains the
+//! device's primary context (as `CudaContext::new` does), and
+//! [`Gpu::from_context`] runs on a context the caller already has, so that a
+//! program that uses cudarc launches this library's kernels in its own
+//! context, on its own streams ([`Gpu::launch_on`], the
+//! [`interop`](crate::interop) module). Every object here (module, buffer,
+//! event) keeps its context alive and makes it current before each driver
+//! call.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::ffi::{CString, c_void};
 use std::marker::PhantomData;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use cooperative_groups::{Kernel, Pod};
 use cudarc::driver::sys::{self, CUfunction_attribute as FA};
+use cudarc::driver::{CudaContext, CudaEvent, CudaStream};
 
 use crate::device::{self, DeviceInfo};
-use crate::driver::cu;
+use crate::driver::{bind, cu, cudarc_error};
 use crate::error::{Result, RuntimeError};
+use crate::interop::{StreamArgs, StreamLaunch};
 use crate::launch::{Dim3, HostArg, HostArgs, KernelArgs, LaunchConfig, SafeArgs, Target};
 use crate::ptx::{EmbeddedPtx, PtxModule, select_for_device};
 
@@ -26,6 +38,8 @@ pub struct Module {
     functions: RefCell<HashMap<String, Function>>,
     /// The kernel crate it was built from (`None` for an image).
     crate_name: Option<&'static str>,
+    /// The context it is loaded in, kept alive until it is unloaded.
+    ctx: Arc<CudaContext>,
 }
 
 impl Module {
@@ -71,7 +85,9 @@ impl Module {
 
 impl Drop for Module {
     fn drop(&mut self) {
-        // SAFETY: the module was loaded by us and is unloaded once.
+        // Unloaded in its own context; an error here has no one to go to.
+        let _ = bind(&self.ctx);
+        // SAFETY: the module was loaded by us, in `ctx` (alive), and is unloaded once.
         unsafe { sys::cuModuleUnload(self.module) };
     }
 }
@@ -86,7 +102,9 @@ pub struct Gpu {
     timeout: Cell<Duration>,
     /// The kernel launched last, for the watchdog's message.
     last_kernel: RefCell<String>,
-    _ctx: sys::CUcontext,
+    /// The context everything of this GPU lives in (the primary context
+    /// for [`Gpu::open`], the caller's for [`Gpu::from_context`]).
+    ctx: Arc<CudaContext>,
 }
 
 /// The watchdog's default limit: far longer than any launch of the lab,
@@ -101,30 +119,62 @@ impl Gpu {
     /// the JIT log).
     pub fn open(ordinal: u32, kernels: &'static PtxModule) -> Result<Gpu> {
         let info = device::query(ordinal)?;
-        let (major, minor) = info.compute_capability;
-        let Some(ptx) = select_for_device(kernels.ptx(), major, minor)? else {
-            return Err(RuntimeError::UnsupportedGpu {
-                name: info.name.clone(),
-                major,
-                minor,
-            });
-        };
+        let ptx = newest_for(&info, kernels.ptx())?;
         let dev = device::device_handle(ordinal)?;
-        let mut ctx: sys::CUcontext = std::ptr::null_mut();
-        // SAFETY: `dev` is a valid device handle; the primary context is retained for the process.
-        unsafe {
-            cu!(cuDevicePrimaryCtxRetain(&mut ctx, dev))?;
-            cu!(cuCtxSetCurrent(ctx))?;
-        }
-        let kernels = load_ptx(ptx, kernels.crate_name(), None)?;
+        let mut primary: sys::CUcontext = std::ptr::null_mut();
+        // SAFETY: `dev` is a valid device handle. This reference to the
+        // primary context is never released: the context lives for the
+        // process, so that opening the GPU again is cheap.
+        unsafe { cu!(cuDevicePrimaryCtxRetain(&mut primary, dev)) }?;
+        // The same primary context, as cudarc holds it (`CudaContext::new`
+        // in a program that uses cudarc is this context too).
+        let ctx =
+            CudaContext::new(ordinal as usize).map_err(cudarc_error("cuDevicePrimaryCtxRetain"))?;
+        Gpu::with_context(info, ptx, kernels.crate_name(), ctx)
+    }
+
+    /// Opens the GPU of the caller's cudarc context `ctx` — no second
+    /// context: the PTX of `kernels` (chosen as [`open`](Self::open) does)
+    /// is JIT-loaded into `ctx`, and buffers, events and launches of this
+    /// `Gpu` live there, next to the caller's `CudaSlice`s and streams.
+    /// [`launch_on`](Self::launch_on) launches on the caller's
+    /// `CudaStream`s. `ctx` may be the primary context
+    /// (`CudaContext::new`) or any other; the `Gpu` keeps it alive.
+    pub fn from_context(ctx: Arc<CudaContext>, kernels: &'static PtxModule) -> Result<Gpu> {
+        let info = device::query(ctx.ordinal() as u32)?;
+        let ptx = newest_for(&info, kernels.ptx())?;
+        Gpu::with_context(info, ptx, kernels.crate_name(), ctx)
+    }
+
+    fn with_context(
+        info: DeviceInfo,
+        ptx: &'static EmbeddedPtx,
+        crate_name: &'static str,
+        ctx: Arc<CudaContext>,
+    ) -> Result<Gpu> {
+        let kernels = load_ptx(&ctx, ptx, crate_name, None)?;
         Ok(Gpu {
             info,
             ptx_sm: ptx.sm,
             kernels,
             timeout: Cell::new(DEFAULT_TIMEOUT),
             last_kernel: RefCell::new(String::new()),
-            _ctx: ctx,
+            ctx,
         })
+    }
+
+    /// The cudarc context this GPU's modules, buffers and events live in:
+    /// the one given to [`from_context`](Self::from_context), or the
+    /// device's primary context for [`open`](Self::open) (the context
+    /// cudarc's `CudaContext::new` retains too). Streams of this context
+    /// serve [`launch_on`](Self::launch_on).
+    pub fn context(&self) -> &Arc<CudaContext> {
+        &self.ctx
+    }
+
+    /// Makes the GPU's context current on this thread.
+    fn bind(&self) -> Result<()> {
+        bind(&self.ctx)
     }
 
     /// The device's facts.
@@ -168,6 +218,7 @@ impl Gpu {
     /// same crate built with other features) for this device.
     pub fn load(&self, kernels: &'static PtxModule) -> Result<Module> {
         load_ptx(
+            &self.ctx,
             self.newest_for_device(kernels.ptx())?,
             kernels.crate_name(),
             None,
@@ -183,6 +234,7 @@ impl Gpu {
         block_threads: u32,
     ) -> Result<Module> {
         load_ptx(
+            &self.ctx,
             self.newest_for_device(kernels.ptx())?,
             kernels.crate_name(),
             Some(block_threads),
@@ -191,16 +243,12 @@ impl Gpu {
 
     /// The newest PTX of `set` this device can JIT.
     fn newest_for_device(&self, set: &'static [EmbeddedPtx]) -> Result<&'static EmbeddedPtx> {
-        let (major, minor) = self.info.compute_capability;
-        select_for_device(set, major, minor)?.ok_or_else(|| RuntimeError::UnsupportedGpu {
-            name: self.info.name.clone(),
-            major,
-            minor,
-        })
+        newest_for(&self.info, set)
     }
 
     /// Loads a cubin or fatbin image (e.g. the C++ reference kernels).
     pub fn load_image(&self, image: &[u8]) -> Result<Module> {
+        self.bind()?;
         let mut module: sys::CUmodule = std::ptr::null_mut();
         // SAFETY: the driver copies the image; it is a complete cubin/fatbin.
         unsafe {
@@ -213,6 +261,7 @@ impl Gpu {
             module,
             functions: RefCell::new(HashMap::new()),
             crate_name: None,
+            ctx: self.ctx.clone(),
         })
     }
 
@@ -311,16 +360,20 @@ impl Gpu {
         cfg: &LaunchConfig,
         args: A,
     ) -> Result<()> {
-        args.with_params(|params| self.launch_params(f.0, name, cfg, params))
+        args.with_params(|params| self.launch_params(f.0, name, cfg, params, std::ptr::null_mut()))
     }
 
+    /// Launches on `stream` (the null stream: the default stream), after
+    /// the shape checks; asynchronous.
     fn launch_params(
         &self,
         f: sys::CUfunction,
         name: &str,
         cfg: &LaunchConfig,
         params: &mut [*mut c_void],
+        stream: sys::CUstream,
     ) -> Result<()> {
+        self.bind()?;
         let invalid = |reason: String| RuntimeError::InvalidLaunch {
             kernel: name.to_string(),
             reason,
@@ -345,7 +398,7 @@ impl Gpu {
                         b.y,
                         b.z,
                         smem,
-                        std::ptr::null_mut(),
+                        stream,
                         p,
                         std::ptr::null_mut()
                     ))
@@ -372,16 +425,7 @@ impl Gpu {
                 // SAFETY: as above; co-residency was checked.
                 unsafe {
                     cu!(cuLaunchCooperativeKernel(
-                        f,
-                        g.x,
-                        g.y,
-                        g.z,
-                        b.x,
-                        b.y,
-                        b.z,
-                        smem,
-                        std::ptr::null_mut(),
-                        p
+                        f, g.x, g.y, g.z, b.x, b.y, b.z, smem, stream, p
                     ))
                 }
             }
@@ -404,7 +448,7 @@ impl Gpu {
                     blockDimY: b.y,
                     blockDimZ: b.z,
                     sharedMemBytes: smem,
-                    hStream: std::ptr::null_mut(),
+                    hStream: stream,
                     attrs: &mut attr,
                     numAttrs: 1,
                 };
@@ -455,6 +499,7 @@ impl Gpu {
     /// Blocks that can be resident at once for this function and shape
     /// (occupancy per SM × SM count): the cooperative-launch limit.
     pub fn max_coresident_blocks(&self, f: Function, block: Dim3, smem: u32) -> Result<u32> {
+        self.bind()?;
         let f = f.0;
         let mut per_sm = 0i32;
         // SAFETY: writes one int for a loaded function.
@@ -479,6 +524,7 @@ impl Gpu {
 
     /// Waits for all work on the device, up to the watchdog's limit.
     pub fn synchronize(&self) -> Result<()> {
+        self.bind()?;
         let done = self.event_with_flags(CU_EVENT_DISABLE_TIMING)?;
         done.record()?;
         done.wait()?;
@@ -490,6 +536,7 @@ impl Gpu {
 
     /// Allocates `len` elements of device memory (zeroed).
     pub fn alloc<T: Pod>(&self, len: usize) -> Result<DeviceBuffer<T>> {
+        self.bind()?;
         let bytes = (len * std::mem::size_of::<T>()).max(1);
         let mut ptr: sys::CUdeviceptr = 0;
         // SAFETY: writes one device pointer.
@@ -497,6 +544,7 @@ impl Gpu {
         let buf = DeviceBuffer {
             ptr,
             len,
+            ctx: self.ctx.clone(),
             _t: PhantomData,
         };
         buf.zero()?;
@@ -516,6 +564,7 @@ impl Gpu {
     }
 
     fn event_with_flags(&self, flags: u32) -> Result<Event> {
+        self.bind()?;
         let mut ev: sys::CUevent = std::ptr::null_mut();
         // SAFETY: writes one event handle.
         unsafe { cu!(cuEventCreate(&mut ev, flags)) }?;
@@ -523,7 +572,217 @@ impl Gpu {
             ev,
             timeout: self.timeout.get(),
             kernel: self.last_kernel.borrow().clone(),
+            ctx: self.ctx.clone(),
         })
+    }
+}
+
+/// Launches on a cudarc stream: the caller's `CudaStream` (of this GPU's
+/// context), with cudarc's `CudaSlice`s and views as the typed parameters
+/// ([`interop`](crate::interop)).
+impl Gpu {
+    /// Launches the safe `#[kernel]` `kernel` from the module loaded by
+    /// [`open`](Self::open) / [`from_context`](Self::from_context) on
+    /// `stream`, a cudarc stream of this GPU's [`context`](Self::context).
+    /// **Asynchronous**: the launch is queued on `stream` and the call
+    /// returns; nothing synchronises (record a `CudaEvent` on the stream
+    /// to time or wait, or [`synchronize_stream`](Self::synchronize_stream)).
+    ///
+    /// `args` has one argument per parameter ([`StreamArgs`]): for a
+    /// `GlobalSlice<T>`, `&CudaSlice<T>`, `&CudaView<T>` or a `CudaView<T>`;
+    /// for an `OwnedSlice<T>` or `AtomicSlice<T>`, `&mut CudaSlice<T>`,
+    /// `&mut CudaViewMut<T>` or a `CudaViewMut<T>`; this crate's
+    /// [`DeviceBuffer`]s (`&` / `&mut`) too; values for scalars. The
+    /// borrows keep one buffer from being two outputs, or an output and an
+    /// input, of one launch. cudarc's stream ordering holds across the
+    /// launch: `stream` first waits for the recorded writes (and, for an
+    /// output, the reads) of each cudarc argument on other streams, and
+    /// after the launch each argument records its read (input) or write
+    /// (output) on `stream` — what cudarc's own launches do — so that
+    /// later cudarc work on any stream, and the slice's free, wait for the
+    /// kernel. A `DeviceBuffer` argument orders `stream` with the default
+    /// stream, where the buffer's own copies run, both ways.
+    ///
+    /// Cooperative (`grid.sync()`) and cluster launches run on `stream` as
+    /// well, with the checks of [`launch`](Self::launch) (a cooperative
+    /// grid that cannot be co-resident is refused before launch).
+    pub fn launch_on<'s, A: SafeArgs + KernelArgs, H: StreamArgs<'s, A>>(
+        &self,
+        stream: &'s CudaStream,
+        kernel: &Kernel<A>,
+        cfg: &LaunchConfig,
+        args: H,
+    ) -> Result<()> {
+        self.launch_on_in(stream, &self.kernels, kernel, cfg, args)
+    }
+
+    /// [`launch_on`](Self::launch_on) from `module` (an error if it was
+    /// built from another crate than the kernel's).
+    pub fn launch_on_in<'s, A: SafeArgs + KernelArgs, H: StreamArgs<'s, A>>(
+        &self,
+        stream: &'s CudaStream,
+        module: &Module,
+        kernel: &Kernel<A>,
+        cfg: &LaunchConfig,
+        args: H,
+    ) -> Result<()> {
+        // SAFETY: every parameter is `SafeParam`: the kernel needs no promise.
+        unsafe { self.launch_on_in_unchecked(stream, module, kernel, cfg, args) }
+    }
+
+    /// [`launch_on`](Self::launch_on) for any `#[kernel]`, raw-pointer
+    /// parameters included (passed as
+    /// [`Raw(ptr)`](crate::interop::Raw)).
+    ///
+    /// # Safety
+    /// Every raw pointer must be a device address valid for what the kernel
+    /// does with it until the kernel has finished, and ordered on `stream`
+    /// with every other use of its memory (the typed arguments order
+    /// themselves; raw pointers do not).
+    pub unsafe fn launch_on_unchecked<'s, A: KernelArgs, H: StreamArgs<'s, A>>(
+        &self,
+        stream: &'s CudaStream,
+        kernel: &Kernel<A>,
+        cfg: &LaunchConfig,
+        args: H,
+    ) -> Result<()> {
+        // SAFETY: forwarded contract.
+        unsafe { self.launch_on_in_unchecked(stream, &self.kernels, kernel, cfg, args) }
+    }
+
+    /// [`launch_on_unchecked`](Self::launch_on_unchecked) from `module`.
+    ///
+    /// # Safety
+    /// As [`launch_on_unchecked`](Self::launch_on_unchecked).
+    pub unsafe fn launch_on_in_unchecked<'s, A: KernelArgs, H: StreamArgs<'s, A>>(
+        &self,
+        stream: &'s CudaStream,
+        module: &Module,
+        kernel: &Kernel<A>,
+        cfg: &LaunchConfig,
+        args: H,
+    ) -> Result<()> {
+        self.check_stream(stream, kernel.name())?;
+        let f = module.kernel(kernel)?;
+        let mut launch = StreamLaunch::new(stream);
+        let params = args
+            .into_stream_params(kernel.param_names(), &mut launch)
+            .map_err(|reason| RuntimeError::InvalidLaunch {
+                kernel: kernel.name().into(),
+                reason,
+            })?;
+        launch.before()?;
+        // SAFETY: forwarded contract; the typed parameters are device memory
+        // of this context, ordered on `stream` by `launch`.
+        let r = unsafe { self.launch_function_on(stream, f, kernel.name(), cfg, params) };
+        // The guards record each argument's use on `stream` after the
+        // launch (also after a refused one: a use that did not happen
+        // orders nothing wrongly).
+        let after = launch.after();
+        r.and(after)
+    }
+
+    /// Launches any loaded function on `stream` (as
+    /// [`launch_function`](Self::launch_function) does on the default
+    /// stream).
+    ///
+    /// # Safety
+    /// As [`launch_function`](Self::launch_function), and every pointer
+    /// among `args` must be ordered on `stream` with every other use of its
+    /// memory until the function has finished.
+    pub unsafe fn launch_function_on<A: KernelArgs>(
+        &self,
+        stream: &CudaStream,
+        f: Function,
+        name: &str,
+        cfg: &LaunchConfig,
+        args: A,
+    ) -> Result<()> {
+        self.check_stream(stream, name)?;
+        args.with_params(|params| self.launch_params(f.0, name, cfg, params, stream.cu_stream()))
+    }
+
+    /// An error unless `stream` belongs to this GPU's context (the module
+    /// and the buffers live there).
+    fn check_stream(&self, stream: &CudaStream, name: &str) -> Result<()> {
+        if stream.context().cu_ctx() == self.ctx.cu_ctx() {
+            return Ok(());
+        }
+        Err(RuntimeError::InvalidLaunch {
+            kernel: name.to_string(),
+            reason: format!(
+                "the stream belongs to another CUDA context (device {}) than this GPU's (device {}, {}): \
+                 make the Gpu with Gpu::from_context on the stream's context",
+                stream.context().ordinal(),
+                self.info.ordinal,
+                self.info.name
+            ),
+        })
+    }
+
+    /// Waits until `event` (a cudarc event, recorded on a stream of this
+    /// GPU) has completed, polling, up to the watchdog's limit
+    /// ([`set_timeout`](Self::set_timeout)): a kernel that never ends is a
+    /// [`RuntimeError::Timeout`], where `CudaEvent::synchronize` would
+    /// wait forever. Errors of the work before it (a trap, say) come back
+    /// here.
+    pub fn wait_event(&self, event: &CudaEvent) -> Result<()> {
+        self.bind()?;
+        wait_until(self.timeout.get(), &self.last_kernel.borrow(), || {
+            event
+                .try_is_complete()
+                .map_err(cudarc_error("cuEventQuery"))
+        })
+    }
+
+    /// Waits for all work queued on `stream` so far, up to the watchdog's
+    /// limit (see [`wait_event`](Self::wait_event)).
+    pub fn synchronize_stream(&self, stream: &CudaStream) -> Result<()> {
+        self.check_stream(stream, &self.last_kernel.borrow())?;
+        let done = stream
+            .record_event(None)
+            .map_err(cudarc_error("cuEventRecord"))?;
+        self.wait_event(&done)
+    }
+}
+
+/// The newest PTX of `set` the device of `info` can JIT (or the one
+/// `CG_PTX_SM` names).
+fn newest_for(info: &DeviceInfo, set: &'static [EmbeddedPtx]) -> Result<&'static EmbeddedPtx> {
+    let (major, minor) = info.compute_capability;
+    select_for_device(set, major, minor)?.ok_or_else(|| RuntimeError::UnsupportedGpu {
+        name: info.name.clone(),
+        major,
+        minor,
+    })
+}
+
+/// Polls `done` until it says `true`, up to `timeout` (then
+/// [`RuntimeError::Timeout`] naming `kernel`, the one launched last).
+fn wait_until(
+    timeout: Duration,
+    kernel: &str,
+    mut done: impl FnMut() -> Result<bool>,
+) -> Result<()> {
+    let start = Instant::now();
+    let mut polls = 0u32;
+    loop {
+        if done()? {
+            return Ok(());
+        }
+        if start.elapsed() >= timeout {
+            return Err(RuntimeError::Timeout {
+                kernel: kernel.to_string(),
+                waited_s: start.elapsed().as_secs_f64(),
+            });
+        }
+        // Short waits stay responsive; long ones cost no CPU.
+        polls += 1;
+        if polls < 2000 {
+            std::thread::yield_now();
+        } else {
+            std::thread::sleep(Duration::from_micros(200));
+        }
     }
 }
 
@@ -559,10 +818,12 @@ fn check_threads_per_block(
 /// blocks of that many threads (`CU_JIT_THREADS_PER_BLOCK`, the PTX-side
 /// counterpart of `__launch_bounds__`).
 fn load_ptx(
+    ctx: &Arc<CudaContext>,
     ptx: &EmbeddedPtx,
     crate_name: &'static str,
     block_threads: Option<u32>,
 ) -> Result<Module> {
+    bind(ctx)?;
     let text = CString::new(ptx.ptx).expect("PTX has no NUL bytes");
     let mut log = vec![0u8; 16 * 1024];
     let mut opts = vec![
@@ -598,14 +859,22 @@ fn load_ptx(
         module,
         functions: RefCell::new(HashMap::new()),
         crate_name: Some(crate_name),
+        ctx: ctx.clone(),
     })
 }
 
 /// Device memory for `len` values of `T`, freed on drop. `T` is [`Pod`]:
 /// the bytes read back from the device, or zeroed, are always a `T`.
+///
+/// It lives in its [`Gpu`]'s context ([`context`](Self::context)) and
+/// keeps that context alive; its copies and its zeroing run on the default
+/// stream. A launch on a cudarc stream takes it as an argument
+/// ([`Gpu::launch_on`]), and cudarc work reaches it through
+/// [`as_cuda_slice`](Self::as_cuda_slice).
 pub struct DeviceBuffer<T> {
-    ptr: sys::CUdeviceptr,
-    len: usize,
+    pub(crate) ptr: sys::CUdeviceptr,
+    pub(crate) len: usize,
+    pub(crate) ctx: Arc<CudaContext>,
     _t: PhantomData<T>,
 }
 
@@ -662,6 +931,13 @@ fn device_only(name: &'static str, to: &Target) -> std::result::Result<(), Strin
     }
 }
 
+impl<T> DeviceBuffer<T> {
+    /// The cudarc context the buffer lives in (its [`Gpu`]'s).
+    pub fn context(&self) -> &Arc<CudaContext> {
+        &self.ctx
+    }
+}
+
 impl<T: Pod> DeviceBuffer<T> {
     /// The device address, typed for a kernel parameter.
     pub fn as_ptr(&self) -> *mut T {
@@ -685,6 +961,7 @@ impl<T: Pod> DeviceBuffer<T> {
     /// Copies `data` (exactly `len` elements) to the device.
     pub fn copy_from(&self, data: &[T]) -> Result<()> {
         assert_eq!(data.len(), self.len, "copy_from: length mismatch");
+        bind(&self.ctx)?;
         // SAFETY: both sides hold `bytes()` bytes.
         unsafe {
             cu!(cuMemcpyHtoD_v2(
@@ -697,6 +974,7 @@ impl<T: Pod> DeviceBuffer<T> {
 
     /// Copies the buffer back to the host.
     pub fn to_vec(&self) -> Result<Vec<T>> {
+        bind(&self.ctx)?;
         let mut out = Vec::<T>::with_capacity(self.len);
         // SAFETY: the destination has capacity for `bytes()` bytes; set_len after the copy fills them.
         unsafe {
@@ -712,12 +990,14 @@ impl<T: Pod> DeviceBuffer<T> {
 
     /// Sets every byte to zero (synchronous).
     pub fn zero(&self) -> Result<()> {
+        bind(&self.ctx)?;
         // SAFETY: the range lies inside the allocation.
         unsafe { cu!(cuMemsetD8_v2(self.ptr, 0, self.bytes().max(1))) }
     }
 
     /// Enqueues a zeroing memset on the default stream (for timed regions).
     pub fn zero_async(&self) -> Result<()> {
+        bind(&self.ctx)?;
         // SAFETY: the range lies inside the allocation.
         unsafe {
             cu!(cuMemsetD8Async(
@@ -732,7 +1012,12 @@ impl<T: Pod> DeviceBuffer<T> {
 
 impl<T> Drop for DeviceBuffer<T> {
     fn drop(&mut self) {
-        // SAFETY: allocated by cuMemAlloc and freed once.
+        // Freed in its own context; an error here has no one to go to.
+        let _ = bind(&self.ctx);
+        // SAFETY: allocated by cuMemAlloc in `ctx` (alive) and freed once.
+        // `cuMemFree` waits for the work of every stream of the context
+        // that may still use it (a synchronous free), so a kernel queued
+        // on a cudarc stream does not outlive its memory.
         unsafe { sys::cuMemFree_v2(self.ptr) };
     }
 }
@@ -744,6 +1029,8 @@ pub struct Event {
     timeout: Duration,
     /// The kernel launched last before the event was made.
     kernel: String,
+    /// Its context, kept alive until the event is destroyed.
+    ctx: Arc<CudaContext>,
 }
 
 /// `CU_EVENT_DISABLE_TIMING`: an event only for waiting.
@@ -754,32 +1041,20 @@ impl Event {
     /// limit (`cuEventSynchronize` would wait forever for a kernel that
     /// never ends).
     fn wait(&self) -> Result<()> {
-        let start = Instant::now();
-        let mut polls = 0u32;
-        loop {
+        bind(&self.ctx)?;
+        wait_until(self.timeout, &self.kernel, || {
             // SAFETY: a live event.
             let r = unsafe { sys::cuEventQuery(self.ev) };
-            if r != sys::CUresult::CUDA_ERROR_NOT_READY {
-                return crate::driver::check("cuEventQuery", r);
+            if r == sys::CUresult::CUDA_ERROR_NOT_READY {
+                return Ok(false);
             }
-            if start.elapsed() >= self.timeout {
-                return Err(RuntimeError::Timeout {
-                    kernel: self.kernel.clone(),
-                    waited_s: start.elapsed().as_secs_f64(),
-                });
-            }
-            // Short waits stay responsive; long ones cost no CPU.
-            polls += 1;
-            if polls < 2000 {
-                std::thread::yield_now();
-            } else {
-                std::thread::sleep(Duration::from_micros(200));
-            }
-        }
+            crate::driver::check("cuEventQuery", r).map(|()| true)
+        })
     }
 
     /// Records the event on the default stream.
     pub fn record(&self) -> Result<()> {
+        bind(&self.ctx)?;
         // SAFETY: a live event on the null stream.
         unsafe { cu!(cuEventRecord(self.ev, std::ptr::null_mut())) }
     }
@@ -797,7 +1072,8 @@ impl Event {
 
 impl Drop for Event {
     fn drop(&mut self) {
-        // SAFETY: created by cuEventCreate and destroyed once.
+        let _ = bind(&self.ctx);
+        // SAFETY: created by cuEventCreate in `ctx` (alive) and destroyed once.
         unsafe { sys::cuEventDestroy_v2(self.ev) };
     }
 }

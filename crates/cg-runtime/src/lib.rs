@@ -54,6 +54,12 @@
 //! # }
 //! ```
 //!
+//! A program that already uses cudarc keeps its context, streams and
+//! `CudaSlice`s: [`Gpu::from_context`] loads the kernels into its context,
+//! [`Gpu::launch_on`] launches on its stream (asynchronously, in cudarc's
+//! stream order) with its slices as the typed arguments, and a
+//! [`DeviceBuffer`] lends itself to cudarc as a `CudaSlice` ([`interop`]).
+//!
 //! A `#[kernel]` descriptor knows its crate: launched against the module of
 //! another crate it is refused ([`RuntimeError::KernelNotInModule`]) rather
 //! than running a same-named kernel. Every failure is a [`RuntimeError`]
@@ -65,6 +71,7 @@ pub mod device;
 mod driver;
 pub mod error;
 pub mod gpu;
+pub mod interop;
 pub mod launch;
 pub mod ptx;
 pub mod sass;
@@ -73,9 +80,15 @@ pub mod tools;
 pub use backend::{Backend, Buffer, BufferCastMut, BufferSliceMut, HostBuffer, Image};
 pub use cg_sim::{SimDevice, SimError};
 pub use cooperative_groups::{Kernel, Pod};
+/// The cudarc this crate is built on (0.19, driver API, loaded at run
+/// time): the `CudaContext`, `CudaStream` and `CudaSlice` types that
+/// [`Gpu::from_context`] and [`Gpu::launch_on`] take. A program that uses
+/// cudarc itself names the same version ([`interop`] says which features).
+pub use cudarc;
 pub use device::DeviceInfo;
 pub use error::{Result, RuntimeError};
 pub use gpu::{DeviceBuffer, Event, Function, Gpu, Module};
+pub use interop::{BorrowedCudaSlice, Raw, StreamArg, StreamArgs, StreamLaunch, cuda_context};
 pub use launch::{
     Dim3, HostArg, HostArgs, KernelArgs, KernelParam, LaunchConfig, SafeArgs, SafeParam,
     ShapeError, Target,

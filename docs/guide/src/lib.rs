@@ -21,6 +21,8 @@ pub mod porting_from_cuda {}
 
 #[doc = include_str!("../safe-kernels.md")]
 pub mod safe_kernels {}
+#[doc = include_str!("../cudarc.md")]
+pub mod cudarc {}
 
 #[doc = include_str!("../simulator.md")]
 pub mod simulator {}
