@@ -308,7 +308,8 @@ fn refilling_a_buffer_in_flight_is_reported() {
 
 /// The lab's staged kernels (`cg-lab compare --only memcpy_async`) on the
 /// simulator: a partial last tile and a tail of `n % 4` floats, with a
-/// 16-aligned and a misaligned input (the `f32` and plain fallbacks).
+/// 16-aligned and a misaligned input (the `f32` and plain fallbacks; the
+/// plain kernel's vector and scalar paths).
 #[test]
 fn lab_staged_kernels_sum_exactly() {
     use cg_kernels::memcpy_async::{
@@ -330,7 +331,17 @@ fn lab_staged_kernels_sum_exactly() {
                 partial.as_mut_ptr() as usize,
             );
             let cfg = LaunchConfig::new(3, BLOCK).with_dynamic_smem(SMEM_BYTES);
-            cg_sim::launch_on(&device(), &cfg, &|| {
+            // The plain kernel reads through `GlobalSlice` views of the
+            // input: registered as the launch's region, as cg-runtime's
+            // launches register their buffers.
+            let input = cg_sim::Region {
+                name: "input",
+                addr: i,
+                bytes: 4 * n,
+                elem: 4,
+                writable: false,
+            };
+            cg_sim::launch_with(&device(), &cfg, &[input], &|| {
                 // SAFETY: `n` floats of `store` from `offset`, one partial per block.
                 (unsafe { k.host_fn_unchecked() })((i as *const f32, p as *mut f32, n as u32))
             })
