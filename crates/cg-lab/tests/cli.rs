@@ -419,3 +419,33 @@ fn primitives_verify_every_kernel_on_the_simulator() {
     assert_eq!(ok, 33, "{out}");
     assert!(!out.contains("FAILED"), "{out}");
 }
+
+#[test]
+fn device_histogram_verifies_on_the_simulator() {
+    let (code, out, err) = cg_lab(&["compare", "--only", "device_histogram", "--backend", "sim"]);
+    assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
+    assert!(out.contains("nothing was timed"), "{out}");
+    // Two sizes, each with a partial last tile.
+    let ok = out
+        .lines()
+        .filter(|l| {
+            l.starts_with("verified device_histogram device_histogram_even") && l.contains(": OK")
+        })
+        .count();
+    assert_eq!(ok, 2, "{out}");
+    assert!(!out.contains("FAILED"), "{out}");
+}
+
+#[test]
+fn device_select_verifies_on_the_simulator() {
+    let (code, out, err) = cg_lab(&["compare", "--only", "device_select", "--backend", "sim"]);
+    assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
+    assert!(out.contains("nothing was timed"), "{out}");
+    // Flagged, If and Unique at two sizes, each with a partial last tile.
+    let ok = out
+        .lines()
+        .filter(|l| l.starts_with("verified device_select device_select_") && l.contains(": OK"))
+        .count();
+    assert_eq!(ok, 6, "{out}");
+    assert!(!out.contains("FAILED"), "{out}");
+}
