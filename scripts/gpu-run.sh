@@ -12,7 +12,7 @@
 #   compare-block256/ -512/ -1024/   the same in larger blocks
 #   device_wide/             device-wide reduce and scan against CUB
 #   device_histogram/        the device-wide even histogram against CUB's HistogramEven
-#   device_select/           the device-wide selections against CUB's DeviceSelect
+#   device_select/           the device-wide selections and run-length encoding against CUB's
 #   samples/                 the seven ported NVIDIA samples (each checks itself; the timed ones
 #                            against their C++ twins), cudarc-interop (kernels on a cudarc
 #                            program's stream with its CudaSlices, checked) and

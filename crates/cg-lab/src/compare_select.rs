@@ -1,14 +1,17 @@
-//! `cg-lab compare --only device_select`: the device-wide selections
-//! written with the library (`cg_kernels::device_select`: warp ballots,
+//! `cg-lab compare --only device_select`: the device-wide selections and
+//! run-length encoding written with the library
+//! (`cg_kernels::device_select`, `cg_kernels::device_rle`: warp ballots,
 //! the device scan's decoupled look-back) against CUB's
-//! `DeviceSelect::Flagged`, `If` and `Unique`, 2^20 to 2^28 `i32`, as
-//! elements per second and bandwidth (bytes read and written / median
-//! time) with % of the GPU's DRAM peak.
+//! `DeviceSelect::Flagged`, `If`, `Unique` and
+//! `DeviceRunLengthEncode::Encode`, 2^20 to 2^28 `i32`, as elements per
+//! second and bandwidth (bytes read and written / median time) with % of
+//! the GPU's DRAM peak.
 //!
 //! The input is runs of 1 to 8 equal values (uniform over `[-500, 500)`):
-//! `Unique` keeps about 2 in 9; the flags (one byte each) keep about half,
+//! `Unique` keeps about 2 in 9 (and the encoding writes as many runs,
+//! each a value and a length); the flags (one byte each) keep about half,
 //! and so does `If` (`x < 0`). Every (size, selection, side) is checked
-//! against the host's selection, element for element and the count,
+//! against the host's selection (or runs), element for element and the count,
 //! before timing (so both sides' outputs are equal). Without a GPU the
 //! Rust kernels are verified on the simulator at small sizes and nothing
 //! is timed.
@@ -17,6 +20,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
+use cg_kernels::device_rle::{DEVICE_RLE_ENCODE_I32, RLE_BLOCK, rle_grid};
 use cg_kernels::device_select::{
     DEVICE_SELECT_FLAGGED_I32, DEVICE_SELECT_IF_I32, DEVICE_SELECT_UNIQUE_I32, SELECT_BLOCK,
     SELECT_TILE, select_grid,
@@ -45,18 +49,21 @@ enum Algo {
     Flagged,
     If,
     Unique,
+    RunLengthEncode,
 }
 
-const ALGOS: [Algo; 3] = [Algo::Flagged, Algo::If, Algo::Unique];
+const ALGOS: [Algo; 4] = [Algo::Flagged, Algo::If, Algo::Unique, Algo::RunLengthEncode];
 
 fn name(algo: Algo, cub: bool) -> &'static str {
     match (algo, cub) {
         (Algo::Flagged, false) => DEVICE_SELECT_FLAGGED_I32.name(),
         (Algo::If, false) => DEVICE_SELECT_IF_I32.name(),
         (Algo::Unique, false) => DEVICE_SELECT_UNIQUE_I32.name(),
+        (Algo::RunLengthEncode, false) => DEVICE_RLE_ENCODE_I32.name(),
         (Algo::Flagged, true) => "cub::DeviceSelect::Flagged<int>",
         (Algo::If, true) => "cub::DeviceSelect::If<int, x < 0>",
         (Algo::Unique, true) => "cub::DeviceSelect::Unique<int>",
+        (Algo::RunLengthEncode, true) => "cub::DeviceRunLengthEncode::Encode<int>",
     }
 }
 
@@ -86,13 +93,14 @@ fn keep(algo: Algo, input: &[i32], flags: &[u8], i: usize) -> bool {
     match algo {
         Algo::Flagged => flags[i] != 0,
         Algo::If => input[i] < PIVOT,
-        Algo::Unique => i == 0 || input[i] != input[i - 1],
+        Algo::Unique | Algo::RunLengthEncode => i == 0 || input[i] != input[i - 1],
     }
 }
 
 type FlaggedFn = unsafe extern "C" fn(*const i32, *const u8, *mut i32, *mut u32, i32) -> i32;
 type IfFn = unsafe extern "C" fn(*const i32, i32, *mut i32, *mut u32, i32) -> i32;
 type UniqueFn = unsafe extern "C" fn(*const i32, *mut i32, *mut u32, i32) -> i32;
+type RleFn = unsafe extern "C" fn(*const i32, *mut i32, *mut u32, *mut u32, i32) -> i32;
 
 /// CUB's entry points in the shared library built from `device_select.cu`.
 struct Cub {
@@ -100,6 +108,7 @@ struct Cub {
     flagged: FlaggedFn,
     select_if: IfFn,
     unique: UniqueFn,
+    rle: RleFn,
 }
 
 impl Cub {
@@ -118,11 +127,13 @@ impl Cub {
             let flagged = *lib.get::<FlaggedFn>(b"cub_select_flagged_i32")?;
             let select_if = *lib.get::<IfFn>(b"cub_select_if_i32")?;
             let unique = *lib.get::<UniqueFn>(b"cub_select_unique_i32")?;
+            let rle = *lib.get::<RleFn>(b"cub_rle_encode_i32")?;
             Ok(Cub {
                 _lib: lib,
                 flagged,
                 select_if,
                 unique,
+                rle,
             })
         }
     }
@@ -134,8 +145,12 @@ struct Bench<'a> {
     input: Buffer<i32>,
     flags: Buffer<u8>,
     out: Buffer<i32>,
+    /// The runs' lengths (run-length encoding).
+    lengths: Buffer<u32>,
     count: Buffer<u32>,
     states: Buffer<u64>,
+    /// The encoding's second tile states (its last heads).
+    head_states: Buffer<u64>,
     epoch: u32,
 }
 
@@ -156,6 +171,7 @@ impl Bench<'_> {
             self.count.as_ptr(),
             self.states.as_ptr(),
         );
+        let (l, h) = (self.lengths.as_ptr(), self.head_states.as_ptr());
         if cub {
             let cb = self.cub.context("CUB runs on a GPU only")?;
             // SAFETY: device buffers of at least `n` inputs, flags and
@@ -165,6 +181,7 @@ impl Bench<'_> {
                     Algo::Flagged => (cb.flagged)(i, f, o, c, n as i32),
                     Algo::If => (cb.select_if)(i, PIVOT, o, c, n as i32),
                     Algo::Unique => (cb.unique)(i, o, c, n as i32),
+                    Algo::RunLengthEncode => (cb.rle)(i, o, l, c, n as i32),
                 }
             };
             if rc != 0 {
@@ -176,11 +193,15 @@ impl Bench<'_> {
             return Ok(());
         }
         let epoch = self.next_epoch();
-        let cfg = LaunchConfig::linear(select_grid(n), SELECT_BLOCK);
+        let cfg = if algo == Algo::RunLengthEncode {
+            LaunchConfig::linear(rle_grid(n), RLE_BLOCK)
+        } else {
+            LaunchConfig::linear(select_grid(n), SELECT_BLOCK)
+        };
         let b = self.backend;
-        // Every launch below: `n` inputs (and flags), room for `n` outputs,
-        // one count and a tile state per block, this backend's buffers,
-        // alive across the launch.
+        // Every launch below: `n` inputs (and flags), room for `n` outputs
+        // (and `n` lengths), one count and a tile state per block (in each
+        // array), this backend's buffers, alive across the launch.
         macro_rules! go {
             ($k:expr, $args:expr) => {
                 // SAFETY: the buffers above, as the kernel uses them.
@@ -196,6 +217,7 @@ impl Bench<'_> {
             Algo::Flagged => go!(DEVICE_SELECT_FLAGGED_I32, (i, f, o, c, s, n, epoch)),
             Algo::If => go!(DEVICE_SELECT_IF_I32, (i, PIVOT, o, c, s, n, epoch)),
             Algo::Unique => go!(DEVICE_SELECT_UNIQUE_I32, (i, o, c, s, n, epoch)),
+            Algo::RunLengthEncode => go!(DEVICE_RLE_ENCODE_I32, (i, o, l, c, s, h, n, epoch)),
         }
         Ok(())
     }
@@ -214,9 +236,27 @@ impl Bench<'_> {
         self.launch(algo, cub, n, true)?;
         let count = self.count.to_vec()?[0];
         let got = self.out.to_vec()?;
+        let rle = algo == Algo::RunLengthEncode;
+        let lengths = if rle {
+            self.lengths.to_vec()?
+        } else {
+            Vec::new()
+        };
         let mut m = 0usize;
-        for i in 0..n as usize {
+        let n = n as usize;
+        for i in 0..n {
             if keep(algo, input, flags, i) {
+                if rle {
+                    // The run from `i`: up to the next head (or the end).
+                    let len = (i + 1..n).find(|&e| input[e] != input[i]).unwrap_or(n) - i;
+                    if lengths.get(m) != Some(&(len as u32)) {
+                        return Ok((
+                            false,
+                            format!("run {m} has length {:?}, host {len}", lengths.get(m)),
+                            m as u64,
+                        ));
+                    }
+                }
                 if m >= got.len() || got[m] != input[i] {
                     return Ok((
                         false,
@@ -234,7 +274,11 @@ impl Bench<'_> {
         Ok(if count as usize == m {
             (
                 true,
-                format!("{m} selected, every one equals the host's"),
+                if rle {
+                    format!("{m} runs, every value and length equals the host's")
+                } else {
+                    format!("{m} selected, every one equals the host's")
+                },
                 m as u64,
             )
         } else {
@@ -286,8 +330,10 @@ fn bench<'a>(
         input: backend.upload(input)?,
         flags: backend.upload(flags)?,
         out: backend.alloc(input.len().max(1))?,
+        lengths: backend.alloc(input.len().max(1))?,
         count: backend.alloc(1)?,
-        states: backend.alloc(select_grid(n) as usize)?,
+        states: backend.alloc(select_grid(n).max(rle_grid(n)) as usize)?,
+        head_states: backend.alloc(rle_grid(n) as usize)?,
         epoch: 0,
     })
 }
@@ -382,7 +428,12 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
             let (n, algo) = (SIZES[s], ALGOS[a]);
             let ms = Summary::of(&smp);
             let flag_bytes = if algo == Algo::Flagged { n as f64 } else { 0.0 };
-            let bytes = 4.0 * n as f64 + flag_bytes + 4.0 * selected as f64;
+            let out_bytes = if algo == Algo::RunLengthEncode {
+                8.0
+            } else {
+                4.0
+            };
+            let bytes = 4.0 * n as f64 + flag_bytes + out_bytes * selected as f64;
             let secs = ms.median * 1e-3;
             let gbps = bytes / secs / 1e9;
             Point {
@@ -481,7 +532,9 @@ fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str) -> Str
         "`i32` input of runs of 1–8 equal values; flags one byte each (about half set); `If`: `x < {PIVOT}`. Rust: one \
          block of {SELECT_BLOCK} threads per tile of {SELECT_TILE} elements, a `ballot` per round of each warp, the \
          device scan's decoupled look-back for the warps' offsets. CUB: `cub::DeviceSelect::Flagged`, `If`, `Unique` \
-         (nvcc, host dispatch). Bandwidth: 4·n bytes read (and n of flags) plus 4 per selected element written / \
+         and `DeviceRunLengthEncode::Encode` (nvcc, host dispatch). Rust's encoding: the selection's layout with two \
+         look-backs (the runs before each warp, and its last run head by a `max` scan). Bandwidth: 4·n bytes read \
+         (and n of flags) plus 4 per selected element written (8 per run: value and length) / \
          median time; {peak}. Every point verified before timing (output and count equal the host's). Timing: \
          {timing}; all sizes, selections and sides interleaved.\n"
     );
