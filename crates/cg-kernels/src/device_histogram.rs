@@ -109,28 +109,31 @@ fn walk(
 ) {
     const TILE_VECS: usize = HISTO_TILE / 4;
     const { assert!(HISTO_VECS * 4 == 16, "unroll16! covers the samples") };
-    let tiles = n.div_ceil(HISTO_TILE);
+    let full = n / HISTO_TILE;
+    let step = grid_dim().x as usize;
     let mut t = block_idx().x as usize;
-    while t < tiles {
-        let src = &vectors[t * TILE_VECS..];
+    // The whole tiles, then the last, partial one apart (one path each:
+    // their registers are not live together).
+    while t < full {
+        let v = load.load(&vectors[t * TILE_VECS..]);
         let mut b = [0u32; HISTO_VECS * 4];
-        if (t + 1) * HISTO_TILE <= n {
-            let v = load.load(src);
-            unroll16!(i => {
-                b[i] = bin(v[i / 4].0[i % 4]);
-            });
-        } else {
-            // The last tile: vectors past `n` are zeros, and so are the
-            // last vector's samples past `n`; neither is counted.
-            let left = n - t * HISTO_TILE;
-            let v = load.load_partial(src, left.div_ceil(4), U4::default());
-            unroll16!(i => {
-                let e = ((i / 4) * HISTO_BLOCK as usize + rank) * 4 + i % 4;
-                b[i] = if e < left { bin(v[i / 4].0[i % 4]) } else { MAX_BINS as u32 };
-            });
-        }
+        unroll16!(i => {
+            b[i] = bin(v[i / 4].0[i % 4]);
+        });
         count.composite(&b, mine);
-        t += grid_dim().x as usize;
+        t += step;
+    }
+    let left = n - full * HISTO_TILE;
+    if t == full && left > 0 {
+        // Vectors past `n` are zeros, and so are the last vector's samples
+        // past `n`; neither is counted.
+        let v = load.load_partial(&vectors[t * TILE_VECS..], left.div_ceil(4), U4::default());
+        let mut b = [0u32; HISTO_VECS * 4];
+        unroll16!(i => {
+            let e = ((i / 4) * HISTO_BLOCK as usize + rank) * 4 + i % 4;
+            b[i] = if e < left { bin(v[i / 4].0[i % 4]) } else { MAX_BINS as u32 };
+        });
+        count.composite(&b, mine);
     }
 }
 
