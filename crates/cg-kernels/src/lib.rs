@@ -34,6 +34,7 @@ pub mod cluster;
 #[cfg(any(feature = "collectives", not(target_arch = "nvptx64")))]
 pub mod collectives;
 pub mod device_histogram;
+pub mod device_radix_sort;
 pub mod device_rle;
 pub mod device_select;
 pub mod device_wide;

@@ -33,8 +33,9 @@ pub struct CompareArgs {
     /// cg_reduce, cg_scan, warp_reduce, block_reduce, block_scan,
     /// block_reduce_sized, block_scan_sized, last_block, coalesced, cluster,
     /// memcpy_async, device_wide, device_histogram, device_select,
-    /// primitives); default: all but device_wide (4 GiB of buffers),
-    /// device_histogram (1 GiB), device_select (2.25 GiB) and primitives
+    /// device_radix_sort, primitives); default: all but device_wide (4 GiB
+    /// of buffers), device_histogram (1 GiB), device_select (2.25 GiB),
+    /// device_radix_sort (3 GiB) and primitives
     /// (CUB's block primitives at blocks of 128, 256 and 512: their own
     /// sizes), which run only when named
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
@@ -268,6 +269,7 @@ fn experiment_names() -> impl Iterator<Item = &'static str> {
         DEVICE_WIDE,
         DEVICE_HISTOGRAM,
         DEVICE_SELECT,
+        DEVICE_RADIX_SORT,
         PRIMITIVES,
     ])
 }
@@ -288,6 +290,10 @@ const DEVICE_HISTOGRAM: &str = "device_histogram";
 /// The device-wide selections against CUB (`compare_select`): their own
 /// sizes and outputs; verified on the simulator when there is no GPU.
 const DEVICE_SELECT: &str = "device_select";
+
+/// The device-wide radix sort against CUB (`compare_sort`): its own sizes
+/// and outputs; verified on the simulator when there is no GPU.
+const DEVICE_RADIX_SORT: &str = "device_radix_sort";
 
 /// The staged-copy sweep (`compare_async`), which has its own sizes and
 /// outputs rather than one row per experiment.
@@ -360,7 +366,11 @@ impl Timed for Pairs<'_, '_> {
 pub fn run(args: &CompareArgs) -> Result<()> {
     let a = &args.lab;
     let apart = |n: &String| {
-        n == DEVICE_WIDE || n == DEVICE_HISTOGRAM || n == DEVICE_SELECT || n == PRIMITIVES
+        n == DEVICE_WIDE
+            || n == DEVICE_HISTOGRAM
+            || n == DEVICE_SELECT
+            || n == DEVICE_RADIX_SORT
+            || n == PRIMITIVES
     };
     if args.only.iter().any(|n| n == DEVICE_WIDE) {
         let progress = Progress::new(0, a.csv_only);
@@ -377,6 +387,12 @@ pub fn run(args: &CompareArgs) -> Result<()> {
     if args.only.iter().any(|n| n == DEVICE_SELECT) {
         let progress = Progress::new(0, a.csv_only);
         let r = crate::compare_select::run(a, &progress);
+        progress.finish();
+        r?;
+    }
+    if args.only.iter().any(|n| n == DEVICE_RADIX_SORT) {
+        let progress = Progress::new(0, a.csv_only);
+        let r = crate::compare_sort::run(a, &progress);
         progress.finish();
         r?;
     }

@@ -20,6 +20,7 @@ mod compare_device;
 mod compare_histogram;
 mod compare_prims;
 mod compare_select;
+mod compare_sort;
 mod data;
 mod info;
 mod kernels;

@@ -1,0 +1,94 @@
+//! The device-wide radix sort (`device_radix_sort`) on the simulator
+//! against a sorted copy: the histogram launch and the four onesweep
+//! passes, partial last tiles, keys that differ in one byte only, equal
+//! keys, consecutive sorts on the same tile states (new epochs), and
+//! random inputs under proptest.
+
+use cg_kernels::device_radix_sort::{
+    DIGITS, PASSES, RADIX_HISTOGRAMS, RADIX_ONESWEEP, SORT_BLOCK, SORT_TILE, sort_tiles,
+};
+use proptest::prelude::*;
+
+fn dev() -> cg_sim::SimDevice {
+    cg_sim::SimDevice {
+        stack_size: 4 << 20,
+        ..Default::default()
+    }
+}
+
+/// Sorts `keys` with the kernels (histograms, then four passes).
+fn sort(keys: &[u32], epoch: &mut u32) -> Vec<u32> {
+    let n = keys.len() as u32;
+    let mut a = keys.to_vec();
+    let mut b = vec![0u32; keys.len()];
+    let mut counts = vec![0u32; PASSES * DIGITS];
+    let mut states = vec![0u64; sort_tiles(n) as usize * DIGITS];
+    let (pa, pc) = (a.as_ptr(), counts.as_mut_ptr());
+    // SAFETY: `n` keys and the counters.
+    let h = unsafe { RADIX_HISTOGRAMS.host_fn_unchecked() };
+    cg_sim::launch_on(&dev(), &cg_sim::LaunchConfig::new(2, SORT_BLOCK), &|| {
+        h((pa, pc, n))
+    })
+    .unwrap();
+    assert_eq!(counts[..DIGITS].iter().sum::<u32>(), n);
+    // SAFETY: as the kernel's documentation asks: `n` keys in and out,
+    // the counters, `DIGITS` states per tile.
+    let k = unsafe { RADIX_ONESWEEP.host_fn_unchecked() };
+    let cfg = cg_sim::LaunchConfig::new(sort_tiles(n), SORT_BLOCK);
+    for pass in 0..PASSES as u32 {
+        *epoch += 1;
+        let (src, dst) = if pass % 2 == 0 {
+            (&a, &mut b)
+        } else {
+            (&b, &mut a)
+        };
+        let (pi, po, pc, ps, e) = (
+            src.as_ptr(),
+            dst.as_mut_ptr(),
+            counts.as_ptr(),
+            states.as_mut_ptr(),
+            *epoch,
+        );
+        cg_sim::launch_on(&dev(), &cfg, &|| k((pi, po, pc, ps, n, pass, e))).unwrap();
+    }
+    a
+}
+
+fn sorted(keys: &[u32]) -> Vec<u32> {
+    let mut v = keys.to_vec();
+    v.sort_unstable();
+    v
+}
+
+fn keys(n: usize, seed: u64, mask: u32) -> Vec<u32> {
+    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 20) as u32 & mask
+        })
+        .collect()
+}
+
+#[test]
+fn sorts_match_the_model() {
+    let mut epoch = 0;
+    for n in [0usize, 1, 100, SORT_TILE, 3 * SORT_TILE + 77] {
+        for mask in [u32::MAX, 0xff00, 0x0300_0003, 0] {
+            let k = keys(n, n as u64 + mask as u64, mask);
+            assert_eq!(sort(&k, &mut epoch), sorted(&k), "n {n}, mask {mask:#x}");
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
+    #[test]
+    fn random_sorts(n in 0usize..3 * SORT_TILE, seed in any::<u64>()) {
+        let mut epoch = 0;
+        let k = keys(n, seed, u32::MAX);
+        prop_assert_eq!(sort(&k, &mut epoch), sorted(&k));
+    }
+}
