@@ -1,7 +1,7 @@
 // The C++ side of `cg-lab compare --only device_radix_sort`: CUB's
-// device-wide radix sort of u32 keys, built by the lab with nvcc into a
+// device-wide radix sort of u32 keys and of u32 key/value pairs, built by the lab with nvcc into a
 // shared library (`-shared -Xcompiler -fPIC`, static cudart) and called
-// through this C entry point on the legacy default stream, the stream the
+// through these C entry points on the legacy default stream, the stream the
 // lab's driver-API launches and events use (same primary context).
 //
 // Each call does CUB's two-phase dispatch: the temporary storage size
@@ -29,6 +29,15 @@ extern "C" int cub_radix_sort_keys_u32(const unsigned int *in, unsigned int *out
     if (cub::DeviceRadixSort::SortKeys(nullptr, bytes, in, out, n) != cudaSuccess) return -2;
     if (ensure_temp(bytes)) return -1;
     return (int)cub::DeviceRadixSort::SortKeys(g_temp, bytes, in, out, n);
+}
+
+extern "C" int cub_radix_sort_pairs_u32(const unsigned int *keys_in, unsigned int *keys_out,
+                                        const unsigned int *values_in, unsigned int *values_out, int n) {
+    size_t bytes = 0;
+    if (cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_in, keys_out, values_in, values_out, n) != cudaSuccess)
+        return -2;
+    if (ensure_temp(bytes)) return -1;
+    return (int)cub::DeviceRadixSort::SortPairs(g_temp, bytes, keys_in, keys_out, values_in, values_out, n);
 }
 
 // The last error of the runtime, for the lab's report.

@@ -1,7 +1,9 @@
-//! A device-wide LSD radix sort of `u32` keys, written with the library's
+//! A device-wide LSD radix sort of `u32` keys (and of pairs: `u32` keys
+//! with `u32` values, [`radix_onesweep_pairs`]), written with the library's
 //! block primitives and a decoupled look-back per digit (the "onesweep"
 //! shape): the `device_radix_sort` experiment of `cg-lab compare`, against
-//! CUB's `DeviceRadixSort::SortKeys`.
+//! CUB's `DeviceRadixSort::SortKeys` and `SortPairs`. Stable: equal keys
+//! keep their values' order.
 //!
 //! Four passes of 8 bits, least significant first, ping-ponging between
 //! two buffers, after one histogram launch:
@@ -104,19 +106,24 @@ pub fn radix_histograms(keys: *const u32, counts: *mut u32, n: u32) {
 
 type Count = BlockHistogram<u32, SORT_BLOCK, 1, DIGITS>;
 type Sort = BlockRadixSort<u32, SORT_BLOCK, SORT_ITEMS>;
+type SortPairs = BlockRadixSort<u32, SORT_BLOCK, SORT_ITEMS, u32>;
 type Load = BlockLoad<u32, SORT_BLOCK, SORT_ITEMS, Direct>;
 
-/// Pass `pass` (digit bits `8·pass .. 8·pass + 8`) of the sort of the
-/// first `n` keys of `input` into `output`, with the pass's global digit
-/// counts at `counts[pass · DIGITS ..]` ([`radix_histograms`]) and
-/// `states` (`DIGITS` per tile of [`sort_tiles`]`(n)`). Grid
-/// [`sort_tiles`]`(n)` blocks of [`SORT_BLOCK`]; `epoch` new and non-zero
-/// each launch on the states.
-#[kernel]
+/// One pass of the sort of the first `n` keys (and, with `PAIRS`, their
+/// values) from `input` to `output`; `sort` sorts the block's tile by the
+/// pass's digit. See [`radix_onesweep`].
+///
+/// # Safety
+/// As [`radix_onesweep`]'s documentation says; `values_in` and
+/// `values_out` as `input` and `output` when `PAIRS`.
+#[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub fn radix_onesweep(
+unsafe fn onesweep<const PAIRS: bool>(
+    sort: impl FnOnce(&mut [u32; SORT_ITEMS], &mut [u32; SORT_ITEMS], RadixSortOptions),
     input: *const u32,
     output: *mut u32,
+    values_in: *const u32,
+    values_out: *mut u32,
     counts: *const u32,
     states: *mut u64,
     n: u32,
@@ -124,7 +131,6 @@ pub fn radix_onesweep(
     epoch: u32,
 ) {
     let block = this_thread_block().with_threads::<SORT_BLOCK>();
-    let temp = temp_storage!(Sort);
     let begin = shared_array!(u32; DIGITS);
     let end = shared_array!(u32; DIGITS);
     let base = shared_array!(u32; DIGITS);
@@ -135,12 +141,21 @@ pub fn radix_onesweep(
     let valid = n.saturating_sub(first).min(SORT_TILE);
     let r = block.thread_rank() as usize;
     let shift = 8 * pass;
+    let load = Load::without_storage(&block);
     // SAFETY: the first `n` keys are readable.
     let src = unsafe { core::slice::from_raw_parts(input, n) };
-    let mut keys =
-        Load::without_storage(&block).load_partial(&src[first.min(n)..], valid, u32::MAX);
-    Sort::new(&block, &temp)
-        .sort_keys_with(&mut keys, RadixSortOptions::new().bits(shift, shift + 8));
+    let mut keys = load.load_partial(&src[first.min(n)..], valid, u32::MAX);
+    let mut values = [0u32; SORT_ITEMS];
+    if PAIRS {
+        // SAFETY: with `PAIRS` the first `n` values are readable.
+        let vsrc = unsafe { core::slice::from_raw_parts(values_in, n) };
+        values = load.load_partial(&vsrc[first.min(n)..], valid, 0);
+    }
+    sort(
+        &mut keys,
+        &mut values,
+        RadixSortOptions::new().bits(shift, shift + 8),
+    );
     let digit = |k: u32| (k >> shift) & 0xff;
     begin.store(r, 0);
     end.store(r, 0);
@@ -205,8 +220,71 @@ pub fn radix_onesweep(
         if p < valid {
             let at = base.load(digit(k) as usize).wrapping_add(p as u32) as usize;
             // SAFETY: `at < n` (a permutation of the keys' places); each
-            // place is written by one key.
-            unsafe { output.add(at).write(k) };
+            // place is written by one key (and its value).
+            unsafe {
+                output.add(at).write(k);
+                if PAIRS {
+                    values_out.add(at).write(values[i]);
+                }
+            }
         }
+    }
+}
+
+/// Pass `pass` (digit bits `8·pass .. 8·pass + 8`) of the sort of the
+/// first `n` keys of `input` into `output`, with the pass's global digit
+/// counts at `counts[pass · DIGITS ..]` ([`radix_histograms`]) and
+/// `states` (`DIGITS` per tile of [`sort_tiles`]`(n)`). Grid
+/// [`sort_tiles`]`(n)` blocks of [`SORT_BLOCK`]; `epoch` new and non-zero
+/// each launch on the states.
+#[kernel]
+pub fn radix_onesweep(
+    input: *const u32,
+    output: *mut u32,
+    counts: *const u32,
+    states: *mut u64,
+    n: u32,
+    pass: u32,
+    epoch: u32,
+) {
+    let block = this_thread_block().with_threads::<SORT_BLOCK>();
+    let temp = temp_storage!(Sort);
+    let sort = |k: &mut [u32; SORT_ITEMS], _: &mut [u32; SORT_ITEMS], o| {
+        Sort::new(&block, &temp).sort_keys_with(k, o)
+    };
+    let none = core::ptr::null_mut();
+    // SAFETY: the launcher's contract (this kernel's documentation).
+    unsafe {
+        onesweep::<false>(
+            sort, input, output, none, none, counts, states, n, pass, epoch,
+        )
+    }
+}
+
+/// [`radix_onesweep`] for pairs: the first `n` values of `values_in` move
+/// with their keys to `values_out`.
+#[kernel]
+#[allow(clippy::too_many_arguments)]
+pub fn radix_onesweep_pairs(
+    input: *const u32,
+    output: *mut u32,
+    values_in: *const u32,
+    values_out: *mut u32,
+    counts: *const u32,
+    states: *mut u64,
+    n: u32,
+    pass: u32,
+    epoch: u32,
+) {
+    let block = this_thread_block().with_threads::<SORT_BLOCK>();
+    let temp = temp_storage!(SortPairs);
+    let sort = |k: &mut [u32; SORT_ITEMS], v: &mut [u32; SORT_ITEMS], o| {
+        SortPairs::new(&block, &temp).sort_pairs_with(k, v, o)
+    };
+    // SAFETY: the launcher's contract (this kernel's documentation).
+    unsafe {
+        onesweep::<true>(
+            sort, input, output, values_in, values_out, counts, states, n, pass, epoch,
+        )
     }
 }

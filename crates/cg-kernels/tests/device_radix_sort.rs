@@ -5,7 +5,8 @@
 //! random inputs under proptest.
 
 use cg_kernels::device_radix_sort::{
-    DIGITS, PASSES, RADIX_HISTOGRAMS, RADIX_ONESWEEP, SORT_BLOCK, SORT_TILE, sort_tiles,
+    DIGITS, PASSES, RADIX_HISTOGRAMS, RADIX_ONESWEEP, RADIX_ONESWEEP_PAIRS, SORT_BLOCK, SORT_TILE,
+    sort_tiles,
 };
 use proptest::prelude::*;
 
@@ -52,6 +53,69 @@ fn sort(keys: &[u32], epoch: &mut u32) -> Vec<u32> {
         cg_sim::launch_on(&dev(), &cfg, &|| k((pi, po, pc, ps, n, pass, e))).unwrap();
     }
     a
+}
+
+/// Sorts `keys` and moves `values` with them (histograms, four passes).
+fn sort_pairs(keys: &[u32], values: &[u32], epoch: &mut u32) -> (Vec<u32>, Vec<u32>) {
+    let n = keys.len() as u32;
+    let (mut a, mut b) = (keys.to_vec(), vec![0u32; keys.len()]);
+    let (mut va, mut vb) = (values.to_vec(), vec![0u32; keys.len()]);
+    let mut counts = vec![0u32; PASSES * DIGITS];
+    let mut states = vec![0u64; sort_tiles(n) as usize * DIGITS];
+    let (pa, pc) = (a.as_ptr(), counts.as_mut_ptr());
+    // SAFETY: `n` keys and the counters.
+    let h = unsafe { RADIX_HISTOGRAMS.host_fn_unchecked() };
+    cg_sim::launch_on(&dev(), &cg_sim::LaunchConfig::new(3, SORT_BLOCK), &|| {
+        h((pa, pc, n))
+    })
+    .unwrap();
+    // SAFETY: `n` keys and values in and out, the counters, `DIGITS`
+    // states per tile.
+    let k = unsafe { RADIX_ONESWEEP_PAIRS.host_fn_unchecked() };
+    let cfg = cg_sim::LaunchConfig::new(sort_tiles(n), SORT_BLOCK);
+    for pass in 0..PASSES as u32 {
+        *epoch += 1;
+        let (src, dst, vsrc, vdst) = if pass % 2 == 0 {
+            (&a, &mut b, &va, &mut vb)
+        } else {
+            (&b, &mut a, &vb, &mut va)
+        };
+        let args = (
+            src.as_ptr(),
+            dst.as_mut_ptr(),
+            vsrc.as_ptr(),
+            vdst.as_mut_ptr(),
+            counts.as_ptr(),
+            states.as_mut_ptr(),
+            n,
+            pass,
+            *epoch,
+        );
+        cg_sim::launch_on(&dev(), &cfg, &|| k(args)).unwrap();
+    }
+    (a, va)
+}
+
+/// The stable sort of the pairs by key.
+fn sorted_pairs(keys: &[u32], values: &[u32]) -> (Vec<u32>, Vec<u32>) {
+    let mut p: Vec<(u32, u32)> = keys.iter().copied().zip(values.iter().copied()).collect();
+    p.sort_by_key(|&(k, _)| k);
+    p.into_iter().unzip()
+}
+
+#[test]
+fn pairs_sort_stably() {
+    let mut epoch = 0;
+    for n in [0usize, 5, SORT_TILE + 1, 2 * SORT_TILE + 300] {
+        // Few distinct keys: long runs of equal keys keep their values' order.
+        let k = keys(n, 11 + n as u64, 0x0101_0101);
+        let v: Vec<u32> = (0..n as u32).collect();
+        assert_eq!(
+            sort_pairs(&k, &v, &mut epoch),
+            sorted_pairs(&k, &v),
+            "n {n}"
+        );
+    }
 }
 
 fn sorted(keys: &[u32]) -> Vec<u32> {

@@ -1,13 +1,14 @@
 //! `cg-lab compare --only device_radix_sort`: the device-wide radix sort
-//! of `u32` keys written with the library (`cg_kernels::device_radix_sort`:
+//! of `u32` keys, and of pairs (`u32` keys, `u32` values), written with the library (`cg_kernels::device_radix_sort`:
 //! one histogram launch for the four 8-bit digits, then four onesweep
 //! passes — `BlockRadixSort` of each tile by the pass's digit, a decoupled
 //! look-back per digit, a scatter) against CUB's
-//! `DeviceRadixSort::SortKeys`, 2^20 to 2^28 keys, as keys per second.
+//! `DeviceRadixSort::SortKeys` and `SortPairs`, 2^20 to 2^28 keys, as keys
+//! (pairs) per second.
 //!
-//! The keys are uniformly random `u32`. Both sides' outputs are checked
-//! against the host's sort at every size before timing (so they are equal
-//! to each other). The Rust side's time includes its memset of the digit
+//! The keys are uniformly random `u32`, each pair's value its key's index.
+//! Both sides' outputs are checked against the host's (stable) sort at
+//! every size before timing (so they are equal to each other). The Rust side's time includes its memset of the digit
 //! counters and the histogram launch. Without a GPU the Rust kernels are
 //! verified on the simulator at small sizes and nothing is timed.
 
@@ -16,7 +17,8 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use cg_kernels::device_radix_sort::{
-    DIGITS, PASSES, RADIX_HISTOGRAMS, RADIX_ONESWEEP, SORT_BLOCK, SORT_TILE, sort_tiles,
+    DIGITS, PASSES, RADIX_HISTOGRAMS, RADIX_ONESWEEP, RADIX_ONESWEEP_PAIRS, SORT_BLOCK, SORT_TILE,
+    sort_tiles,
 };
 use cg_runtime::{Backend, Buffer, Dim3, LaunchConfig, tools};
 use serde::Serialize;
@@ -47,11 +49,13 @@ fn keys(n: u32) -> Vec<u32> {
 }
 
 type CubFn = unsafe extern "C" fn(*const u32, *mut u32, i32) -> i32;
+type CubPairsFn = unsafe extern "C" fn(*const u32, *mut u32, *const u32, *mut u32, i32) -> i32;
 
 /// CUB's entry point in the shared library built from `device_radix_sort.cu`.
 struct Cub {
     _lib: libloading::Library,
     sort: CubFn,
+    pairs: CubPairsFn,
 }
 
 impl Cub {
@@ -67,7 +71,13 @@ impl Cub {
         let lib = unsafe { libloading::Library::new(&lib) }.context("loading the CUB library")?;
         // SAFETY: the symbol has the declared C signature (device_radix_sort.cu).
         let sort = unsafe { *lib.get::<CubFn>(b"cub_radix_sort_keys_u32")? };
-        Ok(Cub { _lib: lib, sort })
+        // SAFETY: as above.
+        let pairs = unsafe { *lib.get::<CubPairsFn>(b"cub_radix_sort_pairs_u32")? };
+        Ok(Cub {
+            _lib: lib,
+            sort,
+            pairs,
+        })
     }
 }
 
@@ -77,6 +87,9 @@ struct Bench<'a> {
     input: Buffer<u32>,
     a: Buffer<u32>,
     out: Buffer<u32>,
+    values: Buffer<u32>,
+    va: Buffer<u32>,
+    vout: Buffer<u32>,
     counts: Buffer<u32>,
     states: Buffer<u64>,
     histogram_grid: u32,
@@ -92,14 +105,24 @@ impl Bench<'_> {
         self.epoch
     }
 
-    /// One sort of the first `n` keys of `input` into `out`.
-    fn launch(&mut self, cub: bool, n: u32, sync: bool) -> Result<()> {
+    /// One sort of the first `n` keys of `input` into `out` (and with
+    /// `pairs` their values from `values` into `vout`).
+    fn launch(&mut self, pairs: bool, cub: bool, n: u32, sync: bool) -> Result<()> {
+        let (vi, va, vo) = (self.values.as_ptr(), self.va.as_ptr(), self.vout.as_ptr());
         if cub {
             let c = self.cub.context("CUB runs on a GPU only")?;
-            // SAFETY: `input` and `out` hold at least `n` keys.
-            let rc = unsafe { (c.sort)(self.input.as_ptr(), self.out.as_ptr(), n as i32) };
+            let (i, o) = (self.input.as_ptr(), self.out.as_ptr());
+            // SAFETY: `input`, `out`, `values` and `vout` hold at least `n`
+            // elements.
+            let rc = unsafe {
+                if pairs {
+                    (c.pairs)(i, o, vi, vo, n as i32)
+                } else {
+                    (c.sort)(i, o, n as i32)
+                }
+            };
             if rc != 0 {
-                bail!("cub::DeviceRadixSort::SortKeys returned CUDA error {rc}");
+                bail!("{} returned CUDA error {rc}", name(pairs, true));
             }
         } else {
             self.counts.zero_async()?;
@@ -113,9 +136,9 @@ impl Bench<'_> {
                 self.counts.as_ptr(),
                 self.states.as_ptr(),
             );
-            // Every launch below: `n` keys in and out of this backend's
-            // buffers, the `PASSES · DIGITS` counters, `DIGITS` states per
-            // tile, alive across the launch.
+            // Every launch below: `n` keys (and values) in and out of this
+            // backend's buffers, the `PASSES · DIGITS` counters, `DIGITS`
+            // states per tile, alive across the launch.
             macro_rules! go {
                 ($k:expr, $cfg:expr, $args:expr) => {
                     // SAFETY: the buffers above, as the kernel uses them.
@@ -130,14 +153,25 @@ impl Bench<'_> {
             go!(RADIX_HISTOGRAMS, hist, (i.cast_const(), c, n));
             // input → a → out → a → out: pass p reads `src` and writes
             // `dst`, the last one `out`.
-            let plan = [(i, a), (a, o), (o, a), (a, o)];
-            for (pass, (src, dst)) in plan.into_iter().enumerate() {
+            let plan = [
+                (i, a, vi, va),
+                (a, o, va, vo),
+                (o, a, vo, va),
+                (a, o, va, vo),
+            ];
+            for (pass, (src, dst, vsrc, vdst)) in plan.into_iter().enumerate() {
                 let e = self.next_epoch();
-                go!(
-                    RADIX_ONESWEEP,
-                    pass_cfg,
-                    (src.cast_const(), dst, c.cast_const(), s, n, pass as u32, e)
-                );
+                let (src, c) = (src.cast_const(), c.cast_const());
+                if pairs {
+                    let args = (src, dst, vsrc.cast_const(), vdst, c, s, n, pass as u32, e);
+                    go!(RADIX_ONESWEEP_PAIRS, pass_cfg, args);
+                } else {
+                    go!(
+                        RADIX_ONESWEEP,
+                        pass_cfg,
+                        (src, dst, c, s, n, pass as u32, e)
+                    );
+                }
             }
         }
         if let (true, Backend::Gpu(g)) = (sync, self.backend) {
@@ -146,27 +180,49 @@ impl Bench<'_> {
         Ok(())
     }
 
-    /// One sort of the first `n` keys against the host's: (ok, what).
-    fn verify(&mut self, cub: bool, n: u32, want: &[u32]) -> Result<(bool, String)> {
-        self.launch(cub, n, true)?;
+    /// One sort of the first `n` keys (pairs) against the host's sorted
+    /// pairs `want` (key, index): (ok, what).
+    fn verify(
+        &mut self,
+        pairs: bool,
+        cub: bool,
+        n: u32,
+        want: &[(u32, u32)],
+    ) -> Result<(bool, String)> {
+        self.launch(pairs, cub, n, true)?;
         let got = self.out.to_vec()?;
-        Ok(match (0..n as usize).find(|&i| got[i] != want[i]) {
+        let vals = if pairs {
+            self.vout.to_vec()?
+        } else {
+            Vec::new()
+        };
+        let bad = (0..n as usize).find(|&i| got[i] != want[i].0 || (pairs && vals[i] != want[i].1));
+        Ok(match bad {
+            None if pairs => (true, format!("{n} pairs equal the host's stable sort")),
             None => (true, format!("{n} keys equal the host's sort")),
-            Some(i) => (false, format!("key {i} is {}, host {}", got[i], want[i])),
+            Some(i) => (
+                false,
+                format!(
+                    "place {i}: key {}, value {:?}; host {:?}",
+                    got[i],
+                    vals.get(i),
+                    want[i]
+                ),
+            ),
         })
     }
 }
 
 impl Timed for Bench<'_> {
-    type Variant = (usize, bool);
+    type Variant = (usize, bool, bool);
     fn gpu(&self) -> &cg_runtime::Gpu {
         match self.backend {
             Backend::Gpu(g) => g,
             Backend::Sim(_) => unreachable!("timing runs on a GPU only"),
         }
     }
-    fn launch_async(&mut self, (s, cub): (usize, bool), _reps: u32) -> Result<()> {
-        self.launch(cub, SIZES[s], false)
+    fn launch_async(&mut self, (s, pairs, cub): (usize, bool, bool), _reps: u32) -> Result<()> {
+        self.launch(pairs, cub, SIZES[s], false)
     }
 }
 
@@ -174,6 +230,7 @@ impl Timed for Bench<'_> {
 #[derive(Clone, Debug, Serialize)]
 struct Point {
     n: u32,
+    pairs: bool,
     side: &'static str,
     kernel: &'static str,
     ms: Summary,
@@ -182,11 +239,12 @@ struct Point {
     check: String,
 }
 
-fn name(cub: bool) -> &'static str {
-    if cub {
-        "cub::DeviceRadixSort::SortKeys<u32>"
-    } else {
-        RADIX_ONESWEEP.name()
+fn name(pairs: bool, cub: bool) -> &'static str {
+    match (pairs, cub) {
+        (false, false) => RADIX_ONESWEEP.name(),
+        (true, false) => RADIX_ONESWEEP_PAIRS.name(),
+        (false, true) => "cub::DeviceRadixSort::SortKeys<u32>",
+        (true, true) => "cub::DeviceRadixSort::SortPairs<u32, u32>",
     }
 }
 
@@ -203,6 +261,9 @@ fn bench<'a>(
         input: backend.upload(data)?,
         a: backend.alloc(n.max(1))?,
         out: backend.alloc(n.max(1))?,
+        values: backend.upload(&(0..n as u32).collect::<Vec<u32>>())?,
+        va: backend.alloc(n.max(1))?,
+        vout: backend.alloc(n.max(1))?,
         counts: backend.alloc(PASSES * DIGITS)?,
         states: backend.alloc(sort_tiles(n as u32) as usize * DIGITS)?,
         histogram_grid: grid,
@@ -210,16 +271,11 @@ fn bench<'a>(
     })
 }
 
-/// The host's sorts of the first `n` keys, for every `n` of `sizes`.
-fn models(data: &[u32], sizes: &[u32]) -> Vec<Vec<u32>> {
-    sizes
-        .iter()
-        .map(|&n| {
-            let mut v = data[..n as usize].to_vec();
-            v.sort_unstable();
-            v
-        })
-        .collect()
+/// The host's stable sort of the first `n` keys with their indices.
+fn model(data: &[u32], n: u32) -> Vec<(u32, u32)> {
+    let mut v: Vec<(u32, u32)> = data[..n as usize].iter().copied().zip(0..).collect();
+    v.sort_unstable();
+    v
 }
 
 /// Runs the experiment into `out` (on a GPU) or verifies the Rust kernels
@@ -228,18 +284,20 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
     let backend = a.backend.open()?;
     let Backend::Gpu(gpu) = &backend else {
         let data = keys(*SIM_SIZES.iter().max().expect("sizes"));
-        let want = models(&data, &SIM_SIZES);
         let mut b = bench(&backend, None, &data, 3)?;
         let mut bad = Vec::new();
-        for (n, want) in SIM_SIZES.iter().zip(&want) {
-            let (ok, what) = b.verify(false, *n, want)?;
-            println!(
-                "verified device_radix_sort {:<16} n={n:<6} on the simulator: {} ({what})",
-                name(false),
-                if ok { "OK" } else { "FAILED" }
-            );
-            if !ok {
-                bad.push(format!("n={n}"));
+        for n in SIM_SIZES {
+            let want = model(&data, n);
+            for pairs in [false, true] {
+                let (ok, what) = b.verify(pairs, false, n, &want)?;
+                println!(
+                    "verified device_radix_sort {:<20} n={n:<6} on the simulator: {} ({what})",
+                    name(pairs, false),
+                    if ok { "OK" } else { "FAILED" }
+                );
+                if !ok {
+                    bad.push(format!("{} n={n}", name(pairs, false)));
+                }
             }
         }
         println!(
@@ -271,19 +329,31 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
     let f = gpu.kernels().kernel(&RADIX_HISTOGRAMS)?;
     let grid = gpu.max_coresident_blocks(f, Dim3::x(SORT_BLOCK), 0)?;
     let data = keys(*SIZES.iter().max().expect("sizes"));
-    let want = models(&data, &SIZES);
     let mut b = bench(&backend, Some(&cub), &data, grid)?;
-    drop(data);
+    let order: Vec<(usize, bool, bool)> = (0..SIZES.len())
+        .flat_map(|s| {
+            [
+                (s, false, false),
+                (s, false, true),
+                (s, true, false),
+                (s, true, true),
+            ]
+        })
+        .collect();
     let mut checks = Vec::new();
-    for (&n, want) in SIZES.iter().zip(&want) {
-        for cub in [false, true] {
-            progress.set_message(format!("verify device_radix_sort {} n={n}", name(cub)));
+    for (s, &n) in SIZES.iter().enumerate() {
+        let want = model(&data, n);
+        for &(_, pairs, cub) in order.iter().filter(|o| o.0 == s) {
+            progress.set_message(format!(
+                "verify device_radix_sort {} n={n}",
+                name(pairs, cub)
+            ));
             let r = b
-                .verify(cub, n, want)
-                .with_context(|| format!("verifying {} at n = {n}", name(cub)))?;
+                .verify(pairs, cub, n, &want)
+                .with_context(|| format!("verifying {} at n = {n}", name(pairs, cub)))?;
             println!(
-                "verified device_radix_sort {:<36} n=2^{:<2} {} ({})",
-                name(cub),
+                "verified device_radix_sort {:<42} n=2^{:<2} {} ({})",
+                name(pairs, cub),
                 n.trailing_zeros(),
                 if r.0 { "OK" } else { "FAILED" },
                 r.1
@@ -291,10 +361,7 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
             checks.push(r);
         }
     }
-    drop(want);
-    let order: Vec<(usize, bool)> = (0..SIZES.len())
-        .flat_map(|s| [(s, false), (s, true)])
-        .collect();
+    drop(data);
     let samples = timing::time_interleaved(
         &mut b,
         &order,
@@ -310,13 +377,14 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
         .iter()
         .zip(samples)
         .zip(checks)
-        .map(|((&(s, cub), smp), (verified, check))| {
+        .map(|((&(s, pairs, cub), smp), (verified, check))| {
             let n = SIZES[s];
             let ms = Summary::of(&smp);
             Point {
                 n,
+                pairs,
                 side: if cub { "cub" } else { "rust" },
-                kernel: name(cub),
+                kernel: name(pairs, cub),
                 gkeys_per_s: n as f64 / (ms.median * 1e-3) / 1e9,
                 ms,
                 verified,
@@ -347,7 +415,7 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
     }
     for p in &points {
         println!(
-            "device_radix_sort {:<36} n=2^{:<2} {:>9.4} ms {:>7.2} Gkeys/s  {}",
+            "device_radix_sort {:<42} n=2^{:<2} {:>9.4} ms {:>7.2} Gkeys/s  {}",
             p.kernel,
             p.n.trailing_zeros(),
             p.ms.median,
@@ -368,12 +436,20 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
 }
 
 fn csv(points: &[Point]) -> String {
-    let mut s = String::from("n,side,kernel,median_ms,p10_ms,p90_ms,gkeys_per_s,verified\n");
+    let mut s = String::from("n,pairs,side,kernel,median_ms,p10_ms,p90_ms,gkeys_per_s,verified\n");
     for p in points {
         let _ = writeln!(
             s,
-            "{},{},\"{}\",{:.6},{:.6},{:.6},{:.3},{}",
-            p.n, p.side, p.kernel, p.ms.median, p.ms.p10, p.ms.p90, p.gkeys_per_s, p.verified
+            "{},{},{},\"{}\",{:.6},{:.6},{:.6},{:.3},{}",
+            p.n,
+            p.pairs,
+            p.side,
+            p.kernel,
+            p.ms.median,
+            p.ms.p10,
+            p.ms.p90,
+            p.gkeys_per_s,
+            p.verified
         );
     }
     s
@@ -388,38 +464,41 @@ fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str) -> Str
     );
     let _ = writeln!(
         s,
-        "Uniformly random `u32` keys. Rust: one histogram launch for the four 8-bit digits, then four passes of one \
+        "Uniformly random `u32` keys (pairs: each value its key's index). Rust: one histogram launch for the four 8-bit digits, then four passes of one \
          block of {SORT_BLOCK} threads per tile of {SORT_TILE} keys (`BlockRadixSort` by the pass's digit, a decoupled \
-         look-back per digit, a scatter). CUB: `cub::DeviceRadixSort::SortKeys` (nvcc, host dispatch). Every point \
+         look-back per digit, a scatter). CUB: `cub::DeviceRadixSort::SortKeys`, `SortPairs` (nvcc, host dispatch). Every point \
          verified before timing (both sides' output equals the host's sort). Timing: {timing}; all sizes and sides \
          interleaved.\n"
     );
-    let _ = writeln!(
-        s,
-        "| n | Rust Gkeys/s | CUB Gkeys/s | Rust ÷ CUB throughput | verified |"
-    );
-    let _ = writeln!(s, "| --- | ---: | ---: | ---: | --- |");
-    for n in SIZES {
-        let find = |side: &str| {
-            points
-                .iter()
-                .find(|q| q.n == n && q.side == side)
-                .expect("every point was measured")
-        };
-        let (r, c) = (find("rust"), find("cub"));
+    for pairs in [false, true] {
+        let _ = writeln!(s, "\n## {}\n", if pairs { "Pairs" } else { "Keys" });
         let _ = writeln!(
             s,
-            "| 2^{} | {:.2} | {:.2} | **{:.3}** | {} |",
-            n.trailing_zeros(),
-            r.gkeys_per_s,
-            c.gkeys_per_s,
-            r.gkeys_per_s / c.gkeys_per_s,
-            if r.verified && c.verified {
-                "both"
-            } else {
-                "FAILED"
-            }
+            "| n | Rust Gkeys/s | CUB Gkeys/s | Rust ÷ CUB throughput | verified |"
         );
+        let _ = writeln!(s, "| --- | ---: | ---: | ---: | --- |");
+        for n in SIZES {
+            let find = |side: &str| {
+                points
+                    .iter()
+                    .find(|q| q.n == n && q.pairs == pairs && q.side == side)
+                    .expect("every point was measured")
+            };
+            let (r, c) = (find("rust"), find("cub"));
+            let _ = writeln!(
+                s,
+                "| 2^{} | {:.2} | {:.2} | **{:.3}** | {} |",
+                n.trailing_zeros(),
+                r.gkeys_per_s,
+                c.gkeys_per_s,
+                r.gkeys_per_s / c.gkeys_per_s,
+                if r.verified && c.verified {
+                    "both"
+                } else {
+                    "FAILED"
+                }
+            );
+        }
     }
     s
 }
