@@ -11,13 +11,17 @@
 #   compare/                 Rust vs C++ in blocks of 128 (memcpy_async and last_block included)
 #   compare-block256/ -512/ -1024/   the same in larger blocks
 #   device_wide/             device-wide reduce and scan against CUB
+#   device_histogram/        the device-wide even histogram against CUB's HistogramEven
+#   device_select/           the device-wide selections and run-length encoding against CUB's
+#   device_radix_sort/       the device-wide radix sort of u32 keys and pairs against CUB's
 #   samples/                 the seven ported NVIDIA samples (each checks itself; the timed ones
-#                            against their C++ twins) and cudarc-interop (kernels on a cudarc
-#                            program's stream with its CudaSlices, checked)
+#                            against their C++ twins), cudarc-interop (kernels on a cudarc
+#                            program's stream with its CudaSlices, checked) and
+#                            histogram-equalization (the block primitives, against CUB's)
 #   sanitizer.txt            compute-sanitizer racecheck, synccheck and memcheck summaries
 #   <step>.log               each command's console output
 # and packs it into OUT_DIR/results.tgz. Steps (default: all): lab verify
-# sync compare compare-large device_wide samples sanitize.
+# sync compare compare-large device_wide device_histogram device_select device_radix_sort samples sanitize.
 #
 # Usage (on the GPU machine):
 #   scripts/gpu-run.sh [OUT_DIR] [STEP...]        (default OUT_DIR: results/run)
@@ -60,7 +64,7 @@ fi
 
 out=${1:-results/run}
 shift || true
-steps=${*:-lab verify sync compare compare-large device_wide samples sanitize}
+steps=${*:-lab verify sync compare compare-large device_wide device_histogram device_select device_radix_sort samples sanitize}
 bin=$(realpath "${CG_LAB:-./target/release/cg-lab}")
 samples_dir=${CG_SAMPLES:-./target/samples/release}
 mkdir -p "$out"
@@ -107,10 +111,19 @@ fi
 if has device_wide; then
     run device_wide.log "$bin" compare --only device_wide --runs 15 --warmup 2 --out device_wide
 fi
+if has device_histogram; then
+    run device_histogram.log "$bin" compare --only device_histogram --runs 15 --warmup 2 --out device_histogram
+fi
+if has device_select; then
+    run device_select.log "$bin" compare --only device_select --runs 15 --warmup 2 --out device_select
+fi
+if has device_radix_sort; then
+    run device_radix_sort.log "$bin" compare --only device_radix_sort --runs 15 --warmup 2 --out device_radix_sort
+fi
 if has samples; then
     mkdir -p samples
     for s in simple-cooperative-groups binary-partition-cg warp-aggregated-atomics-cg reduction \
-        reduction-multi-block-cg shfl-scan conjugate-gradient-multi-block-cg cudarc-interop; do
+        reduction-multi-block-cg shfl-scan conjugate-gradient-multi-block-cg cudarc-interop histogram-equalization; do
         run "samples/$s.txt" timeout 300 "$samples_dir/$s"
     done
 fi

@@ -20,7 +20,7 @@ if [[ ${1:-} == --release ]]; then
     shift
 fi
 all=(simple-cooperative-groups binary-partition-cg warp-aggregated-atomics-cg reduction reduction-multi-block-cg
-    shfl-scan conjugate-gradient-multi-block-cg cudarc-interop)
+    shfl-scan conjugate-gradient-multi-block-cg cudarc-interop histogram-equalization)
 samples=("${@:-${all[@]}}")
 export CG_SMS=${CG_SMS:-90}
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$repo/target/samples}

@@ -315,7 +315,7 @@ fn scan_body_smem<T: Elem, const THREADS: u32, const VECS: usize>(
 /// tile plus the totals of the warps before it — or `None` for warp 0 of
 /// tile 0 (nothing precedes it). Two block barriers.
 #[inline(always)]
-fn tile_offset<T: Elem, const THREADS: u32>(
+pub(crate) fn tile_offset<T: Elem, const THREADS: u32>(
     block: &ThreadBlock<THREADS>,
     warp: &ThreadBlockTile<32>,
     warp_total: T,

@@ -32,9 +32,12 @@ pub struct CompareArgs {
     /// Run only these experiments (comma-separated: intrinsic, tile32,
     /// cg_reduce, cg_scan, warp_reduce, block_reduce, block_scan,
     /// block_reduce_sized, block_scan_sized, last_block, coalesced, cluster,
-    /// memcpy_async, device_wide, primitives); default: all but device_wide
-    /// (4 GiB of buffers) and primitives (CUB's block primitives at blocks
-    /// of 128, 256 and 512: their own sizes), which run only when named
+    /// memcpy_async, device_wide, device_histogram, device_select,
+    /// device_radix_sort, primitives); default: all but device_wide (4 GiB
+    /// of buffers), device_histogram (1 GiB), device_select (2.25 GiB),
+    /// device_radix_sort (3 GiB) and primitives
+    /// (CUB's block primitives at blocks of 128, 256 and 512: their own
+    /// sizes), which run only when named
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     pub(crate) only: Vec<String>,
 }
@@ -261,10 +264,14 @@ fn experiments(block: u32, sm: u32, clusize: u32) -> Vec<Experiment> {
 
 /// Every experiment name, for `--only`.
 fn experiment_names() -> impl Iterator<Item = &'static str> {
-    EXPERIMENTS
-        .iter()
-        .map(|s| s.name)
-        .chain([MEMCPY_ASYNC, DEVICE_WIDE, PRIMITIVES])
+    EXPERIMENTS.iter().map(|s| s.name).chain([
+        MEMCPY_ASYNC,
+        DEVICE_WIDE,
+        DEVICE_HISTOGRAM,
+        DEVICE_SELECT,
+        DEVICE_RADIX_SORT,
+        PRIMITIVES,
+    ])
 }
 
 /// CUB's block primitives against the library's (`compare_prims`): their
@@ -275,6 +282,18 @@ const PRIMITIVES: &str = "primitives";
 /// Device-wide reduce and scan against CUB (`compare_device`): its own
 /// sizes and outputs; verified on the simulator when there is no GPU.
 const DEVICE_WIDE: &str = "device_wide";
+
+/// The device-wide even histogram against CUB (`compare_histogram`): its
+/// own sizes and outputs; verified on the simulator when there is no GPU.
+const DEVICE_HISTOGRAM: &str = "device_histogram";
+
+/// The device-wide selections against CUB (`compare_select`): their own
+/// sizes and outputs; verified on the simulator when there is no GPU.
+const DEVICE_SELECT: &str = "device_select";
+
+/// The device-wide radix sort against CUB (`compare_sort`): its own sizes
+/// and outputs; verified on the simulator when there is no GPU.
+const DEVICE_RADIX_SORT: &str = "device_radix_sort";
 
 /// The staged-copy sweep (`compare_async`), which has its own sizes and
 /// outputs rather than one row per experiment.
@@ -346,10 +365,34 @@ impl Timed for Pairs<'_, '_> {
 /// Runs the comparison.
 pub fn run(args: &CompareArgs) -> Result<()> {
     let a = &args.lab;
-    let apart = |n: &String| n == DEVICE_WIDE || n == PRIMITIVES;
+    let apart = |n: &String| {
+        n == DEVICE_WIDE
+            || n == DEVICE_HISTOGRAM
+            || n == DEVICE_SELECT
+            || n == DEVICE_RADIX_SORT
+            || n == PRIMITIVES
+    };
     if args.only.iter().any(|n| n == DEVICE_WIDE) {
         let progress = Progress::new(0, a.csv_only);
         let r = crate::compare_device::run(a, &progress);
+        progress.finish();
+        r?;
+    }
+    if args.only.iter().any(|n| n == DEVICE_HISTOGRAM) {
+        let progress = Progress::new(0, a.csv_only);
+        let r = crate::compare_histogram::run(a, &progress);
+        progress.finish();
+        r?;
+    }
+    if args.only.iter().any(|n| n == DEVICE_SELECT) {
+        let progress = Progress::new(0, a.csv_only);
+        let r = crate::compare_select::run(a, &progress);
+        progress.finish();
+        r?;
+    }
+    if args.only.iter().any(|n| n == DEVICE_RADIX_SORT) {
+        let progress = Progress::new(0, a.csv_only);
+        let r = crate::compare_sort::run(a, &progress);
         progress.finish();
         r?;
     }

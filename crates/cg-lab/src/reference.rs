@@ -42,6 +42,32 @@ pub const DEVICE_WIDE_CU: Source = Source {
     fallback: &[],
 };
 
+/// `reference/cuda/device_histogram.cu`: CUB's device-wide even
+/// histogram, built as a shared library (`cg-lab compare --only
+/// device_histogram`).
+pub const DEVICE_HISTOGRAM_CU: Source = Source {
+    stem: "device_histogram",
+    text: include_str!("../../../reference/cuda/device_histogram.cu"),
+    fallback: &[],
+};
+
+/// `reference/cuda/device_select.cu`: CUB's device-wide selections, built
+/// as a shared library (`cg-lab compare --only device_select`).
+pub const DEVICE_SELECT_CU: Source = Source {
+    stem: "device_select",
+    text: include_str!("../../../reference/cuda/device_select.cu"),
+    fallback: &[],
+};
+
+/// `reference/cuda/device_radix_sort.cu`: CUB's device-wide radix sort of
+/// `u32` keys, built as a shared library (`cg-lab compare --only
+/// device_radix_sort`).
+pub const DEVICE_RADIX_SORT_CU: Source = Source {
+    stem: "device_radix_sort",
+    text: include_str!("../../../reference/cuda/device_radix_sort.cu"),
+    fallback: &[],
+};
+
 /// `reference/cuda/primitives.cu`: CUB's block primitives (`cg-lab compare
 /// --only primitives`).
 pub const PRIMITIVES_CU: Source = Source {

@@ -419,3 +419,51 @@ fn primitives_verify_every_kernel_on_the_simulator() {
     assert_eq!(ok, 33, "{out}");
     assert!(!out.contains("FAILED"), "{out}");
 }
+
+#[test]
+fn device_histogram_verifies_on_the_simulator() {
+    let (code, out, err) = cg_lab(&["compare", "--only", "device_histogram", "--backend", "sim"]);
+    assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
+    assert!(out.contains("nothing was timed"), "{out}");
+    // Two sizes, each with a partial last tile.
+    let ok = out
+        .lines()
+        .filter(|l| {
+            l.starts_with("verified device_histogram device_histogram_even") && l.contains(": OK")
+        })
+        .count();
+    assert_eq!(ok, 2, "{out}");
+    assert!(!out.contains("FAILED"), "{out}");
+}
+
+#[test]
+fn device_select_verifies_on_the_simulator() {
+    let (code, out, err) = cg_lab(&["compare", "--only", "device_select", "--backend", "sim"]);
+    assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
+    assert!(out.contains("nothing was timed"), "{out}");
+    // Flagged, If, Unique and the run-length encoding at two sizes, each
+    // with a partial last tile.
+    let ok = out
+        .lines()
+        .filter(|l| l.starts_with("verified device_select device_") && l.contains(": OK"))
+        .count();
+    assert_eq!(ok, 8, "{out}");
+    assert!(!out.contains("FAILED"), "{out}");
+}
+
+#[test]
+fn device_radix_sort_verifies_on_the_simulator() {
+    let (code, out, err) = cg_lab(&["compare", "--only", "device_radix_sort", "--backend", "sim"]);
+    assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
+    assert!(out.contains("nothing was timed"), "{out}");
+    // Two sizes, each with a partial last tile.
+    let ok = out
+        .lines()
+        .filter(|l| {
+            l.starts_with("verified device_radix_sort radix_onesweep") && l.contains(": OK")
+        })
+        .count();
+    // Keys and pairs.
+    assert_eq!(ok, 4, "{out}");
+    assert!(!out.contains("FAILED"), "{out}");
+}

@@ -302,4 +302,12 @@ impl<'s, T: Pod, P: Partition> Window<'s, T, P> {
             .step_by(self.size.max(1))
             .map(move |j| self.slice.elem(self.start + j))
     }
+
+    /// The window's element 0 and length, for the block primitives that
+    /// write a whole window between the group's threads
+    /// ([`BlockStore::store_window`](crate::primitives::BlockStore::store_window)).
+    #[inline(always)]
+    pub(crate) fn raw_parts(&self) -> (*mut T, usize) {
+        (self.slice.as_ptr().wrapping_add(self.start), self.len)
+    }
 }

@@ -6,7 +6,9 @@ use core::marker::PhantomData;
 use super::exchange::BlockExchange;
 use super::load::{block_temp_bytes, warp_part};
 use super::{full_warp, rank_of};
+use crate::global::{PerBlock, Window};
 use crate::group::ThreadBlock;
+use crate::pod::Pod;
 use crate::primitives::algorithm::{BlockAlgorithm, Kind, NoStorage, Transpose};
 use crate::primitives::direct;
 use crate::primitives::storage::{NeedsTempStorage, Smem, TempStorage};
@@ -133,6 +135,72 @@ impl<T: ShflValue, const BLOCK: u32, const ITEMS: usize, A: BlockAlgorithm>
                     );
                     warp.store_partial(dst.wrapping_add(first), valid.saturating_sub(first), items)
                 }
+            }
+        }
+    }
+}
+
+impl<T: ShflValue + Pod, const BLOCK: u32, const ITEMS: usize, A: BlockAlgorithm>
+    BlockStore<T, BLOCK, ITEMS, A>
+{
+    /// Stores the tile into `window`, the calling block's window of an
+    /// [`OwnedSlice<T, PerBlock<W>>`](crate::OwnedSlice) with `W = BLOCK ·
+    /// ITEMS` (one tile per block): all of it, or the first
+    /// `window.len()` items where the slice's last window is shorter. Safe:
+    /// the window is the block's own (its index is the hardware's block
+    /// index), and the store writes each of its elements once, from one
+    /// thread of the block.
+    ///
+    /// The block's threads write the window in the store's arrangement,
+    /// not the window's striped one: a thread that also writes the
+    /// window's elements through [`Window::mine`] in the same launch races
+    /// with the store.
+    ///
+    /// ```
+    /// use cooperative_groups::prelude::*;
+    /// use cooperative_groups::primitives::{BlockStore, Transpose};
+    /// use cooperative_groups::{kernel, temp_storage, OwnedSlice, PerBlock};
+    ///
+    /// #[kernel]
+    /// pub fn iota(out: OwnedSlice<u32, PerBlock<128>>) {
+    ///     let block = this_thread_block().with_threads::<32>();
+    ///     let temp = temp_storage!(BlockStore<u32, 32, 4, Transpose>);
+    ///     let r = block.thread_rank();
+    ///     let first = 128 * block.group_index().x;
+    ///     let items = [0, 1, 2, 3].map(|i| first + 4 * r + i);
+    ///     BlockStore::<u32, 32, 4, Transpose>::new(&block, &temp)
+    ///         .store_window(out.window(&block), items);
+    /// }
+    ///
+    /// let mut out = vec![0u32; 300];                  // the third window holds 44
+    /// let cfg = cg_sim::LaunchConfig::new(3, 32);
+    /// cooperative_groups::host::run(&IOTA, &cfg, (&mut out[..],)).unwrap();
+    /// assert_eq!(out, (0..300).collect::<Vec<u32>>());
+    /// ```
+    #[inline(always)]
+    #[track_caller]
+    pub fn store_window<const W: usize>(
+        &self,
+        window: Window<'_, T, PerBlock<W>>,
+        items: [T; ITEMS],
+    ) {
+        const {
+            assert!(
+                W == BLOCK as usize * ITEMS,
+                "the window holds one tile: W = BLOCK * ITEMS"
+            )
+        };
+        let (dst, len) = window.raw_parts();
+        // SAFETY: `len` elements from `dst` lie in the slice (the window's
+        // bounds) and belong to this block alone (`PerBlock<W>` windows are
+        // made from the hardware's block index); the store writes each of
+        // the first `len ≤ W` once, from one thread. `len` is the same in
+        // every thread: the branch is uniform.
+        unsafe {
+            if len == W {
+                self.store(dst, items)
+            } else {
+                self.store_partial(dst, len, items)
             }
         }
     }

@@ -1,0 +1,149 @@
+//! The device-wide selections (`device_select`: flagged, by predicate,
+//! unique) on the simulator against the sequential model: partial last
+//! tiles, empty inputs, nothing and everything selected, runs across warp
+//! and tile boundaries, consecutive launches on the same tile states (a
+//! new epoch each), and random cases under proptest.
+
+use cg_kernels::device_select::{
+    DEVICE_SELECT_FLAGGED_I32, DEVICE_SELECT_IF_I32, DEVICE_SELECT_UNIQUE_I32, SELECT_BLOCK,
+    SELECT_TILE, select_grid, select_model, select_tiles,
+};
+use proptest::prelude::*;
+
+fn dev() -> cg_sim::SimDevice {
+    cg_sim::SimDevice {
+        stack_size: 4 << 20,
+        ..Default::default()
+    }
+}
+
+/// Which selection.
+#[derive(Clone, Copy, Debug)]
+enum Sel {
+    Flagged,
+    If(i32),
+    Unique,
+}
+
+/// The kernel's selection from `input` (and `flags`) and its count, with
+/// `states` and `epoch` (advanced).
+fn select(
+    sel: Sel,
+    input: &[i32],
+    flags: &[u8],
+    states: &mut Vec<u64>,
+    epoch: &mut u32,
+) -> Vec<i32> {
+    let n = input.len() as u32;
+    // One state per block (the grid has one block even for `n == 0`).
+    assert!(select_grid(n) >= select_tiles(n));
+    if states.len() < select_grid(n) as usize {
+        states.resize(select_grid(n) as usize, 0);
+    }
+    *epoch += 1;
+    let mut out = vec![i32::MIN; input.len()];
+    let mut count = u32::MAX;
+    let (pi, pf, po, pc, ps, e) = (
+        input.as_ptr(),
+        flags.as_ptr(),
+        out.as_mut_ptr(),
+        &mut count as *mut u32,
+        states.as_mut_ptr(),
+        *epoch,
+    );
+    let cfg = cg_sim::LaunchConfig::new(select_grid(n), SELECT_BLOCK);
+    match sel {
+        Sel::Flagged => {
+            // SAFETY: `n` inputs, flags and outputs, one count, the tile states.
+            let k = unsafe { DEVICE_SELECT_FLAGGED_I32.host_fn_unchecked() };
+            cg_sim::launch_on(&dev(), &cfg, &|| k((pi, pf, po, pc, ps, n, e))).unwrap();
+        }
+        Sel::If(p) => {
+            // SAFETY: as above.
+            let k = unsafe { DEVICE_SELECT_IF_I32.host_fn_unchecked() };
+            cg_sim::launch_on(&dev(), &cfg, &|| k((pi, p, po, pc, ps, n, e))).unwrap();
+        }
+        Sel::Unique => {
+            // SAFETY: as above.
+            let k = unsafe { DEVICE_SELECT_UNIQUE_I32.host_fn_unchecked() };
+            cg_sim::launch_on(&dev(), &cfg, &|| k((pi, po, pc, ps, n, e))).unwrap();
+        }
+    }
+    assert!(count as usize <= input.len(), "count {count}");
+    // Past the count the output is untouched.
+    assert!(out[count as usize..].iter().all(|&x| x == i32::MIN));
+    out.truncate(count as usize);
+    out
+}
+
+fn model(sel: Sel, input: &[i32], flags: &[u8]) -> Vec<i32> {
+    let mut out = vec![0; input.len()];
+    let m = match sel {
+        Sel::Flagged => select_model(input, Some(flags), None, &mut out),
+        Sel::If(p) => select_model(input, None, Some(p), &mut out),
+        Sel::Unique => select_model(input, None, None, &mut out),
+    };
+    out.truncate(m);
+    out
+}
+
+/// Runs of lengths 1..=`max_run` of values that mostly change.
+fn data(n: usize, seed: u64, max_run: u64) -> (Vec<i32>, Vec<u8>) {
+    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x >> 11
+    };
+    let mut input = Vec::with_capacity(n);
+    while input.len() < n {
+        let v = (next() % 1000) as i32 - 500;
+        for _ in 0..1 + next() % max_run {
+            input.push(v);
+        }
+    }
+    input.truncate(n);
+    let flags = (0..n).map(|_| (next() % 3 == 0) as u8).collect();
+    (input, flags)
+}
+
+#[test]
+fn every_selection_matches_the_model() {
+    let (mut states, mut epoch) = (Vec::new(), 0u32);
+    for n in [0usize, 1, 31, SELECT_TILE, 3 * SELECT_TILE + 77] {
+        let (input, flags) = data(n, n as u64 + 1, 40);
+        for sel in [
+            Sel::Flagged,
+            Sel::If(-100),
+            Sel::If(i32::MIN),
+            Sel::If(i32::MAX),
+            Sel::Unique,
+        ] {
+            let got = select(sel, &input, &flags, &mut states, &mut epoch);
+            assert_eq!(got, model(sel, &input, &flags), "{sel:?}, n {n}");
+        }
+    }
+}
+
+#[test]
+fn one_long_run_is_one_unique_element() {
+    let (mut states, mut epoch) = (Vec::new(), 0u32);
+    let input = vec![7i32; 2 * SELECT_TILE + 5];
+    assert_eq!(
+        select(Sel::Unique, &input, &[], &mut states, &mut epoch),
+        vec![7]
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+    #[test]
+    fn random_selections(n in 0usize..3 * SELECT_TILE, seed in any::<u64>(), max_run in 1u64..100, pivot in -600i32..600) {
+        let (mut states, mut epoch) = (Vec::new(), 0u32);
+        let (input, flags) = data(n, seed, max_run);
+        for sel in [Sel::Flagged, Sel::If(pivot), Sel::Unique] {
+            prop_assert_eq!(select(sel, &input, &flags, &mut states, &mut epoch), model(sel, &input, &flags));
+        }
+    }
+}

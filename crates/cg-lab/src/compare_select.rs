@@ -1,0 +1,580 @@
+//! `cg-lab compare --only device_select`: the device-wide selections and
+//! run-length encoding written with the library
+//! (`cg_kernels::device_select`, `cg_kernels::device_rle`: warp ballots,
+//! the device scan's decoupled look-back) against CUB's
+//! `DeviceSelect::Flagged`, `If`, `Unique` and
+//! `DeviceRunLengthEncode::Encode`, 2^20 to 2^28 `i32`, as elements per
+//! second and bandwidth (bytes read and written / median time) with % of
+//! the GPU's DRAM peak.
+//!
+//! The input is runs of 1 to 8 equal values (uniform over `[-500, 500)`):
+//! `Unique` keeps about 2 in 9 (and the encoding writes as many runs,
+//! each a value and a length); the flags (one byte each) keep about half,
+//! and so does `If` (`x < 0`). Every (size, selection, side) is checked
+//! against the host's selection (or runs), element for element and the count,
+//! before timing (so both sides' outputs are equal). Without a GPU the
+//! Rust kernels are verified on the simulator at small sizes and nothing
+//! is timed.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+use cg_kernels::device_rle::{DEVICE_RLE_ENCODE_I32, RLE_BLOCK, rle_grid};
+use cg_kernels::device_select::{
+    DEVICE_SELECT_FLAGGED_I32, DEVICE_SELECT_IF_I32, DEVICE_SELECT_UNIQUE_I32, SELECT_BLOCK,
+    SELECT_TILE, select_grid,
+};
+use cg_runtime::{Backend, Buffer, LaunchConfig, tools};
+use serde::Serialize;
+
+use crate::cli::LabArgs;
+use crate::output::write_atomic;
+use crate::progress::Progress;
+use crate::results::pct_cell;
+use crate::stats::Summary;
+use crate::timing::{self, Timed};
+
+/// Input sizes: 4 MiB to 1 GiB of `i32`.
+pub const SIZES: [u32; 5] = [1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28];
+
+/// Sizes the simulator verifies (partial last tiles).
+const SIM_SIZES: [u32; 2] = [1003, 3 * SELECT_TILE as u32 + 17];
+
+/// `If` selects `x < PIVOT`.
+const PIVOT: i32 = 0;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+enum Algo {
+    Flagged,
+    If,
+    Unique,
+    RunLengthEncode,
+}
+
+const ALGOS: [Algo; 4] = [Algo::Flagged, Algo::If, Algo::Unique, Algo::RunLengthEncode];
+
+fn name(algo: Algo, cub: bool) -> &'static str {
+    match (algo, cub) {
+        (Algo::Flagged, false) => DEVICE_SELECT_FLAGGED_I32.name(),
+        (Algo::If, false) => DEVICE_SELECT_IF_I32.name(),
+        (Algo::Unique, false) => DEVICE_SELECT_UNIQUE_I32.name(),
+        (Algo::RunLengthEncode, false) => DEVICE_RLE_ENCODE_I32.name(),
+        (Algo::Flagged, true) => "cub::DeviceSelect::Flagged<int>",
+        (Algo::If, true) => "cub::DeviceSelect::If<int, x < 0>",
+        (Algo::Unique, true) => "cub::DeviceSelect::Unique<int>",
+        (Algo::RunLengthEncode, true) => "cub::DeviceRunLengthEncode::Encode<int>",
+    }
+}
+
+/// The input and the flags: a xorshift stream.
+fn data(n: u32) -> (Vec<i32>, Vec<u8>) {
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x >> 11
+    };
+    let mut input = Vec::with_capacity(n as usize + 8);
+    while input.len() < n as usize {
+        let v = (next() % 1000) as i32 - 500;
+        for _ in 0..1 + next() % 8 {
+            input.push(v);
+        }
+    }
+    input.truncate(n as usize);
+    let flags = (0..n).map(|_| (next() & 1) as u8).collect();
+    (input, flags)
+}
+
+/// Whether the host selects element `i` of the first `n`.
+fn keep(algo: Algo, input: &[i32], flags: &[u8], i: usize) -> bool {
+    match algo {
+        Algo::Flagged => flags[i] != 0,
+        Algo::If => input[i] < PIVOT,
+        Algo::Unique | Algo::RunLengthEncode => i == 0 || input[i] != input[i - 1],
+    }
+}
+
+type FlaggedFn = unsafe extern "C" fn(*const i32, *const u8, *mut i32, *mut u32, i32) -> i32;
+type IfFn = unsafe extern "C" fn(*const i32, i32, *mut i32, *mut u32, i32) -> i32;
+type UniqueFn = unsafe extern "C" fn(*const i32, *mut i32, *mut u32, i32) -> i32;
+type RleFn = unsafe extern "C" fn(*const i32, *mut i32, *mut u32, *mut u32, i32) -> i32;
+
+/// CUB's entry points in the shared library built from `device_select.cu`.
+struct Cub {
+    _lib: libloading::Library,
+    flagged: FlaggedFn,
+    select_if: IfFn,
+    unique: UniqueFn,
+    rle: RleFn,
+}
+
+impl Cub {
+    fn build(nvcc: &Path, sm: u32, dir: &Path) -> Result<Cub> {
+        let lib = crate::reference::build_shared_library(
+            nvcc,
+            sm,
+            dir,
+            crate::reference::DEVICE_SELECT_CU,
+        )?;
+        // SAFETY: the library is the one just built from our source; its
+        // initialisers are the CUDA runtime's.
+        let lib = unsafe { libloading::Library::new(&lib) }.context("loading the CUB library")?;
+        // SAFETY: the symbols have the declared C signatures (device_select.cu).
+        unsafe {
+            let flagged = *lib.get::<FlaggedFn>(b"cub_select_flagged_i32")?;
+            let select_if = *lib.get::<IfFn>(b"cub_select_if_i32")?;
+            let unique = *lib.get::<UniqueFn>(b"cub_select_unique_i32")?;
+            let rle = *lib.get::<RleFn>(b"cub_rle_encode_i32")?;
+            Ok(Cub {
+                _lib: lib,
+                flagged,
+                select_if,
+                unique,
+                rle,
+            })
+        }
+    }
+}
+
+struct Bench<'a> {
+    backend: &'a Backend,
+    cub: Option<&'a Cub>,
+    input: Buffer<i32>,
+    flags: Buffer<u8>,
+    out: Buffer<i32>,
+    /// The runs' lengths (run-length encoding).
+    lengths: Buffer<u32>,
+    count: Buffer<u32>,
+    states: Buffer<u64>,
+    /// The encoding's second tile states (its last heads).
+    head_states: Buffer<u64>,
+    epoch: u32,
+}
+
+impl Bench<'_> {
+    fn next_epoch(&mut self) -> u32 {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch & 0x3fff_ffff == 0 {
+            self.epoch = self.epoch.wrapping_add(1);
+        }
+        self.epoch
+    }
+
+    fn launch(&mut self, algo: Algo, cub: bool, n: u32, sync: bool) -> Result<()> {
+        let (i, f, o, c, s) = (
+            self.input.as_ptr().cast_const(),
+            self.flags.as_ptr().cast_const(),
+            self.out.as_ptr(),
+            self.count.as_ptr(),
+            self.states.as_ptr(),
+        );
+        let (l, h) = (self.lengths.as_ptr(), self.head_states.as_ptr());
+        if cub {
+            let cb = self.cub.context("CUB runs on a GPU only")?;
+            // SAFETY: device buffers of at least `n` inputs, flags and
+            // outputs, and one count.
+            let rc = unsafe {
+                match algo {
+                    Algo::Flagged => (cb.flagged)(i, f, o, c, n as i32),
+                    Algo::If => (cb.select_if)(i, PIVOT, o, c, n as i32),
+                    Algo::Unique => (cb.unique)(i, o, c, n as i32),
+                    Algo::RunLengthEncode => (cb.rle)(i, o, l, c, n as i32),
+                }
+            };
+            if rc != 0 {
+                bail!("{} returned CUDA error {rc}", name(algo, true));
+            }
+            if let (true, Backend::Gpu(g)) = (sync, self.backend) {
+                g.synchronize()?;
+            }
+            return Ok(());
+        }
+        let epoch = self.next_epoch();
+        let cfg = if algo == Algo::RunLengthEncode {
+            LaunchConfig::linear(rle_grid(n), RLE_BLOCK)
+        } else {
+            LaunchConfig::linear(select_grid(n), SELECT_BLOCK)
+        };
+        let b = self.backend;
+        // Every launch below: `n` inputs (and flags), room for `n` outputs
+        // (and `n` lengths), one count and a tile state per block (in each
+        // array), this backend's buffers, alive across the launch.
+        macro_rules! go {
+            ($k:expr, $args:expr) => {
+                // SAFETY: the buffers above, as the kernel uses them.
+                unsafe {
+                    match b {
+                        Backend::Gpu(g) if !sync => g.launch_unchecked(&$k, &cfg, $args)?,
+                        _ => b.launch_unchecked(&$k, &cfg, $args)?,
+                    }
+                }
+            };
+        }
+        match algo {
+            Algo::Flagged => go!(DEVICE_SELECT_FLAGGED_I32, (i, f, o, c, s, n, epoch)),
+            Algo::If => go!(DEVICE_SELECT_IF_I32, (i, PIVOT, o, c, s, n, epoch)),
+            Algo::Unique => go!(DEVICE_SELECT_UNIQUE_I32, (i, o, c, s, n, epoch)),
+            Algo::RunLengthEncode => go!(DEVICE_RLE_ENCODE_I32, (i, o, l, c, s, h, n, epoch)),
+        }
+        Ok(())
+    }
+
+    /// One launch on the first `n` elements, checked against the host's
+    /// selection; returns (ok, what, selected).
+    fn verify(
+        &mut self,
+        algo: Algo,
+        cub: bool,
+        n: u32,
+        input: &[i32],
+        flags: &[u8],
+    ) -> Result<(bool, String, u64)> {
+        self.count.copy_from(&[u32::MAX])?;
+        self.launch(algo, cub, n, true)?;
+        let count = self.count.to_vec()?[0];
+        let got = self.out.to_vec()?;
+        let rle = algo == Algo::RunLengthEncode;
+        let lengths = if rle {
+            self.lengths.to_vec()?
+        } else {
+            Vec::new()
+        };
+        let mut m = 0usize;
+        let n = n as usize;
+        for i in 0..n {
+            if keep(algo, input, flags, i) {
+                if rle {
+                    // The run from `i`: up to the next head (or the end).
+                    let len = (i + 1..n).find(|&e| input[e] != input[i]).unwrap_or(n) - i;
+                    if lengths.get(m) != Some(&(len as u32)) {
+                        return Ok((
+                            false,
+                            format!("run {m} has length {:?}, host {len}", lengths.get(m)),
+                            m as u64,
+                        ));
+                    }
+                }
+                if m >= got.len() || got[m] != input[i] {
+                    return Ok((
+                        false,
+                        format!(
+                            "output {m} is {:?}, host {} (input {i})",
+                            got.get(m),
+                            input[i]
+                        ),
+                        m as u64,
+                    ));
+                }
+                m += 1;
+            }
+        }
+        Ok(if count as usize == m {
+            (
+                true,
+                if rle {
+                    format!("{m} runs, every value and length equals the host's")
+                } else {
+                    format!("{m} selected, every one equals the host's")
+                },
+                m as u64,
+            )
+        } else {
+            (false, format!("count {count}, host {m}"), m as u64)
+        })
+    }
+}
+
+impl Timed for Bench<'_> {
+    type Variant = (usize, usize, bool);
+    fn gpu(&self) -> &cg_runtime::Gpu {
+        match self.backend {
+            Backend::Gpu(g) => g,
+            Backend::Sim(_) => unreachable!("timing runs on a GPU only"),
+        }
+    }
+    fn launch_async(&mut self, (s, a, cub): (usize, usize, bool), _reps: u32) -> Result<()> {
+        self.launch(ALGOS[a], cub, SIZES[s], false)
+    }
+}
+
+/// One measured (size, selection, side).
+#[derive(Clone, Debug, Serialize)]
+struct Point {
+    n: u32,
+    algo: Algo,
+    side: &'static str,
+    kernel: &'static str,
+    selected: u64,
+    ms: Summary,
+    gelem_per_s: f64,
+    gb_per_s: f64,
+    /// `None`: the driver reported no DRAM peak.
+    pct_of_peak: Option<f64>,
+    verified: bool,
+    check: String,
+}
+
+fn bench<'a>(
+    backend: &'a Backend,
+    cub: Option<&'a Cub>,
+    input: &[i32],
+    flags: &[u8],
+) -> Result<Bench<'a>> {
+    let n = input.len() as u32;
+    Ok(Bench {
+        backend,
+        cub,
+        input: backend.upload(input)?,
+        flags: backend.upload(flags)?,
+        out: backend.alloc(input.len().max(1))?,
+        lengths: backend.alloc(input.len().max(1))?,
+        count: backend.alloc(1)?,
+        states: backend.alloc(select_grid(n).max(rle_grid(n)) as usize)?,
+        head_states: backend.alloc(rle_grid(n) as usize)?,
+        epoch: 0,
+    })
+}
+
+/// Runs the experiment into `out` (on a GPU) or verifies the Rust kernels
+/// on the simulator (without one).
+pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
+    let backend = a.backend.open()?;
+    let Backend::Gpu(gpu) = &backend else {
+        let (input, flags) = data(*SIM_SIZES.iter().max().expect("sizes"));
+        let mut b = bench(&backend, None, &input, &flags)?;
+        let mut bad = Vec::new();
+        for n in SIM_SIZES {
+            for algo in ALGOS {
+                let (ok, what, _) = b.verify(algo, false, n, &input, &flags)?;
+                println!(
+                    "verified device_select {:<26} n={n:<6} on the simulator: {} ({what})",
+                    name(algo, false),
+                    if ok { "OK" } else { "FAILED" }
+                );
+                if !ok {
+                    bad.push(format!("{} n={n}", name(algo, false)));
+                }
+            }
+        }
+        println!(
+            "device_select: no GPU, so CUB was not built and nothing was timed (simulator verification only)"
+        );
+        if !bad.is_empty() {
+            bail!(
+                "device_select verification FAILED on the simulator: {}",
+                bad.join("; ")
+            );
+        }
+        return Ok(());
+    };
+    let Some(nvcc) = tools::find_tool("nvcc") else {
+        bail!(
+            "the device_select experiment builds reference/cuda/device_select.cu with nvcc, which was not found"
+        );
+    };
+    let sm = gpu.info().sm();
+    let out = crate::results::out_dir(a.out.as_deref(), &gpu.info().slug());
+    crate::preflight::check_out_dir(&out)?;
+    let out = out.as_path();
+    let dir = std::env::temp_dir().join(format!("cg-lab-device-select-{}", std::process::id()));
+    eprintln!(
+        "building reference/cuda/device_select.cu (CUB) with {} for sm_{sm} …",
+        nvcc.display()
+    );
+    let cub = Cub::build(&nvcc, sm, &dir)?;
+    let (input, flags) = data(*SIZES.iter().max().expect("sizes"));
+    let mut b = bench(&backend, Some(&cub), &input, &flags)?;
+    let mut checks = Vec::new();
+    for &n in &SIZES {
+        for algo in ALGOS {
+            for cub in [false, true] {
+                progress.set_message(format!("verify device_select {} n={n}", name(algo, cub)));
+                let r = b
+                    .verify(algo, cub, n, &input, &flags)
+                    .with_context(|| format!("verifying {} at n = {n}", name(algo, cub)))?;
+                println!(
+                    "verified device_select {:<34} n=2^{:<2} {} ({})",
+                    name(algo, cub),
+                    n.trailing_zeros(),
+                    if r.0 { "OK" } else { "FAILED" },
+                    r.1
+                );
+                checks.push(r);
+            }
+        }
+    }
+    let order: Vec<(usize, usize, bool)> = (0..SIZES.len())
+        .flat_map(|s| (0..ALGOS.len()).flat_map(move |a| [(s, a, false), (s, a, true)]))
+        .collect();
+    let samples = timing::time_interleaved(
+        &mut b,
+        &order,
+        a.warmup,
+        a.runs,
+        1,
+        a.min_sample_ms,
+        progress,
+    )
+    .context("timing device_select")?;
+    let platform = crate::results::platform(&backend);
+    let points: Vec<Point> = order
+        .iter()
+        .zip(samples)
+        .zip(checks)
+        .map(|((&(s, a, cub), smp), (verified, check, selected))| {
+            let (n, algo) = (SIZES[s], ALGOS[a]);
+            let ms = Summary::of(&smp);
+            let flag_bytes = if algo == Algo::Flagged { n as f64 } else { 0.0 };
+            let out_bytes = if algo == Algo::RunLengthEncode {
+                8.0
+            } else {
+                4.0
+            };
+            let bytes = 4.0 * n as f64 + flag_bytes + out_bytes * selected as f64;
+            let secs = ms.median * 1e-3;
+            let gbps = bytes / secs / 1e9;
+            Point {
+                n,
+                algo,
+                side: if cub { "cub" } else { "rust" },
+                kernel: name(algo, cub),
+                selected,
+                ms,
+                gelem_per_s: n as f64 / secs / 1e9,
+                gb_per_s: gbps,
+                pct_of_peak: platform.pct_of_peak(gbps * 1e9),
+                verified,
+                check,
+            }
+        })
+        .collect();
+    let timing_text = timing::describe(
+        "the Rust kernel, or one CUB call: its temporary-storage query and kernels, storage allocated beforehand",
+        a.warmup,
+        a.runs,
+        a.min_sample_ms,
+    );
+    let files = [
+        ("device_select.csv", csv(&points)),
+        (
+            "device_select.md",
+            markdown(&points, &platform, &timing_text),
+        ),
+        ("device_select.json", serde_json::to_string_pretty(&points)?),
+    ];
+    for (name, text) in files {
+        write_atomic(&out.join(name), text.as_bytes())?;
+        println!("wrote {}", out.join(name).display());
+    }
+    for p in &points {
+        println!(
+            "device_select {:<34} n=2^{:<2} {:>9.4} ms {:>6.2} Gelem/s {:>7.1} GB/s {:>7} of peak  {}",
+            p.kernel,
+            p.n.trailing_zeros(),
+            p.ms.median,
+            p.gelem_per_s,
+            p.gb_per_s,
+            pct_cell(p.pct_of_peak),
+            if p.verified { "OK" } else { "FAILED" }
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    let bad: Vec<String> = points
+        .iter()
+        .filter(|p| !p.verified)
+        .map(|p| format!("{} n={} ({})", p.kernel, p.n, p.check))
+        .collect();
+    if !bad.is_empty() {
+        bail!("device_select verification FAILED: {}", bad.join("; "));
+    }
+    Ok(())
+}
+
+fn csv(points: &[Point]) -> String {
+    let mut s = String::from(
+        "n,algo,side,kernel,selected,median_ms,p10_ms,p90_ms,gelem_per_s,gb_per_s,pct_of_peak,verified\n",
+    );
+    for p in points {
+        let _ = writeln!(
+            s,
+            "{},{:?},{},\"{}\",{},{:.6},{:.6},{:.6},{:.3},{:.1},{},{}",
+            p.n,
+            p.algo,
+            p.side,
+            p.kernel,
+            p.selected,
+            p.ms.median,
+            p.ms.p10,
+            p.ms.p90,
+            p.gelem_per_s,
+            p.gb_per_s,
+            p.pct_of_peak
+                .map_or_else(String::new, |x| format!("{x:.2}")),
+            p.verified
+        );
+    }
+    s
+}
+
+fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str) -> String {
+    let mut s = format!(
+        "# Device-wide selection: the library against CUB — {}\n\nPlatform: {}\n\nCommand: `{}`\n\n",
+        p.device,
+        p.line(),
+        p.command
+    );
+    let peak = p.peak_text();
+    let _ = writeln!(
+        s,
+        "`i32` input of runs of 1–8 equal values; flags one byte each (about half set); `If`: `x < {PIVOT}`. Rust: one \
+         block of {SELECT_BLOCK} threads per tile of {SELECT_TILE} elements, a `ballot` per round of each warp, the \
+         device scan's decoupled look-back for the warps' offsets. CUB: `cub::DeviceSelect::Flagged`, `If`, `Unique` \
+         and `DeviceRunLengthEncode::Encode` (nvcc, host dispatch). Rust's encoding: the selection's layout with two \
+         look-backs (the runs before each warp, and its last run head by a `max` scan). Bandwidth: 4·n bytes read \
+         (and n of flags) plus 4 per selected element written (8 per run: value and length) / \
+         median time; {peak}. Every point verified before timing (output and count equal the host's). Timing: \
+         {timing}; all sizes, selections and sides interleaved.\n"
+    );
+    for algo in ALGOS {
+        let _ = writeln!(s, "\n## {algo:?}\n");
+        let _ = writeln!(
+            s,
+            "| n | selected | Rust Gelem/s | Rust GB/s | % peak | CUB Gelem/s | CUB GB/s | % peak | Rust ÷ CUB throughput | verified |"
+        );
+        let _ = writeln!(
+            s,
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
+        );
+        for n in SIZES {
+            let find = |side: &str| {
+                points
+                    .iter()
+                    .find(|q| q.n == n && q.algo == algo && q.side == side)
+                    .expect("every point was measured")
+            };
+            let (r, c) = (find("rust"), find("cub"));
+            let _ = writeln!(
+                s,
+                "| 2^{} | {} | {:.2} | {:.0} | {} | {:.2} | {:.0} | {} | **{:.3}** | {} |",
+                n.trailing_zeros(),
+                r.selected,
+                r.gelem_per_s,
+                r.gb_per_s,
+                pct_cell(r.pct_of_peak),
+                c.gelem_per_s,
+                c.gb_per_s,
+                pct_cell(c.pct_of_peak),
+                r.gelem_per_s / c.gelem_per_s,
+                if r.verified && c.verified {
+                    "both"
+                } else {
+                    "FAILED"
+                }
+            );
+        }
+    }
+    s
+}

@@ -1,0 +1,504 @@
+//! `cg-lab compare --only device_radix_sort`: the device-wide radix sort
+//! of `u32` keys, and of pairs (`u32` keys, `u32` values), written with the library (`cg_kernels::device_radix_sort`:
+//! one histogram launch for the four 8-bit digits, then four onesweep
+//! passes — `BlockRadixSort` of each tile by the pass's digit, a decoupled
+//! look-back per digit, a scatter) against CUB's
+//! `DeviceRadixSort::SortKeys` and `SortPairs`, 2^20 to 2^28 keys, as keys
+//! (pairs) per second.
+//!
+//! The keys are uniformly random `u32`, each pair's value its key's index.
+//! Both sides' outputs are checked against the host's (stable) sort at
+//! every size before timing (so they are equal to each other). The Rust side's time includes its memset of the digit
+//! counters and the histogram launch. Without a GPU the Rust kernels are
+//! verified on the simulator at small sizes and nothing is timed.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+use cg_kernels::device_radix_sort::{
+    DIGITS, PASSES, RADIX_HISTOGRAMS, RADIX_ONESWEEP, RADIX_ONESWEEP_PAIRS, SORT_BLOCK, SORT_TILE,
+    sort_tiles,
+};
+use cg_runtime::{Backend, Buffer, Dim3, LaunchConfig, tools};
+use serde::Serialize;
+
+use crate::cli::LabArgs;
+use crate::output::write_atomic;
+use crate::progress::Progress;
+use crate::stats::Summary;
+use crate::timing::{self, Timed};
+
+/// Key counts: 4 MiB to 1 GiB of `u32`.
+pub const SIZES: [u32; 5] = [1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28];
+
+/// Sizes the simulator verifies (partial last tiles).
+const SIM_SIZES: [u32; 2] = [1003, 3 * SORT_TILE as u32 + 17];
+
+/// The keys: a xorshift stream.
+fn keys(n: u32) -> Vec<u32> {
+    let mut x = 0x2545_f491_4f6c_dd1du64;
+    (0..n)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 32) as u32
+        })
+        .collect()
+}
+
+type CubFn = unsafe extern "C" fn(*const u32, *mut u32, i32) -> i32;
+type CubPairsFn = unsafe extern "C" fn(*const u32, *mut u32, *const u32, *mut u32, i32) -> i32;
+
+/// CUB's entry point in the shared library built from `device_radix_sort.cu`.
+struct Cub {
+    _lib: libloading::Library,
+    sort: CubFn,
+    pairs: CubPairsFn,
+}
+
+impl Cub {
+    fn build(nvcc: &Path, sm: u32, dir: &Path) -> Result<Cub> {
+        let lib = crate::reference::build_shared_library(
+            nvcc,
+            sm,
+            dir,
+            crate::reference::DEVICE_RADIX_SORT_CU,
+        )?;
+        // SAFETY: the library is the one just built from our source; its
+        // initialisers are the CUDA runtime's.
+        let lib = unsafe { libloading::Library::new(&lib) }.context("loading the CUB library")?;
+        // SAFETY: the symbol has the declared C signature (device_radix_sort.cu).
+        let sort = unsafe { *lib.get::<CubFn>(b"cub_radix_sort_keys_u32")? };
+        // SAFETY: as above.
+        let pairs = unsafe { *lib.get::<CubPairsFn>(b"cub_radix_sort_pairs_u32")? };
+        Ok(Cub {
+            _lib: lib,
+            sort,
+            pairs,
+        })
+    }
+}
+
+struct Bench<'a> {
+    backend: &'a Backend,
+    cub: Option<&'a Cub>,
+    input: Buffer<u32>,
+    a: Buffer<u32>,
+    out: Buffer<u32>,
+    values: Buffer<u32>,
+    va: Buffer<u32>,
+    vout: Buffer<u32>,
+    counts: Buffer<u32>,
+    states: Buffer<u64>,
+    histogram_grid: u32,
+    epoch: u32,
+}
+
+impl Bench<'_> {
+    fn next_epoch(&mut self) -> u32 {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch & 0x3fff_ffff == 0 {
+            self.epoch = self.epoch.wrapping_add(1);
+        }
+        self.epoch
+    }
+
+    /// One sort of the first `n` keys of `input` into `out` (and with
+    /// `pairs` their values from `values` into `vout`).
+    fn launch(&mut self, pairs: bool, cub: bool, n: u32, sync: bool) -> Result<()> {
+        let (vi, va, vo) = (self.values.as_ptr(), self.va.as_ptr(), self.vout.as_ptr());
+        if cub {
+            let c = self.cub.context("CUB runs on a GPU only")?;
+            let (i, o) = (self.input.as_ptr(), self.out.as_ptr());
+            // SAFETY: `input`, `out`, `values` and `vout` hold at least `n`
+            // elements.
+            let rc = unsafe {
+                if pairs {
+                    (c.pairs)(i, o, vi, vo, n as i32)
+                } else {
+                    (c.sort)(i, o, n as i32)
+                }
+            };
+            if rc != 0 {
+                bail!("{} returned CUDA error {rc}", name(pairs, true));
+            }
+        } else {
+            self.counts.zero_async()?;
+            let b = self.backend;
+            let hist = LaunchConfig::linear(self.histogram_grid, SORT_BLOCK);
+            let pass_cfg = LaunchConfig::linear(sort_tiles(n), SORT_BLOCK);
+            let (i, a, o, c, s) = (
+                self.input.as_ptr(),
+                self.a.as_ptr(),
+                self.out.as_ptr(),
+                self.counts.as_ptr(),
+                self.states.as_ptr(),
+            );
+            // Every launch below: `n` keys (and values) in and out of this
+            // backend's buffers, the `PASSES · DIGITS` counters, `DIGITS`
+            // states per tile, alive across the launch.
+            macro_rules! go {
+                ($k:expr, $cfg:expr, $args:expr) => {
+                    // SAFETY: the buffers above, as the kernel uses them.
+                    unsafe {
+                        match b {
+                            Backend::Gpu(g) if !sync => g.launch_unchecked(&$k, &$cfg, $args)?,
+                            _ => b.launch_unchecked(&$k, &$cfg, $args)?,
+                        }
+                    }
+                };
+            }
+            go!(RADIX_HISTOGRAMS, hist, (i.cast_const(), c, n));
+            // input → a → out → a → out: pass p reads `src` and writes
+            // `dst`, the last one `out`.
+            let plan = [
+                (i, a, vi, va),
+                (a, o, va, vo),
+                (o, a, vo, va),
+                (a, o, va, vo),
+            ];
+            for (pass, (src, dst, vsrc, vdst)) in plan.into_iter().enumerate() {
+                let e = self.next_epoch();
+                let (src, c) = (src.cast_const(), c.cast_const());
+                if pairs {
+                    let args = (src, dst, vsrc.cast_const(), vdst, c, s, n, pass as u32, e);
+                    go!(RADIX_ONESWEEP_PAIRS, pass_cfg, args);
+                } else {
+                    go!(
+                        RADIX_ONESWEEP,
+                        pass_cfg,
+                        (src, dst, c, s, n, pass as u32, e)
+                    );
+                }
+            }
+        }
+        if let (true, Backend::Gpu(g)) = (sync, self.backend) {
+            g.synchronize()?;
+        }
+        Ok(())
+    }
+
+    /// One sort of the first `n` keys (pairs) against the host's sorted
+    /// pairs `want` (key, index): (ok, what).
+    fn verify(
+        &mut self,
+        pairs: bool,
+        cub: bool,
+        n: u32,
+        want: &[(u32, u32)],
+    ) -> Result<(bool, String)> {
+        self.launch(pairs, cub, n, true)?;
+        let got = self.out.to_vec()?;
+        let vals = if pairs {
+            self.vout.to_vec()?
+        } else {
+            Vec::new()
+        };
+        let bad = (0..n as usize).find(|&i| got[i] != want[i].0 || (pairs && vals[i] != want[i].1));
+        Ok(match bad {
+            None if pairs => (true, format!("{n} pairs equal the host's stable sort")),
+            None => (true, format!("{n} keys equal the host's sort")),
+            Some(i) => (
+                false,
+                format!(
+                    "place {i}: key {}, value {:?}; host {:?}",
+                    got[i],
+                    vals.get(i),
+                    want[i]
+                ),
+            ),
+        })
+    }
+}
+
+impl Timed for Bench<'_> {
+    type Variant = (usize, bool, bool);
+    fn gpu(&self) -> &cg_runtime::Gpu {
+        match self.backend {
+            Backend::Gpu(g) => g,
+            Backend::Sim(_) => unreachable!("timing runs on a GPU only"),
+        }
+    }
+    fn launch_async(&mut self, (s, pairs, cub): (usize, bool, bool), _reps: u32) -> Result<()> {
+        self.launch(pairs, cub, SIZES[s], false)
+    }
+}
+
+/// One measured (size, side).
+#[derive(Clone, Debug, Serialize)]
+struct Point {
+    n: u32,
+    pairs: bool,
+    side: &'static str,
+    kernel: &'static str,
+    ms: Summary,
+    gkeys_per_s: f64,
+    verified: bool,
+    check: String,
+}
+
+fn name(pairs: bool, cub: bool) -> &'static str {
+    match (pairs, cub) {
+        (false, false) => RADIX_ONESWEEP.name(),
+        (true, false) => RADIX_ONESWEEP_PAIRS.name(),
+        (false, true) => "cub::DeviceRadixSort::SortKeys<u32>",
+        (true, true) => "cub::DeviceRadixSort::SortPairs<u32, u32>",
+    }
+}
+
+fn bench<'a>(
+    backend: &'a Backend,
+    cub: Option<&'a Cub>,
+    data: &[u32],
+    grid: u32,
+) -> Result<Bench<'a>> {
+    let n = data.len();
+    Ok(Bench {
+        backend,
+        cub,
+        input: backend.upload(data)?,
+        a: backend.alloc(n.max(1))?,
+        out: backend.alloc(n.max(1))?,
+        values: backend.upload(&(0..n as u32).collect::<Vec<u32>>())?,
+        va: backend.alloc(n.max(1))?,
+        vout: backend.alloc(n.max(1))?,
+        counts: backend.alloc(PASSES * DIGITS)?,
+        states: backend.alloc(sort_tiles(n as u32) as usize * DIGITS)?,
+        histogram_grid: grid,
+        epoch: 0,
+    })
+}
+
+/// The host's stable sort of the first `n` keys with their indices.
+fn model(data: &[u32], n: u32) -> Vec<(u32, u32)> {
+    let mut v: Vec<(u32, u32)> = data[..n as usize].iter().copied().zip(0..).collect();
+    v.sort_unstable();
+    v
+}
+
+/// Runs the experiment into `out` (on a GPU) or verifies the Rust kernels
+/// on the simulator (without one).
+pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
+    let backend = a.backend.open()?;
+    let Backend::Gpu(gpu) = &backend else {
+        let data = keys(*SIM_SIZES.iter().max().expect("sizes"));
+        let mut b = bench(&backend, None, &data, 3)?;
+        let mut bad = Vec::new();
+        for n in SIM_SIZES {
+            let want = model(&data, n);
+            for pairs in [false, true] {
+                let (ok, what) = b.verify(pairs, false, n, &want)?;
+                println!(
+                    "verified device_radix_sort {:<20} n={n:<6} on the simulator: {} ({what})",
+                    name(pairs, false),
+                    if ok { "OK" } else { "FAILED" }
+                );
+                if !ok {
+                    bad.push(format!("{} n={n}", name(pairs, false)));
+                }
+            }
+        }
+        println!(
+            "device_radix_sort: no GPU, so CUB was not built and nothing was timed (simulator verification only)"
+        );
+        if !bad.is_empty() {
+            bail!(
+                "device_radix_sort verification FAILED on the simulator: {}",
+                bad.join("; ")
+            );
+        }
+        return Ok(());
+    };
+    let Some(nvcc) = tools::find_tool("nvcc") else {
+        bail!(
+            "the device_radix_sort experiment builds reference/cuda/device_radix_sort.cu with nvcc, which was not found"
+        );
+    };
+    let sm = gpu.info().sm();
+    let out = crate::results::out_dir(a.out.as_deref(), &gpu.info().slug());
+    crate::preflight::check_out_dir(&out)?;
+    let out = out.as_path();
+    let dir = std::env::temp_dir().join(format!("cg-lab-device-radix-sort-{}", std::process::id()));
+    eprintln!(
+        "building reference/cuda/device_radix_sort.cu (CUB) with {} for sm_{sm} …",
+        nvcc.display()
+    );
+    let cub = Cub::build(&nvcc, sm, &dir)?;
+    let f = gpu.kernels().kernel(&RADIX_HISTOGRAMS)?;
+    let grid = gpu.max_coresident_blocks(f, Dim3::x(SORT_BLOCK), 0)?;
+    let data = keys(*SIZES.iter().max().expect("sizes"));
+    let mut b = bench(&backend, Some(&cub), &data, grid)?;
+    let order: Vec<(usize, bool, bool)> = (0..SIZES.len())
+        .flat_map(|s| {
+            [
+                (s, false, false),
+                (s, false, true),
+                (s, true, false),
+                (s, true, true),
+            ]
+        })
+        .collect();
+    let mut checks = Vec::new();
+    for (s, &n) in SIZES.iter().enumerate() {
+        let want = model(&data, n);
+        for &(_, pairs, cub) in order.iter().filter(|o| o.0 == s) {
+            progress.set_message(format!(
+                "verify device_radix_sort {} n={n}",
+                name(pairs, cub)
+            ));
+            let r = b
+                .verify(pairs, cub, n, &want)
+                .with_context(|| format!("verifying {} at n = {n}", name(pairs, cub)))?;
+            println!(
+                "verified device_radix_sort {:<42} n=2^{:<2} {} ({})",
+                name(pairs, cub),
+                n.trailing_zeros(),
+                if r.0 { "OK" } else { "FAILED" },
+                r.1
+            );
+            checks.push(r);
+        }
+    }
+    drop(data);
+    let samples = timing::time_interleaved(
+        &mut b,
+        &order,
+        a.warmup,
+        a.runs,
+        1,
+        a.min_sample_ms,
+        progress,
+    )
+    .context("timing device_radix_sort")?;
+    let platform = crate::results::platform(&backend);
+    let points: Vec<Point> = order
+        .iter()
+        .zip(samples)
+        .zip(checks)
+        .map(|((&(s, pairs, cub), smp), (verified, check))| {
+            let n = SIZES[s];
+            let ms = Summary::of(&smp);
+            Point {
+                n,
+                pairs,
+                side: if cub { "cub" } else { "rust" },
+                kernel: name(pairs, cub),
+                gkeys_per_s: n as f64 / (ms.median * 1e-3) / 1e9,
+                ms,
+                verified,
+                check,
+            }
+        })
+        .collect();
+    let timing_text = timing::describe(
+        "the Rust sort (memset of the counters, histogram launch, four passes), or one CUB call: its temporary-storage query and kernels, storage allocated beforehand",
+        a.warmup,
+        a.runs,
+        a.min_sample_ms,
+    );
+    let files = [
+        ("device_radix_sort.csv", csv(&points)),
+        (
+            "device_radix_sort.md",
+            markdown(&points, &platform, &timing_text),
+        ),
+        (
+            "device_radix_sort.json",
+            serde_json::to_string_pretty(&points)?,
+        ),
+    ];
+    for (name, text) in files {
+        write_atomic(&out.join(name), text.as_bytes())?;
+        println!("wrote {}", out.join(name).display());
+    }
+    for p in &points {
+        println!(
+            "device_radix_sort {:<42} n=2^{:<2} {:>9.4} ms {:>7.2} Gkeys/s  {}",
+            p.kernel,
+            p.n.trailing_zeros(),
+            p.ms.median,
+            p.gkeys_per_s,
+            if p.verified { "OK" } else { "FAILED" }
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    let bad: Vec<String> = points
+        .iter()
+        .filter(|p| !p.verified)
+        .map(|p| format!("{} n={} ({})", p.kernel, p.n, p.check))
+        .collect();
+    if !bad.is_empty() {
+        bail!("device_radix_sort verification FAILED: {}", bad.join("; "));
+    }
+    Ok(())
+}
+
+fn csv(points: &[Point]) -> String {
+    let mut s = String::from("n,pairs,side,kernel,median_ms,p10_ms,p90_ms,gkeys_per_s,verified\n");
+    for p in points {
+        let _ = writeln!(
+            s,
+            "{},{},{},\"{}\",{:.6},{:.6},{:.6},{:.3},{}",
+            p.n,
+            p.pairs,
+            p.side,
+            p.kernel,
+            p.ms.median,
+            p.ms.p10,
+            p.ms.p90,
+            p.gkeys_per_s,
+            p.verified
+        );
+    }
+    s
+}
+
+fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str) -> String {
+    let mut s = format!(
+        "# Device-wide radix sort of u32 keys: the library against CUB — {}\n\nPlatform: {}\n\nCommand: `{}`\n\n",
+        p.device,
+        p.line(),
+        p.command
+    );
+    let _ = writeln!(
+        s,
+        "Uniformly random `u32` keys (pairs: each value its key's index). Rust: one histogram launch for the four 8-bit digits, then four passes of one \
+         block of {SORT_BLOCK} threads per tile of {SORT_TILE} keys (`BlockRadixSort` by the pass's digit, a decoupled \
+         look-back per digit, a scatter). CUB: `cub::DeviceRadixSort::SortKeys`, `SortPairs` (nvcc, host dispatch). Every point \
+         verified before timing (both sides' output equals the host's sort). Timing: {timing}; all sizes and sides \
+         interleaved.\n"
+    );
+    for pairs in [false, true] {
+        let _ = writeln!(s, "\n## {}\n", if pairs { "Pairs" } else { "Keys" });
+        let _ = writeln!(
+            s,
+            "| n | Rust Gkeys/s | CUB Gkeys/s | Rust ÷ CUB throughput | verified |"
+        );
+        let _ = writeln!(s, "| --- | ---: | ---: | ---: | --- |");
+        for n in SIZES {
+            let find = |side: &str| {
+                points
+                    .iter()
+                    .find(|q| q.n == n && q.pairs == pairs && q.side == side)
+                    .expect("every point was measured")
+            };
+            let (r, c) = (find("rust"), find("cub"));
+            let _ = writeln!(
+                s,
+                "| 2^{} | {:.2} | {:.2} | **{:.3}** | {} |",
+                n.trailing_zeros(),
+                r.gkeys_per_s,
+                c.gkeys_per_s,
+                r.gkeys_per_s / c.gkeys_per_s,
+                if r.verified && c.verified {
+                    "both"
+                } else {
+                    "FAILED"
+                }
+            );
+        }
+    }
+    s
+}
