@@ -159,17 +159,20 @@ pub fn staged_async_v4(input: *const f32, partial: *mut f32, n: u32) {
 /// global memory: 16-byte vector loads when the input is 16-aligned, as
 /// the C++ twin's `float4` loads (which assume it), else four `f32` loads.
 ///
-/// The two paths load through [`GlobalSlice`]s of `F4` and of `f32`
-/// (`ld.global.nc.v4` and `ld.global.nc`): written as plain reads of one
-/// pointer, LLVM merged them into the four scalar loads valid for both
-/// (17 `LDG.E`, no `LDG.E.128`: 1.04–1.19x the C++ twin on the H200).
-/// The index arithmetic is `u32`, as the twin's.
+/// Two things made this kernel 1.04–1.19x its twin on the H200, both seen
+/// in SASS. Written as plain reads of one pointer, LLVM merged the two
+/// paths into the four scalar loads valid for both (17 `LDG.E`, no
+/// `LDG.E.128`): the paths now load through [`GlobalSlice`]s of `F4` and
+/// of `f32` (`ld.global.nc.v4`, `ld.global.nc`). With the alignment test
+/// inside the loop, each load sat in its own branch after the previous
+/// load's adds (one load in flight per thread, 1.15x at 2^24 and above):
+/// the path is now chosen once (`plain_sum::<ALIGNED>`), and a whole
+/// tile's four loads are issued before its adds, as nvcc's predicated
+/// loads are. The index arithmetic is `u32`, as the twin's.
 #[kernel]
 pub fn staged_plain(input: *const f32, partial: *mut f32, n: u32) {
     let block = this_thread_block().with_threads::<BLOCK>();
     let rank = block.thread_rank() as u32;
-    let tile = TILE as u32;
-    let tiles = n.div_ceil(tile);
     let aligned = (input as usize).is_multiple_of(16);
     // SAFETY: the launcher passes `n` readable floats, which nothing writes
     // during the launch.
@@ -179,42 +182,73 @@ pub fn staged_plain(input: *const f32, partial: *mut f32, n: u32) {
     let src4: GlobalSlice<F4> = unsafe {
         GlobalSlice::from_raw_parts(input.cast(), if aligned { n as usize / 4 } else { 0 })
     };
+    let acc = if aligned {
+        plain_sum::<true>(&src, &src4, n, rank)
+    } else {
+        plain_sum::<false>(&src, &src4, n, rank)
+    };
+    finish(&block, partial, acc);
+}
+
+/// [`staged_plain`]'s loop over the block's tiles, on the vector path
+/// (`ALIGNED`) or the scalar one.
+#[inline(always)]
+fn plain_sum<const ALIGNED: bool>(
+    src: &GlobalSlice<f32>,
+    src4: &GlobalSlice<F4>,
+    n: u32,
+    rank: u32,
+) -> f32 {
+    let tile = TILE as u32;
+    let tiles = n.div_ceil(tile);
+    // Vector `v` of the input: floats `4v .. 4v + 4`; the callers pass
+    // `v < n / 4`.
+    let load = |v: u32| -> F4 {
+        if ALIGNED {
+            // SAFETY: `v < n / 4`, the vectors `src4` holds when aligned.
+            unsafe { src4.load_unchecked(v as usize) }
+        } else {
+            let i = 4 * v as usize;
+            // SAFETY: `i + 3 < n`.
+            unsafe {
+                F4([
+                    src.load_unchecked(i),
+                    src.load_unchecked(i + 1),
+                    src.load_unchecked(i + 2),
+                    src.load_unchecked(i + 3),
+                ])
+            }
+        }
+    };
     let mut t = block_idx().x;
     let mut acc = 0.0f32;
     while t < tiles {
         let base = t * tile;
         let count = (n - base).min(tile);
-        let q = count / 4;
-        for k in 0..4 {
-            let j = rank + k * BLOCK;
-            if j < q {
-                // `base + 4j + 3 < base + count <= n`, and `base` is a
-                // multiple of 4: vector `base / 4 + j` is whole.
-                let v = if aligned {
-                    // SAFETY: `base / 4 + j < n / 4` (above).
-                    unsafe { src4.load_unchecked((base / 4 + j) as usize) }
-                } else {
-                    let i = (base + 4 * j) as usize;
-                    // SAFETY: `i + 3 < n` (above).
-                    unsafe {
-                        F4([
-                            src.load_unchecked(i),
-                            src.load_unchecked(i + 1),
-                            src.load_unchecked(i + 2),
-                            src.load_unchecked(i + 3),
-                        ])
-                    }
-                };
-                acc += v.sum();
+        if count == tile {
+            // A whole tile (`base + tile <= n`, `tile / 4 = 4 * BLOCK`):
+            // the four loads first, then the adds in the same order.
+            let v: [F4; 4] = core::array::from_fn(|k| load(base / 4 + rank + k as u32 * BLOCK));
+            for x in v {
+                acc += x.sum();
             }
-        }
-        if rank < count % 4 {
-            // SAFETY: `base + 4q + rank < base + count <= n`.
-            acc += unsafe { src.load_unchecked((base + 4 * q + rank) as usize) };
+        } else {
+            let q = count / 4;
+            for k in 0..4 {
+                let j = rank + k * BLOCK;
+                // `j < q`: vector `base / 4 + j` lies below `(base + count) / 4`.
+                if j < q {
+                    acc += load(base / 4 + j).sum();
+                }
+            }
+            if rank < count % 4 {
+                // SAFETY: `base + 4q + rank < base + count <= n`.
+                acc += unsafe { src.load_unchecked((base + 4 * q + rank) as usize) };
+            }
         }
         t += grid_dim().x;
     }
-    finish(&block, partial, acc);
+    acc
 }
 
 /// The host's expectation for `partial` summed: the sum of `input`.
