@@ -83,8 +83,9 @@ impl Core {
     /// A misuse if lane `me` is between a `barrier_arrive` and its
     /// `barrier_wait` on the block barrier: the group may perform no
     /// collective there (CUDA Programming Guide, `barrier_arrive`).
-    fn split_pending(&mut self, me: u32, what: &str, loc: Loc) -> Option<Step> {
+    fn split_pending(&mut self, me: u32, what: impl FnOnce() -> String, loc: Loc) -> Option<Step> {
         let at = self.lanes[me as usize].split_at?;
+        let what = what();
         let msg = format!(
             "{what} between this thread's block.barrier_arrive() (at {}:{}) and its              block.barrier_wait(): the block may perform no collective operation between the two",
             at.file(),
@@ -96,7 +97,8 @@ impl Core {
     /// `block.barrier_arrive()` of lane `me`: its release point for the
     /// next phase of barrier 0, waited for by [`bar_split_wait`](Self::bar_split_wait).
     pub fn bar_split_arrive(&mut self, me: u32, loc: Loc) -> Step {
-        if let Some(step) = self.split_pending(me, "a second block.barrier_arrive()", loc) {
+        if let Some(step) = self.split_pending(me, || "a second block.barrier_arrive()".into(), loc)
+        {
             return step;
         }
         self.lanes[me as usize].split_at = Some(loc);
@@ -127,7 +129,7 @@ impl Core {
         };
         let name = || bar_name(id, count, wait);
         if id == 0
-            && let Some(step) = self.split_pending(me, &format!("`{}`", name()), loc)
+            && let Some(step) = self.split_pending(me, || format!("`{}`", name()), loc)
         {
             return step;
         }
@@ -318,7 +320,7 @@ impl Core {
     /// is harmless, as it is on the GPU.
     pub fn block_uniform(&mut self, me: u32, what: &'static str, value: u64, loc: Loc) -> Step {
         if let Some(step) =
-            self.split_pending(me, &format!("a block-wide collective (`{what}`)"), loc)
+            self.split_pending(me, || format!("a block-wide collective (`{what}`)"), loc)
         {
             return step;
         }
@@ -505,7 +507,7 @@ impl Core {
         if !self.geom.cooperative {
             return self.misuse(me, loc, NOT_COOPERATIVE.to_string());
         }
-        if let Some(step) = self.split_pending(me, "grid.sync()", loc) {
+        if let Some(step) = self.split_pending(me, || "grid.sync()".into(), loc) {
             return step;
         }
         if let Some(at) = self.lanes[me as usize].grid_split_at {
@@ -551,7 +553,7 @@ impl Core {
                 "grid.barrier_wait() without a grid.barrier_arrive() of this thread".into(),
             );
         }
-        if let Some(step) = self.split_pending(me, "grid.barrier_wait()", loc) {
+        if let Some(step) = self.split_pending(me, || "grid.barrier_wait()".into(), loc) {
             return step;
         }
         self.grid_barrier(me, loc)

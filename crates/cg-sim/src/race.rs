@@ -61,11 +61,46 @@
 //! are compared too, and only a release/acquire chain that crosses units
 //! (or moral strength: `.gpu`-scoped atomics) orders them.
 
-use std::collections::HashMap;
+use std::collections::HashMap as StdHashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
 use crate::lane::{AtomicKind, MemOrder, MemScope};
 use crate::state::Loc;
+
+/// A hasher for the detector's keys (addresses, lane and scope numbers):
+/// one multiply and a rotate per word. The maps are only looked up, never
+/// iterated, so their order never reaches a report; the keys are the
+/// simulated program's own addresses, not adversarial input.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct AddrHasher(u64);
+
+impl Hasher for AddrHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u8(&mut self, v: u8) {
+        self.write_u64(v as u64);
+    }
+    fn write_u32(&mut self, v: u32) {
+        self.write_u64(v as u64);
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64);
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(26) ^ v).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+    fn finish(&self) -> u64 {
+        // The high bits are the well-mixed ones; hashbrown takes its control
+        // bits from the top and its bucket from the bottom.
+        self.0 ^ (self.0 >> 29)
+    }
+}
+
+type HashMap<K, V> = StdHashMap<K, V, BuildHasherDefault<AddrHasher>>;
 
 /// A vector clock over the lanes of one unit; shared between lanes that
 /// synchronised together until one of them acquires something new.
@@ -305,20 +340,20 @@ impl Race {
             know: Vec::new(),
             past: Vec::new(),
             places: Vec::new(),
-            shared: HashMap::new(),
-            global: HashMap::new(),
-            sync: HashMap::new(),
+            shared: HashMap::default(),
+            global: HashMap::default(),
+            sync: HashMap::default(),
             rel_fence: Vec::new(),
-            loc_release: HashMap::new(),
+            loc_release: HashMap::default(),
             split: Vec::new(),
             grid_split: Vec::new(),
             split_joins: Vec::new(),
             acq_pending: Vec::new(),
-            bars: HashMap::new(),
+            bars: HashMap::default(),
             cluster_acc: Vec::new(),
             cluster_done: Vec::new(),
             grid_acc: Acc::default(),
-            sc: HashMap::new(),
+            sc: HashMap::default(),
             accesses: 0,
         }
     }
