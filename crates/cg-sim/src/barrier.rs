@@ -9,6 +9,7 @@
 
 use std::collections::VecDeque;
 
+use crate::race::Event;
 use crate::state::{BarCount, Barrier, Core, Loc, Step, Wait};
 
 /// Threads that passed one block-wide check with the same value.
@@ -102,9 +103,7 @@ impl Core {
             return step;
         }
         self.lanes[me as usize].split_at = Some(loc);
-        if let Some(r) = self.race.as_mut() {
-            r.split_arrive(me);
-        }
+        self.race_do(|r| r.split_arrive(me), || Event::SplitArrive(me));
         Step::Done(0)
     }
 
@@ -196,9 +195,11 @@ impl Core {
         if wait {
             self.block(me, Wait::Bar { id, count }, loc);
         }
-        if let Some(r) = self.race.as_mut() {
-            r.bar_arrive(b as u32, id, me);
-        }
+        let bu = b as u32;
+        self.race_do(
+            |r| r.bar_arrive(bu, id, me),
+            || Event::BarArrive { b: bu, id, t: me },
+        );
         self.warp_arrival(b, w, id);
         let done = self.try_complete_bar(b, id, Some(me));
         match (wait, done) {
@@ -276,13 +277,22 @@ impl Core {
                 self.release(l, 0);
             }
         }
-        if let Some(r) = self.race.as_mut() {
+        if self.race_on() {
             let released: Vec<u32> = waiters
                 .iter()
                 .copied()
                 .filter(|l| !kept.contains(l))
                 .collect();
-            r.bar_complete(b as u32, id, &released, &kept);
+            let bu = b as u32;
+            self.race_do(
+                |r| r.bar_complete(bu, id, &released, &kept),
+                || Event::BarComplete {
+                    b: bu,
+                    id,
+                    waiters: released.clone(),
+                    carried: kept.clone(),
+                },
+            );
         }
         if kept.is_empty() {
             waiters.clear();
@@ -537,9 +547,7 @@ impl Core {
             return self.misuse(me, loc, msg);
         }
         self.lanes[me as usize].grid_split_at = Some(loc);
-        if let Some(r) = self.race.as_mut() {
-            r.grid_split_arrive(me);
-        }
+        self.race_do(|r| r.grid_split_arrive(me), || Event::GridSplitArrive(me));
         Step::Done(0)
     }
 
@@ -564,9 +572,7 @@ impl Core {
         self.block(me, Wait::Grid, loc);
         self.stats.lane_collectives += 1;
         self.grid.waiters.push(me);
-        if let Some(r) = self.race.as_mut() {
-            r.grid_arrive(me);
-        }
+        self.race_do(|r| r.grid_arrive(me), || Event::GridArrive(me));
         self.blocks[b].grid_waiting += 1;
         self.grid_block_arrival(b);
         if self.try_complete_grid(Some(me)) {
@@ -607,9 +613,10 @@ impl Core {
             }
         }
         let mut waiters = std::mem::take(&mut self.grid.waiters);
-        if let Some(r) = self.race.as_mut() {
-            r.grid_complete(&waiters);
-        }
+        self.race_do(
+            |r| r.grid_complete(&waiters),
+            || Event::GridComplete(waiters.clone()),
+        );
         let mut me_done = false;
         for &l in &waiters {
             if Some(l) == me {

@@ -448,7 +448,7 @@ pub enum AtomicKind {
 /// Whether the race detector checks the running launch's accesses (false
 /// outside a launch).
 pub fn race_check_enabled() -> bool {
-    crate::sched::in_launch() && with_core(|c, _| c.race.is_some())
+    crate::sched::in_launch() && with_core(|c, _| c.race_on())
 }
 
 /// Tells the race detector that the calling lane made a plain (weak) load

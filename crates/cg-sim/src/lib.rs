@@ -62,6 +62,6 @@ pub use cg_isa::{Dim3, LaunchConfig};
 pub use device::SimDevice;
 pub use region::Region;
 pub use report::{BlockedGroup, LaunchStats, Report, SimError, SourceLocation};
-pub use sched::{launch, launch_on, launch_with};
+pub use sched::{launch, launch_on, launch_parallel, launch_with};
 pub use shared::POISON;
 pub use stack::MAX_LIVE_STACKS;

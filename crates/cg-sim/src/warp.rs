@@ -2,6 +2,7 @@
 //! `elect`, warp uniformity checks) and the `activemask` convergence model.
 
 use crate::lane::{ReduxOp, ShflMode};
+use crate::race::Event;
 use crate::report::mask_lanes;
 use crate::state::{Core, Loc, Step, Wait, WarpKind, WarpOp};
 
@@ -178,9 +179,9 @@ impl Core {
             WarpKind::Sync => {
                 // The only warp collective that orders memory (PTX ISA
                 // §9.7.15.2); see `race` for why the others do not.
-                if let Some(r) = self.race.as_mut() {
+                if self.race_on() {
                     let lanes: Vec<u32> = bits(need).map(|j| (base + j as usize) as u32).collect();
-                    r.all_to_all(&lanes);
+                    self.race_do(|r| r.all_to_all(&lanes), || Event::AllToAll(lanes.clone()));
                 }
                 Some(0)
             }
