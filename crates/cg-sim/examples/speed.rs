@@ -7,7 +7,9 @@
 //! Every workload runs 65 536 lanes (256 blocks x 256 threads); `reps`
 //! (default 3) runs of each are interleaved (A B C … A B C …) and the
 //! median is printed, as a rate over wall time and over the process's CPU
-//! time (the latter is what to compare on a loaded machine). Workloads:
+//! time (the latter is what to compare on a loaded machine). The launches
+//! go through `launch_parallel`: `CG_SIM_THREADS=0` runs the blocks on
+//! every core (the default is one worker). Workloads:
 //! `shfl` (300 `shfl.sync.bfly` per lane), `bar` (100 `bar.sync 0`),
 //! `shared` (200 plain shared accesses of the lane's own word), `global`
 //! (100 typed global loads of the lane's own words and 100 stores), `atomic` (100 relaxed `.gpu`
@@ -18,7 +20,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Instant;
 
 use cg_sim::lane::{self, AtomicKind, MemOrder, MemScope, ShflMode};
-use cg_sim::{LaunchConfig, Region, SimDevice, launch_with};
+use cg_sim::{LaunchConfig, Region, SimDevice, launch_parallel};
 
 const BLOCKS: u32 = 256;
 const THREADS: u32 = 256;
@@ -140,7 +142,7 @@ fn run(name: &str, dev: &SimDevice, bufs: &Bufs) -> (u64, f64, f64) {
         other => panic!("unknown workload {other} (shfl, bar, shared, global, atomic)"),
     };
     let (t0, c0) = (Instant::now(), cpu_time());
-    launch_with(dev, &cfg, &regions, &*kernel).expect("launch");
+    launch_parallel(dev, &cfg, &regions, &*kernel).expect("launch");
     let (wall, cpu) = (t0.elapsed().as_secs_f64(), cpu_time() - c0);
     (ops * LANES as u64, wall, cpu)
 }
@@ -187,7 +189,10 @@ fn main() {
             samples[i].2 = ops;
         }
     }
-    println!("{LANES} lanes ({BLOCKS} blocks x {THREADS}), median of {reps}, M lane-operations/s");
+    println!(
+        "{LANES} lanes ({BLOCKS} blocks x {THREADS}), {} worker(s), median of {reps}, M lane-operations/s",
+        devices[0].worker_count()
+    );
     println!(
         "{:<8} {:<9} {:>10} {:>10}",
         "workload", "detector", "wall", "cpu"

@@ -42,9 +42,10 @@ fn core_cell() -> &'static RefCell<Core> {
         !p.is_null(),
         "cg_sim::lane functions may only be called by a kernel running under cg_sim::launch"
     );
-    // SAFETY: `CORE` is non-null only while `launch_on` runs on this thread,
-    // and it points at a `RefCell<Core>` on `launch_on`'s frame that outlives
-    // every lane (lanes are dropped before the pointer is cleared). The
+    // SAFETY: `CORE` is non-null only while a launch runs on this thread
+    // (`launch_with`, or a worker of `launch_parallel`), and it points at a
+    // `RefCell<Core>` on that function's frame that outlives every lane
+    // (lanes are dropped before the pointer is cleared). The
     // `'static` lifetime never escapes a primitive's body.
     unsafe { &*p }
 }
@@ -453,9 +454,10 @@ fn new_lane(stack: LaneStack, i: u32, kernel: &dyn Fn()) -> LaneCoroutine {
         with_core(|c, _| c.lanes[i as usize].yielder = y);
         kernel();
     };
-    // SAFETY: the closure borrows `kernel`, which outlives `launch_on`; every
-    // coroutine is either run to completion or dropped (unwound) inside
-    // `run_unit`, before `launch_on` returns.
+    // SAFETY: the closure borrows `kernel`, which outlives the launch
+    // (`launch_with`, or `launch_parallel`, whose workers are joined before
+    // it returns); every coroutine is either run to completion or dropped
+    // (unwound) inside `run_unit`, before the launch returns.
     unsafe { Coroutine::with_stack_unchecked(stack, body) }
 }
 
