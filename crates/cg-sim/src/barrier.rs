@@ -9,6 +9,7 @@
 
 use std::collections::VecDeque;
 
+use crate::race::Event;
 use crate::state::{BarCount, Barrier, Core, Loc, Step, Wait};
 
 /// Threads that passed one block-wide check with the same value.
@@ -83,8 +84,9 @@ impl Core {
     /// A misuse if lane `me` is between a `barrier_arrive` and its
     /// `barrier_wait` on the block barrier: the group may perform no
     /// collective there (CUDA Programming Guide, `barrier_arrive`).
-    fn split_pending(&mut self, me: u32, what: &str, loc: Loc) -> Option<Step> {
+    fn split_pending(&mut self, me: u32, what: impl FnOnce() -> String, loc: Loc) -> Option<Step> {
         let at = self.lanes[me as usize].split_at?;
+        let what = what();
         let msg = format!(
             "{what} between this thread's block.barrier_arrive() (at {}:{}) and its              block.barrier_wait(): the block may perform no collective operation between the two",
             at.file(),
@@ -96,13 +98,12 @@ impl Core {
     /// `block.barrier_arrive()` of lane `me`: its release point for the
     /// next phase of barrier 0, waited for by [`bar_split_wait`](Self::bar_split_wait).
     pub fn bar_split_arrive(&mut self, me: u32, loc: Loc) -> Step {
-        if let Some(step) = self.split_pending(me, "a second block.barrier_arrive()", loc) {
+        if let Some(step) = self.split_pending(me, || "a second block.barrier_arrive()".into(), loc)
+        {
             return step;
         }
         self.lanes[me as usize].split_at = Some(loc);
-        if let Some(r) = self.race.as_mut() {
-            r.split_arrive(me);
-        }
+        self.race_do(|r| r.split_arrive(me), || Event::SplitArrive(me));
         Step::Done(0)
     }
 
@@ -127,7 +128,7 @@ impl Core {
         };
         let name = || bar_name(id, count, wait);
         if id == 0
-            && let Some(step) = self.split_pending(me, &format!("`{}`", name()), loc)
+            && let Some(step) = self.split_pending(me, || format!("`{}`", name()), loc)
         {
             return step;
         }
@@ -194,9 +195,11 @@ impl Core {
         if wait {
             self.block(me, Wait::Bar { id, count }, loc);
         }
-        if let Some(r) = self.race.as_mut() {
-            r.bar_arrive(b as u32, id, me);
-        }
+        let bu = b as u32;
+        self.race_do(
+            |r| r.bar_arrive(bu, id, me),
+            || Event::BarArrive { b: bu, id, t: me },
+        );
         self.warp_arrival(b, w, id);
         let done = self.try_complete_bar(b, id, Some(me));
         match (wait, done) {
@@ -274,13 +277,22 @@ impl Core {
                 self.release(l, 0);
             }
         }
-        if let Some(r) = self.race.as_mut() {
+        if self.race_on() {
             let released: Vec<u32> = waiters
                 .iter()
                 .copied()
                 .filter(|l| !kept.contains(l))
                 .collect();
-            r.bar_complete(b as u32, id, &released, &kept);
+            let bu = b as u32;
+            self.race_do(
+                |r| r.bar_complete(bu, id, &released, &kept),
+                || Event::BarComplete {
+                    b: bu,
+                    id,
+                    waiters: released.clone(),
+                    carried: kept.clone(),
+                },
+            );
         }
         if kept.is_empty() {
             waiters.clear();
@@ -318,7 +330,7 @@ impl Core {
     /// is harmless, as it is on the GPU.
     pub fn block_uniform(&mut self, me: u32, what: &'static str, value: u64, loc: Loc) -> Step {
         if let Some(step) =
-            self.split_pending(me, &format!("a block-wide collective (`{what}`)"), loc)
+            self.split_pending(me, || format!("a block-wide collective (`{what}`)"), loc)
         {
             return step;
         }
@@ -505,7 +517,7 @@ impl Core {
         if !self.geom.cooperative {
             return self.misuse(me, loc, NOT_COOPERATIVE.to_string());
         }
-        if let Some(step) = self.split_pending(me, "grid.sync()", loc) {
+        if let Some(step) = self.split_pending(me, || "grid.sync()".into(), loc) {
             return step;
         }
         if let Some(at) = self.lanes[me as usize].grid_split_at {
@@ -535,9 +547,7 @@ impl Core {
             return self.misuse(me, loc, msg);
         }
         self.lanes[me as usize].grid_split_at = Some(loc);
-        if let Some(r) = self.race.as_mut() {
-            r.grid_split_arrive(me);
-        }
+        self.race_do(|r| r.grid_split_arrive(me), || Event::GridSplitArrive(me));
         Step::Done(0)
     }
 
@@ -551,7 +561,7 @@ impl Core {
                 "grid.barrier_wait() without a grid.barrier_arrive() of this thread".into(),
             );
         }
-        if let Some(step) = self.split_pending(me, "grid.barrier_wait()", loc) {
+        if let Some(step) = self.split_pending(me, || "grid.barrier_wait()".into(), loc) {
             return step;
         }
         self.grid_barrier(me, loc)
@@ -562,9 +572,7 @@ impl Core {
         self.block(me, Wait::Grid, loc);
         self.stats.lane_collectives += 1;
         self.grid.waiters.push(me);
-        if let Some(r) = self.race.as_mut() {
-            r.grid_arrive(me);
-        }
+        self.race_do(|r| r.grid_arrive(me), || Event::GridArrive(me));
         self.blocks[b].grid_waiting += 1;
         self.grid_block_arrival(b);
         if self.try_complete_grid(Some(me)) {
@@ -605,9 +613,10 @@ impl Core {
             }
         }
         let mut waiters = std::mem::take(&mut self.grid.waiters);
-        if let Some(r) = self.race.as_mut() {
-            r.grid_complete(&waiters);
-        }
+        self.race_do(
+            |r| r.grid_complete(&waiters),
+            || Event::GridComplete(waiters.clone()),
+        );
         let mut me_done = false;
         for &l in &waiters {
             if Some(l) == me {

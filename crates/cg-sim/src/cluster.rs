@@ -2,6 +2,7 @@
 //! (`barrier.cluster.arrive` / `wait`) over every non-exited thread of the
 //! cluster, and distributed shared memory (`mapa`).
 
+use crate::race::Event;
 use crate::shared::Which;
 use crate::state::{Core, Loc, Step, Wait};
 
@@ -18,9 +19,11 @@ impl Core {
         self.lanes[me as usize].cluster_pending = Some(cl.phase);
         cl.arrived += 1;
         cl.not_arrived -= 1;
-        if let Some(r) = self.race.as_mut() {
-            r.cluster_arrive(c as u32, me);
-        }
+        let cu = c as u32;
+        self.race_do(
+            |r| r.cluster_arrive(cu, me),
+            || Event::ClusterArrive { c: cu, t: me },
+        );
         self.stats.lane_collectives += 1;
         self.try_complete_cluster(c);
         Step::Done(0)
@@ -37,9 +40,11 @@ impl Core {
             }
             Some(p) if p < self.clusters[c].phase => {
                 self.lanes[me as usize].cluster_pending = None;
-                if let Some(r) = self.race.as_mut() {
-                    r.cluster_wait(c as u32, me);
-                }
+                let cu = c as u32;
+                self.race_do(
+                    |r| r.cluster_wait(cu, me),
+                    || Event::ClusterWait { c: cu, t: me },
+                );
                 Step::Done(0)
             }
             Some(_) => {
@@ -60,11 +65,13 @@ impl Core {
         cl.not_arrived = cl.live;
         let mut waiters = std::mem::take(&mut cl.waiters);
         self.stats.collectives += 1;
-        if let Some(r) = self.race.as_mut() {
-            r.cluster_complete(c as u32);
-            for &l in &waiters {
-                r.cluster_wait(c as u32, l);
-            }
+        let cu = c as u32;
+        self.race_do(|r| r.cluster_complete(cu), || Event::ClusterComplete(cu));
+        for &l in &waiters {
+            self.race_do(
+                |r| r.cluster_wait(cu, l),
+                || Event::ClusterWait { c: cu, t: l },
+            );
         }
         for &l in &waiters {
             self.lanes[l as usize].cluster_pending = None;

@@ -44,6 +44,11 @@ pub struct SimDevice {
     /// warp is descheduled on a GPU; handshakes that only work if the
     /// spinner sees a value before it is overwritten fail under it.
     pub spin_last: bool,
+    /// Worker threads for [`launch_parallel`](crate::launch_parallel)
+    /// (1 by default; 0: one per core). The environment variable
+    /// `CG_SIM_THREADS` overrides it. See the crate's README ("Several
+    /// cores") for what a parallel launch guarantees.
+    pub workers: usize,
 }
 
 impl Default for SimDevice {
@@ -60,6 +65,7 @@ impl Default for SimDevice {
             stack_size: 256 * 1024,
             race_check: true,
             spin_last: false,
+            workers: 1,
         }
     }
 }
@@ -69,6 +75,21 @@ fn invalid(msg: String) -> SimError {
 }
 
 impl SimDevice {
+    /// The worker threads a [`launch_parallel`](crate::launch_parallel)
+    /// uses: `CG_SIM_THREADS` if set (0: one per core), else
+    /// [`workers`](Self::workers) (0: one per core); at least 1.
+    pub fn worker_count(&self) -> usize {
+        let n = std::env::var("CG_SIM_THREADS")
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .unwrap_or(self.workers);
+        if n == 0 {
+            std::thread::available_parallelism().map_or(1, |n| n.get())
+        } else {
+            n
+        }
+    }
+
     /// Blocks of `block_threads` threads using `dynamic_smem` bytes that fit
     /// on one SM at once (0 if one block does not fit).
     pub fn blocks_per_sm(&self, block_threads: u32, dynamic_smem: usize) -> u32 {

@@ -5,7 +5,7 @@
 //! the one reports name, so callers that are themselves `#[track_caller]`
 //! pass the user's source line through.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::panic::Location;
 
 use crate::barrier::BARRIERS_PER_BLOCK;
@@ -29,6 +29,8 @@ thread_local! {
     /// The call sites primitives recorded since [`record_call_sites`]
     /// (`None`: not recording).
     static SITES: RefCell<Option<Vec<(u32, &'static Location<'static>)>>> = const { RefCell::new(None) };
+    /// Whether `SITES` records (checked first: every primitive asks).
+    static RECORDING: Cell<bool> = const { Cell::new(false) };
 }
 
 /// The call site of a primitive as reports will name it (through every
@@ -36,6 +38,9 @@ thread_local! {
 #[track_caller]
 fn here() -> &'static Location<'static> {
     let loc = Location::caller();
+    if !RECORDING.with(Cell::get) {
+        return loc;
+    }
     SITES.with(|s| {
         if let Some(v) = s.borrow_mut().as_mut() {
             v.push((crate::sched::current_lane(), loc));
@@ -50,6 +55,7 @@ fn here() -> &'static Location<'static> {
 /// passes its caller's line through (`#[track_caller]` all the way down).
 pub fn record_call_sites(on: bool) {
     SITES.with(|s| *s.borrow_mut() = on.then(Vec::new));
+    RECORDING.with(|r| r.set(on));
 }
 
 /// The call sites the calling lane's primitives recorded since its last
@@ -442,7 +448,7 @@ pub enum AtomicKind {
 /// Whether the race detector checks the running launch's accesses (false
 /// outside a launch).
 pub fn race_check_enabled() -> bool {
-    crate::sched::in_launch() && with_core(|c, _| c.race.is_some())
+    crate::sched::in_launch() && with_core(|c, _| c.race_on())
 }
 
 /// Tells the race detector that the calling lane made a plain (weak) load

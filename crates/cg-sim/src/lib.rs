@@ -16,7 +16,9 @@
 //!   returns a [`SimError`] whose [`Report`] lists every blocked lane group
 //!   with its operation, mask and source line.
 //!
-//! Blocks run one cluster at a time (one block at a time without clusters);
+//! Blocks run one cluster at a time (one block at a time without clusters),
+//! or, with [`launch_parallel`], one cluster at a time on each of several
+//! worker threads, with the same reports and race verdicts;
 //! a cooperative launch runs the whole grid at once so that grid sync works,
 //! and is refused, like on a GPU, if the grid could not be co-resident on
 //! the [`SimDevice`].
@@ -62,6 +64,6 @@ pub use cg_isa::{Dim3, LaunchConfig};
 pub use device::SimDevice;
 pub use region::Region;
 pub use report::{BlockedGroup, LaunchStats, Report, SimError, SourceLocation};
-pub use sched::{launch, launch_on, launch_with};
+pub use sched::{launch, launch_on, launch_parallel, launch_with};
 pub use shared::POISON;
 pub use stack::MAX_LIVE_STACKS;

@@ -61,11 +61,46 @@
 //! are compared too, and only a release/acquire chain that crosses units
 //! (or moral strength: `.gpu`-scoped atomics) orders them.
 
-use std::collections::HashMap;
+use std::collections::HashMap as StdHashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
 use crate::lane::{AtomicKind, MemOrder, MemScope};
 use crate::state::Loc;
+
+/// A hasher for the detector's keys (addresses, lane and scope numbers):
+/// one multiply and a rotate per word. The maps are only looked up, never
+/// iterated, so their order never reaches a report; the keys are the
+/// simulated program's own addresses, not adversarial input.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct AddrHasher(u64);
+
+impl Hasher for AddrHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u8(&mut self, v: u8) {
+        self.write_u64(v as u64);
+    }
+    fn write_u32(&mut self, v: u32) {
+        self.write_u64(v as u64);
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64);
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(26) ^ v).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+    fn finish(&self) -> u64 {
+        // The high bits are the well-mixed ones; hashbrown takes its control
+        // bits from the top and its bucket from the bottom.
+        self.0 ^ (self.0 >> 29)
+    }
+}
+
+type HashMap<K, V> = StdHashMap<K, V, BuildHasherDefault<AddrHasher>>;
 
 /// A vector clock over the lanes of one unit; shared between lanes that
 /// synchronised together until one of them acquires something new.
@@ -236,6 +271,97 @@ pub(crate) struct Race {
     pub accesses: u64,
 }
 
+/// One call into the detector, as a unit run on a worker thread records it
+/// (`SimDevice::workers`): the launch's detector applies the units' logs
+/// in unit order ([`Race::apply`]), so its verdicts are those of the run
+/// that executes the units one after another on one thread.
+pub(crate) enum Event {
+    BeginUnit {
+        unit: u32,
+        places: Vec<Place>,
+        nclusters: usize,
+    },
+    SplitArrive(u32),
+    GridSplitArrive(u32),
+    BarArrive {
+        b: u32,
+        id: u32,
+        t: u32,
+    },
+    BarComplete {
+        b: u32,
+        id: u32,
+        waiters: Vec<u32>,
+        carried: Vec<u32>,
+    },
+    AllToAll(Vec<u32>),
+    GridArrive(u32),
+    GridComplete(Vec<u32>),
+    ClusterArrive {
+        c: u32,
+        t: u32,
+    },
+    ClusterComplete(u32),
+    ClusterWait {
+        c: u32,
+        t: u32,
+    },
+    Access {
+        a: Access,
+        shared: bool,
+    },
+    AtomicSync {
+        t: u32,
+        addr: usize,
+        kind: AtomicKind,
+        order: MemOrder,
+        scope: MemScope,
+    },
+    Fence {
+        t: u32,
+        sc: bool,
+        scope: MemScope,
+    },
+}
+
+impl Race {
+    /// Applies one recorded call; the race it finds, if any.
+    pub(crate) fn apply(&mut self, ev: Event) -> Option<Found> {
+        match ev {
+            Event::BeginUnit {
+                unit,
+                places,
+                nclusters,
+            } => self.begin_unit(unit, places, nclusters),
+            Event::SplitArrive(t) => self.split_arrive(t),
+            Event::GridSplitArrive(t) => self.grid_split_arrive(t),
+            Event::BarArrive { b, id, t } => self.bar_arrive(b, id, t),
+            Event::BarComplete {
+                b,
+                id,
+                waiters,
+                carried,
+            } => self.bar_complete(b, id, &waiters, &carried),
+            Event::AllToAll(lanes) => self.all_to_all(&lanes),
+            Event::GridArrive(t) => self.grid_arrive(t),
+            Event::GridComplete(waiters) => self.grid_complete(&waiters),
+            Event::ClusterArrive { c, t } => self.cluster_arrive(c, t),
+            Event::ClusterComplete(c) => self.cluster_complete(c),
+            Event::ClusterWait { c, t } => self.cluster_wait(c, t),
+            Event::Access { a, shared } => return self.access(a, shared),
+            Event::AtomicSync {
+                t,
+                addr,
+                kind,
+                order,
+                scope,
+            } => self.atomic_sync(t, addr, kind, order, scope),
+            Event::Fence { t, sc, scope } => self.fence(t, sc, scope),
+        }
+        None
+    }
+}
+
 fn join_into(dst: &mut [u32], src: &[u32]) {
     for (d, s) in dst.iter_mut().zip(src) {
         *d = (*d).max(*s);
@@ -305,20 +431,20 @@ impl Race {
             know: Vec::new(),
             past: Vec::new(),
             places: Vec::new(),
-            shared: HashMap::new(),
-            global: HashMap::new(),
-            sync: HashMap::new(),
+            shared: HashMap::default(),
+            global: HashMap::default(),
+            sync: HashMap::default(),
             rel_fence: Vec::new(),
-            loc_release: HashMap::new(),
+            loc_release: HashMap::default(),
             split: Vec::new(),
             grid_split: Vec::new(),
             split_joins: Vec::new(),
             acq_pending: Vec::new(),
-            bars: HashMap::new(),
+            bars: HashMap::default(),
             cluster_acc: Vec::new(),
             cluster_done: Vec::new(),
             grid_acc: Acc::default(),
-            sc: HashMap::new(),
+            sc: HashMap::default(),
             accesses: 0,
         }
     }
@@ -631,7 +757,9 @@ impl Race {
 
     /// Checks and records an access of lane `t` (of `shared` memory, whose
     /// shadow ends with the unit, or of global memory); the first race found.
-    pub fn access(&mut self, a: Access, shared: bool) -> Option<Found> {
+    pub fn access(&mut self, mut a: Access, shared: bool) -> Option<Found> {
+        // The lane's epoch now (a recorded access does not know it).
+        a.epoch = self.own[a.lane as usize];
         self.accesses += 1;
         let t = a.lane;
         let first = a.addr & !3;
@@ -998,9 +1126,32 @@ impl Core {
             })
             .collect();
         let (unit, nclusters) = (self.unit, self.clusters.len());
+        if let Some(log) = self.race_log.as_mut() {
+            log.push(Event::BeginUnit {
+                unit,
+                places,
+                nclusters,
+            });
+            return;
+        }
         self.race
             .get_or_insert_with(|| Box::new(Race::new()))
             .begin_unit(unit, places, nclusters);
+    }
+
+    /// Whether the detector sees this unit's accesses (live, or recording
+    /// them for the launch's detector).
+    pub(crate) fn race_on(&self) -> bool {
+        self.race.is_some() || self.race_log.is_some()
+    }
+
+    /// Calls `live` on the detector, or records `ev` for it.
+    pub(crate) fn race_do(&mut self, live: impl FnOnce(&mut Race), ev: impl FnOnce() -> Event) {
+        if let Some(r) = self.race.as_mut() {
+            live(r);
+        } else if let Some(log) = self.race_log.as_mut() {
+            log.push(ev());
+        }
     }
 
     /// Whether `addr` lies in the shared memory of lane `me`'s cluster (its
@@ -1023,8 +1174,18 @@ impl Core {
     /// Where `addr` is, in words: a shared variable and element, a kernel
     /// parameter and element, or a global address.
     fn describe_addr(&self, addr: usize, size: u32) -> String {
-        for blk in &self.blocks {
-            if let Some((which, off)) = blk.smem.locate(addr as *mut u8) {
+        let located = match &self.smem_maps {
+            Some(maps) => maps
+                .iter()
+                .find_map(|m| m.locate(addr).map(|(w, off)| (m.idx, w, off))),
+            None => self.blocks.iter().find_map(|b| {
+                b.smem
+                    .locate(addr as *mut u8)
+                    .map(|(w, off)| (b.idx, w, off))
+            }),
+        };
+        if let Some((idx, which, off)) = located {
+            {
                 let elem = if size > 0 && off % size as usize == 0 {
                     format!(", element {} of {size}-byte elements", off / size as usize)
                 } else {
@@ -1036,7 +1197,7 @@ impl Core {
                 };
                 return format!(
                     "{var} of block {} at byte offset {off}{elem}",
-                    Dim3::from(blk.idx)
+                    Dim3::from(idx)
                 );
             }
         }
@@ -1094,6 +1255,14 @@ impl Core {
             ),
             location: SourceLocation::from(a.loc),
         }
+    }
+
+    /// The error for race `f`, found by the launch's detector after the
+    /// unit ran (this state is laid out as the unit was).
+    pub(crate) fn race_found_report(&mut self, f: Found) -> SimError {
+        self.error = None;
+        self.race_found(f.second.lane, f);
+        self.error.take().expect("race_found records the race")
     }
 
     /// Records the race `f` (the first report wins) and stops lane `me`.
@@ -1193,25 +1362,36 @@ impl Core {
     }
 
     fn weak_access(&mut self, me: u32, addr: usize, size: usize, kind: Kind, loc: Loc) -> Step {
-        if self.race.is_none() {
+        if !self.race_on() {
             return Step::Done(0);
         }
         let shared = self.addr_is_shared(me, addr);
-        let unit = self.unit;
-        let r = self.race.as_mut().expect("checked above");
         let a = Access {
-            unit,
+            unit: self.unit,
             lane: me,
-            epoch: r.own[me as usize],
+            epoch: 0,
             addr,
             size: size as u32,
             kind,
             scope: None,
             loc,
         };
-        match r.access(a, shared) {
+        match self.race_access(a, shared) {
             Some(f) => self.race_found(me, f),
             None => Step::Done(0),
+        }
+    }
+
+    /// Checks access `a` (its epoch is the detector's to fill in), or
+    /// records it.
+    fn race_access(&mut self, a: Access, shared: bool) -> Option<Found> {
+        if let Some(r) = self.race.as_mut() {
+            r.access(a, shared)
+        } else {
+            if let Some(log) = self.race_log.as_mut() {
+                log.push(Event::Access { a, shared });
+            }
+            None
         }
     }
 
@@ -1228,16 +1408,21 @@ impl Core {
         scope: MemScope,
         loc: Loc,
     ) -> Step {
-        if self.race.is_none() {
+        if !self.race_on() {
             return Step::Done(0);
         }
         let shared = self.addr_is_shared(me, addr);
-        let unit = self.unit;
-        let r = self.race.as_mut().expect("checked above");
         // `SeqCst` is `fence.sc` and then the operation (acquire for a load
         // or an RMW, relaxed for a store), as libcu++ and the library lower it.
         let order = if order == MemOrder::SeqCst {
-            r.fence(me, true, scope);
+            self.race_do(
+                |r| r.fence(me, true, scope),
+                || Event::Fence {
+                    t: me,
+                    sc: true,
+                    scope,
+                },
+            );
             match kind {
                 AtomicKind::Store => MemOrder::Relaxed,
                 _ => MemOrder::Acquire,
@@ -1246,26 +1431,36 @@ impl Core {
             order
         };
         let a = Access {
-            unit,
+            unit: self.unit,
             lane: me,
-            epoch: r.own[me as usize],
+            epoch: 0,
             addr,
             size: size as u32,
             kind: Kind::Atomic(kind, order),
             scope: Some(scope),
             loc,
         };
-        if let Some(f) = r.access(a, shared) {
+        if let Some(f) = self.race_access(a, shared) {
             return self.race_found(me, f);
         }
-        r.atomic_sync(me, addr, kind, order, scope);
+        self.race_do(
+            |r| r.atomic_sync(me, addr, kind, order, scope),
+            || Event::AtomicSync {
+                t: me,
+                addr,
+                kind,
+                order,
+                scope,
+            },
+        );
         Step::Done(0)
     }
 
     /// `fence.acq_rel` (`sc == false`) or `fence.sc` by lane `me`.
     pub fn mem_fence(&mut self, me: u32, sc: bool, scope: MemScope) {
-        if let Some(r) = self.race.as_mut() {
-            r.fence(me, sc, scope);
-        }
+        self.race_do(
+            |r| r.fence(me, sc, scope),
+            || Event::Fence { t: me, sc, scope },
+        );
     }
 }

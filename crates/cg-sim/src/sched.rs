@@ -4,13 +4,17 @@
 //! applied; if that frees nobody, the stall is diagnosed.
 
 use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::ptr;
-use std::sync::Once;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex, Once};
 
 use corosensei::{Coroutine, CoroutineResult, Yielder};
 
+use crate::race::{Event, Race};
 use crate::report::{Report, SourceLocation};
+use crate::shared::SmemMap;
 use crate::stack::{LaneStack, StackPool};
 use crate::state::{Core, LaneState, Step, Wait};
 use crate::{LaunchConfig, LaunchStats, SimDevice, SimError};
@@ -38,9 +42,10 @@ fn core_cell() -> &'static RefCell<Core> {
         !p.is_null(),
         "cg_sim::lane functions may only be called by a kernel running under cg_sim::launch"
     );
-    // SAFETY: `CORE` is non-null only while `launch_on` runs on this thread,
-    // and it points at a `RefCell<Core>` on `launch_on`'s frame that outlives
-    // every lane (lanes are dropped before the pointer is cleared). The
+    // SAFETY: `CORE` is non-null only while a launch runs on this thread
+    // (`launch_with`, or a worker of `launch_parallel`), and it points at a
+    // `RefCell<Core>` on that function's frame that outlives every lane
+    // (lanes are dropped before the pointer is cleared). The
     // `'static` lifetime never escapes a primitive's body.
     unsafe { &*p }
 }
@@ -226,9 +231,222 @@ fn run_unit(
     if coros.iter().any(Option::is_some) {
         teardown(core, &mut coros);
     }
-    // Free the unit's shared memory.
-    core.borrow_mut().blocks.clear();
+    // Free the unit's shared memory (keeping its layout for a report of
+    // the launch's detector, when the unit recorded for it).
+    let mut c = core.borrow_mut();
+    if c.race_log.is_some() {
+        let maps = c.blocks.iter().map(|b| b.smem.map(b.idx)).collect();
+        c.smem_maps = Some(maps);
+    }
+    c.blocks.clear();
+    drop(c);
     result
+}
+
+/// A unit that a worker ran: its result, statistics and detector log.
+struct UnitOut {
+    result: Result<(), SimError>,
+    stats: LaunchStats,
+    log: Vec<Event>,
+    maps: Vec<SmemMap>,
+}
+
+/// What the workers and the launching thread share.
+struct Board {
+    /// Finished units not yet taken by the launching thread.
+    done: BTreeMap<u64, UnitOut>,
+    /// Units taken by the launching thread so far.
+    merged: u64,
+    /// No unit at or after this one starts (the launch failed before it).
+    stop_at: u64,
+    /// A worker panicked (a simulator bug): the launch gives up.
+    aborted: bool,
+}
+
+/// Sets [`Board::aborted`] if a worker unwinds.
+struct AbortOnPanic<'a>(&'a (Mutex<Board>, Condvar));
+
+impl Drop for AbortOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            let mut b = self.0.0.lock().unwrap_or_else(|e| e.into_inner());
+            b.aborted = true;
+            self.0.1.notify_all();
+        }
+    }
+}
+
+/// Runs `kernel` once per lane of the grid, like [`launch_with`], with the
+/// blocks (clusters) of a non-cooperative launch spread over
+/// [`SimDevice::worker_count`] threads.
+///
+/// Each block runs exactly as in the one-thread run (one cluster at a
+/// time per worker, the same lane order); the race detector sees every
+/// unit's accesses in unit order, as the one-thread run does, so its
+/// verdicts and every report are the same whatever the worker count
+/// (the first failing block, in block order, gives the error). This holds
+/// for kernels whose blocks do not communicate during the launch (no block
+/// waits for, or reads, what another block writes in the same launch: a
+/// spin on another block's flag, a decoupled look-back, a "last block"
+/// counter): such blocks see each other's writes in whichever order the
+/// workers happen to run them, so use [`launch_with`] (one thread) for
+/// them. After a failed launch, blocks after the failing one may have run.
+/// A cooperative launch, or a grid of one cluster, runs on the calling
+/// thread as with [`launch_with`].
+pub fn launch_parallel(
+    device: &SimDevice,
+    cfg: &LaunchConfig,
+    regions: &[crate::Region],
+    kernel: &(dyn Fn() + Sync),
+) -> Result<LaunchStats, SimError> {
+    let workers = device.worker_count();
+    let clusters = cfg.grid.volume() / cfg.cluster_dim().volume().max(1);
+    if workers <= 1 || cfg.cooperative || clusters <= 1 {
+        return launch_with(device, cfg, regions, kernel);
+    }
+    device.validate(cfg)?;
+    if !CORE.with(Cell::get).is_null() {
+        return Err(SimError::InvalidLaunch(
+            "nested launch: a simulated kernel cannot launch another kernel".into(),
+        ));
+    }
+    install_panic_hook();
+    let workers = workers.min(clusters as usize);
+    // Units finished ahead of the launching thread's merge, at most.
+    let window = 2 * workers as u64 + 2;
+    let board = (
+        Mutex::new(Board {
+            done: BTreeMap::new(),
+            merged: 0,
+            stop_at: clusters,
+            aborted: false,
+        }),
+        Condvar::new(),
+    );
+    let next = AtomicU64::new(0);
+    let race_on = device.race_check && crate::race::env_enabled();
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| {
+                let _abort = AbortOnPanic(&board);
+                let mut state = Core::new(device, cfg);
+                state.regions = regions.to_vec();
+                if race_on {
+                    state.race_log = Some(Vec::new());
+                }
+                let core = RefCell::new(state);
+                let guard = LaunchGuard::install(&core);
+                let mut stacks = StackPool::new(device.stack_size);
+                loop {
+                    let c = next.fetch_add(1, Ordering::Relaxed);
+                    {
+                        let mut b = board.0.lock().unwrap_or_else(|e| e.into_inner());
+                        while c >= b.merged + window && c < b.stop_at && !b.aborted {
+                            b = board.1.wait(b).unwrap_or_else(|e| e.into_inner());
+                        }
+                        if c >= b.stop_at || b.aborted {
+                            break;
+                        }
+                    }
+                    core.borrow_mut().units = c as u32;
+                    let result = run_unit(&core, kernel, c..c + 1, &mut stacks);
+                    let out = {
+                        let mut k = core.borrow_mut();
+                        UnitOut {
+                            result,
+                            stats: std::mem::take(&mut k.stats),
+                            log: k.race_log.as_mut().map(std::mem::take).unwrap_or_default(),
+                            maps: k.smem_maps.take().unwrap_or_default(),
+                        }
+                    };
+                    let mut b = board.0.lock().unwrap_or_else(|e| e.into_inner());
+                    if out.result.is_err() {
+                        b.stop_at = b.stop_at.min(c + 1);
+                    }
+                    b.done.insert(c, out);
+                    board.1.notify_all();
+                }
+                drop(guard);
+            });
+        }
+        merge(device, cfg, regions, &board, clusters, race_on)
+    })
+}
+
+/// The launching thread's part of [`launch_parallel`]: takes the units in
+/// order, applies their detector logs to the launch's detector, and stops
+/// at the first unit that failed or raced.
+fn merge(
+    device: &SimDevice,
+    cfg: &LaunchConfig,
+    regions: &[crate::Region],
+    board: &(Mutex<Board>, Condvar),
+    clusters: u64,
+    race_on: bool,
+) -> Result<LaunchStats, SimError> {
+    let mut race = race_on.then(|| Box::new(Race::new()));
+    let mut stats = LaunchStats::default();
+    let stop = |e: SimError| {
+        let mut b = board.0.lock().unwrap_or_else(|e| e.into_inner());
+        b.stop_at = 0;
+        board.1.notify_all();
+        Err(e)
+    };
+    for k in 0..clusters {
+        let out = {
+            let mut b = board.0.lock().unwrap_or_else(|e| e.into_inner());
+            loop {
+                if let Some(out) = b.done.remove(&k) {
+                    b.merged = k + 1;
+                    board.1.notify_all();
+                    break out;
+                }
+                if b.aborted {
+                    drop(b);
+                    return stop(SimError::InvalidLaunch(
+                        "a simulator worker thread panicked".into(),
+                    ));
+                }
+                b = board.1.wait(b).unwrap_or_else(|e| e.into_inner());
+            }
+        };
+        if let Some(r) = race.as_mut() {
+            for ev in out.log {
+                if let Some(f) = r.apply(ev) {
+                    return stop(race_report(device, cfg, regions, k, out.maps, f));
+                }
+            }
+        }
+        if let Err(e) = out.result {
+            return stop(e);
+        }
+        stats.blocks += out.stats.blocks;
+        stats.lanes += out.stats.lanes;
+        stats.collectives += out.stats.collectives;
+        stats.lane_collectives += out.stats.lane_collectives;
+        stats.context_switches += out.stats.context_switches;
+    }
+    Ok(stats)
+}
+
+/// The report of race `f`, found by the launch's detector in the log of
+/// unit `unit`: made by a state laid out as that unit was, with its
+/// blocks' shared memory as it was.
+fn race_report(
+    device: &SimDevice,
+    cfg: &LaunchConfig,
+    regions: &[crate::Region],
+    unit: u64,
+    maps: Vec<SmemMap>,
+    f: crate::race::Found,
+) -> SimError {
+    let mut c = Core::new(device, cfg);
+    c.race_enabled = false;
+    c.regions = regions.to_vec();
+    c.units = unit as u32;
+    c.setup_unit(unit..unit + 1);
+    c.smem_maps = Some(maps);
+    c.race_found_report(f)
 }
 
 fn new_lane(stack: LaneStack, i: u32, kernel: &dyn Fn()) -> LaneCoroutine {
@@ -236,9 +454,10 @@ fn new_lane(stack: LaneStack, i: u32, kernel: &dyn Fn()) -> LaneCoroutine {
         with_core(|c, _| c.lanes[i as usize].yielder = y);
         kernel();
     };
-    // SAFETY: the closure borrows `kernel`, which outlives `launch_on`; every
-    // coroutine is either run to completion or dropped (unwound) inside
-    // `run_unit`, before `launch_on` returns.
+    // SAFETY: the closure borrows `kernel`, which outlives the launch
+    // (`launch_with`, or `launch_parallel`, whose workers are joined before
+    // it returns); every coroutine is either run to completion or dropped
+    // (unwound) inside `run_unit`, before the launch returns.
     unsafe { Coroutine::with_stack_unchecked(stack, body) }
 }
 

@@ -108,6 +108,44 @@ impl SharedMem {
     }
 }
 
+/// Where a block's shared-memory buffers were, for a report made after
+/// the block ended.
+#[derive(Clone)]
+pub(crate) struct SmemMap {
+    pub idx: [u32; 3],
+    /// (start, length, which); the dynamic buffer first.
+    bufs: Vec<(usize, usize, Which)>,
+}
+
+impl SmemMap {
+    /// As [`SharedMem::locate`] on the block's memory when it ran.
+    pub fn locate(&self, p: usize) -> Option<(Which, usize)> {
+        self.bufs.iter().find_map(|&(start, len, w)| {
+            (p >= start && (p < start + len || p == start)).then(|| (w, p - start))
+        })
+    }
+}
+
+impl SharedMem {
+    /// The block's buffers as a [`SmemMap`].
+    pub fn map(&self, idx: [u32; 3]) -> SmemMap {
+        let mut bufs = vec![(
+            self.dynamic.ptr() as usize,
+            self.dynamic.len,
+            Which::Dynamic,
+        )];
+        for (key, align, buf) in &self.statics {
+            let w = Which::Static {
+                key,
+                bytes: buf.len,
+                align: *align,
+            };
+            bufs.push((buf.ptr() as usize, buf.len, w));
+        }
+        SmemMap { idx, bufs }
+    }
+}
+
 impl Core {
     /// The buffer for static allocation `key` of block `b`, created on first
     /// use. Errors are messages for a misuse report.

@@ -19,9 +19,26 @@ pub const MAX_LIVE_STACKS: usize = 24_000;
 
 static LIVE_STACKS: AtomicUsize = AtomicUsize::new(0);
 
+/// Stacks created so far in the process: the next one's colour.
+static CREATED: AtomicUsize = AtomicUsize::new(0);
+
+/// The largest colour offset, in bytes (added to the mapping, so a lane
+/// still has its full `stack_size`).
+const MAX_COLOUR: usize = 63 * 64 + 7 * 4096;
+
+/// The offset of the `k`-th stack's top below its mapping's top: lanes
+/// switch stacks at every collective, and stacks whose tops sat at the
+/// same address modulo the cache's set stride (every mapping is
+/// page-aligned and of one size) would all compete for the same few cache
+/// sets. 64 line offsets x 8 page colours spread 512 consecutive stacks
+/// over the L1 and L2 sets.
+fn colour(k: usize) -> usize {
+    (k % 64) * 64 + ((k / 64) % 8) * 4096
+}
+
 /// A lane stack, counted against [`MAX_LIVE_STACKS`], its guard page
-/// registered for the overflow report (`overflow`).
-pub(crate) struct LaneStack(DefaultStack, Option<usize>);
+/// registered for the overflow report (`overflow`), and its colour offset.
+pub(crate) struct LaneStack(DefaultStack, Option<usize>, usize);
 
 impl LaneStack {
     fn new(size: usize) -> Result<LaneStack, SimError> {
@@ -34,10 +51,11 @@ impl LaneStack {
                  or a SimDevice with fewer SMs"
             )));
         }
-        match DefaultStack::new(size) {
+        match DefaultStack::new(size + MAX_COLOUR) {
             Ok(s) => {
                 let slot = register_guard(&s);
-                Ok(LaneStack(s, slot))
+                let off = colour(CREATED.fetch_add(1, Ordering::Relaxed));
+                Ok(LaneStack(s, slot, off))
             }
             Err(e) => {
                 LIVE_STACKS.fetch_sub(1, Ordering::Relaxed);
@@ -77,7 +95,11 @@ impl Drop for LaneStack {
 // SAFETY: forwards to `DefaultStack`, a valid stack for its whole lifetime.
 unsafe impl corosensei::stack::Stack for LaneStack {
     fn base(&self) -> corosensei::stack::StackPointer {
-        self.0.base()
+        // The colour offset is a multiple of 64 and at most MAX_COLOUR,
+        // which the mapping has in excess of the usable size: the top stays
+        // aligned and inside the stack.
+        corosensei::stack::StackPointer::new(self.0.base().get() - self.2)
+            .expect("a stack top is non-zero")
     }
     fn limit(&self) -> corosensei::stack::StackPointer {
         self.0.limit()

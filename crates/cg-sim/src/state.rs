@@ -239,8 +239,15 @@ pub(crate) struct Core {
     /// Whether the race detector runs ([`SimDevice::race_check`] and the
     /// `CG_SIM_RACE` environment variable).
     pub race_enabled: bool,
-    /// The race detector's state for the launch (`None` when off).
+    /// The race detector's state for the launch (`None` when off, or when
+    /// this unit runs on a worker thread and records instead).
     pub race: Option<Box<crate::race::Race>>,
+    /// On a worker thread with the detector on: the unit's calls into the
+    /// detector, for the launch's detector to apply in unit order.
+    pub race_log: Option<Vec<crate::race::Event>>,
+    /// For a report made after the unit ended (a race the launch's
+    /// detector found in its log): its blocks' shared memory as it was.
+    pub smem_maps: Option<Vec<crate::shared::SmemMap>>,
     /// The current unit's index in the launch, and the units set up so far.
     pub unit: u32,
     pub units: u32,
@@ -278,6 +285,8 @@ impl Core {
             spin_streak: 0,
             race_enabled: device.race_check && crate::race::env_enabled(),
             race: None,
+            race_log: None,
+            smem_maps: None,
             unit: 0,
             units: 0,
             regions: Vec::new(),

@@ -2,6 +2,7 @@
 //! `elect`, warp uniformity checks) and the `activemask` convergence model.
 
 use crate::lane::{ReduxOp, ShflMode};
+use crate::race::Event;
 use crate::report::mask_lanes;
 use crate::state::{Core, Loc, Step, Wait, WarpKind, WarpOp};
 
@@ -93,6 +94,13 @@ pub(crate) fn kind_name(kind: WarpKind) -> String {
     }
 }
 
+/// The operands of a warp collective's lanes, by lane id.
+struct Operands {
+    vals: [u64; 32],
+    /// `shfl`'s `b` and `c`.
+    bc: [(u32, u32); 32],
+}
+
 impl Core {
     /// Lane `me` reaches a warp collective.
     pub fn warp_arrive(&mut self, me: u32, op: WarpOp, loc: Loc) -> Step {
@@ -128,19 +136,36 @@ impl Core {
             return Step::Wait;
         }
         let base = warp.base as usize;
-        let same = bits(need).all(|j| {
-            matches!(self.lanes[base + j as usize].wait,
-                Wait::Warp(o) if o.kind == op.kind && o.mask == op.mask)
-        });
-        if !same {
-            // Left for the stall analysis: the lanes may still sort themselves
-            // out (another group can complete), or this is a mismatch.
-            return Step::Wait;
+        // Every lane of the mask must wait at a collective of this kind and
+        // mask; their operands, gathered in the same pass.
+        let mut ops = Operands {
+            vals: [0; 32],
+            bc: [(0, 0); 32],
+        };
+        for j in bits(need) {
+            match self.lanes[base + j as usize].wait {
+                Wait::Warp(o) if o.kind == op.kind && o.mask == op.mask => {
+                    ops.vals[j as usize] = o.a;
+                    ops.bc[j as usize] = (o.b, o.c);
+                }
+                // Left for the stall analysis: the lanes may still sort
+                // themselves out (another group can complete), or this is a
+                // mismatch.
+                _ => return Step::Wait,
+            }
         }
-        self.complete_warp(me, w, need, op, loc)
+        self.complete_warp(me, w, need, op, loc, &ops)
     }
 
-    fn complete_warp(&mut self, me: u32, w: usize, need: u32, op: WarpOp, loc: Loc) -> Step {
+    fn complete_warp(
+        &mut self,
+        me: u32,
+        w: usize,
+        need: u32,
+        op: WarpOp,
+        loc: Loc,
+        ops: &Operands,
+    ) -> Step {
         let base = self.warps[w].base as usize;
         let b = self.warps[w].block as usize;
         if !self.blocks[b].checks.is_empty() {
@@ -151,12 +176,7 @@ impl Core {
         }
         self.warps[w].waiting &= !need;
         self.stats.collectives += 1;
-        let mut vals = [0u64; 32];
-        for j in bits(need) {
-            if let Wait::Warp(o) = self.lanes[base + j as usize].wait {
-                vals[j as usize] = o.a;
-            }
-        }
+        let vals = &ops.vals;
         let lanes_of = |m: u32| bits(m).map(|j| vals[j as usize] as u32);
         // Results shared by every lane, where the collective has one.
         let common = match op.kind {
@@ -178,16 +198,16 @@ impl Core {
             WarpKind::Sync => {
                 // The only warp collective that orders memory (PTX ISA
                 // §9.7.15.2); see `race` for why the others do not.
-                if let Some(r) = self.race.as_mut() {
+                if self.race_on() {
                     let lanes: Vec<u32> = bits(need).map(|j| (base + j as usize) as u32).collect();
-                    r.all_to_all(&lanes);
+                    self.race_do(|r| r.all_to_all(&lanes), || Event::AllToAll(lanes.clone()));
                 }
                 Some(0)
             }
             WarpKind::Uniform(what) => {
                 let v0 = vals[need.trailing_zeros() as usize];
                 if bits(need).any(|j| vals[j as usize] != v0) {
-                    let groups = value_groups(need, &vals);
+                    let groups = value_groups(need, vals);
                     let msg = format!(
                         "non-uniform argument `{what}`: the lanes of mask {:#010x} passed different values ({groups})",
                         op.mask
@@ -203,10 +223,8 @@ impl Core {
             let lane = (base + j as usize) as u32;
             let r = common.unwrap_or_else(|| match op.kind {
                 WarpKind::Shfl(mode) => {
-                    let Wait::Warp(o) = self.lanes[lane as usize].wait else {
-                        unreachable!()
-                    };
-                    match shfl_source(mode, j, o.b, o.c) {
+                    let (b, c) = ops.bc[j as usize];
+                    match shfl_source(mode, j, b, c) {
                         Some(src) if need >> src & 1 == 1 => vals[src as usize] as u32 as u64,
                         _ => vals[j as usize] as u32 as u64,
                     }
