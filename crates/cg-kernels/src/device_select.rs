@@ -11,6 +11,10 @@
 //! * [`device_select_unique_i32`]: `input[i]` where `i == 0` or
 //!   `input[i] != input[i - 1]` (the first of each run of equal values).
 //!
+//! [`device_partition_flagged_i32`] and [`device_partition_if_i32`]
+//! (CUB's `DevicePartition::Flagged`, `If`) also write the rejected
+//! elements, in reverse order, to the back of `output`.
+//!
 //! Single pass, one block of [`SELECT_BLOCK`] threads per tile of
 //! [`SELECT_TILE`] elements (grid = [`select_tiles`]`(n)`, at least one;
 //! blocks are dispatched in index order, as the device scan relies on).
@@ -72,6 +76,7 @@ enum Mode {
 #[allow(clippy::too_many_arguments)]
 unsafe fn select_body(
     mode: Mode,
+    partition: bool,
     input: *const i32,
     flags: *const u8,
     pivot: i32,
@@ -128,11 +133,19 @@ unsafe fn select_body(
     let mut at = before.map_or(0, |b| b as u32) as usize;
     let below = (1u32 << lane) - 1;
     unroll16!(k => {
+        let i = wbase + 32 * k + lane;
+        let j = at + (masks[k] & below).count_ones() as usize;
         if masks[k] >> lane & 1 != 0 {
-            let j = at + (masks[k] & below).count_ones() as usize;
             // SAFETY: `j` is below the number of selected elements (≤ n):
             // inside the output, and every selected element has its own.
             unsafe { output.add(j).write(x[k]) };
+        } else if partition && i < n {
+            // The `i − j`-th rejected element (`j` selected ones precede
+            // it), from the back: `n − 1 − (i − j)`, inside the output
+            // and after every selected place.
+            // SAFETY: `j ≤ i < n`: inside the output; each rejected
+            // element has its own place.
+            unsafe { output.add(n - 1 - (i - j)).write(x[k]) };
         }
         at += masks[k].count_ones() as usize;
     });
@@ -174,6 +187,7 @@ pub fn device_select_flagged_i32(
     unsafe {
         select_body(
             Mode::Flagged,
+            false,
             input,
             flags,
             0,
@@ -201,6 +215,7 @@ pub fn device_select_if_i32(
     unsafe {
         select_body(
             Mode::Less,
+            false,
             input,
             core::ptr::null(),
             pivot,
@@ -228,6 +243,7 @@ pub fn device_select_unique_i32(
     unsafe {
         select_body(
             Mode::Unique,
+            false,
             input,
             core::ptr::null(),
             0,
@@ -238,6 +254,92 @@ pub fn device_select_unique_i32(
             epoch,
         )
     }
+}
+
+/// Partitions `input` by `flags` (CUB's `DevicePartition::Flagged`): the
+/// elements whose flag is set, in order, to the front of `output`, the
+/// others, in reverse order, to its back; the number selected to
+/// `num_selected[0]` (see [`device_select_flagged_i32`]).
+#[kernel]
+pub fn device_partition_flagged_i32(
+    input: *const i32,
+    flags: *const u8,
+    output: *mut i32,
+    num_selected: *mut u32,
+    states: *mut u64,
+    n: u32,
+    epoch: u32,
+) {
+    // SAFETY: the launcher's contract (as for the flagged selection).
+    unsafe {
+        select_body(
+            Mode::Flagged,
+            true,
+            input,
+            flags,
+            0,
+            output,
+            num_selected,
+            states,
+            n,
+            epoch,
+        )
+    }
+}
+
+/// Partitions `input` by `x < pivot` (CUB's `DevicePartition::If`; see
+/// [`device_partition_flagged_i32`]).
+#[kernel]
+pub fn device_partition_if_i32(
+    input: *const i32,
+    pivot: i32,
+    output: *mut i32,
+    num_selected: *mut u32,
+    states: *mut u64,
+    n: u32,
+    epoch: u32,
+) {
+    // SAFETY: the launcher's contract (as for the flagged selection).
+    unsafe {
+        select_body(
+            Mode::Less,
+            true,
+            input,
+            core::ptr::null(),
+            pivot,
+            output,
+            num_selected,
+            states,
+            n,
+            epoch,
+        )
+    }
+}
+
+/// The sequential model of the partitions: the selected elements (flagged
+/// or `< pivot`, as [`select_model`] selects them) in order, then the
+/// others in reverse order, into `out` (as long as `input`); returns the
+/// number selected.
+pub fn partition_model(
+    input: &[i32],
+    flags: Option<&[u8]>,
+    pivot: Option<i32>,
+    out: &mut [i32],
+) -> usize {
+    let m = select_model(input, flags, pivot, out);
+    let mut back = input.len();
+    for i in 0..input.len() {
+        let keep = match (flags, pivot) {
+            (Some(f), _) => f[i] != 0,
+            (None, Some(p)) => input[i] < p,
+            (None, None) => i == 0 || input[i] != input[i - 1],
+        };
+        if !keep {
+            back -= 1;
+            out[back] = input[i];
+        }
+    }
+    m
 }
 
 /// The sequential model of the selections: what [`device_select_flagged_i32`]

@@ -5,8 +5,9 @@
 //! new epoch each), and random cases under proptest.
 
 use cg_kernels::device_select::{
-    DEVICE_SELECT_FLAGGED_I32, DEVICE_SELECT_IF_I32, DEVICE_SELECT_UNIQUE_I32, SELECT_BLOCK,
-    SELECT_TILE, select_grid, select_model, select_tiles,
+    DEVICE_PARTITION_FLAGGED_I32, DEVICE_PARTITION_IF_I32, DEVICE_SELECT_FLAGGED_I32,
+    DEVICE_SELECT_IF_I32, DEVICE_SELECT_UNIQUE_I32, SELECT_BLOCK, SELECT_TILE, partition_model,
+    select_grid, select_model, select_tiles,
 };
 use proptest::prelude::*;
 
@@ -106,6 +107,60 @@ fn data(n: usize, seed: u64, max_run: u64) -> (Vec<i32>, Vec<u8>) {
     input.truncate(n);
     let flags = (0..n).map(|_| (next() % 3 == 0) as u8).collect();
     (input, flags)
+}
+
+/// The kernel's partition of `input` (flagged: `pivot` None): the whole
+/// output and the count.
+fn partition(pivot: Option<i32>, input: &[i32], flags: &[u8], epoch: &mut u32) -> (Vec<i32>, u32) {
+    let n = input.len() as u32;
+    let mut states = vec![0u64; select_grid(n) as usize];
+    *epoch += 1;
+    let mut out = vec![i32::MIN; input.len()];
+    let mut count = u32::MAX;
+    let (pi, pf, po, pc, ps, e) = (
+        input.as_ptr(),
+        flags.as_ptr(),
+        out.as_mut_ptr(),
+        &mut count as *mut u32,
+        states.as_mut_ptr(),
+        *epoch,
+    );
+    let cfg = cg_sim::LaunchConfig::new(select_grid(n), SELECT_BLOCK);
+    match pivot {
+        None => {
+            // SAFETY: `n` inputs, flags and outputs, one count, the tile states.
+            let k = unsafe { DEVICE_PARTITION_FLAGGED_I32.host_fn_unchecked() };
+            cg_sim::launch_on(&dev(), &cfg, &|| k((pi, pf, po, pc, ps, n, e))).unwrap();
+        }
+        Some(p) => {
+            // SAFETY: as above.
+            let k = unsafe { DEVICE_PARTITION_IF_I32.host_fn_unchecked() };
+            cg_sim::launch_on(&dev(), &cfg, &|| k((pi, p, po, pc, ps, n, e))).unwrap();
+        }
+    }
+    (out, count)
+}
+
+#[test]
+fn partitions_match_the_model() {
+    let mut epoch = 0;
+    for n in [0usize, 1, 31, SELECT_TILE, 3 * SELECT_TILE + 77] {
+        let (input, flags) = data(n, n as u64 + 5, 10);
+        for pivot in [None, Some(-100), Some(i32::MIN), Some(i32::MAX)] {
+            let mut want = vec![0; n];
+            let m = partition_model(
+                &input,
+                pivot.is_none().then_some(&flags[..]),
+                pivot,
+                &mut want,
+            );
+            assert_eq!(
+                partition(pivot, &input, &flags, &mut epoch),
+                (want, m as u32),
+                "{pivot:?}, n {n}"
+            );
+        }
+    }
 }
 
 #[test]

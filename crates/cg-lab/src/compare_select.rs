@@ -1,9 +1,9 @@
-//! `cg-lab compare --only device_select`: the device-wide selections and
-//! run-length encoding written with the library
+//! `cg-lab compare --only device_select`: the device-wide selections,
+//! partitions and run-length encoding written with the library
 //! (`cg_kernels::device_select`, `cg_kernels::device_rle`: warp ballots,
 //! the device scan's decoupled look-back) against CUB's
-//! `DeviceSelect::Flagged`, `If`, `Unique` and
-//! `DeviceRunLengthEncode::Encode`, 2^20 to 2^28 `i32`, as elements per
+//! `DeviceSelect::Flagged`, `If`, `Unique`, `DevicePartition::Flagged`,
+//! `If` and `DeviceRunLengthEncode::Encode`, 2^20 to 2^28 `i32`, as elements per
 //! second and bandwidth (bytes read and written / median time) with % of
 //! the GPU's DRAM peak.
 //!
@@ -22,8 +22,8 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 use cg_kernels::device_rle::{DEVICE_RLE_ENCODE_I32, RLE_BLOCK, rle_grid};
 use cg_kernels::device_select::{
-    DEVICE_SELECT_FLAGGED_I32, DEVICE_SELECT_IF_I32, DEVICE_SELECT_UNIQUE_I32, SELECT_BLOCK,
-    SELECT_TILE, select_grid,
+    DEVICE_PARTITION_FLAGGED_I32, DEVICE_PARTITION_IF_I32, DEVICE_SELECT_FLAGGED_I32,
+    DEVICE_SELECT_IF_I32, DEVICE_SELECT_UNIQUE_I32, SELECT_BLOCK, SELECT_TILE, select_grid,
 };
 use cg_runtime::{Backend, Buffer, LaunchConfig, tools};
 use serde::Serialize;
@@ -50,9 +50,18 @@ enum Algo {
     If,
     Unique,
     RunLengthEncode,
+    PartitionFlagged,
+    PartitionIf,
 }
 
-const ALGOS: [Algo; 4] = [Algo::Flagged, Algo::If, Algo::Unique, Algo::RunLengthEncode];
+const ALGOS: [Algo; 6] = [
+    Algo::Flagged,
+    Algo::If,
+    Algo::Unique,
+    Algo::RunLengthEncode,
+    Algo::PartitionFlagged,
+    Algo::PartitionIf,
+];
 
 fn name(algo: Algo, cub: bool) -> &'static str {
     match (algo, cub) {
@@ -60,10 +69,14 @@ fn name(algo: Algo, cub: bool) -> &'static str {
         (Algo::If, false) => DEVICE_SELECT_IF_I32.name(),
         (Algo::Unique, false) => DEVICE_SELECT_UNIQUE_I32.name(),
         (Algo::RunLengthEncode, false) => DEVICE_RLE_ENCODE_I32.name(),
+        (Algo::PartitionFlagged, false) => DEVICE_PARTITION_FLAGGED_I32.name(),
+        (Algo::PartitionIf, false) => DEVICE_PARTITION_IF_I32.name(),
         (Algo::Flagged, true) => "cub::DeviceSelect::Flagged<int>",
         (Algo::If, true) => "cub::DeviceSelect::If<int, x < 0>",
         (Algo::Unique, true) => "cub::DeviceSelect::Unique<int>",
         (Algo::RunLengthEncode, true) => "cub::DeviceRunLengthEncode::Encode<int>",
+        (Algo::PartitionFlagged, true) => "cub::DevicePartition::Flagged<int>",
+        (Algo::PartitionIf, true) => "cub::DevicePartition::If<int, x < 0>",
     }
 }
 
@@ -91,8 +104,8 @@ fn data(n: u32) -> (Vec<i32>, Vec<u8>) {
 /// Whether the host selects element `i` of the first `n`.
 fn keep(algo: Algo, input: &[i32], flags: &[u8], i: usize) -> bool {
     match algo {
-        Algo::Flagged => flags[i] != 0,
-        Algo::If => input[i] < PIVOT,
+        Algo::Flagged | Algo::PartitionFlagged => flags[i] != 0,
+        Algo::If | Algo::PartitionIf => input[i] < PIVOT,
         Algo::Unique | Algo::RunLengthEncode => i == 0 || input[i] != input[i - 1],
     }
 }
@@ -109,6 +122,8 @@ struct Cub {
     select_if: IfFn,
     unique: UniqueFn,
     rle: RleFn,
+    partition_flagged: FlaggedFn,
+    partition_if: IfFn,
 }
 
 impl Cub {
@@ -128,12 +143,16 @@ impl Cub {
             let select_if = *lib.get::<IfFn>(b"cub_select_if_i32")?;
             let unique = *lib.get::<UniqueFn>(b"cub_select_unique_i32")?;
             let rle = *lib.get::<RleFn>(b"cub_rle_encode_i32")?;
+            let partition_flagged = *lib.get::<FlaggedFn>(b"cub_partition_flagged_i32")?;
+            let partition_if = *lib.get::<IfFn>(b"cub_partition_if_i32")?;
             Ok(Cub {
                 _lib: lib,
                 flagged,
                 select_if,
                 unique,
                 rle,
+                partition_flagged,
+                partition_if,
             })
         }
     }
@@ -182,6 +201,8 @@ impl Bench<'_> {
                     Algo::If => (cb.select_if)(i, PIVOT, o, c, n as i32),
                     Algo::Unique => (cb.unique)(i, o, c, n as i32),
                     Algo::RunLengthEncode => (cb.rle)(i, o, l, c, n as i32),
+                    Algo::PartitionFlagged => (cb.partition_flagged)(i, f, o, c, n as i32),
+                    Algo::PartitionIf => (cb.partition_if)(i, PIVOT, o, c, n as i32),
                 }
             };
             if rc != 0 {
@@ -218,6 +239,8 @@ impl Bench<'_> {
             Algo::If => go!(DEVICE_SELECT_IF_I32, (i, PIVOT, o, c, s, n, epoch)),
             Algo::Unique => go!(DEVICE_SELECT_UNIQUE_I32, (i, o, c, s, n, epoch)),
             Algo::RunLengthEncode => go!(DEVICE_RLE_ENCODE_I32, (i, o, l, c, s, h, n, epoch)),
+            Algo::PartitionFlagged => go!(DEVICE_PARTITION_FLAGGED_I32, (i, f, o, c, s, n, epoch)),
+            Algo::PartitionIf => go!(DEVICE_PARTITION_IF_I32, (i, PIVOT, o, c, s, n, epoch)),
         }
         Ok(())
     }
@@ -271,11 +294,33 @@ impl Bench<'_> {
                 m += 1;
             }
         }
+        let partition = matches!(algo, Algo::PartitionFlagged | Algo::PartitionIf);
+        if partition {
+            // The rejected elements, in reverse order, from the back.
+            let mut back = n;
+            for i in 0..n {
+                if !keep(algo, input, flags, i) {
+                    back -= 1;
+                    if got[back] != input[i] {
+                        return Ok((
+                            false,
+                            format!(
+                                "output {back} is {}, host {} (rejected input {i})",
+                                got[back], input[i]
+                            ),
+                            m as u64,
+                        ));
+                    }
+                }
+            }
+        }
         Ok(if count as usize == m {
             (
                 true,
                 if rle {
                     format!("{m} runs, every value and length equals the host's")
+                } else if partition {
+                    format!("{m} selected, {} rejected, every one in its place", n - m)
                 } else {
                     format!("{m} selected, every one equals the host's")
                 },
@@ -427,13 +472,22 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
         .map(|((&(s, a, cub), smp), (verified, check, selected))| {
             let (n, algo) = (SIZES[s], ALGOS[a]);
             let ms = Summary::of(&smp);
-            let flag_bytes = if algo == Algo::Flagged { n as f64 } else { 0.0 };
+            let flag_bytes = if matches!(algo, Algo::Flagged | Algo::PartitionFlagged) {
+                n as f64
+            } else {
+                0.0
+            };
             let out_bytes = if algo == Algo::RunLengthEncode {
                 8.0
             } else {
                 4.0
             };
-            let bytes = 4.0 * n as f64 + flag_bytes + out_bytes * selected as f64;
+            let written = if matches!(algo, Algo::PartitionFlagged | Algo::PartitionIf) {
+                n as f64
+            } else {
+                selected as f64
+            };
+            let bytes = 4.0 * n as f64 + flag_bytes + out_bytes * written;
             let secs = ms.median * 1e-3;
             let gbps = bytes / secs / 1e9;
             Point {
@@ -532,9 +586,10 @@ fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str) -> Str
         "`i32` input of runs of 1–8 equal values; flags one byte each (about half set); `If`: `x < {PIVOT}`. Rust: one \
          block of {SELECT_BLOCK} threads per tile of {SELECT_TILE} elements, a `ballot` per round of each warp, the \
          device scan's decoupled look-back for the warps' offsets. CUB: `cub::DeviceSelect::Flagged`, `If`, `Unique` \
-         and `DeviceRunLengthEncode::Encode` (nvcc, host dispatch). Rust's encoding: the selection's layout with two \
+         `cub::DevicePartition::Flagged`, `If` and `DeviceRunLengthEncode::Encode` (nvcc, host dispatch). Rust's \
+         partitions write each rejected element from the back (its index minus the selected ones before it). Rust's encoding: the selection's layout with two \
          look-backs (the runs before each warp, and its last run head by a `max` scan). Bandwidth: 4·n bytes read \
-         (and n of flags) plus 4 per selected element written (8 per run: value and length) / \
+         (and n of flags) plus 4 per selected element written (8 per run: value and length; a partition writes all n) / \
          median time; {peak}. Every point verified before timing (output and count equal the host's). Timing: \
          {timing}; all sizes, selections and sides interleaved.\n"
     );

@@ -441,13 +441,13 @@ fn device_select_verifies_on_the_simulator() {
     let (code, out, err) = cg_lab(&["compare", "--only", "device_select", "--backend", "sim"]);
     assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
     assert!(out.contains("nothing was timed"), "{out}");
-    // Flagged, If, Unique and the run-length encoding at two sizes, each
-    // with a partial last tile.
+    // Flagged, If, Unique, the run-length encoding and the two partitions
+    // at two sizes, each with a partial last tile.
     let ok = out
         .lines()
         .filter(|l| l.starts_with("verified device_select device_") && l.contains(": OK"))
         .count();
-    assert_eq!(ok, 8, "{out}");
+    assert_eq!(ok, 12, "{out}");
     assert!(!out.contains("FAILED"), "{out}");
 }
 
