@@ -7,6 +7,7 @@ constexpr int BLOCK = 256;
 constexpr int ITEMS = 16;
 constexpr int TILE = BLOCK * ITEMS;
 constexpr int BINS = 256;
+constexpr unsigned int ROWS = 16;
 
 using Load = cub::BlockLoad<unsigned char, BLOCK, ITEMS, cub::BLOCK_LOAD_VECTORIZE>;
 using Store = cub::BlockStore<unsigned char, BLOCK, ITEMS, cub::BLOCK_STORE_VECTORIZE>;
@@ -49,8 +50,15 @@ extern "C" __global__ void __launch_bounds__(BINS) equalise_lut(const unsigned i
     __shared__ typename cub::BlockReduce<unsigned int, BINS>::TempStorage reduce_storage;
     __shared__ unsigned int cdf_min_shared;
     const unsigned int v = threadIdx.x;
+    // ROWS rows' loads in flight before the first add waits (as the Rust kernel).
     unsigned int count = 0;
-    for (unsigned int t = 0; t < tiles; ++t)
+    unsigned int t = 0;
+    for (; t + ROWS <= tiles; t += ROWS) {
+#pragma unroll
+        for (unsigned int k = 0; k < ROWS; ++k)
+            count += hists[(t + k) * BINS + v];
+    }
+    for (; t < tiles; ++t)
         count += hists[t * BINS + v];
     unsigned int cdf;
     cub::BlockScan<unsigned int, BINS>(scan_storage).InclusiveSum(count, cdf);
