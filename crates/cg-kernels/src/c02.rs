@@ -375,7 +375,7 @@ pub fn cluster_dsmem(out: *mut u32) {
     }
 }
 
-/// Whole-block `reduce(&block, v, Plus)` ([`group_reduce_body`]) on any
+/// Whole-block `reduce(&block, v, Plus)` (`group_reduce_body`) on any
 /// block, its size read at run time and dispatched once per launch
 /// ([`specialize_block!`](cooperative_groups::specialize_block): a sized
 /// handle for 32–1024 threads, the run-time one otherwise). CUDA's
@@ -388,7 +388,7 @@ pub fn block_reduce(input: *const f32, partial: *mut f32, n: u32, reps: u32) {
 }
 
 /// Whole-block `inclusive_scan(&block, x, Plus)` over block-sized chunks
-/// ([`group_scan_body`]) on any 1-D block, its size read at run time and
+/// (`group_scan_body`) on any 1-D block, its size read at run time and
 /// dispatched once per launch, as [`block_reduce`]'s (the twin of CUB's
 /// `BlockScan::InclusiveSum`).
 #[kernel]

@@ -58,7 +58,7 @@ pub struct SyncArgs {
     warmup: u32,
     #[command(flatten)]
     backend: BackendArgs,
-    /// Output directory (default: results/<gpu>/)
+    /// Output directory (default: `results/<gpu>/`)
     #[arg(long)]
     out: Option<PathBuf>,
 }

@@ -32,7 +32,7 @@ use syn::{FnArg, ItemFn, Pat, Token, Type, parse_macro_input};
 ///
 /// ```ignore
 /// #[kernel(instances(8, 16, 32))]
-/// pub fn tile_sums<const N: u32>(out: *mut u32) where Size<N>: WarpTileSize { … }
+/// pub fn tile_sums<const N: u32>(out: *mut u32) where Size<N>: WarpTileSize { /* … */ }
 /// ```
 ///
 /// makes kernels `tile_sums_8`, `tile_sums_16`, `tile_sums_32` (PTX entries

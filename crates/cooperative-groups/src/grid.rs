@@ -176,7 +176,7 @@ impl GridGroup {
     /// gets `v₀ ⊕ v₁ ⊕ … ⊕ v_r`. Requires a cooperative launch, and every
     /// thread of the grid must call it.
     ///
-    /// Lowers to the block [`inclusive_scan`](crate::inclusive_scan), one
+    /// Lowers to the block [`inclusive_scan`](fn@crate::inclusive_scan), one
     /// `st.global` of the block's total (its last thread's value) into the
     /// module's scratch, [`sync`](Self::sync), then in every block but the
     /// first `⌈rank / blockDim⌉` `ld.global` per thread, a block `reduce`
@@ -196,7 +196,7 @@ impl GridGroup {
     /// The thread of grid rank `r > 0` gets `v₀ ⊕ … ⊕ v_{r-1}`; rank 0 gets
     /// [`ReduceOp::identity`]. Same requirements and lowering as
     /// [`inclusive_scan`](Self::inclusive_scan), with the block
-    /// [`exclusive_scan`](crate::exclusive_scan).
+    /// [`exclusive_scan`](fn@crate::exclusive_scan).
     ///
     /// # Panics
     /// As [`reduce`](Self::reduce).

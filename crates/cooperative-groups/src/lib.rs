@@ -77,7 +77,7 @@
 //! [`ShflValue`] up to 32 bytes), votes (`any`, `all`, `ballot`), matches
 //! (`match_any`, `match_all`) are methods of the groups within a warp;
 //! multi-warp tiles have `shfl` (broadcast), `any` and `all`. The free
-//! functions [`reduce`], [`inclusive_scan`], [`exclusive_scan`],
+//! functions [`reduce`], [`inclusive_scan`](fn@inclusive_scan), [`exclusive_scan`](fn@exclusive_scan),
 //! [`invoke_one`] and [`invoke_one_broadcast`] take any group, the block
 //! included, and an operator of [`ops`] or a closure, as CUDA takes
 //! lambdas (`reduce(&tile, v, |a: i32, b: i32| a.max(b))`);
@@ -181,7 +181,7 @@
 //!   kernel safe (read-only slices, slices written by ownership, atomics,
 //!   2-D views), and [Safe kernels](global) with every pattern.
 //! * [`atomic`]: `atomicAdd` and friends.
-//! * `memcpy_async` (private, re-exported): [`memcpy_async`], [`wait`],
+//! * `memcpy_async` (private, re-exported): [`memcpy_async`](fn@memcpy_async), [`wait`],
 //!   [`wait_prior`] — asynchronous copies global → shared (`cp.async`).
 //! * [`primitives`]: CUB's warp and block primitives (loads, stores,
 //!   exchanges, radix and merge sorts, histograms, …) above the

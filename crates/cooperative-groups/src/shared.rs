@@ -426,7 +426,7 @@ impl<T: Pod> DynamicShared<T> {
 /// A run of `len` elements of `T` in the block's shared memory: a part of
 /// a [`SharedArray`] or of [`DynamicShared`] (`slice`, `as_slice`), e.g.
 /// one stage of a double buffer filled by
-/// [`memcpy_async`](crate::memcpy_async).
+/// [`memcpy_async`](fn@crate::memcpy_async).
 pub struct SharedSlice<T> {
     ptr: *mut T,
     len: usize,

@@ -195,7 +195,7 @@ impl<T: Pod> GlobalSlice<T> {
     }
 
     /// The elements as a Rust slice, for code that takes one (e.g.
-    /// [`memcpy_async`](crate::memcpy_async)). Its loads are plain Rust
+    /// [`memcpy_async`](fn@crate::memcpy_async)). Its loads are plain Rust
     /// loads (generic addresses, unchecked by the simulator's race
     /// detector, which needs none: nothing writes the memory).
     #[inline(always)]

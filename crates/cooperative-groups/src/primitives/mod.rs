@@ -103,7 +103,7 @@ macro_rules! unroll {
     };
 }
 
-pub(crate) mod algorithm;
+pub mod algorithm;
 mod arrange;
 pub(crate) mod block;
 pub mod direct;

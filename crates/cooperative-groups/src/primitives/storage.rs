@@ -126,7 +126,9 @@ impl<P: NeedsTempStorage, const N: usize> NeedsTempStorage for [P; N] {
 /// A copyable handle: every thread holds one for the same region. Declare
 /// it with [`temp_storage!`](crate::temp_storage), or take it from dynamic
 /// shared memory with [`from_dynamic`](Self::from_dynamic); pass it to a
-/// primitive's constructor. See the [module](self) for the reuse rule.
+/// primitive's constructor. It may serve another primitive (or the same one
+/// again) only after a barrier of the group that used it: the simulator
+/// reports a reuse without one as a data race.
 ///
 /// ```
 /// use cooperative_groups::prelude::*;
