@@ -5,7 +5,7 @@
 //! input's loads take the read-only path, `LDG.E.CONSTANT`).
 
 use cooperative_groups::prelude::*;
-use cooperative_groups::{GlobalSlice, OwnedSlice, PerBlock, kernel};
+use cooperative_groups::{AtomicSlice, GlobalSlice, OwnedSlice, PerBlock, kernel};
 
 /// `y[i] = a · x[i] + y[i]`, a grid-stride loop through raw pointers (what
 /// the kernels of this repository were written as).
@@ -113,5 +113,33 @@ pub fn probe_pair_sum_typed(input: GlobalSlice<i32>, partial: OwnedSlice<i32, Pe
     let s = reduce(&block, v, Plus);
     if let Some(e) = partial.leader(&block) {
         e.store(s);
+    }
+}
+
+/// Every kind of atomic access on elements of an [`AtomicSlice`]: a `red`,
+/// a fetch-add of `f64`, a compare-and-swap, an atomic load and store. The
+/// slice's memory is global, so each lowers to its `.global` form (SASS
+/// `REDG` on sm_90, `ATOMG`), as nvcc's atomics on a global pointer do,
+/// where an [`AtomicRef`](cooperative_groups::atomic::AtomicRef) made from
+/// a pointer of unknown space uses the generic forms (`ATOM.E`, for the
+/// `red` too).
+#[kernel]
+pub fn probe_atomic_slice(
+    keys: GlobalSlice<u32>,
+    bins: AtomicSlice<u32>,
+    sums: AtomicSlice<f64>,
+    flags: AtomicSlice<u64>,
+) {
+    use cooperative_groups::atomic::{Acquire, Relaxed, Release};
+    let r = this_grid().thread_rank() as usize;
+    if r < keys.len() && !bins.is_empty() && !sums.is_empty() && !flags.is_empty() {
+        let k = keys.load(r);
+        bins.at(k as usize % bins.len()).red_add(1, Relaxed);
+        let before = sums.at(0).fetch_add(k as f64, Relaxed);
+        let f = flags.at(r % flags.len());
+        let _ = f.compare_exchange(0, before.to_bits(), Relaxed);
+        if f.load(Acquire) == 0 {
+            f.store(1, Release);
+        }
     }
 }

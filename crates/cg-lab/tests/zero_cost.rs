@@ -773,3 +773,69 @@ fn runtime_size_block_kernels_loop_as_the_sized_ones() {
         assert!(found, "{runtime} has no copy of {sized}'s round {round:?}");
     }
 }
+
+/// Atomics on an `AtomicSlice`'s elements use the `.global` state space,
+/// as nvcc's on a global pointer: every `atom`/`red`/atomic `ld`/`st` of
+/// `probe_atomic_slice` names `.global` in the PTX (after a
+/// `cvta.to.global`), and assembles to the global SASS forms: `ATOMG`, no
+/// generic `ATOM.E`, on sm_80 and sm_90, and `RED.E` (sm_80) / `REDG`
+/// (sm_90) for the `red`, which on a generic address ptxas turns into an
+/// `ATOM.E` whose result goes to `RZ` (an atomic that waits for its
+/// answer).
+#[test]
+fn atomic_slice_accesses_are_global() {
+    for p in LAB_PTX.ptx() {
+        let ptx = extract_entries(p.ptx, &["probe_atomic_slice"]);
+        let atomics: Vec<&str> = ptx
+            .lines()
+            .map(str::trim)
+            .filter(|l| {
+                [
+                    "atom.",
+                    "red.",
+                    "ld.acquire",
+                    "st.release",
+                    "st.relaxed",
+                    "ld.relaxed",
+                ]
+                .iter()
+                .any(|w| l.contains(w))
+            })
+            .collect();
+        assert!(
+            atomics.len() >= 5,
+            "sm_{}: red, fetch_add, cas, load and store expected, found {atomics:#?}",
+            p.sm
+        );
+        for l in &atomics {
+            assert!(
+                l.contains(".global.") && l.contains("cvta.to.global.u64"),
+                "sm_{}: an AtomicSlice access without .global: {l}",
+                p.sm
+            );
+        }
+        if p.sm < 80 {
+            continue;
+        }
+        let Some(listing) = sass_of(&ptx, p.sm, &format!("atomics-global{}", p.sm)) else {
+            return;
+        };
+        let ops: Vec<&str> = listing["probe_atomic_slice"]
+            .iter()
+            .map(|i| i.opcode.as_str())
+            .filter(|o| o.starts_with("ATOM") || o.starts_with("RED"))
+            .collect();
+        assert!(
+            ops.iter().filter(|o| o.starts_with("ATOMG")).count() >= 2
+                && !ops.iter().any(|o| o.starts_with("ATOM.")),
+            "sm_{}: ATOMG for the add and the cas, no generic ATOM: {ops:?}",
+            p.sm
+        );
+        let red = if p.sm >= 90 { "REDG" } else { "RED.E" };
+        assert!(
+            ops.iter().any(|o| o.starts_with(red)),
+            "sm_{}: the red as {red}: {ops:?}",
+            p.sm
+        );
+    }
+}

@@ -412,13 +412,13 @@ impl FenceOrdering for SeqCst {
 )]
 pub trait AtomicValue: sealed::Sealed + Copy {
     #[doc(hidden)]
-    unsafe fn load(p: *const Self, o: arch::LoadOrder, s: arch::MemScope) -> Self;
+    unsafe fn load(p: *const Self, o: arch::LoadOrder, s: arch::At) -> Self;
     #[doc(hidden)]
-    unsafe fn store(p: *mut Self, v: Self, o: arch::StoreOrder, s: arch::MemScope);
+    unsafe fn store(p: *mut Self, v: Self, o: arch::StoreOrder, s: arch::At);
     #[doc(hidden)]
-    unsafe fn exchange(p: *mut Self, v: Self, o: arch::MemOrder, s: arch::MemScope) -> Self;
+    unsafe fn exchange(p: *mut Self, v: Self, o: arch::MemOrder, s: arch::At) -> Self;
     #[doc(hidden)]
-    unsafe fn cas(p: *mut Self, c: Self, v: Self, o: arch::MemOrder, s: arch::MemScope) -> Self;
+    unsafe fn cas(p: *mut Self, c: Self, v: Self, o: arch::MemOrder, s: arch::At) -> Self;
     /// Bitwise equality (what `atom.cas` compares).
     #[doc(hidden)]
     fn same_bits(a: Self, b: Self) -> bool;
@@ -432,9 +432,9 @@ pub trait AtomicValue: sealed::Sealed + Copy {
 )]
 pub trait AtomicArith: AtomicValue {
     #[doc(hidden)]
-    unsafe fn add(p: *mut Self, v: Self, o: arch::MemOrder, s: arch::MemScope) -> Self;
+    unsafe fn add(p: *mut Self, v: Self, o: arch::MemOrder, s: arch::At) -> Self;
     #[doc(hidden)]
-    unsafe fn red_add(p: *mut Self, v: Self, o: arch::RedOrder, s: arch::MemScope);
+    unsafe fn red_add(p: *mut Self, v: Self, o: arch::RedOrder, s: arch::At);
     /// `-v` (wrapping for the integers): `fetch_sub` adds it, as libcu++.
     #[doc(hidden)]
     fn neg(v: Self) -> Self;
@@ -449,15 +449,9 @@ pub trait AtomicArith: AtomicValue {
 )]
 pub trait AtomicInteger: AtomicArith {
     #[doc(hidden)]
-    unsafe fn bitwise(
-        p: *mut Self,
-        v: Self,
-        op: Bitwise,
-        o: arch::MemOrder,
-        s: arch::MemScope,
-    ) -> Self;
+    unsafe fn bitwise(p: *mut Self, v: Self, op: Bitwise, o: arch::MemOrder, s: arch::At) -> Self;
     #[doc(hidden)]
-    unsafe fn red_bitwise(p: *mut Self, v: Self, op: Bitwise, o: arch::RedOrder, s: arch::MemScope);
+    unsafe fn red_bitwise(p: *mut Self, v: Self, op: Bitwise, o: arch::RedOrder, s: arch::At);
 }
 
 /// Which bitwise or ordering operation (internal).
@@ -477,36 +471,25 @@ macro_rules! atomic_value {
         impl AtomicValue for $t {
             #[inline(always)]
             #[track_caller]
-            unsafe fn load(p: *const Self, o: arch::LoadOrder, s: arch::MemScope) -> Self {
+            unsafe fn load(p: *const Self, o: arch::LoadOrder, s: arch::At) -> Self {
                 // SAFETY: forwarded contract; the type is one word of its size.
                 unsafe { $load(p.cast(), o, s) as Self }
             }
             #[inline(always)]
             #[track_caller]
-            unsafe fn store(p: *mut Self, v: Self, o: arch::StoreOrder, s: arch::MemScope) {
+            unsafe fn store(p: *mut Self, v: Self, o: arch::StoreOrder, s: arch::At) {
                 // SAFETY: forwarded contract.
                 unsafe { $store(p.cast(), v as $bits, o, s) }
             }
             #[inline(always)]
             #[track_caller]
-            unsafe fn exchange(
-                p: *mut Self,
-                v: Self,
-                o: arch::MemOrder,
-                s: arch::MemScope,
-            ) -> Self {
+            unsafe fn exchange(p: *mut Self, v: Self, o: arch::MemOrder, s: arch::At) -> Self {
                 // SAFETY: forwarded contract.
                 unsafe { $rmw(arch::$op::Exch, p.cast(), v as $bits, o, s) as Self }
             }
             #[inline(always)]
             #[track_caller]
-            unsafe fn cas(
-                p: *mut Self,
-                c: Self,
-                v: Self,
-                o: arch::MemOrder,
-                s: arch::MemScope,
-            ) -> Self {
+            unsafe fn cas(p: *mut Self, c: Self, v: Self, o: arch::MemOrder, s: arch::At) -> Self {
                 // SAFETY: forwarded contract.
                 unsafe { $cas(p.cast(), c as $bits, v as $bits, o, s) as Self }
             }
@@ -518,13 +501,13 @@ macro_rules! atomic_value {
         impl AtomicArith for $t {
             #[inline(always)]
             #[track_caller]
-            unsafe fn add(p: *mut Self, v: Self, o: arch::MemOrder, s: arch::MemScope) -> Self {
+            unsafe fn add(p: *mut Self, v: Self, o: arch::MemOrder, s: arch::At) -> Self {
                 // SAFETY: forwarded contract; two's-complement add is one instruction.
                 unsafe { $rmw(arch::$op::Add, p.cast(), v as $bits, o, s) as Self }
             }
             #[inline(always)]
             #[track_caller]
-            unsafe fn red_add(p: *mut Self, v: Self, o: arch::RedOrder, s: arch::MemScope) {
+            unsafe fn red_add(p: *mut Self, v: Self, o: arch::RedOrder, s: arch::At) {
                 // SAFETY: forwarded contract.
                 unsafe { $red(arch::$op::Add, p.cast(), v as $bits, o, s) }
             }
@@ -559,7 +542,7 @@ macro_rules! atomic_integer {
                 v: Self,
                 op: Bitwise,
                 o: arch::MemOrder,
-                s: arch::MemScope,
+                s: arch::At,
             ) -> Self {
                 let op = bitwise_op!($op, op, $min, $max);
                 // SAFETY: forwarded contract.
@@ -572,7 +555,7 @@ macro_rules! atomic_integer {
                 v: Self,
                 op: Bitwise,
                 o: arch::RedOrder,
-                s: arch::MemScope,
+                s: arch::At,
             ) {
                 let op = bitwise_op!($op, op, $min, $max);
                 // SAFETY: forwarded contract.
@@ -633,36 +616,25 @@ macro_rules! atomic_float {
         impl AtomicValue for $t {
             #[inline(always)]
             #[track_caller]
-            unsafe fn load(p: *const Self, o: arch::LoadOrder, s: arch::MemScope) -> Self {
+            unsafe fn load(p: *const Self, o: arch::LoadOrder, s: arch::At) -> Self {
                 // SAFETY: forwarded contract; the float is one word of its size.
                 <$t>::from_bits(unsafe { $load(p.cast(), o, s) })
             }
             #[inline(always)]
             #[track_caller]
-            unsafe fn store(p: *mut Self, v: Self, o: arch::StoreOrder, s: arch::MemScope) {
+            unsafe fn store(p: *mut Self, v: Self, o: arch::StoreOrder, s: arch::At) {
                 // SAFETY: forwarded contract.
                 unsafe { $store(p.cast(), v.to_bits(), o, s) }
             }
             #[inline(always)]
             #[track_caller]
-            unsafe fn exchange(
-                p: *mut Self,
-                v: Self,
-                o: arch::MemOrder,
-                s: arch::MemScope,
-            ) -> Self {
+            unsafe fn exchange(p: *mut Self, v: Self, o: arch::MemOrder, s: arch::At) -> Self {
                 // SAFETY: forwarded contract.
                 <$t>::from_bits(unsafe { $rmw(arch::$op::Exch, p.cast(), v.to_bits(), o, s) })
             }
             #[inline(always)]
             #[track_caller]
-            unsafe fn cas(
-                p: *mut Self,
-                c: Self,
-                v: Self,
-                o: arch::MemOrder,
-                s: arch::MemScope,
-            ) -> Self {
+            unsafe fn cas(p: *mut Self, c: Self, v: Self, o: arch::MemOrder, s: arch::At) -> Self {
                 // SAFETY: forwarded contract.
                 <$t>::from_bits(unsafe { $cas(p.cast(), c.to_bits(), v.to_bits(), o, s) })
             }
@@ -674,13 +646,13 @@ macro_rules! atomic_float {
         impl AtomicArith for $t {
             #[inline(always)]
             #[track_caller]
-            unsafe fn add(p: *mut Self, v: Self, o: arch::MemOrder, s: arch::MemScope) -> Self {
+            unsafe fn add(p: *mut Self, v: Self, o: arch::MemOrder, s: arch::At) -> Self {
                 // SAFETY: forwarded contract.
                 <$t>::from_bits(unsafe { $rmw(arch::$op::AddF, p.cast(), v.to_bits(), o, s) })
             }
             #[inline(always)]
             #[track_caller]
-            unsafe fn red_add(p: *mut Self, v: Self, o: arch::RedOrder, s: arch::MemScope) {
+            unsafe fn red_add(p: *mut Self, v: Self, o: arch::RedOrder, s: arch::At) {
                 // SAFETY: forwarded contract.
                 unsafe { $red(arch::$op::AddF, p.cast(), v.to_bits(), o, s) }
             }
@@ -736,6 +708,10 @@ atomic_float!(
 #[derive(Debug)]
 pub struct AtomicRef<'a, T: AtomicValue, S: Scope = Device> {
     p: *mut T,
+    /// `p` is known to be global memory (an element of an
+    /// [`AtomicSlice`](crate::AtomicSlice)): the accesses use the `.global`
+    /// forms, as nvcc's do on a global pointer.
+    global: bool,
     _life: PhantomData<(&'a T, S)>,
 }
 
@@ -758,6 +734,22 @@ impl<'a, T: AtomicValue, S: Scope> AtomicRef<'a, T, S> {
     pub unsafe fn from_ptr(p: *mut T) -> Self {
         AtomicRef {
             p,
+            global: false,
+            _life: PhantomData,
+        }
+    }
+
+    /// [`from_ptr`](Self::from_ptr) of an address known to be in global
+    /// memory: every access uses the `.global` state space.
+    ///
+    /// # Safety
+    /// As [`from_ptr`](Self::from_ptr), and `p` is in global memory (host
+    /// memory the launch registered, on the simulator).
+    #[inline(always)]
+    pub(crate) unsafe fn from_global_ptr(p: *mut T) -> Self {
+        AtomicRef {
+            p,
+            global: true,
             _life: PhantomData,
         }
     }
@@ -767,7 +759,17 @@ impl<'a, T: AtomicValue, S: Scope> AtomicRef<'a, T, S> {
     pub fn from_mut(r: &'a mut T) -> Self {
         AtomicRef {
             p: r,
+            global: false,
             _life: PhantomData,
+        }
+    }
+
+    /// The scope and state space of this object's accesses.
+    #[inline(always)]
+    fn at(&self) -> arch::At {
+        arch::At {
+            scope: S::SCOPE,
+            global: self.global,
         }
     }
 
@@ -783,7 +785,7 @@ impl<'a, T: AtomicValue, S: Scope> AtomicRef<'a, T, S> {
     #[track_caller]
     pub fn load<O: LoadOrdering>(&self, _order: O) -> T {
         // SAFETY: `from_ptr`'s contract.
-        unsafe { T::load(self.p, O::LOAD, S::SCOPE) }
+        unsafe { T::load(self.p, O::LOAD, self.at()) }
     }
 
     /// Atomic store: `ref.store(v, order)`, PTX `st.relaxed.scope` /
@@ -792,7 +794,7 @@ impl<'a, T: AtomicValue, S: Scope> AtomicRef<'a, T, S> {
     #[track_caller]
     pub fn store<O: StoreOrdering>(&self, v: T, _order: O) {
         // SAFETY: `from_ptr`'s contract.
-        unsafe { T::store(self.p, v, O::STORE, S::SCOPE) }
+        unsafe { T::store(self.p, v, O::STORE, self.at()) }
     }
 
     /// Atomic exchange: `ref.exchange(v, order)` / `atomicExch`, PTX
@@ -802,7 +804,7 @@ impl<'a, T: AtomicValue, S: Scope> AtomicRef<'a, T, S> {
     #[track_caller]
     pub fn exchange<O: Ordering>(&self, v: T, _order: O) -> T {
         // SAFETY: `from_ptr`'s contract.
-        unsafe { T::exchange(self.p, v, O::RMW, S::SCOPE) }
+        unsafe { T::exchange(self.p, v, O::RMW, self.at()) }
     }
 
     /// Compare-and-swap: if `*p` has the bits of `current`, writes `new`.
@@ -815,7 +817,7 @@ impl<'a, T: AtomicValue, S: Scope> AtomicRef<'a, T, S> {
     #[track_caller]
     pub fn compare_exchange<O: Ordering>(&self, current: T, new: T, _order: O) -> Result<T, T> {
         // SAFETY: `from_ptr`'s contract.
-        let old = unsafe { T::cas(self.p, current, new, O::RMW, S::SCOPE) };
+        let old = unsafe { T::cas(self.p, current, new, O::RMW, self.at()) };
         if T::same_bits(old, current) {
             Ok(old)
         } else {
@@ -833,7 +835,7 @@ impl<T: AtomicArith, S: Scope> AtomicRef<'_, T, S> {
     #[track_caller]
     pub fn fetch_add<O: Ordering>(&self, v: T, _order: O) -> T {
         // SAFETY: `from_ptr`'s contract.
-        unsafe { T::add(self.p, v, O::RMW, S::SCOPE) }
+        unsafe { T::add(self.p, v, O::RMW, self.at()) }
     }
 
     /// Atomic subtract: `ref.fetch_sub(v, order)` / `atomicSub`: an
@@ -844,7 +846,7 @@ impl<T: AtomicArith, S: Scope> AtomicRef<'_, T, S> {
     #[track_caller]
     pub fn fetch_sub<O: Ordering>(&self, v: T, _order: O) -> T {
         // SAFETY: `from_ptr`'s contract.
-        unsafe { T::add(self.p, T::neg(v), O::RMW, S::SCOPE) }
+        unsafe { T::add(self.p, T::neg(v), O::RMW, self.at()) }
     }
 }
 
@@ -862,7 +864,7 @@ impl<T: AtomicArith, S: Scope> AtomicRef<'_, T, S> {
     #[track_caller]
     pub fn red_add<O: RedOrdering>(&self, v: T, _order: O) {
         // SAFETY: `from_ptr`'s contract.
-        unsafe { T::red_add(self.p, v, O::RED, S::SCOPE) }
+        unsafe { T::red_add(self.p, v, O::RED, self.at()) }
     }
 
     /// `red.sem.scope.add` of `-v`: `fetch_sub` without the previous value.
@@ -870,7 +872,7 @@ impl<T: AtomicArith, S: Scope> AtomicRef<'_, T, S> {
     #[track_caller]
     pub fn red_sub<O: RedOrdering>(&self, v: T, _order: O) {
         // SAFETY: `from_ptr`'s contract.
-        unsafe { T::red_add(self.p, T::neg(v), O::RED, S::SCOPE) }
+        unsafe { T::red_add(self.p, T::neg(v), O::RED, self.at()) }
     }
 }
 
@@ -881,7 +883,7 @@ impl<T: AtomicInteger, S: Scope> AtomicRef<'_, T, S> {
     #[track_caller]
     pub fn red_and<O: RedOrdering>(&self, v: T, _order: O) {
         // SAFETY: `from_ptr`'s contract.
-        unsafe { T::red_bitwise(self.p, v, Bitwise::And, O::RED, S::SCOPE) }
+        unsafe { T::red_bitwise(self.p, v, Bitwise::And, O::RED, self.at()) }
     }
     /// `red.sem.scope.or.b32` (`.b64`): `fetch_or` without the result.
     #[doc(alias = "red.or")]
@@ -889,7 +891,7 @@ impl<T: AtomicInteger, S: Scope> AtomicRef<'_, T, S> {
     #[track_caller]
     pub fn red_or<O: RedOrdering>(&self, v: T, _order: O) {
         // SAFETY: `from_ptr`'s contract.
-        unsafe { T::red_bitwise(self.p, v, Bitwise::Or, O::RED, S::SCOPE) }
+        unsafe { T::red_bitwise(self.p, v, Bitwise::Or, O::RED, self.at()) }
     }
     /// `red.sem.scope.xor.b32` (`.b64`): `fetch_xor` without the result.
     #[doc(alias = "red.xor")]
@@ -897,7 +899,7 @@ impl<T: AtomicInteger, S: Scope> AtomicRef<'_, T, S> {
     #[track_caller]
     pub fn red_xor<O: RedOrdering>(&self, v: T, _order: O) {
         // SAFETY: `from_ptr`'s contract.
-        unsafe { T::red_bitwise(self.p, v, Bitwise::Xor, O::RED, S::SCOPE) }
+        unsafe { T::red_bitwise(self.p, v, Bitwise::Xor, O::RED, self.at()) }
     }
     /// `red.sem.scope.min.{u32,s32,u64,s64}`: `fetch_min` without the result.
     #[doc(alias = "red.min")]
@@ -905,7 +907,7 @@ impl<T: AtomicInteger, S: Scope> AtomicRef<'_, T, S> {
     #[track_caller]
     pub fn red_min<O: RedOrdering>(&self, v: T, _order: O) {
         // SAFETY: `from_ptr`'s contract.
-        unsafe { T::red_bitwise(self.p, v, Bitwise::Min, O::RED, S::SCOPE) }
+        unsafe { T::red_bitwise(self.p, v, Bitwise::Min, O::RED, self.at()) }
     }
     /// `red.sem.scope.max.{u32,s32,u64,s64}`: `fetch_max` without the result.
     #[doc(alias = "red.max")]
@@ -913,7 +915,7 @@ impl<T: AtomicInteger, S: Scope> AtomicRef<'_, T, S> {
     #[track_caller]
     pub fn red_max<O: RedOrdering>(&self, v: T, _order: O) {
         // SAFETY: `from_ptr`'s contract.
-        unsafe { T::red_bitwise(self.p, v, Bitwise::Max, O::RED, S::SCOPE) }
+        unsafe { T::red_bitwise(self.p, v, Bitwise::Max, O::RED, self.at()) }
     }
 }
 
@@ -925,7 +927,7 @@ impl<T: AtomicInteger, S: Scope> AtomicRef<'_, T, S> {
     #[track_caller]
     pub fn fetch_and<O: Ordering>(&self, v: T, _order: O) -> T {
         // SAFETY: `from_ptr`'s contract.
-        unsafe { T::bitwise(self.p, v, Bitwise::And, O::RMW, S::SCOPE) }
+        unsafe { T::bitwise(self.p, v, Bitwise::And, O::RMW, self.at()) }
     }
     /// Atomic or: `ref.fetch_or(v, order)` / `atomicOr`, PTX
     /// `atom.sem.scope.or.b32` (`.b64`).
@@ -934,7 +936,7 @@ impl<T: AtomicInteger, S: Scope> AtomicRef<'_, T, S> {
     #[track_caller]
     pub fn fetch_or<O: Ordering>(&self, v: T, _order: O) -> T {
         // SAFETY: `from_ptr`'s contract.
-        unsafe { T::bitwise(self.p, v, Bitwise::Or, O::RMW, S::SCOPE) }
+        unsafe { T::bitwise(self.p, v, Bitwise::Or, O::RMW, self.at()) }
     }
     /// Atomic xor: `ref.fetch_xor(v, order)` / `atomicXor`, PTX
     /// `atom.sem.scope.xor.b32` (`.b64`).
@@ -943,7 +945,7 @@ impl<T: AtomicInteger, S: Scope> AtomicRef<'_, T, S> {
     #[track_caller]
     pub fn fetch_xor<O: Ordering>(&self, v: T, _order: O) -> T {
         // SAFETY: `from_ptr`'s contract.
-        unsafe { T::bitwise(self.p, v, Bitwise::Xor, O::RMW, S::SCOPE) }
+        unsafe { T::bitwise(self.p, v, Bitwise::Xor, O::RMW, self.at()) }
     }
     /// Atomic minimum (signed for `i32`/`i64`, unsigned for `u32`/`u64`):
     /// `ref.fetch_min(v, order)` / `atomicMin`, PTX
@@ -953,7 +955,7 @@ impl<T: AtomicInteger, S: Scope> AtomicRef<'_, T, S> {
     #[track_caller]
     pub fn fetch_min<O: Ordering>(&self, v: T, _order: O) -> T {
         // SAFETY: `from_ptr`'s contract.
-        unsafe { T::bitwise(self.p, v, Bitwise::Min, O::RMW, S::SCOPE) }
+        unsafe { T::bitwise(self.p, v, Bitwise::Min, O::RMW, self.at()) }
     }
     /// Atomic maximum (signed for `i32`/`i64`, unsigned for `u32`/`u64`):
     /// `ref.fetch_max(v, order)` / `atomicMax`, PTX
@@ -963,7 +965,7 @@ impl<T: AtomicInteger, S: Scope> AtomicRef<'_, T, S> {
     #[track_caller]
     pub fn fetch_max<O: Ordering>(&self, v: T, _order: O) -> T {
         // SAFETY: `from_ptr`'s contract.
-        unsafe { T::bitwise(self.p, v, Bitwise::Max, O::RMW, S::SCOPE) }
+        unsafe { T::bitwise(self.p, v, Bitwise::Max, O::RMW, self.at()) }
     }
 }
 
@@ -976,7 +978,7 @@ impl<S: Scope> AtomicRef<'_, u32, S> {
     #[track_caller]
     pub fn fetch_inc<O: Ordering>(&self, limit: u32, _order: O) -> u32 {
         // SAFETY: `from_ptr`'s contract.
-        unsafe { arch::atom_rmw_32(arch::Rmw32::Inc, self.p, limit, O::RMW, S::SCOPE) }
+        unsafe { arch::atom_rmw_32(arch::Rmw32::Inc, self.p, limit, O::RMW, self.at()) }
     }
     /// CUDA's `atomicDec(p, limit)`: writes `old == 0 || old > limit ?
     /// limit : old - 1` and returns `old`. PTX `atom.sem.scope.dec.u32`;
@@ -986,7 +988,7 @@ impl<S: Scope> AtomicRef<'_, u32, S> {
     #[track_caller]
     pub fn fetch_dec<O: Ordering>(&self, limit: u32, _order: O) -> u32 {
         // SAFETY: `from_ptr`'s contract.
-        unsafe { arch::atom_rmw_32(arch::Rmw32::Dec, self.p, limit, O::RMW, S::SCOPE) }
+        unsafe { arch::atom_rmw_32(arch::Rmw32::Dec, self.p, limit, O::RMW, self.at()) }
     }
     /// `red.sem.scope.inc.u32`: `fetch_inc` without the result.
     #[doc(alias = "red.inc")]
@@ -994,7 +996,7 @@ impl<S: Scope> AtomicRef<'_, u32, S> {
     #[track_caller]
     pub fn red_inc<O: RedOrdering>(&self, limit: u32, _order: O) {
         // SAFETY: `from_ptr`'s contract.
-        unsafe { arch::red_32(arch::Rmw32::Inc, self.p, limit, O::RED, S::SCOPE) }
+        unsafe { arch::red_32(arch::Rmw32::Inc, self.p, limit, O::RED, self.at()) }
     }
     /// `red.sem.scope.dec.u32`: `fetch_dec` without the result.
     #[doc(alias = "red.dec")]
@@ -1002,7 +1004,7 @@ impl<S: Scope> AtomicRef<'_, u32, S> {
     #[track_caller]
     pub fn red_dec<O: RedOrdering>(&self, limit: u32, _order: O) {
         // SAFETY: `from_ptr`'s contract.
-        unsafe { arch::red_32(arch::Rmw32::Dec, self.p, limit, O::RED, S::SCOPE) }
+        unsafe { arch::red_32(arch::Rmw32::Dec, self.p, limit, O::RED, self.at()) }
     }
 }
 

@@ -13,6 +13,28 @@ pub type RawDim3 = [u32; 3];
 
 pub use cg_isa::{MemOrder, MemScope, ReduxOp, ShflMode};
 
+/// Where an atomic access happens: its scope, and whether its address is
+/// known to be in global memory (the `.global` state space, as nvcc emits
+/// for a global pointer) or only generic (global or shared).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct At {
+    /// The scope (`.cta`, `.cluster`, `.gpu`, `.sys`).
+    pub scope: MemScope,
+    /// The address is global: `atom.global`, `red.global`, `ld.global`,
+    /// `st.global` (after `cvta.to.global`).
+    pub global: bool,
+}
+
+impl At {
+    /// A generic address at scope `scope`.
+    pub const fn generic(scope: MemScope) -> At {
+        At {
+            scope,
+            global: false,
+        }
+    }
+}
+
 /// Orderings an atomic load can have (`ld.relaxed`, `ld.acquire`,
 /// `fence.sc` + `ld.acquire`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

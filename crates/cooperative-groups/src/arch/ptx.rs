@@ -1171,7 +1171,7 @@ pub fn grid_arrive() -> u32 {
                 grid_barrier_word(),
                 add,
                 MemOrder::Release,
-                MemScope::Gpu,
+                At::generic(MemScope::Gpu),
             )
         }
     } else {
@@ -1213,7 +1213,13 @@ core::arch::global_asm!(".global .align 16 .b8 cg_grid_scratch[131072];");
 #[inline(always)]
 pub fn grid_phase() -> u32 {
     // SAFETY: `grid_barrier_word` is the module's 4-byte barrier word.
-    unsafe { atom_load_32(grid_barrier_word(), LoadOrder::Relaxed, MemScope::Gpu) >> 31 }
+    unsafe {
+        atom_load_32(
+            grid_barrier_word(),
+            LoadOrder::Relaxed,
+            At::generic(MemScope::Gpu),
+        ) >> 31
+    }
 }
 
 /// The generic address of half `phase` (0 or 1) of the module's grid
@@ -1271,7 +1277,7 @@ pub(crate) use violation;
 // relaxed store). Addresses are generic, so global and shared memory both
 // work; nvcc writes `.global` only where it proves the space.
 
-use super::{FenceOrder, LoadOrder, MemOrder, MemScope, RedOrder, Rmw32, Rmw64, StoreOrder};
+use super::{At, FenceOrder, LoadOrder, MemOrder, MemScope, RedOrder, Rmw32, Rmw64, StoreOrder};
 
 /// Expands `$m!(fence_prefix, sem, scope, args…)` for the ordering `$o` of
 /// kind `$kind` (`rmw`, `load`, `store`) and the scope `$s`: one arm per
@@ -1324,8 +1330,12 @@ macro_rules! sem_scope {
     };
 }
 
+// The atomic access templates, on a generic address (`generic`) or on a
+// global one (`global`: the generic address converted with `cvta.to.global`
+// inside the access, which ptxas folds away, then the `.global` form).
+
 macro_rules! atom_asm {
-    ($pre:literal, $sem:literal, $scope:literal, $op:literal, $reg:ident, $t:ty, $p:ident, $v:ident) => {{
+    ($pre:literal, $sem:literal, $scope:literal, generic, $op:literal, $reg:ident, $t:ty, $p:ident, $v:ident) => {{
         let r: $t;
         // SAFETY: the caller passes an address valid for this atomic access.
         unsafe {
@@ -1334,20 +1344,36 @@ macro_rules! atom_asm {
         };
         r
     }};
+    ($pre:literal, $sem:literal, $scope:literal, global, $op:literal, $reg:ident, $t:ty, $p:ident, $v:ident) => {{
+        let r: $t;
+        // SAFETY: the caller passes a global address valid for this atomic access.
+        unsafe {
+            asm!(concat!("{{ .reg .u64 g; cvta.to.global.u64 g, {1}; ", $pre, "atom", $sem, $scope, ".global", $op, " {0}, [g], {2}; }}"),
+                out($reg) r, in(reg64) $p, in($reg) $v, options(nostack))
+        };
+        r
+    }};
 }
 
 macro_rules! red_asm {
-    ($pre:literal, $sem:literal, $scope:literal, $op:literal, $reg:ident, $p:ident, $v:ident) => {{
+    ($pre:literal, $sem:literal, $scope:literal, generic, $op:literal, $reg:ident, $p:ident, $v:ident) => {{
         // SAFETY: the caller passes an address valid for this atomic access.
         unsafe {
             asm!(concat!($pre, "red", $sem, $scope, $op, " [{0}], {1};"),
                 in(reg64) $p, in($reg) $v, options(nostack))
         }
     }};
+    ($pre:literal, $sem:literal, $scope:literal, global, $op:literal, $reg:ident, $p:ident, $v:ident) => {{
+        // SAFETY: the caller passes a global address valid for this atomic access.
+        unsafe {
+            asm!(concat!("{{ .reg .u64 g; cvta.to.global.u64 g, {0}; ", $pre, "red", $sem, $scope, ".global", $op, " [g], {1}; }}"),
+                in(reg64) $p, in($reg) $v, options(nostack))
+        }
+    }};
 }
 
 macro_rules! cas_asm {
-    ($pre:literal, $sem:literal, $scope:literal, $op:literal, $reg:ident, $t:ty, $p:ident, $c:ident, $v:ident) => {{
+    ($pre:literal, $sem:literal, $scope:literal, generic, $op:literal, $reg:ident, $t:ty, $p:ident, $c:ident, $v:ident) => {{
         let r: $t;
         // SAFETY: the caller passes an address valid for this atomic access.
         unsafe {
@@ -1356,10 +1382,19 @@ macro_rules! cas_asm {
         };
         r
     }};
+    ($pre:literal, $sem:literal, $scope:literal, global, $op:literal, $reg:ident, $t:ty, $p:ident, $c:ident, $v:ident) => {{
+        let r: $t;
+        // SAFETY: the caller passes a global address valid for this atomic access.
+        unsafe {
+            asm!(concat!("{{ .reg .u64 g; cvta.to.global.u64 g, {1}; ", $pre, "atom", $sem, $scope, ".global", $op, " {0}, [g], {2}, {3}; }}"),
+                out($reg) r, in(reg64) $p, in($reg) $c, in($reg) $v, options(nostack))
+        };
+        r
+    }};
 }
 
 macro_rules! ld_asm {
-    ($pre:literal, $sem:literal, $scope:literal, $ty:literal, $reg:ident, $t:ty, $p:ident) => {{
+    ($pre:literal, $sem:literal, $scope:literal, generic, $ty:literal, $reg:ident, $t:ty, $p:ident) => {{
         let r: $t;
         // SAFETY: the caller passes an address valid for this atomic access.
         unsafe {
@@ -1368,16 +1403,44 @@ macro_rules! ld_asm {
         };
         r
     }};
+    ($pre:literal, $sem:literal, $scope:literal, global, $ty:literal, $reg:ident, $t:ty, $p:ident) => {{
+        let r: $t;
+        // SAFETY: the caller passes a global address valid for this atomic access.
+        unsafe {
+            asm!(concat!("{{ .reg .u64 g; cvta.to.global.u64 g, {1}; ", $pre, "ld", $sem, $scope, ".global", $ty, " {0}, [g]; }}"),
+                out($reg) r, in(reg64) $p, options(nostack))
+        };
+        r
+    }};
 }
 
 macro_rules! st_asm {
-    ($pre:literal, $sem:literal, $scope:literal, $ty:literal, $reg:ident, $p:ident, $v:ident) => {{
+    ($pre:literal, $sem:literal, $scope:literal, generic, $ty:literal, $reg:ident, $p:ident, $v:ident) => {{
         // SAFETY: the caller passes an address valid for this atomic access.
         unsafe {
             asm!(concat!($pre, "st", $sem, $scope, $ty, " [{0}], {1};"),
                 in(reg64) $p, in($reg) $v, options(nostack))
         }
     }};
+    ($pre:literal, $sem:literal, $scope:literal, global, $ty:literal, $reg:ident, $p:ident, $v:ident) => {{
+        // SAFETY: the caller passes a global address valid for this atomic access.
+        unsafe {
+            asm!(concat!("{{ .reg .u64 g; cvta.to.global.u64 g, {0}; ", $pre, "st", $sem, $scope, ".global", $ty, " [g], {1}; }}"),
+                in(reg64) $p, in($reg) $v, options(nostack))
+        }
+    }};
+}
+
+/// Expands `$m!(generic)` or `$m!(global)`, as `$at.global` says: the one branch is a constant after
+/// inlining.
+macro_rules! in_space {
+    ($at:expr, $m:ident) => {
+        if $at.global {
+            $m!(global)
+        } else {
+            $m!(generic)
+        }
+    };
 }
 
 /// `ld{.relaxed|.acquire}.scope.b32` (seq_cst: `fence.sc.scope` first).
@@ -1385,8 +1448,13 @@ macro_rules! st_asm {
 /// # Safety
 /// `p` must be valid for a 4-byte aligned atomic read.
 #[inline(always)]
-pub unsafe fn atom_load_32(p: *const u32, o: LoadOrder, s: MemScope) -> u32 {
-    sem_scope!(load, o, s, ld_asm(".b32", reg32, u32, p))
+pub unsafe fn atom_load_32(p: *const u32, o: LoadOrder, s: At) -> u32 {
+    macro_rules! go {
+        ($sp:ident) => {
+            sem_scope!(load, o, s.scope, ld_asm($sp, ".b32", reg32, u32, p))
+        };
+    }
+    in_space!(s, go)
 }
 
 /// `ld{.relaxed|.acquire}.scope.b64` (seq_cst: `fence.sc.scope` first).
@@ -1394,8 +1462,13 @@ pub unsafe fn atom_load_32(p: *const u32, o: LoadOrder, s: MemScope) -> u32 {
 /// # Safety
 /// `p` must be valid for an 8-byte aligned atomic read.
 #[inline(always)]
-pub unsafe fn atom_load_64(p: *const u64, o: LoadOrder, s: MemScope) -> u64 {
-    sem_scope!(load, o, s, ld_asm(".b64", reg64, u64, p))
+pub unsafe fn atom_load_64(p: *const u64, o: LoadOrder, s: At) -> u64 {
+    macro_rules! go {
+        ($sp:ident) => {
+            sem_scope!(load, o, s.scope, ld_asm($sp, ".b64", reg64, u64, p))
+        };
+    }
+    in_space!(s, go)
 }
 
 /// `st{.relaxed|.release}.scope.b32` (seq_cst: `fence.sc.scope` + `st.relaxed`).
@@ -1403,8 +1476,13 @@ pub unsafe fn atom_load_64(p: *const u64, o: LoadOrder, s: MemScope) -> u64 {
 /// # Safety
 /// `p` must be valid for a 4-byte aligned atomic write.
 #[inline(always)]
-pub unsafe fn atom_store_32(p: *mut u32, v: u32, o: StoreOrder, s: MemScope) {
-    sem_scope!(store, o, s, st_asm(".b32", reg32, p, v))
+pub unsafe fn atom_store_32(p: *mut u32, v: u32, o: StoreOrder, s: At) {
+    macro_rules! go {
+        ($sp:ident) => {
+            sem_scope!(store, o, s.scope, st_asm($sp, ".b32", reg32, p, v))
+        };
+    }
+    in_space!(s, go)
 }
 
 /// `st{.relaxed|.release}.scope.b64` (seq_cst: `fence.sc.scope` + `st.relaxed`).
@@ -1412,8 +1490,13 @@ pub unsafe fn atom_store_32(p: *mut u32, v: u32, o: StoreOrder, s: MemScope) {
 /// # Safety
 /// `p` must be valid for an 8-byte aligned atomic write.
 #[inline(always)]
-pub unsafe fn atom_store_64(p: *mut u64, v: u64, o: StoreOrder, s: MemScope) {
-    sem_scope!(store, o, s, st_asm(".b64", reg64, p, v))
+pub unsafe fn atom_store_64(p: *mut u64, v: u64, o: StoreOrder, s: At) {
+    macro_rules! go {
+        ($sp:ident) => {
+            sem_scope!(store, o, s.scope, st_asm($sp, ".b64", reg64, p, v))
+        };
+    }
+    in_space!(s, go)
 }
 
 /// `atom.sem.scope.OP.TYPE` on a 32-bit word; returns the old value.
@@ -1421,21 +1504,53 @@ pub unsafe fn atom_store_64(p: *mut u64, v: u64, o: StoreOrder, s: MemScope) {
 /// # Safety
 /// `p` must be valid for a 4-byte aligned atomic read-modify-write.
 #[inline(always)]
-pub unsafe fn atom_rmw_32(op: Rmw32, p: *mut u32, v: u32, o: MemOrder, s: MemScope) -> u32 {
-    match op {
-        Rmw32::Add => sem_scope!(rmw, o, s, atom_asm(".add.u32", reg32, u32, p, v)),
-        Rmw32::AddF => sem_scope!(rmw, o, s, atom_asm(".add.f32", reg32, u32, p, v)),
-        Rmw32::MinU => sem_scope!(rmw, o, s, atom_asm(".min.u32", reg32, u32, p, v)),
-        Rmw32::MinS => sem_scope!(rmw, o, s, atom_asm(".min.s32", reg32, u32, p, v)),
-        Rmw32::MaxU => sem_scope!(rmw, o, s, atom_asm(".max.u32", reg32, u32, p, v)),
-        Rmw32::MaxS => sem_scope!(rmw, o, s, atom_asm(".max.s32", reg32, u32, p, v)),
-        Rmw32::And => sem_scope!(rmw, o, s, atom_asm(".and.b32", reg32, u32, p, v)),
-        Rmw32::Or => sem_scope!(rmw, o, s, atom_asm(".or.b32", reg32, u32, p, v)),
-        Rmw32::Xor => sem_scope!(rmw, o, s, atom_asm(".xor.b32", reg32, u32, p, v)),
-        Rmw32::Exch => sem_scope!(rmw, o, s, atom_asm(".exch.b32", reg32, u32, p, v)),
-        Rmw32::Inc => sem_scope!(rmw, o, s, atom_asm(".inc.u32", reg32, u32, p, v)),
-        Rmw32::Dec => sem_scope!(rmw, o, s, atom_asm(".dec.u32", reg32, u32, p, v)),
+pub unsafe fn atom_rmw_32(op: Rmw32, p: *mut u32, v: u32, o: MemOrder, s: At) -> u32 {
+    macro_rules! go {
+        ($sp:ident) => {
+            match op {
+                Rmw32::Add => {
+                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".add.u32", reg32, u32, p, v))
+                }
+                Rmw32::AddF => {
+                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".add.f32", reg32, u32, p, v))
+                }
+                Rmw32::MinU => {
+                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".min.u32", reg32, u32, p, v))
+                }
+                Rmw32::MinS => {
+                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".min.s32", reg32, u32, p, v))
+                }
+                Rmw32::MaxU => {
+                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".max.u32", reg32, u32, p, v))
+                }
+                Rmw32::MaxS => {
+                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".max.s32", reg32, u32, p, v))
+                }
+                Rmw32::And => {
+                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".and.b32", reg32, u32, p, v))
+                }
+                Rmw32::Or => {
+                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".or.b32", reg32, u32, p, v))
+                }
+                Rmw32::Xor => {
+                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".xor.b32", reg32, u32, p, v))
+                }
+                Rmw32::Exch => sem_scope!(
+                    rmw,
+                    o,
+                    s.scope,
+                    atom_asm($sp, ".exch.b32", reg32, u32, p, v)
+                ),
+                Rmw32::Inc => {
+                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".inc.u32", reg32, u32, p, v))
+                }
+                Rmw32::Dec => {
+                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".dec.u32", reg32, u32, p, v))
+                }
+            }
+        };
     }
+    in_space!(s, go)
 }
 
 /// `atom.sem.scope.OP.TYPE` on a 64-bit word; returns the old value.
@@ -1443,19 +1558,47 @@ pub unsafe fn atom_rmw_32(op: Rmw32, p: *mut u32, v: u32, o: MemOrder, s: MemSco
 /// # Safety
 /// `p` must be valid for an 8-byte aligned atomic read-modify-write.
 #[inline(always)]
-pub unsafe fn atom_rmw_64(op: Rmw64, p: *mut u64, v: u64, o: MemOrder, s: MemScope) -> u64 {
-    match op {
-        Rmw64::Add => sem_scope!(rmw, o, s, atom_asm(".add.u64", reg64, u64, p, v)),
-        Rmw64::AddF => sem_scope!(rmw, o, s, atom_asm(".add.f64", reg64, u64, p, v)),
-        Rmw64::MinU => sem_scope!(rmw, o, s, atom_asm(".min.u64", reg64, u64, p, v)),
-        Rmw64::MinS => sem_scope!(rmw, o, s, atom_asm(".min.s64", reg64, u64, p, v)),
-        Rmw64::MaxU => sem_scope!(rmw, o, s, atom_asm(".max.u64", reg64, u64, p, v)),
-        Rmw64::MaxS => sem_scope!(rmw, o, s, atom_asm(".max.s64", reg64, u64, p, v)),
-        Rmw64::And => sem_scope!(rmw, o, s, atom_asm(".and.b64", reg64, u64, p, v)),
-        Rmw64::Or => sem_scope!(rmw, o, s, atom_asm(".or.b64", reg64, u64, p, v)),
-        Rmw64::Xor => sem_scope!(rmw, o, s, atom_asm(".xor.b64", reg64, u64, p, v)),
-        Rmw64::Exch => sem_scope!(rmw, o, s, atom_asm(".exch.b64", reg64, u64, p, v)),
+pub unsafe fn atom_rmw_64(op: Rmw64, p: *mut u64, v: u64, o: MemOrder, s: At) -> u64 {
+    macro_rules! go {
+        ($sp:ident) => {
+            match op {
+                Rmw64::Add => {
+                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".add.u64", reg64, u64, p, v))
+                }
+                Rmw64::AddF => {
+                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".add.f64", reg64, u64, p, v))
+                }
+                Rmw64::MinU => {
+                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".min.u64", reg64, u64, p, v))
+                }
+                Rmw64::MinS => {
+                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".min.s64", reg64, u64, p, v))
+                }
+                Rmw64::MaxU => {
+                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".max.u64", reg64, u64, p, v))
+                }
+                Rmw64::MaxS => {
+                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".max.s64", reg64, u64, p, v))
+                }
+                Rmw64::And => {
+                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".and.b64", reg64, u64, p, v))
+                }
+                Rmw64::Or => {
+                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".or.b64", reg64, u64, p, v))
+                }
+                Rmw64::Xor => {
+                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".xor.b64", reg64, u64, p, v))
+                }
+                Rmw64::Exch => sem_scope!(
+                    rmw,
+                    o,
+                    s.scope,
+                    atom_asm($sp, ".exch.b64", reg64, u64, p, v)
+                ),
+            }
+        };
     }
+    in_space!(s, go)
 }
 
 /// `red.sem.scope.OP.TYPE` on a 32-bit word: the read-modify-write
@@ -1465,24 +1608,29 @@ pub unsafe fn atom_rmw_64(op: Rmw64, p: *mut u64, v: u64, o: MemOrder, s: MemSco
 /// # Safety
 /// As [`atom_rmw_32`].
 #[inline(always)]
-pub unsafe fn red_32(op: Rmw32, p: *mut u32, v: u32, o: RedOrder, s: MemScope) {
-    match op {
-        Rmw32::Add => sem_scope!(red, o, s, red_asm(".add.u32", reg32, p, v)),
-        Rmw32::AddF => sem_scope!(red, o, s, red_asm(".add.f32", reg32, p, v)),
-        Rmw32::MinU => sem_scope!(red, o, s, red_asm(".min.u32", reg32, p, v)),
-        Rmw32::MinS => sem_scope!(red, o, s, red_asm(".min.s32", reg32, p, v)),
-        Rmw32::MaxU => sem_scope!(red, o, s, red_asm(".max.u32", reg32, p, v)),
-        Rmw32::MaxS => sem_scope!(red, o, s, red_asm(".max.s32", reg32, p, v)),
-        Rmw32::And => sem_scope!(red, o, s, red_asm(".and.b32", reg32, p, v)),
-        Rmw32::Or => sem_scope!(red, o, s, red_asm(".or.b32", reg32, p, v)),
-        Rmw32::Xor => sem_scope!(red, o, s, red_asm(".xor.b32", reg32, p, v)),
-        Rmw32::Inc => sem_scope!(red, o, s, red_asm(".inc.u32", reg32, p, v)),
-        Rmw32::Dec => sem_scope!(red, o, s, red_asm(".dec.u32", reg32, p, v)),
-        // SAFETY: forwarded contract.
-        Rmw32::Exch => {
-            unsafe { atom_rmw_32(op, p, v, o.rmw(), s) };
-        }
+pub unsafe fn red_32(op: Rmw32, p: *mut u32, v: u32, o: RedOrder, s: At) {
+    macro_rules! go {
+        ($sp:ident) => {
+            match op {
+                Rmw32::Add => sem_scope!(red, o, s.scope, red_asm($sp, ".add.u32", reg32, p, v)),
+                Rmw32::AddF => sem_scope!(red, o, s.scope, red_asm($sp, ".add.f32", reg32, p, v)),
+                Rmw32::MinU => sem_scope!(red, o, s.scope, red_asm($sp, ".min.u32", reg32, p, v)),
+                Rmw32::MinS => sem_scope!(red, o, s.scope, red_asm($sp, ".min.s32", reg32, p, v)),
+                Rmw32::MaxU => sem_scope!(red, o, s.scope, red_asm($sp, ".max.u32", reg32, p, v)),
+                Rmw32::MaxS => sem_scope!(red, o, s.scope, red_asm($sp, ".max.s32", reg32, p, v)),
+                Rmw32::And => sem_scope!(red, o, s.scope, red_asm($sp, ".and.b32", reg32, p, v)),
+                Rmw32::Or => sem_scope!(red, o, s.scope, red_asm($sp, ".or.b32", reg32, p, v)),
+                Rmw32::Xor => sem_scope!(red, o, s.scope, red_asm($sp, ".xor.b32", reg32, p, v)),
+                Rmw32::Inc => sem_scope!(red, o, s.scope, red_asm($sp, ".inc.u32", reg32, p, v)),
+                Rmw32::Dec => sem_scope!(red, o, s.scope, red_asm($sp, ".dec.u32", reg32, p, v)),
+                // SAFETY: forwarded contract.
+                Rmw32::Exch => {
+                    unsafe { atom_rmw_32(op, p, v, o.rmw(), s) };
+                }
+            }
+        };
     }
+    in_space!(s, go)
 }
 
 /// `red.sem.scope.OP.TYPE` on a 64-bit word (see [`red_32`]).
@@ -1490,22 +1638,27 @@ pub unsafe fn red_32(op: Rmw32, p: *mut u32, v: u32, o: RedOrder, s: MemScope) {
 /// # Safety
 /// As [`atom_rmw_64`].
 #[inline(always)]
-pub unsafe fn red_64(op: Rmw64, p: *mut u64, v: u64, o: RedOrder, s: MemScope) {
-    match op {
-        Rmw64::Add => sem_scope!(red, o, s, red_asm(".add.u64", reg64, p, v)),
-        Rmw64::AddF => sem_scope!(red, o, s, red_asm(".add.f64", reg64, p, v)),
-        Rmw64::MinU => sem_scope!(red, o, s, red_asm(".min.u64", reg64, p, v)),
-        Rmw64::MinS => sem_scope!(red, o, s, red_asm(".min.s64", reg64, p, v)),
-        Rmw64::MaxU => sem_scope!(red, o, s, red_asm(".max.u64", reg64, p, v)),
-        Rmw64::MaxS => sem_scope!(red, o, s, red_asm(".max.s64", reg64, p, v)),
-        Rmw64::And => sem_scope!(red, o, s, red_asm(".and.b64", reg64, p, v)),
-        Rmw64::Or => sem_scope!(red, o, s, red_asm(".or.b64", reg64, p, v)),
-        Rmw64::Xor => sem_scope!(red, o, s, red_asm(".xor.b64", reg64, p, v)),
-        // SAFETY: forwarded contract.
-        Rmw64::Exch => {
-            unsafe { atom_rmw_64(op, p, v, o.rmw(), s) };
-        }
+pub unsafe fn red_64(op: Rmw64, p: *mut u64, v: u64, o: RedOrder, s: At) {
+    macro_rules! go {
+        ($sp:ident) => {
+            match op {
+                Rmw64::Add => sem_scope!(red, o, s.scope, red_asm($sp, ".add.u64", reg64, p, v)),
+                Rmw64::AddF => sem_scope!(red, o, s.scope, red_asm($sp, ".add.f64", reg64, p, v)),
+                Rmw64::MinU => sem_scope!(red, o, s.scope, red_asm($sp, ".min.u64", reg64, p, v)),
+                Rmw64::MinS => sem_scope!(red, o, s.scope, red_asm($sp, ".min.s64", reg64, p, v)),
+                Rmw64::MaxU => sem_scope!(red, o, s.scope, red_asm($sp, ".max.u64", reg64, p, v)),
+                Rmw64::MaxS => sem_scope!(red, o, s.scope, red_asm($sp, ".max.s64", reg64, p, v)),
+                Rmw64::And => sem_scope!(red, o, s.scope, red_asm($sp, ".and.b64", reg64, p, v)),
+                Rmw64::Or => sem_scope!(red, o, s.scope, red_asm($sp, ".or.b64", reg64, p, v)),
+                Rmw64::Xor => sem_scope!(red, o, s.scope, red_asm($sp, ".xor.b64", reg64, p, v)),
+                // SAFETY: forwarded contract.
+                Rmw64::Exch => {
+                    unsafe { atom_rmw_64(op, p, v, o.rmw(), s) };
+                }
+            }
+        };
     }
+    in_space!(s, go)
 }
 
 /// `atom.sem.scope.cas.b32`; returns the old value.
@@ -1513,8 +1666,18 @@ pub unsafe fn red_64(op: Rmw64, p: *mut u64, v: u64, o: RedOrder, s: MemScope) {
 /// # Safety
 /// `p` must be valid for a 4-byte aligned atomic read-modify-write.
 #[inline(always)]
-pub unsafe fn atom_cas_32(p: *mut u32, cmp: u32, new: u32, o: MemOrder, s: MemScope) -> u32 {
-    sem_scope!(rmw, o, s, cas_asm(".cas.b32", reg32, u32, p, cmp, new))
+pub unsafe fn atom_cas_32(p: *mut u32, cmp: u32, new: u32, o: MemOrder, s: At) -> u32 {
+    macro_rules! go {
+        ($sp:ident) => {
+            sem_scope!(
+                rmw,
+                o,
+                s.scope,
+                cas_asm($sp, ".cas.b32", reg32, u32, p, cmp, new)
+            )
+        };
+    }
+    in_space!(s, go)
 }
 
 /// `atom.sem.scope.cas.b64`; returns the old value.
@@ -1522,8 +1685,18 @@ pub unsafe fn atom_cas_32(p: *mut u32, cmp: u32, new: u32, o: MemOrder, s: MemSc
 /// # Safety
 /// `p` must be valid for an 8-byte aligned atomic read-modify-write.
 #[inline(always)]
-pub unsafe fn atom_cas_64(p: *mut u64, cmp: u64, new: u64, o: MemOrder, s: MemScope) -> u64 {
-    sem_scope!(rmw, o, s, cas_asm(".cas.b64", reg64, u64, p, cmp, new))
+pub unsafe fn atom_cas_64(p: *mut u64, cmp: u64, new: u64, o: MemOrder, s: At) -> u64 {
+    macro_rules! go {
+        ($sp:ident) => {
+            sem_scope!(
+                rmw,
+                o,
+                s.scope,
+                cas_asm($sp, ".cas.b64", reg64, u64, p, cmp, new)
+            )
+        };
+    }
+    in_space!(s, go)
 }
 
 macro_rules! fence_asm {

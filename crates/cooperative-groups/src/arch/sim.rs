@@ -424,7 +424,15 @@ pub unsafe fn st_shared_v4_u32(addr: SharedAddr, v: [u32; 4]) {
 #[inline]
 pub unsafe fn red_shared_add_u32(addr: SharedAddr, v: u32) {
     // SAFETY: forwarded contract.
-    unsafe { atom_rmw_32(Rmw32::Add, addr.cast(), v, MemOrder::Relaxed, MemScope::Cta) };
+    unsafe {
+        atom_rmw_32(
+            Rmw32::Add,
+            addr.cast(),
+            v,
+            MemOrder::Relaxed,
+            At::generic(MemScope::Cta),
+        )
+    };
 }
 
 /// Atomic add on a `u32`; returns the old value.
@@ -821,7 +829,7 @@ pub(crate) use violation;
 // value, …) yields the lane, so spin loops make progress and a spin that can
 // never end is reported as a livelock instead of hanging.
 
-use super::{FenceOrder, LoadOrder, MemOrder, MemScope, RedOrder, Rmw32, Rmw64, StoreOrder};
+use super::{At, FenceOrder, LoadOrder, MemOrder, MemScope, RedOrder, Rmw32, Rmw64, StoreOrder};
 
 fn rmw_order(o: MemOrder) -> Ordering {
     match o {
@@ -857,7 +865,8 @@ fn after_atomic(changed: bool, _o: MemOrder, _s: MemScope) {
 /// `p` must be valid for a 4-byte aligned atomic read.
 #[track_caller]
 #[inline]
-pub unsafe fn atom_load_32(p: *const u32, o: LoadOrder, s: MemScope) -> u32 {
+pub unsafe fn atom_load_32(p: *const u32, o: LoadOrder, at: At) -> u32 {
+    let s = at.scope;
     // SAFETY: the caller passes a valid, aligned pointer.
     let v = unsafe { AtomicU32::from_ptr(p as *mut u32) }.load(load_order(o));
     let mo = load_sim_order(o);
@@ -872,7 +881,8 @@ pub unsafe fn atom_load_32(p: *const u32, o: LoadOrder, s: MemScope) -> u32 {
 /// `p` must be valid for an 8-byte aligned atomic read.
 #[track_caller]
 #[inline]
-pub unsafe fn atom_load_64(p: *const u64, o: LoadOrder, s: MemScope) -> u64 {
+pub unsafe fn atom_load_64(p: *const u64, o: LoadOrder, at: At) -> u64 {
+    let s = at.scope;
     // SAFETY: the caller passes a valid, aligned pointer.
     let v = unsafe { AtomicU64::from_ptr(p as *mut u64) }.load(load_order(o));
     let mo = load_sim_order(o);
@@ -921,7 +931,8 @@ fn store_order(o: StoreOrder) -> Ordering {
 /// `p` must be valid for a 4-byte aligned atomic write.
 #[track_caller]
 #[inline]
-pub unsafe fn atom_store_32(p: *mut u32, v: u32, o: StoreOrder, s: MemScope) {
+pub unsafe fn atom_store_32(p: *mut u32, v: u32, o: StoreOrder, at: At) {
+    let s = at.scope;
     // SAFETY: the caller passes a valid, aligned pointer.
     unsafe { AtomicU32::from_ptr(p) }.store(v, store_order(o));
     note_strong(p, AtomicKind::Store, store_sim_order(o), s);
@@ -933,7 +944,8 @@ pub unsafe fn atom_store_32(p: *mut u32, v: u32, o: StoreOrder, s: MemScope) {
 /// `p` must be valid for an 8-byte aligned atomic write.
 #[track_caller]
 #[inline]
-pub unsafe fn atom_store_64(p: *mut u64, v: u64, o: StoreOrder, s: MemScope) {
+pub unsafe fn atom_store_64(p: *mut u64, v: u64, o: StoreOrder, at: At) {
+    let s = at.scope;
     // SAFETY: the caller passes a valid, aligned pointer.
     unsafe { AtomicU64::from_ptr(p) }.store(v, store_order(o));
     note_strong(p, AtomicKind::Store, store_sim_order(o), s);
@@ -979,7 +991,8 @@ fn apply_64(op: Rmw64, old: u64, v: u64) -> u64 {
 /// `p` must be valid for a 4-byte aligned atomic read-modify-write.
 #[track_caller]
 #[inline]
-pub unsafe fn atom_rmw_32(op: Rmw32, p: *mut u32, v: u32, o: MemOrder, s: MemScope) -> u32 {
+pub unsafe fn atom_rmw_32(op: Rmw32, p: *mut u32, v: u32, o: MemOrder, at: At) -> u32 {
+    let s = at.scope;
     // SAFETY: the caller passes a valid, aligned pointer.
     let a = unsafe { AtomicU32::from_ptr(p) };
     let old = a
@@ -997,9 +1010,9 @@ pub unsafe fn atom_rmw_32(op: Rmw32, p: *mut u32, v: u32, o: MemOrder, s: MemSco
 /// As [`atom_rmw_32`].
 #[track_caller]
 #[inline]
-pub unsafe fn red_32(op: Rmw32, p: *mut u32, v: u32, o: RedOrder, s: MemScope) {
+pub unsafe fn red_32(op: Rmw32, p: *mut u32, v: u32, o: RedOrder, at: At) {
     // SAFETY: forwarded contract.
-    unsafe { atom_rmw_32(op, p, v, o.rmw(), s) };
+    unsafe { atom_rmw_32(op, p, v, o.rmw(), at) };
 }
 
 /// `red.sem.scope.OP` of a 64-bit word (see [`red_32`]).
@@ -1008,9 +1021,9 @@ pub unsafe fn red_32(op: Rmw32, p: *mut u32, v: u32, o: RedOrder, s: MemScope) {
 /// As [`atom_rmw_64`].
 #[track_caller]
 #[inline]
-pub unsafe fn red_64(op: Rmw64, p: *mut u64, v: u64, o: RedOrder, s: MemScope) {
+pub unsafe fn red_64(op: Rmw64, p: *mut u64, v: u64, o: RedOrder, at: At) {
     // SAFETY: forwarded contract.
-    unsafe { atom_rmw_64(op, p, v, o.rmw(), s) };
+    unsafe { atom_rmw_64(op, p, v, o.rmw(), at) };
 }
 
 /// Atomic read-modify-write of a 64-bit word; returns the old value.
@@ -1019,7 +1032,8 @@ pub unsafe fn red_64(op: Rmw64, p: *mut u64, v: u64, o: RedOrder, s: MemScope) {
 /// `p` must be valid for an 8-byte aligned atomic read-modify-write.
 #[track_caller]
 #[inline]
-pub unsafe fn atom_rmw_64(op: Rmw64, p: *mut u64, v: u64, o: MemOrder, s: MemScope) -> u64 {
+pub unsafe fn atom_rmw_64(op: Rmw64, p: *mut u64, v: u64, o: MemOrder, at: At) -> u64 {
+    let s = at.scope;
     // SAFETY: the caller passes a valid, aligned pointer.
     let a = unsafe { AtomicU64::from_ptr(p) };
     let old = a
@@ -1037,7 +1051,8 @@ pub unsafe fn atom_rmw_64(op: Rmw64, p: *mut u64, v: u64, o: MemOrder, s: MemSco
 /// `p` must be valid for a 4-byte aligned atomic read-modify-write.
 #[track_caller]
 #[inline]
-pub unsafe fn atom_cas_32(p: *mut u32, cmp: u32, new: u32, o: MemOrder, s: MemScope) -> u32 {
+pub unsafe fn atom_cas_32(p: *mut u32, cmp: u32, new: u32, o: MemOrder, at: At) -> u32 {
+    let s = at.scope;
     // SAFETY: the caller passes a valid, aligned pointer.
     let a = unsafe { AtomicU32::from_ptr(p) };
     let old = a
@@ -1055,7 +1070,8 @@ pub unsafe fn atom_cas_32(p: *mut u32, cmp: u32, new: u32, o: MemOrder, s: MemSc
 /// `p` must be valid for an 8-byte aligned atomic read-modify-write.
 #[track_caller]
 #[inline]
-pub unsafe fn atom_cas_64(p: *mut u64, cmp: u64, new: u64, o: MemOrder, s: MemScope) -> u64 {
+pub unsafe fn atom_cas_64(p: *mut u64, cmp: u64, new: u64, o: MemOrder, at: At) -> u64 {
+    let s = at.scope;
     // SAFETY: the caller passes a valid, aligned pointer.
     let a = unsafe { AtomicU64::from_ptr(p) };
     let old = a

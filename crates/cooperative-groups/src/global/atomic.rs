@@ -10,7 +10,11 @@ use crate::atomic::{AtomicRef, AtomicValue, Device, Scope};
 /// any element, and only through an [`AtomicRef`] (a histogram, a counter,
 /// a scatter whose targets collide) — what an ownership partition cannot
 /// express. The index is checked: past the end, a `trap` on the GPU and a
-/// report on the simulator.
+/// report on the simulator. The memory is known to be global, so every
+/// access uses the `.global` forms (`red.relaxed.gpu.global.add.u32`, SASS
+/// `REDG` on sm_90; `atom.global`, `ATOMG`), as nvcc emits for a global
+/// pointer, where an [`AtomicRef::from_ptr`] of a pointer uses the generic
+/// ones.
 ///
 /// ```
 /// # use cooperative_groups::prelude::*;
@@ -91,8 +95,9 @@ impl<T: AtomicValue + Pod, S: Scope> AtomicSlice<T, S> {
             arch::global_out_of_bounds(self.ptr.cast(), i, self.len, true)
         }
         arch::global_region_check(self.ptr.wrapping_add(i).cast(), core::mem::size_of::<T>());
-        // SAFETY: `i < len`, and `from_raw_parts`'s contract: valid for
-        // atomic accesses for the launch, every access atomic.
-        unsafe { AtomicRef::from_ptr(self.ptr.add(i)) }
+        // SAFETY: `i < len`, and `from_raw_parts`'s contract: global
+        // memory, valid for atomic accesses for the launch, every access
+        // atomic.
+        unsafe { AtomicRef::from_global_ptr(self.ptr.add(i)) }
     }
 }
