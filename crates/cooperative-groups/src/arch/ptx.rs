@@ -1279,11 +1279,20 @@ pub(crate) use violation;
 
 use super::{At, FenceOrder, LoadOrder, MemOrder, MemScope, RedOrder, Rmw32, Rmw64, StoreOrder};
 
-/// Expands `$m!(fence_prefix, sem, scope, args…)` for the ordering `$o` of
-/// kind `$kind` (`rmw`, `load`, `store`) and the scope `$s`: one arm per
-/// combination, so every asm template is a literal.
+/// Expands `$m!(fence_prefix, sem, scope, space, args…)` for the ordering
+/// `$o` of kind `$kind` (`rmw`, `load`, `store`, `red`) and the place `$at`
+/// (an [`At`]: its scope, and `global` or `generic` as it says): one arm
+/// per combination, so every asm template is a literal; after inlining
+/// only the combination of the call is left.
 macro_rules! sem_scope {
-    ($kind:ident, $o:expr, $s:expr, $m:ident($($a:tt)*)) => {
+    ($kind:ident, $o:expr, $at:expr, $m:ident($($a:tt)*)) => {
+        if $at.global {
+            sem_scope!(@scope $kind, $o, $at.scope, $m(global, $($a)*))
+        } else {
+            sem_scope!(@scope $kind, $o, $at.scope, $m(generic, $($a)*))
+        }
+    };
+    (@scope $kind:ident, $o:expr, $s:expr, $m:ident($($a:tt)*)) => {
         match $s {
             MemScope::Cta => sem_scope!(@$kind $o, ".cta", "fence.sc.cta; ", $m($($a)*)),
             MemScope::Cluster => {
@@ -1431,30 +1440,13 @@ macro_rules! st_asm {
     }};
 }
 
-/// Expands `$m!(generic)` or `$m!(global)`, as `$at.global` says: the one branch is a constant after
-/// inlining.
-macro_rules! in_space {
-    ($at:expr, $m:ident) => {
-        if $at.global {
-            $m!(global)
-        } else {
-            $m!(generic)
-        }
-    };
-}
-
 /// `ld{.relaxed|.acquire}.scope.b32` (seq_cst: `fence.sc.scope` first).
 ///
 /// # Safety
 /// `p` must be valid for a 4-byte aligned atomic read.
 #[inline(always)]
 pub unsafe fn atom_load_32(p: *const u32, o: LoadOrder, s: At) -> u32 {
-    macro_rules! go {
-        ($sp:ident) => {
-            sem_scope!(load, o, s.scope, ld_asm($sp, ".b32", reg32, u32, p))
-        };
-    }
-    in_space!(s, go)
+    sem_scope!(load, o, s, ld_asm(".b32", reg32, u32, p))
 }
 
 /// `ld{.relaxed|.acquire}.scope.b64` (seq_cst: `fence.sc.scope` first).
@@ -1463,12 +1455,7 @@ pub unsafe fn atom_load_32(p: *const u32, o: LoadOrder, s: At) -> u32 {
 /// `p` must be valid for an 8-byte aligned atomic read.
 #[inline(always)]
 pub unsafe fn atom_load_64(p: *const u64, o: LoadOrder, s: At) -> u64 {
-    macro_rules! go {
-        ($sp:ident) => {
-            sem_scope!(load, o, s.scope, ld_asm($sp, ".b64", reg64, u64, p))
-        };
-    }
-    in_space!(s, go)
+    sem_scope!(load, o, s, ld_asm(".b64", reg64, u64, p))
 }
 
 /// `st{.relaxed|.release}.scope.b32` (seq_cst: `fence.sc.scope` + `st.relaxed`).
@@ -1477,12 +1464,7 @@ pub unsafe fn atom_load_64(p: *const u64, o: LoadOrder, s: At) -> u64 {
 /// `p` must be valid for a 4-byte aligned atomic write.
 #[inline(always)]
 pub unsafe fn atom_store_32(p: *mut u32, v: u32, o: StoreOrder, s: At) {
-    macro_rules! go {
-        ($sp:ident) => {
-            sem_scope!(store, o, s.scope, st_asm($sp, ".b32", reg32, p, v))
-        };
-    }
-    in_space!(s, go)
+    sem_scope!(store, o, s, st_asm(".b32", reg32, p, v))
 }
 
 /// `st{.relaxed|.release}.scope.b64` (seq_cst: `fence.sc.scope` + `st.relaxed`).
@@ -1491,12 +1473,7 @@ pub unsafe fn atom_store_32(p: *mut u32, v: u32, o: StoreOrder, s: At) {
 /// `p` must be valid for an 8-byte aligned atomic write.
 #[inline(always)]
 pub unsafe fn atom_store_64(p: *mut u64, v: u64, o: StoreOrder, s: At) {
-    macro_rules! go {
-        ($sp:ident) => {
-            sem_scope!(store, o, s.scope, st_asm($sp, ".b64", reg64, p, v))
-        };
-    }
-    in_space!(s, go)
+    sem_scope!(store, o, s, st_asm(".b64", reg64, p, v))
 }
 
 /// `atom.sem.scope.OP.TYPE` on a 32-bit word; returns the old value.
@@ -1505,52 +1482,20 @@ pub unsafe fn atom_store_64(p: *mut u64, v: u64, o: StoreOrder, s: At) {
 /// `p` must be valid for a 4-byte aligned atomic read-modify-write.
 #[inline(always)]
 pub unsafe fn atom_rmw_32(op: Rmw32, p: *mut u32, v: u32, o: MemOrder, s: At) -> u32 {
-    macro_rules! go {
-        ($sp:ident) => {
-            match op {
-                Rmw32::Add => {
-                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".add.u32", reg32, u32, p, v))
-                }
-                Rmw32::AddF => {
-                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".add.f32", reg32, u32, p, v))
-                }
-                Rmw32::MinU => {
-                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".min.u32", reg32, u32, p, v))
-                }
-                Rmw32::MinS => {
-                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".min.s32", reg32, u32, p, v))
-                }
-                Rmw32::MaxU => {
-                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".max.u32", reg32, u32, p, v))
-                }
-                Rmw32::MaxS => {
-                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".max.s32", reg32, u32, p, v))
-                }
-                Rmw32::And => {
-                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".and.b32", reg32, u32, p, v))
-                }
-                Rmw32::Or => {
-                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".or.b32", reg32, u32, p, v))
-                }
-                Rmw32::Xor => {
-                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".xor.b32", reg32, u32, p, v))
-                }
-                Rmw32::Exch => sem_scope!(
-                    rmw,
-                    o,
-                    s.scope,
-                    atom_asm($sp, ".exch.b32", reg32, u32, p, v)
-                ),
-                Rmw32::Inc => {
-                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".inc.u32", reg32, u32, p, v))
-                }
-                Rmw32::Dec => {
-                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".dec.u32", reg32, u32, p, v))
-                }
-            }
-        };
+    match op {
+        Rmw32::Add => sem_scope!(rmw, o, s, atom_asm(".add.u32", reg32, u32, p, v)),
+        Rmw32::AddF => sem_scope!(rmw, o, s, atom_asm(".add.f32", reg32, u32, p, v)),
+        Rmw32::MinU => sem_scope!(rmw, o, s, atom_asm(".min.u32", reg32, u32, p, v)),
+        Rmw32::MinS => sem_scope!(rmw, o, s, atom_asm(".min.s32", reg32, u32, p, v)),
+        Rmw32::MaxU => sem_scope!(rmw, o, s, atom_asm(".max.u32", reg32, u32, p, v)),
+        Rmw32::MaxS => sem_scope!(rmw, o, s, atom_asm(".max.s32", reg32, u32, p, v)),
+        Rmw32::And => sem_scope!(rmw, o, s, atom_asm(".and.b32", reg32, u32, p, v)),
+        Rmw32::Or => sem_scope!(rmw, o, s, atom_asm(".or.b32", reg32, u32, p, v)),
+        Rmw32::Xor => sem_scope!(rmw, o, s, atom_asm(".xor.b32", reg32, u32, p, v)),
+        Rmw32::Exch => sem_scope!(rmw, o, s, atom_asm(".exch.b32", reg32, u32, p, v)),
+        Rmw32::Inc => sem_scope!(rmw, o, s, atom_asm(".inc.u32", reg32, u32, p, v)),
+        Rmw32::Dec => sem_scope!(rmw, o, s, atom_asm(".dec.u32", reg32, u32, p, v)),
     }
-    in_space!(s, go)
 }
 
 /// `atom.sem.scope.OP.TYPE` on a 64-bit word; returns the old value.
@@ -1559,78 +1504,46 @@ pub unsafe fn atom_rmw_32(op: Rmw32, p: *mut u32, v: u32, o: MemOrder, s: At) ->
 /// `p` must be valid for an 8-byte aligned atomic read-modify-write.
 #[inline(always)]
 pub unsafe fn atom_rmw_64(op: Rmw64, p: *mut u64, v: u64, o: MemOrder, s: At) -> u64 {
-    macro_rules! go {
-        ($sp:ident) => {
-            match op {
-                Rmw64::Add => {
-                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".add.u64", reg64, u64, p, v))
-                }
-                Rmw64::AddF => {
-                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".add.f64", reg64, u64, p, v))
-                }
-                Rmw64::MinU => {
-                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".min.u64", reg64, u64, p, v))
-                }
-                Rmw64::MinS => {
-                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".min.s64", reg64, u64, p, v))
-                }
-                Rmw64::MaxU => {
-                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".max.u64", reg64, u64, p, v))
-                }
-                Rmw64::MaxS => {
-                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".max.s64", reg64, u64, p, v))
-                }
-                Rmw64::And => {
-                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".and.b64", reg64, u64, p, v))
-                }
-                Rmw64::Or => {
-                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".or.b64", reg64, u64, p, v))
-                }
-                Rmw64::Xor => {
-                    sem_scope!(rmw, o, s.scope, atom_asm($sp, ".xor.b64", reg64, u64, p, v))
-                }
-                Rmw64::Exch => sem_scope!(
-                    rmw,
-                    o,
-                    s.scope,
-                    atom_asm($sp, ".exch.b64", reg64, u64, p, v)
-                ),
-            }
-        };
+    match op {
+        Rmw64::Add => sem_scope!(rmw, o, s, atom_asm(".add.u64", reg64, u64, p, v)),
+        Rmw64::AddF => sem_scope!(rmw, o, s, atom_asm(".add.f64", reg64, u64, p, v)),
+        Rmw64::MinU => sem_scope!(rmw, o, s, atom_asm(".min.u64", reg64, u64, p, v)),
+        Rmw64::MinS => sem_scope!(rmw, o, s, atom_asm(".min.s64", reg64, u64, p, v)),
+        Rmw64::MaxU => sem_scope!(rmw, o, s, atom_asm(".max.u64", reg64, u64, p, v)),
+        Rmw64::MaxS => sem_scope!(rmw, o, s, atom_asm(".max.s64", reg64, u64, p, v)),
+        Rmw64::And => sem_scope!(rmw, o, s, atom_asm(".and.b64", reg64, u64, p, v)),
+        Rmw64::Or => sem_scope!(rmw, o, s, atom_asm(".or.b64", reg64, u64, p, v)),
+        Rmw64::Xor => sem_scope!(rmw, o, s, atom_asm(".xor.b64", reg64, u64, p, v)),
+        Rmw64::Exch => sem_scope!(rmw, o, s, atom_asm(".exch.b64", reg64, u64, p, v)),
     }
-    in_space!(s, go)
 }
 
 /// `red.sem.scope.OP.TYPE` on a 32-bit word: the read-modify-write
-/// without its result, on a generic address (`Exch` has no `red` form: it
-/// is the `atom`, its result dropped).
+/// without its result, on a generic address (`red.sem.scope.global.OP.TYPE`
+/// where `s.global`; `Exch` has no `red` form: it is the `atom`, its result
+/// dropped).
 ///
 /// # Safety
 /// As [`atom_rmw_32`].
 #[inline(always)]
 pub unsafe fn red_32(op: Rmw32, p: *mut u32, v: u32, o: RedOrder, s: At) {
-    macro_rules! go {
-        ($sp:ident) => {
-            match op {
-                Rmw32::Add => sem_scope!(red, o, s.scope, red_asm($sp, ".add.u32", reg32, p, v)),
-                Rmw32::AddF => sem_scope!(red, o, s.scope, red_asm($sp, ".add.f32", reg32, p, v)),
-                Rmw32::MinU => sem_scope!(red, o, s.scope, red_asm($sp, ".min.u32", reg32, p, v)),
-                Rmw32::MinS => sem_scope!(red, o, s.scope, red_asm($sp, ".min.s32", reg32, p, v)),
-                Rmw32::MaxU => sem_scope!(red, o, s.scope, red_asm($sp, ".max.u32", reg32, p, v)),
-                Rmw32::MaxS => sem_scope!(red, o, s.scope, red_asm($sp, ".max.s32", reg32, p, v)),
-                Rmw32::And => sem_scope!(red, o, s.scope, red_asm($sp, ".and.b32", reg32, p, v)),
-                Rmw32::Or => sem_scope!(red, o, s.scope, red_asm($sp, ".or.b32", reg32, p, v)),
-                Rmw32::Xor => sem_scope!(red, o, s.scope, red_asm($sp, ".xor.b32", reg32, p, v)),
-                Rmw32::Inc => sem_scope!(red, o, s.scope, red_asm($sp, ".inc.u32", reg32, p, v)),
-                Rmw32::Dec => sem_scope!(red, o, s.scope, red_asm($sp, ".dec.u32", reg32, p, v)),
-                // SAFETY: forwarded contract.
-                Rmw32::Exch => {
-                    unsafe { atom_rmw_32(op, p, v, o.rmw(), s) };
-                }
-            }
-        };
+    match op {
+        Rmw32::Add => sem_scope!(red, o, s, red_asm(".add.u32", reg32, p, v)),
+        Rmw32::AddF => sem_scope!(red, o, s, red_asm(".add.f32", reg32, p, v)),
+        Rmw32::MinU => sem_scope!(red, o, s, red_asm(".min.u32", reg32, p, v)),
+        Rmw32::MinS => sem_scope!(red, o, s, red_asm(".min.s32", reg32, p, v)),
+        Rmw32::MaxU => sem_scope!(red, o, s, red_asm(".max.u32", reg32, p, v)),
+        Rmw32::MaxS => sem_scope!(red, o, s, red_asm(".max.s32", reg32, p, v)),
+        Rmw32::And => sem_scope!(red, o, s, red_asm(".and.b32", reg32, p, v)),
+        Rmw32::Or => sem_scope!(red, o, s, red_asm(".or.b32", reg32, p, v)),
+        Rmw32::Xor => sem_scope!(red, o, s, red_asm(".xor.b32", reg32, p, v)),
+        Rmw32::Inc => sem_scope!(red, o, s, red_asm(".inc.u32", reg32, p, v)),
+        Rmw32::Dec => sem_scope!(red, o, s, red_asm(".dec.u32", reg32, p, v)),
+        // SAFETY: forwarded contract.
+        Rmw32::Exch => {
+            unsafe { atom_rmw_32(op, p, v, o.rmw(), s) };
+        }
     }
-    in_space!(s, go)
 }
 
 /// `red.sem.scope.OP.TYPE` on a 64-bit word (see [`red_32`]).
@@ -1639,26 +1552,21 @@ pub unsafe fn red_32(op: Rmw32, p: *mut u32, v: u32, o: RedOrder, s: At) {
 /// As [`atom_rmw_64`].
 #[inline(always)]
 pub unsafe fn red_64(op: Rmw64, p: *mut u64, v: u64, o: RedOrder, s: At) {
-    macro_rules! go {
-        ($sp:ident) => {
-            match op {
-                Rmw64::Add => sem_scope!(red, o, s.scope, red_asm($sp, ".add.u64", reg64, p, v)),
-                Rmw64::AddF => sem_scope!(red, o, s.scope, red_asm($sp, ".add.f64", reg64, p, v)),
-                Rmw64::MinU => sem_scope!(red, o, s.scope, red_asm($sp, ".min.u64", reg64, p, v)),
-                Rmw64::MinS => sem_scope!(red, o, s.scope, red_asm($sp, ".min.s64", reg64, p, v)),
-                Rmw64::MaxU => sem_scope!(red, o, s.scope, red_asm($sp, ".max.u64", reg64, p, v)),
-                Rmw64::MaxS => sem_scope!(red, o, s.scope, red_asm($sp, ".max.s64", reg64, p, v)),
-                Rmw64::And => sem_scope!(red, o, s.scope, red_asm($sp, ".and.b64", reg64, p, v)),
-                Rmw64::Or => sem_scope!(red, o, s.scope, red_asm($sp, ".or.b64", reg64, p, v)),
-                Rmw64::Xor => sem_scope!(red, o, s.scope, red_asm($sp, ".xor.b64", reg64, p, v)),
-                // SAFETY: forwarded contract.
-                Rmw64::Exch => {
-                    unsafe { atom_rmw_64(op, p, v, o.rmw(), s) };
-                }
-            }
-        };
+    match op {
+        Rmw64::Add => sem_scope!(red, o, s, red_asm(".add.u64", reg64, p, v)),
+        Rmw64::AddF => sem_scope!(red, o, s, red_asm(".add.f64", reg64, p, v)),
+        Rmw64::MinU => sem_scope!(red, o, s, red_asm(".min.u64", reg64, p, v)),
+        Rmw64::MinS => sem_scope!(red, o, s, red_asm(".min.s64", reg64, p, v)),
+        Rmw64::MaxU => sem_scope!(red, o, s, red_asm(".max.u64", reg64, p, v)),
+        Rmw64::MaxS => sem_scope!(red, o, s, red_asm(".max.s64", reg64, p, v)),
+        Rmw64::And => sem_scope!(red, o, s, red_asm(".and.b64", reg64, p, v)),
+        Rmw64::Or => sem_scope!(red, o, s, red_asm(".or.b64", reg64, p, v)),
+        Rmw64::Xor => sem_scope!(red, o, s, red_asm(".xor.b64", reg64, p, v)),
+        // SAFETY: forwarded contract.
+        Rmw64::Exch => {
+            unsafe { atom_rmw_64(op, p, v, o.rmw(), s) };
+        }
     }
-    in_space!(s, go)
 }
 
 /// `atom.sem.scope.cas.b32`; returns the old value.
@@ -1667,17 +1575,7 @@ pub unsafe fn red_64(op: Rmw64, p: *mut u64, v: u64, o: RedOrder, s: At) {
 /// `p` must be valid for a 4-byte aligned atomic read-modify-write.
 #[inline(always)]
 pub unsafe fn atom_cas_32(p: *mut u32, cmp: u32, new: u32, o: MemOrder, s: At) -> u32 {
-    macro_rules! go {
-        ($sp:ident) => {
-            sem_scope!(
-                rmw,
-                o,
-                s.scope,
-                cas_asm($sp, ".cas.b32", reg32, u32, p, cmp, new)
-            )
-        };
-    }
-    in_space!(s, go)
+    sem_scope!(rmw, o, s, cas_asm(".cas.b32", reg32, u32, p, cmp, new))
 }
 
 /// `atom.sem.scope.cas.b64`; returns the old value.
@@ -1686,17 +1584,7 @@ pub unsafe fn atom_cas_32(p: *mut u32, cmp: u32, new: u32, o: MemOrder, s: At) -
 /// `p` must be valid for an 8-byte aligned atomic read-modify-write.
 #[inline(always)]
 pub unsafe fn atom_cas_64(p: *mut u64, cmp: u64, new: u64, o: MemOrder, s: At) -> u64 {
-    macro_rules! go {
-        ($sp:ident) => {
-            sem_scope!(
-                rmw,
-                o,
-                s.scope,
-                cas_asm($sp, ".cas.b64", reg64, u64, p, cmp, new)
-            )
-        };
-    }
-    in_space!(s, go)
+    sem_scope!(rmw, o, s, cas_asm(".cas.b64", reg64, u64, p, cmp, new))
 }
 
 macro_rules! fence_asm {
