@@ -12,6 +12,8 @@
 // words), iters.
 
 #include <cooperative_groups.h>
+#include <cuda/barrier>
+#include <cuda/ptx>
 #include <cuda/std/utility>
 
 namespace cg = cooperative_groups;
@@ -91,6 +93,91 @@ struct SplitBlock {
 extern "C" __global__ void cpp_sync_block_split(unsigned* acc, unsigned long long* cycles, unsigned*,
                                                 unsigned iters) {
     exchange(SplitBlock{cg::this_thread_block()}, acc, cycles, iters);
+}
+
+// 64-thread tiles on cuda::barrier (an mbarrier each, 2 arrivals): each
+// warp syncs, its lane 0 arrives and waits, the warp syncs again — the twin
+// of the Rust kernel written with the mbarrier API.
+using block_barrier = cuda::barrier<cuda::thread_scope_block>;
+
+struct MbarTile64 {
+    block_barrier* bar;
+    unsigned r;
+    __device__ unsigned thread_rank() const { return r; }
+    __device__ unsigned num_threads() const { return 64; }
+    __device__ void sync() const {
+        __syncwarp();
+        if ((threadIdx.x & 31) == 0) bar->arrive_and_wait();
+        __syncwarp();
+    }
+};
+
+extern "C" __global__ void cpp_sync_mbarrier_tile64(unsigned* acc, unsigned long long* cycles, unsigned*,
+                                                    unsigned iters) {
+    __shared__ block_barrier bars[16];
+    if (threadIdx.x < 16) init(&bars[threadIdx.x], 2);
+    __syncthreads();
+    exchange(MbarTile64{&bars[(threadIdx.x / 64) & 15], threadIdx.x % 64}, acc, cycles, iters);
+}
+
+// 64-thread tiles, every thread arriving (64 per phase), no warp barrier.
+struct MbarTile64All {
+    block_barrier* bar;
+    unsigned r;
+    __device__ unsigned thread_rank() const { return r; }
+    __device__ unsigned num_threads() const { return 64; }
+    __device__ void sync() const { bar->arrive_and_wait(); }
+};
+
+extern "C" __global__ void cpp_sync_mbarrier_tile64_all(unsigned* acc, unsigned long long* cycles, unsigned*,
+                                                        unsigned iters) {
+    __shared__ block_barrier bars[16];
+    if (threadIdx.x < 16) init(&bars[threadIdx.x], 64);
+    __syncthreads();
+    exchange(MbarTile64All{&bars[(threadIdx.x / 64) & 15], threadIdx.x % 64}, acc, cycles, iters);
+}
+
+// 64-thread tiles, lane 0 arriving for its warp, every lane waiting on the
+// phase's parity (cuda::ptx's mbarrier functions: cuda::barrier has no
+// parity wait).
+struct MbarTile64Parity {
+    uint64_t* bar;
+    unsigned r;
+    unsigned* phase;
+    __device__ unsigned thread_rank() const { return r; }
+    __device__ unsigned num_threads() const { return 64; }
+    __device__ void sync() const {
+        __syncwarp();
+        if ((threadIdx.x & 31) == 0) (void)cuda::ptx::mbarrier_arrive(bar);
+        while (!cuda::ptx::mbarrier_try_wait_parity(bar, *phase)) {
+        }
+        *phase ^= 1;
+    }
+};
+
+extern "C" __global__ void cpp_sync_mbarrier_tile64_parity(unsigned* acc, unsigned long long* cycles,
+                                                           unsigned*, unsigned iters) {
+    __shared__ uint64_t bars[16];
+    if (threadIdx.x < 16) cuda::ptx::mbarrier_init(&bars[threadIdx.x], 2);
+    __syncthreads();
+    unsigned phase = 0;
+    exchange(MbarTile64Parity{&bars[(threadIdx.x / 64) & 15], threadIdx.x % 64, &phase}, acc, cycles, iters);
+}
+
+// The whole block on one cuda::barrier: every thread arrive_and_wait().
+struct MbarBlock {
+    block_barrier* bar;
+    __device__ unsigned thread_rank() const { return threadIdx.x; }
+    __device__ unsigned num_threads() const { return blockDim.x; }
+    __device__ void sync() const { bar->arrive_and_wait(); }
+};
+
+extern "C" __global__ void cpp_sync_mbarrier_block(unsigned* acc, unsigned long long* cycles, unsigned*,
+                                                   unsigned iters) {
+    __shared__ block_barrier bar;
+    if (threadIdx.x == 0) init(&bar, blockDim.x);
+    __syncthreads();
+    exchange(MbarBlock{&bar}, acc, cycles, iters);
 }
 
 // cluster.sync(); thread 0 reads the next block's word through DSMEM.

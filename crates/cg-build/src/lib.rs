@@ -436,12 +436,15 @@ const PROFILE: &[&str] = &[
 
 /// `RUSTFLAGS` of the nested build for `sm`: the target CPU (newer
 /// nightlies reject `-Ctarget-cpu` after `--`), PTX ISA 8.0 on sm_90+
-/// for `elect.sync` and the cluster instructions, and the contraction
-/// policy's flag.
+/// for `elect.sync`, the cluster instructions and `mbarrier.try_wait`,
+/// PTX ISA 7.1 on sm_80 for `mbarrier.test_wait.parity` (LLVM's default
+/// there is 7.0), and the contraction policy's flag.
 fn rustflags(sm: u32, fp_contract: FpContract) -> String {
     let mut flags = format!("-Ctarget-cpu=sm_{sm}");
     if sm >= 90 {
         flags += " -Ctarget-feature=+ptx80";
+    } else if sm >= 80 {
+        flags += " -Ctarget-feature=+ptx71";
     }
     if let Some(f) = fp_contract.rustflag() {
         flags += " ";
@@ -777,7 +780,10 @@ mod tests {
 
     #[test]
     fn rustflags_name_the_sm_ptx80_and_the_policy() {
-        assert_eq!(rustflags(80, FpContract::Off), "-Ctarget-cpu=sm_80");
+        assert_eq!(
+            rustflags(80, FpContract::Off),
+            "-Ctarget-cpu=sm_80 -Ctarget-feature=+ptx71"
+        );
         assert_eq!(
             rustflags(90, FpContract::Off),
             "-Ctarget-cpu=sm_90 -Ctarget-feature=+ptx80"

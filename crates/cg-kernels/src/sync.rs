@@ -204,3 +204,114 @@ pub fn sync_grid(acc: *mut u32, cycles: *mut u64, scratch: *mut u32, iters: u32)
     let t1 = clock64();
     finish(acc, cycles, sum, t0, t1);
 }
+
+/// `tile.sync()` of 64-thread tiles written with the mbarrier API (one
+/// [`MbarrierArray`](cooperative_groups::mbarrier::MbarrierArray) entry per
+/// tile, expecting 2 arrivals): each warp syncs, its lane 0 arrives and
+/// waits on the token, the warp syncs again: one of the shapes measured
+/// for the library's 64-thread tiles past the named barriers (blocks of
+/// more than 512 threads), which take `sync_mbarrier_tile64_all`'s
+/// (every thread arrives). sm_80+ (no mbarrier before).
+#[kernel]
+pub fn sync_mbarrier_tile64(acc: *mut u32, cycles: *mut u64, _scratch: *mut u32, iters: u32) {
+    #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_80"))]
+    {
+        let block = this_thread_block();
+        let bars = cooperative_groups::mbarrier!(&block, 2; 16);
+        let warp = tiled_partition::<32>(&block);
+        let t = block.thread_rank();
+        let bar = bars.get((t / 64) as usize & 15);
+        let lead = warp.thread_rank() == 0;
+        let sync = || {
+            warp.sync();
+            if lead {
+                bar.arrive().wait();
+            }
+            warp.sync();
+        };
+        exchange((t % 64, 64), sync, acc, cycles, iters)
+    }
+    #[cfg(all(target_arch = "nvptx64", not(target_feature = "sm_80")))]
+    {
+        let _ = (acc, cycles, iters);
+        panic!("mbarrier needs sm_80")
+    }
+}
+
+/// 64-thread tiles on one mbarrier each, expecting all 64 threads: every
+/// thread arrives and waits (no warp barrier). sm_80+.
+#[kernel]
+pub fn sync_mbarrier_tile64_all(acc: *mut u32, cycles: *mut u64, _scratch: *mut u32, iters: u32) {
+    #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_80"))]
+    {
+        let block = this_thread_block();
+        let bars = cooperative_groups::mbarrier!(&block, 64; 16);
+        let t = block.thread_rank();
+        let bar = bars.get((t / 64) as usize & 15);
+        exchange((t % 64, 64), || bar.arrive_and_wait(), acc, cycles, iters)
+    }
+    #[cfg(all(target_arch = "nvptx64", not(target_feature = "sm_80")))]
+    {
+        let _ = (acc, cycles, iters);
+        panic!("mbarrier needs sm_80")
+    }
+}
+
+/// 64-thread tiles on one mbarrier each, expecting 2 arrivals: each warp
+/// syncs, its lane 0 arrives, and every lane waits on the phase's parity
+/// (each lane acquires for itself: no second warp barrier). sm_80+.
+#[kernel]
+pub fn sync_mbarrier_tile64_parity(
+    acc: *mut u32,
+    cycles: *mut u64,
+    _scratch: *mut u32,
+    iters: u32,
+) {
+    #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_80"))]
+    {
+        let block = this_thread_block();
+        let bars = cooperative_groups::mbarrier!(&block, 2; 16);
+        let warp = tiled_partition::<32>(&block);
+        let t = block.thread_rank();
+        let bar = bars.get((t / 64) as usize & 15);
+        let lead = warp.thread_rank() == 0;
+        let phase = core::cell::Cell::new(0u32);
+        let sync = || {
+            warp.sync();
+            if lead {
+                bar.arrive().discard();
+            }
+            bar.wait_parity(phase.get());
+            phase.set(phase.get() ^ 1);
+        };
+        exchange((t % 64, 64), sync, acc, cycles, iters)
+    }
+    #[cfg(all(target_arch = "nvptx64", not(target_feature = "sm_80")))]
+    {
+        let _ = (acc, cycles, iters);
+        panic!("mbarrier needs sm_80")
+    }
+}
+
+/// The whole block on one mbarrier: every thread arrives and waits
+/// (`arrive_and_wait`, CUDA's `cuda::barrier` on the block). sm_80+.
+#[kernel]
+pub fn sync_mbarrier_block(acc: *mut u32, cycles: *mut u64, _scratch: *mut u32, iters: u32) {
+    #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_80"))]
+    {
+        let block = this_thread_block();
+        let bar = cooperative_groups::mbarrier!(&block, block.num_threads());
+        exchange(
+            (block.thread_rank(), block.num_threads()),
+            || bar.arrive_and_wait(),
+            acc,
+            cycles,
+            iters,
+        )
+    }
+    #[cfg(all(target_arch = "nvptx64", not(target_feature = "sm_80")))]
+    {
+        let _ = (acc, cycles, iters);
+        panic!("mbarrier needs sm_80")
+    }
+}

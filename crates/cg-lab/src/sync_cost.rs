@@ -2,7 +2,8 @@
 //! library's against NVIDIA's `cooperative_groups` in the same run.
 //!
 //! Each case is one group (a tile of 1–1024 threads, the block, the
-//! block's split barrier, a cluster, the grid) in one block size. Both
+//! block's split barrier, mbarriers (per 64-thread tile, or the block),
+//! a cluster, the grid) in one block size. Both
 //! sides run the same loop (`crates/cg-kernels/src/sync.rs`,
 //! `reference/cuda/sync.cu`): a double-buffered exchange with the next
 //! rank, one `sync()` per iteration, verified against the host's sum.
@@ -36,15 +37,16 @@ use crate::stats::Summary;
 /// Flags of `cg-lab sync`.
 #[derive(Args, Debug)]
 pub struct SyncArgs {
-    /// Block sizes for the tiles of 64–1024 threads, the block and the
-    /// split barrier (comma-separated, powers of two in 128..=1024)
+    /// Block sizes for the tiles of 64–1024 threads, the block, the split
+    /// barrier and the mbarriers (comma-separated, powers of two in
+    /// 128..=1024)
     #[arg(long, value_delimiter = ',', default_values_t = [128u32, 256, 512, 1024], value_parser = block_pow2)]
     blocks: Vec<u32>,
-    /// Only these groups (comma-separated: tile, block, split, cluster,
-    /// grid); default: all
+    /// Only these groups (comma-separated: tile, block, split, mbarrier,
+    /// cluster, grid); default: all
     #[arg(long, value_delimiter = ',', value_name = "GROUPS", value_parser = group_name)]
     only: Vec<String>,
-    /// Syncs per launch (tiles, block, split, cluster)
+    /// Syncs per launch (tiles, block, split, mbarrier, cluster)
     #[arg(long, default_value_t = 4096, value_parser = crate::cli::positive)]
     iters: u32,
     /// Syncs per launch of the grid
@@ -63,7 +65,7 @@ pub struct SyncArgs {
     out: Option<PathBuf>,
 }
 
-const GROUPS: [&str; 5] = ["tile", "block", "split", "cluster", "grid"];
+const GROUPS: [&str; 6] = ["tile", "block", "split", "mbarrier", "cluster", "grid"];
 
 impl SyncArgs {
     /// What every accepted `cg-lab sync` command line satisfies (the CLI
@@ -111,6 +113,9 @@ enum Group {
     Block,
     /// The block's `barrier_wait(barrier_arrive())`.
     Split,
+    /// An mbarrier: per 64-thread tile (`Some(_)`, the variant) or the
+    /// whole block (`None`, every thread arrives).
+    Mbarrier(Option<MbarTile>),
     /// `this_cluster()` of this many blocks.
     Cluster(u32),
     /// `this_grid()` of `blocks_per_sm · SMs` blocks (0: full residency).
@@ -123,10 +128,23 @@ impl Group {
             Group::Tile(_) => "tile",
             Group::Block => "block",
             Group::Split => "split",
+            Group::Mbarrier(_) => "mbarrier",
             Group::Cluster(_) => "cluster",
             Group::Grid(_) => "grid",
         }
     }
+}
+
+/// How a 64-thread tile syncs on its mbarrier in the `mbarrier` cases.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MbarTile {
+    /// Lane 0 of each warp arrives and waits on its token, between two
+    /// warp barriers.
+    Lane0,
+    /// Every thread arrives and waits.
+    All,
+    /// Lane 0 arrives after a warp barrier; every lane waits on the parity.
+    Parity,
 }
 
 /// One case: a group in a block size, both sides' kernels.
@@ -178,7 +196,9 @@ fn tile_lowering(n: u32, block: u32) -> String {
         1 => "nothing (one thread)".into(),
         2..=32 => "bar.warp.sync".into(),
         _ if n >= block => "bar.sync 0".into(),
-        64 if block > 512 => "2 flags in shared memory (no named barrier left)".into(),
+        64 if block > 512 => {
+            "mbarrier per tile: every thread arrive + try_wait (no named barrier left)".into()
+        }
         _ => format!("named barrier (bar.sync id, {n})"),
     }
 }
@@ -239,6 +259,49 @@ fn cases(args: &SyncArgs, sms: u32, cluster_ok: bool) -> Vec<Case> {
                 wide: Some(16 * sms),
                 size: b,
                 lowering: "bar.sync 0 (in barrier_wait)".into(),
+            });
+        }
+        if want("mbarrier") {
+            for (variant, rust, cpp, lowering) in [
+                (
+                    MbarTile::Lane0,
+                    k::SYNC_MBARRIER_TILE64,
+                    "cpp_sync_mbarrier_tile64",
+                    "mbarrier per tile (2 arrivals): bar.warp.sync, lane 0 arrive + try_wait, bar.warp.sync",
+                ),
+                (
+                    MbarTile::All,
+                    k::SYNC_MBARRIER_TILE64_ALL,
+                    "cpp_sync_mbarrier_tile64_all",
+                    "mbarrier per tile (64 arrivals): every thread arrive + try_wait",
+                ),
+                (
+                    MbarTile::Parity,
+                    k::SYNC_MBARRIER_TILE64_PARITY,
+                    "cpp_sync_mbarrier_tile64_parity",
+                    "mbarrier per tile (2 arrivals): bar.warp.sync, lane 0 arrive, every lane try_wait.parity",
+                ),
+            ] {
+                v.push(Case {
+                    group: Group::Mbarrier(Some(variant)),
+                    block: b,
+                    rust,
+                    cpp: cpp.into(),
+                    grid: sms,
+                    wide: Some(16 * sms),
+                    size: 64,
+                    lowering: lowering.into(),
+                });
+            }
+            v.push(Case {
+                group: Group::Mbarrier(None),
+                block: b,
+                rust: k::SYNC_MBARRIER_BLOCK,
+                cpp: "cpp_sync_mbarrier_block".into(),
+                grid: sms,
+                wide: Some(16 * sms),
+                size: b,
+                lowering: "mbarrier: every thread arrive + try_wait".into(),
             });
         }
     }
@@ -306,7 +369,8 @@ fn expected(case: &Case, blocks: u32, iters: u32) -> Vec<u32> {
     let b = case.block;
     let n = match case.group {
         Group::Tile(n) | Group::Cluster(n) => n,
-        Group::Block | Group::Split => b,
+        Group::Mbarrier(Some(_)) => 64,
+        Group::Block | Group::Split | Group::Mbarrier(None) => b,
         Group::Grid(_) => blocks,
     };
     let sums = group_sums(n, iters);
@@ -315,7 +379,8 @@ fn expected(case: &Case, blocks: u32, iters: u32) -> Vec<u32> {
         for t in 0..b {
             out[(blk * b + t) as usize] = match case.group {
                 Group::Tile(n) => sums[(t % n) as usize],
-                Group::Block | Group::Split => sums[t as usize],
+                Group::Mbarrier(Some(_)) => sums[(t % 64) as usize],
+                Group::Block | Group::Split | Group::Mbarrier(None) => sums[t as usize],
                 Group::Cluster(c) if t == 0 => sums[(blk % c) as usize],
                 Group::Grid(_) if t == 0 => sums[blk as usize],
                 _ => 0,
@@ -631,7 +696,8 @@ fn iters_of(args: &SyncArgs, c: &Case) -> u32 {
 fn groups_per_block(c: &Case) -> f64 {
     match c.group {
         Group::Tile(n) => (c.block / n) as f64,
-        Group::Block | Group::Split => 1.0,
+        Group::Mbarrier(Some(_)) => (c.block / 64) as f64,
+        Group::Block | Group::Split | Group::Mbarrier(None) => 1.0,
         Group::Cluster(n) => 1.0 / n as f64,
         Group::Grid(_) => 0.0,
     }

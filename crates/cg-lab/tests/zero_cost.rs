@@ -839,3 +839,90 @@ fn atomic_slice_accesses_are_global() {
         );
     }
 }
+
+/// The software barrier of 64-thread tiles in blocks of more than 512
+/// threads (`sync_tile_64_1024`): on sm_80+ an mbarrier per tile, every
+/// thread arriving and waiting on its token (`mbarrier.try_wait` on sm_90,
+/// `mbarrier.test_wait` on sm_80), with no flag spin; on sm_70 the pair of
+/// release/acquire flags. The mbarrier API's kernels use the same
+/// instructions. In SASS (sm_90, the library's kernel): the first `TRYWAIT` right after each
+/// `ARRIVE`, with the retry loop's `YIELD` off that path (as one loop, ptxas
+/// put the `YIELD` before every try: 498 cycles per sync on the H200
+/// against 286), and the barrier's address read once, not per sync (no
+/// `S2R` between the clock reads).
+#[test]
+fn tile64_software_barrier_is_an_mbarrier() {
+    for p in LAB_PTX.ptx() {
+        let (sm, ptx) = (p.sm, p.ptx);
+        let ins = entry(ptx, "sync_tile_64_1024");
+        let arrives = count(&ins, "mbarrier.arrive.shared.b64");
+        let waits = ins
+            .iter()
+            .filter(|l| l.contains("mbarrier.try_wait.shared::cta.b64"))
+            .count();
+        let tests = ins
+            .iter()
+            .filter(|l| l.contains("mbarrier.test_wait.shared.b64"))
+            .count();
+        let flags = count(&ins, "ld.acquire.cta.shared.u32");
+        match sm {
+            90 => assert!(
+                arrives == 2 && waits >= 2 && tests == 0 && flags == 0,
+                "sm_90: {ins:#?}"
+            ),
+            80 => assert!(
+                arrives == 2 && tests >= 2 && waits == 0 && flags == 0,
+                "sm_80: {ins:#?}"
+            ),
+            _ => assert!(arrives == 0 && flags > 0, "sm_{sm}: {ins:#?}"),
+        }
+        if sm >= 80 {
+            for k in ["sync_mbarrier_block", "sync_mbarrier_tile64_all"] {
+                let ins = entry(ptx, k);
+                assert_eq!(
+                    count(&ins, "mbarrier.init.shared.b64"),
+                    1,
+                    "sm_{sm} {k}: {ins:#?}"
+                );
+                assert_eq!(
+                    count(&ins, "mbarrier.arrive.shared.b64"),
+                    2,
+                    "sm_{sm} {k}: {ins:#?}"
+                );
+            }
+        }
+    }
+    let Some(p) = LAB_PTX.ptx().iter().find(|p| p.sm == 90) else {
+        return;
+    };
+    let small = extract_entries(p.ptx, &["sync_tile_64_1024"]);
+    let Some(listing) = sass_of(&small, 90, "tile64-mbar") else {
+        return;
+    };
+    for k in ["sync_tile_64_1024"] {
+        let ops: Vec<&str> = listing[k].iter().map(|i| i.opcode.as_str()).collect();
+        let arrives: Vec<usize> = (0..ops.len())
+            .filter(|&i| ops[i].starts_with("SYNCS.ARRIVE"))
+            .collect();
+        assert_eq!(arrives.len(), 2, "{k}: {ops:?}");
+        for &a in &arrives {
+            let next = ops[a + 1..]
+                .iter()
+                .find(|o| o.starts_with("SYNCS") || o.starts_with("YIELD"))
+                .copied();
+            assert!(
+                next.is_some_and(|o| o.starts_with("SYNCS.PHASECHK")),
+                "{k}: after an arrive comes {next:?}, not the first try: {ops:?}"
+            );
+        }
+        let clocks: Vec<usize> = (0..ops.len())
+            .filter(|&i| listing[k][i].text.contains("SR_CLOCKLO"))
+            .collect();
+        assert_eq!(clocks.len(), 2, "{k}: {ops:?}");
+        let loop_ops = &ops[clocks[0]..*clocks.last().unwrap()];
+        assert!(
+            !loop_ops.iter().any(|o| o.starts_with("S2R")),
+            "{k}: a special-register read inside the timed loop: {loop_ops:?}"
+        );
+    }
+}

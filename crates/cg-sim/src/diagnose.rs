@@ -21,6 +21,9 @@ pub(crate) fn describe(wait: &Wait) -> String {
         }
         Wait::Cluster => "barrier.cluster.wait".into(),
         Wait::Grid => "grid sync".into(),
+        Wait::Mbarrier { addr, phase } => {
+            format!("mbarrier wait (the barrier at {addr:#x}, phase {phase})")
+        }
         Wait::Spin => "spin-wait (yield_now)".into(),
         Wait::Misuse => "stopped by the misuse".into(),
         Wait::Race => "stopped at the data race".into(),

@@ -382,6 +382,56 @@ pub fn yield_now() {
     crate::sched::yield_now(here())
 }
 
+/// `mbarrier.init [addr], count`: an mbarrier object in this block's
+/// shared memory at `addr` (8-byte aligned), expecting `count` arrivals
+/// per phase. Re-initialising one whose phase has arrivals pending is a
+/// misuse.
+#[track_caller]
+pub fn mbarrier_init(addr: *mut u8, count: u32) {
+    let loc = here();
+    block_on(|core, me| core.mbar_init(me, addr as usize, count, loc));
+}
+
+/// `mbarrier.arrive` of `count` arrivals expecting `tx` more transaction
+/// bytes (`arrive.expect_tx`; 0: none), `drop` for `arrive_drop` (later
+/// phases expect `count` fewer): returns the arrival's token.
+#[track_caller]
+pub fn mbarrier_arrive(addr: *mut u8, count: u32, tx: u32, drop: bool) -> u64 {
+    let loc = here();
+    block_on(|core, me| core.mbar_arrive(me, addr as usize, count, tx, drop, loc))
+}
+
+/// `mbarrier.expect_tx` (`bytes > 0`) or `mbarrier.complete_tx`
+/// (`bytes < 0`) on the barrier's current phase.
+#[track_caller]
+pub fn mbarrier_tx(addr: *mut u8, bytes: i64) {
+    let loc = here();
+    block_on(|core, me| core.mbar_tx(me, addr as usize, bytes, loc));
+}
+
+/// `mbarrier.test_wait` on a token (`parity`: on the parity of the phase
+/// waited for): whether that phase has completed. Never blocks; a `false`
+/// gives up the lane's turn, so that a loop on it is a spin-wait.
+#[track_caller]
+pub fn mbarrier_test_wait(addr: *mut u8, token: u64, parity: bool) -> bool {
+    let loc = here();
+    let done = block_on(|core, me| core.mbar_test(me, addr as usize, token, parity, loc)) == 1;
+    if !done {
+        crate::sched::yield_now(loc);
+    }
+    done
+}
+
+/// Blocks until the phase of `token` (or of parity `token`) completes: a
+/// phase that never completes is a deadlock report naming this call.
+#[track_caller]
+pub fn mbarrier_wait(addr: *mut u8, token: u64, parity: bool) {
+    let loc = here();
+    if block_on(|core, me| core.mbar_wait(me, addr as usize, token, parity, loc)) == 1 {
+        with_core(|core, me| core.mbar_returned(me, addr as usize));
+    }
+}
+
 /// `cp.async` of `len` bytes from global `src` to shared `dst`: the source
 /// is read now, the destination is poisoned now, and the bytes land when
 /// this lane waits for the copy's commit group ([`async_wait`]). A copy

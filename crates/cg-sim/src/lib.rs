@@ -49,6 +49,7 @@ mod cluster;
 mod device;
 mod diagnose;
 pub mod lane;
+mod mbarrier;
 #[cfg(unix)]
 mod overflow;
 mod race;
@@ -62,6 +63,7 @@ mod warp;
 
 pub use cg_isa::{Dim3, LaunchConfig};
 pub use device::SimDevice;
+pub use mbarrier::MBARRIER_MAX;
 pub use region::Region;
 pub use report::{BlockedGroup, LaunchStats, Report, SimError, SourceLocation};
 pub use sched::{launch, launch_on, launch_parallel, launch_with};

@@ -10,6 +10,7 @@ use corosensei::Yielder;
 use crate::async_copy::AsyncCopies;
 use crate::device::SimDevice;
 use crate::lane::{ReduxOp, ShflMode};
+use crate::mbarrier::Mbarriers;
 use crate::shared::SharedMem;
 use crate::{Dim3, LaunchConfig, LaunchStats, SimError};
 
@@ -70,6 +71,11 @@ pub(crate) enum Wait {
     },
     Cluster,
     Grid,
+    /// Waiting for phase `phase` of the mbarrier at `addr` to complete.
+    Mbarrier {
+        addr: usize,
+        phase: u64,
+    },
     /// Runnable, but gave up its turn (`yield_now`).
     Spin,
     /// Stopped after a misuse report.
@@ -169,6 +175,8 @@ pub(crate) struct Block {
     pub smem: SharedMem,
     /// `memcpy_async` copies in flight.
     pub copies: AsyncCopies,
+    /// The block's mbarrier objects.
+    pub mbars: Mbarriers,
 }
 
 pub(crate) struct Cluster {
@@ -355,6 +363,7 @@ impl Core {
                     grid_arrived: false,
                     smem: SharedMem::new(dyn_smem),
                     copies: AsyncCopies::default(),
+                    mbars: Mbarriers::default(),
                 });
                 for w in 0..wpb {
                     let n = (tpb - w * 32).min(32);

@@ -164,38 +164,27 @@ fn warp_path_block_scan_with_one_scratch_half_races() {
 }
 
 /// A 64-thread tile of a block of more than 512 threads (576 here) syncs
-/// through two flags in shared memory, which its creation zeroes. Creating
-/// the tile again while the other warp still waits in the old handle's
-/// sync for the leader's flag is what `soft_setup`'s first parent sync
-/// prevents: without it the leader zeroes that flag and the waiting warp
-/// spins forever. The flag accesses are strong (`st.volatile` against
-/// `ld.acquire.cta`, same word, same block: morally strong, PTX ISA §8.7),
-/// so this is no data race but a hang, reported as a livelock naming the
-/// spinning sync and the re-creation where the rest of the block waits.
+/// on an mbarrier in shared memory, which its creation initialises.
+/// Creating the tile again while members of the old handle's last phase
+/// have not yet returned from their wait is what `soft_setup`'s first
+/// parent sync prevents: on the GPU they are still polling, and a reset
+/// barrier would never show them the phase complete (a hang).
 ///
-/// The schedule: the leader's warp syncs its warp first, so the other warp
-/// reaches the tile's sync first and spins; with spinners scheduled last
-/// (`SimDevice::spin_last`) the leader's warp then runs on through the
-/// re-creation before that warp polls again. In the round-robin schedule
-/// the spinner always polls before the leader is resumed after its warp's
-/// sync, so no run shows the hang there; and while the simulator's
-/// block-wide `tiled_partition` check was a rendezvous, the leader could
-/// not reach the zeroing before that warp had left under any schedule.
+/// The schedule: the last member of each tile to arrive completes the
+/// phase and runs on; the 63 the completion released run again in order,
+/// so the second tile's leader (thread 64) returns first and, without the
+/// first parent sync, initialises the barrier while the other 62 have not
+/// run again: the simulator reports the re-initialisation at the line
+/// that re-creates the tile, with the 62.
 fn recreate_soft_tile(first_sync: bool) -> Result<cg_sim::LaunchStats, cg_sim::SimError> {
     let device = cg_sim::SimDevice {
         stack_size: 4 << 20,
-        spin_last: true,
         ..cg_sim::SimDevice::default()
     };
     cooperative_groups::__private::set_soft_setup_first_sync(first_sync);
     let r = cg_sim::launch_on(&device, &cg_sim::LaunchConfig::new(1, 576), &|| {
         let block = this_thread_block();
-        let warp = tiled_partition::<32>(&block);
         let tile = tiled_partition::<64>(&block);
-        if tile.thread_rank() < 32 {
-            warp.sync();
-        }
-        mark(0, line!() + 1);
         tile.sync();
         mark(1, line!() + 1);
         let tile = tiled_partition::<64>(&block);
@@ -206,16 +195,21 @@ fn recreate_soft_tile(first_sync: bool) -> Result<cg_sim::LaunchStats, cg_sim::S
 }
 
 #[test]
-fn soft_tile_recreated_without_the_first_parent_sync_hangs() {
+fn soft_tile_recreated_without_the_first_parent_sync_is_reported() {
     recreate_soft_tile(true).unwrap_or_else(|e| panic!("with the first parent sync: {e}"));
     let report = match recreate_soft_tile(false) {
-        Err(cg_sim::SimError::Deadlock(r)) => r,
-        Err(e) => panic!("expected a hang, got:\n{e}"),
-        Ok(_) => panic!("expected a hang, the launch was clean"),
+        Err(cg_sim::SimError::Misuse(r)) => r,
+        Err(e) => panic!("expected a misuse report, got:\n{e}"),
+        Ok(_) => panic!("expected a misuse report, the launch was clean"),
     };
     eprintln!("{report}");
-    let [spin, recreate] = LINES.with(|l| [l[0].get(), l[1].get()]);
-    assert!(report.summary.contains("livelock"), "{report}");
-    assert!(report.mentions_line(file!(), spin), "{report}");
+    let recreate = LINES.with(|l| l[1].get());
+    assert!(
+        report
+            .summary
+            .contains("re-initialised while its phase 1 is in progress")
+            && report.summary.contains("62 threads not yet returned"),
+        "{report}"
+    );
     assert!(report.mentions_line(file!(), recreate), "{report}");
 }

@@ -178,6 +178,11 @@ pub const HAS_REDUX: bool = cfg!(any(not(target_arch = "nvptx64"), target_featur
 /// `elect.sync` exists: sm_90+ on the GPU; always on the simulator.
 pub const HAS_ELECT: bool = cfg!(any(not(target_arch = "nvptx64"), target_feature = "sm_90"));
 
+/// `mbarrier` exists: sm_80+ on the GPU; always on the simulator. The
+/// software barrier of 64-thread tiles past the named barriers is one
+/// (`group::barrier`); below sm_80 it is a pair of flags.
+pub const HAS_MBARRIER: bool = cfg!(any(not(target_arch = "nvptx64"), target_feature = "sm_80"));
+
 /// Bytes per warp in the library's per-block collective scratch
 /// ([`collective_scratch`]): room for one 32-byte value per warp of the
 /// largest block (32 warps), stored word-interleaved (word `i` of warp `w`
@@ -200,8 +205,9 @@ pub const RAKE_BYTES: u32 = 4 * (256 + 256 / 32);
 /// 64-thread tiles that can use the software barrier: those of a
 /// 1024-thread block.
 pub const SOFT_SLOTS: u32 = 16;
-/// Bytes of each software-barrier slot: a `u32` flag per warp, then two
-/// 8-byte swap words per warp (see `group::barrier`).
+/// Bytes of each software-barrier slot: the tile's mbarrier (below sm_80:
+/// a `u32` flag per warp), then two 8-byte swap words per warp (see
+/// `group::barrier`).
 pub const SOFT_SLOT_BYTES: u32 = 8 + 2 * 2 * 8;
 /// Bytes of the software-barrier state ([`soft_barrier_scratch`]).
 pub const SOFT_BARRIER_BYTES: u32 = SOFT_SLOTS * SOFT_SLOT_BYTES;

@@ -15,6 +15,41 @@ use core::arch::asm;
 
 use super::{RawDim3, ShflMode};
 
+#[cfg(target_feature = "sm_80")]
+mod mbarrier;
+#[cfg(target_feature = "sm_80")]
+pub use mbarrier::*;
+
+/// Below sm_80 there is no mbarrier: [`HAS_MBARRIER`](super::HAS_MBARRIER)
+/// is false there, and the software barrier takes its flag path instead of
+/// these.
+///
+/// # Safety
+/// Never called (it traps).
+#[cfg(not(target_feature = "sm_80"))]
+#[inline(always)]
+pub unsafe fn mbarrier_init(_: SharedAddr, _: u32) {
+    trap()
+}
+/// See [`mbarrier_init`].
+///
+/// # Safety
+/// Never called (it traps).
+#[cfg(not(target_feature = "sm_80"))]
+#[inline(always)]
+pub unsafe fn mbarrier_arrive(_: SharedAddr) -> u64 {
+    trap()
+}
+/// See [`mbarrier_init`].
+///
+/// # Safety
+/// Never called (it traps).
+#[cfg(not(target_feature = "sm_80"))]
+#[inline(always)]
+pub unsafe fn mbarrier_wait(_: SharedAddr, _: u64) {
+    trap()
+}
+
 /// An address in the shared-memory window (`.shared` state space), 32 bits wide.
 pub type SharedAddr = u32;
 /// A shared address that names nothing (a primitive without storage).

@@ -11,6 +11,9 @@ use cg_sim::lane::AtomicKind;
 
 use super::{RawDim3, ReduxOp, ShflMode};
 
+mod mbarrier;
+pub use mbarrier::*;
+
 /// On the host a shared address is a plain pointer into the simulated block's
 /// shared-memory buffers.
 pub type SharedAddr = *mut u8;

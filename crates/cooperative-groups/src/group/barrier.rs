@@ -17,21 +17,27 @@
 //! * a size whose range would pass 15 uses a **software barrier** instead.
 //!   That happens only for 64-thread tiles in blocks of more than 512
 //!   threads (512, 256 and 128 take at most 2 + 4 + 8 = 14 ids; a unit test
-//!   checks every block size). Such a tile has two warps, which sync
-//!   through a pair of flags in shared memory: each warp's lane 0 bumps its
-//!   own flag (`st.release`) and waits until the other warp's has caught up
-//!   (`ld.acquire`) — one store and one load each way, no atomics and no
-//!   counter (NVIDIA's large tiles arrive on a shared counter with an
-//!   atomic and spin on a generation word: ≈1000 cycles per sync on the
-//!   H200). One-word `reduce` and scans on such a tile skip the barrier
-//!   altogether: the two warps swap their values in one handshake
-//!   ([`soft_swap`]).
+//!   checks every block size). On sm_80+ (and the simulator) it is an
+//!   `mbarrier` per tile in shared memory expecting the tile's threads:
+//!   each thread arrives (`mbarrier.arrive`, release) and waits on its
+//!   token (`mbarrier.try_wait`, acquire), with no warp barrier — 340
+//!   cycles per sync on the H200 in 1024-thread blocks (`cg-lab sync`,
+//!   measured before the barrier's address was read once per handle; the
+//!   same loop on the mbarrier API, which reads it once: 286), where the
+//!   pair of flags this replaced took 721 and NVIDIA's tiles take 1007
+//!   (they arrive on a shared counter with an atomic and spin on a
+//!   generation word). Below sm_80 the two warps sync through a pair of
+//!   flags: each warp's lane 0 bumps its own flag (`st.release`) and waits
+//!   until the other warp's has caught up (`ld.acquire`). One-word `reduce`
+//!   and scans on such a tile skip the barrier altogether: the two warps
+//!   swap their values in one handshake ([`soft_swap`]).
 //!
 //! Creating a tile therefore needs no block-wide barrier — except a
-//! software-barrier tile, whose flags must start equal: its creation syncs
-//! the parent (`bar.sync 0` for a block parent, the parent tile's hardware
-//! barrier otherwise), has the tile's first thread zero its flags and swap words, and
-//! syncs the parent again (see [`soft_setup`]).
+//! software-barrier tile, whose barrier must be initialised: its creation
+//! syncs the parent (`bar.sync 0` for a block parent, the parent tile's
+//! hardware barrier otherwise), has the tile's first thread initialise
+//! its mbarrier (or zero its flags) and its swap words, and syncs the
+//! parent again (see [`soft_setup`]).
 //!
 //! # Reserved barriers and occupancy
 //!
@@ -159,11 +165,8 @@ pub(crate) fn sync(m: &Multi) {
 /// `slot`; only that warp's lane 0 writes it.
 #[inline(always)]
 #[track_caller]
-fn soft_flag(slot: u32, warp: u32) -> arch::SharedAddr {
-    arch::shared_add(
-        arch::soft_barrier_scratch(),
-        slot * arch::SOFT_SLOT_BYTES + warp * 4,
-    )
+fn soft_flag(base: arch::SharedAddr, slot: u32, warp: u32) -> arch::SharedAddr {
+    arch::shared_add(base, slot * arch::SOFT_SLOT_BYTES + warp * 4)
 }
 
 /// Swap word `buffer` (0 or 1) of warp `warp` of the tile on slot `slot`:
@@ -171,38 +174,56 @@ fn soft_flag(slot: u32, warp: u32) -> arch::SharedAddr {
 /// [`soft_swap`]; only that warp's lane 0 writes it.
 #[inline(always)]
 #[track_caller]
-fn swap_word(slot: u32, warp: u32, buffer: u32) -> arch::SharedAddr {
+fn swap_word(base: arch::SharedAddr, slot: u32, warp: u32, buffer: u32) -> arch::SharedAddr {
     arch::shared_add(
-        arch::soft_barrier_scratch(),
+        base,
         slot * arch::SOFT_SLOT_BYTES + 8 + warp * 16 + buffer * 8,
     )
 }
 
-/// Sets up software-barrier slot `slot` for a new handle of its tile,
-/// whose first thread is `leader`; `parent` is a group containing the
-/// tile, whose `sync` every member of the tile calls.
-///
-/// The flags must start equal, and the swap words at sequence 0, so the
-/// leader zeroes them. The first
-/// parent sync lets every member of the tile finish waiting in the
-/// syncs of the tile's previous handle first (a member that had not yet
-/// seen the other warp's flag catch up would wait forever once it is
-/// zeroed: a hang, which the simulator shows when a test leaves this sync
-/// out); the second makes the zeros visible before the first sync.
+/// The mbarrier of software-barrier slot `slot` (sm_80+): the slot's
+/// first 8 bytes, where the flags are below sm_80.
 #[inline(always)]
 #[track_caller]
-pub(crate) fn soft_setup(slot: u32, leader: bool, parent: &impl ThreadGroup) {
+fn soft_mbarrier(base: arch::SharedAddr, slot: u32) -> arch::SharedAddr {
+    arch::shared_add(base, slot * arch::SOFT_SLOT_BYTES)
+}
+
+/// Sets up software-barrier slot `slot` for a new handle of its tile of
+/// `threads` threads, whose first thread is `leader`; `parent` is a group
+/// containing the tile, whose `sync` every member of the tile calls.
+///
+/// The leader initialises the slot's mbarrier for `threads` arrivals
+/// (below sm_80: zeroes the flags, which must start equal) and zeroes
+/// the swap words (sequence 0). The first parent sync lets every member
+/// of the tile finish waiting in the syncs of the tile's previous handle
+/// first: a member that had not yet seen the last phase complete (or the
+/// other warp's flag catch up) would wait forever once the barrier is
+/// reset — a hang, which the simulator reports when a test leaves this
+/// sync out. The second makes the initialisation visible before the
+/// first sync.
+#[inline(always)]
+#[track_caller]
+pub(crate) fn soft_setup(slot: u32, leader: bool, threads: u32, parent: &impl ThreadGroup) {
     if arch::soft_setup_first_sync() {
         parent.sync();
     }
     if leader {
+        let base = arch::soft_barrier_scratch();
         // SAFETY: words of the library's soft-barrier scratch, which no
-        // member reads until the parent's next sync.
+        // member uses until the parent's next sync (8-byte aligned slots;
+        // 1 ≤ threads ≤ 64 arrivals).
         unsafe {
+            if arch::HAS_MBARRIER {
+                arch::mbarrier_init(soft_mbarrier(base, slot), threads);
+            } else {
+                for warp in 0..2 {
+                    arch::st_volatile_shared_u32(soft_flag(base, slot, warp), 0);
+                }
+            }
             for warp in 0..2 {
-                arch::st_volatile_shared_u32(soft_flag(slot, warp), 0);
                 for buffer in 0..2 {
-                    arch::st_volatile_shared_u64(swap_word(slot, warp, buffer), 0);
+                    arch::st_volatile_shared_u64(swap_word(base, slot, warp, buffer), 0);
                 }
             }
         }
@@ -210,21 +231,38 @@ pub(crate) fn soft_setup(slot: u32, leader: bool, parent: &impl ThreadGroup) {
     parent.sync();
 }
 
-/// The software barrier of a 64-thread tile: each warp syncs itself (its
+/// The software barrier of a 64-thread tile. On sm_80+ every member
+/// arrives on the tile's mbarrier and waits on its own token: a phase
+/// needs every member's arrival, so no token is ever stale, and each
+/// member acquires for itself. Below sm_80: each warp syncs itself (its
 /// lanes' writes are then ordered before lane 0's release), lane 0 bumps
 /// the warp's flag to `t` and waits until the other warp's flag reaches
-/// `t` (acquire), and the warp syncs again to hand that on to its lanes.
-/// Neither warp can get two syncs ahead of the other, so the wrapping
-/// difference of the flags is -1, 0 or 1. A tile of one warp (the last
-/// of a block of 513–543 threads, …) only syncs its warp.
+/// `t` (acquire), and the warp syncs again to hand that on to its lanes;
+/// neither warp can get two syncs ahead of the other, so the wrapping
+/// difference of the flags is -1, 0 or 1. A tile of one warp (the last of
+/// a block of 513–543 threads, …) only syncs its warp.
 #[inline(always)]
 #[track_caller]
 fn soft_sync(m: &Multi, slot: u32) {
+    if m.warps() == 1 {
+        warp_sync_existing(m);
+        return;
+    }
+    if arch::HAS_MBARRIER {
+        let bar = soft_mbarrier(m.soft, slot);
+        // SAFETY: the slot's mbarrier, initialised by `soft_setup` for the
+        // tile's threads, each of which arrives once per phase.
+        unsafe {
+            let token = arch::mbarrier_arrive(bar);
+            arch::mbarrier_wait(bar, token);
+        }
+        return;
+    }
     warp_sync_existing(m);
-    if m.warps() > 1 && m.lane() == 0 {
+    if m.lane() == 0 {
         let warp = m.warp_in_group();
-        let mine = soft_flag(slot, warp);
-        let other = soft_flag(slot, 1 - warp);
+        let mine = soft_flag(m.soft, slot, warp);
+        let other = soft_flag(m.soft, slot, 1 - warp);
         // SAFETY: words of the library's soft-barrier scratch (every
         // access below), set up by `soft_setup` when the tile was made.
         let t = unsafe { arch::ld_volatile_shared_u32(mine) }.wrapping_add(1);
@@ -260,18 +298,18 @@ pub(crate) fn soft_swap(m: &Multi, slot: u32, word: u32) -> u32 {
         // soft-barrier scratch, set up by `soft_setup`.
         let [a, b] = [0, 1].map(|k| {
             // SAFETY: as above.
-            unsafe { (arch::ld_volatile_shared_u64(swap_word(slot, warp, k)) >> 32) as u32 }
+            unsafe { (arch::ld_volatile_shared_u64(swap_word(m.soft, slot, warp, k)) >> 32) as u32 }
         });
         let seq = if (a.wrapping_sub(b) as i32) > 0 { a } else { b }.wrapping_add(1);
         let buffer = seq & 1;
         // SAFETY: as above.
         unsafe {
             arch::st_volatile_shared_u64(
-                swap_word(slot, warp, buffer),
+                swap_word(m.soft, slot, warp, buffer),
                 (seq as u64) << 32 | word as u64,
             )
         };
-        let other = swap_word(slot, 1 - warp, buffer);
+        let other = swap_word(m.soft, slot, 1 - warp, buffer);
         loop {
             // SAFETY: as above.
             let x = unsafe { arch::ld_volatile_shared_u64(other) };

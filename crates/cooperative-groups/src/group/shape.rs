@@ -231,6 +231,10 @@ pub struct Multi {
     /// The block's collective scratch (`arch::collective_scratch`), read
     /// where the group's handle is made.
     pub scratch: crate::arch::SharedAddr,
+    /// The block's software-barrier state (`arch::soft_barrier_scratch`)
+    /// for a group that may use it, else `arch::NO_SHARED`: read where the
+    /// tile's handle was made, not at each sync.
+    pub soft: crate::arch::SharedAddr,
 }
 
 impl Multi {

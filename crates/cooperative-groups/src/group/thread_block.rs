@@ -221,6 +221,7 @@ impl<const MAX_THREADS: u32> ThreadBlock<MAX_THREADS> {
             max_warps: 32,
             warps_full: self.size & 31 == 0,
             scratch: self.scratch,
+            soft: arch::NO_SHARED,
         }
     }
 }

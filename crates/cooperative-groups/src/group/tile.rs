@@ -188,6 +188,11 @@ pub struct ThreadBlockTile<const N: u32> {
     aux: u32,
     /// The block's compile-time size bound (a constant after inlining).
     max_block: u32,
+    /// A tile that may sync on the software barrier: the block's
+    /// software-barrier state, read once where the handle is made (read
+    /// at each sync, it costs an `S2R` per sync on sm_90: LLVM does not
+    /// hoist the asm out of a loop); else `arch::NO_SHARED`.
+    soft: arch::SharedAddr,
 }
 
 /// `cg::tiled_partition<N>(parent)`: the caller's tile of `N` threads of a
@@ -234,10 +239,15 @@ where
         let bar = tile_barrier(N, block, block_rank / N);
         let soft = barrier::may_use_soft(N, parent.max_block_threads());
         if let (true, Bar::Soft(slot)) = (soft, bar) {
-            // The software barrier's flags start as garbage.
-            barrier::soft_setup(slot, block_rank == base, parent);
+            // The software barrier's mbarrier (flags) starts as garbage.
+            barrier::soft_setup(slot, block_rank == base, n, parent);
         }
         encode(bar)
+    };
+    let soft = if N > 32 && barrier::may_use_soft(N, parent.max_block_threads()) {
+        arch::soft_barrier_scratch()
+    } else {
+        arch::NO_SHARED
     };
     ThreadBlockTile {
         block_rank,
@@ -246,6 +256,7 @@ where
         meta_size,
         aux,
         max_block: parent.max_block_threads(),
+        soft,
     }
 }
 
@@ -337,6 +348,7 @@ where
                 max_warps: N / 32,
                 warps_full: block & 31 == 0,
                 scratch: crate::arch::collective_scratch(),
+                soft: self.soft,
             })
         }
     }

@@ -31,7 +31,8 @@
 //! for `bar`/`barrier`, and none for `shfl.sync` or `vote.sync`). So no
 //! argument may treat a warp as one unit; every conflicting pair of accesses
 //! below is ordered by a barrier of the group (`bar.sync id, count` or the
-//! software barrier's release/acquire), by `bar.warp.sync`, or by program
+//! software barrier's mbarrier arrive/wait or flag release/acquire), by
+//! `bar.warp.sync`, or by program
 //! order within one thread.
 //!
 //! * Partials are written by one lane of their own warp before a

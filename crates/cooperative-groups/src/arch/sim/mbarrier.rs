@@ -1,0 +1,117 @@
+//! `mbarrier` objects on the simulator: the object's state lives in
+//! `cg-sim` beside the block's shared memory (see `cg_sim`'s mbarrier
+//! model); every primitive has the signature of its GPU twin.
+
+use cg_sim::lane;
+
+use super::SharedAddr;
+
+/// `mbarrier.init`.
+///
+/// # Safety
+/// As on the GPU (the simulator reports a bad address or count).
+#[track_caller]
+#[inline]
+pub unsafe fn mbarrier_init(addr: SharedAddr, count: u32) {
+    lane::mbarrier_init(addr, count)
+}
+
+/// `mbarrier.arrive`.
+///
+/// # Safety
+/// As on the GPU (the simulator reports what breaks it).
+#[track_caller]
+#[inline]
+pub unsafe fn mbarrier_arrive(addr: SharedAddr) -> u64 {
+    lane::mbarrier_arrive(addr, 1, 0, false)
+}
+
+/// `mbarrier.arrive_drop`.
+///
+/// # Safety
+/// As on the GPU.
+#[track_caller]
+#[inline]
+pub unsafe fn mbarrier_arrive_drop(addr: SharedAddr) -> u64 {
+    lane::mbarrier_arrive(addr, 1, 0, true)
+}
+
+/// `mbarrier.test_wait`.
+///
+/// # Safety
+/// As on the GPU.
+#[track_caller]
+#[inline]
+pub unsafe fn mbarrier_test_wait(addr: SharedAddr, state: u64) -> bool {
+    lane::mbarrier_test_wait(addr, state, false)
+}
+
+/// `mbarrier.test_wait.parity`.
+///
+/// # Safety
+/// As on the GPU.
+#[track_caller]
+#[inline]
+pub unsafe fn mbarrier_test_wait_parity(addr: SharedAddr, parity: u32) -> bool {
+    lane::mbarrier_test_wait(addr, parity as u64, true)
+}
+
+/// The blocking wait on a token.
+///
+/// # Safety
+/// As on the GPU.
+#[track_caller]
+#[inline]
+pub unsafe fn mbarrier_wait(addr: SharedAddr, state: u64) {
+    lane::mbarrier_wait(addr, state, false)
+}
+
+/// The blocking wait on a parity.
+///
+/// # Safety
+/// As on the GPU.
+#[track_caller]
+#[inline]
+pub unsafe fn mbarrier_wait_parity(addr: SharedAddr, parity: u32) {
+    lane::mbarrier_wait(addr, parity as u64, true)
+}
+
+/// `mbarrier.arrive` with a count.
+///
+/// # Safety
+/// As on the GPU.
+#[track_caller]
+#[inline]
+pub unsafe fn mbarrier_arrive_count(addr: SharedAddr, count: u32) -> u64 {
+    lane::mbarrier_arrive(addr, count, 0, false)
+}
+
+/// `mbarrier.arrive.expect_tx`.
+///
+/// # Safety
+/// As on the GPU.
+#[track_caller]
+#[inline]
+pub unsafe fn mbarrier_arrive_expect_tx(addr: SharedAddr, bytes: u32) -> u64 {
+    lane::mbarrier_arrive(addr, 1, bytes, false)
+}
+
+/// `mbarrier.expect_tx`.
+///
+/// # Safety
+/// As on the GPU.
+#[track_caller]
+#[inline]
+pub unsafe fn mbarrier_expect_tx(addr: SharedAddr, bytes: u32) {
+    lane::mbarrier_tx(addr, bytes as i64)
+}
+
+/// `mbarrier.complete_tx`.
+///
+/// # Safety
+/// As on the GPU.
+#[track_caller]
+#[inline]
+pub unsafe fn mbarrier_complete_tx(addr: SharedAddr, bytes: u32) {
+    lane::mbarrier_tx(addr, -(bytes as i64))
+}
