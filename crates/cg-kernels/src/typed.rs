@@ -143,3 +143,36 @@ pub fn probe_atomic_slice(
         }
     }
 }
+
+/// A bulk copy into shared memory completing on an mbarrier
+/// ([`Mbarrier::arrive_copy`](cooperative_groups::mbarrier::Mbarrier::arrive_copy),
+/// sm_90: `mbarrier.arrive.expect_tx` + `cp.async.bulk`), waited on by the
+/// whole block, then a sum per thread: the PTX tests pin the instructions.
+/// Other SMs have no bulk copy: the kernel traps there.
+#[kernel]
+pub fn probe_bulk_copy(input: GlobalSlice<u32>, out: OwnedSlice<u32>) {
+    #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+    {
+        let block = this_thread_block();
+        let bar = cooperative_groups::mbarrier!(&block, 1);
+        let buf = cooperative_groups::shared_array!(u32; 256);
+        let src = input.as_slice();
+        let n = src.len().min(256) & !3;
+        if block.thread_rank() == 0 && n > 0 {
+            // SAFETY: one copy of at most 1 KiB in flight on the phase.
+            unsafe { bar.arrive_copy(buf.slice(0, n), &src[..n]) }.discard();
+        } else if block.thread_rank() == 0 {
+            bar.arrive().discard();
+        }
+        bar.wait_parity(0);
+        let t = block.thread_rank() as usize;
+        if let Some(e) = out.at(&this_grid()) {
+            e.store(if t < n { buf.load(t & 255) } else { 0 });
+        }
+    }
+    #[cfg(all(target_arch = "nvptx64", not(target_feature = "sm_90")))]
+    {
+        let _ = (input, out);
+        panic!("bulk copies need sm_90")
+    }
+}

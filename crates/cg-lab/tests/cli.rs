@@ -393,7 +393,7 @@ fn sync_verifies_every_group_on_the_simulator() {
     ]);
     assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
     assert!(out.contains("timings need a GPU"), "{out}");
-    for group in ["tile", "block", "split", "cluster", "grid"] {
+    for group in ["tile", "block", "split", "mbarrier", "cluster", "grid"] {
         assert!(
             out.lines()
                 .any(|l| l.starts_with(&format!("verified {group}")) && l.ends_with("rust OK")),
@@ -402,7 +402,9 @@ fn sync_verifies_every_group_on_the_simulator() {
     }
     assert!(!out.contains("FAILED"), "{out}");
     let json = read_json(&dir.join("sync.json"));
-    assert_eq!(json["rows"].as_array().map(|r| r.len()), Some(21), "{json}");
+    // 8 tiles in 128-thread blocks, 5 in 1024; block, split and 4
+    // mbarrier rows in each; 3 clusters; 1 grid.
+    assert_eq!(json["rows"].as_array().map(|r| r.len()), Some(29), "{json}");
     assert!(dir.join("sync.csv").exists() && dir.join("sync.md").exists());
 }
 

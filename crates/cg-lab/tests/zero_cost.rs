@@ -926,3 +926,40 @@ fn tile64_software_barrier_is_an_mbarrier() {
         );
     }
 }
+
+/// `Mbarrier::arrive_copy` on sm_90 (`probe_bulk_copy`): one
+/// `mbarrier.arrive.expect_tx` and one `cp.async.bulk` completing on the
+/// same barrier, a parity wait on it; ptxas assembles it (SASS `UBLKCP`,
+/// the bulk-copy engine, and `SYNCS.ARRIVE.TRANS64`).
+#[test]
+fn bulk_copy_is_one_cp_async_bulk_on_the_mbarrier() {
+    let Some(p) = ptx_files().into_iter().find(|(sm, _)| *sm == 90) else {
+        return;
+    };
+    let ins = entry(p.1, "probe_bulk_copy");
+    let text = ins.join("\n");
+    assert_eq!(
+        text.matches("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes")
+            .count(),
+        1,
+        "{ins:#?}"
+    );
+    assert_eq!(
+        text.matches("mbarrier.arrive.expect_tx.shared::cta.b64")
+            .count(),
+        1,
+        "{ins:#?}"
+    );
+    assert!(
+        text.contains("mbarrier.try_wait.parity.shared::cta.b64"),
+        "{ins:#?}"
+    );
+    let Some(listing) = sass_of(p.1, 90, "bulk-copy") else {
+        return;
+    };
+    let ops: Vec<&str> = listing["probe_bulk_copy"]
+        .iter()
+        .map(|i| i.opcode.as_str())
+        .collect();
+    assert!(ops.iter().any(|o| o.starts_with("UBLKCP")), "{ops:?}");
+}

@@ -27,6 +27,9 @@ struct Pending {
     data: Vec<u8>,
     /// Where the copy was issued.
     loc: Loc,
+    /// A bulk copy (`cp.async.bulk`): the mbarrier and phase whose
+    /// completion lands it (`None`: a `cp.async`, landed by its lane's wait).
+    bulk: Option<(usize, u64)>,
 }
 
 /// One lane's copies: those not yet committed, and its committed groups,
@@ -104,6 +107,7 @@ impl Core {
                 src: src as usize,
                 data,
                 loc,
+                bulk: None,
             },
         );
         copies.lanes.entry(me).or_default().open.push(dst as usize);
@@ -175,14 +179,114 @@ impl Core {
                 } else {
                     self.copy_owner(c.lane)
                 };
-                let msg = format!(
-                    "{what} shared memory that memcpy_async ({who}, at {}) is still copying: \
-                     asynchronously copied data is visible only after the copying thread's \
-                     wait / wait_prior",
-                    crate::SourceLocation::from(c.loc)
-                );
+                let msg = if c.bulk.is_some() {
+                    format!(
+                        "{what} shared memory that a bulk copy ({who}, at {}) is still filling: \
+                         its data is visible only after its mbarrier phase completes (wait on \
+                         the phase first)",
+                        crate::SourceLocation::from(c.loc)
+                    )
+                } else {
+                    format!(
+                        "{what} shared memory that memcpy_async ({who}, at {}) is still copying: \
+                         asynchronously copied data is visible only after the copying thread's \
+                         wait / wait_prior",
+                        crate::SourceLocation::from(c.loc)
+                    )
+                };
                 self.misuse(me, loc, msg)
             }
+        }
+    }
+
+    /// `cp.async.bulk` of `len` bytes from global `src` to shared `dst` by
+    /// lane `me`, completing its bytes on the mbarrier at `bar` (then
+    /// one arrival on it): the source is read now, the destination is
+    /// poisoned and in flight until the barrier's current phase completes,
+    /// when the bytes land. For the race detector the copy is a weak read
+    /// of the source and a weak write of the destination by `me`, ordered
+    /// before `me`'s arrival (a release), so the phase's waiters see it.
+    ///
+    /// # Safety
+    /// `src` must be readable and `dst` writable for `len` bytes.
+    pub unsafe fn bulk_copy(
+        &mut self,
+        me: u32,
+        dst: *mut u8,
+        src: *const u8,
+        len: usize,
+        bar: usize,
+        loc: Loc,
+    ) -> Step {
+        let b = self.lanes[me as usize].block as usize;
+        let Some(phase) = self.mbar_phase(me, bar) else {
+            // The arrival reports the missing barrier.
+            return self.mbar_arrive(me, bar, 1, 0, false, loc);
+        };
+        if let Some(c) = self.blocks[b].copies.overlapping(dst as usize, len) {
+            let msg = format!(
+                "bulk copy into shared memory that an earlier copy ({}, at {}) is still filling: \
+                 wait for its phase (or its memcpy_async) before reusing the buffer",
+                self.copy_owner(c.lane),
+                crate::SourceLocation::from(c.loc)
+            );
+            return self.misuse(me, loc, msg);
+        }
+        if let Err(s) = self.mbar_bulk(me, bar, len, loc) {
+            return s;
+        }
+        if !self.copy_access(me, dst as usize, src as usize, len, loc) {
+            return Step::Wait;
+        }
+        let mut data = vec![0u8; len];
+        // SAFETY: the caller guarantees `src` readable and `dst` writable for
+        // `len` bytes; `data` is a fresh buffer of `len` bytes.
+        unsafe {
+            std::ptr::copy_nonoverlapping(src, data.as_mut_ptr(), len);
+            dst.write_bytes(POISON, len);
+        }
+        self.blocks[b].copies.pending.insert(
+            dst as usize,
+            Pending {
+                end: dst as usize + len,
+                lane: me,
+                src: src as usize,
+                data,
+                loc,
+                bulk: Some((bar, phase)),
+            },
+        );
+        // The copy's bytes complete first (the count may dip below zero
+        // until the expecting arrival), so that the arrival's release
+        // follows the copy's accesses.
+        if let s @ Step::Wait = self.mbar_tx(me, bar, -(len as i64), loc) {
+            return s;
+        }
+        self.mbar_arrive(me, bar, 1, len as u32, false, loc)
+    }
+
+    /// The mbarrier at `bar` of lane `me`'s block completed phase `phase`:
+    /// the bulk copies waiting for it land.
+    pub(crate) fn bulk_land(&mut self, me: u32, bar: usize, phase: u64) {
+        let b = self.lanes[me as usize].block as usize;
+        let copies = &mut self.blocks[b].copies;
+        if copies.pending.is_empty() {
+            return;
+        }
+        let done: Vec<usize> = copies
+            .pending
+            .iter()
+            .filter(|(_, c)| c.bulk == Some((bar, phase)))
+            .map(|(&start, _)| start)
+            .collect();
+        for start in done {
+            let c = copies.pending.remove(&start).expect("listed above");
+            // SAFETY: `start` was writable for `data.len()` bytes at issue
+            // (the caller's contract), and shared buffers live as long as
+            // their block.
+            unsafe {
+                std::ptr::copy_nonoverlapping(c.data.as_ptr(), start as *mut u8, c.data.len())
+            };
         }
     }
 

@@ -432,6 +432,22 @@ pub fn mbarrier_wait(addr: *mut u8, token: u64, parity: bool) {
     }
 }
 
+/// `cp.async.bulk` of `len` bytes from global `src` to shared `dst`,
+/// completing on the mbarrier at `bar`, then one arrival on it that
+/// expects those bytes (`arrive.expect_tx`): the token. The destination
+/// is in flight until the barrier's phase completes (a checked access
+/// before is a misuse).
+///
+/// # Safety
+/// `src` must be readable and `dst` (in the block's shared memory)
+/// writable for `len` bytes.
+#[track_caller]
+pub unsafe fn bulk_copy_arrive(dst: *mut u8, src: *const u8, len: usize, bar: *mut u8) -> u64 {
+    let loc = here();
+    // SAFETY: forwarded from the caller.
+    block_on(|core, me| unsafe { core.bulk_copy(me, dst, src, len, bar as usize, loc) })
+}
+
 /// `cp.async` of `len` bytes from global `src` to shared `dst`: the source
 /// is read now, the destination is poisoned now, and the bytes land when
 /// this lane waits for the copy's commit group ([`async_wait`]). A copy

@@ -54,6 +54,10 @@ struct Mbar {
     /// the GPU they are still polling, and would miss the completion if
     /// the barrier were re-initialised now.
     returning: u32,
+    /// Bytes of the bulk copies issued on the current phase (their sum
+    /// must stay in the transaction count's range: on the GPU they are all
+    /// expected before any completes).
+    bulk_bytes: u64,
     /// Initialisations of this word so far (tokens carry it, so that a
     /// token from before a re-initialisation is caught).
     generation: u64,
@@ -92,6 +96,34 @@ impl Core {
             addr
         );
         Err(self.misuse(me, loc, msg))
+    }
+
+    /// Counts a bulk copy of `len` bytes on the current phase of the
+    /// object at `addr`; the misuse of passing the transaction count's range.
+    pub(crate) fn mbar_bulk(
+        &mut self,
+        me: u32,
+        addr: usize,
+        len: usize,
+        loc: Loc,
+    ) -> Result<(), Step> {
+        let m = self.mbar(me, addr);
+        m.bulk_bytes += len as u64;
+        if m.bulk_bytes > MBARRIER_MAX as u64 {
+            let msg = format!(
+                "bulk copies on mbarrier phase {} total {} bytes in flight: the transaction \
+                 count's range is {MBARRIER_MAX} (PTX: undefined behaviour)",
+                m.phase, m.bulk_bytes
+            );
+            return Err(self.misuse(me, loc, msg));
+        }
+        Ok(())
+    }
+
+    /// The current phase of the object at `addr`, if there is one.
+    pub(crate) fn mbar_phase(&self, me: u32, addr: usize) -> Option<u64> {
+        let b = self.lanes[me as usize].block as usize;
+        self.blocks[b].mbars.objects.get(&addr).map(|m| m.phase)
     }
 
     fn mbar(&mut self, me: u32, addr: usize) -> &mut Mbar {
@@ -158,6 +190,7 @@ impl Core {
                 first_arrival: None,
                 waiters: Vec::new(),
                 returning: 0,
+                bulk_bytes: 0,
                 generation,
             },
         );
@@ -267,15 +300,18 @@ impl Core {
         if m.pending != 0 || m.tx != 0 {
             return;
         }
+        let completed = m.phase;
         m.phase += 1;
         m.expected = m.next_expected;
         m.pending = m.expected;
         m.first_arrival = None;
+        m.bulk_bytes = 0;
         let phase = m.phase;
         let (done, rest): (Vec<_>, Vec<_>) = m.waiters.drain(..).partition(|&(_, p)| p < phase);
         m.waiters = rest;
         m.returning += done.len() as u32;
         self.stats.collectives += 1;
+        self.bulk_land(me, addr, completed);
         for (lane, _) in done {
             let loc = self.lanes[lane as usize].loc;
             // The waiter's acquire of the phase (a race found here stops

@@ -278,6 +278,64 @@ impl Mbarrier {
         }
     }
 
+    /// One arrival that also copies `src` into `dst` with the bulk-copy
+    /// engine (sm_90's `cp.async.bulk`: no thread moves the data), the
+    /// phase waiting for its bytes: `min(dst.len(), src.len())` elements,
+    /// then [`ArrivalToken::wait`] (or a parity wait) by whoever reads
+    /// `dst`. CUDA's `cuda::memcpy_async(dst, src, size, barrier)` on
+    /// sm_90, or `cuda::ptx`'s `mbarrier_arrive_expect_tx` +
+    /// `cp_async_bulk`, in one call that cannot get the byte count wrong.
+    /// Nothing may touch `dst` until the phase completes (the simulator
+    /// reports an access before).
+    ///
+    /// # Panics
+    /// (traps on the GPU) Unless `src` is global memory, both sides are
+    /// 16-byte aligned and the copy is a multiple of 16 bytes below
+    /// `2^20`: the hardware's rules for a bulk copy.
+    ///
+    /// # Safety
+    /// The bytes of every copy of the phase still in flight must total
+    /// less than `2^20` (the transaction count's range; the simulator
+    /// reports more).
+    #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+    #[inline(always)]
+    #[track_caller]
+    pub unsafe fn arrive_copy<T: crate::Pod>(
+        &self,
+        dst: crate::SharedSlice<T>,
+        src: &[T],
+    ) -> ArrivalToken {
+        let bytes = dst.len().min(src.len()) * size_of::<T>();
+        let (d, s) = (dst.as_ptr() as usize, src.as_ptr() as usize);
+        if (d | s | bytes) & 15 != 0 || bytes == 0 || bytes > MAX_COUNT as usize {
+            crate::group::violation!(
+                "Mbarrier::arrive_copy: a bulk copy needs 16-byte aligned sides and a multiple of \
+                 16 bytes in 16..2^20 (got {bytes} bytes)"
+            );
+        }
+        if !arch::is_global(src.as_ptr().cast()) {
+            crate::group::violation!("Mbarrier::arrive_copy: the source is not global memory");
+        }
+        // SAFETY: an initialised barrier (one arrival never outnumbers a
+        // phase); the sides checked above; `dst` is this block's shared
+        // memory (a `SharedSlice`), in flight until the phase completes,
+        // which the simulator checks; the transaction count of the phase
+        // gains and loses exactly `bytes`, in range by the caller's
+        // contract.
+        let state = unsafe {
+            arch::mbarrier_arrive_bulk_copy(
+                self.addr,
+                dst.as_ptr().cast(),
+                src.as_ptr().cast(),
+                bytes as u32,
+            )
+        };
+        ArrivalToken {
+            addr: self.addr,
+            state,
+        }
+    }
+
     /// The current phase waits for `bytes` more transaction bytes
     /// (`mbarrier.expect_tx`, sm_90).
     ///

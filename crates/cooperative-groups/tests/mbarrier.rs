@@ -340,3 +340,77 @@ fn an_array_larger_than_the_block_panics() {
         "{e}"
     );
 }
+
+/// A bulk copy (`arrive_copy`) by one thread fills a buffer for the whole
+/// block, phase after phase (double-buffered): every thread reads the
+/// stage after waiting on its phase, race-free.
+#[test]
+fn bulk_copies_land_when_their_phase_completes() {
+    let input: Vec<u32> = (0..4 * 256).map(|i| i * 3 + 1).collect();
+    let got = out(128);
+    launch(1, 128, &|| {
+        let block = this_thread_block();
+        let full = mbarrier!(&block, 1; 2);
+        let buf = shared_array!(u32; 2 * 256);
+        let t = block.thread_rank() as usize;
+        let mut sum = 0u32;
+        for stage in 0..4usize {
+            let half = stage % 2;
+            if t == 0 {
+                // SAFETY: one copy of 1 KiB in flight per phase.
+                unsafe {
+                    full.get(half).arrive_copy(
+                        buf.slice(256 * half, 256),
+                        &input[256 * stage..256 * stage + 256],
+                    )
+                }
+                .discard();
+            }
+            full.get(half).wait_parity(((stage / 2) & 1) as u32);
+            sum += buf.load(256 * half + t) + buf.load(256 * half + t + 128);
+            // Everyone is done with this half before thread 0 refills it.
+            block.sync();
+        }
+        got[t].store(sum, Relaxed);
+    })
+    .unwrap();
+    for (t, v) in got.iter().enumerate() {
+        let want: u32 = (0..4)
+            .map(|s| input[256 * s + t] + input[256 * s + t + 128])
+            .sum();
+        assert_eq!(v.load(Relaxed), want, "thread {t}");
+    }
+}
+
+/// Reading a bulk copy's destination before its phase completes.
+#[test]
+fn reading_a_bulk_copy_before_its_phase() {
+    let input = vec![7u32; 64];
+    let e = launch(1, 32, &|| {
+        let block = this_thread_block();
+        let bar = mbarrier!(&block, 2);
+        let buf = shared_array!(u32; 64);
+        if block.thread_rank() == 0 {
+            // SAFETY: one 256-byte copy in flight.
+            unsafe { bar.arrive_copy(buf.as_slice(), &input) }.discard();
+            let _ = buf.load(3);
+        }
+    })
+    .unwrap_err();
+    assert_reported_here(&e, "a bulk copy (this thread");
+}
+
+/// A bulk copy needs 16-byte granules.
+#[test]
+fn a_bulk_copy_of_12_bytes_panics() {
+    let input = vec![1u32; 3];
+    let e = launch(1, 32, &|| {
+        let block = this_thread_block();
+        let bar = mbarrier!(&block, 32);
+        let buf = shared_array!(u32; 4);
+        // SAFETY: the copy is refused before it is issued.
+        unsafe { bar.arrive_copy(buf.as_slice(), &input) }.wait();
+    })
+    .unwrap_err();
+    assert!(e.to_string().contains("multiple of 16 bytes"), "{e}");
+}

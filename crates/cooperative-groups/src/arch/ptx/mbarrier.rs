@@ -242,3 +242,39 @@ pub unsafe fn mbarrier_complete_tx(addr: SharedAddr, bytes: u32) {
         )
     };
 }
+
+/// One arrival on the mbarrier at `bar` expecting `bytes` transaction
+/// bytes (`mbarrier.arrive.expect_tx`), then a bulk copy of `bytes` from
+/// global `src` to this block's shared `dst` that completes them on the
+/// same barrier (`cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes`,
+/// sm_90: the copy engine, no thread moves the data). The token of the
+/// arrival's phase.
+///
+/// # Safety
+/// `bar` must hold an initialised mbarrier whose phase expects this
+/// arrival; `dst` must be a generic address of this block's shared memory
+/// and `src` of global memory, both 16-byte aligned and valid for `bytes`,
+/// a multiple of 16 in `16..2^20`; nothing may access `dst` until the
+/// phase completes.
+#[cfg(target_feature = "sm_90")]
+#[inline(always)]
+pub unsafe fn mbarrier_arrive_bulk_copy(
+    bar: SharedAddr,
+    dst: *mut u8,
+    src: *const u8,
+    bytes: u32,
+) -> u64 {
+    let state: u64;
+    // SAFETY: the caller's contract.
+    unsafe {
+        asm!(
+            "mbarrier.arrive.expect_tx.shared::cta.b64 {0}, [{1}], {4};",
+            "{{ .reg .u64 d, s; .reg .u32 d32; cvta.to.shared.u64 d, {2}; cvt.u32.u64 d32, d; \
+             cvta.to.global.u64 s, {3}; \
+             cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [d32], [s], {4}, [{1}]; }}",
+            out(reg64) state, in(reg32) bar, in(reg64) dst, in(reg64) src, in(reg32) bytes,
+            options(nostack)
+        )
+    };
+    state
+}

@@ -115,3 +115,19 @@ pub unsafe fn mbarrier_expect_tx(addr: SharedAddr, bytes: u32) {
 pub unsafe fn mbarrier_complete_tx(addr: SharedAddr, bytes: u32) {
     lane::mbarrier_tx(addr, -(bytes as i64))
 }
+
+/// `mbarrier.arrive.expect_tx` and the bulk copy that completes it.
+///
+/// # Safety
+/// As on the GPU (the simulator reports a destination still in flight).
+#[track_caller]
+#[inline]
+pub unsafe fn mbarrier_arrive_bulk_copy(
+    bar: SharedAddr,
+    dst: *mut u8,
+    src: *const u8,
+    bytes: u32,
+) -> u64 {
+    // SAFETY: forwarded from the caller.
+    unsafe { lane::bulk_copy_arrive(dst, src, bytes as usize, bar) }
+}
