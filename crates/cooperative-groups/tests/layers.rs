@@ -300,8 +300,11 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// What depends on the target is chosen inside `arch` only: outside it, a
 /// `cfg` on `target_arch` or `target_feature` is one of the crate root's
-/// (the crate attributes, the host-only `Kernel` descriptor) or the GPU
-/// panic handler's.
+/// (the crate attributes, the host-only `Kernel` descriptor), the GPU
+/// panic handler's, or the mbarrier API's (it exists only on the SMs that
+/// have the instructions — sm_80, and sm_90 for its transaction and bulk
+/// methods — so that using it elsewhere fails to compile instead of
+/// trapping).
 #[test]
 fn target_cfgs_only_inside_arch() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
@@ -311,6 +314,11 @@ fn target_cfgs_only_inside_arch() {
         "lib.rs" => {
             line.starts_with("#![cfg_attr(")
                 || line.contains("target_arch = \"nvptx64\",")
+                || line == "#[cfg(not(target_arch = \"nvptx64\"))]"
+                || line == "#[cfg(any(not(target_arch = \"nvptx64\"), target_feature = \"sm_80\"))]"
+        }
+        "mbarrier.rs" => {
+            line == "#[cfg(any(not(target_arch = \"nvptx64\"), target_feature = \"sm_90\"))]"
                 || line == "#[cfg(not(target_arch = \"nvptx64\"))]"
         }
         "panic.rs" => {
@@ -347,9 +355,10 @@ fn target_cfgs_only_inside_arch() {
     }
     // lib.rs: two crate attributes, `mod kernel_desc` and its re-export,
     // `mod host` (the launcher's side of typed parameters); panic.rs: the
-    // handler (a check that the reader works).
+    // handler (a check that the reader works); lib.rs: `mod mbarrier`;
+    // mbarrier.rs: its five sm_90 methods and the host's token check.
     assert_eq!(
-        seen, 6,
+        seen, 13,
         "target cfgs at the crate root and the panic handler"
     );
 }
