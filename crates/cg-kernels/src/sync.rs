@@ -205,6 +205,36 @@ pub fn sync_grid(acc: *mut u32, cycles: *mut u64, scratch: *mut u32, iters: u32)
     finish(acc, cycles, sum, t0, t1);
 }
 
+/// A kernel body that uses the mbarrier API, which exists on sm_80+ (and
+/// the host); below sm_80 the kernel traps.
+macro_rules! with_mbarrier {
+    (($($arg:ident),*) $body:block) => {{
+        #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_80"))]
+        $body
+        #[cfg(all(target_arch = "nvptx64", not(target_feature = "sm_80")))]
+        {
+            let _ = ($($arg),*);
+            panic!("mbarrier needs sm_80")
+        }
+    }};
+}
+
+/// The loop on 64-thread tiles, tile `k` of the block syncing on barrier
+/// `k` of `bars` through `sync(bar)`.
+#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_80"))]
+#[inline(always)]
+fn tile64_on_mbarriers(
+    bars: cooperative_groups::mbarrier::MbarrierArray<16>,
+    sync: impl Fn(&cooperative_groups::mbarrier::Mbarrier),
+    acc: *mut u32,
+    cycles: *mut u64,
+    iters: u32,
+) {
+    let t = this_thread_block().thread_rank();
+    let bar = bars.get((t / 64) as usize & 15);
+    exchange((t % 64, 64), || sync(&bar), acc, cycles, iters)
+}
+
 /// `tile.sync()` of 64-thread tiles written with the mbarrier API (one
 /// [`MbarrierArray`](cooperative_groups::mbarrier::MbarrierArray) entry per
 /// tile, expecting 2 arrivals): each warp syncs, its lane 0 arrives and
@@ -214,47 +244,30 @@ pub fn sync_grid(acc: *mut u32, cycles: *mut u64, scratch: *mut u32, iters: u32)
 /// (every thread arrives). sm_80+ (no mbarrier before).
 #[kernel]
 pub fn sync_mbarrier_tile64(acc: *mut u32, cycles: *mut u64, _scratch: *mut u32, iters: u32) {
-    #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_80"))]
-    {
+    with_mbarrier!((acc, cycles, iters) {
         let block = this_thread_block();
         let bars = cooperative_groups::mbarrier!(&block, 2; 16);
         let warp = tiled_partition::<32>(&block);
-        let t = block.thread_rank();
-        let bar = bars.get((t / 64) as usize & 15);
         let lead = warp.thread_rank() == 0;
-        let sync = || {
+        let sync = |bar: &cooperative_groups::mbarrier::Mbarrier| {
             warp.sync();
             if lead {
                 bar.arrive().wait();
             }
             warp.sync();
         };
-        exchange((t % 64, 64), sync, acc, cycles, iters)
-    }
-    #[cfg(all(target_arch = "nvptx64", not(target_feature = "sm_80")))]
-    {
-        let _ = (acc, cycles, iters);
-        panic!("mbarrier needs sm_80")
-    }
+        tile64_on_mbarriers(bars, sync, acc, cycles, iters)
+    })
 }
 
 /// 64-thread tiles on one mbarrier each, expecting all 64 threads: every
 /// thread arrives and waits (no warp barrier). sm_80+.
 #[kernel]
 pub fn sync_mbarrier_tile64_all(acc: *mut u32, cycles: *mut u64, _scratch: *mut u32, iters: u32) {
-    #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_80"))]
-    {
-        let block = this_thread_block();
-        let bars = cooperative_groups::mbarrier!(&block, 64; 16);
-        let t = block.thread_rank();
-        let bar = bars.get((t / 64) as usize & 15);
-        exchange((t % 64, 64), || bar.arrive_and_wait(), acc, cycles, iters)
-    }
-    #[cfg(all(target_arch = "nvptx64", not(target_feature = "sm_80")))]
-    {
-        let _ = (acc, cycles, iters);
-        panic!("mbarrier needs sm_80")
-    }
+    with_mbarrier!((acc, cycles, iters) {
+        let bars = cooperative_groups::mbarrier!(&this_thread_block(), 64; 16);
+        tile64_on_mbarriers(bars, |bar| bar.arrive_and_wait(), acc, cycles, iters)
+    })
 }
 
 /// 64-thread tiles on one mbarrier each, expecting 2 arrivals: each warp
@@ -267,16 +280,13 @@ pub fn sync_mbarrier_tile64_parity(
     _scratch: *mut u32,
     iters: u32,
 ) {
-    #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_80"))]
-    {
+    with_mbarrier!((acc, cycles, iters) {
         let block = this_thread_block();
         let bars = cooperative_groups::mbarrier!(&block, 2; 16);
         let warp = tiled_partition::<32>(&block);
-        let t = block.thread_rank();
-        let bar = bars.get((t / 64) as usize & 15);
         let lead = warp.thread_rank() == 0;
         let phase = core::cell::Cell::new(0u32);
-        let sync = || {
+        let sync = |bar: &cooperative_groups::mbarrier::Mbarrier| {
             warp.sync();
             if lead {
                 bar.arrive().discard();
@@ -284,21 +294,15 @@ pub fn sync_mbarrier_tile64_parity(
             bar.wait_parity(phase.get());
             phase.set(phase.get() ^ 1);
         };
-        exchange((t % 64, 64), sync, acc, cycles, iters)
-    }
-    #[cfg(all(target_arch = "nvptx64", not(target_feature = "sm_80")))]
-    {
-        let _ = (acc, cycles, iters);
-        panic!("mbarrier needs sm_80")
-    }
+        tile64_on_mbarriers(bars, sync, acc, cycles, iters)
+    })
 }
 
 /// The whole block on one mbarrier: every thread arrives and waits
 /// (`arrive_and_wait`, CUDA's `cuda::barrier` on the block). sm_80+.
 #[kernel]
 pub fn sync_mbarrier_block(acc: *mut u32, cycles: *mut u64, _scratch: *mut u32, iters: u32) {
-    #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_80"))]
-    {
+    with_mbarrier!((acc, cycles, iters) {
         let block = this_thread_block();
         let bar = cooperative_groups::mbarrier!(&block, block.num_threads());
         exchange(
@@ -308,10 +312,5 @@ pub fn sync_mbarrier_block(acc: *mut u32, cycles: *mut u64, _scratch: *mut u32, 
             cycles,
             iters,
         )
-    }
-    #[cfg(all(target_arch = "nvptx64", not(target_feature = "sm_80")))]
-    {
-        let _ = (acc, cycles, iters);
-        panic!("mbarrier needs sm_80")
-    }
+    })
 }

@@ -88,8 +88,33 @@ impl Core {
             );
             return self.misuse(me, loc, msg);
         }
-        if !self.copy_access(me, dst as usize, src as usize, len, loc) {
+        // SAFETY: forwarded from the caller.
+        if !unsafe { self.start_copy(me, dst, src, len, loc, None) } {
             return Step::Wait;
+        }
+        let copies = &mut self.blocks[b].copies;
+        copies.lanes.entry(me).or_default().open.push(dst as usize);
+        Step::Done(0)
+    }
+
+    /// What every copy does at issue (`cp.async` with `bulk: None`, a bulk
+    /// copy with its barrier and phase): the race detector's accesses, the
+    /// source read now, the destination poisoned and in flight. `false`
+    /// when a race stopped `me`.
+    ///
+    /// # Safety
+    /// `src` must be readable and `dst` writable for `len` bytes.
+    unsafe fn start_copy(
+        &mut self,
+        me: u32,
+        dst: *mut u8,
+        src: *const u8,
+        len: usize,
+        loc: Loc,
+        bulk: Option<(usize, u64)>,
+    ) -> bool {
+        if !self.copy_access(me, dst as usize, src as usize, len, loc) {
+            return false;
         }
         let mut data = vec![0u8; len];
         // SAFETY: the caller guarantees `src` readable and `dst` writable for
@@ -98,8 +123,8 @@ impl Core {
             std::ptr::copy_nonoverlapping(src, data.as_mut_ptr(), len);
             dst.write_bytes(POISON, len);
         }
-        let copies = &mut self.blocks[b].copies;
-        copies.pending.insert(
+        let b = self.lanes[me as usize].block as usize;
+        self.blocks[b].copies.pending.insert(
             dst as usize,
             Pending {
                 end: dst as usize + len,
@@ -107,11 +132,10 @@ impl Core {
                 src: src as usize,
                 data,
                 loc,
-                bulk: None,
+                bulk,
             },
         );
-        copies.lanes.entry(me).or_default().open.push(dst as usize);
-        Step::Done(0)
+        true
     }
 
     /// `cp.async.commit_group` by lane `me`: its open copies become a group.
@@ -235,27 +259,10 @@ impl Core {
         if let Err(s) = self.mbar_bulk(me, bar, len, loc) {
             return s;
         }
-        if !self.copy_access(me, dst as usize, src as usize, len, loc) {
+        // SAFETY: forwarded from the caller.
+        if !unsafe { self.start_copy(me, dst, src, len, loc, Some((bar, phase))) } {
             return Step::Wait;
         }
-        let mut data = vec![0u8; len];
-        // SAFETY: the caller guarantees `src` readable and `dst` writable for
-        // `len` bytes; `data` is a fresh buffer of `len` bytes.
-        unsafe {
-            std::ptr::copy_nonoverlapping(src, data.as_mut_ptr(), len);
-            dst.write_bytes(POISON, len);
-        }
-        self.blocks[b].copies.pending.insert(
-            dst as usize,
-            Pending {
-                end: dst as usize + len,
-                lane: me,
-                src: src as usize,
-                data,
-                loc,
-                bulk: Some((bar, phase)),
-            },
-        );
         // The copy's bytes complete first (the count may dip below zero
         // until the expecting arrival), so that the arrival's release
         // follows the copy's accesses.

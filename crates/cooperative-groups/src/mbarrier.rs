@@ -111,15 +111,18 @@ impl<const N: usize> MbarrierArray<N> {
             (1..=MAX_COUNT).contains(&count),
             "an mbarrier expects 1..=2^20-1 arrivals per phase"
         );
+        // (One barrier always fits: no test then.)
         assert!(
-            N as u32 <= block.num_threads(),
+            N == 1 || N as u32 <= block.num_threads(),
             "an MbarrierArray has at most one barrier per thread of the block"
         );
         let base = words.addr();
         block.sync();
         let t = block.thread_rank();
         if t < N as u32 {
-            // SAFETY: as for `Mbarrier::init_in`, on word `t` of the array.
+            // SAFETY: word `t` of the caller's words; no thread uses it
+            // until the block barrier below, and every thread left the
+            // previous barrier in it at the one above.
             unsafe { arch::mbarrier_init(arch::shared_add(base, 8 * t), count) };
         }
         block.sync();
@@ -157,20 +160,17 @@ impl Mbarrier {
         block: &ThreadBlock<M>,
         count: u32,
     ) -> Mbarrier {
-        let addr = word.addr();
-        assert!(
-            (1..=MAX_COUNT).contains(&count),
-            "an mbarrier expects 1..=2^20-1 arrivals per phase"
-        );
-        block.sync();
-        if block.thread_rank() == 0 {
-            // SAFETY: the caller's word; no thread uses it until the
-            // block barrier below, and every thread left the previous
-            // barrier in it at the one above.
-            unsafe { arch::mbarrier_init(addr, count) };
+        // SAFETY: the caller's word, as an array of one barrier.
+        unsafe { MbarrierArray::init_in(word, block, count) }.get(0)
+    }
+
+    /// The token of an arrival on this barrier whose state is `state`.
+    #[inline(always)]
+    fn token(&self, state: u64) -> ArrivalToken {
+        ArrivalToken {
+            addr: self.addr,
+            state,
         }
-        block.sync();
-        Mbarrier { addr }
     }
 
     /// One arrival (`mbarrier.arrive`): releases this thread's writes to
@@ -181,10 +181,7 @@ impl Mbarrier {
         // SAFETY: an initialised barrier (the handle exists only after
         // init); one arrival never outnumbers what a phase expects.
         let state = unsafe { arch::mbarrier_arrive(self.addr) };
-        ArrivalToken {
-            addr: self.addr,
-            state,
-        }
+        self.token(state)
     }
 
     /// Arrives and waits for the phase to complete (`arrive` + `wait`).
@@ -251,10 +248,7 @@ impl Mbarrier {
     pub unsafe fn arrive_count(&self, count: u32) -> ArrivalToken {
         // SAFETY: the caller's contract.
         let state = unsafe { arch::mbarrier_arrive_count(self.addr, count) };
-        ArrivalToken {
-            addr: self.addr,
-            state,
-        }
+        self.token(state)
     }
 
     /// One arrival, and `bytes` more transaction bytes the phase waits for
@@ -272,10 +266,7 @@ impl Mbarrier {
     pub unsafe fn arrive_expect_tx(&self, bytes: u32) -> ArrivalToken {
         // SAFETY: the caller's contract.
         let state = unsafe { arch::mbarrier_arrive_expect_tx(self.addr, bytes) };
-        ArrivalToken {
-            addr: self.addr,
-            state,
-        }
+        self.token(state)
     }
 
     /// One arrival that also copies `src` into `dst` with the bulk-copy
@@ -330,10 +321,7 @@ impl Mbarrier {
                 bytes as u32,
             )
         };
-        ArrivalToken {
-            addr: self.addr,
-            state,
-        }
+        self.token(state)
     }
 
     /// The current phase waits for `bytes` more transaction bytes
