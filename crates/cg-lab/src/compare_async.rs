@@ -14,7 +14,8 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use cg_kernels::memcpy_async::{
-    BLOCK, SMEM_BYTES, STAGED_ASYNC, STAGED_ASYNC_V4, STAGED_PLAIN, StagedArgs,
+    BLOCK, SMEM_BYTES, STAGED_ASYNC, STAGED_ASYNC_V4, STAGED_BULK, STAGED_BULK_3, STAGED_PLAIN,
+    StagedArgs, bulk_smem,
 };
 use cg_runtime::{Backend, Buffer, LaunchConfig, Module};
 
@@ -38,43 +39,87 @@ struct Var {
     /// Rust kernel, or the C++ function's name.
     rust: Option<Kernel<StagedArgs>>,
     cpp: &'static str,
+    /// The oldest SM that runs it (bulk copies: sm_90); skipped below.
+    min_sm: u32,
+    /// Dynamic shared memory of a launch, bytes.
+    smem: u32,
 }
 
-const VARS: [Var; 6] = [
+const VARS: [Var; 10] = [
     Var {
         label: "rust memcpy_async (f32, run-time alignment)",
         rust: Some(STAGED_ASYNC),
         cpp: "",
+        min_sm: 70,
+        smem: SMEM_BYTES,
     },
     Var {
         label: "rust memcpy_async (F4, align 16 at compile time)",
         rust: Some(STAGED_ASYNC_V4),
         cpp: "",
+        min_sm: 70,
+        smem: SMEM_BYTES,
     },
     Var {
         label: "c++ cg::memcpy_async (aligned_size_t<16>)",
         rust: None,
         cpp: "cpp_staged_async",
+        min_sm: 70,
+        smem: SMEM_BYTES,
     },
     Var {
         label: "c++ cg::memcpy_async (float elements)",
         rust: None,
         cpp: "cpp_staged_async_f32",
+        min_sm: 70,
+        smem: SMEM_BYTES,
     },
     Var {
         label: "rust plain loads",
         rust: Some(STAGED_PLAIN),
         cpp: "",
+        min_sm: 70,
+        smem: SMEM_BYTES,
     },
     Var {
         label: "c++ plain loads",
         rust: None,
         cpp: "cpp_staged_plain",
+        min_sm: 70,
+        smem: SMEM_BYTES,
+    },
+    Var {
+        label: "rust bulk copies (Mbarrier::arrive_copy), 2 stages",
+        rust: Some(STAGED_BULK),
+        cpp: "",
+        min_sm: 90,
+        smem: bulk_smem(2),
+    },
+    Var {
+        label: "c++ cuda::ptx cp_async_bulk, 2 stages",
+        rust: None,
+        cpp: "cpp_staged_bulk",
+        min_sm: 90,
+        smem: bulk_smem(2),
+    },
+    Var {
+        label: "rust bulk copies, 3 stages",
+        rust: Some(STAGED_BULK_3),
+        cpp: "",
+        min_sm: 90,
+        smem: bulk_smem(3),
+    },
+    Var {
+        label: "c++ cuda::ptx cp_async_bulk, 3 stages",
+        rust: None,
+        cpp: "cpp_staged_bulk_3",
+        min_sm: 90,
+        smem: bulk_smem(3),
     },
 ];
 
 /// The ratios reported: (Rust variant, C++ variant) indices into [`VARS`].
-const PAIRS: [(usize, usize); 3] = [(0, 2), (1, 2), (4, 5)];
+const PAIRS: [(usize, usize); 5] = [(0, 2), (1, 2), (4, 5), (6, 7), (8, 9)];
 
 impl Var {
     fn name(&self) -> &'static str {
@@ -96,7 +141,7 @@ struct Staged<'a> {
 
 impl Staged<'_> {
     fn launch(&self, v: &Var, n: u32, sync: bool) -> Result<()> {
-        let cfg = LaunchConfig::linear(self.grid, BLOCK).with_dynamic_smem(SMEM_BYTES);
+        let cfg = LaunchConfig::linear(self.grid, BLOCK).with_dynamic_smem(v.smem);
         let args: StagedArgs = (self.input.as_ptr(), self.partial.as_ptr(), n);
         match v.rust {
             // SAFETY: every staged kernel, Rust and C++, reads `n` floats of
@@ -191,9 +236,18 @@ pub fn run(
         partial: backend.alloc::<f32>(grid as usize)?,
         grid,
     };
+    // The variants this GPU runs (bulk copies need sm_90).
+    let active: Vec<usize> = (0..VARS.len()).filter(|&v| VARS[v].min_sm <= sm).collect();
+    for v in VARS.iter().filter(|v| v.min_sm > sm) {
+        eprintln!(
+            "note: memcpy_async {} skipped: it needs sm_{}",
+            v.name(),
+            v.min_sm
+        );
+    }
     let mut checks = Vec::new();
     for &n in &SIZES {
-        for v in &VARS {
+        for v in active.iter().map(|&v| &VARS[v]) {
             progress.set_message(format!("verify memcpy_async {} n={n}", v.name()));
             let (ok, what) = st
                 .verify(v, n)
@@ -208,7 +262,7 @@ pub fn run(
         }
     }
     let order: Vec<(usize, usize)> = (0..SIZES.len())
-        .flat_map(|s| (0..VARS.len()).map(move |v| (s, v)))
+        .flat_map(|s| active.iter().map(move |&v| (s, v)))
         .collect();
     let samples = timing::time_interleaved(
         &mut st,
@@ -242,11 +296,14 @@ pub fn run(
         ("memcpy_async.csv", csv(&points)),
         (
             "memcpy_async.md",
-            markdown(&points, &platform, &timing_text, grid),
+            markdown(&points, &active, &platform, &timing_text, grid),
         ),
     ];
     match platform.dram_peak_bytes_per_s {
-        Some(peak) => files.push(("memcpy_async.svg", svg(&points, &platform.device, peak))),
+        Some(peak) => files.push((
+            "memcpy_async.svg",
+            svg(&points, &active, &platform.device, peak),
+        )),
         None => eprintln!(
             "note: memcpy_async.svg (% of peak) not written: {}",
             platform.peak_text()
@@ -267,7 +324,7 @@ pub fn run(
             if p.verified { "OK" } else { "FAILED" }
         );
     }
-    if let Err(e) = write_sass(gpu, &cubin, &build, out) {
+    if let Err(e) = write_sass(gpu, &active, &cubin, &build, out) {
         eprintln!("note: memcpy_async SASS not written: {e}");
     }
     std::fs::remove_dir_all(&build).ok();
@@ -312,7 +369,13 @@ fn csv(points: &[Point]) -> String {
     s
 }
 
-fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str, grid: u32) -> String {
+fn markdown(
+    points: &[Point],
+    active: &[usize],
+    p: &crate::results::Platform,
+    timing: &str,
+    grid: u32,
+) -> String {
     let mut s = format!(
         "# memcpy_async: staging global tiles in shared memory — {}\n\nPlatform: {}\n\nCommand: `{}`\n\n",
         p.device,
@@ -323,7 +386,8 @@ fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str, grid: 
         s,
         "Block-wise sum of `n` floats: blocks of {BLOCK} threads (grid {grid}) take tiles of {} floats in turn, \
          double-buffered in {} KiB of dynamic shared memory (`memcpy_async` of the next tile, `wait_prior::<1>`, \
-         sum the current one, `sync`); the plain kernels load the same tiles straight into registers. \
+         sum the current one, `sync`); the bulk-copy kernels start each tile as one `cp.async.bulk` completing \
+         on the stage's mbarrier (sm_90); the plain kernels load the same tiles straight into registers. \
          Every (size, kernel) verified against the exact sum. Timing: {timing}; all sizes and kernels interleaved. \
          Bandwidth = 4·n bytes / median time; {}.\n",
         cg_kernels::memcpy_async::TILE,
@@ -344,7 +408,8 @@ fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str, grid: 
         let _ = write!(s, " ---: |");
     }
     s.push('\n');
-    for (i, v) in VARS.iter().enumerate() {
+    for &i in active {
+        let v = &VARS[i];
         let _ = write!(s, "| {} (`{}`) |", v.label, v.name());
         for n in SIZES {
             let q = find(points, n, i);
@@ -369,7 +434,10 @@ fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str, grid: 
         let _ = write!(s, " ---: |");
     }
     s.push('\n');
-    for (r, c) in PAIRS {
+    for (r, c) in PAIRS
+        .into_iter()
+        .filter(|(r, c)| active.contains(r) && active.contains(c))
+    {
         let _ = write!(s, "| `{}` | `{}` |", VARS[r].name(), VARS[c].name());
         for n in SIZES {
             let ratio = find(points, n, r).ms.median / find(points, n, c).ms.median;
@@ -383,7 +451,7 @@ fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str, grid: 
 /// % of peak against log2(n), one line per kernel.
 /// Drawn only when the driver reported a peak (`peak_bytes_per_s`), so every
 /// point has its percentage.
-fn svg(points: &[Point], device: &str, peak_bytes_per_s: f64) -> String {
+fn svg(points: &[Point], active: &[usize], device: &str, peak_bytes_per_s: f64) -> String {
     let pct = |p: &Point| p.pct_peak.expect("a point's % of a reported peak");
     let (w, h, l, r, t, b) = (760.0, 420.0, 60.0, 330.0, 40.0, 50.0);
     let (x0, x1) = (20.0, 28.0);
@@ -391,7 +459,8 @@ fn svg(points: &[Point], device: &str, peak_bytes_per_s: f64) -> String {
     let px = |lg: f64| l + (lg - x0) / (x1 - x0) * (w - l - r);
     let py = |v: f64| h - b - v / ymax * (h - t - b);
     let colors = [
-        "#1f77b4", "#17becf", "#d62728", "#ff9896", "#2ca02c", "#98df8a",
+        "#1f77b4", "#17becf", "#d62728", "#ff9896", "#2ca02c", "#98df8a", "#9467bd", "#c5b0d5",
+        "#8c564b", "#c49c94", "#e377c2", "#f7b6d2",
     ];
     let mut s = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" font-family=\"sans-serif\" font-size=\"12\">\n\
@@ -425,7 +494,8 @@ fn svg(points: &[Point], device: &str, peak_bytes_per_s: f64) -> String {
         (l + w - r) / 2.0,
         h - 10.0
     );
-    for (i, v) in VARS.iter().enumerate() {
+    for (row, &i) in active.iter().enumerate() {
+        let v = &VARS[i];
         let pts: Vec<String> = SIZES
             .iter()
             .map(|&n| {
@@ -444,7 +514,7 @@ fn svg(points: &[Point], device: &str, peak_bytes_per_s: f64) -> String {
             pts.join(" "),
             colors[i]
         );
-        let y = t + 20.0 + 18.0 * i as f64;
+        let y = t + 20.0 + 18.0 * row as f64;
         let _ = writeln!(
             s,
             "<line x1=\"{:.1}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" stroke=\"{}\" stroke-width=\"2\"{dash}/><text x=\"{:.1}\" y=\"{:.1}\">{}</text>",
@@ -461,7 +531,13 @@ fn svg(points: &[Point], device: &str, peak_bytes_per_s: f64) -> String {
 }
 
 /// Opcode counts per kernel (Rust vs C++), and both sides' full SASS.
-fn write_sass(gpu: &cg_runtime::Gpu, cpp_cubin: &Path, dir: &Path, out: &Path) -> Result<()> {
+fn write_sass(
+    gpu: &cg_runtime::Gpu,
+    active: &[usize],
+    cpp_cubin: &Path,
+    dir: &Path,
+    out: &Path,
+) -> Result<()> {
     let Listings {
         ptx_sm,
         sm,
@@ -474,7 +550,7 @@ fn write_sass(gpu: &cg_runtime::Gpu, cpp_cubin: &Path, dir: &Path, out: &Path) -
         ptx_sm
     );
     let mut full = String::new();
-    let names: Vec<&str> = VARS.iter().map(|v| v.name()).collect();
+    let names: Vec<&str> = active.iter().map(|&v| VARS[v].name()).collect();
     for name in &names {
         let Some(code) = rust.get(*name).or_else(|| cpp.get(*name)) else {
             continue;

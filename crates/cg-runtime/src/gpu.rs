@@ -462,9 +462,11 @@ impl Gpu {
     }
 
     /// Raises the function's dynamic shared-memory limit when a launch asks
-    /// for more than the default 48 KiB; refuses more than the device allows.
+    /// for more than the default: 48 KiB for static and dynamic together
+    /// (48 KiB of dynamic memory in a kernel that declares static shared
+    /// memory too needs the opt-in); refuses more than the device allows.
     fn prepare_smem(&self, f: sys::CUfunction, name: &str, bytes: u32) -> Result<()> {
-        if bytes <= 48 * 1024 {
+        if bytes == 0 {
             return Ok(());
         }
         let max = self.info.max_smem_per_block_optin;
@@ -477,7 +479,11 @@ impl Gpu {
                 f
             ))
         }?;
-        if bytes as u64 + static_bytes as u64 > max as u64 {
+        let total = bytes as u64 + static_bytes as u64;
+        if total <= 48 * 1024 {
+            return Ok(());
+        }
+        if total > max as u64 {
             return Err(RuntimeError::InvalidLaunch {
                 kernel: name.to_string(),
                 reason: format!(

@@ -124,6 +124,7 @@ impl<const N: usize> MbarrierArray<N> {
             // until the block barrier below, and every thread left the
             // previous barrier in it at the one above.
             unsafe { arch::mbarrier_init(arch::shared_add(base, 8 * t), count) };
+            arch::mbarrier_init_fence();
         }
         block.sync();
         MbarrierArray { base }

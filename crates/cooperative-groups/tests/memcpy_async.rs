@@ -309,13 +309,17 @@ fn refilling_a_buffer_in_flight_is_reported() {
 /// The lab's staged kernels (`cg-lab compare --only memcpy_async`) on the
 /// simulator: a partial last tile and a tail of `n % 4` floats, with a
 /// 16-aligned and a misaligned input (the `f32` and plain fallbacks; the
-/// plain kernel's vector and scalar paths).
+/// plain kernel's vector and scalar paths; the bulk copies' tail stored by
+/// thread 0, and their rings of 2 and 3 stages).
 #[test]
 fn lab_staged_kernels_sum_exactly() {
     use cg_kernels::memcpy_async::{
-        BLOCK, SMEM_BYTES, STAGED_ASYNC, STAGED_ASYNC_V4, STAGED_PLAIN, TILE,
+        BLOCK, SMEM_BYTES, STAGED_ASYNC, STAGED_ASYNC_V4, STAGED_BULK, STAGED_BULK_3, STAGED_PLAIN,
+        TILE, bulk_smem,
     };
-    let n = 5 * TILE + 7;
+    // 14 tiles over 3 blocks: up to 5 trips per block, so the rings of
+    // 2 and 3 stages wrap (every barrier's second phase, parity 1).
+    let n = 13 * TILE + 7;
     // One spare float in front, so the input can start 4 bytes off 16.
     let mut store = vec![0f32; n + 8];
     let base = store.as_ptr().align_offset(16); // first 16-aligned index
@@ -324,13 +328,19 @@ fn lab_staged_kernels_sum_exactly() {
             *x = (i % 16 + 1) as f32;
         }
         let want: f64 = store[offset..offset + n].iter().map(|&x| x as f64).sum();
-        for k in [STAGED_ASYNC, STAGED_ASYNC_V4, STAGED_PLAIN] {
+        for (k, smem) in [
+            (STAGED_ASYNC, SMEM_BYTES),
+            (STAGED_ASYNC_V4, SMEM_BYTES),
+            (STAGED_BULK, bulk_smem(2)),
+            (STAGED_BULK_3, bulk_smem(3)),
+            (STAGED_PLAIN, SMEM_BYTES),
+        ] {
             let mut partial = vec![f32::NAN; 3];
             let (i, p) = (
                 store[offset..].as_ptr() as usize,
                 partial.as_mut_ptr() as usize,
             );
-            let cfg = LaunchConfig::new(3, BLOCK).with_dynamic_smem(SMEM_BYTES);
+            let cfg = LaunchConfig::new(3, BLOCK).with_dynamic_smem(smem);
             // The plain kernel reads through `GlobalSlice` views of the
             // input: registered as the launch's region, as cg-runtime's
             // launches register their buffers.
@@ -341,7 +351,13 @@ fn lab_staged_kernels_sum_exactly() {
                 elem: 4,
                 writable: false,
             };
-            cg_sim::launch_with(&device(), &cfg, &[input], &|| {
+            // Past 48 KiB (the three-stage ring with the block's static
+            // scratch) a block needs the opt-in cg-runtime makes on a GPU.
+            let dev = cg_sim::SimDevice {
+                max_smem_per_block: 227 * 1024,
+                ..device()
+            };
+            cg_sim::launch_with(&dev, &cfg, &[input], &|| {
                 // SAFETY: `n` floats of `store` from `offset`, one partial per block.
                 (unsafe { k.host_fn_unchecked() })((i as *const f32, p as *mut f32, n as u32))
             })

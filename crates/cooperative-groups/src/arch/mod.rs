@@ -205,8 +205,9 @@ pub const RAKE_BYTES: u32 = 4 * (256 + 256 / 32);
 /// 64-thread tiles that can use the software barrier: those of a
 /// 1024-thread block.
 pub const SOFT_SLOTS: u32 = 16;
-/// Bytes of each software-barrier slot: the tile's mbarrier (below sm_80:
-/// a `u32` flag per warp), then two 8-byte swap words per warp (see
+/// Bytes of each software-barrier slot: the tile's mbarrier, the swaps'
+/// mbarrier and a `u32` per warp and phase parity (below sm_80: a `u32`
+/// flag per warp, then two 8-byte swap words per warp; see
 /// `group::barrier`).
 pub const SOFT_SLOT_BYTES: u32 = 8 + 2 * 2 * 8;
 /// Bytes of the software-barrier state ([`soft_barrier_scratch`]).

@@ -49,6 +49,15 @@ pub unsafe fn mbarrier_arrive(_: SharedAddr) -> u64 {
 pub unsafe fn mbarrier_wait(_: SharedAddr, _: u64) {
     trap()
 }
+/// See [`mbarrier_init`].
+///
+/// # Safety
+/// Never called (it traps).
+#[cfg(not(target_feature = "sm_80"))]
+#[inline(always)]
+pub unsafe fn mbarrier_test_wait_parity(_: SharedAddr, _: u32) -> bool {
+    trap()
+}
 
 /// An address in the shared-memory window (`.shared` state space), 32 bits wide.
 pub type SharedAddr = u32;

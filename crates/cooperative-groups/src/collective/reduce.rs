@@ -20,8 +20,9 @@
 //!   totals, `bar.sync`; beyond, the first warp folds them and stores the
 //!   result in every warp's result slot, `bar.sync`, one `ld.shared`. Tiles on the
 //!   software barrier (64 threads in blocks of more than 512): for one-word
-//!   values the two warps swap their partials in one flag handshake
-//!   (`group::barrier::soft_swap`); wider values take the steps above with
+//!   values the two warps swap their partials in one handshake
+//!   (`group::barrier::soft_swap`: on a two-arrival mbarrier on sm_80+, a
+//!   flag per warp below); wider values take the steps above with
 //!   the software barrier in place of `bar.sync`.
 
 use super::block::reduce::multi_reduce;

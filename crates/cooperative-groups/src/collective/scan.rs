@@ -6,7 +6,7 @@
 //! * Multi-warp groups and the block: warp scans, warp totals through the
 //!   shared scratch, each warp folds the totals of the warps before it.
 //!   64-thread tiles on the software barrier, one-word values: the first
-//!   warp's total goes to the second in one flag handshake.
+//!   warp's total goes to the second in one handshake.
 //! * The block, 32-bit values: the raking scan of [`rake`](super::block::rake)
 //!   for 64, 128 and 256 threads (one warp shuffles); other sizes scan
 //!   warp totals lane-parallel in one warp.

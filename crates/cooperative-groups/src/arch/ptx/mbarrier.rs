@@ -22,6 +22,20 @@ pub unsafe fn mbarrier_init(addr: SharedAddr, count: u32) {
     };
 }
 
+/// Orders this thread's earlier `mbarrier.init`s before what the async
+/// proxy (the copy engine completing bulk copies on them) and the
+/// cluster's other blocks do with the barriers once a barrier has made
+/// them visible: `fence.mbarrier_init.release.cluster` on sm_90, nothing
+/// before (no bulk copies there).
+#[inline(always)]
+pub fn mbarrier_init_fence() {
+    #[cfg(target_feature = "sm_90")]
+    // SAFETY: a fence: no operands, no memory of its own.
+    unsafe {
+        asm!("fence.mbarrier_init.release.cluster;", options(nostack))
+    };
+}
+
 /// `mbarrier.arrive.shared.b64`: one arrival (release); the token of its phase.
 ///
 /// # Safety

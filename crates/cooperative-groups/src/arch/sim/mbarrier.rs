@@ -16,6 +16,12 @@ pub unsafe fn mbarrier_init(addr: SharedAddr, count: u32) {
     lane::mbarrier_init(addr, count)
 }
 
+/// `fence.mbarrier_init`: nothing to do on the simulator, whose copies
+/// see a barrier's state as soon as the block barrier after its
+/// initialisation orders them.
+#[inline]
+pub fn mbarrier_init_fence() {}
+
 /// `mbarrier.arrive`.
 ///
 /// # Safety

@@ -4,7 +4,7 @@
 //! warp folds them and stores the result in every warp's result slot,
 //! `bar.sync`, one `ld.shared`. Tiles on the software barrier (64 threads
 //! in blocks of more than 512): for one-word values the two warps swap
-//! their partials in one flag handshake (`group::barrier::soft_swap`);
+//! their partials in one handshake (`group::barrier::soft_swap`);
 //! wider values take the steps above with the software barrier in place of
 //! `bar.sync`.
 

@@ -1,7 +1,7 @@
 //! Scans of multi-warp groups: warp scans, warp totals through the shared
 //! scratch, each warp folds the totals of the warps before it. 64-thread
 //! tiles on the software barrier, one-word values: the first warp's total
-//! goes to the second in one flag handshake. (The block's 32-bit scans
+//! goes to the second in one handshake (`group::barrier::soft_swap`). (The block's 32-bit scans
 //! rake instead: [`rake`](super::rake).)
 
 use super::exchange;
