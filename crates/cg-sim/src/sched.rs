@@ -72,7 +72,7 @@ pub(crate) fn with_core<R>(f: impl FnOnce(&mut Core, u32) -> R) -> R {
 pub(crate) fn block_on(f: impl FnOnce(&mut Core, u32) -> Step) -> u64 {
     let cell = core_cell();
     let me = CUR.with(Cell::get);
-    let step = {
+    let y = {
         let mut core = cell.borrow_mut();
         if core.tearing_down || std::thread::panicking() {
             // The lane is unwinding (after its own panic, or because the
@@ -80,19 +80,23 @@ pub(crate) fn block_on(f: impl FnOnce(&mut Core, u32) -> Step) -> u64 {
             // per OS thread and other lanes would run "while panicking".
             return 0;
         }
-        f(&mut core, me)
-    };
-    match step {
-        Step::Done(v) => v,
-        Step::Wait => {
-            suspend(cell, me);
-            cell.borrow().lanes[me as usize].result
+        match f(&mut core, me) {
+            Step::Done(v) => return v,
+            // Read under the same borrow: this is every collective's path.
+            Step::Wait => core.lanes[me as usize].yielder,
         }
-    }
+    };
+    suspend_on(y);
+    cell.borrow().lanes[me as usize].result
 }
 
 fn suspend(cell: &RefCell<Core>, me: u32) {
     let y = cell.borrow().lanes[me as usize].yielder;
+    suspend_on(y);
+}
+
+/// Suspends the running lane, whose yielder is `y`.
+fn suspend_on(y: *const Yielder<(), ()>) {
     assert!(
         !y.is_null(),
         "lane suspended before registering its yielder"

@@ -131,6 +131,19 @@ pub(crate) struct Warp {
     pub exited: u32,
     /// Lanes blocked at a warp collective.
     pub waiting: u32,
+    /// The lanes of `waiting` whose collective has the kind and mask
+    /// `cur`: a lane completing a collective of that kind and mask needs
+    /// only `need & !same == 0`, with no pass over its lanes' waits
+    /// (lanes of one warp usually meet at one collective at a time).
+    pub same: u32,
+    /// The kind and mask of the collective `same` counts (stale while
+    /// `same` is 0).
+    pub cur: (WarpKind, u32),
+    /// Each waiting lane's operands (`a`, and `shfl`'s `b` and `c`), by
+    /// lane id, stored at its arrival so that the completing lane reads
+    /// them from one place.
+    pub vals: [u64; 32],
+    pub bc: [(u32, u32); 32],
     /// Lanes blocked at `activemask`.
     pub am_waiting: u32,
 }
@@ -373,6 +386,10 @@ impl Core {
                         existing: if n == 32 { u32::MAX } else { (1 << n) - 1 },
                         exited: 0,
                         waiting: 0,
+                        same: 0,
+                        cur: (WarpKind::Sync, 0),
+                        vals: [0; 32],
+                        bc: [(0, 0); 32],
                         am_waiting: 0,
                     });
                 }
