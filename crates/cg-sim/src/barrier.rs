@@ -265,6 +265,33 @@ impl Core {
         let mut waiters = std::mem::take(&mut bar.waiters);
         self.stats.collectives += 1;
         let mut me_done = false;
+        if !carried {
+            // Every warp's arrival was counted (the usual case): every
+            // waiter goes, with no per-waiter look at its warp.
+            for &l in &waiters {
+                if Some(l) == me {
+                    me_done = true;
+                    self.resume_self(l);
+                } else {
+                    self.release(l, 0);
+                }
+            }
+            if self.race_on() {
+                let bu = b as u32;
+                self.race_do(
+                    |r| r.bar_complete(bu, id, &waiters, &[]),
+                    || Event::BarComplete {
+                        b: bu,
+                        id,
+                        waiters: waiters.clone(),
+                        carried: Vec::new(),
+                    },
+                );
+            }
+            waiters.clear();
+            self.blocks[b].bars[id as usize].waiters = waiters;
+            return me_done;
+        }
         let mut kept = Vec::new();
         for &l in &waiters {
             let wi = (self.lanes[l as usize].warp - first_warp) as usize;
