@@ -5,6 +5,7 @@ use std::collections::VecDeque;
 use std::ops::Range;
 use std::panic::Location;
 
+#[cfg(not(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes"))))]
 use corosensei::Yielder;
 
 use crate::async_copy::AsyncCopies;
@@ -119,6 +120,7 @@ pub(crate) struct Lane {
     /// Where this lane's `grid.barrier_arrive()` is, until its wait.
     pub grid_split_at: Option<Loc>,
     /// The coroutine's yielder, registered when the lane first runs.
+    #[cfg(not(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes"))))]
     pub yielder: *const Yielder<(), ()>,
 }
 
@@ -274,6 +276,18 @@ pub(crate) struct Core {
     pub units: u32,
     /// The global memory of the launch's typed parameters.
     pub regions: Vec<crate::region::Region>,
+    /// The lanes' contexts ([`crate::fiber`]): each suspended or
+    /// not-yet-started lane's stack pointer, whether it has started, the
+    /// scheduler's stack pointer while a lane runs, and how the last lane
+    /// to hand the thread back to the scheduler left it.
+    #[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
+    pub fiber_sp: Vec<usize>,
+    #[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
+    pub fiber_started: Vec<bool>,
+    #[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
+    pub sched_sp: usize,
+    #[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
+    pub fiber_out: Option<(u32, crate::sched::Outcome)>,
 }
 
 impl Core {
@@ -311,6 +325,14 @@ impl Core {
             unit: 0,
             units: 0,
             regions: Vec::new(),
+            #[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
+            fiber_sp: Vec::new(),
+            #[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
+            fiber_started: Vec::new(),
+            #[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
+            sched_sp: 0,
+            #[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
+            fiber_out: None,
         }
     }
 
@@ -411,6 +433,11 @@ impl Core {
                         last_load: 0,
                         load_repeats: 0,
                         grid_split_at: None,
+                        #[cfg(not(all(
+                            target_arch = "x86_64",
+                            unix,
+                            not(feature = "coroutine-lanes")
+                        )))]
                         yielder: std::ptr::null(),
                     });
                 }
