@@ -110,6 +110,7 @@ pub(crate) fn block_on(f: impl FnOnce(&mut Core, u32) -> Step) -> u64 {
 /// counted, the spin streak broken as by any non-spinning lane). Otherwise
 /// the scheduler takes over, as for every `yield_now`.
 #[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
+#[inline(always)]
 fn suspend(cell: &RefCell<Core>, mut core: RefMut<'_, Core>, me: u32, blocked: bool) {
     let save = &raw mut core.fiber_sp[me as usize];
     let next = if blocked && core.error.is_none() {
@@ -122,6 +123,12 @@ fn suspend(cell: &RefCell<Core>, mut core: RefMut<'_, Core>, me: u32, blocked: b
             core.stats.context_switches += 1;
             core.spin_streak = 0;
             CUR.with(|c| c.set(j));
+            // The lane after `j` runs next but one: start fetching the top
+            // of its stack (its saved registers and the frames of its
+            // suspension), which a round over a block's lanes has evicted.
+            if let Some(&k) = core.queue.front() {
+                crate::fiber::prefetch(core.fiber_sp[k as usize], STACK_LINES);
+            }
             core.fiber_sp[j as usize]
         }
         None => {
@@ -158,6 +165,13 @@ fn suspend(_cell: &RefCell<Core>, core: RefMut<'_, Core>, me: u32, _blocked: boo
     // that coroutine now.
     unsafe { (*y).suspend(()) };
 }
+
+/// Cache lines above a suspended lane's stack pointer that its resumption
+/// reads first (its saved registers, then the frames of `suspend`,
+/// `block_on`, the primitive and the kernel body), prefetched one lane
+/// ahead.
+#[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
+const STACK_LINES: usize = 6;
 
 /// The payload that unwinds a suspended lane at teardown.
 #[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
