@@ -201,7 +201,15 @@ impl Core {
             || Event::BarArrive { b: bu, id, t: me },
         );
         self.warp_arrival(b, w, id);
-        let done = self.try_complete_bar(b, id, Some(me));
+        // Most arrivals leave the phase short of warps: say so without the
+        // completion's call (the phase's count is `count`, checked above).
+        let blk = &self.blocks[b];
+        let expected = match count {
+            BarCount::All => blk.live_warps,
+            BarCount::Threads(n) => n / 32,
+        };
+        let done = blk.bars[id as usize].warps_arrived >= expected
+            && self.try_complete_bar(b, id, Some(me));
         match (wait, done) {
             (false, _) | (true, true) => Step::Done(0),
             (true, false) => Step::Wait,
@@ -209,6 +217,7 @@ impl Core {
     }
 
     /// Counts warp `w`'s arrival at barrier `id` if all its live lanes arrived.
+    #[inline]
     fn warp_arrival(&mut self, b: usize, w: u32, id: u32) {
         let live = self.warps[w as usize].live();
         let blk = &mut self.blocks[b];

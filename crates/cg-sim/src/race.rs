@@ -625,6 +625,7 @@ impl Race {
 
     /// An arrival's release: the split arrive's, if one is pending in
     /// `split`, else what the lane knows now.
+    #[inline]
     fn arrival(&mut self, t: u32, grid: bool) -> (Vc, u32, Past) {
         let pending = if grid {
             self.grid_split[t as usize].take()

@@ -45,6 +45,14 @@ pub(crate) struct WarpOp {
     pub c: u32,
 }
 
+/// The collective a lane waits at: its kind and mask (the operands are in
+/// the warp's `vals` and `bc`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct WarpAt {
+    pub kind: WarpKind,
+    pub mask: u32,
+}
+
 /// The thread count of a block barrier.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum BarCount {
@@ -58,7 +66,7 @@ pub(crate) enum BarCount {
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Wait {
     None,
-    Warp(WarpOp),
+    Warp(WarpAt),
     ActiveMask,
     Bar {
         id: u32,

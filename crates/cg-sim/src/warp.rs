@@ -4,7 +4,7 @@
 use crate::lane::{ReduxOp, ShflMode};
 use crate::race::Event;
 use crate::report::mask_lanes;
-use crate::state::{Core, Loc, Step, Wait, WarpKind, WarpOp};
+use crate::state::{Core, Loc, Step, Wait, WarpAt, WarpKind, WarpOp};
 
 /// Iterates the set bits of `m`, lowest first.
 pub(crate) fn bits(mut m: u32) -> impl Iterator<Item = u32> + Clone {
@@ -108,7 +108,11 @@ impl Core {
             return self.warp_arrival_misuse(me, op, loc);
         }
         self.stats.lane_collectives += 1;
-        self.block(me, Wait::Warp(op), loc);
+        let at = WarpAt {
+            kind: op.kind,
+            mask: op.mask,
+        };
+        self.block(me, Wait::Warp(at), loc);
         let key = (op.kind, op.mask);
         let warp = &mut self.warps[w];
         warp.waiting |= bit;
