@@ -201,7 +201,15 @@ impl Core {
             || Event::BarArrive { b: bu, id, t: me },
         );
         self.warp_arrival(b, w, id);
-        let done = self.try_complete_bar(b, id, Some(me));
+        // Most arrivals leave the phase short of warps: say so without the
+        // completion's call (the phase's count is `count`, checked above).
+        let blk = &self.blocks[b];
+        let expected = match count {
+            BarCount::All => blk.live_warps,
+            BarCount::Threads(n) => n / 32,
+        };
+        let done = blk.bars[id as usize].warps_arrived >= expected
+            && self.try_complete_bar(b, id, Some(me));
         match (wait, done) {
             (false, _) | (true, true) => Step::Done(0),
             (true, false) => Step::Wait,
@@ -209,6 +217,7 @@ impl Core {
     }
 
     /// Counts warp `w`'s arrival at barrier `id` if all its live lanes arrived.
+    #[inline]
     fn warp_arrival(&mut self, b: usize, w: u32, id: u32) {
         let live = self.warps[w as usize].live();
         let blk = &mut self.blocks[b];
@@ -265,6 +274,33 @@ impl Core {
         let mut waiters = std::mem::take(&mut bar.waiters);
         self.stats.collectives += 1;
         let mut me_done = false;
+        if !carried {
+            // Every warp's arrival was counted (the usual case): every
+            // waiter goes, with no per-waiter look at its warp.
+            for &l in &waiters {
+                if Some(l) == me {
+                    me_done = true;
+                    self.resume_self(l);
+                } else {
+                    self.release(l, 0);
+                }
+            }
+            if self.race_on() {
+                let bu = b as u32;
+                self.race_do(
+                    |r| r.bar_complete(bu, id, &waiters, &[]),
+                    || Event::BarComplete {
+                        b: bu,
+                        id,
+                        waiters: waiters.clone(),
+                        carried: Vec::new(),
+                    },
+                );
+            }
+            waiters.clear();
+            self.blocks[b].bars[id as usize].waiters = waiters;
+            return me_done;
+        }
         let mut kept = Vec::new();
         for &l in &waiters {
             let wi = (self.lanes[l as usize].warp - first_warp) as usize;

@@ -36,17 +36,23 @@ thread_local! {
 /// The call site of a primitive as reports will name it (through every
 /// `#[track_caller]` caller), recorded while [`record_call_sites`] is on.
 #[track_caller]
+#[inline(always)]
 fn here() -> &'static Location<'static> {
     let loc = Location::caller();
-    if !RECORDING.with(Cell::get) {
-        return loc;
+    if RECORDING.with(Cell::get) {
+        record_site(loc);
     }
+    loc
+}
+
+#[cold]
+#[inline(never)]
+fn record_site(loc: &'static Location<'static>) {
     SITES.with(|s| {
         if let Some(v) = s.borrow_mut().as_mut() {
             v.push((crate::sched::current_lane(), loc));
         }
     });
-    loc
 }
 
 /// Starts (`true`) or stops recording, on this thread, the source location

@@ -48,6 +48,8 @@ mod barrier;
 mod cluster;
 mod device;
 mod diagnose;
+#[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
+mod fiber;
 pub mod lane;
 mod mbarrier;
 #[cfg(unix)]

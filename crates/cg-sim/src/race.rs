@@ -257,8 +257,10 @@ pub(crate) struct Race {
     /// Releases read by each lane's relaxed atomics, for its next acquire
     /// fence, with their heads.
     acq_pending: Vec<Vec<(Clock, Head)>>,
-    /// Per (block slot, barrier id): the current phase's releases.
-    bars: HashMap<(u32, u32), Acc>,
+    /// Per block slot and barrier id (`b * 16 + id`): the current
+    /// phase's releases. A vector, kept with its entries' capacity from
+    /// phase to phase: every lane's every barrier arrival lands here.
+    bars: Vec<Acc>,
     /// Per cluster: the current phase's releases, and the last completed
     /// phase's clock.
     cluster_acc: Vec<Acc>,
@@ -368,6 +370,11 @@ fn join_into(dst: &mut [u32], src: &[u32]) {
     }
 }
 
+/// The index of barrier `id` of block slot `b` in [`Race::bars`].
+fn bar_slot(b: u32, id: u32) -> usize {
+    b as usize * crate::barrier::BARRIERS_PER_BLOCK as usize + id as usize
+}
+
 /// `a ⊔ b` of two pasts.
 fn join_past(a: &Past, b: &Past) -> Past {
     match (a, b) {
@@ -440,7 +447,7 @@ impl Race {
             grid_split: Vec::new(),
             split_joins: Vec::new(),
             acq_pending: Vec::new(),
-            bars: HashMap::default(),
+            bars: Vec::new(),
             cluster_acc: Vec::new(),
             cluster_done: Vec::new(),
             grid_acc: Acc::default(),
@@ -468,7 +475,9 @@ impl Race {
         self.grid_split = vec![None; n];
         self.split_joins = vec![false; n];
         self.acq_pending = vec![Vec::new(); n];
-        self.bars.clear();
+        for acc in &mut self.bars {
+            acc.entries.clear();
+        }
         self.cluster_acc = (0..nclusters).map(|_| Acc::default()).collect();
         self.cluster_done = vec![None; nclusters];
         self.grid_acc = Acc::default();
@@ -616,6 +625,7 @@ impl Race {
 
     /// An arrival's release: the split arrive's, if one is pending in
     /// `split`, else what the lane knows now.
+    #[inline]
     fn arrival(&mut self, t: u32, grid: bool) -> (Vc, u32, Past) {
         let pending = if grid {
             self.grid_split[t as usize].take()
@@ -640,8 +650,11 @@ impl Race {
     /// releases what the lane knew at its arrive, not what it did since.
     pub fn bar_arrive(&mut self, b: u32, id: u32, t: u32) {
         let (k, own, past) = self.arrival(t, false);
-        let acc = self.bars.entry((b, id)).or_default();
-        Self::add(acc, &k, t, own, &past);
+        let i = bar_slot(b, id);
+        if i >= self.bars.len() {
+            self.bars.resize_with(i + 1, Acc::default);
+        }
+        self.bars[i].entries.push((t, k, own, past));
         self.tick(t);
     }
 
@@ -674,17 +687,23 @@ impl Race {
     /// arrival of the phase; `carried` lanes (of warps that only partly
     /// arrived) count again in the next phase.
     pub fn bar_complete(&mut self, b: u32, id: u32, waiters: &[u32], carried: &[u32]) {
-        let Some(mut acc) = self.bars.remove(&(b, id)) else {
+        let i = bar_slot(b, id);
+        // No arrival recorded since the last phase: nothing to acquire.
+        let Some(acc) = self.bars.get_mut(i).filter(|a| !a.entries.is_empty()) else {
             return;
         };
+        let acc = std::mem::take(acc);
         let clock = self.finish(&acc, carried);
         for &t in waiters {
             self.complete_for(t, &clock);
         }
-        acc.entries.retain(|(t, _, _, _)| carried.contains(t));
-        if !acc.entries.is_empty() {
-            self.bars.insert((b, id), acc);
+        let mut acc = acc;
+        if carried.is_empty() {
+            acc.entries.clear();
+        } else {
+            acc.entries.retain(|(t, _, _, _)| carried.contains(t));
         }
+        self.bars[i] = acc;
     }
 
     /// `bar.warp.sync` (or the grid barrier): every lane of `lanes` acquires

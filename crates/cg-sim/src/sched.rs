@@ -3,23 +3,37 @@
 //! returns. When no lane can run, the `activemask` convergence model is
 //! applied; if that frees nobody, the stall is diagnosed.
 
-use std::cell::{Cell, RefCell};
+use std::cell::{Cell, RefCell, RefMut};
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::ptr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, Once};
 
+#[cfg(not(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes"))))]
 use corosensei::{Coroutine, CoroutineResult, Yielder};
 
 use crate::race::{Event, Race};
 use crate::report::{Report, SourceLocation};
 use crate::shared::SmemMap;
 use crate::stack::{LaneStack, StackPool};
-use crate::state::{Core, LaneState, Step, Wait};
+#[cfg(not(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes"))))]
+use crate::state::LaneState;
+use crate::state::{Core, Step, Wait};
 use crate::{LaunchConfig, LaunchStats, SimDevice, SimError};
 
+#[cfg(not(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes"))))]
 type LaneCoroutine = Coroutine<(), (), (), LaneStack>;
+
+/// How a running lane gave the thread back to the scheduler.
+pub(crate) enum Outcome {
+    /// It blocked or spins: it is resumed later.
+    Yield,
+    /// Its kernel body returned.
+    Return,
+    /// Its kernel body panicked (or, at teardown, was unwound).
+    Panic(Box<dyn std::any::Any + Send>),
+}
 
 thread_local! {
     /// The running launch's state (null outside a launch).
@@ -72,27 +86,76 @@ pub(crate) fn with_core<R>(f: impl FnOnce(&mut Core, u32) -> R) -> R {
 pub(crate) fn block_on(f: impl FnOnce(&mut Core, u32) -> Step) -> u64 {
     let cell = core_cell();
     let me = CUR.with(Cell::get);
-    let step = {
-        let mut core = cell.borrow_mut();
-        if core.tearing_down || std::thread::panicking() {
-            // The lane is unwinding (after its own panic, or because the
-            // launch failed): it must not suspend, since the panic state is
-            // per OS thread and other lanes would run "while panicking".
-            return 0;
-        }
-        f(&mut core, me)
+    let mut core = cell.borrow_mut();
+    if core.tearing_down || std::thread::panicking() {
+        // The lane is unwinding (after its own panic, or because the
+        // launch failed): it must not suspend, since the panic state is
+        // per OS thread and other lanes would run "while panicking".
+        return 0;
+    }
+    if let Step::Done(v) = f(&mut core, me) {
+        return v;
+    }
+    suspend(cell, core, me, true);
+    cell.borrow().lanes[me as usize].result
+}
+
+/// Suspends the running lane `me` (`core` is the launch state it
+/// borrowed), after a blocking primitive (`blocked`) or `yield_now`.
+///
+/// A blocked lane hands the thread to the next queued lane itself when the
+/// scheduler would do nothing but resume that lane: no error to report,
+/// and a lane in `queue` (the scheduler takes `queue` before `spinners`).
+/// It does the scheduler's bookkeeping for the switch first (the resume
+/// counted, the spin streak broken as by any non-spinning lane). Otherwise
+/// the scheduler takes over, as for every `yield_now`.
+#[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
+#[inline(always)]
+fn suspend(cell: &RefCell<Core>, mut core: RefMut<'_, Core>, me: u32, blocked: bool) {
+    let save = &raw mut core.fiber_sp[me as usize];
+    let next = if blocked && core.error.is_none() {
+        core.queue.pop_front()
+    } else {
+        None
     };
-    match step {
-        Step::Done(v) => v,
-        Step::Wait => {
-            suspend(cell, me);
-            cell.borrow().lanes[me as usize].result
+    let to = match next {
+        Some(j) => {
+            core.stats.context_switches += 1;
+            core.spin_streak = 0;
+            CUR.with(|c| c.set(j));
+            // The lane after `j` runs next but one: start fetching the top
+            // of its stack (its saved registers and the frames of its
+            // suspension), which a round over a block's lanes has evicted.
+            if let Some(&k) = core.queue.front() {
+                crate::fiber::prefetch(core.fiber_sp[k as usize], STACK_LINES);
+            }
+            core.fiber_sp[j as usize]
         }
+        None => {
+            core.fiber_out = Some((me, Outcome::Yield));
+            core.sched_sp
+        }
+    };
+    drop(core);
+    // SAFETY: `save` is this lane's slot in `fiber_sp`, which lives as long
+    // as the unit (nothing resizes it while lanes run) and which no
+    // reference covers now (the borrow is dropped); `to` is the stack
+    // pointer of a queued lane, suspended or prepared with its stack alive
+    // (`UnitLanes` holds it until the lane finishes), or the scheduler's,
+    // which waits in `UnitLanes::run` for exactly this.
+    unsafe { crate::fiber::switch(save, to) };
+    if cell.borrow().tearing_down {
+        // The launch failed: teardown resumes a suspended lane only to
+        // unwind its stack (running its destructors), as dropping a
+        // suspended coroutine does.
+        std::panic::resume_unwind(Box::new(TearDown));
     }
 }
 
-fn suspend(cell: &RefCell<Core>, me: u32) {
-    let y = cell.borrow().lanes[me as usize].yielder;
+#[cfg(not(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes"))))]
+fn suspend(_cell: &RefCell<Core>, core: RefMut<'_, Core>, me: u32, _blocked: bool) {
+    let y = core.lanes[me as usize].yielder;
+    drop(core);
     assert!(
         !y.is_null(),
         "lane suspended before registering its yielder"
@@ -103,25 +166,34 @@ fn suspend(cell: &RefCell<Core>, me: u32) {
     unsafe { (*y).suspend(()) };
 }
 
+/// Cache lines above a suspended lane's stack pointer that its resumption
+/// reads first (its saved registers, then the frames of `suspend`,
+/// `block_on`, the primitive and the kernel body), prefetched one lane
+/// ahead.
+#[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
+const STACK_LINES: usize = 6;
+
+/// The payload that unwinds a suspended lane at teardown.
+#[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
+struct TearDown;
+
 /// `yield_now`: give up the turn, stay runnable.
 pub(crate) fn yield_now(loc: &'static std::panic::Location<'static>) {
     let cell = core_cell();
     let me = CUR.with(Cell::get);
-    {
-        let mut core = cell.borrow_mut();
-        if core.tearing_down || std::thread::panicking() {
-            return;
-        }
-        let l = &mut core.lanes[me as usize];
-        l.wait = Wait::Spin;
-        l.loc = loc;
-        if core.spin_last {
-            core.spinners.push_back(me);
-        } else {
-            core.queue.push_back(me);
-        }
+    let mut core = cell.borrow_mut();
+    if core.tearing_down || std::thread::panicking() {
+        return;
     }
-    suspend(cell, me);
+    let l = &mut core.lanes[me as usize];
+    l.wait = Wait::Spin;
+    l.loc = loc;
+    if core.spin_last {
+        core.spinners.push_back(me);
+    } else {
+        core.queue.push_back(me);
+    }
+    suspend(cell, core, me, false);
     cell.borrow_mut().lanes[me as usize].wait = Wait::None;
 }
 
@@ -214,22 +286,12 @@ fn run_unit(
     stacks: &mut StackPool,
 ) -> Result<(), SimError> {
     let n = core.borrow_mut().setup_unit(clusters);
-    let mut coros: Vec<Option<LaneCoroutine>> = Vec::with_capacity(n);
-    let mut result = Ok(());
-    for i in 0..n as u32 {
-        match stacks.get() {
-            Ok(stack) => coros.push(Some(new_lane(stack, i, kernel))),
-            Err(e) => {
-                result = Err(e);
-                break;
-            }
-        }
-    }
+    let (mut lanes, mut result) = UnitLanes::new(core, n, &kernel, stacks);
     if result.is_ok() {
-        result = drive(core, &mut coros, stacks);
+        result = drive(core, &mut lanes, stacks);
     }
-    if coros.iter().any(Option::is_some) {
-        teardown(core, &mut coros);
+    if lanes.any_alive() {
+        lanes.teardown(core);
     }
     // Free the unit's shared memory (keeping its layout for a report of
     // the launch's detector, when the unit recorded for it).
@@ -449,6 +511,207 @@ fn race_report(
     c.race_found_report(f)
 }
 
+/// The lanes of the unit being run: on x86-64 Unix, contexts that switch
+/// from lane to lane ([`crate::fiber`]); elsewhere, `corosensei`
+/// coroutines that each give the thread back to the scheduler.
+#[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
+struct UnitLanes<'k> {
+    /// The kernel reference in `run_unit`'s frame, whose address every
+    /// lane's entry reads it from: borrowed for as long as the lanes live.
+    _kernel: std::marker::PhantomData<&'k &'k dyn Fn()>,
+    /// Each lane's stack, until the lane finishes.
+    stacks: Vec<Option<LaneStack>>,
+}
+
+#[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
+impl<'k> UnitLanes<'k> {
+    /// Stacks and start contexts for the unit's `n` lanes (as many as
+    /// there were stacks for, with the error that stopped there).
+    fn new(
+        core: &RefCell<Core>,
+        n: usize,
+        kernel: &'k &'k dyn Fn(),
+        pool: &mut StackPool,
+    ) -> (Self, Result<(), SimError>) {
+        let kp = kernel as *const &dyn Fn() as usize;
+        let mut stacks = Vec::with_capacity(n);
+        let mut sps = Vec::with_capacity(n);
+        let mut result = Ok(());
+        for i in 0..n {
+            match pool.get() {
+                Ok(s) => {
+                    let top = corosensei::stack::Stack::base(&s).get();
+                    // SAFETY: the stack is new or its last lane finished:
+                    // nothing lives below its top.
+                    sps.push(unsafe { crate::fiber::prepare(top, kp, i) });
+                    stacks.push(Some(s));
+                }
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        let mut c = core.borrow_mut();
+        c.fiber_started = vec![false; sps.len()];
+        c.fiber_sp = sps;
+        let lanes = UnitLanes {
+            _kernel: std::marker::PhantomData,
+            stacks,
+        };
+        (lanes, result)
+    }
+
+    /// Resumes (or starts) queued lane `i`; returns when a lane (`i`, or
+    /// one the thread was handed to) gives the thread back, with that
+    /// lane and how.
+    fn run(&mut self, core: &RefCell<Core>, i: u32) -> (u32, Outcome) {
+        assert!(
+            self.stacks[i as usize].is_some(),
+            "queued lane has no stack"
+        );
+        let (save, to) = {
+            let mut c = core.borrow_mut();
+            (&raw mut c.sched_sp, c.fiber_sp[i as usize])
+        };
+        // SAFETY: `save` is the scheduler's slot in the unit state, which
+        // no reference covers now; `to` is lane `i`'s context, suspended or
+        // prepared, on its live stack. Lanes switch back here only through
+        // `sched_sp`, having left `fiber_out`.
+        unsafe { crate::fiber::switch(save, to) };
+        core.borrow_mut()
+            .fiber_out
+            .take()
+            .expect("a lane gave the thread back without saying how")
+    }
+
+    /// The stack of lane `l`, which finished.
+    fn finished(&mut self, l: u32) -> Option<LaneStack> {
+        self.stacks[l as usize].take()
+    }
+
+    fn any_alive(&self) -> bool {
+        self.stacks.iter().any(Option::is_some)
+    }
+
+    /// Unwinds every lane that started and has not finished, with
+    /// primitives disabled, and frees the stacks.
+    fn teardown(&mut self, core: &RefCell<Core>) {
+        core.borrow_mut().tearing_down = true;
+        for i in 0..self.stacks.len() {
+            if self.stacks[i].is_none() {
+                continue;
+            }
+            if core.borrow().fiber_started[i] {
+                CUR.with(|c| c.set(i as u32));
+                // It unwinds from its suspension (`TearDown`) and hands
+                // the thread back as a panic, which says nothing new.
+                drop(self.run(core, i as u32));
+            }
+            self.stacks[i] = None;
+        }
+        core.borrow_mut().tearing_down = false;
+    }
+}
+
+/// The first code of every lane (called by the context [`crate::fiber`]
+/// prepared for it): runs the kernel `*kp` as lane `i`, then hands the
+/// thread back to the scheduler for good.
+#[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
+pub(crate) extern "C" fn lane_entry(kp: usize, i: usize) -> ! {
+    let cell = core_cell();
+    cell.borrow_mut().fiber_started[i] = true;
+    // SAFETY: `kp` points at the kernel reference in `run_unit`'s frame
+    // (`UnitLanes` borrows it), which outlives every lane of the
+    // unit: they all finish or are unwound (`UnitLanes::teardown`) before
+    // `run_unit` returns.
+    let kernel: &dyn Fn() = unsafe { *(kp as *const &dyn Fn()) };
+    let out = match catch_unwind(AssertUnwindSafe(kernel)) {
+        Ok(()) => Outcome::Return,
+        Err(payload) => Outcome::Panic(payload),
+    };
+    let (save, to) = {
+        let mut c = cell.borrow_mut();
+        c.fiber_out = Some((i as u32, out));
+        (&raw mut c.fiber_sp[i], c.sched_sp)
+    };
+    // SAFETY: as in `suspend`: `save` is this lane's slot, `to` the
+    // scheduler waiting in `UnitLanes::run`. Nothing on this stack needs
+    // dropping any more: it is never resumed.
+    unsafe { crate::fiber::switch(save, to) };
+    std::process::abort()
+}
+
+#[cfg(not(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes"))))]
+struct UnitLanes<'k> {
+    coros: Vec<Option<LaneCoroutine>>,
+    _kernel: std::marker::PhantomData<&'k &'k dyn Fn()>,
+}
+
+#[cfg(not(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes"))))]
+impl<'k> UnitLanes<'k> {
+    fn new(
+        _core: &RefCell<Core>,
+        n: usize,
+        kernel: &'k &'k dyn Fn(),
+        pool: &mut StackPool,
+    ) -> (Self, Result<(), SimError>) {
+        let mut coros = Vec::with_capacity(n);
+        let mut result = Ok(());
+        for i in 0..n as u32 {
+            match pool.get() {
+                Ok(stack) => coros.push(Some(new_lane(stack, i, *kernel))),
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
+        }
+        let lanes = UnitLanes {
+            coros,
+            _kernel: std::marker::PhantomData,
+        };
+        (lanes, result)
+    }
+
+    fn run(&mut self, _core: &RefCell<Core>, i: u32) -> (u32, Outcome) {
+        let co = self.coros[i as usize]
+            .as_mut()
+            .expect("queued lane has no coroutine");
+        let out = match catch_unwind(AssertUnwindSafe(|| co.resume(()))) {
+            Ok(CoroutineResult::Yield(())) => Outcome::Yield,
+            Ok(CoroutineResult::Return(())) => Outcome::Return,
+            Err(payload) => Outcome::Panic(payload),
+        };
+        (i, out)
+    }
+
+    fn finished(&mut self, l: u32) -> Option<LaneStack> {
+        self.coros[l as usize].take().map(Coroutine::into_stack)
+    }
+
+    fn any_alive(&self) -> bool {
+        self.coros.iter().any(Option::is_some)
+    }
+
+    /// Unwinds every lane that has not finished, with primitives disabled.
+    fn teardown(&mut self, core: &RefCell<Core>) {
+        core.borrow_mut().tearing_down = true;
+        for (i, co) in self.coros.iter_mut().enumerate() {
+            if let Some(co) = co.take() {
+                CUR.with(|c| c.set(i as u32));
+                drop(co);
+            }
+        }
+        let mut c = core.borrow_mut();
+        c.tearing_down = false;
+        for l in c.lanes.iter_mut().filter(|l| l.state != LaneState::Exited) {
+            l.yielder = ptr::null();
+        }
+    }
+}
+
+#[cfg(not(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes"))))]
 fn new_lane(stack: LaneStack, i: u32, kernel: &dyn Fn()) -> LaneCoroutine {
     let body = move |y: &Yielder<(), ()>, ()| {
         with_core(|c, _| c.lanes[i as usize].yielder = y);
@@ -463,7 +726,7 @@ fn new_lane(stack: LaneStack, i: u32, kernel: &dyn Fn()) -> LaneCoroutine {
 
 fn drive(
     core: &RefCell<Core>,
-    coros: &mut [Option<LaneCoroutine>],
+    lanes: &mut UnitLanes<'_>,
     stacks: &mut StackPool,
 ) -> Result<(), SimError> {
     loop {
@@ -484,17 +747,16 @@ fn drive(
             }
             return Err(c.stall_error());
         };
-        let co = coros[i as usize]
-            .as_mut()
-            .expect("queued lane has no coroutine");
         CUR.with(|c| c.set(i));
         IN_LANE.with(|f| f.set(true));
-        let r = catch_unwind(AssertUnwindSafe(|| co.resume(())));
+        // The lane that gives the thread back: `i`, or (on x86-64 Unix) a
+        // lane the thread was handed to after `i` blocked.
+        let (i, r) = lanes.run(core, i);
         IN_LANE.with(|f| f.set(false));
         let mut c = core.borrow_mut();
         c.stats.context_switches += 1;
         match r {
-            Ok(CoroutineResult::Yield(())) => {
+            Outcome::Yield => {
                 if matches!(c.lanes[i as usize].wait, Wait::Spin) {
                     c.spin_streak += 1;
                     // A whole round of spinning: the spinners may wait for
@@ -509,13 +771,17 @@ fn drive(
                     c.spin_streak = 0;
                 }
             }
-            Ok(CoroutineResult::Return(())) => {
+            Outcome::Return => {
                 c.spin_streak = 0;
                 c.lane_exited(i);
-                let co = coros[i as usize].take().expect("finished lane");
-                stacks.put(co.into_stack());
+                let stack = lanes.finished(i).expect("finished lane");
+                stacks.put(stack);
             }
-            Err(payload) => return Err(panic_error(&c, i, payload)),
+            Outcome::Panic(payload) => {
+                // The lane is over; its stack goes with it.
+                drop(lanes.finished(i));
+                return Err(panic_error(&c, i, payload));
+            }
         }
         if let Some(e) = c.error.take() {
             return Err(e);
@@ -551,21 +817,5 @@ fn panic_error(c: &Core, i: u32, payload: Box<dyn std::any::Any + Send>) -> SimE
         thread: l.tid.into(),
         message,
         location: PANIC_AT.with(|p| p.borrow_mut().take()),
-    }
-}
-
-/// Unwinds every lane that has not finished, with primitives disabled.
-fn teardown(core: &RefCell<Core>, coros: &mut [Option<LaneCoroutine>]) {
-    core.borrow_mut().tearing_down = true;
-    for (i, co) in coros.iter_mut().enumerate() {
-        if let Some(co) = co.take() {
-            CUR.with(|c| c.set(i as u32));
-            drop(co);
-        }
-    }
-    let mut c = core.borrow_mut();
-    c.tearing_down = false;
-    for l in c.lanes.iter_mut().filter(|l| l.state != LaneState::Exited) {
-        l.yielder = ptr::null();
     }
 }

@@ -5,6 +5,7 @@ use std::collections::VecDeque;
 use std::ops::Range;
 use std::panic::Location;
 
+#[cfg(not(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes"))))]
 use corosensei::Yielder;
 
 use crate::async_copy::AsyncCopies;
@@ -44,6 +45,14 @@ pub(crate) struct WarpOp {
     pub c: u32,
 }
 
+/// The collective a lane waits at: its kind and mask (the operands are in
+/// the warp's `vals` and `bc`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct WarpAt {
+    pub kind: WarpKind,
+    pub mask: u32,
+}
+
 /// The thread count of a block barrier.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum BarCount {
@@ -57,7 +66,7 @@ pub(crate) enum BarCount {
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Wait {
     None,
-    Warp(WarpOp),
+    Warp(WarpAt),
     ActiveMask,
     Bar {
         id: u32,
@@ -119,6 +128,7 @@ pub(crate) struct Lane {
     /// Where this lane's `grid.barrier_arrive()` is, until its wait.
     pub grid_split_at: Option<Loc>,
     /// The coroutine's yielder, registered when the lane first runs.
+    #[cfg(not(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes"))))]
     pub yielder: *const Yielder<(), ()>,
 }
 
@@ -131,6 +141,19 @@ pub(crate) struct Warp {
     pub exited: u32,
     /// Lanes blocked at a warp collective.
     pub waiting: u32,
+    /// The lanes of `waiting` whose collective has the kind and mask
+    /// `cur`: a lane completing a collective of that kind and mask needs
+    /// only `need & !same == 0`, with no pass over its lanes' waits
+    /// (lanes of one warp usually meet at one collective at a time).
+    pub same: u32,
+    /// The kind and mask of the collective `same` counts (stale while
+    /// `same` is 0).
+    pub cur: (WarpKind, u32),
+    /// Each waiting lane's operands (`a`, and `shfl`'s `b` and `c`), by
+    /// lane id, stored at its arrival so that the completing lane reads
+    /// them from one place.
+    pub vals: [u64; 32],
+    pub bc: [(u32, u32); 32],
     /// Lanes blocked at `activemask`.
     pub am_waiting: u32,
 }
@@ -261,6 +284,18 @@ pub(crate) struct Core {
     pub units: u32,
     /// The global memory of the launch's typed parameters.
     pub regions: Vec<crate::region::Region>,
+    /// The lanes' contexts ([`crate::fiber`]): each suspended or
+    /// not-yet-started lane's stack pointer, whether it has started, the
+    /// scheduler's stack pointer while a lane runs, and how the last lane
+    /// to hand the thread back to the scheduler left it.
+    #[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
+    pub fiber_sp: Vec<usize>,
+    #[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
+    pub fiber_started: Vec<bool>,
+    #[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
+    pub sched_sp: usize,
+    #[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
+    pub fiber_out: Option<(u32, crate::sched::Outcome)>,
 }
 
 impl Core {
@@ -298,6 +333,14 @@ impl Core {
             unit: 0,
             units: 0,
             regions: Vec::new(),
+            #[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
+            fiber_sp: Vec::new(),
+            #[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
+            fiber_started: Vec::new(),
+            #[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
+            sched_sp: 0,
+            #[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
+            fiber_out: None,
         }
     }
 
@@ -373,6 +416,10 @@ impl Core {
                         existing: if n == 32 { u32::MAX } else { (1 << n) - 1 },
                         exited: 0,
                         waiting: 0,
+                        same: 0,
+                        cur: (WarpKind::Sync, 0),
+                        vals: [0; 32],
+                        bc: [(0, 0); 32],
                         am_waiting: 0,
                     });
                 }
@@ -394,6 +441,11 @@ impl Core {
                         last_load: 0,
                         load_repeats: 0,
                         grid_split_at: None,
+                        #[cfg(not(all(
+                            target_arch = "x86_64",
+                            unix,
+                            not(feature = "coroutine-lanes")
+                        )))]
                         yielder: std::ptr::null(),
                     });
                 }

@@ -4,7 +4,7 @@
 use crate::lane::{ReduxOp, ShflMode};
 use crate::race::Event;
 use crate::report::mask_lanes;
-use crate::state::{Core, Loc, Step, Wait, WarpKind, WarpOp};
+use crate::state::{Core, Loc, Step, Wait, WarpAt, WarpKind, WarpOp};
 
 /// Iterates the set bits of `m`, lowest first.
 pub(crate) fn bits(mut m: u32) -> impl Iterator<Item = u32> + Clone {
@@ -94,13 +94,6 @@ pub(crate) fn kind_name(kind: WarpKind) -> String {
     }
 }
 
-/// The operands of a warp collective's lanes, by lane id.
-struct Operands {
-    vals: [u64; 32],
-    /// `shfl`'s `b` and `c`.
-    bc: [(u32, u32); 32],
-}
-
 impl Core {
     /// Lane `me` reaches a warp collective.
     pub fn warp_arrive(&mut self, me: u32, op: WarpOp, loc: Loc) -> Step {
@@ -109,63 +102,94 @@ impl Core {
             (l.warp as usize, l.lane_id)
         };
         let bit = 1u32 << lid;
-        if op.mask & bit == 0 {
-            let msg = format!(
+        let warp = &self.warps[w];
+        let need = op.mask & warp.existing;
+        if op.mask & bit == 0 || need & warp.exited != 0 {
+            return self.warp_arrival_misuse(me, op, loc);
+        }
+        self.stats.lane_collectives += 1;
+        let at = WarpAt {
+            kind: op.kind,
+            mask: op.mask,
+        };
+        self.block(me, Wait::Warp(at), loc);
+        let key = (op.kind, op.mask);
+        let warp = &mut self.warps[w];
+        warp.waiting |= bit;
+        warp.vals[lid as usize] = op.a;
+        warp.bc[lid as usize] = (op.b, op.c);
+        // Every lane of the mask must wait at a collective of this kind and
+        // mask: the lanes `same` counts, when it counts this collective.
+        let ready = if warp.same != 0 && warp.cur == key {
+            warp.same |= bit;
+            warp.same
+        } else if warp.same == 0 {
+            warp.cur = key;
+            let same = if warp.waiting == bit {
+                bit
+            } else {
+                self.waiting_at(w, key)
+            };
+            self.warps[w].same = same;
+            same
+        } else {
+            // Lanes of another collective wait too (a divergent warp):
+            // find this one's among the waiting lanes. If the mask's lanes
+            // are not all here, the lanes may still sort themselves out
+            // (another group can complete), or this is a mismatch, left
+            // for the stall analysis.
+            self.waiting_at(w, key)
+        };
+        if need & !ready != 0 {
+            return Step::Wait;
+        }
+        self.complete_warp(me, w, need, op, loc)
+    }
+
+    /// The misuse report of lane `me` reaching `op`: its mask leaves out
+    /// the lane, or names lanes that have exited. Out of line: arrivals
+    /// are the simulator's hottest path.
+    #[cold]
+    #[inline(never)]
+    fn warp_arrival_misuse(&mut self, me: u32, op: WarpOp, loc: Loc) -> Step {
+        let (w, lid) = {
+            let l = &self.lanes[me as usize];
+            (l.warp as usize, l.lane_id)
+        };
+        let msg = if op.mask & 1 << lid == 0 {
+            format!(
                 "{} called with mask {:#010x}, which does not contain the calling lane {lid}",
                 kind_name(op.kind),
                 op.mask
-            );
-            return self.misuse(me, loc, msg);
-        }
-        let warp = &self.warps[w];
-        let need = op.mask & warp.existing;
-        if need & warp.exited != 0 {
-            let msg = format!(
+            )
+        } else {
+            let warp = &self.warps[w];
+            format!(
                 "{} with mask {:#010x} names lanes {} that have already exited",
                 kind_name(op.kind),
                 op.mask,
-                mask_lanes(need & warp.exited)
-            );
-            return self.misuse(me, loc, msg);
-        }
-        self.stats.lane_collectives += 1;
-        self.block(me, Wait::Warp(op), loc);
-        let warp = &mut self.warps[w];
-        warp.waiting |= bit;
-        if warp.waiting & need != need {
-            return Step::Wait;
-        }
-        let base = warp.base as usize;
-        // Every lane of the mask must wait at a collective of this kind and
-        // mask; their operands, gathered in the same pass.
-        let mut ops = Operands {
-            vals: [0; 32],
-            bc: [(0, 0); 32],
+                mask_lanes(op.mask & warp.existing & warp.exited)
+            )
         };
-        for j in bits(need) {
-            match self.lanes[base + j as usize].wait {
-                Wait::Warp(o) if o.kind == op.kind && o.mask == op.mask => {
-                    ops.vals[j as usize] = o.a;
-                    ops.bc[j as usize] = (o.b, o.c);
-                }
-                // Left for the stall analysis: the lanes may still sort
-                // themselves out (another group can complete), or this is a
-                // mismatch.
-                _ => return Step::Wait,
-            }
-        }
-        self.complete_warp(me, w, need, op, loc, &ops)
+        self.misuse(me, loc, msg)
     }
 
-    fn complete_warp(
-        &mut self,
-        me: u32,
-        w: usize,
-        need: u32,
-        op: WarpOp,
-        loc: Loc,
-        ops: &Operands,
-    ) -> Step {
+    /// The lanes of warp `w` waiting at a collective of kind and mask `key`.
+    fn waiting_at(&self, w: usize, key: (WarpKind, u32)) -> u32 {
+        let warp = &self.warps[w];
+        let base = warp.base as usize;
+        bits(warp.waiting)
+            .filter(|&j| {
+                matches!(self.lanes[base + j as usize].wait,
+                    Wait::Warp(o) if o.kind == key.0 && o.mask == key.1)
+            })
+            .fold(0, |m, j| m | 1 << j)
+    }
+
+    /// Completes the collective `op` of warp `w` over lanes `need`, every
+    /// one of which waits at it; `me` (the last to arrive) runs on.
+    #[inline(never)]
+    fn complete_warp(&mut self, me: u32, w: usize, need: u32, op: WarpOp, loc: Loc) -> Step {
         let base = self.warps[w].base as usize;
         let b = self.warps[w].block as usize;
         if !self.blocks[b].checks.is_empty() {
@@ -174,9 +198,36 @@ impl Core {
                 return step;
             }
         }
-        self.warps[w].waiting &= !need;
+        let warp = &mut self.warps[w];
+        warp.waiting &= !need;
+        warp.same &= !need;
         self.stats.collectives += 1;
-        let vals = &ops.vals;
+        if let WarpKind::Shfl(mode) = op.kind {
+            // The commonest collective, without the general path's copies:
+            // each lane's result straight from the operands stored at the
+            // arrivals, released in lane order as below.
+            let mut mine = 0;
+            for j in bits(need) {
+                let warp = &self.warps[w];
+                let (b, c) = warp.bc[j as usize];
+                let src = match shfl_source(mode, j, b, c) {
+                    Some(src) if need >> src & 1 == 1 => src,
+                    _ => j,
+                };
+                let r = warp.vals[src as usize] as u32 as u64;
+                let lane = (base + j as usize) as u32;
+                if lane == me {
+                    mine = r;
+                } else {
+                    self.release(lane, r);
+                }
+            }
+            self.resume_self(me);
+            return Step::Done(mine);
+        }
+        // The operands the lanes of `need` stored at their arrival.
+        let warp = &self.warps[w];
+        let (vals, bc) = (&warp.vals.clone(), &warp.bc.clone());
         let lanes_of = |m: u32| bits(m).map(|j| vals[j as usize] as u32);
         // Results shared by every lane, where the collective has one.
         let common = match op.kind {
@@ -218,12 +269,13 @@ impl Core {
             }
             WarpKind::Shfl(_) | WarpKind::MatchAny => None,
         };
-        let mut mine = 0;
+        // Each lane's result, computed before any lane is released (which
+        // needs `self` mutably).
+        let mut res = [0u64; 32];
         for j in bits(need) {
-            let lane = (base + j as usize) as u32;
-            let r = common.unwrap_or_else(|| match op.kind {
+            res[j as usize] = common.unwrap_or_else(|| match op.kind {
                 WarpKind::Shfl(mode) => {
-                    let (b, c) = ops.bc[j as usize];
+                    let (b, c) = bc[j as usize];
                     match shfl_source(mode, j, b, c) {
                         Some(src) if need >> src & 1 == 1 => vals[src as usize] as u32 as u64,
                         _ => vals[j as usize] as u32 as u64,
@@ -233,14 +285,15 @@ impl Core {
                     .filter(|&k| vals[k as usize] == vals[j as usize])
                     .fold(0u64, |m, k| m | 1 << k),
             });
-            if lane == me {
-                mine = r;
-                self.resume_self(me);
-            } else {
-                self.release(lane, r);
+        }
+        for j in bits(need) {
+            let lane = (base + j as usize) as u32;
+            if lane != me {
+                self.release(lane, res[j as usize]);
             }
         }
-        Step::Done(mine)
+        self.resume_self(me);
+        Step::Done(res[(me as usize - base) & 31])
     }
 
     /// Lane `me` reads `activemask`: it waits until nothing else can run,
