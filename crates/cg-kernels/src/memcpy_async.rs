@@ -202,13 +202,7 @@ fn bulk_sum<const STAGES: usize>(input: *const f32, partial: *mut f32, n: u32) {
         let block = this_thread_block().with_threads::<BLOCK>();
         let rank = block.thread_rank() as usize;
         if !(input as usize).is_multiple_of(16) {
-            // SAFETY: the launcher passes `n` readable floats, which
-            // nothing writes during the launch.
-            let src = unsafe { GlobalSlice::from_raw_parts(input, n as usize) };
-            // SAFETY: no vectors: the scalar path reads none.
-            let none: GlobalSlice<F4> = unsafe { GlobalSlice::from_raw_parts(input.cast(), 0) };
-            let acc = plain_sum::<false>(&src, &none, n, rank as u32);
-            return finish(&block, partial, acc);
+            return plain_block(&block, input, partial, n);
         }
         let n = n as usize;
         let src = input_slice(input, n);
@@ -280,8 +274,20 @@ fn bulk_sum<const STAGES: usize>(input: *const f32, partial: *mut f32, n: u32) {
 /// loads are. The index arithmetic is `u32`, as the twin's.
 #[kernel]
 pub fn staged_plain(input: *const f32, partial: *mut f32, n: u32) {
-    let block = this_thread_block().with_threads::<BLOCK>();
-    let rank = block.thread_rank() as u32;
+    plain_block(
+        &this_thread_block().with_threads::<BLOCK>(),
+        input,
+        partial,
+        n,
+    );
+}
+
+/// [`staged_plain`]'s body (also the bulk kernels' path for an input that
+/// is not 16-byte aligned): the block's tiles summed from global memory,
+/// the total to `partial[blockIdx.x]`.
+#[inline(always)]
+fn plain_block(block: &ThreadBlock<BLOCK>, input: *const f32, partial: *mut f32, n: u32) {
+    let rank = block.thread_rank();
     let aligned = (input as usize).is_multiple_of(16);
     // SAFETY: the launcher passes `n` readable floats, which nothing writes
     // during the launch.
@@ -296,7 +302,7 @@ pub fn staged_plain(input: *const f32, partial: *mut f32, n: u32) {
     } else {
         plain_sum::<false>(&src, &src4, n, rank)
     };
-    finish(&block, partial, acc);
+    finish(block, partial, acc);
 }
 
 /// [`staged_plain`]'s loop over the block's tiles, on the vector path

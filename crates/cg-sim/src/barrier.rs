@@ -278,12 +278,7 @@ impl Core {
             // Every warp's arrival was counted (the usual case): every
             // waiter goes, with no per-waiter look at its warp.
             for &l in &waiters {
-                if Some(l) == me {
-                    me_done = true;
-                    self.resume_self(l);
-                } else {
-                    self.release(l, 0);
-                }
+                me_done |= self.wake(l, me);
             }
             if self.race_on() {
                 let bu = b as u32;
@@ -306,11 +301,8 @@ impl Core {
             let wi = (self.lanes[l as usize].warp - first_warp) as usize;
             if self.blocks[b].bars[id as usize].warp_masks[wi] != 0 {
                 kept.push(l);
-            } else if Some(l) == me {
-                me_done = true;
-                self.resume_self(l);
             } else {
-                self.release(l, 0);
+                me_done |= self.wake(l, me);
             }
         }
         if self.race_on() {
@@ -655,12 +647,7 @@ impl Core {
         );
         let mut me_done = false;
         for &l in &waiters {
-            if Some(l) == me {
-                me_done = true;
-                self.resume_self(l);
-            } else {
-                self.release(l, 0);
-            }
+            me_done |= self.wake(l, me);
         }
         waiters.clear();
         self.grid.waiters = waiters;

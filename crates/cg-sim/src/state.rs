@@ -478,6 +478,19 @@ impl Core {
         l.loc = loc;
     }
 
+    /// Lets waiter `lane` of a completed rendezvous go: the lane that
+    /// completed it (`me`) continues in place ([`Core::resume_self`]), any
+    /// other is released with result 0. True if `lane` was `me`.
+    pub fn wake(&mut self, lane: u32, me: Option<u32>) -> bool {
+        if Some(lane) == me {
+            self.resume_self(lane);
+            true
+        } else {
+            self.release(lane, 0);
+            false
+        }
+    }
+
     /// `me` completed a rendezvous itself: it continues without suspending.
     pub fn resume_self(&mut self, me: u32) {
         let l = &mut self.lanes[me as usize];

@@ -169,12 +169,20 @@ pub(crate) fn sync(m: &Multi) {
     }
 }
 
+/// Byte `offset` of software-barrier slot `slot` in the scratch at `base`
+/// (the layout of a slot: [`arch::SOFT_SLOT_BYTES`]).
+#[inline(always)]
+#[track_caller]
+fn slot_byte(base: arch::SharedAddr, slot: u32, offset: u32) -> arch::SharedAddr {
+    arch::shared_add(base, slot * arch::SOFT_SLOT_BYTES + offset)
+}
+
 /// The flag of warp `warp` (0 or 1) of the tile on software-barrier slot
 /// `slot`; only that warp's lane 0 writes it.
 #[inline(always)]
 #[track_caller]
 fn soft_flag(base: arch::SharedAddr, slot: u32, warp: u32) -> arch::SharedAddr {
-    arch::shared_add(base, slot * arch::SOFT_SLOT_BYTES + warp * 4)
+    slot_byte(base, slot, warp * 4)
 }
 
 /// Swap word `buffer` (0 or 1) of warp `warp` of the tile on slot `slot`:
@@ -183,10 +191,7 @@ fn soft_flag(base: arch::SharedAddr, slot: u32, warp: u32) -> arch::SharedAddr {
 #[inline(always)]
 #[track_caller]
 fn swap_word(base: arch::SharedAddr, slot: u32, warp: u32, buffer: u32) -> arch::SharedAddr {
-    arch::shared_add(
-        base,
-        slot * arch::SOFT_SLOT_BYTES + 8 + warp * 16 + buffer * 8,
-    )
+    slot_byte(base, slot, 8 + warp * 16 + buffer * 8)
 }
 
 /// The mbarrier of the swaps on slot `slot` (sm_80+): two arrivals per
@@ -195,7 +200,7 @@ fn swap_word(base: arch::SharedAddr, slot: u32, warp: u32, buffer: u32) -> arch:
 #[inline(always)]
 #[track_caller]
 fn swap_mbarrier(base: arch::SharedAddr, slot: u32) -> arch::SharedAddr {
-    arch::shared_add(base, slot * arch::SOFT_SLOT_BYTES + 8)
+    slot_byte(base, slot, 8)
 }
 
 /// The word warp `warp` (0 or 1) swaps in the phases of parity `parity`
@@ -204,10 +209,7 @@ fn swap_mbarrier(base: arch::SharedAddr, slot: u32) -> arch::SharedAddr {
 #[inline(always)]
 #[track_caller]
 fn swap_value(base: arch::SharedAddr, slot: u32, warp: u32, parity: u32) -> arch::SharedAddr {
-    arch::shared_add(
-        base,
-        slot * arch::SOFT_SLOT_BYTES + 16 + parity * 8 + warp * 4,
-    )
+    slot_byte(base, slot, 16 + parity * 8 + warp * 4)
 }
 
 /// The mbarrier of software-barrier slot `slot` (sm_80+): the slot's
@@ -215,7 +217,7 @@ fn swap_value(base: arch::SharedAddr, slot: u32, warp: u32, parity: u32) -> arch
 #[inline(always)]
 #[track_caller]
 fn soft_mbarrier(base: arch::SharedAddr, slot: u32) -> arch::SharedAddr {
-    arch::shared_add(base, slot * arch::SOFT_SLOT_BYTES)
+    slot_byte(base, slot, 0)
 }
 
 /// Sets up software-barrier slot `slot` for a new handle of its tile of
