@@ -14,35 +14,50 @@
 //!    zero before the launch.
 //! 2. [`radix_onesweep`], once per pass: each block of [`SORT_BLOCK`]
 //!    threads takes a tile of [`SORT_TILE`] keys (tile = block index,
-//!    blocks dispatched in order), sorts it by the pass's digit
-//!    ([`BlockRadixSort`] over that bit range: stable), finds each digit's
-//!    run in the sorted tile, and thread `d` publishes digit `d`'s count in
-//!    the tile's state, looks back over the earlier tiles' states of digit
-//!    `d` (summing counts until a tile holding its inclusive prefix) and
-//!    publishes the tile's inclusive prefix. With the exclusive scan of the
-//!    pass's global digit counts ([`BlockScan`]) every key's place follows:
-//!    the keys before its digit, plus those of its digit in earlier tiles,
-//!    plus its place in its digit's run; the block scatters them there.
+//!    blocks dispatched in order), loaded warp-striped (coalesced rows).
+//!    Each warp ranks its keys by the pass's digit in its own 256 digit
+//!    counters, one `match.any` per item (the lanes with the same digit:
+//!    the highest adds their number; CUB's "match" ranking). Thread `d`
+//!    then has the tile's count of digit `d`, publishes it in the tile's
+//!    look-back state at once, and turns the warps' counters into their
+//!    exclusive prefixes; one block scan gives both the tile's and the
+//!    pass's (global counts) exclusive prefixes over the digits. The keys
+//!    go to their sorted places in shared memory; thread `d` looks back
+//!    over the earlier tiles' states of digit `d` (summing counts until a
+//!    tile holding its inclusive prefix) and publishes the tile's
+//!    inclusive prefix; the block stores the sorted tile striped, so that
+//!    consecutive threads write consecutive places of a digit's run (and
+//!    then the values the same way).
 //!
 //! A state is one `u64`: the count in the low half, the launch's epoch
 //! times 4 plus the status (1: the tile's count, 2: its inclusive prefix)
 //! in the high half; states of another epoch read as not yet written, so
 //! they need no reset between launches (the host passes a new, non-zero
-//! epoch to every launch). A partial last tile is padded with `u32::MAX`,
-//! which sorts after every real key of its digit and is not stored.
+//! epoch to every launch). The missing keys of a partial last tile count
+//! as digit 255 and rank after every real key; they are not stored.
+//!
+//! The shape (256 threads × 24 keys) is the fastest of four measured on
+//! the H200 (384×20, 384×12, 256×16, 256×24: 18.9, 21.9, 23.3 and 26.1
+//! Gkeys/s at 2^28 keys, run `2026-12-02-onesweep-match`); the per-item
+//! loops are written out ([`unroll`](cooperative_groups::unroll)) so that
+//! the items stay in registers.
 
 use cooperative_groups::atomic::{AtomicRef, Device, Relaxed};
 use cooperative_groups::intrinsics::{block_idx, grid_dim};
 use cooperative_groups::prelude::*;
-use cooperative_groups::primitives::{
-    BlockHistogram, BlockLoad, BlockRadixSort, BlockScan, Direct, RadixSortOptions,
-};
-use cooperative_groups::{kernel, shared_array, temp_storage};
+use cooperative_groups::primitives::{BlockHistogram, BlockScan};
+use cooperative_groups::{kernel, shared_array};
 
-/// Threads per block.
+/// Threads per block of a pass (the first [`DIGITS`] of them also own a
+/// digit each: at least `DIGITS`).
 pub const SORT_BLOCK: u32 = 256;
-/// Keys per thread.
-pub const SORT_ITEMS: usize = 8;
+/// Keys per thread of a pass.
+pub const SORT_ITEMS: usize = 24;
+/// Threads per block of [`radix_histograms`] (one digit each).
+pub const HIST_BLOCK: u32 = DIGITS as u32;
+/// Warps per block of a pass: a set of digit counters each.
+const WARPS: usize = SORT_BLOCK as usize / 32;
+const _: () = assert!(SORT_BLOCK as usize >= DIGITS && SORT_BLOCK % 32 == 0);
 /// Keys per tile (block) of a pass.
 pub const SORT_TILE: usize = SORT_BLOCK as usize * SORT_ITEMS;
 /// Digits of a pass (8 bits).
@@ -66,10 +81,10 @@ fn pack(epoch: u32, status: u32, value: u32) -> u64 {
 
 /// Counts the digits of all four passes of the first `n` keys into
 /// `counts` (`PASSES · DIGITS` counters, zero before the launch). Any
-/// grid of [`SORT_BLOCK`] threads (a grid stride).
+/// grid of [`HIST_BLOCK`] threads (a grid stride).
 #[kernel]
 pub fn radix_histograms(keys: *const u32, counts: *mut u32, n: u32) {
-    let block = this_thread_block().with_threads::<SORT_BLOCK>();
+    let block = this_thread_block().with_threads::<HIST_BLOCK>();
     let bins = [
         shared_array!(u32; DIGITS),
         shared_array!(u32; DIGITS),
@@ -82,8 +97,8 @@ pub fn radix_histograms(keys: *const u32, counts: *mut u32, n: u32) {
     }
     block.sync();
     let r = block.thread_rank() as usize;
-    let stride = (grid_dim().x * SORT_BLOCK) as usize;
-    let mut i = block_idx().x as usize * SORT_BLOCK as usize + r;
+    let stride = (grid_dim().x * HIST_BLOCK) as usize;
+    let mut i = block_idx().x as usize * HIST_BLOCK as usize + r;
     while i < n as usize {
         // SAFETY: `i < n`: inside the keys.
         let k = unsafe { keys.add(i).read() };
@@ -104,14 +119,10 @@ pub fn radix_histograms(keys: *const u32, counts: *mut u32, n: u32) {
     }
 }
 
-type Count = BlockHistogram<u32, SORT_BLOCK, 1, DIGITS>;
-type Sort = BlockRadixSort<u32, SORT_BLOCK, SORT_ITEMS>;
-type SortPairs = BlockRadixSort<u32, SORT_BLOCK, SORT_ITEMS, u32>;
-type Load = BlockLoad<u32, SORT_BLOCK, SORT_ITEMS, Direct>;
+type Count = BlockHistogram<u32, HIST_BLOCK, 1, DIGITS>;
 
 /// One pass of the sort of the first `n` keys (and, with `PAIRS`, their
-/// values) from `input` to `output`; `sort` sorts the block's tile by the
-/// pass's digit. See [`radix_onesweep`].
+/// values) from `input` to `output`. See [`radix_onesweep`].
 ///
 /// # Safety
 /// As [`radix_onesweep`]'s documentation says; `values_in` and
@@ -119,7 +130,6 @@ type Load = BlockLoad<u32, SORT_BLOCK, SORT_ITEMS, Direct>;
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 unsafe fn onesweep<const PAIRS: bool>(
-    sort: impl FnOnce(&mut [u32; SORT_ITEMS], &mut [u32; SORT_ITEMS], RadixSortOptions),
     input: *const u32,
     output: *mut u32,
     values_in: *const u32,
@@ -131,104 +141,193 @@ unsafe fn onesweep<const PAIRS: bool>(
     epoch: u32,
 ) {
     let block = this_thread_block().with_threads::<SORT_BLOCK>();
-    let begin = shared_array!(u32; DIGITS);
-    let end = shared_array!(u32; DIGITS);
+    let warp = tiled_partition::<32>(&block);
+    // The warps' digit counters while ranking, then the sorted tile.
+    let buf = shared_array!(u32; SORT_TILE);
+    // Output place of the sorted tile's position 0, per digit.
     let base = shared_array!(u32; DIGITS);
-    let digs = shared_array!(u32; SORT_TILE);
     let n = n as usize;
     let tile = block_idx().x as usize;
     let first = tile * SORT_TILE;
     let valid = n.saturating_sub(first).min(SORT_TILE);
     let r = block.thread_rank() as usize;
+    let (w, lane) = (r / 32, warp.thread_rank());
     let shift = 8 * pass;
-    let load = Load::without_storage(&block);
-    // SAFETY: the first `n` keys are readable.
-    let src = unsafe { core::slice::from_raw_parts(input, n) };
-    let mut keys = load.load_partial(&src[first.min(n)..], valid, u32::MAX);
-    let mut values = [0u32; SORT_ITEMS];
-    if PAIRS {
-        // SAFETY: with `PAIRS` the first `n` values are readable.
-        let vsrc = unsafe { core::slice::from_raw_parts(values_in, n) };
-        values = load.load_partial(&vsrc[first.min(n)..], valid, 0);
-    }
-    sort(
-        &mut keys,
-        &mut values,
-        RadixSortOptions::new().bits(shift, shift + 8),
-    );
     let digit = |k: u32| (k >> shift) & 0xff;
-    begin.store(r, 0);
-    end.store(r, 0);
-    for (i, &k) in keys.iter().enumerate() {
-        digs.store(r * SORT_ITEMS + i, digit(k));
-    }
-    block.sync();
-    // The digits' runs among the first `valid` sorted keys.
-    for i in 0..SORT_ITEMS {
-        let p = r * SORT_ITEMS + i;
-        if p < valid {
-            let d = digs.load(p);
-            if p == 0 || digs.load(p - 1) != d {
-                begin.store(d as usize, p as u32);
-            }
-            if p + 1 == valid || digs.load(p + 1) != d {
-                end.store(d as usize, p as u32 + 1);
-            }
+
+    // Warp-striped: item `i` of lane `l` of warp `w` is key
+    // `w · 32 · ITEMS + 32 · i + l` of the tile, so that every load is one
+    // coalesced row and a warp's items in (item, lane) order are in the
+    // input's order (the ranking below is stable for it).
+    let at = |i: usize| first + w * 32 * SORT_ITEMS + 32 * i + lane as usize;
+    let mut keys = [0u32; SORT_ITEMS];
+    let mut values = [0u32; SORT_ITEMS];
+    let full = valid == SORT_TILE;
+    items(|i| {
+        if full || at(i) < n {
+            // SAFETY: `at(i) < n`: one of the first `n` keys.
+            keys[i] = unsafe { input.add(at(i)).read() };
         }
-    }
-    block.sync();
-    // Thread `r` for digit `r`: its count here, the look-back for the
-    // counts of the earlier tiles.
-    let count = end.load(r) - begin.load(r);
-    let state = |t: usize| {
-        // SAFETY: `t ≤ tile`: one of the launch's `DIGITS · tiles` states,
-        // accessed only atomically.
-        unsafe { AtomicRef::<u64, Device>::from_ptr(states.add(t * DIGITS + r)) }
+    });
+    // A missing key (past `n`) counts as digit 255, after every real key:
+    // it ranks last and is not stored.
+    let dig = |i: usize, k: u32| {
+        if full || at(i) < n { digit(k) } else { 0xff }
     };
-    let mut before = 0u32;
-    if tile == 0 {
-        state(0).store(pack(epoch, INCLUSIVE, count), Relaxed);
-    } else {
-        state(tile).store(pack(epoch, COUNT, count), Relaxed);
-        let mut t = tile;
-        loop {
-            t -= 1;
-            let w = loop {
-                let w = state(t).load(Relaxed);
-                if (w >> 34) as u32 == epoch & 0x3fff_ffff && (w >> 32) & 3 != 0 {
-                    break w;
-                }
-            };
-            before = before.wrapping_add(w as u32);
-            if (w >> 32) & 3 == INCLUSIVE as u64 {
-                break;
-            }
-        }
-        state(tile).store(pack(epoch, INCLUSIVE, before.wrapping_add(count)), Relaxed);
+
+    // 1. Each warp counts its digits in its own counters, in order: one
+    //    `match.any` per item finds the lanes with the same digit; the
+    //    highest of them adds their number to the counter; each lane's
+    //    rank among its warp's keys of its digit is the counter before,
+    //    plus its same-digit lanes below it.
+    for j in (r..WARPS * DIGITS).step_by(SORT_BLOCK as usize) {
+        buf.store(j, 0);
     }
-    // SAFETY: `counts` holds the pass's `DIGITS` counters from `pass · DIGITS`.
-    let global = unsafe { counts.add(pass as usize * DIGITS + r).read() };
-    let [digit_start] = BlockScan::new(&block).exclusive_sum(&[global]);
-    // Key at sorted place `p` with digit `d` goes to `base[d] + p`.
-    base.store(
-        r,
-        digit_start.wrapping_add(before).wrapping_sub(begin.load(r)),
-    );
     block.sync();
-    for (i, &k) in keys.iter().enumerate() {
-        let p = r * SORT_ITEMS + i;
-        if p < valid {
-            let at = base.load(digit(k) as usize).wrapping_add(p as u32) as usize;
-            // SAFETY: `at < n` (a permutation of the keys' places); each
-            // place is written by one key (and its value).
-            unsafe {
-                output.add(at).write(k);
-                if PAIRS {
-                    values_out.add(at).write(values[i]);
-                }
-            }
+    let below = (1u32 << lane) - 1;
+    let mut rank = [0u32; SORT_ITEMS];
+    items(|i| {
+        let d = dig(i, keys[i]);
+        let peers = warp.match_any(d);
+        let leader = 31 - peers.leading_zeros();
+        let counter = w * DIGITS + d as usize;
+        let mut old = 0;
+        if lane == leader {
+            old = buf.load(counter);
+            buf.store(counter, old + peers.count_ones());
+        }
+        rank[i] = warp.shfl(old, leader) + (peers & below).count_ones();
+        // The next item's leader may be another lane: order its load after
+        // this store.
+        warp.sync();
+    });
+    block.sync();
+
+    // 2. Thread `d` for digit `d`: the tile's count of `d` (published for
+    //    the later tiles at once), the warps' exclusive prefixes of it.
+    let mut count = 0u32;
+    if r < DIGITS {
+        for wi in 0..WARPS {
+            let c = buf.load(wi * DIGITS + r);
+            buf.store(wi * DIGITS + r, count);
+            count += c;
+        }
+        if tile > 0 {
+            // SAFETY: one of the launch's `DIGITS · tiles` states, accessed
+            // only atomically.
+            let s = unsafe { state(states, tile, r) };
+            s.store(pack(epoch, COUNT, count), Relaxed);
         }
     }
+    // The exclusive scans over the digits of the tile's counts (low half)
+    // and of the pass's global counts (high half) at once.
+    let global = if r < DIGITS {
+        // SAFETY: `counts` holds the pass's `DIGITS` counters from `pass · DIGITS`.
+        unsafe { counts.add(pass as usize * DIGITS + r).read() }
+    } else {
+        0
+    };
+    let both = if r < DIGITS {
+        (global as u64) << 32 | count as u64
+    } else {
+        0
+    };
+    let [starts] = BlockScan::new(&block).exclusive_sum(&[both]);
+    let (tile_start, digit_start) = (starts as u32, (starts >> 32) as u32);
+    if r < DIGITS {
+        for wi in 0..WARPS {
+            let c = buf.load(wi * DIGITS + r);
+            buf.store(wi * DIGITS + r, c + tile_start);
+        }
+    }
+    block.sync();
+    // Every key's place in the sorted tile.
+    items(|i| rank[i] += buf.load(w * DIGITS + dig(i, keys[i]) as usize));
+    block.sync();
+    items(|i| buf.store(rank[i] as usize, keys[i]));
+
+    // 3. The look-back for digit `d`: the counts of the earlier tiles,
+    //    summed until one holding its inclusive prefix.
+    if r < DIGITS {
+        let mut before = 0u32;
+        if tile == 0 {
+            // SAFETY: as above.
+            unsafe { state(states, 0, r) }.store(pack(epoch, INCLUSIVE, count), Relaxed);
+        } else {
+            let mut t = tile;
+            loop {
+                t -= 1;
+                // SAFETY: as above (`t < tile`).
+                let s = unsafe { state(states, t, r) };
+                let v = loop {
+                    let v = s.load(Relaxed);
+                    if (v >> 34) as u32 == epoch & 0x3fff_ffff && (v >> 32) & 3 != 0 {
+                        break v;
+                    }
+                };
+                before = before.wrapping_add(v as u32);
+                if (v >> 32) & 3 == INCLUSIVE as u64 {
+                    break;
+                }
+            }
+            // SAFETY: as above.
+            let s = unsafe { state(states, tile, r) };
+            s.store(pack(epoch, INCLUSIVE, before.wrapping_add(count)), Relaxed);
+        }
+        // Sorted position `p` of digit `d` goes to `base[d] + p`.
+        base.store(r, digit_start.wrapping_add(before).wrapping_sub(tile_start));
+    }
+    block.sync();
+
+    // 4. The sorted tile out, striped: consecutive threads store
+    //    consecutive places of a digit's run.
+    let mut places = [0u32; SORT_ITEMS];
+    items(|i| {
+        let p = i * SORT_BLOCK as usize + r;
+        if p < valid {
+            let k = buf.load(p);
+            places[i] = base.load(digit(k) as usize).wrapping_add(p as u32);
+            // SAFETY: `places[i] < n` (a permutation of the keys' places);
+            // each place is written by one key.
+            unsafe { output.add(places[i] as usize).write(k) };
+        }
+    });
+    if PAIRS {
+        items(|i| {
+            if full || at(i) < n {
+                // SAFETY: with `PAIRS` the first `n` values are readable.
+                values[i] = unsafe { values_in.add(at(i)).read() };
+            }
+        });
+        block.sync();
+        items(|i| buf.store(rank[i] as usize, values[i]));
+        block.sync();
+        items(|i| {
+            let p = i * SORT_BLOCK as usize + r;
+            if p < valid {
+                // SAFETY: as for the keys, with `PAIRS`.
+                unsafe { values_out.add(places[i] as usize).write(buf.load(p)) };
+            }
+        });
+    }
+}
+
+/// `f(0)`, …, `f(SORT_ITEMS - 1)` as straight-line code: the per-item
+/// arrays stay in registers.
+#[inline(always)]
+fn items(mut f: impl FnMut(usize)) {
+    cooperative_groups::unroll::<{ SORT_ITEMS as u32 }>(SORT_ITEMS as u32, |i| f(i as usize));
+}
+
+/// Digit `d`'s look-back state of tile `t`.
+///
+/// # Safety
+/// `t` is one of the launch's tiles, `states` holds `DIGITS` per tile, and
+/// they are accessed only atomically.
+#[inline(always)]
+unsafe fn state(states: *mut u64, t: usize, d: usize) -> AtomicRef<'static, u64, Device> {
+    // SAFETY: the caller's contract.
+    unsafe { AtomicRef::<u64, Device>::from_ptr(states.add(t * DIGITS + d)) }
 }
 
 /// Pass `pass` (digit bits `8·pass .. 8·pass + 8`) of the sort of the
@@ -247,18 +346,9 @@ pub fn radix_onesweep(
     pass: u32,
     epoch: u32,
 ) {
-    let block = this_thread_block().with_threads::<SORT_BLOCK>();
-    let temp = temp_storage!(Sort);
-    let sort = |k: &mut [u32; SORT_ITEMS], _: &mut [u32; SORT_ITEMS], o| {
-        Sort::new(&block, &temp).sort_keys_with(k, o)
-    };
     let none = core::ptr::null_mut();
     // SAFETY: the launcher's contract (this kernel's documentation).
-    unsafe {
-        onesweep::<false>(
-            sort, input, output, none, none, counts, states, n, pass, epoch,
-        )
-    }
+    unsafe { onesweep::<false>(input, output, none, none, counts, states, n, pass, epoch) }
 }
 
 /// [`radix_onesweep`] for pairs: the first `n` values of `values_in` move
@@ -276,15 +366,10 @@ pub fn radix_onesweep_pairs(
     pass: u32,
     epoch: u32,
 ) {
-    let block = this_thread_block().with_threads::<SORT_BLOCK>();
-    let temp = temp_storage!(SortPairs);
-    let sort = |k: &mut [u32; SORT_ITEMS], v: &mut [u32; SORT_ITEMS], o| {
-        SortPairs::new(&block, &temp).sort_pairs_with(k, v, o)
-    };
     // SAFETY: the launcher's contract (this kernel's documentation).
     unsafe {
         onesweep::<true>(
-            sort, input, output, values_in, values_out, counts, states, n, pass, epoch,
+            input, output, values_in, values_out, counts, states, n, pass, epoch,
         )
     }
 }

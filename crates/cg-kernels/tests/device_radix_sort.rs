@@ -5,8 +5,8 @@
 //! random inputs under proptest.
 
 use cg_kernels::device_radix_sort::{
-    DIGITS, PASSES, RADIX_HISTOGRAMS, RADIX_ONESWEEP, RADIX_ONESWEEP_PAIRS, SORT_BLOCK, SORT_TILE,
-    sort_tiles,
+    DIGITS, HIST_BLOCK, PASSES, RADIX_HISTOGRAMS, RADIX_ONESWEEP, RADIX_ONESWEEP_PAIRS, SORT_BLOCK,
+    SORT_TILE, sort_tiles,
 };
 use proptest::prelude::*;
 
@@ -27,7 +27,7 @@ fn sort(keys: &[u32], epoch: &mut u32) -> Vec<u32> {
     let (pa, pc) = (a.as_ptr(), counts.as_mut_ptr());
     // SAFETY: `n` keys and the counters.
     let h = unsafe { RADIX_HISTOGRAMS.host_fn_unchecked() };
-    cg_sim::launch_on(&dev(), &cg_sim::LaunchConfig::new(2, SORT_BLOCK), &|| {
+    cg_sim::launch_on(&dev(), &cg_sim::LaunchConfig::new(2, HIST_BLOCK), &|| {
         h((pa, pc, n))
     })
     .unwrap();
@@ -65,7 +65,7 @@ fn sort_pairs(keys: &[u32], values: &[u32], epoch: &mut u32) -> (Vec<u32>, Vec<u
     let (pa, pc) = (a.as_ptr(), counts.as_mut_ptr());
     // SAFETY: `n` keys and the counters.
     let h = unsafe { RADIX_HISTOGRAMS.host_fn_unchecked() };
-    cg_sim::launch_on(&dev(), &cg_sim::LaunchConfig::new(3, SORT_BLOCK), &|| {
+    cg_sim::launch_on(&dev(), &cg_sim::LaunchConfig::new(3, HIST_BLOCK), &|| {
         h((pa, pc, n))
     })
     .unwrap();

@@ -17,8 +17,8 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use cg_kernels::device_radix_sort::{
-    DIGITS, PASSES, RADIX_HISTOGRAMS, RADIX_ONESWEEP, RADIX_ONESWEEP_PAIRS, SORT_BLOCK, SORT_TILE,
-    sort_tiles,
+    DIGITS, HIST_BLOCK, PASSES, RADIX_HISTOGRAMS, RADIX_ONESWEEP, RADIX_ONESWEEP_PAIRS, SORT_BLOCK,
+    SORT_TILE, sort_tiles,
 };
 use cg_runtime::{Backend, Buffer, Dim3, LaunchConfig, tools};
 use serde::Serialize;
@@ -127,7 +127,7 @@ impl Bench<'_> {
         } else {
             self.counts.zero_async()?;
             let b = self.backend;
-            let hist = LaunchConfig::linear(self.histogram_grid, SORT_BLOCK);
+            let hist = LaunchConfig::linear(self.histogram_grid, HIST_BLOCK);
             let pass_cfg = LaunchConfig::linear(sort_tiles(n), SORT_BLOCK);
             let (i, a, o, c, s) = (
                 self.input.as_ptr(),
@@ -327,7 +327,7 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
     );
     let cub = Cub::build(&nvcc, sm, &dir)?;
     let f = gpu.kernels().kernel(&RADIX_HISTOGRAMS)?;
-    let grid = gpu.max_coresident_blocks(f, Dim3::x(SORT_BLOCK), 0)?;
+    let grid = gpu.max_coresident_blocks(f, Dim3::x(HIST_BLOCK), 0)?;
     let data = keys(*SIZES.iter().max().expect("sizes"));
     let mut b = bench(&backend, Some(&cub), &data, grid)?;
     let order: Vec<(usize, bool, bool)> = (0..SIZES.len())
@@ -465,7 +465,7 @@ fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str) -> Str
     let _ = writeln!(
         s,
         "Uniformly random `u32` keys (pairs: each value its key's index). Rust: one histogram launch for the four 8-bit digits, then four passes of one \
-         block of {SORT_BLOCK} threads per tile of {SORT_TILE} keys (`BlockRadixSort` by the pass's digit, a decoupled \
+         block of {SORT_BLOCK} threads per tile of {SORT_TILE} keys (warp-private digit counters ranked with `match.any`, a decoupled \
          look-back per digit, a scatter). CUB: `cub::DeviceRadixSort::SortKeys`, `SortPairs` (nvcc, host dispatch). Every point \
          verified before timing (both sides' output equals the host's sort). Timing: {timing}; all sizes and sides \
          interleaved.\n"

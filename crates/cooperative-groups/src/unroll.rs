@@ -14,7 +14,7 @@
 /// cg::reduce(…)` is unrolled 4 times, and pays the loop's counter, test
 /// and branch once per four rounds where the Rust loop pays them every
 /// round. Here each trip makes its `K` calls in straight-line code (`K ≤
-/// 8`; a loop of constant trip count beyond), and the remainder is a loop
+/// 32`; a loop of constant trip count beyond), and the remainder is a loop
 /// of its own: the same shape, with no thread doing anything another
 /// thread of the group does not (every member passes the same `n`). Each
 /// call is a copy of `f`'s body once LLVM inlines the closure, as it does
@@ -46,14 +46,15 @@ pub fn unroll<const K: u32>(n: u32, mut f: impl FnMut(u32)) {
     let mut i = 0u32;
     // `n - i` cannot wrap: `i ≤ n` at every test.
     while n - i >= K {
-        if K <= 8 {
+        if K <= 32 {
             // Written out: LLVM's full unrolling of a constant-trip loop
-            // gives up on a large body (a multi-warp collective's), these
-            // copies do not depend on it.
+            // gives up on a large body (a multi-warp collective's, a radix
+            // sort's 20 items), these copies do not depend on it.
             macro_rules! calls {
                 ($($k:literal)*) => { $( if $k < K { f(i + $k); } )* };
             }
-            calls!(0 1 2 3 4 5 6 7);
+            calls!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15
+                16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
         } else {
             let mut j = 0;
             while j < K {
