@@ -57,7 +57,7 @@ pub const SORT_ITEMS: usize = 24;
 pub const HIST_BLOCK: u32 = DIGITS as u32;
 /// Warps per block of a pass: a set of digit counters each.
 const WARPS: usize = SORT_BLOCK as usize / 32;
-const _: () = assert!(SORT_BLOCK as usize >= DIGITS && SORT_BLOCK % 32 == 0);
+const _: () = assert!(SORT_BLOCK as usize >= DIGITS && SORT_BLOCK & 31 == 0);
 /// Keys per tile (block) of a pass.
 pub const SORT_TILE: usize = SORT_BLOCK as usize * SORT_ITEMS;
 /// Digits of a pass (8 bits).
