@@ -49,7 +49,7 @@ pub fn unroll<const K: u32>(n: u32, mut f: impl FnMut(u32)) {
         if K <= 32 {
             // Written out: LLVM's full unrolling of a constant-trip loop
             // gives up on a large body (a multi-warp collective's, a radix
-            // sort's 20 items), these copies do not depend on it.
+            // sort's 24 items), these copies do not depend on it.
             macro_rules! calls {
                 ($($k:literal)*) => { $( if $k < K { f(i + $k); } )* };
             }
