@@ -45,8 +45,10 @@
 use cooperative_groups::atomic::{AtomicRef, Device, Relaxed};
 use cooperative_groups::intrinsics::{block_idx, grid_dim};
 use cooperative_groups::prelude::*;
-use cooperative_groups::primitives::{BlockHistogram, BlockScan};
-use cooperative_groups::{kernel, shared_array};
+use cooperative_groups::primitives::BlockScan;
+use cooperative_groups::{kernel, shared_array, unroll};
+
+use crate::device_histogram::U4;
 
 /// Threads per block of a pass (the first [`DIGITS`] of them also own a
 /// digit each: at least `DIGITS`).
@@ -55,6 +57,10 @@ pub const SORT_BLOCK: u32 = 256;
 pub const SORT_ITEMS: usize = 24;
 /// Threads per block of [`radix_histograms`] (one digit each).
 pub const HIST_BLOCK: u32 = DIGITS as u32;
+/// 16-byte vectors per thread and tile of [`radix_histograms`].
+pub const HIST_VECS: usize = 4;
+/// Keys per tile of [`radix_histograms`].
+pub const HIST_TILE: usize = HIST_BLOCK as usize * HIST_VECS * 4;
 /// Warps per block of a pass: a set of digit counters each.
 const WARPS: usize = SORT_BLOCK as usize / 32;
 const _: () = assert!(SORT_BLOCK as usize >= DIGITS && SORT_BLOCK & 31 == 0);
@@ -81,7 +87,13 @@ fn pack(epoch: u32, status: u32, value: u32) -> u64 {
 
 /// Counts the digits of all four passes of the first `n` keys into
 /// `counts` (`PASSES · DIGITS` counters, zero before the launch). Any
-/// grid of [`HIST_BLOCK`] threads (a grid stride).
+/// grid of [`HIST_BLOCK`] threads: the blocks walk the whole tiles of
+/// [`HIST_TILE`] keys with a grid stride, each thread reading its
+/// [`HIST_VECS`] 16-byte vectors of a tile first (striped: one load
+/// instruction of a warp covers 512 contiguous bytes) and counting their
+/// keys after, into the block's four histograms with one `red.shared.add`
+/// per key and pass; the keys past the last whole tile (or all of them,
+/// when `keys` is not 16-byte aligned) one by one.
 #[kernel]
 pub fn radix_histograms(keys: *const u32, counts: *mut u32, n: u32) {
     let block = this_thread_block().with_threads::<HIST_BLOCK>();
@@ -91,21 +103,47 @@ pub fn radix_histograms(keys: *const u32, counts: *mut u32, n: u32) {
         shared_array!(u32; DIGITS),
         shared_array!(u32; DIGITS),
     ];
-    let count = Count::without_storage(&block);
+    let r = block.thread_rank() as usize;
     for b in &bins {
-        count.init(b);
+        b.store(r, 0);
     }
     block.sync();
-    let r = block.thread_rank() as usize;
-    let stride = (grid_dim().x * HIST_BLOCK) as usize;
-    let mut i = block_idx().x as usize * HIST_BLOCK as usize + r;
-    while i < n as usize {
+    let count = |k: u32| {
+        unroll::<{ PASSES as u32 }>(PASSES as u32, |p| {
+            bins[p as usize].red_add(((k >> (8 * p)) & 0xff) as usize, 1);
+        });
+    };
+    let n = n as usize;
+    let full = if (keys as usize).is_multiple_of(16) {
+        n / HIST_TILE
+    } else {
+        0
+    };
+    let vectors = keys.cast::<U4>();
+    let (blocks, me) = (grid_dim().x as usize, block_idx().x as usize);
+    let mut t = me;
+    while t < full {
+        let mut v = [U4::default(); HIST_VECS];
+        unroll::<{ HIST_VECS as u32 }>(HIST_VECS as u32, |j| {
+            let j = j as usize;
+            // SAFETY: vector `j · HIST_BLOCK + r` of whole tile `t < full`:
+            // inside the first `n` keys, 16-byte aligned (`full > 0`).
+            v[j] = unsafe {
+                vectors
+                    .add(t * HIST_TILE / 4 + j * HIST_BLOCK as usize + r)
+                    .read()
+            };
+        });
+        unroll::<{ HIST_VECS as u32 * 4 }>(HIST_VECS as u32 * 4, |k| {
+            count(v[k as usize / 4].0[k as usize % 4]);
+        });
+        t += blocks;
+    }
+    let mut i = full * HIST_TILE + me * HIST_BLOCK as usize + r;
+    while i < n {
         // SAFETY: `i < n`: inside the keys.
-        let k = unsafe { keys.add(i).read() };
-        for (p, b) in bins.iter().enumerate() {
-            count.composite(&[(k >> (8 * p)) & 0xff], b);
-        }
-        i += stride;
+        count(unsafe { keys.add(i).read() });
+        i += blocks * HIST_BLOCK as usize;
     }
     block.sync();
     for (p, b) in bins.iter().enumerate() {
@@ -118,8 +156,6 @@ pub fn radix_histograms(keys: *const u32, counts: *mut u32, n: u32) {
         }
     }
 }
-
-type Count = BlockHistogram<u32, HIST_BLOCK, 1, DIGITS>;
 
 /// One pass of the sort of the first `n` keys (and, with `PAIRS`, their
 /// values) from `input` to `output`. See [`radix_onesweep`].
@@ -175,36 +211,21 @@ unsafe fn onesweep<const PAIRS: bool>(
         if full || at(i) < n { digit(k) } else { 0xff }
     };
 
-    // 1. Each warp counts its digits in its own counters, in order: one
-    //    `match.any` per item finds the lanes with the same digit; the
-    //    highest of them adds their number to the counter; each lane's
-    //    rank among its warp's keys of its digit is the counter before,
-    //    plus its same-digit lanes below it.
+    // 1. Each warp counts its digits in its own counters: one shared
+    //    atomic per key (CUB's "early counts": the tile's counts are known,
+    //    and published for the later tiles' look-back, before any key is
+    //    ranked).
     for j in (r..WARPS * DIGITS).step_by(SORT_BLOCK as usize) {
         buf.store(j, 0);
     }
     block.sync();
-    let below = (1u32 << lane) - 1;
-    let mut rank = [0u32; SORT_ITEMS];
-    items(|i| {
-        let d = dig(i, keys[i]);
-        let peers = warp.match_any(d);
-        let leader = 31 - peers.leading_zeros();
-        let counter = w * DIGITS + d as usize;
-        let mut old = 0;
-        if lane == leader {
-            old = buf.load(counter);
-            buf.store(counter, old + peers.count_ones());
-        }
-        rank[i] = warp.shfl(old, leader) + (peers & below).count_ones();
-        // The next item's leader may be another lane: order its load after
-        // this store.
-        warp.sync();
-    });
+    items(|i| buf.red_add(w * DIGITS + dig(i, keys[i]) as usize, 1));
     block.sync();
 
-    // 2. Thread `d` for digit `d`: the tile's count of `d` (published for
-    //    the later tiles at once), the warps' exclusive prefixes of it.
+    // 2. Thread `d` for digit `d`: the tile's count of `d`, published at
+    //    once (tile 0's count is its inclusive prefix), and the warps'
+    //    places for their first key of `d` in the sorted tile: the count
+    //    of the earlier warps, plus the tile's keys of smaller digits.
     let mut count = 0u32;
     if r < DIGITS {
         for wi in 0..WARPS {
@@ -212,22 +233,16 @@ unsafe fn onesweep<const PAIRS: bool>(
             buf.store(wi * DIGITS + r, count);
             count += c;
         }
-        if tile > 0 {
-            // SAFETY: one of the launch's `DIGITS · tiles` states, accessed
-            // only atomically.
-            let s = unsafe { state(states, tile, r) };
-            s.store(pack(epoch, COUNT, count), Relaxed);
-        }
+        let status = if tile == 0 { INCLUSIVE } else { COUNT };
+        // SAFETY: one of the launch's `DIGITS · tiles` states, accessed
+        // only atomically.
+        unsafe { state(states, tile, r) }.store(pack(epoch, status, count), Relaxed);
     }
     // The exclusive scans over the digits of the tile's counts (low half)
     // and of the pass's global counts (high half) at once.
-    let global = if r < DIGITS {
-        // SAFETY: `counts` holds the pass's `DIGITS` counters from `pass · DIGITS`.
-        unsafe { counts.add(pass as usize * DIGITS + r).read() }
-    } else {
-        0
-    };
     let both = if r < DIGITS {
+        // SAFETY: `counts` holds the pass's `DIGITS` counters from `pass · DIGITS`.
+        let global = unsafe { counts.add(pass as usize * DIGITS + r).read() };
         (global as u64) << 32 | count as u64
     } else {
         0
@@ -241,19 +256,35 @@ unsafe fn onesweep<const PAIRS: bool>(
         }
     }
     block.sync();
-    // Every key's place in the sorted tile.
-    items(|i| rank[i] += buf.load(w * DIGITS + dig(i, keys[i]) as usize));
+
+    // 3. Each warp ranks its keys in order: one match per item finds the
+    //    lanes with the same digit (ballots, not `match.any`: 24 matches
+    //    per lane saturate the MIO pipe, see `match_any_bits`); the
+    //    highest of them adds their number to the warp's counter of the
+    //    digit, and each lane's place is the counter before, plus its
+    //    same-digit lanes below it. The next item's atomic comes after
+    //    this one's in the warp's instruction order, which keeps equal
+    //    keys in input order (stable).
+    let below = (1u32 << lane) - 1;
+    let mut rank = [0u32; SORT_ITEMS];
+    items(|i| {
+        let d = dig(i, keys[i]);
+        let peers = warp.match_any_bits::<8>(d);
+        let leader = 31 - peers.leading_zeros();
+        let mut old = 0;
+        if lane == leader {
+            old = buf.fetch_add(w * DIGITS + d as usize, peers.count_ones());
+        }
+        rank[i] = warp.shfl(old, leader) + (peers & below).count_ones();
+    });
     block.sync();
     items(|i| buf.store(rank[i] as usize, keys[i]));
 
-    // 3. The look-back for digit `d`: the counts of the earlier tiles,
+    // 4. The look-back for digit `d`: the counts of the earlier tiles,
     //    summed until one holding its inclusive prefix.
     if r < DIGITS {
         let mut before = 0u32;
-        if tile == 0 {
-            // SAFETY: as above.
-            unsafe { state(states, 0, r) }.store(pack(epoch, INCLUSIVE, count), Relaxed);
-        } else {
+        if tile > 0 {
             let mut t = tile;
             loop {
                 t -= 1;
@@ -279,7 +310,7 @@ unsafe fn onesweep<const PAIRS: bool>(
     }
     block.sync();
 
-    // 4. The sorted tile out, striped: consecutive threads store
+    // 5. The sorted tile out, striped: consecutive threads store
     //    consecutive places of a digit's run.
     let mut places = [0u32; SORT_ITEMS];
     items(|i| {
@@ -316,7 +347,7 @@ unsafe fn onesweep<const PAIRS: bool>(
 /// arrays stay in registers.
 #[inline(always)]
 fn items(mut f: impl FnMut(usize)) {
-    cooperative_groups::unroll::<{ SORT_ITEMS as u32 }>(SORT_ITEMS as u32, |i| f(i as usize));
+    unroll::<{ SORT_ITEMS as u32 }>(SORT_ITEMS as u32, |i| f(i as usize));
 }
 
 /// Digit `d`'s look-back state of tile `t`.

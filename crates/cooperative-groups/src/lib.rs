@@ -75,7 +75,8 @@
 //!
 //! Shuffles (`shfl`, `shfl_up`, `shfl_down`, `shfl_xor` for any
 //! [`ShflValue`] up to 32 bytes), votes (`any`, `all`, `ballot`), matches
-//! (`match_any`, `match_all`) are methods of the groups within a warp;
+//! (`match_any`, `match_all`, and `match_any_bits` for small labels by
+//! ballots, as CUB ranks radix digits) are methods of the groups within a warp;
 //! multi-warp tiles have `shfl` (broadcast), `any` and `all`. The free
 //! functions [`reduce`], [`inclusive_scan`](fn@inclusive_scan), [`exclusive_scan`](fn@exclusive_scan),
 //! [`invoke_one`] and [`invoke_one_broadcast`] take any group, the block

@@ -107,6 +107,57 @@ impl<T: Pod, const N: usize> SharedArray<T, N> {
     }
 }
 
+/// Atomics on the words of this block's arrays: CUDA's `atomicAdd` on a
+/// `__shared__` counter (relaxed, block scope), in the `.shared` state
+/// space as nvcc writes it. The simulator's race detector sees them as
+/// atomics: they never race with each other, and plain accesses of the
+/// same word are ordered against them only by barriers.
+impl<const N: usize> SharedArray<u32, N> {
+    /// `atomicAdd(&a[i], v)`: adds `v` to element `i` and returns the value
+    /// before. Panics (traps on the GPU) if `i >= N`.
+    ///
+    /// Lowers to `atom.shared.add.u32` (SASS `ATOMS.ADD`).
+    ///
+    /// ```
+    /// # use cooperative_groups::{prelude::*, shared_array};
+    /// # use std::sync::Mutex;
+    /// # let got = Mutex::new(Vec::new());
+    /// # cg_sim::launch(&cg_sim::LaunchConfig::new(1, 64), &|| {
+    /// let block = this_thread_block();
+    /// // Each thread takes a ticket from one block-wide counter.
+    /// let next = shared_array!(u32; 1);
+    /// if block.thread_rank() == 0 {
+    ///     next.store(0, 0);
+    /// }
+    /// block.sync();
+    /// let ticket = next.fetch_add(0, 1);
+    /// # got.lock().unwrap().push(ticket);
+    /// # }).unwrap();
+    /// # let mut got = got.into_inner().unwrap();
+    /// # got.sort();
+    /// # assert_eq!(got, (0..64).collect::<Vec<u32>>());
+    /// ```
+    #[inline(always)]
+    #[track_caller]
+    pub fn fetch_add(&self, i: usize, v: u32) -> u32 {
+        assert!(i < N, "shared_array index out of bounds");
+        // SAFETY: `i < N`: a 4-byte aligned word of this block's array.
+        unsafe { arch::atom_shared_add_u32(arch::shared_add(self.addr, elem_offset::<u32>(i)), v) }
+    }
+
+    /// `atomicAdd(&a[i], v)` whose result is not used. Panics (traps on the
+    /// GPU) if `i >= N`.
+    ///
+    /// Lowers to `red.shared.add.u32` (SASS `ATOMS.ADD` to `RZ`).
+    #[inline(always)]
+    #[track_caller]
+    pub fn red_add(&self, i: usize, v: u32) {
+        assert!(i < N, "shared_array index out of bounds");
+        // SAFETY: as in `fetch_add`.
+        unsafe { arch::red_shared_add_u32(arch::shared_add(self.addr, elem_offset::<u32>(i)), v) }
+    }
+}
+
 impl<T: Pod, const N: usize> SharedArray<T, N, Peer> {
     /// Wraps a generic pointer to a peer block's `[T; N]` (mapped through
     /// DSMEM).

@@ -261,6 +261,28 @@ pub fn match_any(mask: u32, v: u64, wide: bool) -> u32 {
     }
 }
 
+/// The lanes of `mask` whose `v` agrees with the caller's in the low
+/// `bits` bits, by `bits + 1` ballots (`vote.sync.ballot.b32`): lanes that
+/// share bit `b` are the ballot of that bit, or its complement. Votes
+/// issue on the ALU pipes, where `match.any.sync` is a multi-pass
+/// instruction of the MIO pipe that a loop of matches saturates (CUB's
+/// `MatchAny` for its radix ranks takes the same route).
+#[inline(always)]
+pub fn match_any_bits(mask: u32, v: u32, bits: u32) -> u32 {
+    // The lanes taking part (as `match.any`'s result holds only those):
+    // the complement of a ballot would add the lanes of `mask` that do not.
+    let mut same = ballot(mask, true);
+    let mut b = 0;
+    while b < bits {
+        let set = (v >> b) & 1;
+        // `set - 1` is all ones where the caller's bit is 0: the lanes
+        // whose bit is 0 too are the complement of the ballot.
+        same &= ballot(mask, set != 0) ^ set.wrapping_sub(1);
+        b += 1;
+    }
+    same
+}
+
 /// `match.all.sync.b32` / `.b64`: `mask` if every lane holds the same value, else 0.
 #[inline(always)]
 pub fn match_all(mask: u32, v: u64, wide: bool) -> u32 {
@@ -769,6 +791,23 @@ pub unsafe fn red_shared_add_u32(addr: SharedAddr, v: u32) {
     unsafe {
         asm!("red.shared.add.u32 [{0}], {1};", in(reg32) addr, in(reg32) v, options(nostack))
     };
+}
+
+/// `atom.shared.add.u32 d, [addr], v`: a relaxed, block-scoped atomic
+/// add on a word of this block's shared memory; returns the old value
+/// (SASS `ATOMS.ADD`).
+///
+/// # Safety
+/// `addr` must be a valid, 4-byte aligned shared address of this block.
+#[inline(always)]
+pub unsafe fn atom_shared_add_u32(addr: SharedAddr, v: u32) -> u32 {
+    let old: u32;
+    // SAFETY: the caller passes a valid shared address. Not `nomem`: it
+    // reads and writes memory.
+    unsafe {
+        asm!("atom.shared.add.u32 {0}, [{1}], {2};", out(reg32) old, in(reg32) addr, in(reg32) v, options(nostack))
+    };
+    old
 }
 
 /// `atom.add.u32` on a generic address; returns the old value.

@@ -98,6 +98,19 @@ pub fn vote_all(mask: u32, pred: bool) -> bool {
 pub fn match_any(mask: u32, v: u64, wide: bool) -> u32 {
     lane::match_any(mask, if wide { v } else { v as u32 as u64 })
 }
+/// The lanes of `mask` whose `v` agrees in the low `bits` bits: one
+/// `match.any` of the masked value (the GPU's ballots give the same mask;
+/// one rendezvous instead of `bits`).
+#[track_caller]
+#[inline]
+pub fn match_any_bits(mask: u32, v: u32, bits: u32) -> u32 {
+    let low = if bits >= 32 {
+        v
+    } else {
+        v & ((1u32 << bits) - 1)
+    };
+    lane::match_any(mask, low as u64)
+}
 /// `match.all.sync`.
 #[track_caller]
 #[inline]
@@ -436,6 +449,26 @@ pub unsafe fn red_shared_add_u32(addr: SharedAddr, v: u32) {
             At::generic(MemScope::Cta),
         )
     };
+}
+
+/// `atom.shared.add.u32`: a relaxed, block-scoped atomic add; returns the
+/// old value.
+///
+/// # Safety
+/// `addr` must be valid and 4-byte aligned.
+#[track_caller]
+#[inline]
+pub unsafe fn atom_shared_add_u32(addr: SharedAddr, v: u32) -> u32 {
+    // SAFETY: forwarded contract.
+    unsafe {
+        atom_rmw_32(
+            Rmw32::Add,
+            addr.cast(),
+            v,
+            MemOrder::Relaxed,
+            At::generic(MemScope::Cta),
+        )
+    }
 }
 
 /// Atomic add on a `u32`; returns the old value.

@@ -216,6 +216,25 @@ macro_rules! warp_collectives {
             $crate::collective::match_::match_any($crate::group::sealed::Sealed::shape(self), v)
         }
 
+        /// `match_any` of a small label: the ranks of the members whose
+        /// `label` has the same low `BITS` bits as the caller's (the higher
+        /// bits are ignored). CUB's `MatchAny<LABEL_BITS>`; CUDA C++ has no
+        /// group method for it.
+        ///
+        /// Lowers to `BITS + 1` `vote.sync.ballot.b32`, which issue on the
+        /// ALU pipes: `match.any.sync` is a multi-pass instruction of the
+        /// shared-memory (MIO) pipe, and a loop that matches many labels
+        /// (ranking radix digits) saturates that pipe. For labels of up to
+        /// about 8 bits in such loops this form is the faster one; a lone
+        /// `match_any` stays cheaper. The simulator runs it as one
+        /// `match_any` of the low bits (the same mask). `BITS` is 1 to 32
+        /// (a build of the kernel fails otherwise).
+        #[inline(always)]
+        #[track_caller]
+        $($vis)* fn match_any_bits<const BITS: u32>(&self, label: u32) -> u32 {
+            $crate::collective::match_::match_any_bits::<BITS>($crate::group::sealed::Sealed::shape(self), label)
+        }
+
         /// `match_all(v)`: `Some(mask of all ranks)` when every member passed
         /// the same `v`, `None` otherwise (CUDA returns the mask and sets a
         /// predicate).
