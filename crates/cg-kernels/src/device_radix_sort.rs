@@ -9,25 +9,31 @@
 //! two buffers, after one histogram launch:
 //!
 //! 1. [`radix_histograms`] counts every pass's digits of all keys at once
-//!    (a sub-histogram per block in shared memory, then one global atomic
-//!    per digit and block) into `counts[pass · 256 + digit]`, which must be
-//!    zero before the launch.
-//! 2. [`radix_onesweep`], once per pass: each block of [`SORT_BLOCK`]
-//!    threads takes a tile of [`SORT_TILE`] keys (tile = block index,
-//!    blocks dispatched in order), loaded warp-striped (coalesced rows).
-//!    Each warp ranks its keys by the pass's digit in its own 256 digit
-//!    counters, one `match.any` per item (the lanes with the same digit:
-//!    the highest adds their number; CUB's "match" ranking). Thread `d`
-//!    then has the tile's count of digit `d`, publishes it in the tile's
-//!    look-back state at once, and turns the warps' counters into their
-//!    exclusive prefixes; one block scan gives both the tile's and the
-//!    pass's (global counts) exclusive prefixes over the digits. The keys
-//!    go to their sorted places in shared memory; thread `d` looks back
-//!    over the earlier tiles' states of digit `d` (summing counts until a
-//!    tile holding its inclusive prefix) and publishes the tile's
-//!    inclusive prefix; the block stores the sorted tile striped, so that
-//!    consecutive threads write consecutive places of a digit's run (and
-//!    then the values the same way).
+//!    (16-byte loads, a sub-histogram per block in shared memory, then one
+//!    global atomic per digit and block) into `counts[pass · 256 + digit]`,
+//!    which must be zero before the launch.
+//! 2. [`radix_onesweep`] ([`radix_onesweep_pairs`]), once per pass: each
+//!    block of [`SORT_BLOCK`] threads takes a tile of
+//!    [`sort_tile`]`(pairs)` keys (tile = block index, blocks dispatched in
+//!    order), loaded warp-striped (coalesced rows). CUB's onesweep with
+//!    early counts:
+//!    - each warp counts its keys' digits in its own 256 counters (one
+//!      `red.shared.add` per key);
+//!    - thread `d` sums digit `d` over the warps, publishes the tile's
+//!      count in its look-back state at once (before any key is ranked),
+//!      and turns the warps' counters into their first places in the
+//!      sorted tile (one block scan gives both the tile's and the pass's
+//!      exclusive prefixes over the digits);
+//!    - each warp ranks its keys in order: per item, the lanes with the
+//!      same digit (eight ballots, [`match_any_bits`]), one
+//!      `atom.shared.add` by the highest of them on the warp's counter,
+//!      spread by one `shfl`;
+//!    - the keys go to their sorted places in shared memory; thread `d`
+//!      looks back over the earlier tiles' states of digit `d` (summing
+//!      counts until a tile holding its inclusive prefix) and publishes the
+//!      tile's inclusive prefix; the block stores the sorted tile striped,
+//!      so that consecutive threads write consecutive places of a digit's
+//!      run (and then the values the same way).
 //!
 //! A state is one `u64`: the count in the low half, the launch's epoch
 //! times 4 plus the status (1: the tile's count, 2: its inclusive prefix)
@@ -36,11 +42,12 @@
 //! epoch to every launch). The missing keys of a partial last tile count
 //! as digit 255 and rank after every real key; they are not stored.
 //!
-//! The shape (256 threads × 24 keys) is the fastest of four measured on
-//! the H200 (384×20, 384×12, 256×16, 256×24: 18.9, 21.9, 23.3 and 26.1
-//! Gkeys/s at 2^28 keys, run `2026-12-02-onesweep-match`); the per-item
-//! loops are written out ([`unroll`](cooperative_groups::unroll)) so that
-//! the items stay in registers.
+//! The shapes (256 threads × 20 keys, × 24 for pairs) are the fastest
+//! measured on the H200 (run `2026-12-03-onesweep-early`: 256×20 and
+//! 256×24 builds of each kernel, interleaved); the per-item loops are
+//! written out ([`unroll`]) so that the items stay in registers.
+//!
+//! [`match_any_bits`]: cooperative_groups::ThreadBlockTile::match_any_bits
 
 use cooperative_groups::atomic::{AtomicRef, Device, Relaxed};
 use cooperative_groups::intrinsics::{block_idx, grid_dim};
@@ -53,8 +60,12 @@ use crate::device_histogram::U4;
 /// Threads per block of a pass (the first [`DIGITS`] of them also own a
 /// digit each: at least `DIGITS`).
 pub const SORT_BLOCK: u32 = 256;
-/// Keys per thread of a pass.
-pub const SORT_ITEMS: usize = 24;
+/// Keys per thread of a pass of [`radix_onesweep`].
+pub const SORT_ITEMS: usize = 20;
+/// Keys per thread of a pass of [`radix_onesweep_pairs`] (which needs more
+/// registers per key: 24 keys in 113 registers, two blocks per SM either
+/// way, where the keys alone take 20 in 79, three blocks per SM).
+pub const SORT_ITEMS_PAIRS: usize = 24;
 /// Threads per block of [`radix_histograms`] (one digit each).
 pub const HIST_BLOCK: u32 = DIGITS as u32;
 /// 16-byte vectors per thread and tile of [`radix_histograms`].
@@ -64,17 +75,27 @@ pub const HIST_TILE: usize = HIST_BLOCK as usize * HIST_VECS * 4;
 /// Warps per block of a pass: a set of digit counters each.
 const WARPS: usize = SORT_BLOCK as usize / 32;
 const _: () = assert!(SORT_BLOCK as usize >= DIGITS && SORT_BLOCK & 31 == 0);
-/// Keys per tile (block) of a pass.
-pub const SORT_TILE: usize = SORT_BLOCK as usize * SORT_ITEMS;
+/// Keys per tile (block) of a pass of the keys (`pairs == false`) or of
+/// the pairs.
+pub const fn sort_tile(pairs: bool) -> usize {
+    SORT_BLOCK as usize * if pairs { SORT_ITEMS_PAIRS } else { SORT_ITEMS }
+}
+/// The larger of the two tiles (the shared buffer's size).
+const MAX_TILE: usize = if sort_tile(true) > sort_tile(false) {
+    sort_tile(true)
+} else {
+    sort_tile(false)
+};
 /// Digits of a pass (8 bits).
 pub const DIGITS: usize = 256;
 /// Passes over the 32-bit keys.
 pub const PASSES: usize = 4;
 
 /// Tiles of a pass over `n` keys (at least one: the grid of
-/// [`radix_onesweep`], whose states number `DIGITS` per tile).
-pub fn sort_tiles(n: u32) -> u32 {
-    (n as usize).div_ceil(SORT_TILE).max(1) as u32
+/// [`radix_onesweep`], or with `pairs` of [`radix_onesweep_pairs`], whose
+/// states number `DIGITS` per tile).
+pub fn sort_tiles(n: u32, pairs: bool) -> u32 {
+    (n as usize).div_ceil(sort_tile(pairs)).max(1) as u32
 }
 
 const COUNT: u32 = 1;
@@ -165,7 +186,7 @@ pub fn radix_histograms(keys: *const u32, counts: *mut u32, n: u32) {
 /// `values_out` as `input` and `output` when `PAIRS`.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn onesweep<const PAIRS: bool>(
+unsafe fn onesweep<const PAIRS: bool, const ITEMS: usize, const UNROLL: u32>(
     input: *const u32,
     output: *mut u32,
     values_in: *const u32,
@@ -176,16 +197,18 @@ unsafe fn onesweep<const PAIRS: bool>(
     pass: u32,
     epoch: u32,
 ) {
+    const { assert!(ITEMS == UNROLL as usize && SORT_BLOCK as usize * ITEMS <= MAX_TILE) };
+    let tile_keys = SORT_BLOCK as usize * ITEMS;
     let block = this_thread_block().with_threads::<SORT_BLOCK>();
     let warp = tiled_partition::<32>(&block);
     // The warps' digit counters while ranking, then the sorted tile.
-    let buf = shared_array!(u32; SORT_TILE);
+    let buf = shared_array!(u32; MAX_TILE);
     // Output place of the sorted tile's position 0, per digit.
     let base = shared_array!(u32; DIGITS);
     let n = n as usize;
     let tile = block_idx().x as usize;
-    let first = tile * SORT_TILE;
-    let valid = n.saturating_sub(first).min(SORT_TILE);
+    let first = tile * tile_keys;
+    let valid = n.saturating_sub(first).min(tile_keys);
     let r = block.thread_rank() as usize;
     let (w, lane) = (r / 32, warp.thread_rank());
     let shift = 8 * pass;
@@ -195,11 +218,11 @@ unsafe fn onesweep<const PAIRS: bool>(
     // `w · 32 · ITEMS + 32 · i + l` of the tile, so that every load is one
     // coalesced row and a warp's items in (item, lane) order are in the
     // input's order (the ranking below is stable for it).
-    let at = |i: usize| first + w * 32 * SORT_ITEMS + 32 * i + lane as usize;
-    let mut keys = [0u32; SORT_ITEMS];
-    let mut values = [0u32; SORT_ITEMS];
-    let full = valid == SORT_TILE;
-    items(|i| {
+    let at = |i: usize| first + w * 32 * ITEMS + 32 * i + lane as usize;
+    let mut keys = [0u32; ITEMS];
+    let mut values = [0u32; ITEMS];
+    let full = valid == tile_keys;
+    items::<UNROLL>(|i| {
         if full || at(i) < n {
             // SAFETY: `at(i) < n`: one of the first `n` keys.
             keys[i] = unsafe { input.add(at(i)).read() };
@@ -219,7 +242,7 @@ unsafe fn onesweep<const PAIRS: bool>(
         buf.store(j, 0);
     }
     block.sync();
-    items(|i| buf.red_add(w * DIGITS + dig(i, keys[i]) as usize, 1));
+    items::<UNROLL>(|i| buf.red_add(w * DIGITS + dig(i, keys[i]) as usize, 1));
     block.sync();
 
     // 2. Thread `d` for digit `d`: the tile's count of `d`, published at
@@ -266,8 +289,8 @@ unsafe fn onesweep<const PAIRS: bool>(
     //    this one's in the warp's instruction order, which keeps equal
     //    keys in input order (stable).
     let below = (1u32 << lane) - 1;
-    let mut rank = [0u32; SORT_ITEMS];
-    items(|i| {
+    let mut rank = [0u32; ITEMS];
+    items::<UNROLL>(|i| {
         let d = dig(i, keys[i]);
         let peers = warp.match_any_bits::<8>(d);
         let leader = 31 - peers.leading_zeros();
@@ -278,7 +301,7 @@ unsafe fn onesweep<const PAIRS: bool>(
         rank[i] = warp.shfl(old, leader) + (peers & below).count_ones();
     });
     block.sync();
-    items(|i| buf.store(rank[i] as usize, keys[i]));
+    items::<UNROLL>(|i| buf.store(rank[i] as usize, keys[i]));
 
     // 4. The look-back for digit `d`: the counts of the earlier tiles,
     //    summed until one holding its inclusive prefix.
@@ -312,8 +335,8 @@ unsafe fn onesweep<const PAIRS: bool>(
 
     // 5. The sorted tile out, striped: consecutive threads store
     //    consecutive places of a digit's run.
-    let mut places = [0u32; SORT_ITEMS];
-    items(|i| {
+    let mut places = [0u32; ITEMS];
+    items::<UNROLL>(|i| {
         let p = i * SORT_BLOCK as usize + r;
         if p < valid {
             let k = buf.load(p);
@@ -324,16 +347,16 @@ unsafe fn onesweep<const PAIRS: bool>(
         }
     });
     if PAIRS {
-        items(|i| {
+        items::<UNROLL>(|i| {
             if full || at(i) < n {
                 // SAFETY: with `PAIRS` the first `n` values are readable.
                 values[i] = unsafe { values_in.add(at(i)).read() };
             }
         });
         block.sync();
-        items(|i| buf.store(rank[i] as usize, values[i]));
+        items::<UNROLL>(|i| buf.store(rank[i] as usize, values[i]));
         block.sync();
-        items(|i| {
+        items::<UNROLL>(|i| {
             let p = i * SORT_BLOCK as usize + r;
             if p < valid {
                 // SAFETY: as for the keys, with `PAIRS`.
@@ -343,11 +366,11 @@ unsafe fn onesweep<const PAIRS: bool>(
     }
 }
 
-/// `f(0)`, …, `f(SORT_ITEMS - 1)` as straight-line code: the per-item
-/// arrays stay in registers.
+/// `f(0)`, …, `f(K - 1)` as straight-line code: the per-item arrays stay
+/// in registers.
 #[inline(always)]
-fn items(mut f: impl FnMut(usize)) {
-    unroll::<{ SORT_ITEMS as u32 }>(SORT_ITEMS as u32, |i| f(i as usize));
+fn items<const K: u32>(mut f: impl FnMut(usize)) {
+    unroll::<K>(K, |i| f(i as usize));
 }
 
 /// Digit `d`'s look-back state of tile `t`.
@@ -364,9 +387,9 @@ unsafe fn state(states: *mut u64, t: usize, d: usize) -> AtomicRef<'static, u64,
 /// Pass `pass` (digit bits `8·pass .. 8·pass + 8`) of the sort of the
 /// first `n` keys of `input` into `output`, with the pass's global digit
 /// counts at `counts[pass · DIGITS ..]` ([`radix_histograms`]) and
-/// `states` (`DIGITS` per tile of [`sort_tiles`]`(n)`). Grid
-/// [`sort_tiles`]`(n)` blocks of [`SORT_BLOCK`]; `epoch` new and non-zero
-/// each launch on the states.
+/// `states` (`DIGITS` per tile of [`sort_tiles`]`(n, false)`). Grid
+/// [`sort_tiles`]`(n, false)` blocks of [`SORT_BLOCK`]; `epoch` new and
+/// non-zero each launch on the states.
 #[kernel]
 pub fn radix_onesweep(
     input: *const u32,
@@ -379,11 +402,16 @@ pub fn radix_onesweep(
 ) {
     let none = core::ptr::null_mut();
     // SAFETY: the launcher's contract (this kernel's documentation).
-    unsafe { onesweep::<false>(input, output, none, none, counts, states, n, pass, epoch) }
+    unsafe {
+        onesweep::<false, SORT_ITEMS, { SORT_ITEMS as u32 }>(
+            input, output, none, none, counts, states, n, pass, epoch,
+        )
+    }
 }
 
 /// [`radix_onesweep`] for pairs: the first `n` values of `values_in` move
-/// with their keys to `values_out`.
+/// with their keys to `values_out`; tiles of [`sort_tile`]`(true)` keys
+/// (grid and states: [`sort_tiles`]`(n, true)`).
 #[kernel]
 #[allow(clippy::too_many_arguments)]
 pub fn radix_onesweep_pairs(
@@ -399,7 +427,7 @@ pub fn radix_onesweep_pairs(
 ) {
     // SAFETY: the launcher's contract (this kernel's documentation).
     unsafe {
-        onesweep::<true>(
+        onesweep::<true, SORT_ITEMS_PAIRS, { SORT_ITEMS_PAIRS as u32 }>(
             input, output, values_in, values_out, counts, states, n, pass, epoch,
         )
     }

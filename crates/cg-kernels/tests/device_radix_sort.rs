@@ -6,7 +6,7 @@
 
 use cg_kernels::device_radix_sort::{
     DIGITS, HIST_BLOCK, PASSES, RADIX_HISTOGRAMS, RADIX_ONESWEEP, RADIX_ONESWEEP_PAIRS, SORT_BLOCK,
-    SORT_TILE, sort_tiles,
+    sort_tile, sort_tiles,
 };
 use proptest::prelude::*;
 
@@ -23,7 +23,7 @@ fn sort(keys: &[u32], epoch: &mut u32) -> Vec<u32> {
     let mut a = keys.to_vec();
     let mut b = vec![0u32; keys.len()];
     let mut counts = vec![0u32; PASSES * DIGITS];
-    let mut states = vec![0u64; sort_tiles(n) as usize * DIGITS];
+    let mut states = vec![0u64; sort_tiles(n, false) as usize * DIGITS];
     let (pa, pc) = (a.as_ptr(), counts.as_mut_ptr());
     // SAFETY: `n` keys and the counters.
     let h = unsafe { RADIX_HISTOGRAMS.host_fn_unchecked() };
@@ -35,7 +35,7 @@ fn sort(keys: &[u32], epoch: &mut u32) -> Vec<u32> {
     // SAFETY: as the kernel's documentation asks: `n` keys in and out,
     // the counters, `DIGITS` states per tile.
     let k = unsafe { RADIX_ONESWEEP.host_fn_unchecked() };
-    let cfg = cg_sim::LaunchConfig::new(sort_tiles(n), SORT_BLOCK);
+    let cfg = cg_sim::LaunchConfig::new(sort_tiles(n, false), SORT_BLOCK);
     for pass in 0..PASSES as u32 {
         *epoch += 1;
         let (src, dst) = if pass % 2 == 0 {
@@ -61,7 +61,7 @@ fn sort_pairs(keys: &[u32], values: &[u32], epoch: &mut u32) -> (Vec<u32>, Vec<u
     let (mut a, mut b) = (keys.to_vec(), vec![0u32; keys.len()]);
     let (mut va, mut vb) = (values.to_vec(), vec![0u32; keys.len()]);
     let mut counts = vec![0u32; PASSES * DIGITS];
-    let mut states = vec![0u64; sort_tiles(n) as usize * DIGITS];
+    let mut states = vec![0u64; sort_tiles(n, true) as usize * DIGITS];
     let (pa, pc) = (a.as_ptr(), counts.as_mut_ptr());
     // SAFETY: `n` keys and the counters.
     let h = unsafe { RADIX_HISTOGRAMS.host_fn_unchecked() };
@@ -72,7 +72,7 @@ fn sort_pairs(keys: &[u32], values: &[u32], epoch: &mut u32) -> (Vec<u32>, Vec<u
     // SAFETY: `n` keys and values in and out, the counters, `DIGITS`
     // states per tile.
     let k = unsafe { RADIX_ONESWEEP_PAIRS.host_fn_unchecked() };
-    let cfg = cg_sim::LaunchConfig::new(sort_tiles(n), SORT_BLOCK);
+    let cfg = cg_sim::LaunchConfig::new(sort_tiles(n, true), SORT_BLOCK);
     for pass in 0..PASSES as u32 {
         *epoch += 1;
         let (src, dst, vsrc, vdst) = if pass % 2 == 0 {
@@ -106,7 +106,8 @@ fn sorted_pairs(keys: &[u32], values: &[u32]) -> (Vec<u32>, Vec<u32>) {
 #[test]
 fn pairs_sort_stably() {
     let mut epoch = 0;
-    for n in [0usize, 5, SORT_TILE + 1, 2 * SORT_TILE + 300] {
+    let tile = sort_tile(true);
+    for n in [0usize, 5, tile + 1, 2 * tile + 300] {
         // Few distinct keys: long runs of equal keys keep their values' order.
         let k = keys(n, 11 + n as u64, 0x0101_0101);
         let v: Vec<u32> = (0..n as u32).collect();
@@ -139,7 +140,8 @@ fn keys(n: usize, seed: u64, mask: u32) -> Vec<u32> {
 #[test]
 fn sorts_match_the_model() {
     let mut epoch = 0;
-    for n in [0usize, 1, 100, SORT_TILE, 3 * SORT_TILE + 77] {
+    let tile = sort_tile(false);
+    for n in [0usize, 1, 100, tile, 3 * tile + 77] {
         for mask in [u32::MAX, 0xff00, 0x0300_0003, 0] {
             let k = keys(n, n as u64 + mask as u64, mask);
             assert_eq!(sort(&k, &mut epoch), sorted(&k), "n {n}, mask {mask:#x}");
@@ -150,7 +152,7 @@ fn sorts_match_the_model() {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
     #[test]
-    fn random_sorts(n in 0usize..3 * SORT_TILE, seed in any::<u64>()) {
+    fn random_sorts(n in 0usize..3 * sort_tile(false), seed in any::<u64>()) {
         let mut epoch = 0;
         let k = keys(n, seed, u32::MAX);
         prop_assert_eq!(sort(&k, &mut epoch), sorted(&k));

@@ -1,8 +1,8 @@
 //! `cg-lab compare --only device_radix_sort`: the device-wide radix sort
 //! of `u32` keys, and of pairs (`u32` keys, `u32` values), written with the library (`cg_kernels::device_radix_sort`:
 //! one histogram launch for the four 8-bit digits, then four onesweep
-//! passes — `BlockRadixSort` of each tile by the pass's digit, a decoupled
-//! look-back per digit, a scatter) against CUB's
+//! passes — each tile's keys ranked by the pass's digit in warp-private
+//! counters, a decoupled look-back per digit, a scatter) against CUB's
 //! `DeviceRadixSort::SortKeys` and `SortPairs`, 2^20 to 2^28 keys, as keys
 //! (pairs) per second.
 //!
@@ -18,7 +18,7 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 use cg_kernels::device_radix_sort::{
     DIGITS, HIST_BLOCK, PASSES, RADIX_HISTOGRAMS, RADIX_ONESWEEP, RADIX_ONESWEEP_PAIRS, SORT_BLOCK,
-    SORT_TILE, sort_tiles,
+    sort_tile, sort_tiles,
 };
 use cg_runtime::{Backend, Buffer, Dim3, LaunchConfig, tools};
 use serde::Serialize;
@@ -33,7 +33,7 @@ use crate::timing::{self, Timed};
 pub const SIZES: [u32; 5] = [1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28];
 
 /// Sizes the simulator verifies (partial last tiles).
-const SIM_SIZES: [u32; 2] = [1003, 3 * SORT_TILE as u32 + 17];
+const SIM_SIZES: [u32; 2] = [1003, 3 * sort_tile(true) as u32 + 17];
 
 /// The keys: a xorshift stream.
 fn keys(n: u32) -> Vec<u32> {
@@ -128,7 +128,7 @@ impl Bench<'_> {
             self.counts.zero_async()?;
             let b = self.backend;
             let hist = LaunchConfig::linear(self.histogram_grid, HIST_BLOCK);
-            let pass_cfg = LaunchConfig::linear(sort_tiles(n), SORT_BLOCK);
+            let pass_cfg = LaunchConfig::linear(sort_tiles(n, pairs), SORT_BLOCK);
             let (i, a, o, c, s) = (
                 self.input.as_ptr(),
                 self.a.as_ptr(),
@@ -265,7 +265,9 @@ fn bench<'a>(
         va: backend.alloc(n.max(1))?,
         vout: backend.alloc(n.max(1))?,
         counts: backend.alloc(PASSES * DIGITS)?,
-        states: backend.alloc(sort_tiles(n as u32) as usize * DIGITS)?,
+        // Enough for either kernel's tiles.
+        states: backend
+            .alloc(sort_tiles(n as u32, false).max(sort_tiles(n as u32, true)) as usize * DIGITS)?,
         histogram_grid: grid,
         epoch: 0,
     })
@@ -465,10 +467,13 @@ fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str) -> Str
     let _ = writeln!(
         s,
         "Uniformly random `u32` keys (pairs: each value its key's index). Rust: one histogram launch for the four 8-bit digits, then four passes of one \
-         block of {SORT_BLOCK} threads per tile of {SORT_TILE} keys (warp-private digit counters ranked with `match.any`, a decoupled \
+         block of {SORT_BLOCK} threads per tile of {} keys ({} for pairs; CUB's onesweep with early counts: warp-private digit counters \
+         filled by shared atomics and published before ranking, keys ranked by ballots and one shared atomic per match, a decoupled \
          look-back per digit, a scatter). CUB: `cub::DeviceRadixSort::SortKeys`, `SortPairs` (nvcc, host dispatch). Every point \
          verified before timing (both sides' output equals the host's sort). Timing: {timing}; all sizes and sides \
-         interleaved.\n"
+         interleaved.\n",
+        sort_tile(false),
+        sort_tile(true)
     );
     for pairs in [false, true] {
         let _ = writeln!(s, "\n## {}\n", if pairs { "Pairs" } else { "Keys" });

@@ -78,6 +78,20 @@ fn bfly_operands(ins: &[String]) -> Vec<String> {
 #[test]
 fn probes_lower_to_the_expected_instructions() {
     for (sm, ptx) in ptx_files() {
+        // A match of 8-bit labels: ballots, one for the lanes taking part
+        // and one per bit, and no `match.any` (an MIO instruction).
+        let m = entry(ptx, "probe_tile32_match_bits");
+        assert_eq!(count(&m, "vote.sync.ballot.b32"), 9, "sm_{sm}: {m:#?}");
+        assert_eq!(count(&m, "match."), 0, "sm_{sm}: {m:#?}");
+        // Shared-memory atomics in the `.shared` state space.
+        let a = entry(ptx, "probe_shared_atomics");
+        assert_eq!(count(&a, "red.shared.add.u32"), 1, "sm_{sm}: {a:#?}");
+        assert_eq!(count(&a, "atom.shared.add.u32"), 1, "sm_{sm}: {a:#?}");
+        assert!(
+            !a.iter()
+                .any(|l| l.starts_with("atom.add") || l.starts_with("red.add")),
+            "sm_{sm}: a generic atomic: {a:#?}"
+        );
         // Integer tile reduce: redux.sync on sm_80+, the shuffle tree before.
         let r = entry(ptx, "probe_tile32_reduce_u32");
         if sm >= 80 {
@@ -962,4 +976,36 @@ fn bulk_copy_is_one_cp_async_bulk_on_the_mbarrier() {
         .map(|i| i.opcode.as_str())
         .collect();
     assert!(ops.iter().any(|o| o.starts_with("UBLKCP")), "{ops:?}");
+}
+
+/// SASS of the small-label match and the shared atomics (sm_80, sm_90):
+/// `VOTE.ANY` ballots and no `MATCH` (which issues on the MIO pipe and,
+/// in the radix sort's ranking loop, saturated it); `ATOMS` for the
+/// shared counter, no generic `ATOM`.
+#[test]
+fn match_bits_votes_and_shared_atomics_in_sass() {
+    for p in TEST_PTX.ptx().iter().filter(|p| p.sm >= 80) {
+        let names = ["probe_tile32_match_bits", "probe_shared_atomics"];
+        let ptx = extract_entries(p.ptx, &names);
+        let Some(listing) = sass_of(&ptx, p.sm, &format!("match-bits{}", p.sm)) else {
+            return;
+        };
+        let ops = |k: &str| -> Vec<&str> { listing[k].iter().map(|i| i.opcode.as_str()).collect() };
+        let m = ops("probe_tile32_match_bits");
+        assert!(
+            m.iter().filter(|o| o.starts_with("VOTE")).count() >= 8
+                && !m.iter().any(|o| o.starts_with("MATCH")),
+            "sm_{}: ballots, no MATCH: {m:?}",
+            p.sm
+        );
+        let a = ops("probe_shared_atomics");
+        assert!(
+            a.iter().filter(|o| o.starts_with("ATOMS")).count() == 2
+                && !a
+                    .iter()
+                    .any(|o| o.starts_with("ATOM.") || o.starts_with("ATOMG")),
+            "sm_{}: two ATOMS, no generic ATOM: {a:?}",
+            p.sm
+        );
+    }
 }

@@ -150,6 +150,8 @@ fn warp_part<G: WarpGroup + Coverage, T: Elem>(g: &G, c: &Ctx<T>, meta: (u32, u3
     c.put(slot::ALL, g.all(c.pred) as u64);
     c.put(slot::BALLOT, g.ballot(c.pred) as u64);
     c.put(slot::MATCH_ANY, g.match_any(c.v) as u64);
+    let label = c.label ^ (c.v.bits() as u32) << 2;
+    c.put(slot::MATCH_BITS, g.match_any_bits::<2>(label) as u64);
     c.put(
         slot::MATCH_ALL,
         g.match_all(c.v).map_or(0, |m| m as u64 | 1 << 32),

@@ -21,7 +21,7 @@ pub use kernels::*;
 pub use wide::*;
 
 /// Results per thread.
-pub const SLOTS: usize = 17;
+pub const SLOTS: usize = 18;
 
 /// What the host pre-fills the output with: a slot a thread did not write
 /// (not in the group, or an operator the type lacks) keeps it.
@@ -64,6 +64,9 @@ pub mod slot {
     pub const MATCH_ALL: usize = 15;
     /// `invoke_one_broadcast(|| v)`: some member's `v`, the same for all.
     pub const BROADCAST: usize = 16;
+    /// `match_any_bits::<2>(label ^ v << 2)`: the members whose label has
+    /// the same low 2 bits (the bits above, which differ, are ignored).
+    pub const MATCH_BITS: usize = 17;
 }
 
 /// The group shape a launch tests (`param.kind`).

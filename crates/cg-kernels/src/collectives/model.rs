@@ -394,6 +394,10 @@ fn row<T: ModelElem>(p: &Params, g: &Group, gid: u32, inputs: &Inputs<T>) -> [u6
             } else {
                 0
             };
+            let low = |k: u32| inputs.labels[m[k as usize] as usize] & 3;
+            r[slot::MATCH_BITS] = (0..len)
+                .filter(|&k| low(k) == low(rank))
+                .fold(0u64, |b, k| b | 1 << k);
         }
     }
     r
@@ -532,6 +536,7 @@ pub fn check<T: ModelElem>(
         "match_any",
         "match_all",
         "invoke_one_broadcast",
+        "match_any_bits",
     ];
     let rows = expected(launch, p, inputs);
     let mut want_counters = vec![0u32; launch.threads()];

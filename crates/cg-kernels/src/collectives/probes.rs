@@ -5,7 +5,9 @@
 
 use cooperative_groups::intrinsics::{FULL_MASK, block_dim, block_idx, shfl_xor_sync, thread_idx};
 use cooperative_groups::ops::Plus;
-use cooperative_groups::{inclusive_scan, kernel, reduce, this_thread_block, tiled_partition};
+use cooperative_groups::{
+    inclusive_scan, kernel, reduce, shared_array, this_thread_block, tiled_partition,
+};
 
 #[inline(always)]
 fn gid() -> usize {
@@ -84,6 +86,28 @@ probe!(
         let t = tiled_partition::<128>(&this_thread_block());
         t.sync();
         v + t.thread_rank()
+    }
+);
+
+probe!(
+    /// `match_any_bits::<8>(&tile32, v)`: nine `vote.sync.ballot.b32`
+    /// (the lanes taking part, then one per bit), no `match.any`.
+    probe_tile32_match_bits: u32, |v| tiled_partition::<32>(&this_thread_block()).match_any_bits::<8>(v)
+);
+probe!(
+    /// A block-wide counter in shared memory: `red_add` then, after a
+    /// barrier, `fetch_add` (`red.shared.add.u32`, `atom.shared.add.u32`).
+    probe_shared_atomics: u32, |v| {
+        let block = this_thread_block();
+        let c = shared_array!(u32; 2);
+        if block.thread_rank() == 0 {
+            c.store(0, 0);
+            c.store(1, 0);
+        }
+        block.sync();
+        c.red_add(0, v);
+        block.sync();
+        c.fetch_add(1, c.load(0))
     }
 );
 
