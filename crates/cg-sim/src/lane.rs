@@ -115,16 +115,15 @@ pub fn existing_lanes() -> u32 {
     with_core(|c, me| c.warps[c.lanes[me as usize].warp as usize].existing)
 }
 
+/// Inlined into each collective, whose `kind` is then a constant: passed
+/// by reference (it does not fit in registers), it was read back with a
+/// wide load right after the caller's byte stores (a store-forwarding
+/// stall on every lane's arrival).
 #[track_caller]
+#[inline(always)]
 fn warp_op(kind: WarpKind, mask: u32, a: u64, b: u32, c: u32) -> u64 {
     let loc = here();
-    let op = WarpOp {
-        kind,
-        mask,
-        a,
-        b,
-        c,
-    };
+    let op = WarpOp::new(kind, mask, a, b, c);
     block_on(|core, me| core.warp_arrive(me, op, loc))
 }
 
@@ -313,13 +312,7 @@ pub fn check_uniform(scope: Scope, what: &'static str, value: u64) {
     let loc = here();
     match scope {
         Scope::Warp(mask) => {
-            let op = WarpOp {
-                kind: WarpKind::Uniform(what),
-                mask,
-                a: value,
-                b: 0,
-                c: 0,
-            };
+            let op = WarpOp::new(WarpKind::Uniform(what), mask, value, 0, 0);
             block_on(|core, me| core.warp_arrive(me, op, loc));
         }
         Scope::Block => {

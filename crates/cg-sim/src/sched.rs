@@ -83,6 +83,12 @@ pub(crate) fn with_core<R>(f: impl FnOnce(&mut Core, u32) -> R) -> R {
 /// Runs a possibly blocking primitive for the current lane: `f` either
 /// completes it or records the lane as blocked, in which case the lane
 /// suspends and later reads the value the rendezvous left for it.
+///
+/// Inlined into each primitive: called through a closure, the primitive's
+/// operands were copied out of the closure's captures with wide loads
+/// right after the caller's narrower stores (a store-forwarding stall that
+/// held a fifth of the time of a lane's shuffle).
+#[inline(always)]
 pub(crate) fn block_on(f: impl FnOnce(&mut Core, u32) -> Step) -> u64 {
     let cell = core_cell();
     let me = CUR.with(Cell::get);

@@ -39,10 +39,24 @@ pub(crate) struct WarpOp {
     pub mask: u32,
     /// The lane's value (shuffled value, predicate, match key, …).
     pub a: u64,
-    /// `shfl` operand `b`.
-    pub b: u32,
-    /// `shfl` operand `c`.
-    pub c: u32,
+    /// `shfl` operands `b` (low half) and `c` (high half), one word: the
+    /// arrival copies them with one load, which must match one store of
+    /// the caller's (a load spanning two narrower stores waits for them to
+    /// reach the cache, a store-forwarding stall on every arrival).
+    pub bc: u64,
+}
+
+impl WarpOp {
+    /// A lane's operands; `b` and `c` are `shfl`'s.
+    #[inline(always)]
+    pub fn new(kind: WarpKind, mask: u32, a: u64, b: u32, c: u32) -> WarpOp {
+        WarpOp {
+            kind,
+            mask,
+            a,
+            bc: (c as u64) << 32 | b as u64,
+        }
+    }
 }
 
 /// The collective a lane waits at: its kind and mask (the operands are in

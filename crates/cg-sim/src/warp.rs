@@ -117,7 +117,7 @@ impl Core {
         let warp = &mut self.warps[w];
         warp.waiting |= bit;
         warp.vals[lid as usize] = op.a;
-        warp.bc[lid as usize] = (op.b, op.c);
+        warp.bc[lid as usize] = (op.bc as u32, (op.bc >> 32) as u32);
         // Every lane of the mask must wait at a collective of this kind and
         // mask: the lanes `same` counts, when it counts this collective.
         let ready = if warp.same != 0 && warp.cur == key {
