@@ -173,11 +173,15 @@ fn suspend(_cell: &RefCell<Core>, core: RefMut<'_, Core>, me: u32, _blocked: boo
 }
 
 /// Cache lines above a suspended lane's stack pointer that its resumption
-/// reads first (its saved registers, then the frames of `suspend`,
-/// `block_on`, the primitive and the kernel body), prefetched one lane
-/// ahead.
+/// reads first (its saved registers, then the primitive's frame, into
+/// which `block_on` and `suspend` are inlined), prefetched one lane ahead.
+/// Two since the primitives' frames shrank (beb5c78): on an Intel Xeon VM,
+/// 2 lines gave 50.3-51.7 M lane-collectives/s against 48.5-50.1 with 6
+/// and 46.1-46.8 with none (interleaved runs of the `speed` example's
+/// `shfl`); the prefetches of the lines not needed were a quarter of the
+/// samples (perf).
 #[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
-const STACK_LINES: usize = 6;
+const STACK_LINES: usize = 2;
 
 /// The payload that unwinds a suspended lane at teardown.
 #[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
