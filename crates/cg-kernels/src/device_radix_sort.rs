@@ -52,10 +52,8 @@
 use cooperative_groups::atomic::{AtomicRef, Device, Relaxed};
 use cooperative_groups::intrinsics::{block_idx, grid_dim};
 use cooperative_groups::prelude::*;
-use cooperative_groups::primitives::BlockScan;
+use cooperative_groups::primitives::{BlockScan, RadixKey};
 use cooperative_groups::{kernel, shared_array, unroll};
-
-use crate::device_histogram::U4;
 
 /// Threads per block of a pass (the first [`DIGITS`] of them also own a
 /// digit each: at least `DIGITS`).
@@ -115,8 +113,8 @@ fn pack(epoch: u32, status: u32, value: u32) -> u64 {
 /// keys after, into the block's four histograms with one `red.shared.add`
 /// per key and pass; the keys past the last whole tile (or all of them,
 /// when `keys` is not 16-byte aligned) one by one.
-#[kernel]
-pub fn radix_histograms(keys: *const u32, counts: *mut u32, n: u32) {
+#[kernel(instances(u32, i32, f32))]
+pub fn radix_histograms<K: RadixKey<Bits = u32>>(keys: *const K, counts: *mut u32, n: u32) {
     let block = this_thread_block().with_threads::<HIST_BLOCK>();
     let bins = [
         shared_array!(u32; DIGITS),
@@ -129,9 +127,10 @@ pub fn radix_histograms(keys: *const u32, counts: *mut u32, n: u32) {
         b.store(r, 0);
     }
     block.sync();
-    let count = |k: u32| {
+    let count = |k: K| {
+        let b = sort_bits(k);
         unroll::<{ PASSES as u32 }>(PASSES as u32, |p| {
-            bins[p as usize].red_add(((k >> (8 * p)) & 0xff) as usize, 1);
+            bins[p as usize].red_add(((b >> (8 * p)) & 0xff) as usize, 1);
         });
     };
     let n = n as usize;
@@ -140,11 +139,11 @@ pub fn radix_histograms(keys: *const u32, counts: *mut u32, n: u32) {
     } else {
         0
     };
-    let vectors = keys.cast::<U4>();
+    let vectors = keys.cast::<V4<K>>();
     let (blocks, me) = (grid_dim().x as usize, block_idx().x as usize);
     let mut t = me;
     while t < full {
-        let mut v = [U4::default(); HIST_VECS];
+        let mut v = [V4([K::from_bits(0); 4]); HIST_VECS];
         unroll::<{ HIST_VECS as u32 }>(HIST_VECS as u32, |j| {
             let j = j as usize;
             // SAFETY: vector `j · HIST_BLOCK + r` of whole tile `t < full`:
@@ -186,9 +185,14 @@ pub fn radix_histograms(keys: *const u32, counts: *mut u32, n: u32) {
 /// `values_out` as `input` and `output` when `PAIRS`.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn onesweep<const PAIRS: bool, const ITEMS: usize, const UNROLL: u32>(
-    input: *const u32,
-    output: *mut u32,
+unsafe fn onesweep<
+    K: RadixKey<Bits = u32>,
+    const PAIRS: bool,
+    const ITEMS: usize,
+    const UNROLL: u32,
+>(
+    input: *const K,
+    output: *mut K,
     values_in: *const u32,
     values_out: *mut u32,
     counts: *const u32,
@@ -197,7 +201,7 @@ unsafe fn onesweep<const PAIRS: bool, const ITEMS: usize, const UNROLL: u32>(
     pass: u32,
     epoch: u32,
 ) {
-    const { assert!(ITEMS == UNROLL as usize && SORT_BLOCK as usize * ITEMS <= MAX_TILE) };
+    const { assert!(ITEMS == UNROLL as usize && ITEMS <= 32 && SORT_BLOCK as usize * ITEMS <= MAX_TILE) };
     let tile_keys = SORT_BLOCK as usize * ITEMS;
     let block = this_thread_block().with_threads::<SORT_BLOCK>();
     let warp = tiled_partition::<32>(&block);
@@ -212,26 +216,40 @@ unsafe fn onesweep<const PAIRS: bool, const ITEMS: usize, const UNROLL: u32>(
     let r = block.thread_rank() as usize;
     let (w, lane) = (r / 32, warp.thread_rank());
     let shift = 8 * pass;
-    let digit = |k: u32| (k >> shift) & 0xff;
+    // Keys travel as their order-preserving bits (`RadixKey::to_bits`:
+    // the identity for `u32`), back to keys on the way out; a digit comes
+    // from a key's digit bits (`-0.0` as `+0.0`).
+    let digit = |b: u32| (K::digit_bits(b) >> shift) & 0xff;
 
     // Warp-striped: item `i` of lane `l` of warp `w` is key
     // `w · 32 · ITEMS + 32 · i + l` of the tile, so that every load is one
     // coalesced row and a warp's items in (item, lane) order are in the
     // input's order (the ranking below is stable for it).
     let at = |i: usize| first + w * 32 * ITEMS + 32 * i + lane as usize;
+    // Until the keys go to shared memory, the registers hold their digit
+    // bits, and `zeros` the items that were `-0.0` (whose bits are the
+    // complement of `+0.0`'s: `to_bits` maps a float's sign bit so): one
+    // register, where keeping both forms cost the `f32` sort 27.
     let mut keys = [0u32; ITEMS];
+    let mut zeros = 0u32;
     let mut values = [0u32; ITEMS];
     let full = valid == tile_keys;
     items::<UNROLL>(|i| {
         if full || at(i) < n {
             // SAFETY: `at(i) < n`: one of the first `n` keys.
-            keys[i] = unsafe { input.add(at(i)).read() };
+            let b = unsafe { input.add(at(i)).read() }.to_bits();
+            keys[i] = K::digit_bits(b);
+            zeros |= ((keys[i] != b) as u32) << i;
         }
     });
     // A missing key (past `n`) counts as digit 255, after every real key:
     // it ranks last and is not stored.
     let dig = |i: usize, k: u32| {
-        if full || at(i) < n { digit(k) } else { 0xff }
+        if full || at(i) < n {
+            (k >> shift) & 0xff
+        } else {
+            0xff
+        }
     };
 
     // 1. Each warp counts its digits in its own counters: one shared
@@ -301,7 +319,14 @@ unsafe fn onesweep<const PAIRS: bool, const ITEMS: usize, const UNROLL: u32>(
         rank[i] = warp.shfl(old, leader) + (peers & below).count_ones();
     });
     block.sync();
-    items::<UNROLL>(|i| buf.store(rank[i] as usize, keys[i]));
+    items::<UNROLL>(|i| {
+        let b = if zeros >> i & 1 != 0 {
+            !keys[i]
+        } else {
+            keys[i]
+        };
+        buf.store(rank[i] as usize, b);
+    });
 
     // 4. The look-back for digit `d`: the counts of the earlier tiles,
     //    summed until one holding its inclusive prefix.
@@ -343,7 +368,7 @@ unsafe fn onesweep<const PAIRS: bool, const ITEMS: usize, const UNROLL: u32>(
             places[i] = base.load(digit(k) as usize).wrapping_add(p as u32);
             // SAFETY: `places[i] < n` (a permutation of the keys' places);
             // each place is written by one key.
-            unsafe { output.add(places[i] as usize).write(k) };
+            unsafe { output.add(places[i] as usize).write(K::from_bits(k)) };
         }
     });
     if PAIRS {
@@ -364,6 +389,18 @@ unsafe fn onesweep<const PAIRS: bool, const ITEMS: usize, const UNROLL: u32>(
             }
         });
     }
+}
+
+/// Four keys, 16-byte aligned: one vector load.
+#[derive(Clone, Copy)]
+#[repr(C, align(16))]
+struct V4<K>([K; 4]);
+
+/// The bits a key's digits are taken from: its order-preserving bits, with
+/// `-0.0` as `+0.0` (CUB's rule: the two zeros are equal keys).
+#[inline(always)]
+fn sort_bits<K: RadixKey<Bits = u32>>(k: K) -> u32 {
+    K::digit_bits(k.to_bits())
 }
 
 /// `f(0)`, …, `f(K - 1)` as straight-line code: the per-item arrays stay
@@ -390,10 +427,10 @@ unsafe fn state(states: *mut u64, t: usize, d: usize) -> AtomicRef<'static, u64,
 /// `states` (`DIGITS` per tile of [`sort_tiles`]`(n, false)`). Grid
 /// [`sort_tiles`]`(n, false)` blocks of [`SORT_BLOCK`]; `epoch` new and
 /// non-zero each launch on the states.
-#[kernel]
-pub fn radix_onesweep(
-    input: *const u32,
-    output: *mut u32,
+#[kernel(instances(u32, i32, f32))]
+pub fn radix_onesweep<K: RadixKey<Bits = u32>>(
+    input: *const K,
+    output: *mut K,
     counts: *const u32,
     states: *mut u64,
     n: u32,
@@ -403,7 +440,7 @@ pub fn radix_onesweep(
     let none = core::ptr::null_mut();
     // SAFETY: the launcher's contract (this kernel's documentation).
     unsafe {
-        onesweep::<false, SORT_ITEMS, { SORT_ITEMS as u32 }>(
+        onesweep::<K, false, SORT_ITEMS, { SORT_ITEMS as u32 }>(
             input, output, none, none, counts, states, n, pass, epoch,
         )
     }
@@ -412,11 +449,11 @@ pub fn radix_onesweep(
 /// [`radix_onesweep`] for pairs: the first `n` values of `values_in` move
 /// with their keys to `values_out`; tiles of [`sort_tile`]`(true)` keys
 /// (grid and states: [`sort_tiles`]`(n, true)`).
-#[kernel]
+#[kernel(instances(u32, i32, f32))]
 #[allow(clippy::too_many_arguments)]
-pub fn radix_onesweep_pairs(
-    input: *const u32,
-    output: *mut u32,
+pub fn radix_onesweep_pairs<K: RadixKey<Bits = u32>>(
+    input: *const K,
+    output: *mut K,
     values_in: *const u32,
     values_out: *mut u32,
     counts: *const u32,
@@ -427,7 +464,7 @@ pub fn radix_onesweep_pairs(
 ) {
     // SAFETY: the launcher's contract (this kernel's documentation).
     unsafe {
-        onesweep::<true, SORT_ITEMS_PAIRS, { SORT_ITEMS_PAIRS as u32 }>(
+        onesweep::<K, true, SORT_ITEMS_PAIRS, { SORT_ITEMS_PAIRS as u32 }>(
             input, output, values_in, values_out, counts, states, n, pass, epoch,
         )
     }

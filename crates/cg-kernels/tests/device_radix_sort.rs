@@ -1,13 +1,17 @@
 //! The device-wide radix sort (`device_radix_sort`) on the simulator
 //! against a sorted copy: the histogram launch and the four onesweep
 //! passes, partial last tiles, keys that differ in one byte only, equal
-//! keys, consecutive sorts on the same tile states (new epochs), and
-//! random inputs under proptest.
+//! keys, consecutive sorts on the same tile states (new epochs), random
+//! inputs under proptest, and `i32` / `f32` keys in CUB's order (negative
+//! keys, both zeros equal, infinities and NaNs by their bits).
 
 use cg_kernels::device_radix_sort::{
-    DIGITS, HIST_BLOCK, PASSES, RADIX_HISTOGRAMS, RADIX_ONESWEEP, RADIX_ONESWEEP_PAIRS, SORT_BLOCK,
-    sort_tile, sort_tiles,
+    DIGITS, HIST_BLOCK, PASSES, RADIX_HISTOGRAMS_F32, RADIX_HISTOGRAMS_I32, RADIX_HISTOGRAMS_U32,
+    RADIX_ONESWEEP_F32, RADIX_ONESWEEP_I32, RADIX_ONESWEEP_PAIRS_F32, RADIX_ONESWEEP_PAIRS_U32,
+    RADIX_ONESWEEP_U32, SORT_BLOCK, sort_tile, sort_tiles,
 };
+use cooperative_groups::Kernel;
+use cooperative_groups::primitives::RadixKey;
 use proptest::prelude::*;
 
 fn dev() -> cg_sim::SimDevice {
@@ -17,16 +21,30 @@ fn dev() -> cg_sim::SimDevice {
     }
 }
 
+type HistKernel<K> = Kernel<(*const K, *mut u32, u32)>;
+type PassKernel<K> = Kernel<(*const K, *mut K, *const u32, *mut u64, u32, u32, u32)>;
+
 /// Sorts `keys` with the kernels (histograms, then four passes).
 fn sort(keys: &[u32], epoch: &mut u32) -> Vec<u32> {
+    sort_as(&RADIX_HISTOGRAMS_U32, &RADIX_ONESWEEP_U32, keys, epoch)
+}
+
+/// Sorts `keys` with the kernels of key type `K` (histograms, then four
+/// passes).
+fn sort_as<K: Copy>(
+    hist: &HistKernel<K>,
+    pass_kernel: &PassKernel<K>,
+    keys: &[K],
+    epoch: &mut u32,
+) -> Vec<K> {
     let n = keys.len() as u32;
     let mut a = keys.to_vec();
-    let mut b = vec![0u32; keys.len()];
+    let mut b = keys.to_vec();
     let mut counts = vec![0u32; PASSES * DIGITS];
     let mut states = vec![0u64; sort_tiles(n, false) as usize * DIGITS];
     let (pa, pc) = (a.as_ptr(), counts.as_mut_ptr());
     // SAFETY: `n` keys and the counters.
-    let h = unsafe { RADIX_HISTOGRAMS.host_fn_unchecked() };
+    let h = unsafe { hist.host_fn_unchecked() };
     cg_sim::launch_on(&dev(), &cg_sim::LaunchConfig::new(2, HIST_BLOCK), &|| {
         h((pa, pc, n))
     })
@@ -34,7 +52,7 @@ fn sort(keys: &[u32], epoch: &mut u32) -> Vec<u32> {
     assert_eq!(counts[..DIGITS].iter().sum::<u32>(), n);
     // SAFETY: as the kernel's documentation asks: `n` keys in and out,
     // the counters, `DIGITS` states per tile.
-    let k = unsafe { RADIX_ONESWEEP.host_fn_unchecked() };
+    let k = unsafe { pass_kernel.host_fn_unchecked() };
     let cfg = cg_sim::LaunchConfig::new(sort_tiles(n, false), SORT_BLOCK);
     for pass in 0..PASSES as u32 {
         *epoch += 1;
@@ -57,21 +75,50 @@ fn sort(keys: &[u32], epoch: &mut u32) -> Vec<u32> {
 
 /// Sorts `keys` and moves `values` with them (histograms, four passes).
 fn sort_pairs(keys: &[u32], values: &[u32], epoch: &mut u32) -> (Vec<u32>, Vec<u32>) {
+    sort_pairs_as(
+        &RADIX_HISTOGRAMS_U32,
+        &RADIX_ONESWEEP_PAIRS_U32,
+        keys,
+        values,
+        epoch,
+    )
+}
+
+type PairsKernel<K> = Kernel<(
+    *const K,
+    *mut K,
+    *const u32,
+    *mut u32,
+    *const u32,
+    *mut u64,
+    u32,
+    u32,
+    u32,
+)>;
+
+/// [`sort_pairs`] with the kernels of key type `K`.
+fn sort_pairs_as<K: Copy>(
+    hist: &HistKernel<K>,
+    pairs_kernel: &PairsKernel<K>,
+    keys: &[K],
+    values: &[u32],
+    epoch: &mut u32,
+) -> (Vec<K>, Vec<u32>) {
     let n = keys.len() as u32;
-    let (mut a, mut b) = (keys.to_vec(), vec![0u32; keys.len()]);
+    let (mut a, mut b) = (keys.to_vec(), keys.to_vec());
     let (mut va, mut vb) = (values.to_vec(), vec![0u32; keys.len()]);
     let mut counts = vec![0u32; PASSES * DIGITS];
     let mut states = vec![0u64; sort_tiles(n, true) as usize * DIGITS];
     let (pa, pc) = (a.as_ptr(), counts.as_mut_ptr());
     // SAFETY: `n` keys and the counters.
-    let h = unsafe { RADIX_HISTOGRAMS.host_fn_unchecked() };
+    let h = unsafe { hist.host_fn_unchecked() };
     cg_sim::launch_on(&dev(), &cg_sim::LaunchConfig::new(3, HIST_BLOCK), &|| {
         h((pa, pc, n))
     })
     .unwrap();
     // SAFETY: `n` keys and values in and out, the counters, `DIGITS`
     // states per tile.
-    let k = unsafe { RADIX_ONESWEEP_PAIRS.host_fn_unchecked() };
+    let k = unsafe { pairs_kernel.host_fn_unchecked() };
     let cfg = cg_sim::LaunchConfig::new(sort_tiles(n, true), SORT_BLOCK);
     for pass in 0..PASSES as u32 {
         *epoch += 1;
@@ -157,4 +204,117 @@ proptest! {
         let k = keys(n, seed, u32::MAX);
         prop_assert_eq!(sort(&k, &mut epoch), sorted(&k));
     }
+}
+
+/// CUB's order of `K` keys: by their order-preserving bits, `-0.0` equal
+/// to `+0.0` (kept in input order), NaNs by their bits.
+fn sorted_as<K: RadixKey<Bits = u32> + Into<Raw>>(keys: &[K]) -> Vec<u32> {
+    let mut v: Vec<(u32, usize, u32)> = keys
+        .iter()
+        .enumerate()
+        .map(|(i, &k)| (K::digit_bits(k.to_bits()), i, k.into().0))
+        .collect();
+    v.sort();
+    v.into_iter().map(|(_, _, raw)| raw).collect()
+}
+
+/// A key's bit pattern.
+struct Raw(u32);
+impl From<i32> for Raw {
+    fn from(k: i32) -> Raw {
+        Raw(k as u32)
+    }
+}
+impl From<f32> for Raw {
+    fn from(k: f32) -> Raw {
+        Raw(k.to_bits())
+    }
+}
+
+#[test]
+fn signed_and_float_keys_sort_in_cubs_order() {
+    let mut epoch = 0;
+    let n = 2 * sort_tile(false) + 321;
+    let bits = keys(n, 7, u32::MAX);
+    let ints: Vec<i32> = bits.iter().map(|&b| b as i32).collect();
+    let got: Vec<u32> = sort_as(
+        &RADIX_HISTOGRAMS_I32,
+        &RADIX_ONESWEEP_I32,
+        &ints,
+        &mut epoch,
+    )
+    .into_iter()
+    .map(|k| k as u32)
+    .collect();
+    assert_eq!(got, sorted_as(&ints), "i32");
+    assert!(got.windows(2).all(|w| (w[0] as i32) <= (w[1] as i32)));
+    // Random bit patterns (every sign and exponent, NaNs), with both zeros,
+    // infinities and the extremes mixed in.
+    let mut floats: Vec<f32> = bits.iter().map(|&b| f32::from_bits(b)).collect();
+    let special = [
+        0.0,
+        -0.0,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        -f32::NAN,
+        f32::MIN_POSITIVE,
+        -f32::MIN_POSITIVE,
+        f32::MAX,
+        f32::MIN,
+    ];
+    for (i, &x) in special.iter().cycle().take(200).enumerate() {
+        floats[i * 97 % n] = x;
+    }
+    let got: Vec<u32> = sort_as(
+        &RADIX_HISTOGRAMS_F32,
+        &RADIX_ONESWEEP_F32,
+        &floats,
+        &mut epoch,
+    )
+    .into_iter()
+    .map(f32::to_bits)
+    .collect();
+    assert_eq!(got, sorted_as(&floats), "f32");
+    // The numbers (NaNs aside) come out in ascending order, zeros of
+    // either sign together.
+    let nums: Vec<f32> = got
+        .iter()
+        .map(|&b| f32::from_bits(b))
+        .filter(|x| !x.is_nan())
+        .collect();
+    assert!(nums.windows(2).all(|w| w[0] <= w[1]));
+}
+
+#[test]
+fn float_pairs_keep_equal_zeros_in_input_order() {
+    let mut epoch = 0;
+    let n = sort_tile(true) + 77;
+    // Only zeros of both signs and two other keys: the values show the
+    // order equal keys came out in.
+    let keys: Vec<f32> = (0..n)
+        .map(|i| match i % 4 {
+            0 => 0.0,
+            1 => -0.0,
+            2 => -1.5,
+            _ => 2.5,
+        })
+        .collect();
+    let values: Vec<u32> = (0..n as u32).collect();
+    let (k, v) = sort_pairs_as(
+        &RADIX_HISTOGRAMS_F32,
+        &RADIX_ONESWEEP_PAIRS_F32,
+        &keys,
+        &values,
+        &mut epoch,
+    );
+    let want: Vec<u32> = (0..n as u32)
+        .filter(|i| i % 4 == 2)
+        .chain((0..n as u32).filter(|i| i % 4 < 2))
+        .chain((0..n as u32).filter(|i| i % 4 == 3))
+        .collect();
+    assert_eq!(v, want);
+    let raw: Vec<u32> = k.iter().map(|x| x.to_bits()).collect();
+    let want_keys: Vec<u32> = want.iter().map(|&i| keys[i as usize].to_bits()).collect();
+    assert_eq!(raw, want_keys, "the zeros keep their signs");
 }

@@ -1,13 +1,17 @@
 //! `cg-lab compare --only device_radix_sort`: the device-wide radix sort
-//! of `u32` keys, and of pairs (`u32` keys, `u32` values), written with the library (`cg_kernels::device_radix_sort`:
+//! of `u32`, `i32` and `f32` keys, and of pairs (those keys, `u32`
+//! values), written with the library (`cg_kernels::device_radix_sort`:
 //! one histogram launch for the four 8-bit digits, then four onesweep
 //! passes — each tile's keys ranked by the pass's digit in warp-private
 //! counters, a decoupled look-back per digit, a scatter) against CUB's
 //! `DeviceRadixSort::SortKeys` and `SortPairs`, 2^20 to 2^28 keys, as keys
 //! (pairs) per second.
 //!
-//! The keys are uniformly random `u32`, each pair's value its key's index.
-//! Both sides' outputs are checked against the host's (stable) sort at
+//! The keys are uniformly random 32-bit patterns (the same bits as `u32`,
+//! `i32` and `f32`: floats of every sign and exponent, NaNs and both zeros
+//! included), each pair's value its key's index. Both sides' outputs are
+//! checked against the host's stable sort by CUB's order (the keys'
+//! order-preserving bits, `-0.0` equal to `+0.0`, NaNs by their bits) at
 //! every size before timing (so they are equal to each other). The Rust side's time includes its memset of the digit
 //! counters and the histogram launch. Without a GPU the Rust kernels are
 //! verified on the simulator at small sizes and nothing is timed.
@@ -17,10 +21,13 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use cg_kernels::device_radix_sort::{
-    DIGITS, HIST_BLOCK, PASSES, RADIX_HISTOGRAMS, RADIX_ONESWEEP, RADIX_ONESWEEP_PAIRS, SORT_BLOCK,
-    sort_tile, sort_tiles,
+    DIGITS, HIST_BLOCK, PASSES, RADIX_HISTOGRAMS_F32, RADIX_HISTOGRAMS_I32, RADIX_HISTOGRAMS_U32,
+    RADIX_ONESWEEP_F32, RADIX_ONESWEEP_I32, RADIX_ONESWEEP_PAIRS_F32, RADIX_ONESWEEP_PAIRS_I32,
+    RADIX_ONESWEEP_PAIRS_U32, RADIX_ONESWEEP_U32, SORT_BLOCK, sort_tile, sort_tiles,
 };
 use cg_runtime::{Backend, Buffer, Dim3, LaunchConfig, tools};
+use cooperative_groups::Kernel;
+use cooperative_groups::primitives::RadixKey;
 use serde::Serialize;
 
 use crate::cli::LabArgs;
@@ -51,11 +58,45 @@ fn keys(n: u32) -> Vec<u32> {
 type CubFn = unsafe extern "C" fn(*const u32, *mut u32, i32) -> i32;
 type CubPairsFn = unsafe extern "C" fn(*const u32, *mut u32, *const u32, *mut u32, i32) -> i32;
 
-/// CUB's entry point in the shared library built from `device_radix_sort.cu`.
+/// The key types of the experiment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Key {
+    U32,
+    I32,
+    F32,
+}
+
+impl Key {
+    const ALL: [Key; 3] = [Key::U32, Key::I32, Key::F32];
+
+    fn name(self) -> &'static str {
+        match self {
+            Key::U32 => "u32",
+            Key::I32 => "i32",
+            Key::F32 => "f32",
+        }
+    }
+
+    /// The bits key `raw` (a bit pattern of this type) sorts by: CUB's
+    /// order, as the kernels' `RadixKey` gives it.
+    fn sort_bits(self, raw: u32) -> u32 {
+        fn bits<K: RadixKey<Bits = u32>>(k: K) -> u32 {
+            K::digit_bits(k.to_bits())
+        }
+        match self {
+            Key::U32 => bits(raw),
+            Key::I32 => bits(raw as i32),
+            Key::F32 => bits(f32::from_bits(raw)),
+        }
+    }
+}
+
+/// CUB's entry points in the shared library built from `device_radix_sort.cu`,
+/// per key type (`Key::ALL` order); the pointers are the keys' bits.
 struct Cub {
     _lib: libloading::Library,
-    sort: CubFn,
-    pairs: CubPairsFn,
+    sort: [CubFn; 3],
+    pairs: [CubPairsFn; 3],
 }
 
 impl Cub {
@@ -69,10 +110,26 @@ impl Cub {
         // SAFETY: the library is the one just built from our source; its
         // initialisers are the CUDA runtime's.
         let lib = unsafe { libloading::Library::new(&lib) }.context("loading the CUB library")?;
-        // SAFETY: the symbol has the declared C signature (device_radix_sort.cu).
-        let sort = unsafe { *lib.get::<CubFn>(b"cub_radix_sort_keys_u32")? };
-        // SAFETY: as above.
-        let pairs = unsafe { *lib.get::<CubPairsFn>(b"cub_radix_sort_pairs_u32")? };
+        let get = |sym: String| -> Result<CubFn> {
+            // SAFETY: the symbol has the declared C signature
+            // (device_radix_sort.cu; a key pointer of any 32-bit type).
+            Ok(unsafe { *lib.get::<CubFn>(sym.as_bytes())? })
+        };
+        let get_pairs = |sym: String| -> Result<CubPairsFn> {
+            // SAFETY: as above.
+            Ok(unsafe { *lib.get::<CubPairsFn>(sym.as_bytes())? })
+        };
+        let names = Key::ALL.map(Key::name);
+        let sort = [
+            get(format!("cub_radix_sort_keys_{}", names[0]))?,
+            get(format!("cub_radix_sort_keys_{}", names[1]))?,
+            get(format!("cub_radix_sort_keys_{}", names[2]))?,
+        ];
+        let pairs = [
+            get_pairs(format!("cub_radix_sort_pairs_{}", names[0]))?,
+            get_pairs(format!("cub_radix_sort_pairs_{}", names[1]))?,
+            get_pairs(format!("cub_radix_sort_pairs_{}", names[2]))?,
+        ];
         Ok(Cub {
             _lib: lib,
             sort,
@@ -80,6 +137,40 @@ impl Cub {
         })
     }
 }
+
+/// The Rust kernels of one key type `K`.
+struct Kernels<K: 'static> {
+    hist: &'static Kernel<(*const K, *mut u32, u32)>,
+    keys: &'static Kernel<(*const K, *mut K, *const u32, *mut u64, u32, u32, u32)>,
+    #[allow(clippy::type_complexity)]
+    pairs: &'static Kernel<(
+        *const K,
+        *mut K,
+        *const u32,
+        *mut u32,
+        *const u32,
+        *mut u64,
+        u32,
+        u32,
+        u32,
+    )>,
+}
+
+const U32_KERNELS: Kernels<u32> = Kernels {
+    hist: &RADIX_HISTOGRAMS_U32,
+    keys: &RADIX_ONESWEEP_U32,
+    pairs: &RADIX_ONESWEEP_PAIRS_U32,
+};
+const I32_KERNELS: Kernels<i32> = Kernels {
+    hist: &RADIX_HISTOGRAMS_I32,
+    keys: &RADIX_ONESWEEP_I32,
+    pairs: &RADIX_ONESWEEP_PAIRS_I32,
+};
+const F32_KERNELS: Kernels<f32> = Kernels {
+    hist: &RADIX_HISTOGRAMS_F32,
+    keys: &RADIX_ONESWEEP_F32,
+    pairs: &RADIX_ONESWEEP_PAIRS_F32,
+};
 
 struct Bench<'a> {
     backend: &'a Backend,
@@ -105,73 +196,32 @@ impl Bench<'_> {
         self.epoch
     }
 
-    /// One sort of the first `n` keys of `input` into `out` (and with
-    /// `pairs` their values from `values` into `vout`).
-    fn launch(&mut self, pairs: bool, cub: bool, n: u32, sync: bool) -> Result<()> {
-        let (vi, va, vo) = (self.values.as_ptr(), self.va.as_ptr(), self.vout.as_ptr());
+    /// One sort of the first `n` keys of `input` (bit patterns of `key`'s
+    /// type) into `out` (and with `pairs` their values from `values` into
+    /// `vout`).
+    fn launch(&mut self, key: Key, pairs: bool, cub: bool, n: u32, sync: bool) -> Result<()> {
         if cub {
             let c = self.cub.context("CUB runs on a GPU only")?;
             let (i, o) = (self.input.as_ptr(), self.out.as_ptr());
+            let (vi, vo) = (self.values.as_ptr(), self.vout.as_ptr());
+            let t = key as usize;
             // SAFETY: `input`, `out`, `values` and `vout` hold at least `n`
             // elements.
             let rc = unsafe {
                 if pairs {
-                    (c.pairs)(i, o, vi, vo, n as i32)
+                    (c.pairs[t])(i, o, vi, vo, n as i32)
                 } else {
-                    (c.sort)(i, o, n as i32)
+                    (c.sort[t])(i, o, n as i32)
                 }
             };
             if rc != 0 {
-                bail!("{} returned CUDA error {rc}", name(pairs, true));
+                bail!("{} returned CUDA error {rc}", name(key, pairs, true));
             }
         } else {
-            self.counts.zero_async()?;
-            let b = self.backend;
-            let hist = LaunchConfig::linear(self.histogram_grid, HIST_BLOCK);
-            let pass_cfg = LaunchConfig::linear(sort_tiles(n, pairs), SORT_BLOCK);
-            let (i, a, o, c, s) = (
-                self.input.as_ptr(),
-                self.a.as_ptr(),
-                self.out.as_ptr(),
-                self.counts.as_ptr(),
-                self.states.as_ptr(),
-            );
-            // Every launch below: `n` keys (and values) in and out of this
-            // backend's buffers, the `PASSES · DIGITS` counters, `DIGITS`
-            // states per tile, alive across the launch.
-            macro_rules! go {
-                ($k:expr, $cfg:expr, $args:expr) => {
-                    // SAFETY: the buffers above, as the kernel uses them.
-                    unsafe {
-                        match b {
-                            Backend::Gpu(g) if !sync => g.launch_unchecked(&$k, &$cfg, $args)?,
-                            _ => b.launch_unchecked(&$k, &$cfg, $args)?,
-                        }
-                    }
-                };
-            }
-            go!(RADIX_HISTOGRAMS, hist, (i.cast_const(), c, n));
-            // input → a → out → a → out: pass p reads `src` and writes
-            // `dst`, the last one `out`.
-            let plan = [
-                (i, a, vi, va),
-                (a, o, va, vo),
-                (o, a, vo, va),
-                (a, o, va, vo),
-            ];
-            for (pass, (src, dst, vsrc, vdst)) in plan.into_iter().enumerate() {
-                let e = self.next_epoch();
-                let (src, c) = (src.cast_const(), c.cast_const());
-                if pairs {
-                    let args = (src, dst, vsrc.cast_const(), vdst, c, s, n, pass as u32, e);
-                    go!(RADIX_ONESWEEP_PAIRS, pass_cfg, args);
-                } else {
-                    go!(
-                        RADIX_ONESWEEP,
-                        pass_cfg,
-                        (src, dst, c, s, n, pass as u32, e)
-                    );
-                }
+            match key {
+                Key::U32 => self.launch_rust(&U32_KERNELS, pairs, n, sync)?,
+                Key::I32 => self.launch_rust(&I32_KERNELS, pairs, n, sync)?,
+                Key::F32 => self.launch_rust(&F32_KERNELS, pairs, n, sync)?,
             }
         }
         if let (true, Backend::Gpu(g)) = (sync, self.backend) {
@@ -180,16 +230,68 @@ impl Bench<'_> {
         Ok(())
     }
 
+    /// The Rust sort with key type `K`'s kernels: the counters' memset, the
+    /// histogram launch, four passes.
+    fn launch_rust<K>(&mut self, k: &Kernels<K>, pairs: bool, n: u32, sync: bool) -> Result<()> {
+        self.counts.zero_async()?;
+        let b = self.backend;
+        let hist = LaunchConfig::linear(self.histogram_grid, HIST_BLOCK);
+        let pass_cfg = LaunchConfig::linear(sort_tiles(n, pairs), SORT_BLOCK);
+        let (vi, va, vo) = (self.values.as_ptr(), self.va.as_ptr(), self.vout.as_ptr());
+        let (i, a, o, c, s) = (
+            self.input.as_ptr().cast::<K>(),
+            self.a.as_ptr().cast::<K>(),
+            self.out.as_ptr().cast::<K>(),
+            self.counts.as_ptr(),
+            self.states.as_ptr(),
+        );
+        // Every launch below: `n` keys (32-bit patterns of `K`) and values
+        // in and out of this backend's buffers, the `PASSES · DIGITS`
+        // counters, `DIGITS` states per tile, alive across the launch.
+        macro_rules! go {
+            ($k:expr, $cfg:expr, $args:expr) => {
+                // SAFETY: the buffers above, as the kernel uses them.
+                unsafe {
+                    match b {
+                        Backend::Gpu(g) if !sync => g.launch_unchecked($k, &$cfg, $args)?,
+                        _ => b.launch_unchecked($k, &$cfg, $args)?,
+                    }
+                }
+            };
+        }
+        go!(k.hist, hist, (i.cast_const(), c, n));
+        // input → a → out → a → out: pass p reads `src` and writes
+        // `dst`, the last one `out`.
+        let plan = [
+            (i, a, vi, va),
+            (a, o, va, vo),
+            (o, a, vo, va),
+            (a, o, va, vo),
+        ];
+        for (pass, (src, dst, vsrc, vdst)) in plan.into_iter().enumerate() {
+            let e = self.next_epoch();
+            let (src, c) = (src.cast_const(), c.cast_const());
+            if pairs {
+                let args = (src, dst, vsrc.cast_const(), vdst, c, s, n, pass as u32, e);
+                go!(k.pairs, pass_cfg, args);
+            } else {
+                go!(k.keys, pass_cfg, (src, dst, c, s, n, pass as u32, e));
+            }
+        }
+        Ok(())
+    }
+
     /// One sort of the first `n` keys (pairs) against the host's sorted
     /// pairs `want` (key, index): (ok, what).
     fn verify(
         &mut self,
+        key: Key,
         pairs: bool,
         cub: bool,
         n: u32,
         want: &[(u32, u32)],
     ) -> Result<(bool, String)> {
-        self.launch(pairs, cub, n, true)?;
+        self.launch(key, pairs, cub, n, true)?;
         let got = self.out.to_vec()?;
         let vals = if pairs {
             self.vout.to_vec()?
@@ -203,7 +305,7 @@ impl Bench<'_> {
             Some(i) => (
                 false,
                 format!(
-                    "place {i}: key {}, value {:?}; host {:?}",
+                    "place {i}: key bits {:#x}, value {:?}; host {:?}",
                     got[i],
                     vals.get(i),
                     want[i]
@@ -214,15 +316,19 @@ impl Bench<'_> {
 }
 
 impl Timed for Bench<'_> {
-    type Variant = (usize, bool, bool);
+    type Variant = (usize, Key, bool, bool);
     fn gpu(&self) -> &cg_runtime::Gpu {
         match self.backend {
             Backend::Gpu(g) => g,
             Backend::Sim(_) => unreachable!("timing runs on a GPU only"),
         }
     }
-    fn launch_async(&mut self, (s, pairs, cub): (usize, bool, bool), _reps: u32) -> Result<()> {
-        self.launch(pairs, cub, SIZES[s], false)
+    fn launch_async(
+        &mut self,
+        (s, key, pairs, cub): (usize, Key, bool, bool),
+        _reps: u32,
+    ) -> Result<()> {
+        self.launch(key, pairs, cub, SIZES[s], false)
     }
 }
 
@@ -230,21 +336,22 @@ impl Timed for Bench<'_> {
 #[derive(Clone, Debug, Serialize)]
 struct Point {
     n: u32,
+    key: &'static str,
     pairs: bool,
     side: &'static str,
-    kernel: &'static str,
+    kernel: String,
     ms: Summary,
     gkeys_per_s: f64,
     verified: bool,
     check: String,
 }
 
-fn name(pairs: bool, cub: bool) -> &'static str {
+fn name(key: Key, pairs: bool, cub: bool) -> String {
     match (pairs, cub) {
-        (false, false) => RADIX_ONESWEEP.name(),
-        (true, false) => RADIX_ONESWEEP_PAIRS.name(),
-        (false, true) => "cub::DeviceRadixSort::SortKeys<u32>",
-        (true, true) => "cub::DeviceRadixSort::SortPairs<u32, u32>",
+        (false, false) => format!("radix_onesweep_{}", key.name()),
+        (true, false) => format!("radix_onesweep_pairs_{}", key.name()),
+        (false, true) => format!("cub::DeviceRadixSort::SortKeys<{}>", key.name()),
+        (true, true) => format!("cub::DeviceRadixSort::SortPairs<{}, u32>", key.name()),
     }
 }
 
@@ -273,10 +380,11 @@ fn bench<'a>(
     })
 }
 
-/// The host's stable sort of the first `n` keys with their indices.
-fn model(data: &[u32], n: u32) -> Vec<(u32, u32)> {
+/// The host's stable sort of the first `n` keys (bit patterns of `key`'s
+/// type) with their indices, by CUB's order.
+fn model(data: &[u32], n: u32, key: Key) -> Vec<(u32, u32)> {
     let mut v: Vec<(u32, u32)> = data[..n as usize].iter().copied().zip(0..).collect();
-    v.sort_unstable();
+    v.sort_by_key(|&(k, i)| (key.sort_bits(k), i));
     v
 }
 
@@ -289,16 +397,18 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
         let mut b = bench(&backend, None, &data, 3)?;
         let mut bad = Vec::new();
         for n in SIM_SIZES {
-            let want = model(&data, n);
-            for pairs in [false, true] {
-                let (ok, what) = b.verify(pairs, false, n, &want)?;
-                println!(
-                    "verified device_radix_sort {:<20} n={n:<6} on the simulator: {} ({what})",
-                    name(pairs, false),
-                    if ok { "OK" } else { "FAILED" }
-                );
-                if !ok {
-                    bad.push(format!("{} n={n}", name(pairs, false)));
+            for key in Key::ALL {
+                let want = model(&data, n, key);
+                for pairs in [false, true] {
+                    let (ok, what) = b.verify(key, pairs, false, n, &want)?;
+                    println!(
+                        "verified device_radix_sort {:<26} n={n:<6} on the simulator: {} ({what})",
+                        name(key, pairs, false),
+                        if ok { "OK" } else { "FAILED" }
+                    );
+                    if !ok {
+                        bad.push(format!("{} n={n}", name(key, pairs, false)));
+                    }
                 }
             }
         }
@@ -328,39 +438,41 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
         nvcc.display()
     );
     let cub = Cub::build(&nvcc, sm, &dir)?;
-    let f = gpu.kernels().kernel(&RADIX_HISTOGRAMS)?;
+    let f = gpu.kernels().kernel(&RADIX_HISTOGRAMS_U32)?;
     let grid = gpu.max_coresident_blocks(f, Dim3::x(HIST_BLOCK), 0)?;
     let data = keys(*SIZES.iter().max().expect("sizes"));
     let mut b = bench(&backend, Some(&cub), &data, grid)?;
-    let order: Vec<(usize, bool, bool)> = (0..SIZES.len())
+    let order: Vec<(usize, Key, bool, bool)> = (0..SIZES.len())
         .flat_map(|s| {
-            [
-                (s, false, false),
-                (s, false, true),
-                (s, true, false),
-                (s, true, true),
-            ]
+            Key::ALL.into_iter().flat_map(move |key| {
+                [
+                    (s, key, false, false),
+                    (s, key, false, true),
+                    (s, key, true, false),
+                    (s, key, true, true),
+                ]
+            })
         })
         .collect();
     let mut checks = Vec::new();
     for (s, &n) in SIZES.iter().enumerate() {
-        let want = model(&data, n);
-        for &(_, pairs, cub) in order.iter().filter(|o| o.0 == s) {
-            progress.set_message(format!(
-                "verify device_radix_sort {} n={n}",
-                name(pairs, cub)
-            ));
-            let r = b
-                .verify(pairs, cub, n, &want)
-                .with_context(|| format!("verifying {} at n = {n}", name(pairs, cub)))?;
-            println!(
-                "verified device_radix_sort {:<42} n=2^{:<2} {} ({})",
-                name(pairs, cub),
-                n.trailing_zeros(),
-                if r.0 { "OK" } else { "FAILED" },
-                r.1
-            );
-            checks.push(r);
+        for key in Key::ALL {
+            let want = model(&data, n, key);
+            for &(_, _, pairs, cub) in order.iter().filter(|o| o.0 == s && o.1 == key) {
+                let what = name(key, pairs, cub);
+                progress.set_message(format!("verify device_radix_sort {what} n={n}"));
+                let r = b
+                    .verify(key, pairs, cub, n, &want)
+                    .with_context(|| format!("verifying {what} at n = {n}"))?;
+                println!(
+                    "verified device_radix_sort {:<42} n=2^{:<2} {} ({})",
+                    what,
+                    n.trailing_zeros(),
+                    if r.0 { "OK" } else { "FAILED" },
+                    r.1
+                );
+                checks.push(r);
+            }
         }
     }
     drop(data);
@@ -379,14 +491,15 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
         .iter()
         .zip(samples)
         .zip(checks)
-        .map(|((&(s, pairs, cub), smp), (verified, check))| {
+        .map(|((&(s, key, pairs, cub), smp), (verified, check))| {
             let n = SIZES[s];
             let ms = Summary::of(&smp);
             Point {
                 n,
+                key: key.name(),
                 pairs,
                 side: if cub { "cub" } else { "rust" },
-                kernel: name(pairs, cub),
+                kernel: name(key, pairs, cub),
                 gkeys_per_s: n as f64 / (ms.median * 1e-3) / 1e9,
                 ms,
                 verified,
@@ -438,12 +551,14 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
 }
 
 fn csv(points: &[Point]) -> String {
-    let mut s = String::from("n,pairs,side,kernel,median_ms,p10_ms,p90_ms,gkeys_per_s,verified\n");
+    let mut s =
+        String::from("n,key,pairs,side,kernel,median_ms,p10_ms,p90_ms,gkeys_per_s,verified\n");
     for p in points {
         let _ = writeln!(
             s,
-            "{},{},{},\"{}\",{:.6},{:.6},{:.6},{:.3},{}",
+            "{},{},{},{},\"{}\",{:.6},{:.6},{:.6},{:.3},{}",
             p.n,
+            p.key,
             p.pairs,
             p.side,
             p.kernel,
@@ -459,14 +574,15 @@ fn csv(points: &[Point]) -> String {
 
 fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str) -> String {
     let mut s = format!(
-        "# Device-wide radix sort of u32 keys: the library against CUB — {}\n\nPlatform: {}\n\nCommand: `{}`\n\n",
+        "# Device-wide radix sort of u32, i32 and f32 keys: the library against CUB — {}\n\nPlatform: {}\n\nCommand: `{}`\n\n",
         p.device,
         p.line(),
         p.command
     );
     let _ = writeln!(
         s,
-        "Uniformly random `u32` keys (pairs: each value its key's index). Rust: one histogram launch for the four 8-bit digits, then four passes of one \
+        "Uniformly random 32-bit keys, the same bits read as `u32`, `i32` and `f32` (NaNs and both zeros included; CUB's order: \
+         `-0.0` equals `+0.0`, NaNs by their bits; pairs: each value its key's index). Rust: one histogram launch for the four 8-bit digits, then four passes of one \
          block of {SORT_BLOCK} threads per tile of {} keys ({} for pairs; CUB's onesweep with early counts: warp-private digit counters \
          filled by shared atomics and published before ranking, keys ranked by ballots and one shared atomic per match, a decoupled \
          look-back per digit, a scatter). CUB: `cub::DeviceRadixSort::SortKeys`, `SortPairs` (nvcc, host dispatch). Every point \
@@ -475,34 +591,39 @@ fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str) -> Str
         sort_tile(false),
         sort_tile(true)
     );
-    for pairs in [false, true] {
-        let _ = writeln!(s, "\n## {}\n", if pairs { "Pairs" } else { "Keys" });
-        let _ = writeln!(
-            s,
-            "| n | Rust Gkeys/s | CUB Gkeys/s | Rust ÷ CUB throughput | verified |"
-        );
-        let _ = writeln!(s, "| --- | ---: | ---: | ---: | --- |");
-        for n in SIZES {
-            let find = |side: &str| {
-                points
-                    .iter()
-                    .find(|q| q.n == n && q.pairs == pairs && q.side == side)
-                    .expect("every point was measured")
-            };
-            let (r, c) = (find("rust"), find("cub"));
+    for key in Key::ALL {
+        for pairs in [false, true] {
+            let title = if pairs { "pairs" } else { "keys" };
+            let _ = writeln!(s, "\n## `{}` {title}\n", key.name());
             let _ = writeln!(
                 s,
-                "| 2^{} | {:.2} | {:.2} | **{:.3}** | {} |",
-                n.trailing_zeros(),
-                r.gkeys_per_s,
-                c.gkeys_per_s,
-                r.gkeys_per_s / c.gkeys_per_s,
-                if r.verified && c.verified {
-                    "both"
-                } else {
-                    "FAILED"
-                }
+                "| n | Rust Gkeys/s | CUB Gkeys/s | Rust ÷ CUB throughput | verified |"
             );
+            let _ = writeln!(s, "| --- | ---: | ---: | ---: | --- |");
+            for n in SIZES {
+                let find = |side: &str| {
+                    points
+                        .iter()
+                        .find(|q| {
+                            q.n == n && q.key == key.name() && q.pairs == pairs && q.side == side
+                        })
+                        .expect("every point was measured")
+                };
+                let (r, c) = (find("rust"), find("cub"));
+                let _ = writeln!(
+                    s,
+                    "| 2^{} | {:.2} | {:.2} | **{:.3}** | {} |",
+                    n.trailing_zeros(),
+                    r.gkeys_per_s,
+                    c.gkeys_per_s,
+                    r.gkeys_per_s / c.gkeys_per_s,
+                    if r.verified && c.verified {
+                        "both"
+                    } else {
+                        "FAILED"
+                    }
+                );
+            }
         }
     }
     s
