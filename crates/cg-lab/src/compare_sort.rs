@@ -281,16 +281,17 @@ impl Bench<'_> {
         Ok(())
     }
 
-    /// One sort of the first `n` keys (pairs) against the host's sorted
-    /// pairs `want` (key, index): (ok, what).
+    /// One sort of the first `n` keys of `data` (pairs) against the
+    /// host's order `want` (the keys' indices, sorted): (ok, what).
     fn verify(
         &mut self,
         key: Key,
         pairs: bool,
         cub: bool,
-        n: u32,
-        want: &[(u32, u32)],
+        data: &[u32],
+        want: &[u32],
     ) -> Result<(bool, String)> {
+        let n = want.len() as u32;
         self.launch(key, pairs, cub, n, true)?;
         let got = self.out.to_vec()?;
         let vals = if pairs {
@@ -298,16 +299,18 @@ impl Bench<'_> {
         } else {
             Vec::new()
         };
-        let bad = (0..n as usize).find(|&i| got[i] != want[i].0 || (pairs && vals[i] != want[i].1));
+        let bad = (0..n as usize)
+            .find(|&i| got[i] != data[want[i] as usize] || (pairs && vals[i] != want[i]));
         Ok(match bad {
             None if pairs => (true, format!("{n} pairs equal the host's stable sort")),
             None => (true, format!("{n} keys equal the host's sort")),
             Some(i) => (
                 false,
                 format!(
-                    "place {i}: key bits {:#x}, value {:?}; host {:?}",
+                    "place {i}: key bits {:#x}, value {:?}; host: key bits {:#x}, value {}",
                     got[i],
                     vals.get(i),
+                    data[want[i] as usize],
                     want[i]
                 ),
             ),
@@ -380,12 +383,21 @@ fn bench<'a>(
     })
 }
 
-/// The host's stable sort of the first `n` keys (bit patterns of `key`'s
-/// type) with their indices, by CUB's order.
-fn model(data: &[u32], n: u32, key: Key) -> Vec<(u32, u32)> {
-    let mut v: Vec<(u32, u32)> = data[..n as usize].iter().copied().zip(0..).collect();
-    v.sort_by_key(|&(k, i)| (key.sort_bits(k), i));
-    v
+/// The host's stable sort of `data` (bit patterns of `key`'s type) by
+/// CUB's order, as the keys' indices: one unstable sort of (bits, index)
+/// words, which is the stable order.
+fn model(data: &[u32], key: Key) -> Vec<u32> {
+    let mut v: Vec<u64> = (0..data.len())
+        .map(|i| (key.sort_bits(data[i]) as u64) << 32 | i as u64)
+        .collect();
+    v.sort_unstable();
+    v.into_iter().map(|w| w as u32).collect()
+}
+
+/// The order of the first `n` keys: the whole order without the later
+/// keys (a stable sort of a prefix keeps the order of its keys).
+fn prefix(order: &[u32], n: u32) -> Vec<u32> {
+    order.iter().copied().filter(|&i| i < n).collect()
 }
 
 /// Runs the experiment into `out` (on a GPU) or verifies the Rust kernels
@@ -396,11 +408,12 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
         let data = keys(*SIM_SIZES.iter().max().expect("sizes"));
         let mut b = bench(&backend, None, &data, 3)?;
         let mut bad = Vec::new();
+        let models = Key::ALL.map(|key| model(&data, key));
         for n in SIM_SIZES {
             for key in Key::ALL {
-                let want = model(&data, n, key);
+                let want = prefix(&models[key as usize], n);
                 for pairs in [false, true] {
-                    let (ok, what) = b.verify(key, pairs, false, n, &want)?;
+                    let (ok, what) = b.verify(key, pairs, false, &data, &want)?;
                     println!(
                         "verified device_radix_sort {:<26} n={n:<6} on the simulator: {} ({what})",
                         name(key, pairs, false),
@@ -454,15 +467,22 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
             })
         })
         .collect();
-    let mut checks = Vec::new();
-    for (s, &n) in SIZES.iter().enumerate() {
-        for key in Key::ALL {
-            let want = model(&data, n, key);
-            for &(_, _, pairs, cub) in order.iter().filter(|o| o.0 == s && o.1 == key) {
+    // One host sort per key type, at the largest size (the smaller sizes'
+    // orders are its prefixes' orders); `checks` in `order`'s order.
+    let mut checks = vec![None; order.len()];
+    for key in Key::ALL {
+        let all = model(&data, key);
+        for (s, &n) in SIZES.iter().enumerate() {
+            let want = prefix(&all, n);
+            for (v, &(_, _, pairs, cub)) in order
+                .iter()
+                .enumerate()
+                .filter(|(_, o)| o.0 == s && o.1 == key)
+            {
                 let what = name(key, pairs, cub);
                 progress.set_message(format!("verify device_radix_sort {what} n={n}"));
                 let r = b
-                    .verify(key, pairs, cub, n, &want)
+                    .verify(key, pairs, cub, &data, &want)
                     .with_context(|| format!("verifying {what} at n = {n}"))?;
                 println!(
                     "verified device_radix_sort {:<42} n=2^{:<2} {} ({})",
@@ -471,10 +491,14 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
                     if r.0 { "OK" } else { "FAILED" },
                     r.1
                 );
-                checks.push(r);
+                checks[v] = Some(r);
             }
         }
     }
+    let checks: Vec<(bool, String)> = checks
+        .into_iter()
+        .map(|c| c.expect("every variant was verified"))
+        .collect();
     drop(data);
     let samples = timing::time_interleaved(
         &mut b,
