@@ -43,7 +43,7 @@
 //! as digit 255 and rank after every real key; they are not stored.
 //!
 //! The shapes (256 threads × 20 keys, × 24 for pairs) are the fastest
-//! measured on the H200 (run `2026-12-03-onesweep-early`: 256×20 and
+//! measured on the H200 (run `2026-12-03-onesweep-early-22bc388`: 256×20 and
 //! 256×24 builds of each kernel, interleaved); the per-item loops are
 //! written out ([`unroll`]) so that the items stay in registers.
 //!

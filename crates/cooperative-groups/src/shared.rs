@@ -141,6 +141,7 @@ impl<const N: usize> SharedArray<u32, N> {
     #[track_caller]
     pub fn fetch_add(&self, i: usize, v: u32) -> u32 {
         assert!(i < N, "shared_array index out of bounds");
+        check(self.ptr.wrapping_add(i), true);
         // SAFETY: `i < N`: a 4-byte aligned word of this block's array.
         unsafe { arch::atom_shared_add_u32(arch::shared_add(self.addr, elem_offset::<u32>(i)), v) }
     }
@@ -153,6 +154,7 @@ impl<const N: usize> SharedArray<u32, N> {
     #[track_caller]
     pub fn red_add(&self, i: usize, v: u32) {
         assert!(i < N, "shared_array index out of bounds");
+        check(self.ptr.wrapping_add(i), true);
         // SAFETY: as in `fetch_add`.
         unsafe { arch::red_shared_add_u32(arch::shared_add(self.addr, elem_offset::<u32>(i)), v) }
     }

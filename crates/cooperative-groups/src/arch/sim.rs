@@ -440,15 +440,7 @@ pub unsafe fn st_shared_v4_u32(addr: SharedAddr, v: [u32; 4]) {
 #[inline]
 pub unsafe fn red_shared_add_u32(addr: SharedAddr, v: u32) {
     // SAFETY: forwarded contract.
-    unsafe {
-        atom_rmw_32(
-            Rmw32::Add,
-            addr.cast(),
-            v,
-            MemOrder::Relaxed,
-            At::generic(MemScope::Cta),
-        )
-    };
+    unsafe { atom_shared_add_u32(addr, v) };
 }
 
 /// `atom.shared.add.u32`: a relaxed, block-scoped atomic add; returns the
