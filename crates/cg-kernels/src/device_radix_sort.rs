@@ -49,6 +49,8 @@
 //!
 //! [`match_any_bits`]: cooperative_groups::ThreadBlockTile::match_any_bits
 
+#[cfg(not(target_arch = "nvptx64"))]
+use cooperative_groups::Kernel;
 use cooperative_groups::atomic::{AtomicRef, Device, Relaxed};
 use cooperative_groups::intrinsics::{block_idx, grid_dim};
 use cooperative_groups::prelude::*;
@@ -95,6 +97,26 @@ pub const PASSES: usize = 4;
 pub fn sort_tiles(n: u32, pairs: bool) -> u32 {
     (n as usize).div_ceil(sort_tile(pairs)).max(1) as u32
 }
+
+/// The launch descriptor of a [`radix_histograms`] instance.
+#[cfg(not(target_arch = "nvptx64"))]
+pub type HistogramsKernel<K> = Kernel<(*const K, *mut u32, u32)>;
+/// The launch descriptor of a [`radix_onesweep`] instance.
+#[cfg(not(target_arch = "nvptx64"))]
+pub type OnesweepKernel<K> = Kernel<(*const K, *mut K, *const u32, *mut u64, u32, u32, u32)>;
+/// The launch descriptor of a [`radix_onesweep_pairs`] instance.
+#[cfg(not(target_arch = "nvptx64"))]
+pub type OnesweepPairsKernel<K> = Kernel<(
+    *const K,
+    *mut K,
+    *const u32,
+    *mut u32,
+    *const u32,
+    *mut u64,
+    u32,
+    u32,
+    u32,
+)>;
 
 const COUNT: u32 = 1;
 const INCLUSIVE: u32 = 2;

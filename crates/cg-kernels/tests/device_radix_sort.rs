@@ -6,11 +6,11 @@
 //! keys, both zeros equal, infinities and NaNs by their bits).
 
 use cg_kernels::device_radix_sort::{
-    DIGITS, HIST_BLOCK, PASSES, RADIX_HISTOGRAMS_F32, RADIX_HISTOGRAMS_I32, RADIX_HISTOGRAMS_U32,
-    RADIX_ONESWEEP_F32, RADIX_ONESWEEP_I32, RADIX_ONESWEEP_PAIRS_F32, RADIX_ONESWEEP_PAIRS_U32,
-    RADIX_ONESWEEP_U32, SORT_BLOCK, sort_tile, sort_tiles,
+    DIGITS, HIST_BLOCK, HistogramsKernel, OnesweepKernel, OnesweepPairsKernel, PASSES,
+    RADIX_HISTOGRAMS_F32, RADIX_HISTOGRAMS_I32, RADIX_HISTOGRAMS_U32, RADIX_ONESWEEP_F32,
+    RADIX_ONESWEEP_I32, RADIX_ONESWEEP_PAIRS_F32, RADIX_ONESWEEP_PAIRS_U32, RADIX_ONESWEEP_U32,
+    SORT_BLOCK, sort_tile, sort_tiles,
 };
-use cooperative_groups::Kernel;
 use cooperative_groups::primitives::RadixKey;
 use proptest::prelude::*;
 
@@ -21,9 +21,6 @@ fn dev() -> cg_sim::SimDevice {
     }
 }
 
-type HistKernel<K> = Kernel<(*const K, *mut u32, u32)>;
-type PassKernel<K> = Kernel<(*const K, *mut K, *const u32, *mut u64, u32, u32, u32)>;
-
 /// Sorts `keys` with the kernels (histograms, then four passes).
 fn sort(keys: &[u32], epoch: &mut u32) -> Vec<u32> {
     sort_as(&RADIX_HISTOGRAMS_U32, &RADIX_ONESWEEP_U32, keys, epoch)
@@ -32,8 +29,8 @@ fn sort(keys: &[u32], epoch: &mut u32) -> Vec<u32> {
 /// Sorts `keys` with the kernels of key type `K` (histograms, then four
 /// passes).
 fn sort_as<K: Copy>(
-    hist: &HistKernel<K>,
-    pass_kernel: &PassKernel<K>,
+    hist: &HistogramsKernel<K>,
+    pass_kernel: &OnesweepKernel<K>,
     keys: &[K],
     epoch: &mut u32,
 ) -> Vec<K> {
@@ -84,22 +81,10 @@ fn sort_pairs(keys: &[u32], values: &[u32], epoch: &mut u32) -> (Vec<u32>, Vec<u
     )
 }
 
-type PairsKernel<K> = Kernel<(
-    *const K,
-    *mut K,
-    *const u32,
-    *mut u32,
-    *const u32,
-    *mut u64,
-    u32,
-    u32,
-    u32,
-)>;
-
 /// [`sort_pairs`] with the kernels of key type `K`.
 fn sort_pairs_as<K: Copy>(
-    hist: &HistKernel<K>,
-    pairs_kernel: &PairsKernel<K>,
+    hist: &HistogramsKernel<K>,
+    pairs_kernel: &OnesweepPairsKernel<K>,
     keys: &[K],
     values: &[u32],
     epoch: &mut u32,

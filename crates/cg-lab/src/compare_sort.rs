@@ -21,12 +21,12 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use cg_kernels::device_radix_sort::{
-    DIGITS, HIST_BLOCK, PASSES, RADIX_HISTOGRAMS_F32, RADIX_HISTOGRAMS_I32, RADIX_HISTOGRAMS_U32,
-    RADIX_ONESWEEP_F32, RADIX_ONESWEEP_I32, RADIX_ONESWEEP_PAIRS_F32, RADIX_ONESWEEP_PAIRS_I32,
+    DIGITS, HIST_BLOCK, HistogramsKernel, OnesweepKernel, OnesweepPairsKernel, PASSES,
+    RADIX_HISTOGRAMS_F32, RADIX_HISTOGRAMS_I32, RADIX_HISTOGRAMS_U32, RADIX_ONESWEEP_F32,
+    RADIX_ONESWEEP_I32, RADIX_ONESWEEP_PAIRS_F32, RADIX_ONESWEEP_PAIRS_I32,
     RADIX_ONESWEEP_PAIRS_U32, RADIX_ONESWEEP_U32, SORT_BLOCK, sort_tile, sort_tiles,
 };
 use cg_runtime::{Backend, Buffer, Dim3, LaunchConfig, tools};
-use cooperative_groups::Kernel;
 use cooperative_groups::primitives::RadixKey;
 use serde::Serialize;
 
@@ -140,20 +140,9 @@ impl Cub {
 
 /// The Rust kernels of one key type `K`.
 struct Kernels<K: 'static> {
-    hist: &'static Kernel<(*const K, *mut u32, u32)>,
-    keys: &'static Kernel<(*const K, *mut K, *const u32, *mut u64, u32, u32, u32)>,
-    #[allow(clippy::type_complexity)]
-    pairs: &'static Kernel<(
-        *const K,
-        *mut K,
-        *const u32,
-        *mut u32,
-        *const u32,
-        *mut u64,
-        u32,
-        u32,
-        u32,
-    )>,
+    hist: &'static HistogramsKernel<K>,
+    keys: &'static OnesweepKernel<K>,
+    pairs: &'static OnesweepPairsKernel<K>,
 }
 
 const U32_KERNELS: Kernels<u32> = Kernels {
