@@ -47,4 +47,5 @@ pub mod primitives;
 pub mod semantics;
 pub mod smoke;
 pub mod sync;
+pub mod tma;
 pub mod typed;

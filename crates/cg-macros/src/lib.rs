@@ -422,10 +422,11 @@ fn has_raw_pointer(ty: &Type) -> bool {
     f.0
 }
 
-/// `shared_array!(T; N)`: parsed form.
+/// `shared_array!(T; N)` or `shared_array!(T; N, align A)`: parsed form.
 struct SharedArrayInput {
     ty: Type,
     len: syn::Expr,
+    align: Option<syn::Expr>,
 }
 
 impl Parse for SharedArrayInput {
@@ -433,7 +434,15 @@ impl Parse for SharedArrayInput {
         let ty: Type = input.parse()?;
         input.parse::<Token![;]>()?;
         let len: syn::Expr = input.parse()?;
-        Ok(SharedArrayInput { ty, len })
+        let mut align = None;
+        if input.parse::<Option<Token![,]>>()?.is_some() {
+            let kw: syn::Ident = input.parse()?;
+            if kw != "align" {
+                return Err(syn::Error::new(kw.span(), "expected `align A` after the length"));
+            }
+            align = Some(input.parse()?);
+        }
+        Ok(SharedArrayInput { ty, len, align })
     }
 }
 
@@ -446,9 +455,32 @@ static SITE: AtomicUsize = AtomicUsize::new(0);
 /// name, so that the allocation is one per block however often LLVM inlines,
 /// unrolls or duplicates the code that uses it. On the host the same name keys
 /// one buffer per simulated block.
+///
+/// `shared_array!(T; N, align A)` aligns the array to `A` bytes (a power of
+/// two; `T`'s own alignment if that is larger): tensor tile copies
+/// (`cooperative_groups::tma`) want 128.
 #[proc_macro]
 pub fn shared_array(input: TokenStream) -> TokenStream {
-    let SharedArrayInput { ty, len } = parse_macro_input!(input as SharedArrayInput);
+    let SharedArrayInput { ty, len, align } = parse_macro_input!(input as SharedArrayInput);
+    // The alignment: `T`'s, or more when asked (a power of two, checked at
+    // compile time: tile copies want 128 bytes).
+    let align = match align {
+        Some(a) => quote! {{
+            const __CG_ALIGN: usize = #a;
+            const {
+                assert!(
+                    __CG_ALIGN.is_power_of_two(),
+                    "shared_array!: the alignment is a power of two"
+                )
+            };
+            if __CG_ALIGN > ::core::mem::align_of::<#ty>() {
+                __CG_ALIGN
+            } else {
+                ::core::mem::align_of::<#ty>()
+            }
+        }},
+        None => quote! { ::core::mem::align_of::<#ty>() },
+    };
     let krate = std::env::var("CARGO_CRATE_NAME").unwrap_or_else(|_| "crate".into());
     let n = SITE.fetch_add(1, Ordering::Relaxed);
     let sym = format!("cg_shared_{krate}_{n}");
@@ -459,7 +491,7 @@ pub fn shared_array(input: TokenStream) -> TokenStream {
         #[cfg(target_arch = "nvptx64")]
         ::core::arch::global_asm!(
             #decl,
-            align = const ::core::mem::align_of::<#ty>(),
+            align = const #align,
             bytes = const ::core::mem::size_of::<[#ty; __CG_LEN]>(),
         );
         #[cfg(target_arch = "nvptx64")]
@@ -473,7 +505,7 @@ pub fn shared_array(input: TokenStream) -> TokenStream {
         let __cg_addr = ::cooperative_groups::__private::static_shared(
             #sym,
             ::core::mem::size_of::<[#ty; __CG_LEN]>(),
-            ::core::mem::align_of::<#ty>(),
+            #align,
         );
         // SAFETY: the address names a per-block allocation of exactly
         // `[T; N]`, aligned for `T`, alive for the whole kernel.

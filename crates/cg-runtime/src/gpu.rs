@@ -173,7 +173,7 @@ impl Gpu {
     }
 
     /// Makes the GPU's context current on this thread.
-    fn bind(&self) -> Result<()> {
+    pub(crate) fn bind(&self) -> Result<()> {
         bind(&self.ctx)
     }
 

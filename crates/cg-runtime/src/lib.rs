@@ -75,6 +75,7 @@ pub mod interop;
 pub mod launch;
 pub mod ptx;
 pub mod sass;
+pub mod tensor_map;
 pub mod tools;
 
 pub use backend::{Backend, Buffer, BufferCastMut, BufferSliceMut, HostBuffer, Image};
@@ -94,3 +95,4 @@ pub use launch::{
     ShapeError, Target,
 };
 pub use ptx::{EmbeddedPtx, PtxModule};
+pub use tensor_map::{RawTensorMap, TensorMap, TensorMapMut};

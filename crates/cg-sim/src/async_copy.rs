@@ -16,20 +16,20 @@ use crate::shared::POISON;
 use crate::state::{Core, Loc, Step};
 
 /// One copy in flight.
-struct Pending {
+pub(crate) struct Pending {
     /// One past the last destination byte.
-    end: usize,
+    pub(crate) end: usize,
     /// The issuing lane (unit index).
-    lane: u32,
+    pub(crate) lane: u32,
     /// The global source's address (for the race detector).
-    src: usize,
+    pub(crate) src: usize,
     /// The source bytes, read at issue.
-    data: Vec<u8>,
+    pub(crate) data: Vec<u8>,
     /// Where the copy was issued.
-    loc: Loc,
+    pub(crate) loc: Loc,
     /// A bulk copy (`cp.async.bulk`): the mbarrier and phase whose
     /// completion lands it (`None`: a `cp.async`, landed by its lane's wait).
-    bulk: Option<(usize, u64)>,
+    pub(crate) bulk: Option<(usize, u64)>,
 }
 
 /// One lane's copies: those not yet committed, and its committed groups,
@@ -44,13 +44,16 @@ struct LaneCopies {
 #[derive(Default)]
 pub(crate) struct AsyncCopies {
     /// By destination start (the ranges never overlap).
-    pending: BTreeMap<usize, Pending>,
+    pub(crate) pending: BTreeMap<usize, Pending>,
     lanes: HashMap<u32, LaneCopies>,
+    /// Shared memory that bulk tensor stores still read (see
+    /// `crate::tensor`): a few at a time, searched in full.
+    pub(crate) reading: Vec<crate::tensor::Reading>,
 }
 
 impl AsyncCopies {
     /// The first copy in flight that overlaps `[p, p + len)`.
-    fn overlapping(&self, p: usize, len: usize) -> Option<&Pending> {
+    pub(crate) fn overlapping(&self, p: usize, len: usize) -> Option<&Pending> {
         let end = p + len.max(1);
         self.pending
             .range(..end)
@@ -61,7 +64,7 @@ impl AsyncCopies {
 }
 
 impl Core {
-    fn copy_owner(&self, lane: u32) -> String {
+    pub(crate) fn copy_owner(&self, lane: u32) -> String {
         let l = &self.lanes[lane as usize];
         format!("thread {}", Dim3::from(l.tid))
     }
@@ -104,7 +107,7 @@ impl Core {
     ///
     /// # Safety
     /// `src` must be readable and `dst` writable for `len` bytes.
-    unsafe fn start_copy(
+    pub(crate) unsafe fn start_copy(
         &mut self,
         me: u32,
         dst: *mut u8,
@@ -193,8 +196,17 @@ impl Core {
         let b = self.lanes[me as usize].block as usize;
         let copies = &self.blocks[b].copies;
         if copies.pending.is_empty() {
-            return Step::Done(0);
+            if copies.reading.is_empty() || what != "writes" {
+                return Step::Done(0);
+            }
+            return self.store_check_write(me, p as usize, len, loc);
         }
+        if what == "writes" && !copies.reading.is_empty() {
+            if let s @ Step::Wait = self.store_check_write(me, p as usize, len, loc) {
+                return s;
+            }
+        }
+        let copies = &self.blocks[b].copies;
         match copies.overlapping(p as usize, len) {
             None => Step::Done(0),
             Some(c) => {

@@ -447,6 +447,47 @@ pub unsafe fn bulk_copy_arrive(dst: *mut u8, src: *const u8, len: usize, bar: *m
     block_on(|core, me| unsafe { core.bulk_copy(me, dst, src, len, bar as usize, loc) })
 }
 
+/// The tensor tile load of the box at `(x, y)` of `t` into shared `dst`,
+/// completing on the mbarrier at `bar`, then one arrival on it that
+/// expects the box's bytes: the token. Elements outside the tensor land as
+/// zeros; the destination is in flight until the barrier's phase
+/// completes.
+///
+/// # Safety
+/// `t` must describe readable memory and `dst` (in the block's shared
+/// memory) be writable for the box's bytes.
+#[track_caller]
+pub unsafe fn tile_load_arrive(dst: *mut u8, t: crate::Tile2d, x: i32, y: i32, bar: *mut u8) -> u64 {
+    let loc = here();
+    // SAFETY: forwarded from the caller.
+    block_on(|core, me| unsafe { core.tile_load(me, dst, t, (x, y), bar as usize, loc) })
+}
+
+/// The tensor tile store of shared `src` into the box at `(x, y)` of `t`,
+/// in this lane's open bulk group: the global writes happen now, and `src`
+/// is being read until the lane waits for the group ([`bulk_wait`]).
+///
+/// # Safety
+/// `t` must describe writable memory and `src` be readable for the box's
+/// bytes.
+#[track_caller]
+pub unsafe fn tile_store(t: crate::Tile2d, x: i32, y: i32, src: *const u8) {
+    let loc = here();
+    // SAFETY: forwarded from the caller.
+    block_on(|core, me| unsafe { core.tile_store(me, t, (x, y), src, loc) });
+}
+
+/// `cp.async.bulk.commit_group`.
+pub fn bulk_commit() {
+    block_on(|core, me| core.bulk_commit(me));
+}
+
+/// `cp.async.bulk.wait_group[.read] 0`: this lane's committed tile stores
+/// have read their shared sources (and written global memory).
+pub fn bulk_wait() {
+    block_on(|core, me| core.bulk_wait(me));
+}
+
 /// `cp.async` of `len` bytes from global `src` to shared `dst`: the source
 /// is read now, the destination is poisoned now, and the bytes land when
 /// this lane waits for the copy's commit group ([`async_wait`]). A copy

@@ -61,6 +61,7 @@ mod sched;
 mod shared;
 mod stack;
 mod state;
+mod tensor;
 mod warp;
 
 pub use cg_isa::{Dim3, LaunchConfig};
@@ -71,3 +72,4 @@ pub use report::{BlockedGroup, LaunchStats, Report, SimError, SourceLocation};
 pub use sched::{launch, launch_on, launch_parallel, launch_with};
 pub use shared::POISON;
 pub use stack::MAX_LIVE_STACKS;
+pub use tensor::Tile2d;

@@ -137,6 +137,9 @@ pub(crate) enum Kind {
     /// A `cp.async`'s weak read of its global source (`false`) or write of
     /// its shared destination (`true`), by the issuing thread.
     Copy(bool),
+    /// A tensor tile copy's (TMA's) weak read of its source (`false`) or
+    /// write of its destination (`true`), by the issuing thread.
+    Tile(bool),
 }
 
 impl Kind {
@@ -145,7 +148,7 @@ impl Kind {
             Kind::Read => false,
             Kind::Write => true,
             Kind::Atomic(k, _) => k != AtomicKind::Load,
-            Kind::Copy(write) => write,
+            Kind::Copy(write) | Kind::Tile(write) => write,
         }
     }
 }
@@ -1117,6 +1120,8 @@ fn access_name(a: &Access) -> String {
         (Kind::Write, _) => "st (weak)".into(),
         (Kind::Copy(false), _) => "cp.async read of its source (weak)".into(),
         (Kind::Copy(true), _) => "cp.async write of its destination (weak)".into(),
+        (Kind::Tile(false), _) => "tensor tile copy's read of its source (weak)".into(),
+        (Kind::Tile(true), _) => "tensor tile copy's write of its destination (weak)".into(),
         (Kind::Atomic(k, o), s) => {
             let op = match k {
                 AtomicKind::Load => "ld",
@@ -1376,6 +1381,23 @@ impl Core {
             Step::Done(_)
         ) && matches!(
             self.weak_access(me, dst, len, Kind::Copy(true), loc),
+            Step::Done(_)
+        )
+    }
+
+    /// One side of a tensor tile copy for the detector: its weak read
+    /// (`write` false) or write of `len` bytes at `addr` by `me`. `false`
+    /// when a race stopped `me`.
+    pub(crate) fn tile_access(
+        &mut self,
+        me: u32,
+        addr: usize,
+        len: usize,
+        write: bool,
+        loc: Loc,
+    ) -> bool {
+        matches!(
+            self.weak_access(me, addr, len, Kind::Tile(write), loc),
             Step::Done(_)
         )
     }

@@ -536,5 +536,6 @@ impl Core {
         self.grid_after_exit(b);
         self.cluster_after_exit(i);
         self.async_after_exit(i);
+        self.stores_after_exit(i);
     }
 }

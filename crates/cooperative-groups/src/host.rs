@@ -18,6 +18,7 @@ use crate::{Kernel, Pod};
 use crate::global::{
     AtomicSlice, GlobalSlice, KernelParam, OwnedPitched, OwnedSlice, Partition, Pitched, SafeParam,
 };
+use crate::tma::{TensorMap2d, TensorMap2dMut};
 
 /// Where a launch runs, as its arguments become parameters: on the
 /// simulator (`sim`) the memory of each typed parameter is added to
@@ -290,4 +291,100 @@ params_tuples! {
     () (A) (A, B) (A, B, C) (A, B, C, D) (A, B, C, D, E) (A, B, C, D, E, F) (A, B, C, D, E, F, G)
     (A, B, C, D, E, F, G, H) (A, B, C, D, E, F, G, H, I) (A, B, C, D, E, F, G, H, I, J)
     (A, B, C, D, E, F, G, H, I, J, K) (A, B, C, D, E, F, G, H, I, J, K, L)
+}
+
+/// The elements a `width × height` tensor of `T` with rows `pitch` elements
+/// apart, starting at address `base` in a buffer of `len` elements, spans —
+/// or why it cannot have a tensor map with a `BW × BH` box: the driver's
+/// rules for `cuTensorMapEncodeTiled` (a 16-byte aligned start, rows a
+/// multiple of 16 bytes apart, sides in `1..=2^32`), checked the same on
+/// the simulator.
+pub fn tensor_map_span<T: Pod, const BW: u32, const BH: u32>(
+    base: usize,
+    width: usize,
+    height: usize,
+    pitch: usize,
+    len: usize,
+) -> Result<usize, String> {
+    let _ = TensorMap2d::<T, BW, BH>::BOX_BYTES;
+    let elem = core::mem::size_of::<T>();
+    if width == 0 || height == 0 || width > 1 << 32 || height > 1 << 32 {
+        return Err(format!(
+            "a tensor map's sides are 1..=2^32 elements (got {width} × {height})"
+        ));
+    }
+    if base % 16 != 0 {
+        return Err(format!(
+            "a tensor map's first element must be 16-byte aligned (it is at {base:#x})"
+        ));
+    }
+    if (pitch * elem) % 16 != 0 || (pitch * elem) as u64 >= 1 << 40 {
+        return Err(format!(
+            "a tensor map's rows must be a multiple of 16 bytes apart, below 2^40 (the pitch is \
+             {pitch} elements, {} bytes)",
+            pitch * elem
+        ));
+    }
+    image_span(width, height, pitch, len)
+}
+
+/// A tensor map of the host image `img` with a `BW × BH` box, for a
+/// kernel run on the simulator with [`cg_sim::launch`] (which takes no
+/// regions): the image must outlive the launch. [`run`] takes
+/// `Image<&[T]>` for a `TensorMap2d` parameter itself.
+pub fn tensor_map<T: Pod, const BW: u32, const BH: u32>(
+    img: Image<&[T]>,
+) -> Result<TensorMap2d<T, BW, BH>, String> {
+    let mut to = Target::sim();
+    img.into_param("", &mut to)
+}
+
+impl<T: Pod, const BW: u32, const BH: u32> HostArg<TensorMap2d<T, BW, BH>> for Image<&[T]> {
+    fn into_param(
+        self,
+        name: &'static str,
+        to: &mut Target,
+    ) -> Result<TensorMap2d<T, BW, BH>, String> {
+        host_memory(name, to)?;
+        let p = self.data.as_ptr();
+        let span = tensor_map_span::<T, BW, BH>(
+            p as usize,
+            self.width,
+            self.height,
+            self.pitch,
+            self.data.len(),
+        )
+        .map_err(|e| format!("`{name}`: {e}"))?;
+        to.regions.push(region(name, p, span, false));
+        // SAFETY: the simulator's map (no device map) of a tensor inside a
+        // shared borrow held for the launch.
+        Ok(unsafe {
+            TensorMap2d::from_raw_parts(0, p, self.width as u32, self.height as u32, self.pitch)
+        })
+    }
+}
+
+impl<T: Pod, const BW: u32, const BH: u32> HostArg<TensorMap2dMut<T, BW, BH>> for Image<&mut [T]> {
+    fn into_param(
+        self,
+        name: &'static str,
+        to: &mut Target,
+    ) -> Result<TensorMap2dMut<T, BW, BH>, String> {
+        host_memory(name, to)?;
+        let p = self.data.as_mut_ptr();
+        let span = tensor_map_span::<T, BW, BH>(
+            p as usize,
+            self.width,
+            self.height,
+            self.pitch,
+            self.data.len(),
+        )
+        .map_err(|e| format!("`{name}`: {e}"))?;
+        to.regions.push(region(name, p, span, true));
+        // SAFETY: the simulator's map of a tensor inside an exclusive
+        // borrow held for the launch.
+        Ok(unsafe {
+            TensorMap2dMut::from_raw_parts(0, p, self.width as u32, self.height as u32, self.pitch)
+        })
+    }
 }

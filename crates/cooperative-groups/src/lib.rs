@@ -220,6 +220,7 @@ mod panic;
 mod pod;
 pub mod primitives;
 pub mod shared;
+pub mod tma;
 mod unroll;
 mod value;
 

@@ -165,9 +165,15 @@ impl Mbarrier {
         unsafe { MbarrierArray::init_in(word, block, count) }.get(0)
     }
 
+    /// The barrier's shared-window address.
+    #[inline(always)]
+    pub(crate) fn addr(&self) -> arch::SharedAddr {
+        self.addr
+    }
+
     /// The token of an arrival on this barrier whose state is `state`.
     #[inline(always)]
-    fn token(&self, state: u64) -> ArrivalToken {
+    pub(crate) fn token(&self, state: u64) -> ArrivalToken {
         ArrivalToken {
             addr: self.addr,
             state,

@@ -183,6 +183,26 @@ pub const HAS_ELECT: bool = cfg!(any(not(target_arch = "nvptx64"), target_featur
 /// (`group::barrier`); below sm_80 it is a pair of flags.
 pub const HAS_MBARRIER: bool = cfg!(any(not(target_arch = "nvptx64"), target_feature = "sm_80"));
 
+/// A 2-D tensor as the tile copies see it (`crate::tma`): on the GPU the
+/// device address of its 128-byte tensor map (built by the driver and
+/// uploaded before the launch); on the simulator, which has no copy
+/// engine, the tensor itself. Both backends get the whole descriptor and
+/// read what they need.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct TensorDesc {
+    /// Generic address of the tensor map in global memory (GPU).
+    pub map: u64,
+    /// Address of element `(0, 0)`.
+    pub base: u64,
+    /// Elements per row.
+    pub width: u32,
+    /// Rows.
+    pub height: u32,
+    /// Bytes from one row to the next.
+    pub pitch: u64,
+}
+
 /// Bytes per warp in the library's per-block collective scratch
 /// ([`collective_scratch`]): room for one 32-byte value per warp of the
 /// largest block (32 warps), stored word-interleaved (word `i` of warp `w`

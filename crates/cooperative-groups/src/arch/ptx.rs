@@ -19,6 +19,10 @@ use super::{RawDim3, ShflMode};
 mod mbarrier;
 #[cfg(target_feature = "sm_80")]
 pub use mbarrier::*;
+#[cfg(target_feature = "sm_90")]
+mod tma;
+#[cfg(target_feature = "sm_90")]
+pub use tma::*;
 
 /// Below sm_80 there is no mbarrier: [`HAS_MBARRIER`](super::HAS_MBARRIER)
 /// is false there, and the software barrier takes its flag path instead of

@@ -13,6 +13,8 @@ use super::{RawDim3, ReduxOp, ShflMode};
 
 mod mbarrier;
 pub use mbarrier::*;
+mod tma;
+pub use tma::*;
 
 /// On the host a shared address is a plain pointer into the simulated block's
 /// shared-memory buffers.

@@ -30,6 +30,14 @@ unsafe impl<T: AtomicValue + Pod, S: Scope + 'static> KernelParam for AtomicSlic
 unsafe impl<T: Pod> KernelParam for Pitched<T> {}
 // SAFETY: as above.
 unsafe impl<T: Pod> KernelParam for OwnedPitched<T> {}
+// SAFETY: `#[repr(C)]` descriptors of `u64`s and `u32`s, the same layout
+// on both targets.
+unsafe impl<T: Pod, const BW: u32, const BH: u32> KernelParam for crate::tma::TensorMap2d<T, BW, BH> {}
+// SAFETY: as above.
+unsafe impl<T: Pod, const BW: u32, const BH: u32> KernelParam
+    for crate::tma::TensorMap2dMut<T, BW, BH>
+{
+}
 
 /// A parameter with which a kernel needs no promise from its launcher: a
 /// kernel whose parameters are all `SafeParam` is a safe function, and
@@ -73,3 +81,12 @@ unsafe impl<T: AtomicValue + Pod, S: Scope + 'static> SafeParam for AtomicSlice<
 unsafe impl<T: Pod> SafeParam for Pitched<T> {}
 // SAFETY: as `OwnedSlice`, in two dimensions.
 unsafe impl<T: Pod> SafeParam for OwnedPitched<T> {}
+// SAFETY: loads only, bounds-checked by the copy engine (elements outside
+// the tensor arrive as zeros); nothing writes the tensor during the launch.
+unsafe impl<T: Pod, const BW: u32, const BH: u32> SafeParam for crate::tma::TensorMap2d<T, BW, BH> {}
+// SAFETY: its loads as above; its stores are `unsafe`, their contract
+// keeping each box to one block.
+unsafe impl<T: Pod, const BW: u32, const BH: u32> SafeParam
+    for crate::tma::TensorMap2dMut<T, BW, BH>
+{
+}

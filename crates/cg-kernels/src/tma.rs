@@ -1,0 +1,155 @@
+//! The tensor-copy experiment of `cg-lab compare --only tma`: 2-D tiles of
+//! an `f32` matrix moved by the Tensor Memory Accelerator (sm_90), with a
+//! C++ twin of each kernel (`reference/cuda/tma.cu`, `cuda::ptx`).
+//!
+//! * [`tma_copy`] copies the matrix tile by tile: a tile load completing on
+//!   an mbarrier, then a tile store of the same shared tile.
+//! * [`tma_transpose`] writes the transpose: each tile is loaded, turned
+//!   in shared memory along diagonals (thread `l` of a warp reads row `l`
+//!   at column `(l + j) % 32` and writes it to column `l`: no bank
+//!   conflict on either side, the tiles dense as the copy engine wants
+//!   them), and stored at the mirrored coordinates.
+//!
+//! Blocks take tiles `blockIdx.x, + gridDim.x, …` with two stages: the
+//! load of the next tile is in flight while the block works on this one,
+//! and a tile's store is in flight while the block turns the next.
+
+use cooperative_groups::intrinsics::{block_idx, grid_dim};
+use cooperative_groups::prelude::*;
+use cooperative_groups::kernel;
+use cooperative_groups::tma::{TensorMap2d, TensorMap2dMut, TileStore};
+
+/// Threads per block of the copy.
+pub const COPY_BLOCK: u32 = 128;
+/// Threads per block of the transpose: 8 warps, each turning 4 diagonals
+/// of a 32 × 32 tile.
+pub const TRANSPOSE_BLOCK: u32 = 256;
+/// The tile side, elements.
+pub const TILE: u32 = 32;
+
+/// The experiment's maps: `f32` tiles of 32 × 32.
+pub type Tiles = TensorMap2d<f32, TILE, TILE>;
+/// The experiment's output maps.
+pub type TilesMut = TensorMap2dMut<f32, TILE, TILE>;
+
+const TILE_LEN: usize = (TILE * TILE) as usize;
+
+/// Copies `src` to `dst` (the same shape) tile by tile.
+#[kernel]
+pub fn tma_copy(src: Tiles, dst: TilesMut) {
+    #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+    {
+        let block = this_thread_block().with_threads::<COPY_BLOCK>();
+        let leader = block.thread_rank() == 0;
+        let full = cooperative_groups::mbarrier!(&block, 1; 2);
+        let buf = cooperative_groups::shared_array!(f32; 2 * TILE_LEN, align 128);
+        let tiles_x = src.tiles_x();
+        let tiles = tiles_x * src.tiles_y();
+        let step = grid_dim().x;
+        let rd = src.tiles();
+        let wr = dst.tiles_mut();
+        let at = |t: u32| ((t % tiles_x * TILE) as i32, (t / tiles_x * TILE) as i32);
+        let issue = |t: u32, s: usize| {
+            if leader && t < tiles {
+                let (x, y) = at(t);
+                // SAFETY: one 4 KiB copy in flight on the stage's phase.
+                unsafe { full.get(s).arrive_copy_tile(buf.slice(s * TILE_LEN, TILE_LEN), &rd, x, y) }
+                    .discard();
+            }
+        };
+        let mut t = block_idx().x;
+        issue(t, 0);
+        let mut trip = 0usize;
+        let mut last: Option<TileStore> = None;
+        while t < tiles {
+            let s = trip & 1;
+            full.get(s).wait_parity(((trip >> 1) & 1) as u32);
+            let (x, y) = at(t);
+            // SAFETY: each tile is stored by the one block that loaded it;
+            // the stage is not refilled before this store has read it (the
+            // next `store_tile` waits for that before its barrier, and the
+            // refill of stage `s` is issued after it); `wait_read` below.
+            let st = unsafe { wr.store_tile(&block, buf.slice(s * TILE_LEN, TILE_LEN), x, y) };
+            if let Some(prev) = last.replace(st) {
+                prev.discard();
+            }
+            // The other stage's store (the previous trip's) has read it.
+            issue(t + step, s ^ 1);
+            t += step;
+            trip += 1;
+        }
+        if let Some(st) = last {
+            st.wait_read(&block);
+        }
+    }
+    #[cfg(all(target_arch = "nvptx64", not(target_feature = "sm_90")))]
+    {
+        let _ = (src, dst);
+        panic!("tensor copies need sm_90")
+    }
+}
+
+/// Writes the transpose of `src` (`width × height`) into `dst`
+/// (`height × width`).
+#[kernel]
+pub fn tma_transpose(src: Tiles, dst: TilesMut) {
+    #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+    {
+        let block = this_thread_block().with_threads::<TRANSPOSE_BLOCK>();
+        let rank = block.thread_rank();
+        let leader = rank == 0;
+        let (lane, warp) = ((rank % 32) as usize, (rank / 32) as usize);
+        let full = cooperative_groups::mbarrier!(&block, 1; 2);
+        let inb = cooperative_groups::shared_array!(f32; 2 * TILE_LEN, align 128);
+        let outb = cooperative_groups::shared_array!(f32; 2 * TILE_LEN, align 128);
+        let tiles_x = src.tiles_x();
+        let tiles = tiles_x * src.tiles_y();
+        let step = grid_dim().x;
+        let rd = src.tiles();
+        let wr = dst.tiles_mut();
+        let at = |t: u32| ((t % tiles_x * TILE) as i32, (t / tiles_x * TILE) as i32);
+        let issue = |t: u32, s: usize| {
+            if leader && t < tiles {
+                let (x, y) = at(t);
+                // SAFETY: one 4 KiB copy in flight on the stage's phase.
+                unsafe { full.get(s).arrive_copy_tile(inb.slice(s * TILE_LEN, TILE_LEN), &rd, x, y) }
+                    .discard();
+            }
+        };
+        let mut t = block_idx().x;
+        issue(t, 0);
+        let mut trip = 0usize;
+        let mut last: Option<TileStore> = None;
+        while t < tiles {
+            let s = trip & 1;
+            // Into the stage the previous trip turned (read before its
+            // store's barrier).
+            issue(t + step, s ^ 1);
+            full.get(s).wait_parity(((trip >> 1) & 1) as u32);
+            let base = s * TILE_LEN;
+            for k in 0..4 {
+                let r = (lane + warp * 4 + k) % 32;
+                outb.store(base + r * 32 + lane, inb.load(base + lane * 32 + r));
+            }
+            let (x, y) = at(t);
+            // SAFETY: tile (x, y) of `src` is the one block's, so is its
+            // mirror in `dst`; `outb`'s stage `s` is written again two trips
+            // on, after the next `store_tile` waited for this store's
+            // reads; `wait_read` below.
+            let st = unsafe { wr.store_tile(&block, outb.slice(base, TILE_LEN), y, x) };
+            if let Some(prev) = last.replace(st) {
+                prev.discard();
+            }
+            t += step;
+            trip += 1;
+        }
+        if let Some(st) = last {
+            st.wait_read(&block);
+        }
+    }
+    #[cfg(all(target_arch = "nvptx64", not(target_feature = "sm_90")))]
+    {
+        let _ = (src, dst);
+        panic!("tensor copies need sm_90")
+    }
+}

@@ -1,0 +1,93 @@
+//! The tensor-copy kernels (`cg_kernels::tma`) on the simulator: the copy
+//! and the transpose of matrices whose sides are not multiples of the
+//! tile (partial tiles at the right and bottom edges), with rows padded
+//! past their width, grids smaller than the tile count (both stages of the
+//! ring used, every block several tiles), through `cg-runtime`'s tensor
+//! maps as a user builds them.
+
+use cg_kernels::tma::{COPY_BLOCK, TMA_COPY, TMA_TRANSPOSE, TRANSPOSE_BLOCK};
+use cg_runtime::{Backend, LaunchConfig};
+
+/// `w × h` floats, rows `pitch` apart, element `(x, y)` = `y * 1000 + x`;
+/// the padding past each row is -1.
+fn matrix(w: usize, h: usize, pitch: usize) -> Vec<f32> {
+    (0..h * pitch)
+        .map(|i| {
+            let (y, x) = (i / pitch, i % pitch);
+            if x < w { (y * 1000 + x) as f32 } else { -1.0 }
+        })
+        .collect()
+}
+
+fn run_copy(w: usize, h: usize, pitch: usize, grid: u32) {
+    let backend = Backend::sim();
+    let input = matrix(w, h, pitch);
+    let src_buf = backend.upload(&input).unwrap();
+    let mut dst_buf = backend.upload(&vec![7.0f32; h * pitch]).unwrap();
+    {
+        let src = backend.tensor_map(&src_buf, w, h, pitch).unwrap();
+        let mut dst = backend.tensor_map_mut(&mut dst_buf, w, h, pitch).unwrap();
+        let cfg = LaunchConfig::linear(grid, COPY_BLOCK);
+        backend.launch(&TMA_COPY, &cfg, (&src, &mut dst)).unwrap();
+    }
+    let out = dst_buf.to_vec().unwrap();
+    for y in 0..h {
+        for x in 0..pitch {
+            let want = if x < w { input[y * pitch + x] } else { 7.0 };
+            assert_eq!(out[y * pitch + x], want, "({x}, {y}) of {w} x {h}");
+        }
+    }
+}
+
+fn run_transpose(w: usize, h: usize, pitch: usize, out_pitch: usize, grid: u32) {
+    let backend = Backend::sim();
+    let input = matrix(w, h, pitch);
+    let src_buf = backend.upload(&input).unwrap();
+    let mut dst_buf = backend.upload(&vec![7.0f32; w * out_pitch]).unwrap();
+    {
+        let src = backend.tensor_map(&src_buf, w, h, pitch).unwrap();
+        let mut dst = backend.tensor_map_mut(&mut dst_buf, h, w, out_pitch).unwrap();
+        let cfg = LaunchConfig::linear(grid, TRANSPOSE_BLOCK);
+        backend.launch(&TMA_TRANSPOSE, &cfg, (&src, &mut dst)).unwrap();
+    }
+    let out = dst_buf.to_vec().unwrap();
+    for x in 0..w {
+        for y in 0..out_pitch {
+            let want = if y < h { input[y * pitch + x] } else { 7.0 };
+            assert_eq!(out[x * out_pitch + y], want, "out ({y}, {x}) of {h} x {w}");
+        }
+    }
+}
+
+#[test]
+fn the_copy_moves_whole_and_partial_tiles() {
+    run_copy(64, 64, 64, 4);
+    run_copy(100, 70, 104, 3);
+    run_copy(4, 1, 4, 1);
+}
+
+#[test]
+fn the_transpose_mirrors_whole_and_partial_tiles() {
+    run_transpose(64, 32, 64, 32, 2);
+    run_transpose(100, 70, 100, 72, 3);
+    run_transpose(36, 5, 40, 8, 1);
+}
+
+#[test]
+fn a_shape_the_driver_refuses_is_an_error_naming_the_rule() {
+    let backend = Backend::sim();
+    let buf = backend.upload(&vec![0.0f32; 4096]).unwrap();
+    // 30 floats = 120 bytes: not a multiple of 16.
+    let e = backend
+        .tensor_map::<f32, 32, 32>(&buf, 30, 10, 30)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("multiple of 16 bytes"), "{e}");
+    let e = backend
+        .tensor_map::<f32, 32, 32>(&buf, 64, 65, 64)
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(e.contains("spans"), "{e}");
+}

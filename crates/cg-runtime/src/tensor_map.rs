@@ -1,0 +1,268 @@
+//! Tensor maps for the Tensor Memory Accelerator's tile copies
+//! (`cooperative_groups::tma`): the driver encodes the map
+//! (`cuTensorMapEncodeTiled`) and the runtime uploads it, because rustc
+//! cannot pass nvcc's 64-byte aligned `__grid_constant__ CUtensorMap`
+//! parameter; on the simulator the map is the tensor itself.
+//!
+//! ```
+//! # use cg_runtime::{Backend, tensor_map::TensorMap};
+//! # fn main() -> cg_runtime::Result<()> {
+//! let backend = Backend::sim();
+//! let image = backend.upload(&vec![1.0f32; 100 * 64])?;
+//! // 100 × 64 floats, rows 100 apart (400 bytes: a multiple of 16), 32 × 8 boxes.
+//! let map: TensorMap<'_, f32, 32, 8> = backend.tensor_map(&image, 100, 64, 100)?;
+//! assert_eq!(map.tiles(), (4, 8));
+//! // A pitch that is not a multiple of 16 bytes is refused, as the driver does.
+//! assert!(backend.tensor_map::<f32, 32, 8>(&image, 99, 64, 99).is_err());
+//! # Ok(())
+//! # }
+//! ```
+
+use cooperative_groups::Pod;
+use cooperative_groups::host::{region, tensor_map_span};
+use cooperative_groups::tma::{TensorMap2d, TensorMap2dMut};
+use cudarc::driver::sys;
+
+use crate::backend::{Backend, Buffer};
+use crate::driver::cu;
+use crate::error::{Result, RuntimeError};
+use crate::gpu::{DeviceBuffer, Gpu};
+use crate::launch::{HostArg, Target};
+
+/// A tensor map's 128 bytes as the driver encoded them: what a C++
+/// kernel's `const __grid_constant__ CUtensorMap` parameter takes.
+pub type RawTensorMap = [u64; 16];
+
+/// The tensor and box of a map, and on a GPU its encoded and uploaded
+/// bytes.
+struct Encoded {
+    width: u32,
+    height: u32,
+    pitch: usize,
+    /// GPU: the map's bytes, and their copy in device memory.
+    gpu: Option<(RawTensorMap, DeviceBuffer<u64>)>,
+}
+
+/// A read-only 2-D tensor of a [`Buffer`] with a `BW × BH` box, for a
+/// kernel's [`TensorMap2d<T, BW, BH>`] parameter (passed as `&map`):
+/// made by [`Backend::tensor_map`]. It borrows the buffer, so nothing
+/// writes it while the map exists.
+pub struct TensorMap<'a, T, const BW: u32, const BH: u32> {
+    buf: &'a Buffer<T>,
+    enc: Encoded,
+}
+
+/// A 2-D tensor of a [`Buffer`] that kernels may also store tiles to, for
+/// a [`TensorMap2dMut<T, BW, BH>`] parameter (passed as `&mut map`): made
+/// by [`Backend::tensor_map_mut`], holding the buffer's exclusive borrow.
+pub struct TensorMapMut<'a, T, const BW: u32, const BH: u32> {
+    buf: &'a mut Buffer<T>,
+    enc: Encoded,
+}
+
+impl Backend {
+    /// A tensor map of `buf` read as `height` rows of `width` elements,
+    /// `pitch` elements apart, with `BW × BH` boxes. An error, naming the
+    /// rule, when the shape breaks the driver's rules (a 16-byte aligned
+    /// start, rows a multiple of 16 bytes apart, the image inside the
+    /// buffer) — the same on the simulator.
+    pub fn tensor_map<'a, T: Pod, const BW: u32, const BH: u32>(
+        &self,
+        buf: &'a Buffer<T>,
+        width: usize,
+        height: usize,
+        pitch: usize,
+    ) -> Result<TensorMap<'a, T, BW, BH>> {
+        let enc = self.encode::<T, BW, BH>(buf, width, height, pitch)?;
+        Ok(TensorMap { buf, enc })
+    }
+
+    /// A tensor map of `buf` as [`tensor_map`](Self::tensor_map), whose
+    /// kernels may store tiles into it.
+    pub fn tensor_map_mut<'a, T: Pod, const BW: u32, const BH: u32>(
+        &self,
+        buf: &'a mut Buffer<T>,
+        width: usize,
+        height: usize,
+        pitch: usize,
+    ) -> Result<TensorMapMut<'a, T, BW, BH>> {
+        let enc = self.encode::<T, BW, BH>(buf, width, height, pitch)?;
+        Ok(TensorMapMut { buf, enc })
+    }
+
+    fn encode<T: Pod, const BW: u32, const BH: u32>(
+        &self,
+        buf: &Buffer<T>,
+        width: usize,
+        height: usize,
+        pitch: usize,
+    ) -> Result<Encoded> {
+        let base = buf.as_ptr() as usize;
+        tensor_map_span::<T, BW, BH>(base, width, height, pitch, buf.len())
+            .map_err(RuntimeError::InvalidArgument)?;
+        let gpu = match (self, buf) {
+            (Backend::Gpu(g), Buffer::Device(_)) => {
+                let raw = g.encode_tensor_map(
+                    base as u64,
+                    std::mem::size_of::<T>(),
+                    [width as u64, height as u64],
+                    (pitch * std::mem::size_of::<T>()) as u64,
+                    [BW, BH],
+                )?;
+                Some((raw, g.upload(&raw)?))
+            }
+            (Backend::Sim(_), Buffer::Host(_)) => None,
+            _ => {
+                return Err(RuntimeError::InvalidArgument(
+                    "a tensor map of a buffer of the other backend".into(),
+                ));
+            }
+        };
+        Ok(Encoded {
+            width: width as u32,
+            height: height as u32,
+            pitch,
+            gpu,
+        })
+    }
+}
+
+impl Gpu {
+    /// `cuTensorMapEncodeTiled` of a 2-D tensor of `elem`-byte elements at
+    /// device address `base`: `dims` (elements), rows `pitch` bytes apart,
+    /// `boxd` boxes; no interleave, no swizzle, L2 promotion of 128 bytes,
+    /// zeros outside the tensor. Elements are moved as raw bits (unsigned
+    /// integers of their size: a tile copy converts nothing).
+    pub fn encode_tensor_map(
+        &self,
+        base: u64,
+        elem: usize,
+        dims: [u64; 2],
+        pitch: u64,
+        boxd: [u32; 2],
+    ) -> Result<RawTensorMap> {
+        use sys::CUtensorMapDataType as D;
+        let dtype = match elem {
+            1 => D::CU_TENSOR_MAP_DATA_TYPE_UINT8,
+            2 => D::CU_TENSOR_MAP_DATA_TYPE_UINT16,
+            4 => D::CU_TENSOR_MAP_DATA_TYPE_UINT32,
+            8 => D::CU_TENSOR_MAP_DATA_TYPE_UINT64,
+            _ => {
+                return Err(RuntimeError::InvalidArgument(format!(
+                    "a tensor map's elements are 1, 2, 4 or 8 bytes (got {elem})"
+                )));
+            }
+        };
+        self.bind()?;
+        let mut map = sys::CUtensorMap { opaque: [0; 16] };
+        let strides = [pitch];
+        let elem_strides = [1u32, 1];
+        // SAFETY: every array has the rank's entries (strides one fewer);
+        // the driver writes the 128-byte map and reads nothing else.
+        unsafe {
+            cu!(cuTensorMapEncodeTiled(
+                &mut map,
+                dtype,
+                2,
+                base as *mut std::ffi::c_void,
+                dims.as_ptr(),
+                strides.as_ptr(),
+                boxd.as_ptr(),
+                elem_strides.as_ptr(),
+                sys::CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
+                sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_NONE,
+                sys::CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                sys::CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
+            ))
+        }?;
+        Ok(map.opaque)
+    }
+}
+
+macro_rules! map_accessors {
+    ($ty:ident) => {
+        impl<T: Pod, const BW: u32, const BH: u32> $ty<'_, T, BW, BH> {
+            /// Boxes across and down the tensor (the last ones may stick
+            /// out).
+            pub fn tiles(&self) -> (u32, u32) {
+                (self.enc.width.div_ceil(BW), self.enc.height.div_ceil(BH))
+            }
+
+            /// The driver's encoding (GPU; `None` on the simulator): the
+            /// argument of a C++ twin's `const __grid_constant__
+            /// CUtensorMap` parameter.
+            pub fn raw(&self) -> Option<RawTensorMap> {
+                self.enc.gpu.as_ref().map(|(raw, _)| *raw)
+            }
+        }
+    };
+}
+map_accessors!(TensorMap);
+map_accessors!(TensorMapMut);
+
+impl Encoded {
+    /// The kernel-side descriptor's parts: the device map's address (0 on
+    /// the simulator), after registering the tensor for a simulator launch.
+    fn param_parts<T: Pod, const BW: u32, const BH: u32>(
+        &self,
+        buf: &Buffer<T>,
+        name: &'static str,
+        to: &mut Target,
+        writable: bool,
+    ) -> std::result::Result<u64, String> {
+        match (&self.gpu, to.sim) {
+            (Some((_, d)), false) => Ok(d.as_ptr() as u64),
+            (None, true) => {
+                let span = tensor_map_span::<T, BW, BH>(
+                    buf.as_ptr() as usize,
+                    self.width as usize,
+                    self.height as usize,
+                    self.pitch,
+                    buf.len(),
+                )?;
+                to.regions
+                    .push(region(name, buf.as_ptr(), span, writable));
+                Ok(0)
+            }
+            (Some(_), true) => Err(format!(
+                "`{name}`: a GPU tensor map passed to a simulator launch"
+            )),
+            (None, false) => Err(format!(
+                "`{name}`: a simulator tensor map passed to a GPU launch"
+            )),
+        }
+    }
+}
+
+impl<T: Pod, const BW: u32, const BH: u32> HostArg<TensorMap2d<T, BW, BH>>
+    for &TensorMap<'_, T, BW, BH>
+{
+    fn into_param(
+        self,
+        name: &'static str,
+        to: &mut Target,
+    ) -> std::result::Result<TensorMap2d<T, BW, BH>, String> {
+        let map = self.enc.param_parts::<T, BW, BH>(self.buf, name, to, false)?;
+        let e = &self.enc;
+        // SAFETY: the map was encoded from this tensor and box (GPU), which
+        // lies inside the buffer, borrowed shared for the map's life.
+        Ok(unsafe { TensorMap2d::from_raw_parts(map, self.buf.as_ptr(), e.width, e.height, e.pitch) })
+    }
+}
+
+impl<T: Pod, const BW: u32, const BH: u32> HostArg<TensorMap2dMut<T, BW, BH>>
+    for &mut TensorMapMut<'_, T, BW, BH>
+{
+    fn into_param(
+        self,
+        name: &'static str,
+        to: &mut Target,
+    ) -> std::result::Result<TensorMap2dMut<T, BW, BH>, String> {
+        let map = self.enc.param_parts::<T, BW, BH>(self.buf, name, to, true)?;
+        let e = &self.enc;
+        // SAFETY: as above, the buffer borrowed exclusively.
+        Ok(unsafe {
+            TensorMap2dMut::from_raw_parts(map, self.buf.as_ptr(), e.width, e.height, e.pitch)
+        })
+    }
+}

@@ -1,0 +1,288 @@
+//! The Tensor Memory Accelerator's 2-D tile copies (sm_90's
+//! `cp.async.bulk.tensor`), as a lane sees them.
+//!
+//! * A **tile load** is a bulk copy whose source is a box of a 2-D tensor:
+//!   its in-tensor rows are read at issue, the elements outside the tensor
+//!   are zeros (as the hardware fills them), the destination is poisoned
+//!   and in flight, and the bytes land when the mbarrier phase that counts
+//!   them completes — exactly a `cp.async.bulk` (see `crate::async_copy`).
+//! * A **tile store** writes the box's in-tensor elements to global memory
+//!   at issue and keeps its shared source *being read* until the issuing
+//!   lane waits for its bulk group's reads (`cp.async.bulk.wait_group.read`):
+//!   a checked write of those bytes before is a misuse, and so is a lane
+//!   exiting with stores it never waited for (the hardware may still be
+//!   reading the block's shared memory).
+//!
+//! For the race detector a tile copy is a weak read of its source and a
+//! weak write of its destination by the issuing lane at issue; a store's
+//! global writes are not delayed to its `wait_group`, so a reader ordered
+//! after the issue but before that wait is not reported.
+
+use crate::Dim3;
+use crate::SimError;
+use crate::async_copy::Pending;
+use crate::report::Report;
+use crate::shared::POISON;
+use crate::state::{Core, Loc, Step};
+
+/// A 2-D tensor (row-major, rows `pitch` bytes apart) and the box its tile
+/// copies move: `bw × bh` elements of `elem` bytes.
+#[derive(Clone, Copy, Debug)]
+pub struct Tile2d {
+    /// Address of element `(0, 0)`.
+    pub base: usize,
+    /// Elements per row.
+    pub width: u32,
+    /// Rows.
+    pub height: u32,
+    /// Bytes from one row to the next.
+    pub pitch: usize,
+    /// Bytes per element.
+    pub elem: usize,
+    /// The box's width, elements.
+    pub bw: u32,
+    /// The box's height, rows.
+    pub bh: u32,
+}
+
+impl Tile2d {
+    /// Bytes of the box in shared memory (dense, row-major).
+    pub fn box_bytes(&self) -> usize {
+        self.bw as usize * self.bh as usize * self.elem
+    }
+
+    /// The parts of the box at `(x, y)` inside the tensor: per box row,
+    /// (byte offset in the box, global address, bytes).
+    fn runs(&self, x: i32, y: i32) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
+        let (x, y) = (x as i64, y as i64);
+        let c0 = x.max(0);
+        let c1 = (x + self.bw as i64).min(self.width as i64);
+        (0..self.bh as i64).filter_map(move |r| {
+            let row = y + r;
+            if row < 0 || row >= self.height as i64 || c0 >= c1 {
+                return None;
+            }
+            let off = (r * self.bw as i64 + (c0 - x)) as usize * self.elem;
+            let addr = self.base + row as usize * self.pitch + c0 as usize * self.elem;
+            Some((off, addr, (c1 - c0) as usize * self.elem))
+        })
+    }
+}
+
+/// Shared memory a bulk tensor store still reads.
+pub(crate) struct Reading {
+    start: usize,
+    end: usize,
+    lane: u32,
+    loc: Loc,
+    /// Committed in a bulk group (`cp.async.bulk.commit_group`).
+    committed: bool,
+}
+
+impl Core {
+    /// The tile load of the box at `(x, y)` of `t` into shared `dst` by
+    /// lane `me`, completing its bytes on the mbarrier at `bar`, then one
+    /// arrival on it expecting them (`arrive.expect_tx`).
+    ///
+    /// # Safety
+    /// `t` must describe readable memory and `dst` be writable for the
+    /// box's bytes.
+    pub unsafe fn tile_load(
+        &mut self,
+        me: u32,
+        dst: *mut u8,
+        t: Tile2d,
+        (x, y): (i32, i32),
+        bar: usize,
+        loc: Loc,
+    ) -> Step {
+        let len = t.box_bytes();
+        let b = self.lanes[me as usize].block as usize;
+        let Some(phase) = self.mbar_phase(me, bar) else {
+            // The arrival reports the missing barrier.
+            return self.mbar_arrive(me, bar, 1, 0, false, loc);
+        };
+        if let Some(c) = self.blocks[b].copies.overlapping(dst as usize, len) {
+            let msg = format!(
+                "tensor tile load into shared memory that an earlier copy ({}, at {}) is still \
+                 filling: wait for its phase before reusing the buffer",
+                self.copy_owner(c.lane),
+                crate::SourceLocation::from(c.loc)
+            );
+            return self.misuse(me, loc, msg);
+        }
+        if let Some(r) = self.reading_overlap(b, dst as usize, len) {
+            let msg = format!(
+                "tensor tile load into shared memory that a tile store ({}, at {}) is still \
+                 reading: wait for the store's reads first",
+                self.copy_owner(r.lane),
+                crate::SourceLocation::from(r.loc)
+            );
+            return self.misuse(me, loc, msg);
+        }
+        if let Err(s) = self.mbar_bulk(me, bar, len, loc) {
+            return s;
+        }
+        for (_, src, n) in t.runs(x, y) {
+            if !self.tile_access(me, src, n, false, loc) {
+                return Step::Wait;
+            }
+        }
+        if !self.tile_access(me, dst as usize, len, true, loc) {
+            return Step::Wait;
+        }
+        let mut data = vec![0u8; len];
+        for (off, src, n) in t.runs(x, y) {
+            // SAFETY: the run lies inside the tensor (`runs`), readable by
+            // the caller's contract; `data` has the box's bytes.
+            unsafe { std::ptr::copy_nonoverlapping(src as *const u8, data[off..].as_mut_ptr(), n) };
+        }
+        // SAFETY: `dst` is writable for the box's bytes (the caller's contract).
+        unsafe { dst.write_bytes(POISON, len) };
+        self.blocks[b].copies.pending.insert(
+            dst as usize,
+            Pending {
+                end: dst as usize + len,
+                lane: me,
+                src: t.base,
+                data,
+                loc,
+                bulk: Some((bar, phase)),
+            },
+        );
+        // The bytes complete before the expecting arrival, as for a bulk
+        // copy, so that the arrival's release follows the copy's accesses.
+        if let s @ Step::Wait = self.mbar_tx(me, bar, -(len as i64), loc) {
+            return s;
+        }
+        self.mbar_arrive(me, bar, 1, len as u32, false, loc)
+    }
+
+    /// The tile store of shared `src` into the box at `(x, y)` of `t` by
+    /// lane `me`, in its open bulk group.
+    ///
+    /// # Safety
+    /// `t` must describe writable memory and `src` be readable for the
+    /// box's bytes.
+    pub unsafe fn tile_store(
+        &mut self,
+        me: u32,
+        t: Tile2d,
+        (x, y): (i32, i32),
+        src: *const u8,
+        loc: Loc,
+    ) -> Step {
+        let len = t.box_bytes();
+        let b = self.lanes[me as usize].block as usize;
+        if let Some(c) = self.blocks[b].copies.overlapping(src as usize, len) {
+            let msg = format!(
+                "tensor tile store from shared memory that a copy ({}, at {}) is still filling: \
+                 wait for the copy first",
+                self.copy_owner(c.lane),
+                crate::SourceLocation::from(c.loc)
+            );
+            return self.misuse(me, loc, msg);
+        }
+        if !self.tile_access(me, src as usize, len, false, loc) {
+            return Step::Wait;
+        }
+        for (_, dst, n) in t.runs(x, y) {
+            if !self.tile_access(me, dst, n, true, loc) {
+                return Step::Wait;
+            }
+        }
+        for (off, dst, n) in t.runs(x, y) {
+            // SAFETY: the run lies inside the tensor, writable by the
+            // caller's contract; `src` is readable for the box's bytes.
+            unsafe { std::ptr::copy_nonoverlapping(src.add(off), dst as *mut u8, n) };
+        }
+        self.blocks[b].copies.reading.push(Reading {
+            start: src as usize,
+            end: src as usize + len,
+            lane: me,
+            loc,
+            committed: false,
+        });
+        Step::Done(0)
+    }
+
+    /// `cp.async.bulk.commit_group` by lane `me`.
+    pub fn bulk_commit(&mut self, me: u32) -> Step {
+        let b = self.lanes[me as usize].block as usize;
+        for r in self.blocks[b].copies.reading.iter_mut() {
+            if r.lane == me {
+                r.committed = true;
+            }
+        }
+        Step::Done(0)
+    }
+
+    /// `cp.async.bulk.wait_group[.read] 0` by lane `me`: its committed
+    /// stores have read their sources.
+    pub fn bulk_wait(&mut self, me: u32) -> Step {
+        let b = self.lanes[me as usize].block as usize;
+        self.blocks[b]
+            .copies
+            .reading
+            .retain(|r| r.lane != me || !r.committed);
+        Step::Done(0)
+    }
+
+    fn reading_overlap(&self, b: usize, p: usize, len: usize) -> Option<&Reading> {
+        let end = p + len.max(1);
+        self.blocks[b]
+            .copies
+            .reading
+            .iter()
+            .find(|r| r.start < end && p < r.end)
+    }
+
+    /// A checked write of `len` shared bytes at `p` by lane `me`: a
+    /// misuse if a tile store still reads any of them.
+    pub(crate) fn store_check_write(&mut self, me: u32, p: usize, len: usize, loc: Loc) -> Step {
+        let b = self.lanes[me as usize].block as usize;
+        let Some(r) = self.reading_overlap(b, p, len) else {
+            return Step::Done(0);
+        };
+        let who = if r.lane == me {
+            "this thread".to_string()
+        } else {
+            self.copy_owner(r.lane)
+        };
+        let msg = format!(
+            "writes shared memory that a tensor tile store ({who}, at {}) is still reading: \
+             wait for the store's reads (TileStore::wait_read, or the block's next store_tile) \
+             before reusing its source",
+            crate::SourceLocation::from(r.loc)
+        );
+        self.misuse(me, loc, msg)
+    }
+
+    /// Lane `i` exited: tile stores whose reads it never waited for are a
+    /// misuse (reported at the store's line), unless another report came
+    /// first.
+    pub(crate) fn stores_after_exit(&mut self, i: u32) {
+        let b = self.lanes[i as usize].block as usize;
+        let reading = &mut self.blocks[b].copies.reading;
+        let Some(first) = reading.iter().find(|r| r.lane == i).map(|r| r.loc) else {
+            return;
+        };
+        reading.retain(|r| r.lane != i);
+        if self.error.is_none() {
+            let l = &self.lanes[i as usize];
+            let summary = format!(
+                "thread exited with tensor tile stores whose reads of shared memory it never \
+                 waited for (TileStore::wait_read) (block {} thread {})",
+                Dim3::from(self.blocks[b].idx),
+                Dim3::from(l.tid)
+            );
+            self.error = Some(SimError::Misuse(Report {
+                summary,
+                location: Some(first.into()),
+                blocked: self.blocked_groups(),
+                notes: Vec::new(),
+                accesses: None,
+            }));
+        }
+    }
+}

@@ -1,0 +1,149 @@
+//! The Tensor Memory Accelerator (sm_90): 2-D tile copies between a tensor
+//! in global memory, described by a tensor map, and shared memory
+//! (`cp.async.bulk.tensor`), with the bulk-group and proxy fences that go
+//! with them. Each primitive is one instruction.
+//!
+//! The tensor map lives in global memory (the host uploads it before the
+//! launch): rustc cannot pass a 64-byte aligned kernel parameter, which
+//! nvcc's `__grid_constant__ CUtensorMap` is.
+
+use core::arch::asm;
+
+use super::SharedAddr;
+use crate::arch::TensorDesc;
+
+/// `fence.proxy.tensormap::generic.acquire.gpu [map], 128`: the tensor
+/// map's bytes, as the generic proxy sees them (written by the host before
+/// the launch), are what this thread's later tensor copies use.
+///
+/// # Safety
+/// `desc.map` must be the generic address of a 128-byte, 64-byte aligned
+/// tensor map in global memory.
+#[inline(always)]
+pub unsafe fn tensormap_acquire(desc: &TensorDesc) {
+    // SAFETY: the caller's contract; a fence on the map's bytes.
+    unsafe {
+        asm!(
+            "fence.proxy.tensormap::generic.acquire.gpu [{0}], 128;",
+            in(reg64) desc.map, options(nostack)
+        )
+    };
+}
+
+/// `prefetch.tensormap [map]`: brings the tensor map into the copy
+/// engine's cache ahead of its first use.
+///
+/// # Safety
+/// As [`tensormap_acquire`].
+#[inline(always)]
+pub unsafe fn tensormap_prefetch(desc: &TensorDesc) {
+    // SAFETY: the caller's contract; a prefetch touches no visible memory.
+    unsafe { asm!("prefetch.tensormap [{0}];", in(reg64) desc.map, options(nostack)) };
+}
+
+/// One arrival on the mbarrier at `bar` expecting the box's bytes
+/// (`bw × bh` elements of `elem` bytes), then the 2-D tile copy of the box
+/// at `(x, y)` (elements) of the tensor map `desc` into this block's shared `dst`, completing those bytes
+/// on the same barrier (`cp.async.bulk.tensor.2d.shared::cluster.global.
+/// tile.mbarrier::complete_tx::bytes`). Elements outside the tensor land
+/// as zeros. The token of the arrival's phase.
+///
+/// # Safety
+/// `bar` must hold an initialised mbarrier whose phase expects this
+/// arrival; `desc` as in [`tensormap_acquire`], its box `bw × bh` of
+/// `elem`-byte elements; `dst` a 128-byte aligned generic address of this
+/// block's shared memory valid for the box, untouched until the phase
+/// completes.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn tensor_load_2d_arrive(
+    bar: SharedAddr,
+    dst: *mut u8,
+    desc: &TensorDesc,
+    x: i32,
+    y: i32,
+    bw: u32,
+    bh: u32,
+    elem: u32,
+) -> u64 {
+    let bytes = bw * bh * elem;
+    let state: u64;
+    // SAFETY: the caller's contract.
+    unsafe {
+        asm!(
+            "mbarrier.arrive.expect_tx.shared::cta.b64 {0}, [{1}], {6};",
+            "{{ .reg .u64 d; .reg .u32 d32; cvta.to.shared.u64 d, {2}; cvt.u32.u64 d32, d; \
+             cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes \
+             [d32], [{3}, {{{4}, {5}}}], [{1}]; }}",
+            out(reg64) state, in(reg32) bar, in(reg64) dst, in(reg64) desc.map, in(reg32) x,
+            in(reg32) y, in(reg32) bytes,
+            options(nostack)
+        )
+    };
+    state
+}
+
+/// The 2-D tile store of this block's shared `src` into the box at
+/// `(x, y)` of the tensor map `desc` (`cp.async.bulk.tensor.2d.global.
+/// shared::cta.tile.bulk_group`; elements outside the tensor are not
+/// written), in this thread's current bulk group.
+///
+/// # Safety
+/// `desc` as in [`tensormap_acquire`], of writable memory, its box
+/// `bw × bh` of `elem`-byte elements; `src` a 128-byte aligned generic
+/// address of this block's shared memory holding the box, its
+/// generic-proxy writes fenced ([`fence_proxy_async_shared`]) and not
+/// written again until the group's reads complete.
+#[inline(always)]
+pub unsafe fn tensor_store_2d(
+    desc: &TensorDesc,
+    x: i32,
+    y: i32,
+    src: *const u8,
+    _bw: u32,
+    _bh: u32,
+    _elem: u32,
+) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        asm!(
+            "{{ .reg .u64 s; .reg .u32 s32; cvta.to.shared.u64 s, {3}; cvt.u32.u64 s32, s; \
+             cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [{0}, {{{1}, {2}}}], [s32]; }}",
+            in(reg64) desc.map, in(reg32) x, in(reg32) y, in(reg64) src,
+            options(nostack)
+        )
+    };
+}
+
+/// `cp.async.bulk.commit_group`: this thread's bulk stores issued since
+/// the last commit become one group.
+#[inline(always)]
+pub fn bulk_commit_group() {
+    // SAFETY: groups this thread's own bulk operations; no operands.
+    unsafe { asm!("cp.async.bulk.commit_group;", options(nostack)) };
+}
+
+/// `cp.async.bulk.wait_group.read 0`: every bulk group of this thread has
+/// finished reading its shared-memory sources.
+#[inline(always)]
+pub fn bulk_wait_group_read() {
+    // SAFETY: waits on this thread's own bulk groups; no operands.
+    unsafe { asm!("cp.async.bulk.wait_group.read 0;", options(nostack)) };
+}
+
+/// `cp.async.bulk.wait_group 0`: every bulk group of this thread is
+/// complete (its writes to global memory performed).
+#[inline(always)]
+pub fn bulk_wait_group() {
+    // SAFETY: waits on this thread's own bulk groups; no operands.
+    unsafe { asm!("cp.async.bulk.wait_group 0;", options(nostack)) };
+}
+
+/// `fence.proxy.async.shared::cta`: this thread's earlier writes to shared
+/// memory (generic proxy) are visible to bulk copies issued after a
+/// barrier that follows (async proxy).
+#[inline(always)]
+pub fn fence_proxy_async_shared() {
+    // SAFETY: a fence: no operands, no memory of its own.
+    unsafe { asm!("fence.proxy.async.shared::cta;", options(nostack)) };
+}

@@ -1,0 +1,96 @@
+//! The Tensor Memory Accelerator's tile copies on the simulator (see
+//! `cg_sim`'s tensor model); every primitive has the signature of its GPU
+//! twin.
+
+use cg_sim::lane;
+
+use super::SharedAddr;
+use crate::arch::TensorDesc;
+
+fn tile(desc: &TensorDesc, bw: u32, bh: u32, elem: u32) -> cg_sim::Tile2d {
+    cg_sim::Tile2d {
+        base: desc.base as usize,
+        width: desc.width,
+        height: desc.height,
+        pitch: desc.pitch as usize,
+        elem: elem as usize,
+        bw,
+        bh,
+    }
+}
+
+/// `fence.proxy.tensormap`: the simulator's copies read the tensor itself.
+///
+/// # Safety
+/// As on the GPU.
+#[inline]
+pub unsafe fn tensormap_acquire(_desc: &TensorDesc) {}
+
+/// `prefetch.tensormap`: nothing to prefetch.
+///
+/// # Safety
+/// As on the GPU.
+#[inline]
+pub unsafe fn tensormap_prefetch(_desc: &TensorDesc) {}
+
+/// `mbarrier.arrive.expect_tx` and the tile load that completes it.
+///
+/// # Safety
+/// As on the GPU (the simulator reports a destination still in flight).
+#[track_caller]
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn tensor_load_2d_arrive(
+    bar: SharedAddr,
+    dst: *mut u8,
+    desc: &TensorDesc,
+    x: i32,
+    y: i32,
+    bw: u32,
+    bh: u32,
+    elem: u32,
+) -> u64 {
+    // SAFETY: forwarded from the caller.
+    unsafe { lane::tile_load_arrive(dst, tile(desc, bw, bh, elem), x, y, bar) }
+}
+
+/// The tile store, in this lane's open bulk group.
+///
+/// # Safety
+/// As on the GPU (the simulator reports a source rewritten too early).
+#[track_caller]
+#[inline]
+pub unsafe fn tensor_store_2d(
+    desc: &TensorDesc,
+    x: i32,
+    y: i32,
+    src: *const u8,
+    bw: u32,
+    bh: u32,
+    elem: u32,
+) {
+    // SAFETY: forwarded from the caller.
+    unsafe { lane::tile_store(tile(desc, bw, bh, elem), x, y, src) }
+}
+
+/// `cp.async.bulk.commit_group`.
+#[inline]
+pub fn bulk_commit_group() {
+    lane::bulk_commit()
+}
+
+/// `cp.async.bulk.wait_group.read 0`.
+#[inline]
+pub fn bulk_wait_group_read() {
+    lane::bulk_wait()
+}
+
+/// `cp.async.bulk.wait_group 0`.
+#[inline]
+pub fn bulk_wait_group() {
+    lane::bulk_wait()
+}
+
+/// `fence.proxy.async.shared::cta`: the simulator has one proxy.
+#[inline]
+pub fn fence_proxy_async_shared() {}

@@ -1,0 +1,427 @@
+//! The Tensor Memory Accelerator (sm_90): whole 2-D tiles copied between a
+//! tensor in global memory and shared memory by the copy engine, with no
+//! thread moving the data — CUDA's `cp.async.bulk.tensor` with a tensor map
+//! (`cuTensorMapEncodeTiled`), as `cuda::ptx`/CUTLASS use it.
+//!
+//! * The host describes the tensor once: a [`TensorMap2d<T, BW, BH>`]
+//!   kernel parameter names a row-major `width × height` tensor of `T` and
+//!   the `BW × BH` box its tiles move (from `cg-runtime`'s
+//!   `Backend::tensor_map`, or [`Image`](crate::host::Image) on the
+//!   simulator). A [`TensorMap2dMut`] (from an exclusive borrow) can also
+//!   be stored to.
+//! * In the kernel, a thread that issues copies first takes the map's
+//!   [`tiles`](TensorMap2d::tiles) (the proxy fence that makes the host's
+//!   map visible to the copy engine, and a prefetch of it).
+//! * A **load** is [`Mbarrier::arrive_copy_tile`]: one arrival that expects
+//!   the box's bytes, and the tile copy that completes them on the same
+//!   barrier; the block waits on the phase, then reads the tile. Elements
+//!   of the box outside the tensor arrive as zeros, so any coordinates are
+//!   safe to load.
+//! * A **store** is [`TensorTilesMut::store_tile`], a block collective: each
+//!   thread fences its shared writes for the copy engine, the block syncs,
+//!   and thread 0 issues the store; a store's source may be written again
+//!   after the block's next `store_tile` (or [`TileStore::wait_read`]).
+//!   Elements of the box outside the tensor are not written.
+//!
+//! ```
+//! # use cooperative_groups::{prelude::*, mbarrier, shared_array};
+//! # use cooperative_groups::tma::TensorMap2d;
+//! # use cooperative_groups::host::Image;
+//! // Each block sums one 16 × 16 tile of a 40 × 20 image (the tiles at the
+//! // right and bottom edges are partly outside it: zeros there).
+//! fn tile_sums(img: TensorMap2d<u32, 16, 16>, out: &[core::sync::atomic::AtomicU32]) {
+//!     let block = this_thread_block();
+//!     let full = mbarrier!(&block, 1);
+//!     let tile = shared_array!(u32; 256, align 128);
+//!     let (bx, by) = (block.group_index().x, block.group_index().y);
+//!     if block.thread_rank() == 0 {
+//!         let tiles = img.tiles();
+//!         // SAFETY: one copy of 1 KiB in flight on this phase.
+//!         unsafe { full.arrive_copy_tile(tile.as_slice(), &tiles, 16 * bx as i32, 16 * by as i32) }
+//!             .discard();
+//!     }
+//!     full.wait_parity(0);
+//!     let t = block.thread_rank() as usize;
+//!     let v = tile.load(t);
+//!     out[(by * 3 + bx) as usize].fetch_add(v, core::sync::atomic::Ordering::Relaxed);
+//! }
+//! let data: Vec<u32> = (0..40 * 20).collect();
+//! let sums: Vec<core::sync::atomic::AtomicU32> = (0..6).map(|_| 0.into()).collect();
+//! let map: TensorMap2d<u32, 16, 16> =
+//!     cooperative_groups::host::tensor_map(Image::new(&data[..], 40, 20, 40)).unwrap();
+//! cg_sim::launch(&cg_sim::LaunchConfig::new((3, 2, 1), 256), &|| tile_sums(map, &sums)).unwrap();
+//! let want = |bx: u32, by: u32| -> u32 {
+//!     (16 * by..(16 * by + 16).min(20))
+//!         .flat_map(|y| (16 * bx..(16 * bx + 16).min(40)).map(move |x| y * 40 + x))
+//!         .sum()
+//! };
+//! assert_eq!(sums[4].load(core::sync::atomic::Ordering::Relaxed), want(1, 1));
+//! ```
+//!
+//! # What is checked, and where
+//!
+//! The box is part of the type: its size in bytes, and the shared tile it
+//! fills, are known at compile time (`BW × size_of::<T>()` a multiple of
+//! 16 bytes, `BW` and `BH` in `1..=256`: compile errors). The shared side
+//! must be 128-byte aligned (`shared_array!(T; N, align 128)`) and hold
+//! the box: a panic on the simulator, a trap on the GPU. The map's tensor
+//! is checked against its buffer on the host. The simulator reports a
+//! tile read before its phase completes, a store's source written before
+//! its reads are waited for, a thread exiting with such a store, and
+//! races on either side (the copies are weak accesses of the issuing
+//! thread).
+
+use core::marker::PhantomData;
+
+use crate::arch;
+use crate::mbarrier::{ArrivalToken, Mbarrier};
+use crate::{Pod, SharedSlice, ThreadBlock};
+
+/// The largest box side the copy engine takes.
+pub const MAX_BOX: u32 = 256;
+
+/// The alignment, in bytes, of a tile in shared memory.
+pub const TILE_ALIGN: usize = 128;
+
+/// A read-only 2-D tensor of `T` in global memory, whose tile copies move
+/// `BW × BH` boxes: a kernel parameter (a safe one: loads are
+/// bounds-checked by the copy engine). Row-major: element `(x, y)` is at
+/// `y · pitch + x`.
+#[repr(C)]
+pub struct TensorMap2d<T, const BW: u32, const BH: u32> {
+    desc: arch::TensorDesc,
+    _t: PhantomData<*const T>,
+}
+
+/// A 2-D tensor of `T` that this launch may also write, with tile stores
+/// ([`TensorTilesMut::store_tile`]): from an exclusive borrow of its
+/// buffer. [`as_read`](Self::as_read) gives its loads.
+#[repr(C)]
+pub struct TensorMap2dMut<T, const BW: u32, const BH: u32> {
+    desc: arch::TensorDesc,
+    _t: PhantomData<*mut T>,
+}
+
+macro_rules! map_common {
+    ($ty:ident) => {
+        impl<T, const BW: u32, const BH: u32> Clone for $ty<T, BW, BH> {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<T, const BW: u32, const BH: u32> Copy for $ty<T, BW, BH> {}
+
+        impl<T: Pod, const BW: u32, const BH: u32> $ty<T, BW, BH> {
+            /// Bytes of one box (one tile in shared memory).
+            pub const BOX_BYTES: u32 = {
+                let elem = core::mem::size_of::<T>();
+                assert!(
+                    elem == 1 || elem == 2 || elem == 4 || elem == 8,
+                    "a tensor map's elements are 1, 2, 4 or 8 bytes"
+                );
+                assert!(
+                    BW >= 1 && BW <= MAX_BOX && BH >= 1 && BH <= MAX_BOX,
+                    "a box side is 1..=256 elements"
+                );
+                assert!(
+                    (BW as usize * elem) % 16 == 0,
+                    "a box row is a multiple of 16 bytes"
+                );
+                BW * BH * elem as u32
+            };
+            /// Elements of one box.
+            pub const BOX_LEN: usize = (BW * BH) as usize;
+
+            /// The descriptor of a tensor: `map`, the device address of its
+            /// 128-byte tensor map (0 on the simulator), and the tensor it
+            /// was encoded from: `width × height` elements from `base`,
+            /// rows `pitch` elements apart.
+            ///
+            /// # Safety
+            /// On the GPU `map` must be a tensor map of exactly this
+            /// tensor and box, in global memory, for the launch; the
+            /// tensor's memory must stay valid (and, for reads, unwritten
+            /// by anything else) for the launch.
+            #[doc(hidden)]
+            pub unsafe fn from_raw_parts(
+                map: u64,
+                base: *const T,
+                width: u32,
+                height: u32,
+                pitch: usize,
+            ) -> Self {
+                let _ = Self::BOX_BYTES;
+                $ty {
+                    desc: arch::TensorDesc {
+                        map,
+                        base: base as u64,
+                        width,
+                        height,
+                        pitch: (pitch * core::mem::size_of::<T>()) as u64,
+                    },
+                    _t: PhantomData,
+                }
+            }
+
+            /// Elements per row.
+            #[inline(always)]
+            pub fn width(&self) -> u32 {
+                self.desc.width
+            }
+
+            /// Rows.
+            #[inline(always)]
+            pub fn height(&self) -> u32 {
+                self.desc.height
+            }
+
+            /// Boxes across a row (the last one may stick out).
+            #[inline(always)]
+            pub fn tiles_x(&self) -> u32 {
+                self.desc.width.div_ceil(BW)
+            }
+
+            /// Boxes down a column.
+            #[inline(always)]
+            pub fn tiles_y(&self) -> u32 {
+                self.desc.height.div_ceil(BH)
+            }
+        }
+    };
+}
+map_common!(TensorMap2d);
+map_common!(TensorMap2dMut);
+
+/// The tile loads of a [`TensorMap2d`] for the thread that made it (the
+/// tensor map fenced for its copy engine): from
+/// [`TensorMap2d::tiles`]. Not `Pod` nor a shuffle value, so it cannot
+/// reach another thread.
+#[derive(Clone, Copy)]
+pub struct TensorTiles<'a, T, const BW: u32, const BH: u32> {
+    desc: &'a arch::TensorDesc,
+    _t: PhantomData<*const T>,
+}
+
+/// The tile loads and stores of a [`TensorMap2dMut`], for the thread that
+/// made it: from [`TensorMap2dMut::tiles_mut`].
+pub struct TensorTilesMut<'a, T, const BW: u32, const BH: u32> {
+    desc: &'a arch::TensorDesc,
+    _t: PhantomData<*mut T>,
+}
+
+impl<T: Pod, const BW: u32, const BH: u32> TensorMap2d<T, BW, BH> {
+    /// This thread's tile loads: `fence.proxy.tensormap` acquire on the
+    /// map (the host wrote it through the generic proxy; the copy engine
+    /// reads it through the tensor-map proxy) and `prefetch.tensormap`.
+    /// Once per thread that issues copies, before its first.
+    #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+    #[inline(always)]
+    pub fn tiles(&self) -> TensorTiles<'_, T, BW, BH> {
+        // SAFETY: a map made by `from_raw_parts`, whose contract makes
+        // `map` a tensor map in global memory on the GPU.
+        unsafe {
+            arch::tensormap_acquire(&self.desc);
+            arch::tensormap_prefetch(&self.desc);
+        }
+        TensorTiles {
+            desc: &self.desc,
+            _t: PhantomData,
+        }
+    }
+}
+
+impl<T: Pod, const BW: u32, const BH: u32> TensorMap2dMut<T, BW, BH> {
+    /// The map's loads, as a read-only map.
+    #[inline(always)]
+    pub fn as_read(&self) -> TensorMap2d<T, BW, BH> {
+        TensorMap2d {
+            desc: self.desc,
+            _t: PhantomData,
+        }
+    }
+
+    /// This thread's tile loads and stores (as [`TensorMap2d::tiles`]).
+    /// Every thread of a block that stores calls it: the stores are block
+    /// collectives.
+    #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+    #[inline(always)]
+    pub fn tiles_mut(&self) -> TensorTilesMut<'_, T, BW, BH> {
+        // SAFETY: as in `TensorMap2d::tiles`.
+        unsafe {
+            arch::tensormap_acquire(&self.desc);
+            arch::tensormap_prefetch(&self.desc);
+        }
+        TensorTilesMut {
+            desc: &self.desc,
+            _t: PhantomData,
+        }
+    }
+}
+
+/// Checks a shared tile: 128-byte aligned, room for the box.
+#[inline(always)]
+#[track_caller]
+fn check_tile<T: Pod>(what: &str, tile: &SharedSlice<T>, len: usize) {
+    if (tile.as_ptr() as usize) % TILE_ALIGN != 0 || tile.len() < len {
+        crate::group::violation!(
+            "{what}: the shared tile must be 128-byte aligned (shared_array!(T; N, align 128)) \
+             and hold the box ({len} elements; got {})",
+            tile.len()
+        );
+    }
+}
+
+impl Mbarrier {
+    /// One arrival that also copies the box at `(x, y)` (elements) of
+    /// `tiles`' tensor into `dst` with the copy engine
+    /// (`cp.async.bulk.tensor.2d`, sm_90), the phase waiting for its
+    /// bytes; then [`ArrivalToken::wait`] (or a parity wait) by whoever
+    /// reads `dst`. Elements of the box outside the tensor arrive as
+    /// zeros. CUDA's `cuda::ptx::mbarrier_arrive_expect_tx` +
+    /// `cp_async_bulk_tensor` in one call that cannot get the byte count
+    /// wrong. Nothing may touch `dst` until the phase completes (the
+    /// simulator reports an access before).
+    ///
+    /// # Panics
+    /// (traps on the GPU) Unless `dst` is 128-byte aligned and holds the
+    /// box.
+    ///
+    /// # Safety
+    /// As [`arrive_copy`](Mbarrier::arrive_copy): the bytes of every copy
+    /// of the phase still in flight must total less than `2^20`.
+    #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+    #[inline(always)]
+    #[track_caller]
+    pub unsafe fn arrive_copy_tile<T: Pod, const BW: u32, const BH: u32>(
+        &self,
+        dst: SharedSlice<T>,
+        tiles: &TensorTiles<'_, T, BW, BH>,
+        x: i32,
+        y: i32,
+    ) -> ArrivalToken {
+        check_tile("Mbarrier::arrive_copy_tile", &dst, TensorMap2d::<T, BW, BH>::BOX_LEN);
+        // SAFETY: an initialised barrier (one arrival never outnumbers a
+        // phase); `tiles` holds a fenced map (`TensorMap2d::tiles`) of this
+        // box; `dst` is this block's shared memory, checked above, in
+        // flight until the phase completes (the simulator checks it); the
+        // phase's transaction count gains and loses exactly the box's
+        // bytes, in range by the caller's contract.
+        let state = unsafe {
+            arch::tensor_load_2d_arrive(
+                self.addr(),
+                dst.as_ptr().cast(),
+                tiles.desc,
+                x,
+                y,
+                BW,
+                BH,
+                core::mem::size_of::<T>() as u32,
+            )
+        };
+        self.token(state)
+    }
+}
+
+/// A tile store in flight, from [`TensorTilesMut::store_tile`]: its source
+/// may be written again after [`wait_read`](Self::wait_read) or the
+/// block's next `store_tile` (which waits for every earlier store's reads
+/// before its barrier).
+#[must_use = "wait for the store's reads (wait_read) before the block exits, or store again"]
+pub struct TileStore {
+    leader: bool,
+}
+
+impl<T: Pod, const BW: u32, const BH: u32> TensorTilesMut<'_, T, BW, BH> {
+    /// The loads of this map (as [`TensorMap2d::tiles`]).
+    #[inline(always)]
+    pub fn as_read(&self) -> TensorTiles<'_, T, BW, BH> {
+        TensorTiles {
+            desc: self.desc,
+            _t: PhantomData,
+        }
+    }
+
+    /// Stores the tile `src` into the box at `(x, y)` (elements; the parts
+    /// outside the tensor are not written), as a collective of `block`:
+    /// every thread fences its shared writes for the copy engine
+    /// (`fence.proxy.async.shared::cta`), thread 0 waits until its earlier
+    /// stores have read their sources (`cp.async.bulk.wait_group.read 0`),
+    /// the block syncs, and thread 0 issues the store
+    /// (`cp.async.bulk.tensor.2d.global.shared::cta`) in a bulk group of
+    /// its own. So what the block wrote to `src` before the call is what
+    /// lands, and after the call every earlier store's source is free
+    /// again: with two tiles the block fills one while the other's store
+    /// is in flight.
+    ///
+    /// # Panics
+    /// (traps on the GPU) Unless `src` is 128-byte aligned and holds the
+    /// box.
+    ///
+    /// # Safety
+    /// * Nothing else of the launch reads or writes the box's elements in
+    ///   the tensor (another block's store included) while this store may
+    ///   be in flight: the tensor's writes are this block's.
+    /// * `src` is not written until the block's next `store_tile` or
+    ///   [`TileStore::wait_read`] returns, and the block calls one of them
+    ///   after its last store, before it exits.
+    ///
+    /// The simulator reports each: a race, a misuse at the write, a misuse
+    /// at the exit.
+    #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+    #[inline(always)]
+    #[track_caller]
+    pub unsafe fn store_tile<const M: u32>(
+        &self,
+        block: &ThreadBlock<M>,
+        src: SharedSlice<T>,
+        x: i32,
+        y: i32,
+    ) -> TileStore {
+        check_tile("TensorTilesMut::store_tile", &src, TensorMap2dMut::<T, BW, BH>::BOX_LEN);
+        let leader = block.thread_rank() == 0;
+        arch::fence_proxy_async_shared();
+        if leader {
+            arch::bulk_wait_group_read();
+        }
+        block.sync();
+        if leader {
+            // SAFETY: a fenced map of writable memory with this box
+            // (`TensorMap2dMut::tiles_mut`); `src` checked above, written by
+            // the block before the barrier and fenced for the async proxy;
+            // the caller's contract keeps the box and `src` to this store.
+            unsafe {
+                arch::tensor_store_2d(
+                    self.desc,
+                    x,
+                    y,
+                    src.as_ptr().cast(),
+                    BW,
+                    BH,
+                    core::mem::size_of::<T>() as u32,
+                )
+            };
+            arch::bulk_commit_group();
+        }
+        TileStore { leader }
+    }
+}
+
+impl TileStore {
+    /// Waits until the store (and every earlier one of the block) has read
+    /// its source, then syncs `block`: the sources may be written again,
+    /// and the block may exit. A collective of the block that stored.
+    #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+    #[inline(always)]
+    #[track_caller]
+    pub fn wait_read<const M: u32>(self, block: &ThreadBlock<M>) {
+        if self.leader {
+            arch::bulk_wait_group_read();
+        }
+        block.sync();
+    }
+
+    /// Drops the token without waiting: the block's next `store_tile`
+    /// waits for this store's reads before its barrier.
+    #[inline(always)]
+    pub fn discard(self) {}
+}
