@@ -435,14 +435,16 @@ const PROFILE: &[&str] = &[
 ];
 
 /// `RUSTFLAGS` of the nested build for `sm`: the target CPU (newer
-/// nightlies reject `-Ctarget-cpu` after `--`), PTX ISA 8.0 on sm_90+
-/// for `elect.sync`, the cluster instructions and `mbarrier.try_wait`,
+/// nightlies reject `-Ctarget-cpu` after `--`), PTX ISA 8.3 on sm_90+
+/// for `elect.sync`, the cluster instructions, `mbarrier.try_wait` and the
+/// tensor-map proxy fence of the tile copies (drivers of CUDA 12.3 and
+/// newer JIT it),
 /// PTX ISA 7.1 on sm_80 for `mbarrier.test_wait.parity` (LLVM's default
 /// there is 7.0), and the contraction policy's flag.
 fn rustflags(sm: u32, fp_contract: FpContract) -> String {
     let mut flags = format!("-Ctarget-cpu=sm_{sm}");
     if sm >= 90 {
-        flags += " -Ctarget-feature=+ptx80";
+        flags += " -Ctarget-feature=+ptx83";
     } else if sm >= 80 {
         flags += " -Ctarget-feature=+ptx71";
     }
@@ -779,14 +781,14 @@ mod tests {
     }
 
     #[test]
-    fn rustflags_name_the_sm_ptx80_and_the_policy() {
+    fn rustflags_name_the_sm_ptx83_and_the_policy() {
         assert_eq!(
             rustflags(80, FpContract::Off),
             "-Ctarget-cpu=sm_80 -Ctarget-feature=+ptx71"
         );
         assert_eq!(
             rustflags(90, FpContract::Off),
-            "-Ctarget-cpu=sm_90 -Ctarget-feature=+ptx80"
+            "-Ctarget-cpu=sm_90 -Ctarget-feature=+ptx83"
         );
         assert_eq!(
             rustflags(70, FpContract::Fast),

@@ -46,14 +46,14 @@ pub fn tma_copy(src: Tiles, dst: TilesMut) {
         let tiles_x = src.tiles_x();
         let tiles = tiles_x * src.tiles_y();
         let step = grid_dim().x;
-        let rd = src.tiles();
-        let wr = dst.tiles_mut();
+        let rd = leader.then(|| src.tiles());
+        let wr = dst.tiles_mut(&block);
         let at = |t: u32| ((t % tiles_x * TILE) as i32, (t / tiles_x * TILE) as i32);
         let issue = |t: u32, s: usize| {
-            if leader && t < tiles {
+            if let (Some(rd), true) = (&rd, t < tiles) {
                 let (x, y) = at(t);
                 // SAFETY: one 4 KiB copy in flight on the stage's phase.
-                unsafe { full.get(s).arrive_copy_tile(buf.slice(s * TILE_LEN, TILE_LEN), &rd, x, y) }
+                unsafe { full.get(s).arrive_copy_tile(buf.slice(s * TILE_LEN, TILE_LEN), rd, x, y) }
                     .discard();
             }
         };
@@ -105,14 +105,14 @@ pub fn tma_transpose(src: Tiles, dst: TilesMut) {
         let tiles_x = src.tiles_x();
         let tiles = tiles_x * src.tiles_y();
         let step = grid_dim().x;
-        let rd = src.tiles();
-        let wr = dst.tiles_mut();
+        let rd = leader.then(|| src.tiles());
+        let wr = dst.tiles_mut(&block);
         let at = |t: u32| ((t % tiles_x * TILE) as i32, (t / tiles_x * TILE) as i32);
         let issue = |t: u32, s: usize| {
-            if leader && t < tiles {
+            if let (Some(rd), true) = (&rd, t < tiles) {
                 let (x, y) = at(t);
                 // SAFETY: one 4 KiB copy in flight on the stage's phase.
-                unsafe { full.get(s).arrive_copy_tile(inb.slice(s * TILE_LEN, TILE_LEN), &rd, x, y) }
+                unsafe { full.get(s).arrive_copy_tile(inb.slice(s * TILE_LEN, TILE_LEN), rd, x, y) }
                     .discard();
             }
         };

@@ -32,8 +32,9 @@ pub struct CompareArgs {
     /// Run only these experiments (comma-separated: intrinsic, tile32,
     /// cg_reduce, cg_scan, warp_reduce, block_reduce, block_scan,
     /// block_reduce_sized, block_scan_sized, last_block, coalesced, cluster,
-    /// memcpy_async, device_wide, device_histogram, device_select,
-    /// device_radix_sort, primitives); default: all but device_wide (4 GiB
+    /// memcpy_async, tma, device_wide, device_histogram, device_select,
+    /// device_radix_sort, primitives); default: all but tma (sm_90, 2.7
+    /// GiB of buffers), device_wide (4 GiB
     /// of buffers), device_histogram (1 GiB), device_select (2.25 GiB),
     /// device_radix_sort (3 GiB) and primitives
     /// (CUB's block primitives at blocks of 128, 256 and 512: their own
@@ -266,6 +267,7 @@ fn experiments(block: u32, sm: u32, clusize: u32) -> Vec<Experiment> {
 fn experiment_names() -> impl Iterator<Item = &'static str> {
     EXPERIMENTS.iter().map(|s| s.name).chain([
         MEMCPY_ASYNC,
+        TMA,
         DEVICE_WIDE,
         DEVICE_HISTOGRAM,
         DEVICE_SELECT,
@@ -298,6 +300,10 @@ const DEVICE_RADIX_SORT: &str = "device_radix_sort";
 /// The staged-copy sweep (`compare_async`), which has its own sizes and
 /// outputs rather than one row per experiment.
 const MEMCPY_ASYNC: &str = "memcpy_async";
+
+/// The tensor-copy sweep (`compare_tma`, sm_90): its own sizes and outputs
+/// (2.7 GiB of buffers); runs only when named.
+const TMA: &str = "tma";
 
 impl CompareArgs {
     /// The lab's flag checks, and `--only`'s names, before anything is
@@ -428,9 +434,18 @@ pub fn run(args: &CompareArgs) -> Result<()> {
     let only: Vec<String> = args
         .only
         .iter()
-        .filter(|n| *n != MEMCPY_ASYNC && !apart(n))
+        .filter(|n| *n != MEMCPY_ASYNC && *n != TMA && !apart(n))
         .cloned()
         .collect();
+    if args.only.iter().any(|n| n == TMA) {
+        let progress = Progress::new(0, a.csv_only);
+        let r = crate::compare_tma::run(&backend, a, &nvcc, &out, &progress);
+        progress.finish();
+        r?;
+        if only.is_empty() && !staged {
+            return Ok(());
+        }
+    }
     if staged {
         let progress = Progress::new(0, a.csv_only);
         let r = crate::compare_async::run(&backend, a, &nvcc, &out, &progress);

@@ -16,6 +16,7 @@ mod backend_choice;
 mod cli;
 mod compare;
 mod compare_async;
+mod compare_tma;
 mod compare_device;
 mod compare_histogram;
 mod compare_prims;

@@ -34,6 +34,14 @@ pub const MEMCPY_ASYNC_CU: Source = Source {
     fallback: &[],
 };
 
+/// `reference/cuda/tma.cu`: the tensor-copy experiment (`cg-lab compare
+/// --only tma`).
+pub const TMA_CU: Source = Source {
+    stem: "tma",
+    text: include_str!("../../../reference/cuda/tma.cu"),
+    fallback: &[],
+};
+
 /// `reference/cuda/device_wide.cu`: CUB's device-wide sum and scan, built
 /// as a shared library (`cg-lab compare --only device_wide`).
 pub const DEVICE_WIDE_CU: Source = Source {

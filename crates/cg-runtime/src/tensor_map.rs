@@ -200,6 +200,27 @@ macro_rules! map_accessors {
 map_accessors!(TensorMap);
 map_accessors!(TensorMapMut);
 
+impl<T: Pod, const BW: u32, const BH: u32> TensorMap<'_, T, BW, BH> {
+    /// The buffer the map reads.
+    pub fn buffer(&self) -> &Buffer<T> {
+        self.buf
+    }
+}
+
+impl<T: Pod, const BW: u32, const BH: u32> TensorMapMut<'_, T, BW, BH> {
+    /// The buffer the map reads and writes, between launches (to read the
+    /// results back).
+    pub fn buffer(&self) -> &Buffer<T> {
+        self.buf
+    }
+
+    /// The buffer, writable between launches (to reset it); the map keeps
+    /// naming the same memory.
+    pub fn buffer_mut(&mut self) -> &mut Buffer<T> {
+        self.buf
+    }
+}
+
 impl Encoded {
     /// The kernel-side descriptor's parts: the device map's address (0 on
     /// the simulator), after registering the tensor for a simulator launch.

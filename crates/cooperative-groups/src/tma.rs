@@ -198,15 +198,17 @@ map_common!(TensorMap2dMut);
 /// reach another thread.
 #[derive(Clone, Copy)]
 pub struct TensorTiles<'a, T, const BW: u32, const BH: u32> {
-    desc: &'a arch::TensorDesc,
-    _t: PhantomData<*const T>,
+    // By value, in registers: a reference would point at a local copy of
+    // the kernel parameter.
+    desc: arch::TensorDesc,
+    _t: PhantomData<&'a *const T>,
 }
 
-/// The tile loads and stores of a [`TensorMap2dMut`], for the thread that
-/// made it: from [`TensorMap2dMut::tiles_mut`].
+/// The tile loads and stores of a [`TensorMap2dMut`] for a block (thread 0
+/// issues them): from [`TensorMap2dMut::tiles_mut`].
 pub struct TensorTilesMut<'a, T, const BW: u32, const BH: u32> {
-    desc: &'a arch::TensorDesc,
-    _t: PhantomData<*mut T>,
+    desc: arch::TensorDesc,
+    _t: PhantomData<&'a *mut T>,
 }
 
 impl<T: Pod, const BW: u32, const BH: u32> TensorMap2d<T, BW, BH> {
@@ -224,7 +226,7 @@ impl<T: Pod, const BW: u32, const BH: u32> TensorMap2d<T, BW, BH> {
             arch::tensormap_prefetch(&self.desc);
         }
         TensorTiles {
-            desc: &self.desc,
+            desc: self.desc,
             _t: PhantomData,
         }
     }
@@ -240,19 +242,22 @@ impl<T: Pod, const BW: u32, const BH: u32> TensorMap2dMut<T, BW, BH> {
         }
     }
 
-    /// This thread's tile loads and stores (as [`TensorMap2d::tiles`]).
-    /// Every thread of a block that stores calls it: the stores are block
-    /// collectives.
+    /// The block's tile loads and stores: a collective handle of `block`,
+    /// whose thread 0 issues the stores (so it alone fences the map for
+    /// the copy engine, as [`TensorMap2d::tiles`] does). Loads through
+    /// [`TensorTilesMut::as_read`] are issued by thread 0 too.
     #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
     #[inline(always)]
-    pub fn tiles_mut(&self) -> TensorTilesMut<'_, T, BW, BH> {
-        // SAFETY: as in `TensorMap2d::tiles`.
-        unsafe {
-            arch::tensormap_acquire(&self.desc);
-            arch::tensormap_prefetch(&self.desc);
+    pub fn tiles_mut<const M: u32>(&self, block: &ThreadBlock<M>) -> TensorTilesMut<'_, T, BW, BH> {
+        if block.thread_rank() == 0 {
+            // SAFETY: as in `TensorMap2d::tiles`.
+            unsafe {
+                arch::tensormap_acquire(&self.desc);
+                arch::tensormap_prefetch(&self.desc);
+            }
         }
         TensorTilesMut {
-            desc: &self.desc,
+            desc: self.desc,
             _t: PhantomData,
         }
     }
@@ -310,7 +315,7 @@ impl Mbarrier {
             arch::tensor_load_2d_arrive(
                 self.addr(),
                 dst.as_ptr().cast(),
-                tiles.desc,
+                &tiles.desc,
                 x,
                 y,
                 BW,
@@ -332,7 +337,8 @@ pub struct TileStore {
 }
 
 impl<T: Pod, const BW: u32, const BH: u32> TensorTilesMut<'_, T, BW, BH> {
-    /// The loads of this map (as [`TensorMap2d::tiles`]).
+    /// The loads of this map (as [`TensorMap2d::tiles`]), for thread 0 of
+    /// the block, which fenced the map.
     #[inline(always)]
     pub fn as_read(&self) -> TensorTiles<'_, T, BW, BH> {
         TensorTiles {
@@ -391,7 +397,7 @@ impl<T: Pod, const BW: u32, const BH: u32> TensorTilesMut<'_, T, BW, BH> {
             // the caller's contract keeps the box and `src` to this store.
             unsafe {
                 arch::tensor_store_2d(
-                    self.desc,
+                    &self.desc,
                     x,
                     y,
                     src.as_ptr().cast(),

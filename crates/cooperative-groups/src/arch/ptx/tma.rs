@@ -12,9 +12,11 @@ use core::arch::asm;
 use super::SharedAddr;
 use crate::arch::TensorDesc;
 
-/// `fence.proxy.tensormap::generic.acquire.gpu [map], 128`: the tensor
-/// map's bytes, as the generic proxy sees them (written by the host before
-/// the launch), are what this thread's later tensor copies use.
+/// `fence.proxy.tensormap::generic.acquire.sys [map], 128`: the tensor
+/// map's bytes, as the generic proxy sees them, are what this thread's
+/// later tensor copies use. The host wrote them (a copy before the
+/// launch), hence the system scope, as CUDA's programming guide does for a
+/// map in global memory. PTX ISA 8.3.
 ///
 /// # Safety
 /// `desc.map` must be the generic address of a 128-byte, 64-byte aligned
@@ -24,7 +26,7 @@ pub unsafe fn tensormap_acquire(desc: &TensorDesc) {
     // SAFETY: the caller's contract; a fence on the map's bytes.
     unsafe {
         asm!(
-            "fence.proxy.tensormap::generic.acquire.gpu [{0}], 128;",
+            "fence.proxy.tensormap::generic.acquire.sys [{0}], 128;",
             in(reg64) desc.map, options(nostack)
         )
     };

@@ -1,0 +1,419 @@
+//! `cg-lab compare --only tma`: 2-D tiles moved by the Tensor Memory
+//! Accelerator (sm_90) — the library's tensor maps, `arrive_copy_tile` and
+//! `store_tile` (`cg_kernels::tma`) against C++ twins written with
+//! `cuda::ptx` and `__grid_constant__ CUtensorMap` parameters
+//! (`reference/cuda/tma.cu`) — a tiled copy and a tiled transpose of square
+//! `f32` matrices from 1024² (4 MiB) to 16384² (1 GiB), every launch
+//! verified bit for bit. Both sides' maps are encoded by the same host code
+//! (`Backend::tensor_map`); the Rust kernels read theirs from global
+//! memory, the C++ ones from their parameters.
+//!
+//! All variants and sizes are timed interleaved in the same rounds.
+//! Bandwidth counts the bytes read and written (`2 · 4 · side²`). Writes
+//! `tma.{csv,md}`.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use anyhow::{Context, Result, bail};
+use cg_kernels::tma::{COPY_BLOCK, TILE, TMA_COPY, TMA_TRANSPOSE, TRANSPOSE_BLOCK};
+use cg_runtime::{Backend, Buffer, Gpu, Kernel, LaunchConfig, Module, TensorMap, TensorMapMut};
+use cooperative_groups::tma::{TensorMap2d, TensorMap2dMut};
+
+use crate::cli::LabArgs;
+use crate::output::write_atomic;
+use crate::progress::Progress;
+use crate::results::pct_cell;
+use crate::stats::Summary;
+use crate::timing::{self, Timed};
+
+/// Matrix sides: 2^20 to 2^28 elements.
+pub const SIDES: [u32; 5] = [1024, 2048, 4096, 8192, 16384];
+
+type Args = (TensorMap2d<f32, TILE, TILE>, TensorMap2dMut<f32, TILE, TILE>);
+
+/// One kernel of the experiment.
+struct Var {
+    label: &'static str,
+    rust: Option<Kernel<Args>>,
+    cpp: &'static str,
+    transpose: bool,
+    block: u32,
+}
+
+const VARS: [Var; 4] = [
+    Var {
+        label: "rust tile copy (arrive_copy_tile + store_tile)",
+        rust: Some(TMA_COPY),
+        cpp: "",
+        transpose: false,
+        block: COPY_BLOCK,
+    },
+    Var {
+        label: "c++ tile copy (cuda::ptx cp_async_bulk_tensor)",
+        rust: None,
+        cpp: "cpp_tma_copy",
+        transpose: false,
+        block: COPY_BLOCK,
+    },
+    Var {
+        label: "rust tile transpose",
+        rust: Some(TMA_TRANSPOSE),
+        cpp: "",
+        transpose: true,
+        block: TRANSPOSE_BLOCK,
+    },
+    Var {
+        label: "c++ tile transpose",
+        rust: None,
+        cpp: "cpp_tma_transpose",
+        transpose: true,
+        block: TRANSPOSE_BLOCK,
+    },
+];
+
+/// The ratios reported: (Rust variant, C++ variant) indices into [`VARS`].
+const PAIRS: [(usize, usize); 2] = [(0, 1), (2, 3)];
+
+impl Var {
+    fn name(&self) -> &'static str {
+        match self.rust {
+            Some(k) => k.name(),
+            None => self.cpp,
+        }
+    }
+}
+
+/// One side's matrices and maps.
+struct Size<'a> {
+    side: u32,
+    src: TensorMap<'a, f32, TILE, TILE>,
+    dst: TensorMapMut<'a, f32, TILE, TILE>,
+}
+
+struct Tma<'a> {
+    gpu: &'a Gpu,
+    module: &'a Module,
+    sizes: Vec<Size<'a>>,
+    grid_copy: u32,
+    grid_transpose: u32,
+}
+
+impl Tma<'_> {
+    fn launch(&mut self, v: &Var, s: usize) -> Result<()> {
+        let grid = if v.transpose {
+            self.grid_transpose
+        } else {
+            self.grid_copy
+        };
+        let cfg = LaunchConfig::linear(grid, v.block);
+        let size = &mut self.sizes[s];
+        match v.rust {
+            Some(k) => self.gpu.launch(&k, &cfg, (&size.src, &mut size.dst))?,
+            None => {
+                let f = self.module.function(v.cpp)?;
+                let (src, dst) = (
+                    size.src.raw().context("a GPU map")?,
+                    size.dst.raw().context("a GPU map")?,
+                );
+                // SAFETY: the C++ twins take the two maps' bytes (encoded
+                // from this GPU's buffers, alive for the launch) and the
+                // source's sides, and write only the destination's tiles.
+                unsafe {
+                    self.gpu
+                        .launch_function(f, v.cpp, &cfg, (src, dst, size.side, size.side))
+                }?;
+            }
+        }
+        Ok(())
+    }
+
+    /// One launch into a zeroed destination, checked bit for bit.
+    fn verify(&mut self, v: &Var, s: usize, input: &[u32]) -> Result<(bool, String)> {
+        self.sizes[s].dst.buffer_mut().zero()?;
+        self.launch(v, s)?;
+        self.gpu.synchronize()?;
+        let side = self.sizes[s].side as usize;
+        let out = self.sizes[s].dst.buffer().to_vec()?;
+        let wrong = (0..side * side)
+            .filter(|&i| {
+                let (row, col) = (i / side, i % side);
+                let want = if v.transpose {
+                    input[col * side + row]
+                } else {
+                    input[i]
+                };
+                out[i].to_bits() != want
+            })
+            .count();
+        Ok((
+            wrong == 0,
+            format!("{wrong} of {} elements differ", side * side),
+        ))
+    }
+}
+
+impl Timed for Tma<'_> {
+    type Variant = (usize, usize);
+    fn gpu(&self) -> &Gpu {
+        self.gpu
+    }
+    fn launch_async(&mut self, (s, v): (usize, usize), _reps: u32) -> Result<()> {
+        self.launch(&VARS[v], s)
+    }
+}
+
+/// Element `i` of a matrix: scattered bits (NaNs included: compared as bits).
+fn element(i: usize) -> u32 {
+    (i as u32).wrapping_mul(0x9e37_79b1) ^ 0x3f80_0000
+}
+
+/// GB/s of moving `side²` floats in and out in `ms`.
+fn gbps(side: u32, ms: f64) -> f64 {
+    2.0 * 4.0 * (side as f64).powi(2) / (ms * 1e-3) / 1e9
+}
+
+/// Runs the experiment into `out`; fails if any launch did not verify.
+pub fn run(
+    backend: &Backend,
+    a: &LabArgs,
+    nvcc: &Path,
+    out: &Path,
+    progress: &Progress,
+) -> Result<()> {
+    let Backend::Gpu(gpu) = backend else {
+        bail!("the tma experiment times a GPU");
+    };
+    let sm = gpu.info().sm();
+    if sm < 90 {
+        eprintln!("note: tma skipped: the Tensor Memory Accelerator needs sm_90 (this GPU is sm_{sm})");
+        return Ok(());
+    }
+    let build = std::env::temp_dir().join(format!("cg-lab-tma-{}", std::process::id()));
+    eprintln!("building reference/cuda/tma.cu with {} for sm_{sm} …", nvcc.display());
+    let (cubin, _) = crate::reference::build_cubin(nvcc, sm, &build, crate::reference::TMA_CU)?;
+    let module = gpu.load_image(&std::fs::read(&cubin)?)?;
+    let inputs: Vec<Vec<u32>> = SIDES
+        .iter()
+        .map(|&s| (0..(s as usize).pow(2)).map(element).collect())
+        .collect();
+    let mut srcs = Vec::new();
+    let mut dsts = Vec::new();
+    for input in &inputs {
+        let floats: Vec<f32> = input.iter().map(|&b| f32::from_bits(b)).collect();
+        srcs.push(backend.upload(&floats)?);
+        dsts.push(backend.alloc::<f32>(input.len())?);
+    }
+    let sizes = SIDES
+        .iter()
+        .zip(&srcs)
+        .zip(dsts.iter_mut())
+        .map(|((&side, src), dst): ((&u32, &Buffer<f32>), &mut Buffer<f32>)| {
+            let n = side as usize;
+            Ok(Size {
+                side,
+                src: backend.tensor_map(src, n, n, n)?,
+                dst: backend.tensor_map_mut(dst, n, n, n)?,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let sms = gpu.info().sm_count;
+    let mut t = Tma {
+        gpu,
+        module: &module,
+        sizes,
+        grid_copy: a.grid.unwrap_or(sms * 16),
+        grid_transpose: a.grid.unwrap_or(sms * 8),
+    };
+    let mut checks = Vec::new();
+    for s in 0..SIDES.len() {
+        for v in &VARS {
+            progress.set_message(format!("verify tma {} side={}", v.name(), SIDES[s]));
+            let (ok, what) = t
+                .verify(v, s, &inputs[s])
+                .with_context(|| format!("verifying {} at side {}", v.name(), SIDES[s]))?;
+            println!(
+                "verified tma {:<18} {:>5}² {} ({what})",
+                v.name(),
+                SIDES[s],
+                if ok { "OK" } else { "FAILED" }
+            );
+            checks.push((ok, what));
+        }
+    }
+    let order: Vec<(usize, usize)> = (0..SIDES.len())
+        .flat_map(|s| (0..VARS.len()).map(move |v| (s, v)))
+        .collect();
+    let samples =
+        timing::time_interleaved(&mut t, &order, a.warmup, a.runs, 1, a.min_sample_ms, progress)
+            .context("timing tma")?;
+    let platform = crate::results::platform(backend);
+    let points: Vec<Point> = order
+        .iter()
+        .zip(samples)
+        .zip(checks)
+        .map(|((&(s, v), smp), (verified, check))| {
+            let ms = Summary::of(&smp);
+            Point {
+                side: SIDES[s],
+                var: v,
+                pct_peak: platform.pct_of_peak(gbps(SIDES[s], ms.median) * 1e9),
+                ms,
+                verified,
+                check,
+            }
+        })
+        .collect();
+    let timing_text = timing::describe("the kernel", a.warmup, a.runs, a.min_sample_ms);
+    let grids = (t.grid_copy, t.grid_transpose);
+    for (name, text) in [
+        ("tma.csv", csv(&points)),
+        ("tma.md", markdown(&points, &platform, &timing_text, grids)),
+    ] {
+        write_atomic(&out.join(name), text.as_bytes())?;
+        println!("wrote {}", out.join(name).display());
+    }
+    for p in &points {
+        println!(
+            "tma {:<18} {:>5}² {:>9.4} ms {:>7.1} GB/s {:>7} of peak  {}",
+            VARS[p.var].name(),
+            p.side,
+            p.ms.median,
+            gbps(p.side, p.ms.median),
+            pct_cell(p.pct_peak),
+            if p.verified { "OK" } else { "FAILED" }
+        );
+    }
+    for &(r, c) in &PAIRS {
+        for side in SIDES {
+            println!(
+                "tma {} ÷ {} {:>5}²: {:.3}",
+                VARS[r].name(),
+                VARS[c].name(),
+                side,
+                find(&points, side, r).ms.median / find(&points, side, c).ms.median
+            );
+        }
+    }
+    std::fs::remove_dir_all(&build).ok();
+    let bad: Vec<String> = points
+        .iter()
+        .filter(|p| !p.verified)
+        .map(|p| format!("{} side={} ({})", VARS[p.var].name(), p.side, p.check))
+        .collect();
+    if !bad.is_empty() {
+        bail!("tma verification FAILED: {}", bad.join("; "));
+    }
+    Ok(())
+}
+
+/// One (size, kernel) result.
+struct Point {
+    side: u32,
+    var: usize,
+    ms: Summary,
+    pct_peak: Option<f64>,
+    verified: bool,
+    check: String,
+}
+
+fn find(points: &[Point], side: u32, var: usize) -> &Point {
+    points
+        .iter()
+        .find(|p| p.side == side && p.var == var)
+        .expect("every (size, variant) was measured")
+}
+
+fn csv(points: &[Point]) -> String {
+    let mut s = String::from(
+        "side,elements,kernel,side_of,median_ms,p10_ms,p90_ms,gb_per_s,pct_of_peak,verified\n",
+    );
+    for p in points {
+        let v = &VARS[p.var];
+        let _ = writeln!(
+            s,
+            "{},{},{},{},{:.6},{:.6},{:.6},{:.1},{},{}",
+            p.side,
+            p.side as u64 * p.side as u64,
+            v.name(),
+            if v.rust.is_some() { "rust" } else { "c++" },
+            p.ms.median,
+            p.ms.p10,
+            p.ms.p90,
+            gbps(p.side, p.ms.median),
+            p.pct_peak.map_or_else(String::new, |x| format!("{x:.2}")),
+            p.verified
+        );
+    }
+    s
+}
+
+fn markdown(
+    points: &[Point],
+    p: &crate::results::Platform,
+    timing: &str,
+    (grid_copy, grid_transpose): (u32, u32),
+) -> String {
+    let mut s = format!(
+        "# tma: 2-D tiles by the Tensor Memory Accelerator — {}\n\nPlatform: {}\n\nCommand: `{}`\n\n",
+        p.device,
+        p.line(),
+        p.command
+    );
+    let _ = writeln!(
+        s,
+        "Square `f32` matrices in {TILE} × {TILE} tiles: blocks take tiles in turn (copy: {COPY_BLOCK} threads, \
+         grid {grid_copy}; transpose: {TRANSPOSE_BLOCK} threads, grid {grid_transpose}), two stages; thread 0 \
+         loads a tile with one tensor copy completing on the stage's mbarrier, the block stores it (the \
+         transpose turns it in shared memory first) with one tensor store after a proxy fence and a barrier. \
+         Rust: `Mbarrier::arrive_copy_tile`, `TensorTilesMut::store_tile`, tensor maps in global memory; C++: \
+         `cuda::ptx`, `__grid_constant__ CUtensorMap`. Every (size, kernel) verified bit for bit. Timing: \
+         {timing}; all sizes and kernels interleaved. Bandwidth = 2·4·side² bytes / median time; {}.\n",
+        p.peak_text()
+    );
+    let _ = write!(s, "| kernel |");
+    for side in SIDES {
+        let _ = write!(s, " {side}² |");
+    }
+    let _ = write!(s, "\n| --- |");
+    for _ in SIDES {
+        let _ = write!(s, " ---: |");
+    }
+    s.push('\n');
+    for (i, v) in VARS.iter().enumerate() {
+        let _ = write!(s, "| {} (`{}`) |", v.label, v.name());
+        for side in SIDES {
+            let q = find(points, side, i);
+            let _ = write!(
+                s,
+                " {:.4} ms, {:.0} GB/s, **{}**{} |",
+                q.ms.median,
+                gbps(side, q.ms.median),
+                pct_cell(q.pct_peak),
+                if q.verified { "" } else { " FAILED" }
+            );
+        }
+        s.push('\n');
+    }
+    let _ = write!(s, "\n| Rust ÷ C++ (time) |");
+    for side in SIDES {
+        let _ = write!(s, " {side}² |");
+    }
+    let _ = write!(s, "\n| --- |");
+    for _ in SIDES {
+        let _ = write!(s, " ---: |");
+    }
+    s.push('\n');
+    for &(r, c) in &PAIRS {
+        let _ = write!(s, "| `{}` ÷ `{}` |", VARS[r].name(), VARS[c].name());
+        for side in SIDES {
+            let _ = write!(
+                s,
+                " {:.3} |",
+                find(points, side, r).ms.median / find(points, side, c).ms.median
+            );
+        }
+        s.push('\n');
+    }
+    s
+}

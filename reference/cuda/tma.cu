@@ -1,0 +1,140 @@
+// C++ twins of cg-kernels' tensor-copy experiment (`cg-lab compare --only
+// tma`): the Tensor Memory Accelerator through cuda::ptx, the tensor maps
+// as `const __grid_constant__ CUtensorMap` parameters (encoded by the lab
+// with cuTensorMapEncodeTiled, the bytes the Rust kernels' maps hold).
+// Same shapes as the Rust kernels: 32 x 32 float tiles, two stages, tiles
+// blockIdx.x, + gridDim.x, ...; thread 0 issues every copy.
+
+#include <cuda.h>
+#include <cuda/ptx>
+#include <cstdint>
+
+constexpr unsigned TILE = 32;
+constexpr unsigned TILE_LEN = TILE * TILE;
+constexpr unsigned COPY_BLOCK = 128;
+constexpr unsigned TRANSPOSE_BLOCK = 256;
+
+namespace ptx = cuda::ptx;
+
+#if __CUDA_ARCH__ >= 900
+// Two barriers, one arrival each; thread i initialises barrier i.
+__device__ __forceinline__ void init_bars(uint64_t* full) {
+    if (threadIdx.x < 2) {
+        ptx::mbarrier_init(&full[threadIdx.x], 1);
+        ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);
+    }
+    __syncthreads();
+}
+
+__device__ __forceinline__ void wait_parity(uint64_t* bar, unsigned parity) {
+    while (!ptx::mbarrier_try_wait_parity(bar, parity)) {
+    }
+}
+
+// Thread 0: one arrival expecting the tile's bytes and the tile load.
+__device__ __forceinline__ void load_tile(const CUtensorMap* map, float* dst, uint64_t* bar, int x, int y) {
+    (void)ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, bar,
+                                         TILE_LEN * 4);
+    const int32_t coords[2] = {x, y};
+    ptx::cp_async_bulk_tensor(ptx::space_cluster, ptx::space_global, dst, map, coords, bar);
+}
+
+// The block's store of `src` at (x, y): every thread fences its shared
+// writes for the async proxy, thread 0 waits for its earlier stores' reads,
+// the block syncs, thread 0 stores and commits.
+__device__ __forceinline__ void store_tile(const CUtensorMap* map, const float* src, int x, int y) {
+    ptx::fence_proxy_async(ptx::space_shared);
+    if (threadIdx.x == 0) ptx::cp_async_bulk_wait_group_read(ptx::n32_t<0>());
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        const int32_t coords[2] = {x, y};
+        ptx::cp_async_bulk_tensor(ptx::space_global, ptx::space_shared, map, coords, src);
+        ptx::cp_async_bulk_commit_group();
+    }
+}
+
+__device__ __forceinline__ void wait_stores() {
+    if (threadIdx.x == 0) ptx::cp_async_bulk_wait_group_read(ptx::n32_t<0>());
+    __syncthreads();
+}
+
+__device__ __forceinline__ void prefetch_map(const CUtensorMap* map) {
+    asm volatile("prefetch.tensormap [%0];" ::"l"(map) : "memory");
+}
+#endif
+
+extern "C" __global__ void __launch_bounds__(COPY_BLOCK)
+    cpp_tma_copy(const __grid_constant__ CUtensorMap src, const __grid_constant__ CUtensorMap dst,
+                 unsigned width, unsigned height) {
+#if __CUDA_ARCH__ >= 900
+    __shared__ alignas(128) float buf[2 * TILE_LEN];
+    __shared__ uint64_t full[2];
+    init_bars(full);
+    const bool leader = threadIdx.x == 0;
+    const unsigned tiles_x = (width + TILE - 1) / TILE;
+    const unsigned tiles = tiles_x * ((height + TILE - 1) / TILE);
+    if (leader) {
+        prefetch_map(&src);
+        prefetch_map(&dst);
+    }
+    auto issue = [&](unsigned t, unsigned s) {
+        if (leader && t < tiles)
+            load_tile(&src, buf + s * TILE_LEN, &full[s], t % tiles_x * TILE, t / tiles_x * TILE);
+    };
+    unsigned t = blockIdx.x;
+    issue(t, 0);
+    bool stored = false;
+    for (unsigned trip = 0; t < tiles; t += gridDim.x, ++trip) {
+        unsigned s = trip & 1;
+        wait_parity(&full[s], (trip >> 1) & 1);
+        store_tile(&dst, buf + s * TILE_LEN, t % tiles_x * TILE, t / tiles_x * TILE);
+        stored = true;
+        issue(t + gridDim.x, s ^ 1);
+    }
+    if (stored) wait_stores();
+#else
+    __trap();
+#endif
+}
+
+extern "C" __global__ void __launch_bounds__(TRANSPOSE_BLOCK)
+    cpp_tma_transpose(const __grid_constant__ CUtensorMap src, const __grid_constant__ CUtensorMap dst,
+                      unsigned width, unsigned height) {
+#if __CUDA_ARCH__ >= 900
+    __shared__ alignas(128) float inb[2 * TILE_LEN];
+    __shared__ alignas(128) float outb[2 * TILE_LEN];
+    __shared__ uint64_t full[2];
+    init_bars(full);
+    const bool leader = threadIdx.x == 0;
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const unsigned tiles_x = (width + TILE - 1) / TILE;
+    const unsigned tiles = tiles_x * ((height + TILE - 1) / TILE);
+    if (leader) {
+        prefetch_map(&src);
+        prefetch_map(&dst);
+    }
+    auto issue = [&](unsigned t, unsigned s) {
+        if (leader && t < tiles)
+            load_tile(&src, inb + s * TILE_LEN, &full[s], t % tiles_x * TILE, t / tiles_x * TILE);
+    };
+    unsigned t = blockIdx.x;
+    issue(t, 0);
+    bool stored = false;
+    for (unsigned trip = 0; t < tiles; t += gridDim.x, ++trip) {
+        unsigned s = trip & 1;
+        issue(t + gridDim.x, s ^ 1);
+        wait_parity(&full[s], (trip >> 1) & 1);
+        const unsigned base = s * TILE_LEN;
+#pragma unroll
+        for (unsigned k = 0; k < 4; ++k) {
+            unsigned r = (lane + warp * 4 + k) % 32;
+            outb[base + r * 32 + lane] = inb[base + lane * 32 + r];
+        }
+        store_tile(&dst, outb + base, t / tiles_x * TILE, t % tiles_x * TILE);
+        stored = true;
+    }
+    if (stored) wait_stores();
+#else
+    __trap();
+#endif
+}
