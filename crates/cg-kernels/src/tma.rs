@@ -15,8 +15,8 @@
 //! and a tile's store is in flight while the block turns the next.
 
 use cooperative_groups::intrinsics::{block_idx, grid_dim};
-use cooperative_groups::prelude::*;
 use cooperative_groups::kernel;
+use cooperative_groups::prelude::*;
 use cooperative_groups::tma::{TensorMap2d, TensorMap2dMut, TileStore};
 
 /// Threads per block of the copy.
@@ -53,8 +53,11 @@ pub fn tma_copy(src: Tiles, dst: TilesMut) {
             if let (Some(rd), true) = (&rd, t < tiles) {
                 let (x, y) = at(t);
                 // SAFETY: one 4 KiB copy in flight on the stage's phase.
-                unsafe { full.get(s).arrive_copy_tile(buf.slice(s * TILE_LEN, TILE_LEN), rd, x, y) }
-                    .discard();
+                unsafe {
+                    full.get(s)
+                        .arrive_copy_tile(buf.slice(s * TILE_LEN, TILE_LEN), rd, x, y)
+                }
+                .discard();
             }
         };
         let mut t = block_idx().x;
@@ -112,8 +115,11 @@ pub fn tma_transpose(src: Tiles, dst: TilesMut) {
             if let (Some(rd), true) = (&rd, t < tiles) {
                 let (x, y) = at(t);
                 // SAFETY: one 4 KiB copy in flight on the stage's phase.
-                unsafe { full.get(s).arrive_copy_tile(inb.slice(s * TILE_LEN, TILE_LEN), rd, x, y) }
-                    .discard();
+                unsafe {
+                    full.get(s)
+                        .arrive_copy_tile(inb.slice(s * TILE_LEN, TILE_LEN), rd, x, y)
+                }
+                .discard();
             }
         };
         let mut t = block_idx().x;

@@ -46,9 +46,13 @@ fn run_transpose(w: usize, h: usize, pitch: usize, out_pitch: usize, grid: u32) 
     let mut dst_buf = backend.upload(&vec![7.0f32; w * out_pitch]).unwrap();
     {
         let src = backend.tensor_map(&src_buf, w, h, pitch).unwrap();
-        let mut dst = backend.tensor_map_mut(&mut dst_buf, h, w, out_pitch).unwrap();
+        let mut dst = backend
+            .tensor_map_mut(&mut dst_buf, h, w, out_pitch)
+            .unwrap();
         let cfg = LaunchConfig::linear(grid, TRANSPOSE_BLOCK);
-        backend.launch(&TMA_TRANSPOSE, &cfg, (&src, &mut dst)).unwrap();
+        backend
+            .launch(&TMA_TRANSPOSE, &cfg, (&src, &mut dst))
+            .unwrap();
     }
     let out = dst_buf.to_vec().unwrap();
     for x in 0..w {

@@ -30,7 +30,10 @@ use crate::timing::{self, Timed};
 /// Matrix sides: 2^20 to 2^28 elements.
 pub const SIDES: [u32; 5] = [1024, 2048, 4096, 8192, 16384];
 
-type Args = (TensorMap2d<f32, TILE, TILE>, TensorMap2dMut<f32, TILE, TILE>);
+type Args = (
+    TensorMap2d<f32, TILE, TILE>,
+    TensorMap2dMut<f32, TILE, TILE>,
+);
 
 /// One kernel of the experiment.
 struct Var {
@@ -186,11 +189,16 @@ pub fn run(
     };
     let sm = gpu.info().sm();
     if sm < 90 {
-        eprintln!("note: tma skipped: the Tensor Memory Accelerator needs sm_90 (this GPU is sm_{sm})");
+        eprintln!(
+            "note: tma skipped: the Tensor Memory Accelerator needs sm_90 (this GPU is sm_{sm})"
+        );
         return Ok(());
     }
     let build = std::env::temp_dir().join(format!("cg-lab-tma-{}", std::process::id()));
-    eprintln!("building reference/cuda/tma.cu with {} for sm_{sm} …", nvcc.display());
+    eprintln!(
+        "building reference/cuda/tma.cu with {} for sm_{sm} …",
+        nvcc.display()
+    );
     let (cubin, _) = crate::reference::build_cubin(nvcc, sm, &build, crate::reference::TMA_CU)?;
     let module = gpu.load_image(&std::fs::read(&cubin)?)?;
     let inputs: Vec<Vec<u32>> = SIDES
@@ -208,14 +216,16 @@ pub fn run(
         .iter()
         .zip(&srcs)
         .zip(dsts.iter_mut())
-        .map(|((&side, src), dst): ((&u32, &Buffer<f32>), &mut Buffer<f32>)| {
-            let n = side as usize;
-            Ok(Size {
-                side,
-                src: backend.tensor_map(src, n, n, n)?,
-                dst: backend.tensor_map_mut(dst, n, n, n)?,
-            })
-        })
+        .map(
+            |((&side, src), dst): ((&u32, &Buffer<f32>), &mut Buffer<f32>)| {
+                let n = side as usize;
+                Ok(Size {
+                    side,
+                    src: backend.tensor_map(src, n, n, n)?,
+                    dst: backend.tensor_map_mut(dst, n, n, n)?,
+                })
+            },
+        )
         .collect::<Result<Vec<_>>>()?;
     let sms = gpu.info().sm_count;
     let mut t = Tma {
@@ -244,9 +254,16 @@ pub fn run(
     let order: Vec<(usize, usize)> = (0..SIDES.len())
         .flat_map(|s| (0..VARS.len()).map(move |v| (s, v)))
         .collect();
-    let samples =
-        timing::time_interleaved(&mut t, &order, a.warmup, a.runs, 1, a.min_sample_ms, progress)
-            .context("timing tma")?;
+    let samples = timing::time_interleaved(
+        &mut t,
+        &order,
+        a.warmup,
+        a.runs,
+        1,
+        a.min_sample_ms,
+        progress,
+    )
+    .context("timing tma")?;
     let platform = crate::results::platform(backend);
     let points: Vec<Point> = order
         .iter()

@@ -1009,3 +1009,68 @@ fn match_bits_votes_and_shared_atomics_in_sass() {
         );
     }
 }
+
+/// The tensor-copy kernels on sm_90 (`tma_copy`, `tma_transpose`): each
+/// tile load is one `mbarrier.arrive.expect_tx` and one
+/// `cp.async.bulk.tensor.2d` completing on the same barrier, each store one
+/// `cp.async.bulk.tensor.2d` to global memory in its bulk group after one
+/// proxy fence; ptxas assembles them to the copy engine's `UTMALDG` /
+/// `UTMASTG`, and the map's descriptor stays in registers (no local
+/// memory: a reference to the parameter would copy it there).
+#[test]
+fn tensor_tile_copies_are_one_instruction_each() {
+    let Some(ptx) = LAB_PTX.ptx().iter().find(|p| p.sm == 90).map(|p| p.ptx) else {
+        return;
+    };
+    for name in ["tma_copy", "tma_transpose"] {
+        let text = entry(ptx, name).join("\n");
+        // Two issue sites (the first tile, the next one in the loop).
+        let loads = text
+            .matches(
+                "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes",
+            )
+            .count();
+        assert_eq!(loads, 2, "{name}:\n{text}");
+        assert_eq!(
+            text.matches("mbarrier.arrive.expect_tx.shared::cta.b64")
+                .count(),
+            loads,
+            "{name}"
+        );
+        assert_eq!(
+            text.matches("cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group")
+                .count(),
+            1,
+            "{name}"
+        );
+        assert_eq!(
+            text.matches("cp.async.bulk.commit_group").count(),
+            1,
+            "{name}"
+        );
+        assert_eq!(
+            text.matches("fence.proxy.async.shared::cta").count(),
+            1,
+            "{name}"
+        );
+    }
+    let Some(listing) = sass_of(ptx, 90, "tma") else {
+        return;
+    };
+    for name in ["tma_copy", "tma_transpose"] {
+        let ops: Vec<&str> = listing[name].iter().map(|i| i.opcode.as_str()).collect();
+        assert!(
+            ops.iter().any(|o| o.starts_with("UTMALDG.2D")),
+            "{name}: {ops:?}"
+        );
+        assert!(
+            ops.iter().any(|o| o.starts_with("UTMASTG.2D")),
+            "{name}: {ops:?}"
+        );
+        assert!(
+            !ops.iter()
+                .any(|o| o.starts_with("LDL") || o.starts_with("STL")),
+            "{name} uses local memory: {ops:?}"
+        );
+    }
+}

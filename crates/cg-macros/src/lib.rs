@@ -438,7 +438,10 @@ impl Parse for SharedArrayInput {
         if input.parse::<Option<Token![,]>>()?.is_some() {
             let kw: syn::Ident = input.parse()?;
             if kw != "align" {
-                return Err(syn::Error::new(kw.span(), "expected `align A` after the length"));
+                return Err(syn::Error::new(
+                    kw.span(),
+                    "expected `align A` after the length",
+                ));
             }
             align = Some(input.parse()?);
         }

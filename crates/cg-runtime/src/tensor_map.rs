@@ -241,8 +241,7 @@ impl Encoded {
                     self.pitch,
                     buf.len(),
                 )?;
-                to.regions
-                    .push(region(name, buf.as_ptr(), span, writable));
+                to.regions.push(region(name, buf.as_ptr(), span, writable));
                 Ok(0)
             }
             (Some(_), true) => Err(format!(
@@ -263,11 +262,15 @@ impl<T: Pod, const BW: u32, const BH: u32> HostArg<TensorMap2d<T, BW, BH>>
         name: &'static str,
         to: &mut Target,
     ) -> std::result::Result<TensorMap2d<T, BW, BH>, String> {
-        let map = self.enc.param_parts::<T, BW, BH>(self.buf, name, to, false)?;
+        let map = self
+            .enc
+            .param_parts::<T, BW, BH>(self.buf, name, to, false)?;
         let e = &self.enc;
         // SAFETY: the map was encoded from this tensor and box (GPU), which
         // lies inside the buffer, borrowed shared for the map's life.
-        Ok(unsafe { TensorMap2d::from_raw_parts(map, self.buf.as_ptr(), e.width, e.height, e.pitch) })
+        Ok(unsafe {
+            TensorMap2d::from_raw_parts(map, self.buf.as_ptr(), e.width, e.height, e.pitch)
+        })
     }
 }
 
@@ -279,7 +282,9 @@ impl<T: Pod, const BW: u32, const BH: u32> HostArg<TensorMap2dMut<T, BW, BH>>
         name: &'static str,
         to: &mut Target,
     ) -> std::result::Result<TensorMap2dMut<T, BW, BH>, String> {
-        let map = self.enc.param_parts::<T, BW, BH>(self.buf, name, to, true)?;
+        let map = self
+            .enc
+            .param_parts::<T, BW, BH>(self.buf, name, to, true)?;
         let e = &self.enc;
         // SAFETY: as above, the buffer borrowed exclusively.
         Ok(unsafe {

@@ -457,7 +457,13 @@ pub unsafe fn bulk_copy_arrive(dst: *mut u8, src: *const u8, len: usize, bar: *m
 /// `t` must describe readable memory and `dst` (in the block's shared
 /// memory) be writable for the box's bytes.
 #[track_caller]
-pub unsafe fn tile_load_arrive(dst: *mut u8, t: crate::Tile2d, x: i32, y: i32, bar: *mut u8) -> u64 {
+pub unsafe fn tile_load_arrive(
+    dst: *mut u8,
+    t: crate::Tile2d,
+    x: i32,
+    y: i32,
+    bar: *mut u8,
+) -> u64 {
     let loc = here();
     // SAFETY: forwarded from the caller.
     block_on(|core, me| unsafe { core.tile_load(me, dst, t, (x, y), bar as usize, loc) })

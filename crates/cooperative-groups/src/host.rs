@@ -339,6 +339,14 @@ pub fn tensor_map<T: Pod, const BW: u32, const BH: u32>(
     img.into_param("", &mut to)
 }
 
+/// A writable tensor map of the host image `img`, as [`tensor_map`].
+pub fn tensor_map_mut<T: Pod, const BW: u32, const BH: u32>(
+    img: Image<&mut [T]>,
+) -> Result<TensorMap2dMut<T, BW, BH>, String> {
+    let mut to = Target::sim();
+    img.into_param("", &mut to)
+}
+
 impl<T: Pod, const BW: u32, const BH: u32> HostArg<TensorMap2d<T, BW, BH>> for Image<&[T]> {
     fn into_param(
         self,

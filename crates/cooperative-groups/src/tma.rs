@@ -304,7 +304,11 @@ impl Mbarrier {
         x: i32,
         y: i32,
     ) -> ArrivalToken {
-        check_tile("Mbarrier::arrive_copy_tile", &dst, TensorMap2d::<T, BW, BH>::BOX_LEN);
+        check_tile(
+            "Mbarrier::arrive_copy_tile",
+            &dst,
+            TensorMap2d::<T, BW, BH>::BOX_LEN,
+        );
         // SAFETY: an initialised barrier (one arrival never outnumbers a
         // phase); `tiles` holds a fenced map (`TensorMap2d::tiles`) of this
         // box; `dst` is this block's shared memory, checked above, in
@@ -383,7 +387,11 @@ impl<T: Pod, const BW: u32, const BH: u32> TensorTilesMut<'_, T, BW, BH> {
         x: i32,
         y: i32,
     ) -> TileStore {
-        check_tile("TensorTilesMut::store_tile", &src, TensorMap2dMut::<T, BW, BH>::BOX_LEN);
+        check_tile(
+            "TensorTilesMut::store_tile",
+            &src,
+            TensorMap2dMut::<T, BW, BH>::BOX_LEN,
+        );
         let leader = block.thread_rank() == 0;
         arch::fence_proxy_async_shared();
         if leader {

@@ -32,7 +32,10 @@ unsafe impl<T: Pod> KernelParam for Pitched<T> {}
 unsafe impl<T: Pod> KernelParam for OwnedPitched<T> {}
 // SAFETY: `#[repr(C)]` descriptors of `u64`s and `u32`s, the same layout
 // on both targets.
-unsafe impl<T: Pod, const BW: u32, const BH: u32> KernelParam for crate::tma::TensorMap2d<T, BW, BH> {}
+unsafe impl<T: Pod, const BW: u32, const BH: u32> KernelParam
+    for crate::tma::TensorMap2d<T, BW, BH>
+{
+}
 // SAFETY: as above.
 unsafe impl<T: Pod, const BW: u32, const BH: u32> KernelParam
     for crate::tma::TensorMap2dMut<T, BW, BH>

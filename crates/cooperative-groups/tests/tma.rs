@@ -1,0 +1,212 @@
+//! Tensor tile copies (`cooperative_groups::tma`) on the simulator: loads
+//! whose boxes stick out of the tensor (zeros there, negative coordinates
+//! included), a load and store round trip, and each misuse reported at
+//! this file's line — reading a tile before its phase completes, writing a
+//! store's source before its reads are waited for, a block exiting with a
+//! store in flight, a misaligned tile, two blocks storing one box (a race).
+
+use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+
+use cg_sim::{LaunchConfig, SimError};
+use cooperative_groups::host::{Image, tensor_map};
+use cooperative_groups::tma::{TensorMap2d, TensorMap2dMut};
+use cooperative_groups::{mbarrier, shared_array, this_thread_block};
+
+fn launch(blocks: u32, block: u32, kernel: &dyn Fn()) -> Result<(), SimError> {
+    cg_sim::launch(&LaunchConfig::new(blocks, block), kernel).map(|_| ())
+}
+
+/// The report's location is a line of this file, and its text says `what`.
+fn assert_reported_here(e: &SimError, what: &str) {
+    let msg = e.to_string();
+    assert!(msg.contains(what), "{msg}");
+    let r = e.report().unwrap_or_else(|| panic!("no report: {e}"));
+    let loc = r.location.as_ref().expect("a location");
+    assert_eq!(loc.file, file!(), "{msg}");
+}
+
+/// A 20 × 12 tensor of `y * 100 + x + 1`, rows 24 apart.
+fn tensor() -> Vec<u32> {
+    (0..12 * 24)
+        .map(|i| {
+            if i % 24 < 20 {
+                (i / 24 * 100 + i % 24 + 1) as u32
+            } else {
+                0
+            }
+        })
+        .collect()
+}
+
+fn map(data: &[u32]) -> TensorMap2d<u32, 8, 4> {
+    tensor_map(Image::new(data, 20, 12, 24)).unwrap()
+}
+
+/// Boxes at the corners and past the edges: what is inside the tensor
+/// arrives, the rest is zeros.
+#[test]
+fn a_box_outside_the_tensor_arrives_as_zeros() {
+    let data = tensor();
+    let m = map(&data);
+    let got: Vec<AtomicU32> = (0..4 * 32).map(|_| AtomicU32::new(u32::MAX)).collect();
+    let corners = [(-3, -2), (16, 10), (0, 0), (25, 1)];
+    launch(4, 32, &|| {
+        let block = this_thread_block();
+        let full = mbarrier!(&block, 1);
+        let tile = shared_array!(u32; 32, align 128);
+        let b = block.group_index().x as usize;
+        let (x, y) = corners[b];
+        if block.thread_rank() == 0 {
+            // SAFETY: one 128-byte copy in flight on the phase.
+            unsafe { full.arrive_copy_tile(tile.as_slice(), &m.tiles(), x, y) }.discard();
+        }
+        full.wait_parity(0);
+        let t = block.thread_rank() as usize;
+        got[b * 32 + t].store(tile.load(t), Relaxed);
+    })
+    .unwrap();
+    for (b, &(x, y)) in corners.iter().enumerate() {
+        for t in 0..32 {
+            let (cx, cy) = (x + (t % 8) as i32, y + (t / 8) as i32);
+            let want = if (0..20).contains(&cx) && (0..12).contains(&cy) {
+                (cy * 100 + cx + 1) as u32
+            } else {
+                0
+            };
+            assert_eq!(
+                got[b * 32 + t].load(Relaxed),
+                want,
+                "box ({x}, {y}) element {t}"
+            );
+        }
+    }
+}
+
+/// Loads each box, adds one in shared memory and stores it back to a
+/// second tensor: the stores land where the map says, and only inside it.
+#[test]
+fn a_round_trip_through_shared_memory() {
+    let data = tensor();
+    let mut out = vec![7u32; 12 * 24];
+    let m = map(&data);
+    let o: TensorMap2dMut<u32, 8, 4> =
+        cooperative_groups::host::tensor_map_mut(Image::new(&mut out[..], 20, 12, 24)).unwrap();
+    launch(9, 32, &|| {
+        let block = this_thread_block();
+        let full = mbarrier!(&block, 1);
+        let tile = shared_array!(u32; 32, align 128);
+        let b = block.group_index().x as i32;
+        let (x, y) = (b % 3 * 8, b / 3 * 4);
+        let wr = o.tiles_mut(&block);
+        if block.thread_rank() == 0 {
+            // SAFETY: one copy in flight on the phase.
+            unsafe { full.arrive_copy_tile(tile.as_slice(), &m.tiles(), x, y) }.discard();
+        }
+        full.wait_parity(0);
+        let t = block.thread_rank() as usize;
+        tile.store(t, tile.load(t) + 1);
+        // SAFETY: one block per box; the tile is not written again; waited.
+        unsafe { wr.store_tile(&block, tile.as_slice(), x, y) }.wait_read(&block);
+    })
+    .unwrap();
+    for i in 0..12 * 24 {
+        let want = if i % 24 < 20 { data[i] + 1 } else { 7 };
+        assert_eq!(out[i], want, "element {i}");
+    }
+}
+
+#[test]
+fn reading_a_tile_before_its_phase_completes_is_reported() {
+    let data = tensor();
+    let m = map(&data);
+    let e = launch(1, 32, &|| {
+        let block = this_thread_block();
+        let full = mbarrier!(&block, 2);
+        let tile = shared_array!(u32; 32, align 128);
+        if block.thread_rank() == 0 {
+            // SAFETY: one copy in flight on the phase.
+            unsafe { full.arrive_copy_tile(tile.as_slice(), &m.tiles(), 0, 0) }.discard();
+            let _ = tile.load(3); // the phase still expects an arrival
+        }
+    })
+    .unwrap_err();
+    assert_reported_here(&e, "still filling");
+}
+
+#[test]
+fn writing_a_stores_source_too_early_is_reported() {
+    let mut out = vec![0u32; 12 * 24];
+    let o: TensorMap2dMut<u32, 8, 4> =
+        cooperative_groups::host::tensor_map_mut(Image::new(&mut out[..], 20, 12, 24)).unwrap();
+    let e = launch(1, 32, &|| {
+        let block = this_thread_block();
+        let tile = shared_array!(u32; 32, align 128);
+        let wr = o.tiles_mut(&block);
+        let t = block.thread_rank() as usize;
+        tile.store(t, 1);
+        // SAFETY: deliberately broken: the source is rewritten below.
+        let st = unsafe { wr.store_tile(&block, tile.as_slice(), 0, 0) };
+        if t == 0 {
+            // Thread 0 issued the store: its write follows the store's read
+            // in program order (no race), but the copy engine may still be
+            // reading. (Another thread's write would also be a race.)
+            tile.store(0, 2);
+        }
+        st.wait_read(&block);
+    })
+    .unwrap_err();
+    assert_reported_here(&e, "still reading");
+}
+
+#[test]
+fn exiting_with_a_store_in_flight_is_reported() {
+    let mut out = vec![0u32; 12 * 24];
+    let o: TensorMap2dMut<u32, 8, 4> =
+        cooperative_groups::host::tensor_map_mut(Image::new(&mut out[..], 20, 12, 24)).unwrap();
+    let e = launch(1, 32, &|| {
+        let block = this_thread_block();
+        let tile = shared_array!(u32; 32, align 128);
+        let wr = o.tiles_mut(&block);
+        tile.store(block.thread_rank() as usize, 1);
+        // SAFETY: deliberately broken: never waited for.
+        unsafe { wr.store_tile(&block, tile.as_slice(), 0, 0) }.discard();
+    })
+    .unwrap_err();
+    assert_reported_here(&e, "never waited for");
+}
+
+#[test]
+fn a_misaligned_tile_is_refused() {
+    let data = tensor();
+    let m = map(&data);
+    let e = launch(1, 32, &|| {
+        let block = this_thread_block();
+        let full = mbarrier!(&block, 1);
+        let tile = shared_array!(u32; 64, align 128);
+        if block.thread_rank() == 0 {
+            // SAFETY: one copy in flight on the phase.
+            unsafe { full.arrive_copy_tile(tile.slice(4, 32), &m.tiles(), 0, 0) }.discard();
+        }
+        full.wait_parity(0);
+    })
+    .unwrap_err();
+    assert!(e.to_string().contains("128-byte aligned"), "{e}");
+}
+
+#[test]
+fn two_blocks_storing_one_box_race() {
+    let mut out = vec![0u32; 12 * 24];
+    let o: TensorMap2dMut<u32, 8, 4> =
+        cooperative_groups::host::tensor_map_mut(Image::new(&mut out[..], 20, 12, 24)).unwrap();
+    let e = launch(2, 32, &|| {
+        let block = this_thread_block();
+        let tile = shared_array!(u32; 32, align 128);
+        let wr = o.tiles_mut(&block);
+        tile.store(block.thread_rank() as usize, block.group_index().x);
+        // SAFETY: deliberately broken: both blocks store box (0, 0).
+        unsafe { wr.store_tile(&block, tile.as_slice(), 0, 0) }.wait_read(&block);
+    })
+    .unwrap_err();
+    assert!(matches!(e, SimError::DataRace(_)), "{e}");
+    assert_reported_here(&e, "tensor tile copy's write");
+}
