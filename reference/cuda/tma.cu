@@ -63,38 +63,58 @@ __device__ __forceinline__ void prefetch_map(const CUtensorMap* map) {
 }
 #endif
 
-extern "C" __global__ void __launch_bounds__(COPY_BLOCK)
-    cpp_tma_copy(const __grid_constant__ CUtensorMap src, const __grid_constant__ CUtensorMap dst,
-                 unsigned width, unsigned height) {
+// The copy with K stages: trip i stores stage i % K; after its store_tile
+// every earlier store has read its stage, so the previous trip's stage takes
+// the load of trip i + K - 1 (K - 1 loads in flight).
+template <unsigned K>
+__device__ __forceinline__ void copy_tiles(const CUtensorMap* src, const CUtensorMap* dst, unsigned width,
+                                           unsigned height) {
 #if __CUDA_ARCH__ >= 900
-    __shared__ alignas(128) float buf[2 * TILE_LEN];
-    __shared__ uint64_t full[2];
-    init_bars(full);
+    __shared__ alignas(128) float buf[K * TILE_LEN];
+    __shared__ uint64_t full[K];
+    if (threadIdx.x < K) {
+        ptx::mbarrier_init(&full[threadIdx.x], 1);
+        ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);
+    }
+    __syncthreads();
     const bool leader = threadIdx.x == 0;
     const unsigned tiles_x = (width + TILE - 1) / TILE;
     const unsigned tiles = tiles_x * ((height + TILE - 1) / TILE);
     if (leader) {
-        prefetch_map(&src);
-        prefetch_map(&dst);
+        prefetch_map(src);
+        prefetch_map(dst);
     }
     auto issue = [&](unsigned t, unsigned s) {
         if (leader && t < tiles)
-            load_tile(&src, buf + s * TILE_LEN, &full[s], t % tiles_x * TILE, t / tiles_x * TILE);
+            load_tile(src, buf + s * TILE_LEN, &full[s], t % tiles_x * TILE, t / tiles_x * TILE);
     };
-    unsigned t = blockIdx.x;
-    issue(t, 0);
+    const unsigned first = blockIdx.x;
+    for (unsigned j = 0; j + 1 < K; ++j) issue(first + j * gridDim.x, j);
     bool stored = false;
-    for (unsigned trip = 0; t < tiles; t += gridDim.x, ++trip) {
-        unsigned s = trip & 1;
-        wait_parity(&full[s], (trip >> 1) & 1);
-        store_tile(&dst, buf + s * TILE_LEN, t % tiles_x * TILE, t / tiles_x * TILE);
+    unsigned trip = 0;
+    for (unsigned t = first; t < tiles; t += gridDim.x, ++trip) {
+        unsigned s = trip % K;
+        wait_parity(&full[s], (trip / K) & 1);
+        store_tile(dst, buf + s * TILE_LEN, t % tiles_x * TILE, t / tiles_x * TILE);
         stored = true;
-        issue(t + gridDim.x, s ^ 1);
+        issue(t + (K - 1) * gridDim.x, (trip + K - 1) % K);
     }
     if (stored) wait_stores();
 #else
     __trap();
 #endif
+}
+
+extern "C" __global__ void __launch_bounds__(COPY_BLOCK)
+    cpp_tma_copy(const __grid_constant__ CUtensorMap src, const __grid_constant__ CUtensorMap dst,
+                 unsigned width, unsigned height) {
+    copy_tiles<2>(&src, &dst, width, height);
+}
+
+extern "C" __global__ void __launch_bounds__(COPY_BLOCK)
+    cpp_tma_copy_4(const __grid_constant__ CUtensorMap src, const __grid_constant__ CUtensorMap dst,
+                   unsigned width, unsigned height) {
+    copy_tiles<4>(&src, &dst, width, height);
 }
 
 extern "C" __global__ void __launch_bounds__(TRANSPOSE_BLOCK)

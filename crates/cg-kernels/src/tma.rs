@@ -18,6 +18,8 @@ use cooperative_groups::intrinsics::{block_idx, grid_dim};
 use cooperative_groups::kernel;
 use cooperative_groups::prelude::*;
 use cooperative_groups::tma::{TensorMap2d, TensorMap2dMut, TileStore};
+#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+use cooperative_groups::{SharedArray, ThreadBlock, mbarrier::MbarrierArray};
 
 /// Threads per block of the copy.
 pub const COPY_BLOCK: u32 = 128;
@@ -34,61 +36,99 @@ pub type TilesMut = TensorMap2dMut<f32, TILE, TILE>;
 
 const TILE_LEN: usize = (TILE * TILE) as usize;
 
-/// Copies `src` to `dst` (the same shape) tile by tile.
+/// Copies `src` to `dst` (the same shape) tile by tile, two stages: the
+/// next tile's load in flight while the block stores this one.
 #[kernel]
 pub fn tma_copy(src: Tiles, dst: TilesMut) {
     #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
     {
         let block = this_thread_block().with_threads::<COPY_BLOCK>();
-        let leader = block.thread_rank() == 0;
         let full = cooperative_groups::mbarrier!(&block, 1; 2);
         let buf = cooperative_groups::shared_array!(f32; 2 * TILE_LEN, align 128);
-        let tiles_x = src.tiles_x();
-        let tiles = tiles_x * src.tiles_y();
-        let step = grid_dim().x;
-        let rd = leader.then(|| src.tiles());
-        let wr = dst.tiles_mut(&block);
-        let at = |t: u32| ((t % tiles_x * TILE) as i32, (t / tiles_x * TILE) as i32);
-        let issue = |t: u32, s: usize| {
-            if let (Some(rd), true) = (&rd, t < tiles) {
-                let (x, y) = at(t);
-                // SAFETY: one 4 KiB copy in flight on the stage's phase.
-                unsafe {
-                    full.get(s)
-                        .arrive_copy_tile(buf.slice(s * TILE_LEN, TILE_LEN), rd, x, y)
-                }
-                .discard();
-            }
-        };
-        let mut t = block_idx().x;
-        issue(t, 0);
-        let mut trip = 0usize;
-        let mut last: Option<TileStore> = None;
-        while t < tiles {
-            let s = trip & 1;
-            full.get(s).wait_parity(((trip >> 1) & 1) as u32);
-            let (x, y) = at(t);
-            // SAFETY: each tile is stored by the one block that loaded it;
-            // the stage is not refilled before this store has read it (the
-            // next `store_tile` waits for that before its barrier, and the
-            // refill of stage `s` is issued after it); `wait_read` below.
-            let st = unsafe { wr.store_tile(&block, buf.slice(s * TILE_LEN, TILE_LEN), x, y) };
-            if let Some(prev) = last.replace(st) {
-                prev.discard();
-            }
-            // The other stage's store (the previous trip's) has read it.
-            issue(t + step, s ^ 1);
-            t += step;
-            trip += 1;
-        }
-        if let Some(st) = last {
-            st.wait_read(&block);
-        }
+        copy_tiles(&block, &src, &dst, full, buf);
     }
     #[cfg(all(target_arch = "nvptx64", not(target_feature = "sm_90")))]
     {
         let _ = (src, dst);
         panic!("tensor copies need sm_90")
+    }
+}
+
+/// [`tma_copy`] with four stages: three loads in flight.
+#[kernel]
+pub fn tma_copy_4(src: Tiles, dst: TilesMut) {
+    #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+    {
+        let block = this_thread_block().with_threads::<COPY_BLOCK>();
+        let full = cooperative_groups::mbarrier!(&block, 1; 4);
+        let buf = cooperative_groups::shared_array!(f32; 4 * TILE_LEN, align 128);
+        copy_tiles(&block, &src, &dst, full, buf);
+    }
+    #[cfg(all(target_arch = "nvptx64", not(target_feature = "sm_90")))]
+    {
+        let _ = (src, dst);
+        panic!("tensor copies need sm_90")
+    }
+}
+
+/// The copy with `K` stages (`K` barriers, `K` tiles of `buf`). Trip `i`
+/// stores stage `i % K`, whose barrier completes once per use (trip `i`
+/// waits for its `i / K`-th phase); its `store_tile` waits for every
+/// earlier store's reads, so after it the previous trip's stage is free
+/// and the load of trip `i + K - 1` goes there: `K - 1` loads in flight.
+#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+#[inline(always)]
+fn copy_tiles<const K: usize, const LEN: usize>(
+    block: &ThreadBlock<COPY_BLOCK>,
+    src: &Tiles,
+    dst: &TilesMut,
+    full: MbarrierArray<K>,
+    buf: SharedArray<f32, LEN>,
+) {
+    const { assert!(LEN == K * TILE_LEN) };
+    let leader = block.thread_rank() == 0;
+    let tiles_x = src.tiles_x();
+    let tiles = tiles_x * src.tiles_y();
+    let step = grid_dim().x;
+    let rd = leader.then(|| src.tiles());
+    let wr = dst.tiles_mut(block);
+    let at = |t: u32| ((t % tiles_x * TILE) as i32, (t / tiles_x * TILE) as i32);
+    let issue = |t: u32, s: usize| {
+        if let (Some(rd), true) = (&rd, t < tiles) {
+            let (x, y) = at(t);
+            // SAFETY: one 4 KiB copy in flight on the stage's phase.
+            unsafe {
+                full.get(s)
+                    .arrive_copy_tile(buf.slice(s * TILE_LEN, TILE_LEN), rd, x, y)
+            }
+            .discard();
+        }
+    };
+    let first = block_idx().x;
+    for j in 0..K - 1 {
+        issue(first + j as u32 * step, j);
+    }
+    let mut t = first;
+    let mut trip = 0usize;
+    let mut last: Option<TileStore> = None;
+    while t < tiles {
+        let s = trip % K;
+        full.get(s).wait_parity(((trip / K) & 1) as u32);
+        let (x, y) = at(t);
+        // SAFETY: each tile is stored by the one block that loaded it; a
+        // stage is refilled only after the next `store_tile`, which waits
+        // for this store's reads before its barrier; `wait_read` below.
+        let st = unsafe { wr.store_tile(block, buf.slice(s * TILE_LEN, TILE_LEN), x, y) };
+        if let Some(prev) = last.replace(st) {
+            prev.discard();
+        }
+        // The previous trip's stage: its store has read it.
+        issue(t + (K as u32 - 1) * step, (trip + K - 1) % K);
+        t += step;
+        trip += 1;
+    }
+    if let Some(st) = last {
+        st.wait_read(block);
     }
 }
 

@@ -2,11 +2,14 @@
 //! and the transpose of matrices whose sides are not multiples of the
 //! tile (partial tiles at the right and bottom edges), with rows padded
 //! past their width, grids smaller than the tile count (both stages of the
-//! ring used, every block several tiles), through `cg-runtime`'s tensor
+//! ring used, every block several tiles; two and four stages), through `cg-runtime`'s tensor
 //! maps as a user builds them.
 
-use cg_kernels::tma::{COPY_BLOCK, TMA_COPY, TMA_TRANSPOSE, TRANSPOSE_BLOCK};
+use cg_kernels::tma::{
+    COPY_BLOCK, TMA_COPY, TMA_COPY_4, TMA_TRANSPOSE, TRANSPOSE_BLOCK, Tiles, TilesMut,
+};
 use cg_runtime::{Backend, LaunchConfig};
+use cooperative_groups::Kernel;
 
 /// `w × h` floats, rows `pitch` apart, element `(x, y)` = `y * 1000 + x`;
 /// the padding past each row is -1.
@@ -20,6 +23,14 @@ fn matrix(w: usize, h: usize, pitch: usize) -> Vec<f32> {
 }
 
 fn run_copy(w: usize, h: usize, pitch: usize, grid: u32) {
+    copy_with(&TMA_COPY, w, h, pitch, grid);
+}
+
+fn run_copy4(w: usize, h: usize, pitch: usize, grid: u32) {
+    copy_with(&TMA_COPY_4, w, h, pitch, grid);
+}
+
+fn copy_with(kernel: &Kernel<(Tiles, TilesMut)>, w: usize, h: usize, pitch: usize, grid: u32) {
     let backend = Backend::sim();
     let input = matrix(w, h, pitch);
     let src_buf = backend.upload(&input).unwrap();
@@ -28,7 +39,7 @@ fn run_copy(w: usize, h: usize, pitch: usize, grid: u32) {
         let src = backend.tensor_map(&src_buf, w, h, pitch).unwrap();
         let mut dst = backend.tensor_map_mut(&mut dst_buf, w, h, pitch).unwrap();
         let cfg = LaunchConfig::linear(grid, COPY_BLOCK);
-        backend.launch(&TMA_COPY, &cfg, (&src, &mut dst)).unwrap();
+        backend.launch(kernel, &cfg, (&src, &mut dst)).unwrap();
     }
     let out = dst_buf.to_vec().unwrap();
     for y in 0..h {
@@ -66,6 +77,8 @@ fn run_transpose(w: usize, h: usize, pitch: usize, out_pitch: usize, grid: u32) 
 #[test]
 fn the_copy_moves_whole_and_partial_tiles() {
     run_copy(64, 64, 64, 4);
+    run_copy4(100, 70, 104, 3);
+    run_copy4(64, 96, 64, 2);
     run_copy(100, 70, 104, 3);
     run_copy(4, 1, 4, 1);
 }

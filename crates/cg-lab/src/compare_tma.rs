@@ -16,7 +16,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use cg_kernels::tma::{COPY_BLOCK, TILE, TMA_COPY, TMA_TRANSPOSE, TRANSPOSE_BLOCK};
+use cg_kernels::tma::{COPY_BLOCK, TILE, TMA_COPY, TMA_COPY_4, TMA_TRANSPOSE, TRANSPOSE_BLOCK};
 use cg_runtime::{Backend, Buffer, Gpu, Kernel, LaunchConfig, Module, TensorMap, TensorMapMut};
 use cooperative_groups::tma::{TensorMap2d, TensorMap2dMut};
 
@@ -44,7 +44,7 @@ struct Var {
     block: u32,
 }
 
-const VARS: [Var; 4] = [
+const VARS: [Var; 6] = [
     Var {
         label: "rust tile copy (arrive_copy_tile + store_tile)",
         rust: Some(TMA_COPY),
@@ -56,6 +56,20 @@ const VARS: [Var; 4] = [
         label: "c++ tile copy (cuda::ptx cp_async_bulk_tensor)",
         rust: None,
         cpp: "cpp_tma_copy",
+        transpose: false,
+        block: COPY_BLOCK,
+    },
+    Var {
+        label: "rust tile copy, 4 stages",
+        rust: Some(TMA_COPY_4),
+        cpp: "",
+        transpose: false,
+        block: COPY_BLOCK,
+    },
+    Var {
+        label: "c++ tile copy, 4 stages",
+        rust: None,
+        cpp: "cpp_tma_copy_4",
         transpose: false,
         block: COPY_BLOCK,
     },
@@ -76,7 +90,7 @@ const VARS: [Var; 4] = [
 ];
 
 /// The ratios reported: (Rust variant, C++ variant) indices into [`VARS`].
-const PAIRS: [(usize, usize); 2] = [(0, 1), (2, 3)];
+const PAIRS: [(usize, usize); 3] = [(0, 1), (2, 3), (4, 5)];
 
 impl Var {
     fn name(&self) -> &'static str {
@@ -381,7 +395,7 @@ fn markdown(
         s,
         "Square `f32` matrices in {TILE} × {TILE} tiles: blocks take tiles in turn (copy: {COPY_BLOCK} threads, \
          grid {grid_copy}; transpose: {TRANSPOSE_BLOCK} threads, grid {grid_transpose}), two stages; thread 0 \
-         loads a tile with one tensor copy completing on the stage's mbarrier, the block stores it (the \
+         loads a tile with one tensor copy completing on the stage's mbarrier (the 4-stage copy: three loads in flight), the block stores it (the \
          transpose turns it in shared memory first) with one tensor store after a proxy fence and a barrier. \
          Rust: `Mbarrier::arrive_copy_tile`, `TensorTilesMut::store_tile`, tensor maps in global memory; C++: \
          `cuda::ptx`, `__grid_constant__ CUtensorMap`. Every (size, kernel) verified bit for bit. Timing: \
