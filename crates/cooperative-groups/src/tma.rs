@@ -74,8 +74,11 @@
 use core::marker::PhantomData;
 
 use crate::arch;
+#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
 use crate::mbarrier::{ArrivalToken, Mbarrier};
-use crate::{Pod, SharedSlice, ThreadBlock};
+use crate::Pod;
+#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+use crate::{SharedSlice, ThreadBlock};
 
 /// The largest box side the copy engine takes.
 pub const MAX_BOX: u32 = 256;
@@ -264,6 +267,7 @@ impl<T: Pod, const BW: u32, const BH: u32> TensorMap2dMut<T, BW, BH> {
 }
 
 /// Checks a shared tile: 128-byte aligned, room for the box.
+#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
 #[inline(always)]
 #[track_caller]
 fn check_tile<T: Pod>(what: &str, tile: &SharedSlice<T>, len: usize) {
@@ -276,6 +280,7 @@ fn check_tile<T: Pod>(what: &str, tile: &SharedSlice<T>, len: usize) {
     }
 }
 
+#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
 impl Mbarrier {
     /// One arrival that also copies the box at `(x, y)` (elements) of
     /// `tiles`' tensor into `dst` with the copy engine
