@@ -33,8 +33,9 @@ __device__ __forceinline__ float stage_sum(const float* stage, unsigned rank, un
     return acc;
 }
 
+template <unsigned THREADS = BLOCK>
 __device__ __forceinline__ void finish(float* partial, float acc) {
-    using R = cub::BlockReduce<float, BLOCK>;
+    using R = cub::BlockReduce<float, THREADS>;
     __shared__ typename R::TempStorage tmp;
     float total = R(tmp).Sum(acc);
     if (threadIdx.x == 0) partial[blockIdx.x] = total;
@@ -152,6 +153,70 @@ __device__ __forceinline__ void staged_bulk(const float* in, float* partial, uns
         __syncthreads();
     }
     finish(partial, acc);
+#else
+    __trap();
+#endif
+}
+
+// The bulk copies with a specialised producer warp (the twin of
+// staged_pipelined): STAGES stages, each with a full barrier (one arrival
+// per fill: thread 0's, with the copy's bytes) and an empty barrier (one
+// arrival per consumer); thread 0 fills a stage once its consumers released
+// it, the BLOCK threads of warps 1.. wait for it to be full, sum it and
+// release it. No block barrier per tile. Launch BLOCK + 32 threads.
+constexpr unsigned PIPE_STAGES = 3;
+
+extern "C" __global__ void __launch_bounds__(BLOCK + 32)
+    cpp_staged_pipelined(const float* in, float* partial, unsigned n) {
+#if __CUDA_ARCH__ >= 900
+    extern __shared__ __align__(16) float stages[];
+    __shared__ uint64_t full[PIPE_STAGES], empty[PIPE_STAGES];
+    if (reinterpret_cast<uintptr_t>(in) % 16 != 0) __trap();
+    if (threadIdx.x < PIPE_STAGES) {
+        cuda::ptx::mbarrier_init(&full[threadIdx.x], 1);
+        cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
+    }
+    __syncthreads();
+    if (threadIdx.x < PIPE_STAGES) {
+        cuda::ptx::mbarrier_init(&empty[threadIdx.x], BLOCK);
+        cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
+    }
+    __syncthreads();
+    const unsigned tiles = (n + TILE - 1) / TILE;
+    float acc = 0.f;
+    if (threadIdx.x == 0) {
+        unsigned trip = 0;
+        for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x, ++trip) {
+            unsigned stage = trip % PIPE_STAGES, use = trip / PIPE_STAGES;
+            if (use > 0) {
+                while (!cuda::ptx::mbarrier_try_wait_parity(&empty[stage], (use - 1) & 1)) {
+                }
+            }
+            unsigned start = t * TILE;
+            unsigned count = min(TILE, n - start);
+            unsigned whole = count & ~3u;
+            float* dst = stages + stage * TILE;
+            for (unsigned i = whole; i < count; ++i) dst[i] = in[start + i];
+            if (whole > 0) {
+                (void)cuda::ptx::mbarrier_arrive_expect_tx(cuda::ptx::sem_release, cuda::ptx::scope_cta,
+                                                           cuda::ptx::space_shared, &full[stage], whole * 4);
+                cuda::ptx::cp_async_bulk(cuda::ptx::space_cluster, cuda::ptx::space_global, dst, in + start,
+                                         whole * 4, &full[stage]);
+            } else {
+                (void)cuda::ptx::mbarrier_arrive(&full[stage]);
+            }
+        }
+    } else if (threadIdx.x >= 32) {
+        unsigned trip = 0;
+        for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x, ++trip) {
+            unsigned stage = trip % PIPE_STAGES;
+            while (!cuda::ptx::mbarrier_try_wait_parity(&full[stage], (trip / PIPE_STAGES) & 1)) {
+            }
+            acc += stage_sum(stages + stage * TILE, threadIdx.x - 32, min(TILE, n - t * TILE));
+            (void)cuda::ptx::mbarrier_arrive(&empty[stage]);
+        }
+    }
+    finish<BLOCK + 32>(partial, acc);
 #else
     __trap();
 #endif

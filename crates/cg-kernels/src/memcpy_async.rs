@@ -186,6 +186,96 @@ pub fn staged_bulk_3(input: *const f32, partial: *mut f32, n: u32) {
     bulk_sum::<3>(input, partial, n);
 }
 
+/// Threads per block of [`staged_pipelined`]: one producer warp and
+/// [`BLOCK`] consumers.
+pub const PIPE_BLOCK: u32 = BLOCK + 32;
+
+/// Stages of [`staged_pipelined`] (launch with [`bulk_smem`]`(PIPE_STAGES)`).
+pub const PIPE_STAGES: usize = 3;
+
+/// The bulk copies with a specialised producer warp on a
+/// [`Pipeline`](cooperative_groups::pipeline::Pipeline) of
+/// [`PIPE_STAGES`] stages: thread 0 fills each free stage with one bulk
+/// copy; the [`BLOCK`] threads of warps 1.. wait for a full stage, sum it
+/// and release it. No block barrier per tile: a stage is refilled as soon
+/// as its own consumers are done with it. Launch [`PIPE_BLOCK`] threads
+/// on sm_90 with [`bulk_smem`]`(PIPE_STAGES)` bytes of dynamic shared
+/// memory.
+#[kernel]
+pub fn staged_pipelined(input: *const f32, partial: *mut f32, n: u32) {
+    #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+    {
+        let block = this_thread_block().with_threads::<PIPE_BLOCK>();
+        let rank = block.thread_rank() as usize;
+        let n = n as usize;
+        let src = input_slice(input, n);
+        let aligned = (input as usize).is_multiple_of(16);
+        let buf: DynamicShared<f32> = dynamic_shared();
+        let pipe = cooperative_groups::pipeline!(&block, BLOCK; PIPE_STAGES);
+        let tiles = n.div_ceil(TILE);
+        let step = grid_dim().x as usize;
+        let first = block_idx().x as usize;
+        let mut acc = 0.0f32;
+        if !aligned {
+            // Bulk copies need 16-byte aligned sources: the consumers sum
+            // straight from global memory.
+            if rank >= 32 {
+                // SAFETY: the launcher passes `n` readable floats.
+                let g = unsafe { GlobalSlice::from_raw_parts(input, n) };
+                let mut t = first;
+                while t < tiles {
+                    let end = ((t + 1) * TILE).min(n);
+                    let mut i = t * TILE + rank - 32;
+                    while i < end {
+                        acc += g.load(i);
+                        i += BLOCK as usize;
+                    }
+                    t += step;
+                }
+            }
+        } else if rank == 0 {
+            let mut producer = pipe.producer();
+            let mut t = first;
+            while t < tiles {
+                let slot = producer.acquire();
+                let base = slot.stage() * TILE;
+                let (start, end) = (t * TILE, ((t + 1) * TILE).min(n));
+                let whole = (end - start) & !3;
+                for i in whole..end - start {
+                    buf.store(base + i, src[start + i]);
+                }
+                if whole > 0 {
+                    // SAFETY: one copy of at most 16 KiB in flight on the
+                    // stage's phase; the pipeline counts one arrival per fill.
+                    unsafe { slot.copy(buf.slice(base, whole), &src[start..start + whole]) };
+                } else {
+                    slot.commit();
+                }
+                t += step;
+            }
+        } else if rank >= 32 {
+            let mut consumer = pipe.consumer();
+            let mut t = first;
+            while t < tiles {
+                let slot = consumer.wait();
+                acc += stage_sum(rank - 32, slot.stage(), (n - t * TILE).min(TILE));
+                slot.release();
+                t += step;
+            }
+        }
+        let total = reduce(&block, acc, Plus);
+        if rank == 0 {
+            // SAFETY: the launcher allocates one float per block.
+            unsafe { *partial.add(block_idx().x as usize) = total };
+        }
+    }
+    #[cfg(all(target_arch = "nvptx64", not(target_feature = "sm_90")))]
+    {
+        let _ = (input, partial, n);
+        panic!("bulk copies need sm_90")
+    }
+}
+
 /// Dynamic shared memory of a bulk-copy kernel with `stages` stages.
 pub const fn bulk_smem(stages: u32) -> u32 {
     stages * TILE as u32 * 4

@@ -14,8 +14,8 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use cg_kernels::memcpy_async::{
-    BLOCK, SMEM_BYTES, STAGED_ASYNC, STAGED_ASYNC_V4, STAGED_BULK, STAGED_BULK_3, STAGED_PLAIN,
-    StagedArgs, bulk_smem,
+    BLOCK, PIPE_BLOCK, PIPE_STAGES, SMEM_BYTES, STAGED_ASYNC, STAGED_ASYNC_V4, STAGED_BULK,
+    STAGED_BULK_3, STAGED_PIPELINED, STAGED_PLAIN, StagedArgs, bulk_smem,
 };
 use cg_runtime::{Backend, Buffer, LaunchConfig, Module};
 
@@ -43,15 +43,18 @@ struct Var {
     min_sm: u32,
     /// Dynamic shared memory of a launch, bytes.
     smem: u32,
+    /// Threads per block.
+    block: u32,
 }
 
-const VARS: [Var; 10] = [
+const VARS: [Var; 12] = [
     Var {
         label: "rust memcpy_async (f32, run-time alignment)",
         rust: Some(STAGED_ASYNC),
         cpp: "",
         min_sm: 70,
         smem: SMEM_BYTES,
+        block: BLOCK,
     },
     Var {
         label: "rust memcpy_async (F4, align 16 at compile time)",
@@ -59,6 +62,7 @@ const VARS: [Var; 10] = [
         cpp: "",
         min_sm: 70,
         smem: SMEM_BYTES,
+        block: BLOCK,
     },
     Var {
         label: "c++ cg::memcpy_async (aligned_size_t<16>)",
@@ -66,6 +70,7 @@ const VARS: [Var; 10] = [
         cpp: "cpp_staged_async",
         min_sm: 70,
         smem: SMEM_BYTES,
+        block: BLOCK,
     },
     Var {
         label: "c++ cg::memcpy_async (float elements)",
@@ -73,6 +78,7 @@ const VARS: [Var; 10] = [
         cpp: "cpp_staged_async_f32",
         min_sm: 70,
         smem: SMEM_BYTES,
+        block: BLOCK,
     },
     Var {
         label: "rust plain loads",
@@ -80,6 +86,7 @@ const VARS: [Var; 10] = [
         cpp: "",
         min_sm: 70,
         smem: SMEM_BYTES,
+        block: BLOCK,
     },
     Var {
         label: "c++ plain loads",
@@ -87,6 +94,7 @@ const VARS: [Var; 10] = [
         cpp: "cpp_staged_plain",
         min_sm: 70,
         smem: SMEM_BYTES,
+        block: BLOCK,
     },
     Var {
         label: "rust bulk copies (Mbarrier::arrive_copy), 2 stages",
@@ -94,6 +102,7 @@ const VARS: [Var; 10] = [
         cpp: "",
         min_sm: 90,
         smem: bulk_smem(2),
+        block: BLOCK,
     },
     Var {
         label: "c++ cuda::ptx cp_async_bulk, 2 stages",
@@ -101,6 +110,7 @@ const VARS: [Var; 10] = [
         cpp: "cpp_staged_bulk",
         min_sm: 90,
         smem: bulk_smem(2),
+        block: BLOCK,
     },
     Var {
         label: "rust bulk copies, 3 stages",
@@ -108,6 +118,7 @@ const VARS: [Var; 10] = [
         cpp: "",
         min_sm: 90,
         smem: bulk_smem(3),
+        block: BLOCK,
     },
     Var {
         label: "c++ cuda::ptx cp_async_bulk, 3 stages",
@@ -115,11 +126,28 @@ const VARS: [Var; 10] = [
         cpp: "cpp_staged_bulk_3",
         min_sm: 90,
         smem: bulk_smem(3),
+        block: BLOCK,
+    },
+    Var {
+        label: "rust bulk copies on a Pipeline, producer warp, 3 stages",
+        rust: Some(STAGED_PIPELINED),
+        cpp: "",
+        min_sm: 90,
+        smem: bulk_smem(PIPE_STAGES as u32),
+        block: PIPE_BLOCK,
+    },
+    Var {
+        label: "c++ cuda::ptx full/empty mbarriers, producer warp, 3 stages",
+        rust: None,
+        cpp: "cpp_staged_pipelined",
+        min_sm: 90,
+        smem: bulk_smem(PIPE_STAGES as u32),
+        block: PIPE_BLOCK,
     },
 ];
 
 /// The ratios reported: (Rust variant, C++ variant) indices into [`VARS`].
-const PAIRS: [(usize, usize); 5] = [(0, 2), (1, 2), (4, 5), (6, 7), (8, 9)];
+const PAIRS: [(usize, usize); 6] = [(0, 2), (1, 2), (4, 5), (6, 7), (8, 9), (10, 11)];
 
 impl Var {
     fn name(&self) -> &'static str {
@@ -141,7 +169,7 @@ struct Staged<'a> {
 
 impl Staged<'_> {
     fn launch(&self, v: &Var, n: u32, sync: bool) -> Result<()> {
-        let cfg = LaunchConfig::linear(self.grid, BLOCK).with_dynamic_smem(v.smem);
+        let cfg = LaunchConfig::linear(self.grid, v.block).with_dynamic_smem(v.smem);
         let args: StagedArgs = (self.input.as_ptr(), self.partial.as_ptr(), n);
         match v.rust {
             // SAFETY: every staged kernel, Rust and C++, reads `n` floats of
@@ -387,7 +415,9 @@ fn markdown(
         "Block-wise sum of `n` floats: blocks of {BLOCK} threads (grid {grid}) take tiles of {} floats in turn, \
          double-buffered in {} KiB of dynamic shared memory (`memcpy_async` of the next tile, `wait_prior::<1>`, \
          sum the current one, `sync`); the bulk-copy kernels start each tile as one `cp.async.bulk` completing \
-         on the stage's mbarrier (sm_90); the plain kernels load the same tiles straight into registers. \
+         on the stage's mbarrier (sm_90); the pipelined kernels ({PIPE_BLOCK} threads) give warp 0 to the \
+         copies and let the other {BLOCK} threads wait on each stage's full barrier and release it on its empty \
+         barrier, with no block barrier per tile; the plain kernels load the same tiles straight into registers. \
          Every (size, kernel) verified against the exact sum. Timing: {timing}; all sizes and kernels interleaved. \
          Bandwidth = 4·n bytes / median time; {}.\n",
         cg_kernels::memcpy_async::TILE,

@@ -217,6 +217,8 @@ pub mod mbarrier;
 pub mod memcpy_async;
 pub mod ops;
 mod panic;
+#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_80"))]
+pub mod pipeline;
 mod pod;
 pub mod primitives;
 pub mod shared;

@@ -73,10 +73,10 @@
 
 use core::marker::PhantomData;
 
+use crate::Pod;
 use crate::arch;
 #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
 use crate::mbarrier::{ArrivalToken, Mbarrier};
-use crate::Pod;
 #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
 use crate::{SharedSlice, ThreadBlock};
 

@@ -310,12 +310,13 @@ fn refilling_a_buffer_in_flight_is_reported() {
 /// simulator: a partial last tile and a tail of `n % 4` floats, with a
 /// 16-aligned and a misaligned input (the `f32` and plain fallbacks; the
 /// plain kernel's vector and scalar paths; the bulk copies' tail stored by
-/// thread 0, and their rings of 2 and 3 stages).
+/// thread 0, and their rings of 2 and 3 stages; the pipeline's producer
+/// warp and consumers).
 #[test]
 fn lab_staged_kernels_sum_exactly() {
     use cg_kernels::memcpy_async::{
-        BLOCK, SMEM_BYTES, STAGED_ASYNC, STAGED_ASYNC_V4, STAGED_BULK, STAGED_BULK_3, STAGED_PLAIN,
-        TILE, bulk_smem,
+        BLOCK, PIPE_BLOCK, PIPE_STAGES, SMEM_BYTES, STAGED_ASYNC, STAGED_ASYNC_V4, STAGED_BULK,
+        STAGED_BULK_3, STAGED_PIPELINED, STAGED_PLAIN, TILE, bulk_smem,
     };
     // 14 tiles over 3 blocks: up to 5 trips per block, so the rings of
     // 2 and 3 stages wrap (every barrier's second phase, parity 1).
@@ -328,19 +329,20 @@ fn lab_staged_kernels_sum_exactly() {
             *x = (i % 16 + 1) as f32;
         }
         let want: f64 = store[offset..offset + n].iter().map(|&x| x as f64).sum();
-        for (k, smem) in [
-            (STAGED_ASYNC, SMEM_BYTES),
-            (STAGED_ASYNC_V4, SMEM_BYTES),
-            (STAGED_BULK, bulk_smem(2)),
-            (STAGED_BULK_3, bulk_smem(3)),
-            (STAGED_PLAIN, SMEM_BYTES),
+        for (k, smem, threads) in [
+            (STAGED_ASYNC, SMEM_BYTES, BLOCK),
+            (STAGED_ASYNC_V4, SMEM_BYTES, BLOCK),
+            (STAGED_BULK, bulk_smem(2), BLOCK),
+            (STAGED_BULK_3, bulk_smem(3), BLOCK),
+            (STAGED_PLAIN, SMEM_BYTES, BLOCK),
+            (STAGED_PIPELINED, bulk_smem(PIPE_STAGES as u32), PIPE_BLOCK),
         ] {
             let mut partial = vec![f32::NAN; 3];
             let (i, p) = (
                 store[offset..].as_ptr() as usize,
                 partial.as_mut_ptr() as usize,
             );
-            let cfg = LaunchConfig::new(3, BLOCK).with_dynamic_smem(smem);
+            let cfg = LaunchConfig::new(3, threads).with_dynamic_smem(smem);
             // The plain kernel reads through `GlobalSlice` views of the
             // input: registered as the launch's region, as cg-runtime's
             // launches register their buffers.
