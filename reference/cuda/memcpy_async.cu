@@ -161,9 +161,10 @@ __device__ __forceinline__ void staged_bulk(const float* in, float* partial, uns
 // The bulk copies with a specialised producer warp (the twin of
 // staged_pipelined): STAGES stages, each with a full barrier (one arrival
 // per fill: thread 0's, with the copy's bytes) and an empty barrier (one
-// arrival per consumer); thread 0 fills a stage once its consumers released
-// it, the BLOCK threads of warps 1.. wait for it to be full, sum it and
-// release it. No block barrier per tile. Launch BLOCK + 32 threads.
+// arrival per consumer warp); thread 0 fills a stage once its consumers
+// released it, the BLOCK threads of warps 1.. wait for it to be full, sum it
+// and release it (__syncwarp, lane 0 arrives). No block barrier per tile.
+// Launch BLOCK + 32 threads.
 constexpr unsigned PIPE_STAGES = 3;
 
 extern "C" __global__ void __launch_bounds__(BLOCK + 32)
@@ -178,7 +179,7 @@ extern "C" __global__ void __launch_bounds__(BLOCK + 32)
     }
     __syncthreads();
     if (threadIdx.x < PIPE_STAGES) {
-        cuda::ptx::mbarrier_init(&empty[threadIdx.x], BLOCK);
+        cuda::ptx::mbarrier_init(&empty[threadIdx.x], unsigned(BLOCK / 32));
         cuda::ptx::fence_mbarrier_init(cuda::ptx::sem_release, cuda::ptx::scope_cluster);
     }
     __syncthreads();
@@ -213,7 +214,8 @@ extern "C" __global__ void __launch_bounds__(BLOCK + 32)
             while (!cuda::ptx::mbarrier_try_wait_parity(&full[stage], (trip / PIPE_STAGES) & 1)) {
             }
             acc += stage_sum(stages + stage * TILE, threadIdx.x - 32, min(TILE, n - t * TILE));
-            (void)cuda::ptx::mbarrier_arrive(&empty[stage]);
+            __syncwarp();
+            if (threadIdx.x % 32 == 0) (void)cuda::ptx::mbarrier_arrive(&empty[stage]);
         }
     }
     finish<BLOCK + 32>(partial, acc);

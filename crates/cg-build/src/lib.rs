@@ -354,13 +354,10 @@ impl KernelCrate {
             forget_fingerprints(target_dir, &self.package()?);
             run()?;
         }
-        fs::copy(&emitted, ptx).map(|_| ()).map_err(|e| {
-            Error::new(format!(
-                "cannot copy {} to {}: {e}",
-                emitted.display(),
-                ptx.display()
-            ))
-        })
+        let text = fs::read_to_string(&emitted)
+            .map_err(|e| Error::new(format!("cannot read {}: {e}", emitted.display())))?;
+        fs::write(ptx, align_grid_constants(&text))
+            .map_err(|e| Error::new(format!("cannot write {}: {e}", ptx.display())))
     }
 
     /// The kernel crate's `[package] name`.
@@ -433,6 +430,44 @@ const PROFILE: &[&str] = &[
     "profile.cg-ptx.debug=false",
     "profile.cg-ptx.incremental=false",
 ];
+
+/// The PTX with every kernel parameter that the kernel reads in place (a
+/// tensor map, which the copy engine reads from parameter space, as nvcc's
+/// `__grid_constant__`) declared 64-byte aligned: `#[kernel]` marks each
+/// such parameter where it takes its address (`// cg-grid-constant
+/// NAME_param_I`), and rustc cannot declare more than 16.
+pub fn align_grid_constants(ptx: &str) -> String {
+    const MARK: &str = "// cg-grid-constant ";
+    let params: Vec<&str> = ptx
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix(MARK))
+        .map(str::trim)
+        .collect();
+    if params.is_empty() {
+        return ptx.to_string();
+    }
+    let mut out = String::with_capacity(ptx.len());
+    for line in ptx.split_inclusive('\n') {
+        let t = line.trim_start();
+        let decl = t.strip_prefix(".param .align ").and_then(|rest| {
+            let (_, rest) = rest.split_once(' ')?;
+            let name = rest.strip_prefix(".b8 ")?.split('[').next()?;
+            params.contains(&name).then_some(name)
+        });
+        match decl {
+            Some(name) => {
+                let indent = &line[..line.len() - t.len()];
+                let size = &t[t.find('[').expect("a byte array")..];
+                out.push_str(indent);
+                out.push_str(".param .align 64 .b8 ");
+                out.push_str(name);
+                out.push_str(size);
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
+}
 
 /// `RUSTFLAGS` of the nested build for `sm`: the target CPU (newer
 /// nightlies reject `-Ctarget-cpu` after `--`), PTX ISA 8.3 on sm_90+
@@ -778,6 +813,22 @@ mod tests {
         assert_eq!(FpContract::Off.to_string(), "off");
         assert_eq!(FpContract::Fast.target_subdir(80), "sm_80");
         assert_eq!(FpContract::Off.target_subdir(80), "sm_80-fp-off");
+    }
+
+    #[test]
+    fn marked_parameters_are_declared_64_byte_aligned() {
+        let ptx = ".visible .entry k(\n\t.param .align 16 .b8 k_param_0[160],\n\t.param .align 16 .b8 k_param_1[160],\n\t.param .u32 k_param_2\n)\n{\n\t// cg-grid-constant k_param_1\n\tmov.b64 %rd1, k_param_1;\n}\n";
+        let out = align_grid_constants(ptx);
+        assert!(
+            out.contains("\t.param .align 16 .b8 k_param_0[160],\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("\t.param .align 64 .b8 k_param_1[160],\n"),
+            "{out}"
+        );
+        assert!(out.contains(".param .u32 k_param_2\n"), "{out}");
+        assert_eq!(align_grid_constants("no marks"), "no marks");
     }
 
     #[test]

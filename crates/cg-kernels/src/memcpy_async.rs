@@ -197,7 +197,7 @@ pub const PIPE_STAGES: usize = 3;
 /// [`Pipeline`](cooperative_groups::pipeline::Pipeline) of
 /// [`PIPE_STAGES`] stages: thread 0 fills each free stage with one bulk
 /// copy; the [`BLOCK`] threads of warps 1.. wait for a full stage, sum it
-/// and release it. No block barrier per tile: a stage is refilled as soon
+/// and release it, one arrival per warp. No block barrier per tile: a stage is refilled as soon
 /// as its own consumers are done with it. Launch [`PIPE_BLOCK`] threads
 /// on sm_90 with [`bulk_smem`]`(PIPE_STAGES)` bytes of dynamic shared
 /// memory.
@@ -211,7 +211,9 @@ pub fn staged_pipelined(input: *const f32, partial: *mut f32, n: u32) {
         let src = input_slice(input, n);
         let aligned = (input as usize).is_multiple_of(16);
         let buf: DynamicShared<f32> = dynamic_shared();
-        let pipe = cooperative_groups::pipeline!(&block, BLOCK; PIPE_STAGES);
+        // One release per consumer warp.
+        let pipe = cooperative_groups::pipeline!(&block, BLOCK / 32; PIPE_STAGES);
+        let warp = tiled_partition::<32>(&block);
         let tiles = n.div_ceil(TILE);
         let step = grid_dim().x as usize;
         let first = block_idx().x as usize;
@@ -259,7 +261,7 @@ pub fn staged_pipelined(input: *const f32, partial: *mut f32, n: u32) {
             while t < tiles {
                 let slot = consumer.wait();
                 acc += stage_sum(rank - 32, slot.stage(), (n - t * TILE).min(TILE));
-                slot.release();
+                slot.release_by(&warp);
                 t += step;
             }
         }

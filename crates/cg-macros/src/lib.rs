@@ -384,12 +384,53 @@ fn expand_kernel(func: ItemFn) -> syn::Result<proc_macro2::TokenStream> {
             },
         )
     };
+    // On the GPU each parameter first goes through `KernelParam::at_entry`
+    // with the generic address of its bytes in parameter space (`mov` of
+    // the PTX parameter's name, `cvta.param`): the tensor maps keep it, to
+    // be read in place as nvcc's `__grid_constant__` parameters are (the
+    // comment in the `asm` tells cg-build to align that parameter to 64
+    // bytes, which rustc cannot declare); for every other type the
+    // closure is never called and the `asm` is dropped.
+    let entry_inputs: Vec<proc_macro2::TokenStream> = names
+        .iter()
+        .zip(&types)
+        .map(|(n, t)| quote!(#n: #t))
+        .collect();
+    let prologue: Vec<proc_macro2::TokenStream> = sig
+        .inputs
+        .iter()
+        .zip(names.iter().zip(&types))
+        .enumerate()
+        .map(|(i, (arg, (n, t)))| {
+            let mutability = match arg {
+                FnArg::Typed(pt) => match &*pt.pat {
+                    Pat::Ident(id) => id.mutability,
+                    _ => None,
+                },
+                FnArg::Receiver(_) => None,
+            };
+            let asm = format!(
+                "// cg-grid-constant {name_lit}_param_{i}\n\tmov.b64 {{0}}, {name_lit}_param_{i};\n\tcvta.param.u64 {{0}}, {{0}};"
+            );
+            quote! {
+                let #mutability #n = <#t as ::cooperative_groups::global::KernelParam>::at_entry(#n, || {
+                    let a: u64;
+                    // SAFETY: reads the address of this kernel's own parameter.
+                    unsafe { ::core::arch::asm!(#asm, out(reg64) a, options(pure, nomem, nostack)) };
+                    a
+                });
+            }
+        })
+        .collect();
     Ok(quote! {
         #[cfg(target_arch = "nvptx64")]
         #(#attrs)*
         #[unsafe(no_mangle)]
         #[allow(clippy::missing_safety_doc)]
-        #vis #unsafety extern "gpu-kernel" fn #ident(#inputs) #body
+        #vis #unsafety extern "gpu-kernel" fn #ident(#(#entry_inputs),*) {
+            #(#prologue)*
+            #body
+        }
 
         #[cfg(not(target_arch = "nvptx64"))]
         #(#attrs)*

@@ -1,8 +1,8 @@
 //! Tensor maps for the Tensor Memory Accelerator's tile copies
 //! (`cooperative_groups::tma`): the driver encodes the map
-//! (`cuTensorMapEncodeTiled`) and the runtime uploads it, because rustc
-//! cannot pass nvcc's 64-byte aligned `__grid_constant__ CUtensorMap`
-//! parameter; on the simulator the map is the tensor itself.
+//! (`cuTensorMapEncodeTiled`), and a launch passes its 128 bytes as the
+//! kernel parameter, read in place as nvcc's `const __grid_constant__
+//! CUtensorMap`; on the simulator the map is the tensor itself.
 //!
 //! ```
 //! # use cg_runtime::{Backend, tensor_map::TensorMap};
@@ -26,21 +26,20 @@ use cudarc::driver::sys;
 use crate::backend::{Backend, Buffer};
 use crate::driver::cu;
 use crate::error::{Result, RuntimeError};
-use crate::gpu::{DeviceBuffer, Gpu};
+use crate::gpu::Gpu;
 use crate::launch::{HostArg, Target};
 
 /// A tensor map's 128 bytes as the driver encoded them: what a C++
 /// kernel's `const __grid_constant__ CUtensorMap` parameter takes.
 pub type RawTensorMap = [u64; 16];
 
-/// The tensor and box of a map, and on a GPU its encoded and uploaded
-/// bytes.
+/// The tensor and box of a map, and on a GPU its encoded bytes.
 struct Encoded {
     width: u32,
     height: u32,
     pitch: usize,
-    /// GPU: the map's bytes, and their copy in device memory.
-    gpu: Option<(RawTensorMap, DeviceBuffer<u64>)>,
+    /// GPU: the map's bytes.
+    gpu: Option<RawTensorMap>,
 }
 
 /// A read-only 2-D tensor of a [`Buffer`] with a `BW × BH` box, for a
@@ -101,16 +100,13 @@ impl Backend {
         tensor_map_span::<T, BW, BH>(base, width, height, pitch, buf.len())
             .map_err(RuntimeError::InvalidArgument)?;
         let gpu = match (self, buf) {
-            (Backend::Gpu(g), Buffer::Device(_)) => {
-                let raw = g.encode_tensor_map(
-                    base as u64,
-                    std::mem::size_of::<T>(),
-                    [width as u64, height as u64],
-                    (pitch * std::mem::size_of::<T>()) as u64,
-                    [BW, BH],
-                )?;
-                Some((raw, g.upload(&raw)?))
-            }
+            (Backend::Gpu(g), Buffer::Device(_)) => Some(g.encode_tensor_map(
+                base as u64,
+                std::mem::size_of::<T>(),
+                [width as u64, height as u64],
+                (pitch * std::mem::size_of::<T>()) as u64,
+                [BW, BH],
+            )?),
             (Backend::Sim(_), Buffer::Host(_)) => None,
             _ => {
                 return Err(RuntimeError::InvalidArgument(
@@ -192,7 +188,7 @@ macro_rules! map_accessors {
             /// argument of a C++ twin's `const __grid_constant__
             /// CUtensorMap` parameter.
             pub fn raw(&self) -> Option<RawTensorMap> {
-                self.enc.gpu.as_ref().map(|(raw, _)| *raw)
+                self.enc.gpu
             }
         }
     };
@@ -222,17 +218,17 @@ impl<T: Pod, const BW: u32, const BH: u32> TensorMapMut<'_, T, BW, BH> {
 }
 
 impl Encoded {
-    /// The kernel-side descriptor's parts: the device map's address (0 on
-    /// the simulator), after registering the tensor for a simulator launch.
+    /// The map's bytes for the kernel parameter (zeros on the simulator),
+    /// after registering the tensor for a simulator launch.
     fn param_parts<T: Pod, const BW: u32, const BH: u32>(
         &self,
         buf: &Buffer<T>,
         name: &'static str,
         to: &mut Target,
         writable: bool,
-    ) -> std::result::Result<u64, String> {
+    ) -> std::result::Result<RawTensorMap, String> {
         match (&self.gpu, to.sim) {
-            (Some((_, d)), false) => Ok(d.as_ptr() as u64),
+            (Some(raw), false) => Ok(*raw),
             (None, true) => {
                 let span = tensor_map_span::<T, BW, BH>(
                     buf.as_ptr() as usize,
@@ -242,7 +238,7 @@ impl Encoded {
                     buf.len(),
                 )?;
                 to.regions.push(region(name, buf.as_ptr(), span, writable));
-                Ok(0)
+                Ok([0; 16])
             }
             (Some(_), true) => Err(format!(
                 "`{name}`: a GPU tensor map passed to a simulator launch"

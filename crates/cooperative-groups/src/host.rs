@@ -367,7 +367,13 @@ impl<T: Pod, const BW: u32, const BH: u32> HostArg<TensorMap2d<T, BW, BH>> for I
         // SAFETY: the simulator's map (no device map) of a tensor inside a
         // shared borrow held for the launch.
         Ok(unsafe {
-            TensorMap2d::from_raw_parts(0, p, self.width as u32, self.height as u32, self.pitch)
+            TensorMap2d::from_raw_parts(
+                [0; 16],
+                p,
+                self.width as u32,
+                self.height as u32,
+                self.pitch,
+            )
         })
     }
 }
@@ -392,7 +398,13 @@ impl<T: Pod, const BW: u32, const BH: u32> HostArg<TensorMap2dMut<T, BW, BH>> fo
         // SAFETY: the simulator's map of a tensor inside an exclusive
         // borrow held for the launch.
         Ok(unsafe {
-            TensorMap2dMut::from_raw_parts(0, p, self.width as u32, self.height as u32, self.pitch)
+            TensorMap2dMut::from_raw_parts(
+                [0; 16],
+                p,
+                self.width as u32,
+                self.height as u32,
+                self.pitch,
+            )
         })
     }
 }

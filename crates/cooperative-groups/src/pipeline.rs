@@ -237,6 +237,22 @@ impl ConsumerSlot {
     pub fn release(self) {
         self.empty.arrive().discard();
     }
+
+    /// The group `g` is done with the stage: `g` syncs (which orders every
+    /// member's reads before its thread 0's: `bar.warp.sync` and
+    /// `bar.sync` order memory among their participants) and its thread 0
+    /// arrives — one arrival per group, for a pipeline that counts
+    /// consumer groups (`pipeline!(&block, warps; K)`), where 256 threads
+    /// arriving one by one on one word would queue. Every member of `g`
+    /// calls it with its own slot.
+    #[inline(always)]
+    #[track_caller]
+    pub fn release_by<G: crate::ThreadGroup>(self, g: &G) {
+        g.sync();
+        if g.thread_rank() == 0 {
+            self.empty.arrive().discard();
+        }
+    }
 }
 
 /// Declares a [`Pipeline`](crate::pipeline::Pipeline) of `K` stages in

@@ -10,8 +10,11 @@
 //!   simulator). A [`TensorMap2dMut`] (from an exclusive borrow) can also
 //!   be stored to.
 //! * In the kernel, a thread that issues copies first takes the map's
-//!   [`tiles`](TensorMap2d::tiles) (the proxy fence that makes the host's
-//!   map visible to the copy engine, and a prefetch of it).
+//!   [`tiles`](TensorMap2d::tiles) (a prefetch of the map). The map is read
+//!   in place in the kernel's parameter space, as nvcc's `const
+//!   __grid_constant__ CUtensorMap` parameters are: `#[kernel]` takes its
+//!   address at the entry and cg-build aligns the parameter to 64 bytes,
+//!   so no copy, upload or proxy fence is needed.
 //! * A **load** is [`Mbarrier::arrive_copy_tile`]: one arrival that expects
 //!   the box's bytes, and the tile copy that completes them on the same
 //!   barrier; the block waits on the phase, then reads the tile. Elements
@@ -90,8 +93,12 @@ pub const TILE_ALIGN: usize = 128;
 /// `BW × BH` boxes: a kernel parameter (a safe one: loads are
 /// bounds-checked by the copy engine). Row-major: element `(x, y)` is at
 /// `y · pitch + x`.
-#[repr(C)]
+#[repr(C, align(16))]
 pub struct TensorMap2d<T, const BW: u32, const BH: u32> {
+    /// The driver's 128-byte map (zeros on the simulator), read in place
+    /// by the copy engine: first, so that it is 64-byte aligned in
+    /// parameter space (cg-build aligns the parameter).
+    raw: [u64; 16],
     desc: arch::TensorDesc,
     _t: PhantomData<*const T>,
 }
@@ -99,8 +106,9 @@ pub struct TensorMap2d<T, const BW: u32, const BH: u32> {
 /// A 2-D tensor of `T` that this launch may also write, with tile stores
 /// ([`TensorTilesMut::store_tile`]): from an exclusive borrow of its
 /// buffer. [`as_read`](Self::as_read) gives its loads.
-#[repr(C)]
+#[repr(C, align(16))]
 pub struct TensorMap2dMut<T, const BW: u32, const BH: u32> {
+    raw: [u64; 16],
     desc: arch::TensorDesc,
     _t: PhantomData<*mut T>,
 }
@@ -135,19 +143,18 @@ macro_rules! map_common {
             /// Elements of one box.
             pub const BOX_LEN: usize = (BW * BH) as usize;
 
-            /// The descriptor of a tensor: `map`, the device address of its
-            /// 128-byte tensor map (0 on the simulator), and the tensor it
-            /// was encoded from: `width × height` elements from `base`,
-            /// rows `pitch` elements apart.
+            /// The descriptor of a tensor: `raw`, its 128-byte tensor map
+            /// as the driver encoded it (zeros on the simulator), and the
+            /// tensor it was encoded from: `width × height` elements from
+            /// `base`, rows `pitch` elements apart.
             ///
             /// # Safety
-            /// On the GPU `map` must be a tensor map of exactly this
-            /// tensor and box, in global memory, for the launch; the
-            /// tensor's memory must stay valid (and, for reads, unwritten
-            /// by anything else) for the launch.
+            /// On the GPU `raw` must be a tensor map of exactly this
+            /// tensor and box; the tensor's memory must stay valid (and,
+            /// for reads, unwritten by anything else) for the launch.
             #[doc(hidden)]
             pub unsafe fn from_raw_parts(
-                map: u64,
+                raw: [u64; 16],
                 base: *const T,
                 width: u32,
                 height: u32,
@@ -155,14 +162,29 @@ macro_rules! map_common {
             ) -> Self {
                 let _ = Self::BOX_BYTES;
                 $ty {
+                    raw,
                     desc: arch::TensorDesc {
-                        map,
+                        map: 0,
                         base: base as u64,
                         width,
                         height,
                         pitch: (pitch * core::mem::size_of::<T>()) as u64,
                     },
                     _t: PhantomData,
+                }
+            }
+
+            /// The map at the kernel's entry: `param` gives the generic
+            /// address of the parameter's bytes, where the copy engine
+            /// reads the map (on sm_90; elsewhere there are no copies).
+            #[inline(always)]
+            pub(crate) fn in_place(self, param: impl FnOnce() -> u64) -> Self {
+                $ty {
+                    desc: arch::TensorDesc {
+                        map: arch::grid_constant_address(param),
+                        ..self.desc
+                    },
+                    ..self
                 }
             }
 
@@ -215,19 +237,15 @@ pub struct TensorTilesMut<'a, T, const BW: u32, const BH: u32> {
 }
 
 impl<T: Pod, const BW: u32, const BH: u32> TensorMap2d<T, BW, BH> {
-    /// This thread's tile loads: `fence.proxy.tensormap` acquire on the
-    /// map (the host wrote it through the generic proxy; the copy engine
-    /// reads it through the tensor-map proxy) and `prefetch.tensormap`.
-    /// Once per thread that issues copies, before its first.
+    /// This thread's tile loads, the map prefetched into the copy
+    /// engine's cache (`prefetch.tensormap`). Once per thread that issues
+    /// copies, before its first.
     #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
     #[inline(always)]
     pub fn tiles(&self) -> TensorTiles<'_, T, BW, BH> {
-        // SAFETY: a map made by `from_raw_parts`, whose contract makes
-        // `map` a tensor map in global memory on the GPU.
-        unsafe {
-            arch::tensormap_acquire(&self.desc);
-            arch::tensormap_prefetch(&self.desc);
-        }
+        // SAFETY: a map made by `from_raw_parts` whose contract makes `raw`
+        // a tensor map, and placed by `in_place` at the kernel's entry.
+        unsafe { arch::tensormap_prefetch(&self.desc) };
         TensorTiles {
             desc: self.desc,
             _t: PhantomData,
@@ -240,24 +258,21 @@ impl<T: Pod, const BW: u32, const BH: u32> TensorMap2dMut<T, BW, BH> {
     #[inline(always)]
     pub fn as_read(&self) -> TensorMap2d<T, BW, BH> {
         TensorMap2d {
+            raw: self.raw,
             desc: self.desc,
             _t: PhantomData,
         }
     }
 
     /// The block's tile loads and stores: a collective handle of `block`,
-    /// whose thread 0 issues the stores (so it alone fences the map for
-    /// the copy engine, as [`TensorMap2d::tiles`] does). Loads through
-    /// [`TensorTilesMut::as_read`] are issued by thread 0 too.
+    /// whose thread 0 issues the stores (so it alone prefetches the map,
+    /// as [`TensorMap2d::tiles`] does).
     #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
     #[inline(always)]
     pub fn tiles_mut<const M: u32>(&self, block: &ThreadBlock<M>) -> TensorTilesMut<'_, T, BW, BH> {
         if block.thread_rank() == 0 {
             // SAFETY: as in `TensorMap2d::tiles`.
-            unsafe {
-                arch::tensormap_acquire(&self.desc);
-                arch::tensormap_prefetch(&self.desc);
-            }
+            unsafe { arch::tensormap_prefetch(&self.desc) };
         }
         TensorTilesMut {
             desc: self.desc,
@@ -347,7 +362,7 @@ pub struct TileStore {
 
 impl<T: Pod, const BW: u32, const BH: u32> TensorTilesMut<'_, T, BW, BH> {
     /// The loads of this map (as [`TensorMap2d::tiles`]), for thread 0 of
-    /// the block, which fenced the map.
+    /// the block, which prefetched the map.
     #[inline(always)]
     pub fn as_read(&self) -> TensorTiles<'_, T, BW, BH> {
         TensorTiles {

@@ -301,10 +301,11 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// What depends on the target is chosen inside `arch` only: outside it, a
 /// `cfg` on `target_arch` or `target_feature` is one of the crate root's
 /// (the crate attributes, the host-only `Kernel` descriptor), the GPU
-/// panic handler's, or the mbarrier API's (it exists only on the SMs that
-/// have the instructions — sm_80, and sm_90 for its transaction and bulk
-/// methods — so that using it elsewhere fails to compile instead of
-/// trapping).
+/// panic handler's, or the mbarrier API's and its users' (the pipeline,
+/// the tensor tile copies): they exist only on the SMs that have the
+/// instructions — sm_80, and sm_90 for the transaction, bulk and tensor
+/// methods — so that using them elsewhere fails to compile instead of
+/// trapping.
 #[test]
 fn target_cfgs_only_inside_arch() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
@@ -320,6 +321,9 @@ fn target_cfgs_only_inside_arch() {
         "mbarrier.rs" => {
             line == "#[cfg(any(not(target_arch = \"nvptx64\"), target_feature = \"sm_90\"))]"
                 || line == "#[cfg(not(target_arch = \"nvptx64\"))]"
+        }
+        "tma.rs" | "pipeline.rs" => {
+            line == "#[cfg(any(not(target_arch = \"nvptx64\"), target_feature = \"sm_90\"))]"
         }
         "panic.rs" => {
             line.starts_with("#[cfg(all(target_arch = \"nvptx64\", feature = \"panic-handler\"))]")
@@ -356,9 +360,11 @@ fn target_cfgs_only_inside_arch() {
     // lib.rs: two crate attributes, `mod kernel_desc` and its re-export,
     // `mod host` (the launcher's side of typed parameters); panic.rs: the
     // handler (a check that the reader works); lib.rs: `mod mbarrier`;
-    // mbarrier.rs: its five sm_90 methods and the host's token check.
+    // mbarrier.rs: its five sm_90 methods and the host's token check;
+    // lib.rs: `mod pipeline`; pipeline.rs: its two sm_90 copies; tma.rs:
+    // the imports, the loads, the stores and their handles (nine).
     assert_eq!(
-        seen, 13,
+        seen, 25,
         "target cfgs at the crate root and the panic handler"
     );
 }

@@ -1837,3 +1837,17 @@ pub fn cp_async_wait<const N: u32>() {
 /// on the GPU there is nothing to check.
 #[inline(always)]
 pub fn shared_access_check(_p: *const u8, _len: usize, _write: bool) {}
+
+/// The generic address of a kernel parameter read in place (a tensor
+/// map, as nvcc's `__grid_constant__`), from `param`, which `#[kernel]`
+/// builds from the parameter's PTX name (`mov` of it, `cvta.param`: PTX
+/// ISA 7.7): on sm_90, where tile copies read it; 0 below, where there
+/// are none (and the PTX ISA of sm_70 has no `cvta.param`).
+#[inline(always)]
+pub fn grid_constant_address(param: impl FnOnce() -> u64) -> u64 {
+    if cfg!(target_feature = "sm_90") {
+        param()
+    } else {
+        0
+    }
+}

@@ -15,7 +15,19 @@ use super::{AtomicSlice, GlobalSlice, OwnedPitched, OwnedSlice, Partition, Pitch
 /// # Safety
 /// `Copy` plain data whose bytes the kernel reads as they are, with the same
 /// layout on the host and on `nvptx64`.
-pub unsafe trait KernelParam: Copy + 'static {}
+pub unsafe trait KernelParam: Copy + 'static {
+    /// The parameter as the kernel's body sees it, given `param` (the
+    /// generic address of its bytes in the kernel's parameter space, on the
+    /// GPU): itself, for every type but the tensor maps, which keep the
+    /// address to be read in place (`__grid_constant__`). `#[kernel]`
+    /// calls it at the kernel's entry.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn at_entry(self, param: impl FnOnce() -> u64) -> Self {
+        let _ = param;
+        self
+    }
+}
 
 // SAFETY: `Pod` is plain data of the same layout on both targets.
 unsafe impl<T: Pod> KernelParam for T {}
@@ -31,15 +43,23 @@ unsafe impl<T: Pod> KernelParam for Pitched<T> {}
 // SAFETY: as above.
 unsafe impl<T: Pod> KernelParam for OwnedPitched<T> {}
 // SAFETY: `#[repr(C)]` descriptors of `u64`s and `u32`s, the same layout
-// on both targets.
+// on both targets; read in place in parameter space (`at_entry`).
 unsafe impl<T: Pod, const BW: u32, const BH: u32> KernelParam
     for crate::tma::TensorMap2d<T, BW, BH>
 {
+    #[inline(always)]
+    fn at_entry(self, param: impl FnOnce() -> u64) -> Self {
+        self.in_place(param)
+    }
 }
 // SAFETY: as above.
 unsafe impl<T: Pod, const BW: u32, const BH: u32> KernelParam
     for crate::tma::TensorMap2dMut<T, BW, BH>
 {
+    #[inline(always)]
+    fn at_entry(self, param: impl FnOnce() -> u64) -> Self {
+        self.in_place(param)
+    }
 }
 
 /// A parameter with which a kernel needs no promise from its launcher: a

@@ -12,31 +12,12 @@ use core::arch::asm;
 use super::SharedAddr;
 use crate::arch::TensorDesc;
 
-/// `fence.proxy.tensormap::generic.acquire.sys [map], 128`: the tensor
-/// map's bytes, as the generic proxy sees them, are what this thread's
-/// later tensor copies use. The host wrote them (a copy before the
-/// launch), hence the system scope, as CUDA's programming guide does for a
-/// map in global memory. PTX ISA 8.3.
-///
-/// # Safety
-/// `desc.map` must be the generic address of a 128-byte, 64-byte aligned
-/// tensor map in global memory.
-#[inline(always)]
-pub unsafe fn tensormap_acquire(desc: &TensorDesc) {
-    // SAFETY: the caller's contract; a fence on the map's bytes.
-    unsafe {
-        asm!(
-            "fence.proxy.tensormap::generic.acquire.sys [{0}], 128;",
-            in(reg64) desc.map, options(nostack)
-        )
-    };
-}
-
 /// `prefetch.tensormap [map]`: brings the tensor map into the copy
 /// engine's cache ahead of its first use.
 ///
 /// # Safety
-/// As [`tensormap_acquire`].
+/// `desc.map` must be the generic address of a 128-byte, 64-byte aligned
+/// tensor map in parameter, constant or global memory.
 #[inline(always)]
 pub unsafe fn tensormap_prefetch(desc: &TensorDesc) {
     // SAFETY: the caller's contract; a prefetch touches no visible memory.
@@ -52,7 +33,7 @@ pub unsafe fn tensormap_prefetch(desc: &TensorDesc) {
 ///
 /// # Safety
 /// `bar` must hold an initialised mbarrier whose phase expects this
-/// arrival; `desc` as in [`tensormap_acquire`], its box `bw × bh` of
+/// arrival; `desc` as in [`tensormap_prefetch`], its box `bw × bh` of
 /// `elem`-byte elements; `dst` a 128-byte aligned generic address of this
 /// block's shared memory valid for the box, untouched until the phase
 /// completes.
@@ -91,7 +72,7 @@ pub unsafe fn tensor_load_2d_arrive(
 /// written), in this thread's current bulk group.
 ///
 /// # Safety
-/// `desc` as in [`tensormap_acquire`], of writable memory, its box
+/// `desc` as in [`tensormap_prefetch`], of writable memory, its box
 /// `bw × bh` of `elem`-byte elements; `src` a 128-byte aligned generic
 /// address of this block's shared memory holding the box, its
 /// generic-proxy writes fenced ([`fence_proxy_async_shared`]) and not

@@ -19,13 +19,6 @@ fn tile(desc: &TensorDesc, bw: u32, bh: u32, elem: u32) -> cg_sim::Tile2d {
     }
 }
 
-/// `fence.proxy.tensormap`: the simulator's copies read the tensor itself.
-///
-/// # Safety
-/// As on the GPU.
-#[inline]
-pub unsafe fn tensormap_acquire(_desc: &TensorDesc) {}
-
 /// `prefetch.tensormap`: nothing to prefetch.
 ///
 /// # Safety
