@@ -158,3 +158,47 @@ extern "C" __global__ void __launch_bounds__(TRANSPOSE_BLOCK)
     __trap();
 #endif
 }
+
+// The 1-D bulk copy (the twin of bulk_copy): one window of BULK_TILE floats
+// per block, loaded by one cp.async.bulk on an mbarrier and stored by one
+// bulk store (a tail of n % 4 floats by plain loads and stores). Launch
+// ceil(n / BULK_TILE) blocks of BULK_BLOCK threads.
+constexpr unsigned BULK_TILE = 4096;
+constexpr unsigned BULK_BLOCK = 128;
+
+extern "C" __global__ void __launch_bounds__(BULK_BLOCK)
+    cpp_bulk_copy(const float* src, float* dst, unsigned n) {
+#if __CUDA_ARCH__ >= 900
+    __shared__ alignas(128) float buf[BULK_TILE];
+    __shared__ uint64_t full;
+    if (threadIdx.x == 0) {
+        ptx::mbarrier_init(&full, 1);
+        ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);
+    }
+    __syncthreads();
+    const unsigned start = blockIdx.x * BULK_TILE;
+    const unsigned len = start < n ? min(BULK_TILE, n - start) : 0;
+    const unsigned whole = len & ~3u;
+    if (threadIdx.x == 0) {
+        for (unsigned i = whole; i < len; ++i) buf[i] = src[start + i];
+        if (whole > 0) {
+            (void)ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &full,
+                                                 whole * 4);
+            ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, buf, src + start, whole * 4, &full);
+        } else {
+            (void)ptx::mbarrier_arrive(&full);
+        }
+    }
+    wait_parity(&full, 0);
+    ptx::fence_proxy_async(ptx::space_shared);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        if (whole > 0) ptx::cp_async_bulk(ptx::space_global, ptx::space_shared, dst + start, buf, whole * 4);
+        for (unsigned i = whole; i < len; ++i) dst[start + i] = buf[i];
+        ptx::cp_async_bulk_commit_group();
+    }
+    wait_stores();
+#else
+    __trap();
+#endif
+}

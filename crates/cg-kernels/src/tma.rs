@@ -10,14 +10,18 @@
 //!   conflict on either side, the tiles dense as the copy engine wants
 //!   them), and stored at the mirrored coordinates.
 //!
+//! * [`bulk_copy`] copies a flat array with 1-D bulk copies, a window per
+//!   block: a bulk load completing on an mbarrier, a bulk store.
+//!
 //! Blocks take tiles `blockIdx.x, + gridDim.x, …` with two stages: the
 //! load of the next tile is in flight while the block works on this one,
 //! and a tile's store is in flight while the block turns the next.
 
+use cooperative_groups::global::PerBlock;
 use cooperative_groups::intrinsics::{block_idx, grid_dim};
-use cooperative_groups::kernel;
 use cooperative_groups::prelude::*;
 use cooperative_groups::tma::{TensorMap2d, TensorMap2dMut, TileStore};
+use cooperative_groups::{GlobalSlice, OwnedSlice, kernel};
 #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
 use cooperative_groups::{SharedArray, ThreadBlock, mbarrier::MbarrierArray};
 
@@ -197,5 +201,56 @@ pub fn tma_transpose(src: Tiles, dst: TilesMut) {
     {
         let _ = (src, dst);
         panic!("tensor copies need sm_90")
+    }
+}
+
+/// Floats per block of [`bulk_copy`]: one 16 KiB window.
+pub const BULK_TILE: usize = 4096;
+/// Threads per block of [`bulk_copy`].
+pub const BULK_BLOCK: u32 = 128;
+/// The parameters of [`bulk_copy`]: the source, and the destination
+/// owned by blocks in windows of [`BULK_TILE`].
+pub type BulkArgs = (GlobalSlice<f32>, OwnedSlice<f32, PerBlock<BULK_TILE>>);
+
+/// Copies `src` to `dst` (the same length) with 1-D bulk copies, one
+/// window of [`BULK_TILE`] floats per block (launch `⌈n / BULK_TILE⌉`
+/// blocks of [`BULK_BLOCK`]): thread 0 loads the window into shared memory
+/// with one `cp.async.bulk` on an mbarrier (`Mbarrier::arrive_copy`), the
+/// block waits for it and stores it back with one bulk store
+/// (`Window::store_bulk`). A tail of `n % 4` floats goes by plain loads and
+/// stores.
+#[kernel]
+pub fn bulk_copy(src: GlobalSlice<f32>, dst: OwnedSlice<f32, PerBlock<BULK_TILE>>) {
+    #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+    {
+        let block = this_thread_block().with_threads::<BULK_BLOCK>();
+        let full = cooperative_groups::mbarrier!(&block, 1);
+        let buf = cooperative_groups::shared_array!(f32; BULK_TILE, align 128);
+        let w = dst.window(&block);
+        let (start, len) = (w.start(), w.len());
+        if block.thread_rank() == 0 {
+            let whole = len & !3;
+            for i in whole..len {
+                buf.store(i, src.load(start + i));
+            }
+            if whole > 0 {
+                // SAFETY: one 16 KiB copy in flight on the phase.
+                unsafe {
+                    full.arrive_copy(buf.slice(0, whole), &src.as_slice()[start..start + whole])
+                }
+                .discard();
+            } else {
+                full.arrive().discard();
+            }
+        }
+        full.wait_parity(0);
+        // SAFETY: no thread touches the window or the buffer after the
+        // store, which is waited for before the block exits.
+        unsafe { w.store_bulk(&block, buf.as_slice()) }.wait_read(&block);
+    }
+    #[cfg(all(target_arch = "nvptx64", not(target_feature = "sm_90")))]
+    {
+        let _ = (src, dst);
+        panic!("bulk copies need sm_90")
     }
 }

@@ -108,3 +108,19 @@ fn a_shape_the_driver_refuses_is_an_error_naming_the_rule() {
         .to_string();
     assert!(e.contains("spans"), "{e}");
 }
+
+/// The 1-D bulk copy: whole windows, a partial last window, a tail that is
+/// not a whole 16-byte granule.
+#[test]
+fn the_bulk_copy_moves_every_window() {
+    use cg_kernels::tma::{BULK_BLOCK, BULK_COPY, BULK_TILE};
+    for n in [BULK_TILE, 3 * BULK_TILE + 1030, 7] {
+        let backend = Backend::sim();
+        let input: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
+        let src = backend.upload(&input).unwrap();
+        let mut dst = backend.upload(&vec![-1.0f32; n]).unwrap();
+        let cfg = LaunchConfig::linear(n.div_ceil(BULK_TILE) as u32, BULK_BLOCK);
+        backend.launch(&BULK_COPY, &cfg, (&src, &mut dst)).unwrap();
+        assert_eq!(dst.to_vec().unwrap(), input, "n = {n}");
+    }
+}

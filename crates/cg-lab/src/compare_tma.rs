@@ -16,7 +16,10 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use cg_kernels::tma::{COPY_BLOCK, TILE, TMA_COPY, TMA_COPY_4, TMA_TRANSPOSE, TRANSPOSE_BLOCK};
+use cg_kernels::tma::{
+    BULK_BLOCK, BULK_COPY, BULK_TILE, BulkArgs, COPY_BLOCK, TILE, TMA_COPY, TMA_COPY_4,
+    TMA_TRANSPOSE, TRANSPOSE_BLOCK,
+};
 use cg_runtime::{Backend, Buffer, Gpu, Kernel, LaunchConfig, Module, TensorMap, TensorMapMut};
 use cooperative_groups::tma::{TensorMap2d, TensorMap2dMut};
 
@@ -35,69 +38,108 @@ type Args = (
     TensorMap2dMut<f32, TILE, TILE>,
 );
 
+/// What a kernel does with the matrix.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Work {
+    /// Tile copy (tensor maps).
+    Copy,
+    /// Tile transpose (tensor maps).
+    Transpose,
+    /// Flat copy by 1-D bulk copies, a window per block.
+    Bulk,
+}
+
 /// One kernel of the experiment.
 struct Var {
     label: &'static str,
     rust: Option<Kernel<Args>>,
+    rust_bulk: Option<Kernel<BulkArgs>>,
     cpp: &'static str,
-    transpose: bool,
+    work: Work,
     block: u32,
 }
 
-const VARS: [Var; 6] = [
+const VARS: [Var; 8] = [
     Var {
         label: "rust tile copy (arrive_copy_tile + store_tile)",
         rust: Some(TMA_COPY),
         cpp: "",
-        transpose: false,
+        work: Work::Copy,
+        rust_bulk: None,
         block: COPY_BLOCK,
     },
     Var {
         label: "c++ tile copy (cuda::ptx cp_async_bulk_tensor)",
         rust: None,
         cpp: "cpp_tma_copy",
-        transpose: false,
+        work: Work::Copy,
+        rust_bulk: None,
         block: COPY_BLOCK,
     },
     Var {
         label: "rust tile copy, 4 stages",
         rust: Some(TMA_COPY_4),
         cpp: "",
-        transpose: false,
+        work: Work::Copy,
+        rust_bulk: None,
         block: COPY_BLOCK,
     },
     Var {
         label: "c++ tile copy, 4 stages",
         rust: None,
         cpp: "cpp_tma_copy_4",
-        transpose: false,
+        work: Work::Copy,
+        rust_bulk: None,
         block: COPY_BLOCK,
     },
     Var {
         label: "rust tile transpose",
         rust: Some(TMA_TRANSPOSE),
         cpp: "",
-        transpose: true,
+        work: Work::Transpose,
+        rust_bulk: None,
         block: TRANSPOSE_BLOCK,
     },
     Var {
         label: "c++ tile transpose",
         rust: None,
         cpp: "cpp_tma_transpose",
-        transpose: true,
+        work: Work::Transpose,
+        rust_bulk: None,
         block: TRANSPOSE_BLOCK,
+    },
+    Var {
+        label: "rust 1-D bulk copy (arrive_copy + Window::store_bulk)",
+        rust: None,
+        rust_bulk: Some(BULK_COPY),
+        cpp: "",
+        work: Work::Bulk,
+        block: BULK_BLOCK,
+    },
+    Var {
+        label: "c++ 1-D bulk copy (cuda::ptx cp_async_bulk both ways)",
+        rust: None,
+        rust_bulk: None,
+        cpp: "cpp_bulk_copy",
+        work: Work::Bulk,
+        block: BULK_BLOCK,
     },
 ];
 
 /// The ratios reported: (Rust variant, C++ variant) indices into [`VARS`].
-const PAIRS: [(usize, usize); 3] = [(0, 1), (2, 3), (4, 5)];
+const PAIRS: [(usize, usize); 4] = [(0, 1), (2, 3), (4, 5), (6, 7)];
 
 impl Var {
     fn name(&self) -> &'static str {
-        match self.rust {
-            Some(k) => k.name(),
-            None => self.cpp,
+        match (self.rust, self.rust_bulk) {
+            (Some(k), _) => k.name(),
+            (_, Some(k)) => k.name(),
+            _ => self.cpp,
         }
+    }
+
+    fn is_rust(&self) -> bool {
+        self.rust.is_some() || self.rust_bulk.is_some()
     }
 }
 
@@ -106,6 +148,8 @@ struct Size<'a> {
     side: u32,
     src: TensorMap<'a, f32, TILE, TILE>,
     dst: TensorMapMut<'a, f32, TILE, TILE>,
+    /// The 1-D bulk copy's destination.
+    flat: &'a mut Buffer<f32>,
 }
 
 struct Tma<'a> {
@@ -118,16 +162,31 @@ struct Tma<'a> {
 
 impl Tma<'_> {
     fn launch(&mut self, v: &Var, s: usize) -> Result<()> {
-        let grid = if v.transpose {
-            self.grid_transpose
-        } else {
-            self.grid_copy
+        let size = &mut self.sizes[s];
+        let n = size.side * size.side;
+        let grid = match v.work {
+            Work::Copy => self.grid_copy,
+            Work::Transpose => self.grid_transpose,
+            Work::Bulk => n.div_ceil(BULK_TILE as u32),
         };
         let cfg = LaunchConfig::linear(grid, v.block);
-        let size = &mut self.sizes[s];
-        match v.rust {
-            Some(k) => self.gpu.launch(&k, &cfg, (&size.src, &mut size.dst))?,
-            None => {
+        match (v.rust, v.rust_bulk) {
+            (Some(k), _) => self.gpu.launch(&k, &cfg, (&size.src, &mut size.dst))?,
+            (_, Some(k)) => self
+                .gpu
+                .launch(&k, &cfg, (size.src.buffer(), &mut *size.flat))?,
+            _ if v.work == Work::Bulk => {
+                let f = self.module.function(v.cpp)?;
+                let (src, dst) = (size.src.buffer().as_ptr(), size.flat.as_ptr());
+                // SAFETY: the C++ twin reads `n` floats of the source and
+                // writes `n` of the destination, this GPU's buffers of
+                // that length, alive for the launch.
+                unsafe {
+                    self.gpu
+                        .launch_function(f, v.cpp, &cfg, (src as *const f32, dst, n))
+                }?;
+            }
+            _ => {
                 let f = self.module.function(v.cpp)?;
                 let (src, dst) = (
                     size.src.raw().context("a GPU map")?,
@@ -147,15 +206,23 @@ impl Tma<'_> {
 
     /// One launch into a zeroed destination, checked bit for bit.
     fn verify(&mut self, v: &Var, s: usize, input: &[u32]) -> Result<(bool, String)> {
-        self.sizes[s].dst.buffer_mut().zero()?;
+        if v.work == Work::Bulk {
+            self.sizes[s].flat.zero()?;
+        } else {
+            self.sizes[s].dst.buffer_mut().zero()?;
+        }
         self.launch(v, s)?;
         self.gpu.synchronize()?;
         let side = self.sizes[s].side as usize;
-        let out = self.sizes[s].dst.buffer().to_vec()?;
+        let out = if v.work == Work::Bulk {
+            self.sizes[s].flat.to_vec()?
+        } else {
+            self.sizes[s].dst.buffer().to_vec()?
+        };
         let wrong = (0..side * side)
             .filter(|&i| {
                 let (row, col) = (i / side, i % side);
-                let want = if v.transpose {
+                let want = if v.work == Work::Transpose {
                     input[col * side + row]
                 } else {
                     input[i]
@@ -221,26 +288,28 @@ pub fn run(
         .collect();
     let mut srcs = Vec::new();
     let mut dsts = Vec::new();
+    let mut flats = Vec::new();
     for input in &inputs {
         let floats: Vec<f32> = input.iter().map(|&b| f32::from_bits(b)).collect();
         srcs.push(backend.upload(&floats)?);
         dsts.push(backend.alloc::<f32>(input.len())?);
+        flats.push(backend.alloc::<f32>(input.len())?);
     }
-    let sizes = SIDES
+    let mut sizes = Vec::new();
+    for (((&side, src), dst), flat) in SIDES
         .iter()
         .zip(&srcs)
         .zip(dsts.iter_mut())
-        .map(
-            |((&side, src), dst): ((&u32, &Buffer<f32>), &mut Buffer<f32>)| {
-                let n = side as usize;
-                Ok(Size {
-                    side,
-                    src: backend.tensor_map(src, n, n, n)?,
-                    dst: backend.tensor_map_mut(dst, n, n, n)?,
-                })
-            },
-        )
-        .collect::<Result<Vec<_>>>()?;
+        .zip(flats.iter_mut())
+    {
+        let n = side as usize;
+        sizes.push(Size {
+            side,
+            src: backend.tensor_map(src, n, n, n)?,
+            dst: backend.tensor_map_mut(dst, n, n, n)?,
+            flat,
+        });
+    }
     let sms = gpu.info().sm_count;
     let mut t = Tma {
         gpu,
@@ -367,7 +436,7 @@ fn csv(points: &[Point]) -> String {
             p.side,
             p.side as u64 * p.side as u64,
             v.name(),
-            if v.rust.is_some() { "rust" } else { "c++" },
+            if v.is_rust() { "rust" } else { "c++" },
             p.ms.median,
             p.ms.p10,
             p.ms.p90,
@@ -397,8 +466,11 @@ fn markdown(
          grid {grid_copy}; transpose: {TRANSPOSE_BLOCK} threads, grid {grid_transpose}), two stages; thread 0 \
          loads a tile with one tensor copy completing on the stage's mbarrier (the 4-stage copy: three loads in flight), the block stores it (the \
          transpose turns it in shared memory first) with one tensor store after a proxy fence and a barrier. \
-         Rust: `Mbarrier::arrive_copy_tile`, `TensorTilesMut::store_tile`, tensor maps in global memory; C++: \
-         `cuda::ptx`, `__grid_constant__ CUtensorMap`. Every (size, kernel) verified bit for bit. Timing: \
+         Rust: `Mbarrier::arrive_copy_tile`, `TensorTilesMut::store_tile`; C++: \
+         `cuda::ptx`, `__grid_constant__ CUtensorMap` (the Rust maps are kernel parameters read in place too). \
+         The 1-D bulk copy moves the matrix as a flat array, one {BULK_TILE}-float window per block \
+         ({BULK_BLOCK} threads): one `cp.async.bulk` load on an mbarrier, one bulk store \
+         (`Window::store_bulk`). Every (size, kernel) verified bit for bit. Timing: \
          {timing}; all sizes and kernels interleaved. Bandwidth = 2·4·side² bytes / median time; {}.\n",
         p.peak_text()
     );

@@ -201,10 +201,11 @@ impl Core {
             }
             return self.store_check_write(me, p as usize, len, loc);
         }
-        if what == "writes" && !copies.reading.is_empty() {
-            if let s @ Step::Wait = self.store_check_write(me, p as usize, len, loc) {
-                return s;
-            }
+        if what == "writes"
+            && !copies.reading.is_empty()
+            && let s @ Step::Wait = self.store_check_write(me, p as usize, len, loc)
+        {
+            return s;
         }
         let copies = &self.blocks[b].copies;
         match copies.overlapping(p as usize, len) {

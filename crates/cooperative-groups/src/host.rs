@@ -313,12 +313,12 @@ pub fn tensor_map_span<T: Pod, const BW: u32, const BH: u32>(
             "a tensor map's sides are 1..=2^32 elements (got {width} × {height})"
         ));
     }
-    if base % 16 != 0 {
+    if !base.is_multiple_of(16) {
         return Err(format!(
             "a tensor map's first element must be 16-byte aligned (it is at {base:#x})"
         ));
     }
-    if (pitch * elem) % 16 != 0 || (pitch * elem) as u64 >= 1 << 40 {
+    if !(pitch * elem).is_multiple_of(16) || (pitch * elem) as u64 >= 1 << 40 {
         return Err(format!(
             "a tensor map's rows must be a multiple of 16 bytes apart, below 2^40 (the pitch is \
              {pitch} elements, {} bytes)",

@@ -286,7 +286,7 @@ impl<T: Pod, const BW: u32, const BH: u32> TensorMap2dMut<T, BW, BH> {
 #[inline(always)]
 #[track_caller]
 fn check_tile<T: Pod>(what: &str, tile: &SharedSlice<T>, len: usize) {
-    if (tile.as_ptr() as usize) % TILE_ALIGN != 0 || tile.len() < len {
+    if !(tile.as_ptr() as usize).is_multiple_of(TILE_ALIGN) || tile.len() < len {
         crate::group::violation!(
             "{what}: the shared tile must be 128-byte aligned (shared_array!(T; N, align 128)) \
              and hold the box ({len} elements; got {})",
@@ -351,7 +351,8 @@ impl Mbarrier {
     }
 }
 
-/// A tile store in flight, from [`TensorTilesMut::store_tile`]: its source
+/// A tile store in flight, from [`TensorTilesMut::store_tile`] (or a bulk
+/// store, from [`Window::store_bulk`](crate::global::Window::store_bulk)): its source
 /// may be written again after [`wait_read`](Self::wait_read) or the
 /// block's next `store_tile` (which waits for every earlier store's reads
 /// before its barrier).
@@ -434,6 +435,77 @@ impl<T: Pod, const BW: u32, const BH: u32> TensorTilesMut<'_, T, BW, BH> {
                     core::mem::size_of::<T>() as u32,
                 )
             };
+            arch::bulk_commit_group();
+        }
+        TileStore { leader }
+    }
+}
+
+#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+impl<T: Pod, const W: usize> crate::global::Window<'_, T, crate::global::PerBlock<W>> {
+    /// Stores the block's window of an [`OwnedSlice`](crate::OwnedSlice)
+    /// from the first [`len`](crate::global::Window::len) elements of
+    /// `src` with the bulk-copy engine (sm_90's `cp.async.bulk.global.
+    /// shared::cta`), as a collective of `block`: the same steps as
+    /// [`TensorTilesMut::store_tile`] — every thread fences its shared
+    /// writes, thread 0 waits for its earlier stores' reads, the block
+    /// syncs, thread 0 stores the window's whole 16-byte granules in one
+    /// bulk copy and the few bytes past them with plain stores. The window
+    /// is the block's (the partition says so), so no other block writes it.
+    ///
+    /// # Panics
+    /// (traps on the GPU) Unless `src` holds the window and both sides are
+    /// 16-byte aligned (`W · size_of::<T>()` a multiple of 16, the slice's
+    /// memory 16-byte aligned, as allocations are).
+    ///
+    /// # Safety
+    /// * No thread of the block reads or writes the window's elements
+    ///   while the store may be in flight (until the block's next store or
+    ///   [`TileStore::wait_read`]).
+    /// * `src` is not written until then, and the block waits before it
+    ///   exits.
+    ///
+    /// The simulator reports the second (a misuse at the write or the
+    /// exit).
+    #[inline(always)]
+    #[track_caller]
+    pub unsafe fn store_bulk<const M: u32>(
+        &self,
+        block: &ThreadBlock<M>,
+        src: SharedSlice<T>,
+    ) -> TileStore {
+        const {
+            assert!(
+                16 % core::mem::size_of::<T>() == 0,
+                "store_bulk: the element size divides 16 bytes"
+            )
+        };
+        let (dst, len) = self.raw_parts();
+        let whole = (len * core::mem::size_of::<T>()) & !15;
+        if src.len() < len || !(src.as_ptr() as usize | dst as usize).is_multiple_of(16) {
+            crate::group::violation!(
+                "Window::store_bulk: the shared source must hold the window ({len} elements; got \
+                 {}) and both sides be 16-byte aligned",
+                src.len()
+            );
+        }
+        let leader = block.thread_rank() == 0;
+        arch::fence_proxy_async_shared();
+        if leader {
+            arch::bulk_wait_group_read();
+        }
+        block.sync();
+        if leader {
+            if whole > 0 {
+                // SAFETY: the block's own window (its partition), 16-byte
+                // aligned and `whole` bytes long; `src` holds it, written
+                // before the barrier and fenced for the async proxy; the
+                // caller's contract keeps both to this store.
+                unsafe { arch::bulk_store(dst.cast(), src.as_ptr().cast(), whole as u32) };
+            }
+            for i in whole / core::mem::size_of::<T>()..len {
+                self.elem_at(i).store(src.load(i));
+            }
             arch::bulk_commit_group();
         }
         TileStore { leader }

@@ -303,6 +303,13 @@ impl<'s, T: Pod, P: Partition> Window<'s, T, P> {
             .map(move |j| self.slice.elem(self.start + j))
     }
 
+    /// Element `j` of the window (below [`len`](Self::len)), for the
+    /// group's collectives that write the whole window.
+    #[inline(always)]
+    pub(crate) fn elem_at(&self, j: usize) -> Elem<'s, T> {
+        self.slice.elem(self.start + j)
+    }
+
     /// The window's element 0 and length, for the block primitives that
     /// write a whole window between the group's threads
     /// ([`BlockStore::store_window`](crate::primitives::BlockStore::store_window)).

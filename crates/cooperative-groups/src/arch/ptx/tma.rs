@@ -98,6 +98,29 @@ pub unsafe fn tensor_store_2d(
     };
 }
 
+/// The bulk store of `bytes` from this block's shared `src` to global
+/// `dst` (`cp.async.bulk.global.shared::cta.bulk_group`), in this thread's
+/// current bulk group.
+///
+/// # Safety
+/// `src` a generic address of this block's shared memory and `dst` one of
+/// global memory, both 16-byte aligned and valid for `bytes` (a multiple
+/// of 16); `src`'s generic-proxy writes fenced and not written again until
+/// the group's reads complete; nothing else accesses `dst` meanwhile.
+#[inline(always)]
+pub unsafe fn bulk_store(dst: *mut u8, src: *const u8, bytes: u32) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        asm!(
+            "{{ .reg .u64 s, d; .reg .u32 s32; cvta.to.shared.u64 s, {1}; cvt.u32.u64 s32, s; \
+             cvta.to.global.u64 d, {0}; \
+             cp.async.bulk.global.shared::cta.bulk_group [d], [s32], {2}; }}",
+            in(reg64) dst, in(reg64) src, in(reg32) bytes,
+            options(nostack)
+        )
+    };
+}
+
 /// `cp.async.bulk.commit_group`: this thread's bulk stores issued since
 /// the last commit become one group.
 #[inline(always)]

@@ -66,6 +66,26 @@ pub unsafe fn tensor_store_2d(
     unsafe { lane::tile_store(tile(desc, bw, bh, elem), x, y, src) }
 }
 
+/// The bulk store: the simulator's tile store of one row.
+///
+/// # Safety
+/// As on the GPU (the simulator reports a source rewritten too early).
+#[track_caller]
+#[inline]
+pub unsafe fn bulk_store(dst: *mut u8, src: *const u8, bytes: u32) {
+    let row = cg_sim::Tile2d {
+        base: dst as usize,
+        width: bytes,
+        height: 1,
+        pitch: bytes as usize,
+        elem: 1,
+        bw: bytes,
+        bh: 1,
+    };
+    // SAFETY: forwarded from the caller.
+    unsafe { lane::tile_store(row, 0, 0, src) }
+}
+
 /// `cp.async.bulk.commit_group`.
 #[inline]
 pub fn bulk_commit_group() {
