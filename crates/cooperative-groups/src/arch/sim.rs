@@ -1193,6 +1193,14 @@ pub fn shared_access_check(p: *const u8, len: usize, write: bool) {
     lane::async_check_access(p, len, write)
 }
 
+/// A kernel parameter's address in parameter space: the simulator's tile
+/// copies read the tensor itself, never the map (and `#[kernel]`'s host
+/// body calls no entry prologue).
+#[inline]
+pub fn grid_constant_address(_param: impl FnOnce() -> u64) -> u64 {
+    0
+}
+
 #[cfg(test)]
 mod tests {
     use super::{ShflMode, up_in_range};
@@ -1216,12 +1224,4 @@ mod tests {
             }
         }
     }
-}
-
-/// A kernel parameter's address in parameter space: the simulator's tile
-/// copies read the tensor itself, never the map (and `#[kernel]`'s host
-/// body calls no entry prologue).
-#[inline]
-pub fn grid_constant_address(_param: impl FnOnce() -> u64) -> u64 {
-    0
 }
