@@ -1016,7 +1016,8 @@ fn match_bits_votes_and_shared_atomics_in_sass() {
 /// `cp.async.bulk.tensor.2d` to global memory in its bulk group after one
 /// proxy fence; ptxas assembles them to the copy engine's `UTMALDG` /
 /// `UTMASTG`, and the map's descriptor stays in registers (no local
-/// memory: a reference to the parameter would copy it there).
+/// memory: a reference to the parameter would copy it there). The 1-D
+/// `bulk_copy`: one bulk load and one bulk store, both `UBLKCP`.
 #[test]
 fn tensor_tile_copies_are_one_instruction_each() {
     let Some(ptx) = LAB_PTX.ptx().iter().find(|p| p.sm == 90).map(|p| p.ptx) else {
@@ -1054,9 +1055,24 @@ fn tensor_tile_copies_are_one_instruction_each() {
             "{name}"
         );
     }
+    // The 1-D bulk copy: one bulk load on the mbarrier, one bulk store.
+    let text = entry(ptx, "bulk_copy").join("\n");
+    assert_eq!(
+        text.matches("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes")
+            .count(),
+        1,
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("cp.async.bulk.global.shared::cta.bulk_group").count(),
+        1,
+        "{text}"
+    );
     let Some(listing) = sass_of(ptx, 90, "tma") else {
         return;
     };
+    let ops: Vec<&str> = listing["bulk_copy"].iter().map(|i| i.opcode.as_str()).collect();
+    assert_eq!(ops.iter().filter(|o| o.starts_with("UBLKCP")).count(), 2, "{ops:?}");
     for name in ["tma_copy", "tma_transpose"] {
         let ops: Vec<&str> = listing[name].iter().map(|i| i.opcode.as_str()).collect();
         assert!(
