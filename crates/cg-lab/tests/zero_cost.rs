@@ -1064,15 +1064,23 @@ fn tensor_tile_copies_are_one_instruction_each() {
         "{text}"
     );
     assert_eq!(
-        text.matches("cp.async.bulk.global.shared::cta.bulk_group").count(),
+        text.matches("cp.async.bulk.global.shared::cta.bulk_group")
+            .count(),
         1,
         "{text}"
     );
     let Some(listing) = sass_of(ptx, 90, "tma") else {
         return;
     };
-    let ops: Vec<&str> = listing["bulk_copy"].iter().map(|i| i.opcode.as_str()).collect();
-    assert_eq!(ops.iter().filter(|o| o.starts_with("UBLKCP")).count(), 2, "{ops:?}");
+    let ops: Vec<&str> = listing["bulk_copy"]
+        .iter()
+        .map(|i| i.opcode.as_str())
+        .collect();
+    assert_eq!(
+        ops.iter().filter(|o| o.starts_with("UBLKCP")).count(),
+        2,
+        "{ops:?}"
+    );
     for name in ["tma_copy", "tma_transpose"] {
         let ops: Vec<&str> = listing[name].iter().map(|i| i.opcode.as_str()).collect();
         assert!(
