@@ -83,6 +83,17 @@ pub fn even_bin(s: u32, lower: u32, upper: u32, bins: u32) -> Option<u32> {
         .then(|| ((s - lower) as u64 * bins as u64 / (upper - lower) as u64) as u32)
 }
 
+/// The bin of sample `s` among the bins `[levels[i], levels[i + 1])`
+/// (`None` outside `[levels[0], levels[last])`): the host model of
+/// [`device_histogram_range`], CUB's `HistogramRange` binning.
+pub fn range_bin(s: u32, levels: &[u32]) -> Option<u32> {
+    let last = *levels.last()?;
+    if levels.len() < 2 || s < levels[0] || s >= last {
+        return None;
+    }
+    Some((levels.partition_point(|&l| l <= s) - 1) as u32)
+}
+
 /// Blocks of the launch: as many as are co-resident (`resident`, from the
 /// occupancy calculator), no more than there are tiles.
 pub fn histogram_grid(n: u32, resident: u32) -> u32 {
@@ -191,6 +202,77 @@ pub fn device_histogram_even(
     }
     block.sync();
     if rank < (bins as usize).min(MAX_BINS) {
+        let mut sum = 0u32;
+        for w in 0..HISTO_WARPS {
+            sum += smem.load(w * MAX_BINS + rank);
+        }
+        if sum > 0 {
+            hist.at(rank).red_add(sum, Relaxed);
+        }
+    }
+}
+
+/// The histogram of the first `n` samples of `samples` (four per vector)
+/// into `hist` (`levels.len() − 1` counters, at most [`MAX_BINS`], zero
+/// before the launch), bin `i` covering `[levels[i], levels[i + 1])` for
+/// ascending `levels`; samples outside `[levels[0], levels[last])` count
+/// nowhere — CUB's `DeviceHistogram::HistogramRange` of integer samples.
+/// The levels are staged in shared memory and each sample's bin found by
+/// a branch-free binary search (nine steps for 256 bins); the rest is
+/// [`device_histogram_even`]'s: per-warp sub-histograms, one global atomic
+/// per bin and block. Blocks of [`HISTO_BLOCK`] threads with
+/// [`HISTO_SMEM_BYTES`] of dynamic shared memory, any grid.
+#[kernel]
+pub fn device_histogram_range(
+    samples: GlobalSlice<U4>,
+    n: u32,
+    levels: GlobalSlice<u32>,
+    hist: AtomicSlice<u32>,
+) {
+    let block = this_thread_block().with_threads::<HISTO_BLOCK>();
+    let rank = block.thread_rank() as usize;
+    let smem = dynamic_shared::<u32>();
+    let mut i = rank;
+    while i < HISTO_WARPS * MAX_BINS {
+        smem.store(i, 0);
+        i += HISTO_BLOCK as usize;
+    }
+    // The levels, padded past the last with `u32::MAX` (never `<= s` for
+    // a sample inside the range).
+    let bins = levels.len().saturating_sub(1).min(MAX_BINS);
+    let lv = cooperative_groups::shared_array!(u32; MAX_BINS + 1);
+    let mut i = rank;
+    while i <= MAX_BINS {
+        lv.store(i, if i <= bins { levels.load(i) } else { u32::MAX });
+        i += HISTO_BLOCK as usize;
+    }
+    block.sync();
+    let mine = smem.array_at::<MAX_BINS>(rank / 32 * MAX_BINS);
+    let count = Count::without_storage(&block);
+    let load = Load::without_storage(&block);
+    let vectors = samples.as_slice();
+    let n = (n as usize).min(vectors.len() * 4);
+    let (lo, hi) = (lv.load(0), lv.load(bins));
+    let bin = move |s: u32| {
+        if bins == 0 || s < lo || s >= hi {
+            return MAX_BINS as u32;
+        }
+        // The largest `p <= bins` with `levels[p] <= s`: below `bins`,
+        // since `s < levels[bins]`.
+        let mut p = 0usize;
+        let mut step = MAX_BINS;
+        while step > 0 {
+            let q = p + step;
+            if q <= MAX_BINS && lv.load(q) <= s {
+                p = q;
+            }
+            step /= 2;
+        }
+        p as u32
+    };
+    walk(bin, vectors, n, rank, &mine, &count, &load);
+    block.sync();
+    if rank < bins {
         let mut sum = 0u32;
         for w in 0..HISTO_WARPS {
             sum += smem.load(w * MAX_BINS + rank);

@@ -122,3 +122,56 @@ proptest! {
         prop_assert_eq!(histogram(&xs, lower, upper, bins, grid), model(&xs, lower, upper, bins));
     }
 }
+
+/// The kernel's range histogram of `samples` over `levels` on `grid` blocks.
+fn range_histogram(samples: &[u32], levels: &[u32], grid: u32) -> Vec<u32> {
+    use cg_kernels::device_histogram::DEVICE_HISTOGRAM_RANGE;
+    let vectors = to_vectors(samples);
+    let mut hist = vec![0u32; levels.len().saturating_sub(1)];
+    let cfg = cg_sim::LaunchConfig::new(grid, HISTO_BLOCK).with_dynamic_smem(HISTO_SMEM_BYTES);
+    let args = (&vectors[..], samples.len() as u32, levels, &mut hist[..]);
+    cooperative_groups::host::run_on(&dev(), &DEVICE_HISTOGRAM_RANGE, &cfg, args).unwrap();
+    hist
+}
+
+fn range_model(samples: &[u32], levels: &[u32]) -> Vec<u32> {
+    let mut hist = vec![0u32; levels.len().saturating_sub(1)];
+    for &s in samples {
+        if let Some(b) = cg_kernels::device_histogram::range_bin(s, levels) {
+            hist[b as usize] += 1;
+        }
+    }
+    hist
+}
+
+/// Uneven levels (quadratic, as the lab's), samples below, inside and
+/// above the range, one bin, 256 bins, levels with empty bins (equal
+/// neighbours), and a sample equal to the last level (outside).
+#[test]
+fn range_bins_follow_the_levels() {
+    let quad: Vec<u32> = (0..=256u32).map(|i| i * i * 3 + 100).collect();
+    let xs = samples(2 * HISTO_TILE + 77, 5, 256 * 256 * 3 + 300);
+    assert_eq!(range_histogram(&xs, &quad, 3), range_model(&xs, &quad));
+    let one = [10u32, 20];
+    let xs: Vec<u32> = (0..40).collect();
+    assert_eq!(range_histogram(&xs, &one, 1), vec![10]);
+    let flat = [5u32, 9, 9, 9, 30, 31];
+    let xs: Vec<u32> = (0..40).collect();
+    assert_eq!(range_histogram(&xs, &flat, 2), range_model(&xs, &flat));
+    assert_eq!(range_model(&xs, &flat), vec![4, 0, 0, 21, 1]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+    #[test]
+    fn random_range_histograms(
+        n in 0usize..2 * HISTO_TILE,
+        seed in any::<u64>(),
+        mut levels in proptest::collection::vec(0u32..100_000, 2..=257),
+        grid in 1u32..4,
+    ) {
+        levels.sort_unstable();
+        let xs = samples(n, seed, 110_000);
+        prop_assert_eq!(range_histogram(&xs, &levels, grid), range_model(&xs, &levels));
+    }
+}

@@ -1,15 +1,16 @@
-//! `cg-lab compare --only device_histogram`: the device-wide even
-//! histogram written with the library's block primitives
+//! `cg-lab compare --only device_histogram`: the device-wide even and
+//! range histograms written with the library's block primitives
 //! (`cg_kernels::device_histogram`: striped 16-byte `BlockLoad`s,
 //! per-warp sub-histograms in shared memory by `BlockHistogram`, one
 //! global atomic per bin and block) against CUB's
-//! `DeviceHistogram::HistogramEven`, 2^20 to 2^28 `u32` samples into 256
-//! bins, as bandwidth (4 bytes per sample / median time) and % of the
-//! GPU's DRAM peak.
+//! `DeviceHistogram::HistogramEven` and `HistogramRange`, 2^20 to 2^28
+//! `u32` samples into 256 bins, as bandwidth (4 bytes per sample / median
+//! time) and % of the GPU's DRAM peak.
 //!
 //! The samples are uniformly random over `[0, 2^24)` and the bins even
 //! over that range (each 2^16 wide): every bin gets about `n / 256`
-//! samples. Both sides' histograms are checked against the host's counts,
+//! samples. The range histogram's 257 levels are quadratic over the same
+//! range (`levels[i] = 256 i²`: bin `i` is `256 (2i + 1)` wide). Both sides' histograms are checked against the host's counts,
 //! exactly, at every size before timing (so they are equal to each other,
 //! bit for bit). The Rust side's time includes its asynchronous memset of
 //! the 256 counters, CUB's its own clearing kernel. Without a GPU the
@@ -21,8 +22,8 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use cg_kernels::device_histogram::{
-    DEVICE_HISTOGRAM_EVEN, HISTO_BLOCK, HISTO_SMEM_BYTES, HISTO_TILE, U4, even_bin, even_shift,
-    histogram_grid,
+    DEVICE_HISTOGRAM_EVEN, DEVICE_HISTOGRAM_RANGE, HISTO_BLOCK, HISTO_SMEM_BYTES, HISTO_TILE, U4,
+    even_bin, even_shift, histogram_grid, range_bin,
 };
 use cg_runtime::{Backend, Buffer, Dim3, LaunchConfig, tools};
 use serde::Serialize;
@@ -45,6 +46,22 @@ const BINS: u32 = 256;
 const LOWER: u32 = 0;
 const UPPER: u32 = 1 << 24;
 
+/// The range histogram's levels: quadratic over `[0, 2^24)`.
+fn levels() -> Vec<u32> {
+    (0..=BINS).map(|i| i * i * 256).collect()
+}
+
+/// Which histogram.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// Even bins (`HistogramEven`).
+    Even,
+    /// Bins between levels (`HistogramRange`).
+    Range,
+}
+
+const KINDS: [Kind; 2] = [Kind::Even, Kind::Range];
+
 /// Sample `i` of the input: a xorshift stream over `[0, 2^24)`.
 fn samples(n: u32) -> Vec<U4> {
     let mut x = 0x2545_f491_4f6c_dd1du64;
@@ -61,13 +78,19 @@ fn samples(n: u32) -> Vec<U4> {
 
 /// The host's counts of the first `n` samples, for every `n` of `sizes`
 /// (ascending).
-fn models(data: &[U4], sizes: &[u32]) -> Vec<Vec<u32>> {
+fn models(data: &[U4], sizes: &[u32], kind: Kind) -> Vec<Vec<u32>> {
     let mut hist = vec![0u32; BINS as usize];
     let mut done = 0usize;
     let mut out = Vec::new();
+    let levels = levels();
     for &n in sizes {
         for i in done..n as usize {
-            if let Some(b) = even_bin(data[i / 4].0[i % 4], LOWER, UPPER, BINS) {
+            let s = data[i / 4].0[i % 4];
+            let bin = match kind {
+                Kind::Even => even_bin(s, LOWER, UPPER, BINS),
+                Kind::Range => range_bin(s, &levels),
+            };
+            if let Some(b) = bin {
                 hist[b as usize] += 1;
             }
         }
@@ -78,11 +101,13 @@ fn models(data: &[U4], sizes: &[u32]) -> Vec<Vec<u32>> {
 }
 
 type CubFn = unsafe extern "C" fn(*const u32, *mut u32, i32, u32, u32, i32) -> i32;
+type CubRangeFn = unsafe extern "C" fn(*const u32, *mut u32, *const u32, i32, i32) -> i32;
 
-/// CUB's entry point in the shared library built from `device_histogram.cu`.
+/// CUB's entry points in the shared library built from `device_histogram.cu`.
 struct Cub {
     _lib: libloading::Library,
     histogram: CubFn,
+    range: CubRangeFn,
 }
 
 impl Cub {
@@ -98,9 +123,12 @@ impl Cub {
         let lib = unsafe { libloading::Library::new(&lib) }.context("loading the CUB library")?;
         // SAFETY: the symbol has the declared C signature (device_histogram.cu).
         let histogram = unsafe { *lib.get::<CubFn>(b"cub_histogram_even_u32")? };
+        // SAFETY: as above.
+        let range = unsafe { *lib.get::<CubRangeFn>(b"cub_histogram_range_u32")? };
         Ok(Cub {
             _lib: lib,
             histogram,
+            range,
         })
     }
 }
@@ -109,6 +137,7 @@ struct Bench<'a> {
     backend: &'a Backend,
     cub: Option<&'a Cub>,
     samples: Buffer<U4>,
+    levels: Buffer<u32>,
     hist: Buffer<u32>,
     resident: u32,
 }
@@ -116,32 +145,55 @@ struct Bench<'a> {
 impl Bench<'_> {
     /// One histogram of the first `n` samples into `hist`, by CUB or by
     /// the Rust kernel (after clearing `hist`).
-    fn launch(&mut self, cub: bool, n: u32, sync: bool) -> Result<()> {
+    fn launch(&mut self, kind: Kind, cub: bool, n: u32, sync: bool) -> Result<()> {
         if cub {
             let c = self.cub.context("CUB runs on a GPU only")?;
-            // SAFETY: `samples` holds at least `n` samples, `hist` BINS counters.
+            // SAFETY: `samples` holds at least `n` samples, `hist` BINS
+            // counters, `levels` BINS + 1 levels.
             let rc = unsafe {
-                (c.histogram)(
-                    self.samples.as_ptr().cast::<u32>(),
-                    self.hist.as_ptr(),
-                    BINS as i32,
-                    LOWER,
-                    UPPER,
-                    n as i32,
-                )
+                match kind {
+                    Kind::Even => (c.histogram)(
+                        self.samples.as_ptr().cast::<u32>(),
+                        self.hist.as_ptr(),
+                        BINS as i32,
+                        LOWER,
+                        UPPER,
+                        n as i32,
+                    ),
+                    Kind::Range => (c.range)(
+                        self.samples.as_ptr().cast::<u32>(),
+                        self.hist.as_ptr(),
+                        self.levels.as_ptr(),
+                        BINS as i32 + 1,
+                        n as i32,
+                    ),
+                }
             };
             if rc != 0 {
-                bail!("cub::DeviceHistogram::HistogramEven returned CUDA error {rc}");
+                bail!("{} returned CUDA error {rc}", name(kind, true));
             }
         } else {
             self.hist.zero_async()?;
             let cfg = LaunchConfig::linear(histogram_grid(n, self.resident), HISTO_BLOCK)
                 .with_dynamic_smem(HISTO_SMEM_BYTES);
-            let shift = even_shift(LOWER, UPPER, BINS);
-            let args = (&self.samples, n, LOWER, UPPER, BINS, shift, &mut self.hist);
-            match self.backend {
-                Backend::Gpu(g) if !sync => g.launch(&DEVICE_HISTOGRAM_EVEN, &cfg, args)?,
-                b => b.launch(&DEVICE_HISTOGRAM_EVEN, &cfg, args)?,
+            match kind {
+                Kind::Even => {
+                    let shift = even_shift(LOWER, UPPER, BINS);
+                    let args = (&self.samples, n, LOWER, UPPER, BINS, shift, &mut self.hist);
+                    match self.backend {
+                        Backend::Gpu(g) if !sync => g.launch(&DEVICE_HISTOGRAM_EVEN, &cfg, args)?,
+                        b => b.launch(&DEVICE_HISTOGRAM_EVEN, &cfg, args)?,
+                    }
+                }
+                Kind::Range => {
+                    let args = (&self.samples, n, &self.levels, &mut self.hist);
+                    match self.backend {
+                        Backend::Gpu(g) if !sync => {
+                            g.launch(&DEVICE_HISTOGRAM_RANGE, &cfg, args)?
+                        }
+                        b => b.launch(&DEVICE_HISTOGRAM_RANGE, &cfg, args)?,
+                    }
+                }
             }
         }
         if let (true, Backend::Gpu(g)) = (sync, self.backend) {
@@ -151,9 +203,9 @@ impl Bench<'_> {
     }
 
     /// One launch on `n` samples against the host's counts: (ok, what).
-    fn verify(&mut self, cub: bool, n: u32, want: &[u32]) -> Result<(bool, String)> {
+    fn verify(&mut self, kind: Kind, cub: bool, n: u32, want: &[u32]) -> Result<(bool, String)> {
         self.hist.copy_from(&[u32::MAX; BINS as usize])?;
-        self.launch(cub, n, true)?;
+        self.launch(kind, cub, n, true)?;
         let got = self.hist.to_vec()?;
         Ok(match (0..want.len()).find(|&b| got[b] != want[b]) {
             None => (true, format!("{BINS} bins equal the host's counts")),
@@ -166,15 +218,15 @@ impl Bench<'_> {
 }
 
 impl Timed for Bench<'_> {
-    type Variant = (usize, bool);
+    type Variant = (usize, Kind, bool);
     fn gpu(&self) -> &cg_runtime::Gpu {
         match self.backend {
             Backend::Gpu(g) => g,
             Backend::Sim(_) => unreachable!("timing runs on a GPU only"),
         }
     }
-    fn launch_async(&mut self, (s, cub): (usize, bool), _reps: u32) -> Result<()> {
-        self.launch(cub, SIZES[s], false)
+    fn launch_async(&mut self, (s, kind, cub): (usize, Kind, bool), _reps: u32) -> Result<()> {
+        self.launch(kind, cub, SIZES[s], false)
     }
 }
 
@@ -182,6 +234,7 @@ impl Timed for Bench<'_> {
 #[derive(Clone, Debug, Serialize)]
 struct Point {
     n: u32,
+    histogram: &'static str,
     side: &'static str,
     kernel: &'static str,
     ms: Summary,
@@ -192,11 +245,19 @@ struct Point {
     check: String,
 }
 
-fn name(cub: bool) -> &'static str {
-    if cub {
-        "cub::DeviceHistogram::HistogramEven"
-    } else {
-        DEVICE_HISTOGRAM_EVEN.name()
+fn name(kind: Kind, cub: bool) -> &'static str {
+    match (kind, cub) {
+        (Kind::Even, true) => "cub::DeviceHistogram::HistogramEven",
+        (Kind::Range, true) => "cub::DeviceHistogram::HistogramRange",
+        (Kind::Even, false) => DEVICE_HISTOGRAM_EVEN.name(),
+        (Kind::Range, false) => DEVICE_HISTOGRAM_RANGE.name(),
+    }
+}
+
+fn kind_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Even => "even",
+        Kind::Range => "range",
     }
 }
 
@@ -207,24 +268,27 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
     let Backend::Gpu(gpu) = &backend else {
         let max = *SIM_SIZES.iter().max().expect("sizes");
         let data = samples(max);
-        let want = models(&data, &SIM_SIZES);
         let mut b = Bench {
             backend: &backend,
             cub: None,
             samples: backend.upload(&data)?,
+            levels: backend.upload(&levels())?,
             hist: backend.alloc(BINS as usize)?,
             resident: 3,
         };
         let mut bad = Vec::new();
-        for (n, want) in SIM_SIZES.iter().zip(&want) {
-            let (ok, what) = b.verify(false, *n, want)?;
-            println!(
-                "verified device_histogram {:<24} n={n:<6} on the simulator: {} ({what})",
-                name(false),
-                if ok { "OK" } else { "FAILED" }
-            );
-            if !ok {
-                bad.push(format!("n={n}"));
+        for kind in KINDS {
+            let want = models(&data, &SIM_SIZES, kind);
+            for (n, want) in SIM_SIZES.iter().zip(&want) {
+                let (ok, what) = b.verify(kind, false, *n, want)?;
+                println!(
+                    "verified device_histogram {:<24} n={n:<6} on the simulator: {} ({what})",
+                    name(kind, false),
+                    if ok { "OK" } else { "FAILED" }
+                );
+                if !ok {
+                    bad.push(format!("{} n={n}", kind_name(kind)));
+                }
             }
         }
         println!(
@@ -257,35 +321,40 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
     let resident = gpu.max_coresident_blocks(f, Dim3::x(HISTO_BLOCK), HISTO_SMEM_BYTES)?;
     let max = *SIZES.iter().max().expect("sizes");
     let data = samples(max);
-    let want = models(&data, &SIZES);
+    let wants: Vec<Vec<Vec<u32>>> = KINDS.iter().map(|&k| models(&data, &SIZES, k)).collect();
     let mut b = Bench {
         backend: &backend,
         cub: Some(&cub),
         samples: backend.upload(&data)?,
+        levels: backend.upload(&levels())?,
         hist: backend.alloc(BINS as usize)?,
         resident,
     };
     drop(data);
-    let mut checks = Vec::new();
-    for (&n, want) in SIZES.iter().zip(&want) {
-        for cub in [false, true] {
-            progress.set_message(format!("verify device_histogram {} n={n}", name(cub)));
-            let r = b
-                .verify(cub, n, want)
-                .with_context(|| format!("verifying {} at n = {n}", name(cub)))?;
-            println!(
-                "verified device_histogram {:<36} n=2^{:<2} {} ({})",
-                name(cub),
-                n.trailing_zeros(),
-                if r.0 { "OK" } else { "FAILED" },
-                r.1
-            );
-            checks.push(r);
-        }
-    }
-    let order: Vec<(usize, bool)> = (0..SIZES.len())
-        .flat_map(|s| [(s, false), (s, true)])
+    let order: Vec<(usize, Kind, bool)> = (0..SIZES.len())
+        .flat_map(|s| {
+            KINDS
+                .iter()
+                .flat_map(move |&k| [(s, k, false), (s, k, true)])
+        })
         .collect();
+    let mut checks = Vec::new();
+    for &(s, kind, cub) in &order {
+        let n = SIZES[s];
+        let want = &wants[KINDS.iter().position(|&k| k == kind).expect("a kind")][s];
+        progress.set_message(format!("verify device_histogram {} n={n}", name(kind, cub)));
+        let r = b
+            .verify(kind, cub, n, want)
+            .with_context(|| format!("verifying {} at n = {n}", name(kind, cub)))?;
+        println!(
+            "verified device_histogram {:<36} n=2^{:<2} {} ({})",
+            name(kind, cub),
+            n.trailing_zeros(),
+            if r.0 { "OK" } else { "FAILED" },
+            r.1
+        );
+        checks.push(r);
+    }
     let samples = timing::time_interleaved(
         &mut b,
         &order,
@@ -301,14 +370,15 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
         .iter()
         .zip(samples)
         .zip(checks)
-        .map(|((&(s, cub), smp), (verified, check))| {
+        .map(|((&(s, kind, cub), smp), (verified, check))| {
             let n = SIZES[s];
             let ms = Summary::of(&smp);
             let gbps = n as f64 * 4.0 / (ms.median * 1e-3) / 1e9;
             Point {
                 n,
+                histogram: kind_name(kind),
                 side: if cub { "cub" } else { "rust" },
-                kernel: name(cub),
+                kernel: name(kind, cub),
                 ms,
                 gb_per_s: gbps,
                 pct_of_peak: platform.pct_of_peak(gbps * 1e9),
@@ -362,13 +432,15 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
 }
 
 fn csv(points: &[Point]) -> String {
-    let mut s =
-        String::from("n,side,kernel,median_ms,p10_ms,p90_ms,gb_per_s,pct_of_peak,verified\n");
+    let mut s = String::from(
+        "n,histogram,side,kernel,median_ms,p10_ms,p90_ms,gb_per_s,pct_of_peak,verified\n",
+    );
     for p in points {
         let _ = writeln!(
             s,
-            "{},{},\"{}\",{:.6},{:.6},{:.6},{:.1},{},{}",
+            "{},{},{},\"{}\",{:.6},{:.6},{:.6},{:.1},{},{}",
             p.n,
+            p.histogram,
             p.side,
             p.kernel,
             p.ms.median,
@@ -385,7 +457,7 @@ fn csv(points: &[Point]) -> String {
 
 fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str, resident: u32) -> String {
     let mut s = format!(
-        "# Device-wide even histogram: the library against CUB — {}\n\nPlatform: {}\n\nCommand: `{}`\n\n",
+        "# Device-wide even and range histograms: the library against CUB — {}\n\nPlatform: {}\n\nCommand: `{}`\n\n",
         p.device,
         p.line(),
         p.command
@@ -396,26 +468,31 @@ fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str, reside
         "{BINS} even bins over [{LOWER}, 2^24) of random `u32` samples in that range. Rust: up to {resident} co-resident \
          blocks × {HISTO_BLOCK} threads walking tiles of {HISTO_TILE} samples (striped 16-byte `BlockLoad`s), a \
          sub-histogram per warp in shared memory (`BlockHistogram`, shared atomics), one global atomic per bin and \
-         block; the counters cleared by a memset first. CUB: `cub::DeviceHistogram::HistogramEven` (nvcc, host \
-         dispatch). Bandwidth: 4·n bytes / median time; {peak}. Every point verified before timing (both sides' \
+         block; the counters cleared by a memset first. The range histogram: 257 quadratic levels over the same \
+         range (`levels[i] = 256 i²`), staged in shared memory, each sample's bin by a branch-free binary search. \
+         CUB: `cub::DeviceHistogram::HistogramEven` / `HistogramRange` (nvcc, host dispatch). Bandwidth: 4·n bytes / median time; {peak}. Every point verified before timing (both sides' \
          counts equal the host's). Timing: {timing}; all sizes and sides interleaved.\n"
     );
     let _ = writeln!(
         s,
-        "| n | Rust GB/s | % peak | CUB GB/s | % peak | Rust ÷ CUB bandwidth | verified |"
+        "| histogram | n | Rust GB/s | % peak | CUB GB/s | % peak | Rust ÷ CUB bandwidth | verified |"
     );
-    let _ = writeln!(s, "| --- | ---: | ---: | ---: | ---: | ---: | --- |");
-    for n in SIZES {
+    let _ = writeln!(s, "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |");
+    for (kind, n) in KINDS
+        .iter()
+        .flat_map(|&k| SIZES.iter().map(move |&n| (k, n)))
+    {
         let find = |side: &str| {
             points
                 .iter()
-                .find(|q| q.n == n && q.side == side)
+                .find(|q| q.n == n && q.side == side && q.histogram == kind_name(kind))
                 .expect("every point was measured")
         };
         let (r, c) = (find("rust"), find("cub"));
         let _ = writeln!(
             s,
-            "| 2^{} | {:.0} | {} | {:.0} | {} | **{:.3}** | {} |",
+            "| {} | 2^{} | {:.0} | {} | {:.0} | {} | **{:.3}** | {} |",
+            kind_name(kind),
             n.trailing_zeros(),
             r.gb_per_s,
             pct_cell(r.pct_of_peak),
