@@ -18,18 +18,18 @@ use crate::state::{Core, Loc, Step};
 /// One copy in flight.
 pub(crate) struct Pending {
     /// One past the last destination byte.
-    pub(crate) end: usize,
+    end: usize,
     /// The issuing lane (unit index).
     pub(crate) lane: u32,
     /// The global source's address (for the race detector).
-    pub(crate) src: usize,
+    src: usize,
     /// The source bytes, read at issue.
-    pub(crate) data: Vec<u8>,
+    data: Vec<u8>,
     /// Where the copy was issued.
     pub(crate) loc: Loc,
     /// A bulk copy (`cp.async.bulk`): the mbarrier and phase whose
     /// completion lands it (`None`: a `cp.async`, landed by its lane's wait).
-    pub(crate) bulk: Option<(usize, u64)>,
+    bulk: Option<(usize, u64)>,
 }
 
 /// One lane's copies: those not yet committed, and its committed groups,
@@ -44,7 +44,7 @@ struct LaneCopies {
 #[derive(Default)]
 pub(crate) struct AsyncCopies {
     /// By destination start (the ranges never overlap).
-    pub(crate) pending: BTreeMap<usize, Pending>,
+    pending: BTreeMap<usize, Pending>,
     lanes: HashMap<u32, LaneCopies>,
     /// Shared memory that bulk tensor stores still read (see
     /// `crate::tensor`): a few at a time, searched in full.
@@ -107,7 +107,7 @@ impl Core {
     ///
     /// # Safety
     /// `src` must be readable and `dst` writable for `len` bytes.
-    pub(crate) unsafe fn start_copy(
+    unsafe fn start_copy(
         &mut self,
         me: u32,
         dst: *mut u8,
@@ -120,25 +120,103 @@ impl Core {
             return false;
         }
         let mut data = vec![0u8; len];
-        // SAFETY: the caller guarantees `src` readable and `dst` writable for
-        // `len` bytes; `data` is a fresh buffer of `len` bytes.
-        unsafe {
-            std::ptr::copy_nonoverlapping(src, data.as_mut_ptr(), len);
-            dst.write_bytes(POISON, len);
-        }
+        // SAFETY: the caller guarantees `src` readable for `len` bytes;
+        // `data` is a fresh buffer of `len` bytes.
+        unsafe { std::ptr::copy_nonoverlapping(src, data.as_mut_ptr(), len) };
+        // SAFETY: `dst` writable for `len` bytes (the caller's contract).
+        unsafe { self.pend(me, dst, src as usize, data, loc, bulk) };
+        true
+    }
+
+    /// A copy's destination poisoned and in flight, its bytes `data`
+    /// (read from `src`) to land later.
+    ///
+    /// # Safety
+    /// `dst` must be writable for `data.len()` bytes.
+    unsafe fn pend(
+        &mut self,
+        me: u32,
+        dst: *mut u8,
+        src: usize,
+        data: Vec<u8>,
+        loc: Loc,
+        bulk: Option<(usize, u64)>,
+    ) {
+        let len = data.len();
+        // SAFETY: the caller's contract.
+        unsafe { dst.write_bytes(POISON, len) };
         let b = self.lanes[me as usize].block as usize;
         self.blocks[b].copies.pending.insert(
             dst as usize,
             Pending {
                 end: dst as usize + len,
                 lane: me,
-                src: src as usize,
+                src,
                 data,
                 loc,
                 bulk,
             },
         );
-        true
+    }
+
+    /// What every copy that completes on an mbarrier does (`cp.async.bulk`
+    /// and the tensor tile loads, `what` naming it in reports): checks that
+    /// `dst` (`len` bytes) is free — no copy still filling it, no tile store
+    /// still reading it —, counts the bytes on the barrier's phase, lets
+    /// `fill` record the copy's accesses for the race detector and read its
+    /// bytes (`None`: a race stopped `me`), puts them in flight, completes
+    /// the bytes and arrives once expecting them.
+    ///
+    /// # Safety
+    /// `dst` must be writable for `len` bytes.
+    pub(crate) unsafe fn bulk_arrive(
+        &mut self,
+        me: u32,
+        dst: *mut u8,
+        len: usize,
+        (bar, loc): (usize, Loc),
+        what: &str,
+        fill: impl FnOnce(&mut Core) -> Option<(usize, Vec<u8>)>,
+    ) -> Step {
+        let b = self.lanes[me as usize].block as usize;
+        let Some(phase) = self.mbar_phase(me, bar) else {
+            // The arrival reports the missing barrier.
+            return self.mbar_arrive(me, bar, 1, 0, false, loc);
+        };
+        if let Some(c) = self.blocks[b].copies.overlapping(dst as usize, len) {
+            let msg = format!(
+                "{what} into shared memory that an earlier copy ({}, at {}) is still filling: \
+                 wait for its phase (or its memcpy_async) before reusing the buffer",
+                self.copy_owner(c.lane),
+                crate::SourceLocation::from(c.loc)
+            );
+            return self.misuse(me, loc, msg);
+        }
+        if let Some(r) = self.reading_overlap(b, dst as usize, len) {
+            let msg = format!(
+                "{what} into shared memory that a tile store ({}, at {}) is still reading: wait \
+                 for the store's reads first",
+                self.copy_owner(r.lane),
+                crate::SourceLocation::from(r.loc)
+            );
+            return self.misuse(me, loc, msg);
+        }
+        if let Err(s) = self.mbar_bulk(me, bar, len, loc) {
+            return s;
+        }
+        let Some((src, data)) = fill(self) else {
+            return Step::Wait;
+        };
+        debug_assert_eq!(data.len(), len);
+        // SAFETY: forwarded from the caller.
+        unsafe { self.pend(me, dst, src, data, loc, Some((bar, phase))) };
+        // The copy's bytes complete first (the count may dip below zero
+        // until the expecting arrival), so that the arrival's release
+        // follows the copy's accesses.
+        if let s @ Step::Wait = self.mbar_tx(me, bar, -(len as i64), loc) {
+            return s;
+        }
+        self.mbar_arrive(me, bar, 1, len as u32, false, loc)
     }
 
     /// `cp.async.commit_group` by lane `me`: its open copies become a group.
@@ -255,34 +333,18 @@ impl Core {
         bar: usize,
         loc: Loc,
     ) -> Step {
-        let b = self.lanes[me as usize].block as usize;
-        let Some(phase) = self.mbar_phase(me, bar) else {
-            // The arrival reports the missing barrier.
-            return self.mbar_arrive(me, bar, 1, 0, false, loc);
+        let fill = |c: &mut Core| {
+            if !c.copy_access(me, dst as usize, src as usize, len, loc) {
+                return None;
+            }
+            let mut data = vec![0u8; len];
+            // SAFETY: `src` is readable for `len` bytes (the caller's
+            // contract); `data` has `len` bytes.
+            unsafe { std::ptr::copy_nonoverlapping(src, data.as_mut_ptr(), len) };
+            Some((src as usize, data))
         };
-        if let Some(c) = self.blocks[b].copies.overlapping(dst as usize, len) {
-            let msg = format!(
-                "bulk copy into shared memory that an earlier copy ({}, at {}) is still filling: \
-                 wait for its phase (or its memcpy_async) before reusing the buffer",
-                self.copy_owner(c.lane),
-                crate::SourceLocation::from(c.loc)
-            );
-            return self.misuse(me, loc, msg);
-        }
-        if let Err(s) = self.mbar_bulk(me, bar, len, loc) {
-            return s;
-        }
         // SAFETY: forwarded from the caller.
-        if !unsafe { self.start_copy(me, dst, src, len, loc, Some((bar, phase))) } {
-            return Step::Wait;
-        }
-        // The copy's bytes complete first (the count may dip below zero
-        // until the expecting arrival), so that the arrival's release
-        // follows the copy's accesses.
-        if let s @ Step::Wait = self.mbar_tx(me, bar, -(len as i64), loc) {
-            return s;
-        }
-        self.mbar_arrive(me, bar, 1, len as u32, false, loc)
+        unsafe { self.bulk_arrive(me, dst, len, (bar, loc), "bulk copy", fill) }
     }
 
     /// The mbarrier at `bar` of lane `me`'s block completed phase `phase`:

@@ -20,9 +20,7 @@
 
 use crate::Dim3;
 use crate::SimError;
-use crate::async_copy::Pending;
 use crate::report::Report;
-use crate::shared::POISON;
 use crate::state::{Core, Loc, Step};
 
 /// A 2-D tensor (row-major, rows `pitch` bytes apart) and the box its tile
@@ -73,8 +71,8 @@ impl Tile2d {
 pub(crate) struct Reading {
     start: usize,
     end: usize,
-    lane: u32,
-    loc: Loc,
+    pub(crate) lane: u32,
+    pub(crate) loc: Loc,
     /// Committed in a bulk group (`cp.async.bulk.commit_group`).
     committed: bool,
 }
@@ -97,65 +95,27 @@ impl Core {
         loc: Loc,
     ) -> Step {
         let len = t.box_bytes();
-        let b = self.lanes[me as usize].block as usize;
-        let Some(phase) = self.mbar_phase(me, bar) else {
-            // The arrival reports the missing barrier.
-            return self.mbar_arrive(me, bar, 1, 0, false, loc);
-        };
-        if let Some(c) = self.blocks[b].copies.overlapping(dst as usize, len) {
-            let msg = format!(
-                "tensor tile load into shared memory that an earlier copy ({}, at {}) is still \
-                 filling: wait for its phase before reusing the buffer",
-                self.copy_owner(c.lane),
-                crate::SourceLocation::from(c.loc)
-            );
-            return self.misuse(me, loc, msg);
-        }
-        if let Some(r) = self.reading_overlap(b, dst as usize, len) {
-            let msg = format!(
-                "tensor tile load into shared memory that a tile store ({}, at {}) is still \
-                 reading: wait for the store's reads first",
-                self.copy_owner(r.lane),
-                crate::SourceLocation::from(r.loc)
-            );
-            return self.misuse(me, loc, msg);
-        }
-        if let Err(s) = self.mbar_bulk(me, bar, len, loc) {
-            return s;
-        }
-        for (_, src, n) in t.runs(x, y) {
-            if !self.tile_access(me, src, n, false, loc) {
-                return Step::Wait;
+        let fill = |c: &mut Core| {
+            for (_, src, n) in t.runs(x, y) {
+                if !c.tile_access(me, src, n, false, loc) {
+                    return None;
+                }
             }
-        }
-        if !self.tile_access(me, dst as usize, len, true, loc) {
-            return Step::Wait;
-        }
-        let mut data = vec![0u8; len];
-        for (off, src, n) in t.runs(x, y) {
-            // SAFETY: the run lies inside the tensor (`runs`), readable by
-            // the caller's contract; `data` has the box's bytes.
-            unsafe { std::ptr::copy_nonoverlapping(src as *const u8, data[off..].as_mut_ptr(), n) };
-        }
-        // SAFETY: `dst` is writable for the box's bytes (the caller's contract).
-        unsafe { dst.write_bytes(POISON, len) };
-        self.blocks[b].copies.pending.insert(
-            dst as usize,
-            Pending {
-                end: dst as usize + len,
-                lane: me,
-                src: t.base,
-                data,
-                loc,
-                bulk: Some((bar, phase)),
-            },
-        );
-        // The bytes complete before the expecting arrival, as for a bulk
-        // copy, so that the arrival's release follows the copy's accesses.
-        if let s @ Step::Wait = self.mbar_tx(me, bar, -(len as i64), loc) {
-            return s;
-        }
-        self.mbar_arrive(me, bar, 1, len as u32, false, loc)
+            if !c.tile_access(me, dst as usize, len, true, loc) {
+                return None;
+            }
+            let mut data = vec![0u8; len];
+            for (off, src, n) in t.runs(x, y) {
+                // SAFETY: the run lies inside the tensor (`runs`), readable
+                // by the caller's contract; `data` has the box's bytes.
+                unsafe {
+                    std::ptr::copy_nonoverlapping(src as *const u8, data[off..].as_mut_ptr(), n)
+                };
+            }
+            Some((t.base, data))
+        };
+        // SAFETY: forwarded from the caller.
+        unsafe { self.bulk_arrive(me, dst, len, (bar, loc), "tensor tile load", fill) }
     }
 
     /// The tile store of shared `src` into the box at `(x, y)` of `t` by
@@ -228,7 +188,7 @@ impl Core {
         Step::Done(0)
     }
 
-    fn reading_overlap(&self, b: usize, p: usize, len: usize) -> Option<&Reading> {
+    pub(crate) fn reading_overlap(&self, b: usize, p: usize, len: usize) -> Option<&Reading> {
         let end = p + len.max(1);
         self.blocks[b]
             .copies
