@@ -40,9 +40,11 @@ extern "C" int cub_histogram_even_u32(const unsigned int *samples, unsigned int 
 extern "C" const char *cub_histogram_last_error(void) { return cudaGetErrorString(cudaGetLastError()); }
 
 // The bins [levels[i], levels[i + 1]) of the first `n` samples
-// (`num_levels` levels in device memory).
+// (`num_levels` levels in device memory; not const, so that CUB's level
+// type is `unsigned int` whether its parameter is `LevelT*` or
+// `const LevelT*`).
 extern "C" int cub_histogram_range_u32(const unsigned int *samples, unsigned int *hist,
-                                       const unsigned int *levels, int num_levels, int n) {
+                                       unsigned int *levels, int num_levels, int n) {
     size_t bytes = 0;
     if (cub::DeviceHistogram::HistogramRange(nullptr, bytes, samples, hist, num_levels, levels, n) !=
         cudaSuccess)
