@@ -347,23 +347,39 @@ pub fn tensor_map_mut<T: Pod, const BW: u32, const BH: u32>(
     img.into_param("", &mut to)
 }
 
+/// A simulator launch's tensor `(width, height, pitch)` at `p` in a host
+/// slice of `len` elements: checked by the driver's rules and registered
+/// as the launch's region `name`.
+fn register_tensor<T: Pod, const BW: u32, const BH: u32>(
+    name: &'static str,
+    to: &mut Target,
+    p: *const T,
+    (width, height, pitch): (usize, usize, usize),
+    len: usize,
+    writable: bool,
+) -> Result<(), String> {
+    host_memory(name, to)?;
+    let span = tensor_map_span::<T, BW, BH>(p as usize, width, height, pitch, len)
+        .map_err(|e| format!("`{name}`: {e}"))?;
+    to.regions.push(region(name, p, span, writable));
+    Ok(())
+}
+
 impl<T: Pod, const BW: u32, const BH: u32> HostArg<TensorMap2d<T, BW, BH>> for Image<&[T]> {
     fn into_param(
         self,
         name: &'static str,
         to: &mut Target,
     ) -> Result<TensorMap2d<T, BW, BH>, String> {
-        host_memory(name, to)?;
         let p = self.data.as_ptr();
-        let span = tensor_map_span::<T, BW, BH>(
-            p as usize,
-            self.width,
-            self.height,
-            self.pitch,
+        register_tensor::<T, BW, BH>(
+            name,
+            to,
+            p,
+            (self.width, self.height, self.pitch),
             self.data.len(),
-        )
-        .map_err(|e| format!("`{name}`: {e}"))?;
-        to.regions.push(region(name, p, span, false));
+            false,
+        )?;
         // SAFETY: the simulator's map (no device map) of a tensor inside a
         // shared borrow held for the launch.
         Ok(unsafe {
@@ -384,17 +400,15 @@ impl<T: Pod, const BW: u32, const BH: u32> HostArg<TensorMap2dMut<T, BW, BH>> fo
         name: &'static str,
         to: &mut Target,
     ) -> Result<TensorMap2dMut<T, BW, BH>, String> {
-        host_memory(name, to)?;
         let p = self.data.as_mut_ptr();
-        let span = tensor_map_span::<T, BW, BH>(
-            p as usize,
-            self.width,
-            self.height,
-            self.pitch,
+        register_tensor::<T, BW, BH>(
+            name,
+            to,
+            p,
+            (self.width, self.height, self.pitch),
             self.data.len(),
-        )
-        .map_err(|e| format!("`{name}`: {e}"))?;
-        to.regions.push(region(name, p, span, true));
+            true,
+        )?;
         // SAFETY: the simulator's map of a tensor inside an exclusive
         // borrow held for the launch.
         Ok(unsafe {
