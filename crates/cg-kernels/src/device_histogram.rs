@@ -31,7 +31,7 @@ use cooperative_groups::intrinsics::{block_idx, grid_dim};
 use cooperative_groups::prelude::*;
 use cooperative_groups::primitives::{BlockHistogram, BlockLoad, Striped};
 use cooperative_groups::{
-    AtomicSlice, GlobalSlice, Pod, SharedArray, ShflValue, dynamic_shared, kernel,
+    AtomicSlice, DynamicShared, GlobalSlice, Pod, SharedArray, ShflValue, dynamic_shared, kernel,
 };
 
 /// Threads per block.
@@ -148,6 +148,34 @@ fn walk(
     }
 }
 
+/// Zeroes the warps' sub-histograms (the block's dynamic shared memory,
+/// `smem`), each thread a stride of them; a barrier must follow.
+#[inline(always)]
+fn clear(smem: &DynamicShared<u32>, rank: usize) {
+    let mut i = rank;
+    while i < HISTO_WARPS * MAX_BINS {
+        smem.store(i, 0);
+        i += HISTO_BLOCK as usize;
+    }
+}
+
+/// Adds the block's count of bin `rank` (the sum over the warps'
+/// sub-histograms in `smem`) to `hist[rank]`, for the first `bins`
+/// threads: one global atomic per non-empty bin and block. The counting
+/// must be done (a barrier since).
+#[inline(always)]
+fn flush(smem: &DynamicShared<u32>, rank: usize, bins: usize, hist: &AtomicSlice<u32>) {
+    if rank < bins {
+        let mut sum = 0u32;
+        for w in 0..HISTO_WARPS {
+            sum += smem.load(w * MAX_BINS + rank);
+        }
+        if sum > 0 {
+            hist.at(rank).red_add(sum, Relaxed);
+        }
+    }
+}
+
 /// The histogram of the first `n` samples of `samples` (four per vector)
 /// into `hist` (`bins` counters, zero before the launch), even bins over
 /// `[lower, upper)`; `shift` is [`even_shift`]'s. Blocks of
@@ -166,11 +194,7 @@ pub fn device_histogram_even(
     let block = this_thread_block().with_threads::<HISTO_BLOCK>();
     let rank = block.thread_rank() as usize;
     let smem = dynamic_shared::<u32>();
-    let mut i = rank;
-    while i < HISTO_WARPS * MAX_BINS {
-        smem.store(i, 0);
-        i += HISTO_BLOCK as usize;
-    }
+    clear(&smem, rank);
     block.sync();
     let mine = smem.array_at::<MAX_BINS>(rank / 32 * MAX_BINS);
     let count = Count::without_storage(&block);
@@ -201,15 +225,7 @@ pub fn device_histogram_even(
         walk(bin, vectors, n, rank, &mine, &count, &load);
     }
     block.sync();
-    if rank < (bins as usize).min(MAX_BINS) {
-        let mut sum = 0u32;
-        for w in 0..HISTO_WARPS {
-            sum += smem.load(w * MAX_BINS + rank);
-        }
-        if sum > 0 {
-            hist.at(rank).red_add(sum, Relaxed);
-        }
-    }
+    flush(&smem, rank, (bins as usize).min(MAX_BINS), &hist);
 }
 
 /// The histogram of the first `n` samples of `samples` (four per vector)
@@ -232,11 +248,7 @@ pub fn device_histogram_range(
     let block = this_thread_block().with_threads::<HISTO_BLOCK>();
     let rank = block.thread_rank() as usize;
     let smem = dynamic_shared::<u32>();
-    let mut i = rank;
-    while i < HISTO_WARPS * MAX_BINS {
-        smem.store(i, 0);
-        i += HISTO_BLOCK as usize;
-    }
+    clear(&smem, rank);
     // The levels, padded past the last with `u32::MAX` (never `<= s` for
     // a sample inside the range).
     let bins = levels.len().saturating_sub(1).min(MAX_BINS);
@@ -272,13 +284,5 @@ pub fn device_histogram_range(
     };
     walk(bin, vectors, n, rank, &mine, &count, &load);
     block.sync();
-    if rank < bins {
-        let mut sum = 0u32;
-        for w in 0..HISTO_WARPS {
-            sum += smem.load(w * MAX_BINS + rank);
-        }
-        if sum > 0 {
-            hist.at(rank).red_add(sum, Relaxed);
-        }
-    }
+    flush(&smem, rank, bins, &hist);
 }
