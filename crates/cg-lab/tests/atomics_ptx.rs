@@ -19,6 +19,8 @@
 //!
 //! That every embedded PTX assembles for sm_70/80/90 is `ptxas.rs`'s test.
 
+mod common;
+
 use std::collections::BTreeMap;
 
 include!(concat!(env!("OUT_DIR"), "/lab_ptx.rs"));
@@ -272,17 +274,13 @@ fn red_probes_assemble_like_nvcc() {
     ) else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("cg-red-sass-{}", std::process::id()));
-    let listing = |ptx: &str, sm: u32, tag: &str| {
-        let cubin = sass::assemble(&ptxas, ptx, sm, &dir, tag).unwrap();
-        sass::disassemble(&nvdisasm, &cubin).unwrap()
-    };
+    let listing = |ptx: &str, sm: u32| common::sass(&ptxas, &nvdisasm, ptx, sm).unwrap();
     for ours in LAB_PTX.ptx().iter().filter(|p| NVCC_SMS.contains(&p.sm)) {
         // nvcc 13 writes PTX ISA 9.0; this ptxas (12.9) reads up to 8.8,
         // and the twins use nothing newer.
         let nvcc = nvcc_ptx(ours.sm).replacen(".version 9.0", ".version 8.8", 1);
-        let a = listing(ours.ptx, ours.sm, &format!("ours{}", ours.sm));
-        let b = listing(&nvcc, ours.sm, &format!("nvcc{}", ours.sm));
+        let a = listing(ours.ptx, ours.sm);
+        let b = listing(&nvcc, ours.sm);
         // nvcc proves `atomicInc`'s pointer global (`atom.global.inc`, SASS
         // `RED`); the library's `AtomicRef` is generic (`ATOM … RZ`), as
         // nvcc's own generic twins above.
@@ -298,5 +296,4 @@ fn red_probes_assemble_like_nvcc() {
             );
         }
     }
-    std::fs::remove_dir_all(&dir).ok();
 }

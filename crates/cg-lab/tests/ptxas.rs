@@ -1,6 +1,6 @@
 //! Every embedded PTX assembles with `ptxas -arch=sm_XX -v` for its SM.
 
-use std::process::Command;
+mod common;
 
 // `LAB_PTX` and `TEST_PTX`: the lab's PTX tables, built by `build.rs` (cg-build).
 include!(concat!(env!("OUT_DIR"), "/lab_ptx.rs"));
@@ -50,8 +50,6 @@ fn every_embedded_ptx_assembles() {
     let Some(ptxas) = require_tool_in_ci("ptxas") else {
         return;
     };
-    let dir = std::env::temp_dir().join(format!("cg-ptxas-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     let modules: Vec<_> = modules()
         .into_iter()
         .flat_map(|(m, name)| m.ptx().iter().map(move |p| (p, name)))
@@ -61,39 +59,21 @@ fn every_embedded_ptx_assembles() {
         let jobs: Vec<_> = modules
             .iter()
             .map(|&(p, module)| {
-                let (ptxas, dir) = (&ptxas, &dir);
-                s.spawn(move || check_one(ptxas, dir, p, module))
+                let ptxas = &ptxas;
+                s.spawn(move || check_one(ptxas, p, module))
             })
             .collect();
         for j in jobs {
             j.join().expect("ptxas thread panicked");
         }
     });
-    std::fs::remove_dir_all(&dir).ok();
 }
 
-fn check_one(
-    ptxas: &std::path::Path,
-    dir: &std::path::Path,
-    p: &cg_runtime::EmbeddedPtx,
-    module: &str,
-) {
-    let src = dir.join(format!("{module}_sm_{}.ptx", p.sm));
-    std::fs::write(&src, p.ptx).unwrap();
-    let out = Command::new(ptxas)
-        .arg(format!("-arch=sm_{}", p.sm))
-        .arg("-v")
-        .arg(&src)
-        .arg("-o")
-        .arg(dir.join(format!("{module}_sm_{}.cubin", p.sm)))
-        .output()
-        .expect("running ptxas");
-    let log = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "ptxas -arch=sm_{} failed on the {module} module:\n{log}",
-        p.sm
-    );
+fn check_one(ptxas: &std::path::Path, p: &cg_runtime::EmbeddedPtx, module: &str) {
+    let log = match common::assemble(ptxas, p.ptx, p.sm) {
+        Ok(a) => a.log,
+        Err(e) => panic!("the {module} module: {e}"),
+    };
     assert!(
         log.contains("Compiling entry function 'smoke'"),
         "{module} sm_{}: {log}",

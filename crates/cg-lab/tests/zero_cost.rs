@@ -25,6 +25,8 @@
 //! `collectives` (`scripts/test.sh` turns it on).
 #![cfg(feature = "collectives")]
 
+mod common;
+
 // `LAB_PTX` and `TEST_PTX`: the lab's PTX tables, built by `build.rs` (cg-build).
 include!(concat!(env!("OUT_DIR"), "/lab_ptx.rs"));
 include!(concat!(env!("OUT_DIR"), "/test_ptx.rs"));
@@ -269,15 +271,10 @@ fn lab_kernels_keep_their_collectives_and_match_the_baseline() {
 
 /// The SASS of `ptx` for `sm` through the wheels' ptxas and nvdisasm, or
 /// `None` where they are missing (never in CI, which installs them).
-fn sass_of(ptx: &str, sm: u32, tag: &str) -> Option<cg_runtime::sass::Listing> {
-    use cg_runtime::{sass, tools};
-    let ptxas = tools::require_tool_in_ci("ptxas")?;
-    let nvdisasm = tools::require_tool_in_ci("nvdisasm")?;
-    let dir = std::env::temp_dir().join(format!("cg-sass-{tag}-{}", std::process::id()));
-    let cubin = sass::assemble(&ptxas, ptx, sm, &dir, tag).unwrap();
-    let listing = sass::disassemble(&nvdisasm, &cubin).unwrap();
-    std::fs::remove_dir_all(&dir).ok();
-    Some(listing)
+fn sass_of(ptx: &str, sm: u32) -> Option<cg_runtime::sass::Listing> {
+    let ptxas = cg_runtime::tools::require_tool_in_ci("ptxas")?;
+    let nvdisasm = cg_runtime::tools::require_tool_in_ci("nvdisasm")?;
+    Some(common::sass(&ptxas, &nvdisasm, ptx, sm).unwrap())
 }
 
 /// A SASS shuffle as `OPCODE b,c`: its lane/offset and clamp operands.
@@ -296,7 +293,7 @@ fn shfl_operands(i: &cg_runtime::sass::Instr) -> String {
 #[test]
 fn tile32_and_handwritten_tree_have_the_same_sass() {
     for p in LAB_PTX.ptx().iter().filter(|p| p.sm >= 80) {
-        let Some(listing) = sass_of(p.ptx, p.sm, &format!("lab{}", p.sm)) else {
+        let Some(listing) = sass_of(p.ptx, p.sm) else {
             return;
         };
         // One round of each: the shuffles with their immediate operands
@@ -396,7 +393,7 @@ fn tile32_reduce_is_the_handwritten_butterfly_in_sass() {
         let lib = "probe_tile32_reduce_f32";
         let hand = "probe_handwritten_reduce_f32";
         let small = extract_entries(p.ptx, &[lib, hand]);
-        let Some(listing) = sass_of(&small, p.sm, &format!("probe{}", p.sm)) else {
+        let Some(listing) = sass_of(&small, p.sm) else {
             return;
         };
         // Butterfly shuffles with their immediates, and the adds after each.
@@ -496,7 +493,7 @@ fn typed_kernels_are_their_raw_forms_in_sass() {
         ];
         let names: Vec<&str> = pairs.iter().flat_map(|(a, b, _)| [*a, *b]).collect();
         let small = extract_entries(p.ptx, &names);
-        let Some(listing) = sass_of(&small, p.sm, &format!("typed{}", p.sm)) else {
+        let Some(listing) = sass_of(&small, p.sm) else {
             return;
         };
         let work = |k: &str| -> std::collections::BTreeMap<String, usize> {
@@ -594,7 +591,7 @@ fn typed_kernels_are_their_raw_forms_in_sass() {
 fn tile32_sync_needs_no_convergence_test_in_sass() {
     for p in LAB_PTX.ptx().iter().filter(|p| p.sm >= 80) {
         let small = extract_entries(p.ptx, &["sync_tile_32_1024"]);
-        let Some(listing) = sass_of(&small, p.sm, &format!("sync32-{}", p.sm)) else {
+        let Some(listing) = sass_of(&small, p.sm) else {
             return;
         };
         let ins = &listing["sync_tile_32_1024"];
@@ -659,7 +656,7 @@ fn fp_contraction_follows_the_policy_and_mul_add_is_one_fma() {
         "probe_mul_add_f64",
     ];
     let small = extract_entries(p.ptx, &names);
-    let Some(listing) = sass_of(&small, 90, "fp-contract") else {
+    let Some(listing) = sass_of(&small, 90) else {
         return;
     };
     let ops = |k: &str| -> Vec<String> {
@@ -744,7 +741,7 @@ fn runtime_size_block_kernels_loop_as_the_sized_ones() {
     ];
     let names: Vec<&str> = pairs.iter().flat_map(|(a, b)| [*a, *b]).collect();
     let small = extract_entries(p.ptx, &names);
-    let Some(listing) = sass_of(&small, 90, "block-dispatch") else {
+    let Some(listing) = sass_of(&small, 90) else {
         return;
     };
     let ops = |k: &str| -> Vec<String> { listing[k].iter().map(|i| i.opcode.clone()).collect() };
@@ -831,7 +828,7 @@ fn atomic_slice_accesses_are_global() {
         if p.sm < 80 {
             continue;
         }
-        let Some(listing) = sass_of(&ptx, p.sm, &format!("atomics-global{}", p.sm)) else {
+        let Some(listing) = sass_of(&ptx, p.sm) else {
             return;
         };
         let ops: Vec<&str> = listing["probe_atomic_slice"]
@@ -910,7 +907,7 @@ fn tile64_software_barrier_is_an_mbarrier() {
         return;
     };
     let small = extract_entries(p.ptx, &["sync_tile_64_1024"]);
-    let Some(listing) = sass_of(&small, 90, "tile64-mbar") else {
+    let Some(listing) = sass_of(&small, 90) else {
         return;
     };
     for k in ["sync_tile_64_1024"] {
@@ -968,7 +965,7 @@ fn bulk_copy_is_one_cp_async_bulk_on_the_mbarrier() {
         text.contains("mbarrier.try_wait.parity.shared::cta.b64"),
         "{ins:#?}"
     );
-    let Some(listing) = sass_of(p.1, 90, "bulk-copy") else {
+    let Some(listing) = sass_of(p.1, 90) else {
         return;
     };
     let ops: Vec<&str> = listing["probe_bulk_copy"]
@@ -987,7 +984,7 @@ fn match_bits_votes_and_shared_atomics_in_sass() {
     for p in TEST_PTX.ptx().iter().filter(|p| p.sm >= 80) {
         let names = ["probe_tile32_match_bits", "probe_shared_atomics"];
         let ptx = extract_entries(p.ptx, &names);
-        let Some(listing) = sass_of(&ptx, p.sm, &format!("match-bits{}", p.sm)) else {
+        let Some(listing) = sass_of(&ptx, p.sm) else {
             return;
         };
         let ops = |k: &str| -> Vec<&str> { listing[k].iter().map(|i| i.opcode.as_str()).collect() };
@@ -1069,7 +1066,7 @@ fn tensor_tile_copies_are_one_instruction_each() {
         1,
         "{text}"
     );
-    let Some(listing) = sass_of(ptx, 90, "tma") else {
+    let Some(listing) = sass_of(ptx, 90) else {
         return;
     };
     let ops: Vec<&str> = listing["bulk_copy"]

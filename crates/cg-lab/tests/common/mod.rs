@@ -1,0 +1,124 @@
+//! ptxas and nvdisasm runs shared by the lab's PTX tests (`atomics_ptx`,
+//! `ptxas`, `zero_cost`), which assemble the same whole modules: each
+//! module is assembled (and disassembled) once per `cargo test`, and again
+//! only when its PTX or the tools change.
+//!
+//! A result is kept under `CARGO_TARGET_TMPDIR/ptxas-cache/<key>/` with the
+//! PTX it came from; a hit compares that PTX with the one asked for, byte
+//! for byte, so a stale or colliding entry is never used. Failures are not
+//! kept: a PTX that ptxas rejects is assembled (and reported) every time.
+
+#![allow(dead_code)] // each test binary uses part of it
+
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use cg_runtime::sass::{Listing, parse_listing};
+
+/// One module assembled by `ptxas -arch=sm_XX -v`.
+pub struct Assembled {
+    /// The cubin (inside the cache: read it, do not move it).
+    pub cubin: PathBuf,
+    /// ptxas's `-v` report (its standard error).
+    pub log: String,
+}
+
+/// The cache folder of `ptx` for `sm` with `tool` (its path, size and
+/// modification time are part of the key).
+fn entry(tool: &Path, ptx: &str, sm: u32) -> PathBuf {
+    let mut h = std::hash::DefaultHasher::new();
+    ptx.hash(&mut h);
+    sm.hash(&mut h);
+    tool.hash(&mut h);
+    if let Ok(m) = std::fs::metadata(tool) {
+        m.len().hash(&mut h);
+        m.modified().ok().hash(&mut h);
+    }
+    Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("ptxas-cache")
+        .join(format!("sm{sm}-{:016x}", h.finish()))
+}
+
+/// A fresh name beside `path` (process and call unique) to build it under
+/// before renaming it into place: threads and test binaries that make the
+/// same entry never see half of one.
+fn scratch(path: &Path) -> PathBuf {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let mut name = path.file_name().expect("a file name").to_os_string();
+    name.push(format!(
+        ".part-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ));
+    path.with_file_name(name)
+}
+
+/// Whether `dir` holds a finished entry made from exactly `ptx`.
+fn hit(dir: &Path, ptx: &str) -> bool {
+    std::fs::read(dir.join("in.ptx")).is_ok_and(|p| p == ptx.as_bytes())
+        && dir.join("out.cubin").is_file()
+        && dir.join("ptxas.log").is_file()
+}
+
+/// `ptxas -arch=sm_{sm} -v` of `ptx`, from the cache when it ran before.
+pub fn assemble(ptxas: &Path, ptx: &str, sm: u32) -> Result<Assembled, String> {
+    let dir = entry(ptxas, ptx, sm);
+    if !hit(&dir, ptx) {
+        let tmp = scratch(&dir);
+        std::fs::create_dir_all(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
+        std::fs::write(tmp.join("in.ptx"), ptx).map_err(|e| e.to_string())?;
+        let out = Command::new(ptxas)
+            .arg(format!("-arch=sm_{sm}"))
+            .arg("-v")
+            .arg(tmp.join("in.ptx"))
+            .arg("-o")
+            .arg(tmp.join("out.cubin"))
+            .output()
+            .map_err(|e| format!("running {}: {e}", ptxas.display()))?;
+        let log = String::from_utf8_lossy(&out.stderr).into_owned();
+        if !out.status.success() {
+            std::fs::remove_dir_all(&tmp).ok();
+            return Err(format!("ptxas -arch=sm_{sm} failed:\n{log}"));
+        }
+        std::fs::write(tmp.join("ptxas.log"), &log).map_err(|e| e.to_string())?;
+        if std::fs::rename(&tmp, &dir).is_err() {
+            // Another run finished the same entry first.
+            std::fs::remove_dir_all(&tmp).ok();
+        }
+    }
+    let log = std::fs::read_to_string(dir.join("ptxas.log")).map_err(|e| e.to_string())?;
+    Ok(Assembled {
+        cubin: dir.join("out.cubin"),
+        log,
+    })
+}
+
+/// The SASS of `ptx` for `sm` (`nvdisasm -c` of [`assemble`]'s cubin, kept
+/// beside it), split per kernel.
+pub fn sass(ptxas: &Path, nvdisasm: &Path, ptx: &str, sm: u32) -> Result<Listing, String> {
+    let a = assemble(ptxas, ptx, sm)?;
+    let dir = a.cubin.parent().expect("an entry folder").to_path_buf();
+    let text = dir.join("sass.txt");
+    if let Ok(s) = std::fs::read_to_string(&text) {
+        return Ok(parse_listing(&s));
+    }
+    let out = Command::new(nvdisasm)
+        .arg("-c")
+        .arg(&a.cubin)
+        .output()
+        .map_err(|e| format!("running {}: {e}", nvdisasm.display()))?;
+    if !out.status.success() {
+        return Err(format!(
+            "{} failed:\n{}",
+            nvdisasm.display(),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let s = String::from_utf8_lossy(&out.stdout).into_owned();
+    let part = scratch(&text);
+    std::fs::write(&part, &s).map_err(|e| e.to_string())?;
+    std::fs::rename(&part, &text).map_err(|e| e.to_string())?;
+    Ok(parse_listing(&s))
+}
