@@ -1,5 +1,5 @@
 // The C++ side of `cg-lab compare --only device_wide`: CUB's device-wide
-// sum and inclusive prefix sum, built by the lab with nvcc into a shared
+// sum, inclusive prefix sum and segmented sum, built by the lab with nvcc into a shared
 // library (`-shared -Xcompiler -fPIC`, static cudart) and called through
 // these C entry points on the legacy default stream, the stream the lab's
 // driver-API launches and events use (same primary context).
@@ -11,6 +11,7 @@
 
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
+#include <cub/device/device_segmented_reduce.cuh>
 #include <cuda_runtime.h>
 
 static void *g_temp = nullptr;
@@ -42,9 +43,25 @@ static int inclusive_sum(const T *in, T *out, int n) {
     return (int)cub::DeviceScan::InclusiveSum(g_temp, bytes, in, out, n);
 }
 
+// One sum per segment [offsets[s], offsets[s + 1]) of `segments` segments.
+template <typename T>
+static int segmented_sum(const T *in, T *out, int segments, const unsigned int *offsets) {
+    size_t bytes = 0;
+    if (cub::DeviceSegmentedReduce::Sum(nullptr, bytes, in, out, segments, offsets, offsets + 1) != cudaSuccess)
+        return -2;
+    if (ensure_temp(bytes)) return -1;
+    return (int)cub::DeviceSegmentedReduce::Sum(g_temp, bytes, in, out, segments, offsets, offsets + 1);
+}
+
 extern "C" int cub_reduce_sum_i32(const int *in, int *out, int n) { return reduce_sum(in, out, n); }
 extern "C" int cub_reduce_sum_f32(const float *in, float *out, int n) { return reduce_sum(in, out, n); }
 extern "C" int cub_inclusive_sum_i32(const int *in, int *out, int n) { return inclusive_sum(in, out, n); }
 extern "C" int cub_inclusive_sum_f32(const float *in, float *out, int n) { return inclusive_sum(in, out, n); }
+extern "C" int cub_segmented_sum_i32(const int *in, int *out, int segments, const unsigned int *offsets) {
+    return segmented_sum(in, out, segments, offsets);
+}
+extern "C" int cub_segmented_sum_f32(const float *in, float *out, int segments, const unsigned int *offsets) {
+    return segmented_sum(in, out, segments, offsets);
+}
 // The last error of the runtime, for the lab's report.
 extern "C" const char *cub_last_error(void) { return cudaGetErrorString(cudaGetLastError()); }

@@ -36,6 +36,7 @@ pub mod collectives;
 pub mod device_histogram;
 pub mod device_radix_sort;
 pub mod device_rle;
+pub mod device_segmented_reduce;
 pub mod device_select;
 pub mod device_wide;
 pub mod diff;

@@ -23,6 +23,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
+use cg_kernels::device_segmented_reduce::{
+    DEVICE_SEGMENTED_REDUCE_F32, DEVICE_SEGMENTED_REDUCE_I32, SEG_BLOCK, segmented_model,
+};
 use cg_kernels::device_wide::{
     BLOCK, DEVICE_REDUCE_F32, DEVICE_REDUCE_I32, DEVICE_SCAN_F32, DEVICE_SCAN_I32, SCAN_BLOCK,
     SCAN_SMEM_BYTES, SCAN_TILE, scan_grid, scan_tiles,
@@ -47,6 +50,8 @@ const SIM_SIZES: [u32; 2] = [1003, 3 * SCAN_TILE as u32 + 17];
 enum Algo {
     Reduce,
     Scan,
+    /// One sum per segment (segments of 1–2048 elements, 1024 on average).
+    Segmented,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -62,7 +67,7 @@ struct Var {
     cub: bool,
 }
 
-const VARS: [Var; 8] = [
+const VARS: [Var; 12] = [
     Var {
         algo: Algo::Reduce,
         ty: Ty::I32,
@@ -100,6 +105,26 @@ const VARS: [Var; 8] = [
     },
     Var {
         algo: Algo::Scan,
+        ty: Ty::F32,
+        cub: true,
+    },
+    Var {
+        algo: Algo::Segmented,
+        ty: Ty::I32,
+        cub: false,
+    },
+    Var {
+        algo: Algo::Segmented,
+        ty: Ty::I32,
+        cub: true,
+    },
+    Var {
+        algo: Algo::Segmented,
+        ty: Ty::F32,
+        cub: false,
+    },
+    Var {
+        algo: Algo::Segmented,
         ty: Ty::F32,
         cub: true,
     },
@@ -116,15 +141,36 @@ impl Var {
             (Algo::Reduce, Ty::F32, true) => "cub::DeviceReduce::Sum<float>",
             (Algo::Scan, Ty::I32, true) => "cub::DeviceScan::InclusiveSum<int>",
             (Algo::Scan, Ty::F32, true) => "cub::DeviceScan::InclusiveSum<float>",
+            (Algo::Segmented, Ty::I32, false) => DEVICE_SEGMENTED_REDUCE_I32.name(),
+            (Algo::Segmented, Ty::F32, false) => DEVICE_SEGMENTED_REDUCE_F32.name(),
+            (Algo::Segmented, Ty::I32, true) => "cub::DeviceSegmentedReduce::Sum<int>",
+            (Algo::Segmented, Ty::F32, true) => "cub::DeviceSegmentedReduce::Sum<float>",
         }
     }
-    /// Bytes moved per element: the reduce reads, the scan reads and writes.
-    fn bytes_per_elem(&self) -> f64 {
+    /// Bytes moved for `n` elements: the reduce reads them, the scan reads
+    /// and writes them, the segmented sum reads them and its `segments + 1`
+    /// offsets and writes its `segments` sums.
+    fn bytes(&self, n: u32, segments: u32) -> f64 {
         match self.algo {
-            Algo::Reduce => 4.0,
-            Algo::Scan => 8.0,
+            Algo::Reduce => 4.0 * n as f64,
+            Algo::Scan => 8.0 * n as f64,
+            Algo::Segmented => 4.0 * n as f64 + 8.0 * segments as f64 + 4.0,
         }
     }
+}
+
+/// The offsets of the segmented sum over `n` elements: segment `s` has
+/// `1 + (s · 2654435761 mod 2^32) mod 2048` elements (1 to 2048, 1024 on
+/// average, spread without pattern), the last one cut at `n`.
+fn segment_offsets(n: u32) -> Vec<u32> {
+    let mut o = vec![0u32];
+    let mut s = 0u32;
+    while *o.last().expect("offsets") < n {
+        let len = 1 + (s.wrapping_mul(2_654_435_761) >> 7) % 2048;
+        o.push(o.last().expect("offsets").saturating_add(len).min(n));
+        s += 1;
+    }
+    o
 }
 
 /// Element `i` of the input: `((7i + 3) mod 23) − 11`, small integers whose
@@ -135,6 +181,8 @@ fn elem(i: u32) -> i32 {
 }
 
 type CubFn<T> = unsafe extern "C" fn(*const T, *mut T, i32) -> i32;
+/// `(input, out, segments, offsets)`: segment `s` is `offsets[s] .. offsets[s + 1]`.
+type CubSegFn<T> = unsafe extern "C" fn(*const T, *mut T, i32, *const u32) -> i32;
 
 /// CUB's entry points in the shared library built from `device_wide.cu`.
 struct Cub {
@@ -143,6 +191,8 @@ struct Cub {
     reduce_f32: CubFn<f32>,
     scan_i32: CubFn<i32>,
     scan_f32: CubFn<f32>,
+    seg_i32: CubSegFn<i32>,
+    seg_f32: CubSegFn<f32>,
 }
 
 impl Cub {
@@ -162,12 +212,16 @@ impl Cub {
             let reduce_f32 = *lib.get::<CubFn<f32>>(b"cub_reduce_sum_f32")?;
             let scan_i32 = *lib.get::<CubFn<i32>>(b"cub_inclusive_sum_i32")?;
             let scan_f32 = *lib.get::<CubFn<f32>>(b"cub_inclusive_sum_f32")?;
+            let seg_i32 = *lib.get::<CubSegFn<i32>>(b"cub_segmented_sum_i32")?;
+            let seg_f32 = *lib.get::<CubSegFn<f32>>(b"cub_segmented_sum_f32")?;
             Ok(Cub {
                 _lib: lib,
                 reduce_i32,
                 reduce_f32,
                 scan_i32,
                 scan_f32,
+                seg_i32,
+                seg_f32,
             })
         }
     }
@@ -183,8 +237,20 @@ struct Bench<'a> {
     sum_i: Buffer<i32>,
     sum_f: Buffer<f32>,
     states: Buffer<u64>,
+    /// Per size: `n`, the segmented sum's offsets, and the segment count.
+    segments: Vec<(u32, Buffer<u32>, u32)>,
     reduce_grid: u32,
     epoch: u32,
+}
+
+/// The segmented sum's offsets for `n` elements among `segments` (a
+/// [`Bench`]'s), and its segment count.
+fn segments_of(segments: &[(u32, Buffer<u32>, u32)], n: u32) -> Result<(&Buffer<u32>, u32)> {
+    segments
+        .iter()
+        .find(|(m, _, _)| *m == n)
+        .map(|(_, o, k)| (o, *k))
+        .with_context(|| format!("no segment offsets for n = {n}"))
 }
 
 impl Bench<'_> {
@@ -217,6 +283,18 @@ impl Bench<'_> {
                     (Algo::Scan, Ty::F32) => {
                         (cub.scan_f32)(self.in_f.as_ptr(), self.out_f.as_ptr(), n as i32)
                     }
+                    (Algo::Segmented, ty) => {
+                        let (o, k) = segments_of(&self.segments, n)?;
+                        let o = o.as_ptr().cast_const();
+                        match ty {
+                            Ty::I32 => {
+                                (cub.seg_i32)(self.in_i.as_ptr(), self.out_i.as_ptr(), k as i32, o)
+                            }
+                            Ty::F32 => {
+                                (cub.seg_f32)(self.in_f.as_ptr(), self.out_f.as_ptr(), k as i32, o)
+                            }
+                        }
+                    }
                 }
             };
             if rc != 0 {
@@ -243,6 +321,32 @@ impl Bench<'_> {
                     }
                 }
             };
+        }
+        if v.algo == Algo::Segmented {
+            // Typed parameters: a safe launch, one block per segment.
+            let (o, k) = segments_of(&self.segments, n)?;
+            let cfg = LaunchConfig::linear(k, SEG_BLOCK);
+            match v.ty {
+                Ty::I32 => {
+                    let args = (&self.in_i, o, &mut self.out_i);
+                    match b {
+                        Backend::Gpu(g) if !sync => {
+                            g.launch(&DEVICE_SEGMENTED_REDUCE_I32, &cfg, args)?
+                        }
+                        _ => b.launch(&DEVICE_SEGMENTED_REDUCE_I32, &cfg, args)?,
+                    }
+                }
+                Ty::F32 => {
+                    let args = (&self.in_f, o, &mut self.out_f);
+                    match b {
+                        Backend::Gpu(g) if !sync => {
+                            g.launch(&DEVICE_SEGMENTED_REDUCE_F32, &cfg, args)?
+                        }
+                        _ => b.launch(&DEVICE_SEGMENTED_REDUCE_F32, &cfg, args)?,
+                    }
+                }
+            }
+            return Ok(());
         }
         match (v.algo, v.ty) {
             (Algo::Reduce, Ty::I32) => go!(
@@ -277,6 +381,7 @@ impl Bench<'_> {
                     epoch
                 )
             ),
+            (Algo::Segmented, _) => unreachable!("launched above"),
         }
         Ok(())
     }
@@ -342,6 +447,31 @@ impl Bench<'_> {
                     Some((i, g, w)) => (false, format!("out[{i}] = {g}, want {w}"), worst),
                 }
             }
+            (Algo::Segmented, ty) => {
+                // Every segment's sum exactly: the elements are small
+                // integers, so `f32` sums of at most 2048 are exact in any
+                // order.
+                let (o, k) = segments_of(&self.segments, n)?;
+                let offsets = o.to_vec()?;
+                let ints: Vec<i32> = (0..n).map(elem).collect();
+                let mut want = vec![0i32; k as usize];
+                segmented_model(&ints, &offsets, &mut want);
+                let got: Vec<i32> = match ty {
+                    Ty::I32 => self.out_i.to_vec()?[..k as usize].to_vec(),
+                    Ty::F32 => self.out_f.to_vec()?[..k as usize]
+                        .iter()
+                        .map(|&x| x as i32)
+                        .collect(),
+                };
+                match (0..k as usize).find(|&s| got[s] != want[s]) {
+                    None => (true, format!("{k} segment sums exact"), 0.0),
+                    Some(s) => (
+                        false,
+                        format!("out[{s}] = {}, want {}", got[s], want[s]),
+                        f64::INFINITY,
+                    ),
+                }
+            }
         })
     }
 }
@@ -379,9 +509,18 @@ struct Point {
 fn bench<'a>(
     backend: &'a Backend,
     cub: Option<&'a Cub>,
-    max: u32,
+    sizes: &[u32],
     reduce_grid: u32,
 ) -> Result<Bench<'a>> {
+    let max = *sizes.iter().max().context("sizes")?;
+    let segments = sizes
+        .iter()
+        .map(|&n| {
+            let o = segment_offsets(n);
+            let k = o.len() as u32 - 1;
+            Ok((n, backend.upload(&o)?, k))
+        })
+        .collect::<Result<Vec<_>>>()?;
     let ints: Vec<i32> = (0..max).map(elem).collect();
     let floats: Vec<f32> = ints.iter().map(|&x| x as f32).collect();
     Ok(Bench {
@@ -394,6 +533,7 @@ fn bench<'a>(
         sum_i: backend.alloc(1)?,
         sum_f: backend.alloc(1)?,
         states: backend.alloc(scan_tiles(max).max(1) as usize)?,
+        segments,
         reduce_grid,
         epoch: 0,
     })
@@ -405,13 +545,13 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
     let backend = a.backend.open()?;
     let Backend::Gpu(gpu) = &backend else {
         // The simulator: correctness only.
-        let mut b = bench(&backend, None, *SIM_SIZES.iter().max().expect("sizes"), 3)?;
+        let mut b = bench(&backend, None, &SIM_SIZES, 3)?;
         let mut bad = Vec::new();
         for n in SIM_SIZES {
             for v in VARS.iter().filter(|v| !v.cub) {
                 let (ok, what, _) = b.verify(*v, n)?;
                 println!(
-                    "verified device_wide {:<20} n={n:<6} on the simulator: {} ({what})",
+                    "verified device_wide {:<30} n={n:<6} on the simulator: {} ({what})",
                     v.name(),
                     if ok { "OK" } else { "FAILED" }
                 );
@@ -452,8 +592,7 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
     let reduce_grid = gpu
         .max_coresident_blocks(f_i, Dim3::x(BLOCK), 0)?
         .min(gpu.max_coresident_blocks(f_f, Dim3::x(BLOCK), 0)?);
-    let max = *SIZES.iter().max().expect("sizes");
-    let mut b = bench(&backend, Some(&cub), max, reduce_grid)?;
+    let mut b = bench(&backend, Some(&cub), &SIZES, reduce_grid)?;
     let mut checks = Vec::new();
     for &n in &SIZES {
         for v in &VARS {
@@ -493,7 +632,8 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
             let var = VARS[v];
             let n = SIZES[s];
             let ms = Summary::of(&smp);
-            let gbps = n as f64 * var.bytes_per_elem() / (ms.median * 1e-3) / 1e9;
+            let segments = segments_of(&b.segments, n).map_or(0, |(_, k)| k);
+            let gbps = var.bytes(n, segments) / (ms.median * 1e-3) / 1e9;
             Point {
                 n,
                 algo: var.algo,
@@ -595,12 +735,14 @@ fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str, grid: 
         s,
         "Rust reduce: one cooperative launch of {grid} blocks × {BLOCK} threads, grid-stride 16-byte loads, \
          `GridGroup::reduce`. Rust scan: single pass, decoupled look-back, one block of {SCAN_BLOCK} threads per tile of \
-         {SCAN_TILE} elements staged in shared memory (`memcpy_async`). CUB: `cub::DeviceReduce::Sum`, `cub::DeviceScan::InclusiveSum` (nvcc, host dispatch). \
-         Bandwidth: reduce 4·n bytes, scan 8·n bytes (read + write) / median time; {peak}. \
+         {SCAN_TILE} elements staged in shared memory (`memcpy_async`). Rust segmented sum: one block of {SEG_BLOCK} threads per segment \
+         (segments of 1–2048 elements, 1024 on average; typed parameters, a safe launch). CUB: `cub::DeviceReduce::Sum`, \
+         `cub::DeviceScan::InclusiveSum`, `cub::DeviceSegmentedReduce::Sum` (nvcc, host dispatch). \
+         Bandwidth: reduce 4·n bytes, scan 8·n bytes (read + write), segmented sum 4·n bytes + its offsets and sums / median time; {peak}. \
          Every point verified before timing (`i32` exact; `f32` within k·2⁻²⁴·Σ|x|, k = n/512 + 64). Timing: {timing}; \
          all sizes and variants interleaved.\n"
     );
-    for algo in [Algo::Reduce, Algo::Scan] {
+    for algo in [Algo::Reduce, Algo::Scan, Algo::Segmented] {
         for ty in [Ty::I32, Ty::F32] {
             let _ = writeln!(s, "\n## {algo:?} {ty:?}\n");
             let _ = writeln!(
