@@ -9,7 +9,7 @@
 //! segment, as CUB's segmented reduce: each thread sums its elements of
 //! the segment in a block-stride loop with four independent sums in
 //! flight, the block reduces the threads' sums
-//! ([`reduce`](cooperative_groups::reduce) on the sized block), and its
+//! ([`reduce`] on the sized block), and its
 //! leader (thread 0) stores the block's one element of `out`, the window
 //! of [`OwnedSlice`] it owns. Typed parameters: the launch is safe;
 //! offsets that decrease or pass the input's end stop the kernel with a

@@ -1,15 +1,18 @@
-//! `cg-lab compare --only device_wide`: device-wide sum and inclusive
-//! prefix sum written with the library (`cg_kernels::device_wide`: grid-
-//! stride loads + `GridGroup::reduce`; a single-pass scan with decoupled
-//! look-back) against CUB's `DeviceReduce::Sum` and
-//! `DeviceScan::InclusiveSum`, `i32` and `f32`, 2^20 to 2^28 elements, as
+//! `cg-lab compare --only device_wide`: device-wide sum, inclusive
+//! prefix sum and segmented sum written with the library
+//! (`cg_kernels::device_wide`: grid-stride loads + `GridGroup::reduce`; a
+//! single-pass scan with decoupled look-back;
+//! `cg_kernels::device_segmented_reduce`: a block per segment) against
+//! CUB's `DeviceReduce::Sum`, `DeviceScan::InclusiveSum` and
+//! `DeviceSegmentedReduce::Sum`, `i32` and `f32`, 2^20 to 2^28 elements, as
 //! bandwidth (bytes moved / median time) and % of the GPU's DRAM peak (2 ×
 //! memory clock × bus width, from the driver: 4.81 TB/s on an H200).
 //!
 //! CUB is host-dispatched, so `reference/cuda/device_wide.cu` (embedded) is
 //! built with nvcc into a shared library and called through C entry points
 //! on the legacy default stream, the one the lab's launches and events use.
-//! Every (size, type, algorithm, side) is verified before timing: `i32`
+//! Every (size, type, algorithm, side) is verified before timing (the
+//! segmented sums exactly, both types): `i32`
 //! exactly (wrapping), `f32` against the exact sum within the rounding
 //! bound of a sum whose longest chain of roundings has `k` additions,
 //! `|err| ≤ k · 2⁻²⁴ · Σ|xᵢ|`, with `k = n/512 + 64` (any order whose
