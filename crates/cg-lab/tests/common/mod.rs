@@ -7,6 +7,9 @@
 //! PTX it came from; a hit compares that PTX with the one asked for, byte
 //! for byte, so a stale or colliding entry is never used. Failures are not
 //! kept: a PTX that ptxas rejects is assembled (and reported) every time.
+//! The cache keeps at most [`CACHE_BYTES`]: after each new entry, the
+//! entries least recently used (and not in the last ten minutes, so not by
+//! the running tests) go first.
 
 #![allow(dead_code)] // each test binary uses part of it
 
@@ -14,6 +17,10 @@ use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime};
+
+/// The most the cache keeps (one tree's modules take about 100 MB).
+pub const CACHE_BYTES: u64 = 256 << 20;
 
 use cg_runtime::sass::{Listing, parse_listing};
 
@@ -36,9 +43,51 @@ fn entry(tool: &Path, ptx: &str, sm: u32) -> PathBuf {
         m.len().hash(&mut h);
         m.modified().ok().hash(&mut h);
     }
-    Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("ptxas-cache")
-        .join(format!("sm{sm}-{:016x}", h.finish()))
+    root().join(format!("sm{sm}-{:016x}", h.finish()))
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("ptxas-cache")
+}
+
+/// Bytes of the files in `dir` (one level: an entry).
+fn size_of(dir: &Path) -> u64 {
+    std::fs::read_dir(dir).map_or(0, |d| {
+        d.flatten()
+            .filter_map(|e| e.metadata().ok())
+            .map(|m| m.len())
+            .sum()
+    })
+}
+
+/// Removes the least recently used entries (by their `in.ptx`'s time,
+/// which a hit renews) until the cache holds at most [`CACHE_BYTES`],
+/// sparing those used in the last ten minutes.
+fn prune() {
+    let Ok(dir) = std::fs::read_dir(root()) else {
+        return;
+    };
+    let mut entries: Vec<(SystemTime, u64, PathBuf)> = dir
+        .flatten()
+        .filter(|e| !e.file_name().to_string_lossy().contains(".part-"))
+        .map(|e| {
+            let used = std::fs::metadata(e.path().join("in.ptx"))
+                .and_then(|m| m.modified())
+                .unwrap_or(SystemTime::UNIX_EPOCH);
+            (used, size_of(&e.path()), e.path())
+        })
+        .collect();
+    let mut total: u64 = entries.iter().map(|e| e.1).sum();
+    entries.sort();
+    let recent = SystemTime::now() - Duration::from_secs(600);
+    for (used, bytes, path) in entries {
+        if total <= CACHE_BYTES || used > recent {
+            break;
+        }
+        if std::fs::remove_dir_all(&path).is_ok() {
+            total -= bytes;
+        }
+    }
 }
 
 /// A fresh name beside `path` (process and call unique) to build it under
@@ -87,6 +136,13 @@ pub fn assemble(ptxas: &Path, ptx: &str, sm: u32) -> Result<Assembled, String> {
             // Another run finished the same entry first.
             std::fs::remove_dir_all(&tmp).ok();
         }
+        prune();
+    } else if let Ok(f) = std::fs::File::options()
+        .append(true)
+        .open(dir.join("in.ptx"))
+    {
+        // A hit: the entry is recently used.
+        f.set_modified(SystemTime::now()).ok();
     }
     let log = std::fs::read_to_string(dir.join("ptxas.log")).map_err(|e| e.to_string())?;
     Ok(Assembled {
