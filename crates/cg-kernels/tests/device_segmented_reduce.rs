@@ -51,8 +51,8 @@ fn model_i32(input: &[i32], offsets: &[u32]) -> Vec<i32> {
     out
 }
 
-/// Small integers (their `f32` sums are exact in any order), with large
-/// ones mixed in for `i32` so that sums wrap.
+/// Small integers in −20..=20 (their `f32` sums are exact in any order;
+/// `i32_sums_wrap` makes sums wrap).
 fn data(n: usize, seed: u64) -> Vec<i32> {
     let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
     (0..n)
