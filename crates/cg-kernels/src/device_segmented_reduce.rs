@@ -2,7 +2,7 @@
 //! `device_wide` experiment's segmented rows in `cg-lab compare`, against
 //! CUB's `DeviceSegmentedReduce::Sum`.
 //!
-//! [`device_segmented_reduce_i32`] / [`device_segmented_reduce_f32`] sum
+//! [`device_segmented_reduce`] (instances `_i32` and `_f32`) sums
 //! each segment `input[offsets[s] .. offsets[s + 1]]` into `out[s]`, for
 //! the `offsets.len() − 1` segments (empty segments give zero, as CUB's
 //! sum with its initial value 0). One block of [`SEG_BLOCK`] threads per
@@ -23,10 +23,12 @@ use crate::device_wide::Elem;
 /// Threads per block (one block per segment).
 pub const SEG_BLOCK: u32 = 256;
 
-/// The sum of the segment of the calling block, by its [`SEG_BLOCK`]
-/// threads, stored to the block's element of `out`.
-#[inline(always)]
-fn segment_sum<T: Elem + Pod>(
+/// Sums each segment `input[offsets[s] .. offsets[s + 1]]` into `out[s]`
+/// (`i32` wrapping): launch one block of [`SEG_BLOCK`] threads per
+/// segment (`out.len()` = `offsets.len() − 1` blocks). Instances
+/// `device_segmented_reduce_i32` and `device_segmented_reduce_f32`.
+#[kernel(instances(i32, f32))]
+pub fn device_segmented_reduce<T: Elem + Pod>(
     input: GlobalSlice<T>,
     offsets: GlobalSlice<u32>,
     out: OwnedSlice<T, PerBlock<1>>,
@@ -59,29 +61,6 @@ fn segment_sum<T: Elem + Pod>(
     if let Some(mine) = out.leader(&block) {
         mine.store(total);
     }
-}
-
-/// Sums each `i32` segment `input[offsets[s] .. offsets[s + 1]]`
-/// (wrapping) into `out[s]`: launch one block of [`SEG_BLOCK`] threads per
-/// segment (`out.len()` = `offsets.len() − 1` blocks).
-#[kernel]
-pub fn device_segmented_reduce_i32(
-    input: GlobalSlice<i32>,
-    offsets: GlobalSlice<u32>,
-    out: OwnedSlice<i32, PerBlock<1>>,
-) {
-    segment_sum(input, offsets, out);
-}
-
-/// Sums each `f32` segment into `out[s]` (see
-/// [`device_segmented_reduce_i32`]).
-#[kernel]
-pub fn device_segmented_reduce_f32(
-    input: GlobalSlice<f32>,
-    offsets: GlobalSlice<u32>,
-    out: OwnedSlice<f32, PerBlock<1>>,
-) {
-    segment_sum(input, offsets, out);
 }
 
 /// The host model: each segment's sum (`add` in index order) into
