@@ -413,12 +413,7 @@ impl<T: Pod, const BW: u32, const BH: u32> TensorTilesMut<'_, T, BW, BH> {
             &src,
             TensorMap2dMut::<T, BW, BH>::BOX_LEN,
         );
-        let leader = block.thread_rank() == 0;
-        arch::fence_proxy_async_shared();
-        if leader {
-            arch::bulk_wait_group_read();
-        }
-        block.sync();
+        let leader = TileStore::begin(block);
         if leader {
             // SAFETY: a fenced map of writable memory with this box
             // (`TensorMap2dMut::tiles_mut`); `src` checked above, written by
@@ -489,12 +484,7 @@ impl<T: Pod, const W: usize> crate::global::Window<'_, T, crate::global::PerBloc
                 src.len()
             );
         }
-        let leader = block.thread_rank() == 0;
-        arch::fence_proxy_async_shared();
-        if leader {
-            arch::bulk_wait_group_read();
-        }
-        block.sync();
+        let leader = TileStore::begin(block);
         if leader {
             if whole > 0 {
                 // SAFETY: the block's own window (its partition), 16-byte
@@ -512,11 +502,25 @@ impl<T: Pod, const W: usize> crate::global::Window<'_, T, crate::global::PerBloc
     }
 }
 
+#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
 impl TileStore {
+    /// The first steps of a block's bulk store (`store_tile`,
+    /// `Window::store_bulk`), as a collective of `block`: every thread
+    /// fences its shared writes for the copy engine, thread 0 waits until
+    /// its earlier stores have read their sources, the block syncs.
+    /// Whether the caller is thread 0, which then issues the store.
+    #[inline(always)]
+    #[track_caller]
+    fn begin<const M: u32>(block: &ThreadBlock<M>) -> bool {
+        let leader = block.thread_rank() == 0;
+        arch::fence_proxy_async_shared();
+        TileStore { leader }.wait_read(block);
+        leader
+    }
+
     /// Waits until the store (and every earlier one of the block) has read
     /// its source, then syncs `block`: the sources may be written again,
     /// and the block may exit. A collective of the block that stored.
-    #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
     #[inline(always)]
     #[track_caller]
     pub fn wait_read<const M: u32>(self, block: &ThreadBlock<M>) {
@@ -525,7 +529,9 @@ impl TileStore {
         }
         block.sync();
     }
+}
 
+impl TileStore {
     /// Drops the token without waiting: the block's next `store_tile`
     /// waits for this store's reads before its barrier.
     #[inline(always)]
