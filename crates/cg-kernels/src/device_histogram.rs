@@ -105,46 +105,86 @@ pub fn histogram_grid(n: u32, resident: u32) -> u32 {
 type Load = BlockLoad<U4, HISTO_BLOCK, HISTO_VECS, Striped>;
 type Count = BlockHistogram<u32, HISTO_BLOCK, { HISTO_VECS * 4 }, MAX_BINS>;
 
-/// The block's tiles of the first `n` samples of `vectors` (a grid
-/// stride), each thread's 16 samples binned by `bin` (`MAX_BINS`: none)
-/// and counted into its warp's sub-histogram `mine`.
-#[inline(always)]
-fn walk(
-    bin: impl Fn(u32) -> u32,
-    vectors: &[U4],
+/// A block's walk over its tiles of the samples: what the even and the
+/// range kernel share, made once before their binning is chosen.
+struct Walk<'a> {
+    vectors: &'a [U4],
+    /// Samples counted: the first `n` (at most the vectors' samples).
     n: usize,
     rank: usize,
-    mine: &SharedArray<u32, MAX_BINS>,
-    count: &Count,
-    load: &Load,
-) {
-    const TILE_VECS: usize = HISTO_TILE / 4;
-    const { assert!(HISTO_VECS * 4 == 16, "unroll16! covers the samples") };
-    let full = n / HISTO_TILE;
-    let step = grid_dim().x as usize;
-    let mut t = block_idx().x as usize;
-    // The whole tiles, then the last, partial one apart (one path each:
-    // their registers are not live together).
-    while t < full {
-        let v = load.load(&vectors[t * TILE_VECS..]);
-        let mut b = [0u32; HISTO_VECS * 4];
-        unroll16!(i => {
-            b[i] = bin(v[i / 4].0[i % 4]);
-        });
-        count.composite(&b, mine);
-        t += step;
+    /// The calling warp's sub-histogram.
+    mine: SharedArray<u32, MAX_BINS>,
+    count: Count,
+    load: Load,
+}
+
+impl<'a> Walk<'a> {
+    /// The walk of thread `rank` of `block` over the first `n` samples of
+    /// `samples`, counting into its warp's sub-histogram in `smem`.
+    #[inline(always)]
+    fn new(
+        block: &ThreadBlock<HISTO_BLOCK>,
+        rank: usize,
+        smem: &DynamicShared<u32>,
+        samples: &'a GlobalSlice<U4>,
+        n: u32,
+    ) -> Self {
+        let mine = smem.array_at::<MAX_BINS>(rank / 32 * MAX_BINS);
+        let count = Count::without_storage(block);
+        let load = Load::without_storage(block);
+        let vectors = samples.as_slice();
+        let n = (n as usize).min(vectors.len() * 4);
+        Walk {
+            vectors,
+            n,
+            rank,
+            mine,
+            count,
+            load,
+        }
     }
-    let left = n - full * HISTO_TILE;
-    if t == full && left > 0 {
-        // Vectors past `n` are zeros, and so are the last vector's samples
-        // past `n`; neither is counted.
-        let v = load.load_partial(&vectors[t * TILE_VECS..], left.div_ceil(4), U4::default());
-        let mut b = [0u32; HISTO_VECS * 4];
-        unroll16!(i => {
-            let e = ((i / 4) * HISTO_BLOCK as usize + rank) * 4 + i % 4;
-            b[i] = if e < left { bin(v[i / 4].0[i % 4]) } else { MAX_BINS as u32 };
-        });
-        count.composite(&b, mine);
+
+    /// The block's tiles (a grid stride), each thread's 16 samples binned
+    /// by `bin` (`MAX_BINS`: none) and counted into its warp's
+    /// sub-histogram (cleared, a barrier since).
+    #[inline(always)]
+    fn run(&self, bin: impl Fn(u32) -> u32) {
+        let Walk {
+            vectors,
+            n,
+            rank,
+            ref mine,
+            ref count,
+            ref load,
+        } = *self;
+        const TILE_VECS: usize = HISTO_TILE / 4;
+        const { assert!(HISTO_VECS * 4 == 16, "unroll16! covers the samples") };
+        let full = n / HISTO_TILE;
+        let step = grid_dim().x as usize;
+        let mut t = block_idx().x as usize;
+        // The whole tiles, then the last, partial one apart (one path each:
+        // their registers are not live together).
+        while t < full {
+            let v = load.load(&vectors[t * TILE_VECS..]);
+            let mut b = [0u32; HISTO_VECS * 4];
+            unroll16!(i => {
+                b[i] = bin(v[i / 4].0[i % 4]);
+            });
+            count.composite(&b, mine);
+            t += step;
+        }
+        let left = n - full * HISTO_TILE;
+        if t == full && left > 0 {
+            // Vectors past `n` are zeros, and so are the last vector's samples
+            // past `n`; neither is counted.
+            let v = load.load_partial(&vectors[t * TILE_VECS..], left.div_ceil(4), U4::default());
+            let mut b = [0u32; HISTO_VECS * 4];
+            unroll16!(i => {
+                let e = ((i / 4) * HISTO_BLOCK as usize + rank) * 4 + i % 4;
+                b[i] = if e < left { bin(v[i / 4].0[i % 4]) } else { MAX_BINS as u32 };
+            });
+            count.composite(&b, mine);
+        }
     }
 }
 
@@ -196,11 +236,7 @@ pub fn device_histogram_even(
     let smem = dynamic_shared::<u32>();
     clear(&smem, rank);
     block.sync();
-    let mine = smem.array_at::<MAX_BINS>(rank / 32 * MAX_BINS);
-    let count = Count::without_storage(&block);
-    let load = Load::without_storage(&block);
-    let vectors = samples.as_slice();
-    let n = (n as usize).min(vectors.len() * 4);
+    let walk = Walk::new(&block, rank, &smem, &samples, n);
     let inside = move |s: u32| s >= lower && s < upper;
     // One loop per binning, chosen once (the division's code would
     // otherwise sit beside the shift's for every sample).
@@ -212,7 +248,7 @@ pub fn device_histogram_even(
                 MAX_BINS as u32
             }
         };
-        walk(bin, vectors, n, rank, &mine, &count, &load);
+        walk.run(bin);
     } else {
         let range = (upper.wrapping_sub(lower) as u64).max(1);
         let bin = move |s: u32| {
@@ -222,7 +258,7 @@ pub fn device_histogram_even(
                 MAX_BINS as u32
             }
         };
-        walk(bin, vectors, n, rank, &mine, &count, &load);
+        walk.run(bin);
     }
     block.sync();
     flush(&smem, rank, (bins as usize).min(MAX_BINS), &hist);
@@ -259,11 +295,7 @@ pub fn device_histogram_range(
         i += HISTO_BLOCK as usize;
     }
     block.sync();
-    let mine = smem.array_at::<MAX_BINS>(rank / 32 * MAX_BINS);
-    let count = Count::without_storage(&block);
-    let load = Load::without_storage(&block);
-    let vectors = samples.as_slice();
-    let n = (n as usize).min(vectors.len() * 4);
+    let walk = Walk::new(&block, rank, &smem, &samples, n);
     let (lo, hi) = (lv.load(0), lv.load(bins));
     let bin = move |s: u32| {
         if bins == 0 || s < lo || s >= hi {
@@ -282,7 +314,7 @@ pub fn device_histogram_range(
         }
         p as u32
     };
-    walk(bin, vectors, n, rank, &mine, &count, &load);
+    walk.run(bin);
     block.sync();
     flush(&smem, rank, bins, &hist);
 }
