@@ -50,3 +50,4 @@ pub mod smoke;
 pub mod sync;
 pub mod tma;
 pub mod typed;
+pub mod xorshift;

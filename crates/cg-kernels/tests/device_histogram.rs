@@ -8,6 +8,7 @@ use cg_kernels::device_histogram::{
     DEVICE_HISTOGRAM_EVEN, HISTO_BLOCK, HISTO_SMEM_BYTES, HISTO_TILE, U4, even_bin, even_shift,
     histogram_grid,
 };
+use cg_kernels::xorshift::Xorshift;
 use proptest::prelude::*;
 
 /// `U4`s holding `samples` (the last one padded with zeros).
@@ -60,15 +61,8 @@ fn model(samples: &[u32], lower: u32, upper: u32, bins: u32) -> Vec<u32> {
 
 /// A small deterministic generator.
 fn samples(n: usize, seed: u64, max: u32) -> Vec<u32> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            ((x >> 16) as u32) % max
-        })
-        .collect()
+    let mut x = Xorshift::seeded(seed);
+    (0..n).map(|_| ((x.next() >> 16) as u32) % max).collect()
 }
 
 #[test]

@@ -11,6 +11,7 @@ use cg_kernels::device_radix_sort::{
     RADIX_ONESWEEP_I32, RADIX_ONESWEEP_PAIRS_F32, RADIX_ONESWEEP_PAIRS_U32, RADIX_ONESWEEP_U32,
     SORT_BLOCK, sort_tile, sort_tiles,
 };
+use cg_kernels::xorshift::Xorshift;
 use cooperative_groups::primitives::RadixKey;
 use proptest::prelude::*;
 
@@ -158,15 +159,8 @@ fn sorted(keys: &[u32]) -> Vec<u32> {
 }
 
 fn keys(n: usize, seed: u64, mask: u32) -> Vec<u32> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 20) as u32 & mask
-        })
-        .collect()
+    let mut x = Xorshift::seeded(seed);
+    (0..n).map(|_| (x.next() >> 20) as u32 & mask).collect()
 }
 
 #[test]

@@ -5,6 +5,7 @@
 //! each), and random cases under proptest.
 
 use cg_kernels::device_rle::{DEVICE_RLE_ENCODE_I32, RLE_BLOCK, RLE_TILE, rle_grid, rle_model};
+use cg_kernels::xorshift::Xorshift;
 use proptest::prelude::*;
 
 fn dev() -> cg_sim::SimDevice {
@@ -55,13 +56,8 @@ fn model(input: &[i32]) -> (Vec<i32>, Vec<u32>) {
 }
 
 fn runs(n: usize, seed: u64, max_run: u64) -> Vec<i32> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x >> 11
-    };
+    let mut x = Xorshift::seeded(seed);
+    let mut next = move || x.next() >> 11;
     let mut v = Vec::with_capacity(n);
     while v.len() < n {
         let val = (next() % 7) as i32;

@@ -7,6 +7,7 @@
 use cg_kernels::device_segmented_reduce::{
     DEVICE_SEGMENTED_REDUCE_F32, DEVICE_SEGMENTED_REDUCE_I32, SEG_BLOCK, segmented_model,
 };
+use cg_kernels::xorshift::Xorshift;
 use proptest::prelude::*;
 
 fn dev() -> cg_sim::SimDevice {
@@ -54,14 +55,9 @@ fn model_i32(input: &[i32], offsets: &[u32]) -> Vec<i32> {
 /// Small integers in −20..=20 (their `f32` sums are exact in any order;
 /// `i32_sums_wrap` makes sums wrap).
 fn data(n: usize, seed: u64) -> Vec<i32> {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut x = Xorshift::seeded(seed);
     (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            ((x >> 20) % 41) as i32 - 20
-        })
+        .map(|_| ((x.next() >> 20) % 41) as i32 - 20)
         .collect()
 }
 

@@ -9,6 +9,7 @@ use cg_kernels::device_select::{
     DEVICE_SELECT_IF_I32, DEVICE_SELECT_UNIQUE_I32, SELECT_BLOCK, SELECT_TILE, partition_model,
     select_grid, select_model, select_tiles,
 };
+use cg_kernels::xorshift::Xorshift;
 use proptest::prelude::*;
 
 fn dev() -> cg_sim::SimDevice {
@@ -90,13 +91,8 @@ fn model(sel: Sel, input: &[i32], flags: &[u8]) -> Vec<i32> {
 
 /// Runs of lengths 1..=`max_run` of values that mostly change.
 fn data(n: usize, seed: u64, max_run: u64) -> (Vec<i32>, Vec<u8>) {
-    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x >> 11
-    };
+    let mut x = Xorshift::seeded(seed);
+    let mut next = move || x.next() >> 11;
     let mut input = Vec::with_capacity(n);
     while input.len() < n {
         let v = (next() % 1000) as i32 - 500;

@@ -25,6 +25,7 @@ use cg_kernels::device_histogram::{
     DEVICE_HISTOGRAM_EVEN, DEVICE_HISTOGRAM_RANGE, HISTO_BLOCK, HISTO_SMEM_BYTES, HISTO_TILE, U4,
     even_bin, even_shift, histogram_grid, range_bin,
 };
+use cg_kernels::xorshift::Xorshift;
 use cg_runtime::{Backend, Buffer, Dim3, LaunchConfig, tools};
 use serde::Serialize;
 
@@ -64,13 +65,8 @@ const KINDS: [Kind; 2] = [Kind::Even, Kind::Range];
 
 /// Sample `i` of the input: a xorshift stream over `[0, 2^24)`.
 fn samples(n: u32) -> Vec<U4> {
-    let mut x = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        (x >> 40) as u32
-    };
+    let mut x = Xorshift::new(0x2545_f491_4f6c_dd1d);
+    let mut next = move || (x.next() >> 40) as u32;
     (0..n.div_ceil(4))
         .map(|_| U4([next(), next(), next(), next()]))
         .collect()

@@ -25,6 +25,7 @@ use cg_kernels::device_select::{
     DEVICE_PARTITION_FLAGGED_I32, DEVICE_PARTITION_IF_I32, DEVICE_SELECT_FLAGGED_I32,
     DEVICE_SELECT_IF_I32, DEVICE_SELECT_UNIQUE_I32, SELECT_BLOCK, SELECT_TILE, select_grid,
 };
+use cg_kernels::xorshift::Xorshift;
 use cg_runtime::{Backend, Buffer, LaunchConfig, tools};
 use serde::Serialize;
 
@@ -82,13 +83,8 @@ fn name(algo: Algo, cub: bool) -> &'static str {
 
 /// The input and the flags: a xorshift stream.
 fn data(n: u32) -> (Vec<i32>, Vec<u8>) {
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x >> 11
-    };
+    let mut x = Xorshift::new(0x9e37_79b9_7f4a_7c15);
+    let mut next = move || x.next() >> 11;
     let mut input = Vec::with_capacity(n as usize + 8);
     while input.len() < n as usize {
         let v = (next() % 1000) as i32 - 500;

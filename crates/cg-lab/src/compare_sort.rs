@@ -26,6 +26,7 @@ use cg_kernels::device_radix_sort::{
     RADIX_ONESWEEP_I32, RADIX_ONESWEEP_PAIRS_F32, RADIX_ONESWEEP_PAIRS_I32,
     RADIX_ONESWEEP_PAIRS_U32, RADIX_ONESWEEP_U32, SORT_BLOCK, sort_tile, sort_tiles,
 };
+use cg_kernels::xorshift::Xorshift;
 use cg_runtime::{Backend, Buffer, Dim3, LaunchConfig, tools};
 use cooperative_groups::primitives::RadixKey;
 use serde::Serialize;
@@ -44,15 +45,8 @@ const SIM_SIZES: [u32; 2] = [1003, 3 * sort_tile(true) as u32 + 17];
 
 /// The keys: a xorshift stream.
 fn keys(n: u32) -> Vec<u32> {
-    let mut x = 0x2545_f491_4f6c_dd1du64;
-    (0..n)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 32) as u32
-        })
-        .collect()
+    let mut x = Xorshift::new(0x2545_f491_4f6c_dd1d);
+    (0..n).map(|_| (x.next() >> 32) as u32).collect()
 }
 
 type CubFn = unsafe extern "C" fn(*const u32, *mut u32, i32) -> i32;

@@ -14,6 +14,7 @@ use cg_kernels::collectives::model::{
 use cg_kernels::collectives::{
     COMPOSE_F32, COMPOSE_KINDS, COMPOSE_U32, COMPOSE_U64, ComposeArgs, Kind, Params, Seq, Step,
 };
+use cg_kernels::xorshift::Xorshift;
 use cooperative_groups::intrinsics::thread_idx;
 use cooperative_groups::prelude::*;
 use cooperative_groups::{Kernel, kernel};
@@ -106,13 +107,8 @@ fn tile_max_then_broadcast() {
 
 /// Values with few distinct entries and a spread, deterministic.
 fn inputs<T: TestValue>(n: usize, seed: u64, density: u32) -> Inputs<T> {
-    let mut x = seed | 1;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut x = Xorshift::new(seed | 1);
+    let mut next = move || x.next();
     let values = (0..n)
         .map(|_| T::from_raw(next() as i32 as i64 % 1000))
         .collect();
