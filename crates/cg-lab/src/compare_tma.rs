@@ -448,6 +448,19 @@ fn csv(points: &[Point]) -> String {
     s
 }
 
+/// A table's header: `first`, then a column per matrix side.
+fn header(s: &mut String, first: &str) {
+    let _ = write!(s, "| {first} |");
+    for side in SIDES {
+        let _ = write!(s, " {side}² |");
+    }
+    let _ = write!(s, "\n| --- |");
+    for _ in SIDES {
+        let _ = write!(s, " ---: |");
+    }
+    s.push('\n');
+}
+
 fn markdown(
     points: &[Point],
     p: &crate::results::Platform,
@@ -474,15 +487,7 @@ fn markdown(
          {timing}; all sizes and kernels interleaved. Bandwidth = 2·4·side² bytes / median time; {}.\n",
         p.peak_text()
     );
-    let _ = write!(s, "| kernel |");
-    for side in SIDES {
-        let _ = write!(s, " {side}² |");
-    }
-    let _ = write!(s, "\n| --- |");
-    for _ in SIDES {
-        let _ = write!(s, " ---: |");
-    }
-    s.push('\n');
+    header(&mut s, "kernel");
     for (i, v) in VARS.iter().enumerate() {
         let _ = write!(s, "| {} (`{}`) |", v.label, v.name());
         for side in SIDES {
@@ -498,15 +503,8 @@ fn markdown(
         }
         s.push('\n');
     }
-    let _ = write!(s, "\n| Rust ÷ C++ (time) |");
-    for side in SIDES {
-        let _ = write!(s, " {side}² |");
-    }
-    let _ = write!(s, "\n| --- |");
-    for _ in SIDES {
-        let _ = write!(s, " ---: |");
-    }
     s.push('\n');
+    header(&mut s, "Rust ÷ C++ (time)");
     for &(r, c) in &PAIRS {
         let _ = write!(s, "| `{}` ÷ `{}` |", VARS[r].name(), VARS[c].name());
         for side in SIDES {
