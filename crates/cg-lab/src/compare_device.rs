@@ -240,19 +240,31 @@ struct Bench<'a> {
     sum_i: Buffer<i32>,
     sum_f: Buffer<f32>,
     states: Buffer<u64>,
-    /// Per size: `n`, the segmented sum's offsets, and the segment count.
-    segments: Vec<(u32, Buffer<u32>, u32)>,
+    /// The segmented sums' outputs (the most segments of any size).
+    seg_i: Buffer<i32>,
+    seg_f: Buffer<f32>,
+    /// The segmented sum's input, per size.
+    segments: Vec<Segments>,
     reduce_grid: u32,
     epoch: u32,
 }
 
-/// The segmented sum's offsets for `n` elements among `segments` (a
-/// [`Bench`]'s), and its segment count.
-fn segments_of(segments: &[(u32, Buffer<u32>, u32)], n: u32) -> Result<(&Buffer<u32>, u32)> {
+/// The segmented sum of the first `n` elements.
+struct Segments {
+    n: u32,
+    /// [`segment_offsets`]`(n)`, on the device.
+    offsets: Buffer<u32>,
+    /// Segments: `offsets.len() − 1`.
+    count: u32,
+    /// Each segment's sum (the host's, made once with the input).
+    want: Vec<i32>,
+}
+
+/// The segmented sum of `n` elements among `segments` (a [`Bench`]'s).
+fn segments_of(segments: &[Segments], n: u32) -> Result<&Segments> {
     segments
         .iter()
-        .find(|(m, _, _)| *m == n)
-        .map(|(_, o, k)| (o, *k))
+        .find(|g| g.n == n)
         .with_context(|| format!("no segment offsets for n = {n}"))
 }
 
@@ -287,14 +299,14 @@ impl Bench<'_> {
                         (cub.scan_f32)(self.in_f.as_ptr(), self.out_f.as_ptr(), n as i32)
                     }
                     (Algo::Segmented, ty) => {
-                        let (o, k) = segments_of(&self.segments, n)?;
-                        let o = o.as_ptr().cast_const();
+                        let g = segments_of(&self.segments, n)?;
+                        let (o, k) = (g.offsets.as_ptr().cast_const(), g.count);
                         match ty {
                             Ty::I32 => {
-                                (cub.seg_i32)(self.in_i.as_ptr(), self.out_i.as_ptr(), k as i32, o)
+                                (cub.seg_i32)(self.in_i.as_ptr(), self.seg_i.as_ptr(), k as i32, o)
                             }
                             Ty::F32 => {
-                                (cub.seg_f32)(self.in_f.as_ptr(), self.out_f.as_ptr(), k as i32, o)
+                                (cub.seg_f32)(self.in_f.as_ptr(), self.seg_f.as_ptr(), k as i32, o)
                             }
                         }
                     }
@@ -327,11 +339,11 @@ impl Bench<'_> {
         }
         if v.algo == Algo::Segmented {
             // Typed parameters: a safe launch, one block per segment.
-            let (o, k) = segments_of(&self.segments, n)?;
-            let cfg = LaunchConfig::linear(k, SEG_BLOCK);
+            let g = segments_of(&self.segments, n)?;
+            let (o, cfg) = (&g.offsets, LaunchConfig::linear(g.count, SEG_BLOCK));
             match v.ty {
                 Ty::I32 => {
-                    let args = (&self.in_i, o, &mut self.out_i);
+                    let args = (&self.in_i, o, &mut self.seg_i);
                     match b {
                         Backend::Gpu(g) if !sync => {
                             g.launch(&DEVICE_SEGMENTED_REDUCE_I32, &cfg, args)?
@@ -340,7 +352,7 @@ impl Bench<'_> {
                     }
                 }
                 Ty::F32 => {
-                    let args = (&self.in_f, o, &mut self.out_f);
+                    let args = (&self.in_f, o, &mut self.seg_f);
                     match b {
                         Backend::Gpu(g) if !sync => {
                             g.launch(&DEVICE_SEGMENTED_REDUCE_F32, &cfg, args)?
@@ -454,14 +466,11 @@ impl Bench<'_> {
                 // Every segment's sum exactly: the elements are small
                 // integers, so `f32` sums of at most 2048 are exact in any
                 // order.
-                let (o, k) = segments_of(&self.segments, n)?;
-                let offsets = o.to_vec()?;
-                let ints: Vec<i32> = (0..n).map(elem).collect();
-                let mut want = vec![0i32; k as usize];
-                segmented_model(&ints, &offsets, &mut want);
+                let g = segments_of(&self.segments, n)?;
+                let (want, k) = (&g.want, g.count);
                 let got: Vec<i32> = match ty {
-                    Ty::I32 => self.out_i.to_vec()?[..k as usize].to_vec(),
-                    Ty::F32 => self.out_f.to_vec()?[..k as usize]
+                    Ty::I32 => self.seg_i.to_vec()?[..k as usize].to_vec(),
+                    Ty::F32 => self.seg_f.to_vec()?[..k as usize]
                         .iter()
                         .map(|&x| x as i32)
                         .collect(),
@@ -516,15 +525,22 @@ fn bench<'a>(
     reduce_grid: u32,
 ) -> Result<Bench<'a>> {
     let max = *sizes.iter().max().context("sizes")?;
+    let ints: Vec<i32> = (0..max).map(elem).collect();
     let segments = sizes
         .iter()
         .map(|&n| {
             let o = segment_offsets(n);
-            let k = o.len() as u32 - 1;
-            Ok((n, backend.upload(&o)?, k))
+            let mut want = vec![0; o.len() - 1];
+            segmented_model(&ints, &o, &mut want);
+            Ok(Segments {
+                n,
+                offsets: backend.upload(&o)?,
+                count: want.len() as u32,
+                want,
+            })
         })
         .collect::<Result<Vec<_>>>()?;
-    let ints: Vec<i32> = (0..max).map(elem).collect();
+    let most = segments.iter().map(|g| g.count).max().unwrap_or(0).max(1) as usize;
     let floats: Vec<f32> = ints.iter().map(|&x| x as f32).collect();
     Ok(Bench {
         backend,
@@ -536,6 +552,8 @@ fn bench<'a>(
         sum_i: backend.alloc(1)?,
         sum_f: backend.alloc(1)?,
         states: backend.alloc(scan_tiles(max).max(1) as usize)?,
+        seg_i: backend.alloc(most)?,
+        seg_f: backend.alloc(most)?,
         segments,
         reduce_grid,
         epoch: 0,
@@ -635,7 +653,7 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
             let var = VARS[v];
             let n = SIZES[s];
             let ms = Summary::of(&smp);
-            let segments = segments_of(&b.segments, n).map_or(0, |(_, k)| k);
+            let segments = segments_of(&b.segments, n).map_or(0, |g| g.count);
             let gbps = var.bytes(n, segments) / (ms.median * 1e-3) / 1e9;
             Point {
                 n,
