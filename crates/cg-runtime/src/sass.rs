@@ -51,6 +51,13 @@ pub fn assemble(
 /// Disassembles a cubin with `nvdisasm -c` or `cuobjdump -sass` (chosen by
 /// the tool's file name) and splits the listing per kernel.
 pub fn disassemble(tool: &Path, cubin: &Path) -> Result<Listing, String> {
+    disassemble_text(tool, cubin).map(|text| parse_listing(&text))
+}
+
+/// The listing of a cubin by `nvdisasm -c` or `cuobjdump -sass` (chosen by
+/// the tool's file name), as the tool prints it ([`parse_listing`] splits
+/// it).
+pub fn disassemble_text(tool: &Path, cubin: &Path) -> Result<String, String> {
     let is_cuobjdump = tool
         .file_name()
         .is_some_and(|n| n.to_string_lossy().starts_with("cuobjdump"));
@@ -71,7 +78,7 @@ pub fn disassemble(tool: &Path, cubin: &Path) -> Result<Listing, String> {
             String::from_utf8_lossy(&out.stderr)
         ));
     }
-    Ok(parse_listing(&String::from_utf8_lossy(&out.stdout)))
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
 /// Splits an `nvdisasm` or `cuobjdump -sass` listing into kernels.

@@ -22,7 +22,7 @@ use std::time::{Duration, SystemTime};
 /// The most the cache keeps (one tree's modules take about 100 MB).
 pub const CACHE_BYTES: u64 = 256 << 20;
 
-use cg_runtime::sass::{Listing, parse_listing};
+use cg_runtime::sass::{Listing, disassemble_text, parse_listing};
 
 /// One module assembled by `ptxas -arch=sm_XX -v`.
 pub struct Assembled {
@@ -151,8 +151,8 @@ pub fn assemble(ptxas: &Path, ptx: &str, sm: u32) -> Result<Assembled, String> {
     })
 }
 
-/// The SASS of `ptx` for `sm` (`nvdisasm -c` of [`assemble`]'s cubin, kept
-/// beside it), split per kernel.
+/// The SASS of `ptx` for `sm` (`nvdisasm -c` of [`assemble`]'s cubin, its
+/// text kept beside it), split per kernel.
 pub fn sass(ptxas: &Path, nvdisasm: &Path, ptx: &str, sm: u32) -> Result<Listing, String> {
     let a = assemble(ptxas, ptx, sm)?;
     let dir = a.cubin.parent().expect("an entry folder").to_path_buf();
@@ -160,19 +160,7 @@ pub fn sass(ptxas: &Path, nvdisasm: &Path, ptx: &str, sm: u32) -> Result<Listing
     if let Ok(s) = std::fs::read_to_string(&text) {
         return Ok(parse_listing(&s));
     }
-    let out = Command::new(nvdisasm)
-        .arg("-c")
-        .arg(&a.cubin)
-        .output()
-        .map_err(|e| format!("running {}: {e}", nvdisasm.display()))?;
-    if !out.status.success() {
-        return Err(format!(
-            "{} failed:\n{}",
-            nvdisasm.display(),
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    let s = String::from_utf8_lossy(&out.stdout).into_owned();
+    let s = disassemble_text(nvdisasm, &a.cubin)?;
     let part = scratch(&text);
     std::fs::write(&part, &s).map_err(|e| e.to_string())?;
     std::fs::rename(&part, &text).map_err(|e| e.to_string())?;
