@@ -28,24 +28,35 @@ pub fn assemble(
     dir: &Path,
     stem: &str,
 ) -> Result<PathBuf, String> {
+    assemble_verbose(ptxas, ptx, sm, dir, stem).map(|(cubin, _)| cubin)
+}
+
+/// [`assemble`] with `-v`: the cubin and ptxas's report (each kernel's
+/// registers, spills, barriers, shared and local memory).
+pub fn assemble_verbose(
+    ptxas: &Path,
+    ptx: &str,
+    sm: u32,
+    dir: &Path,
+    stem: &str,
+) -> Result<(PathBuf, String), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
     let src = dir.join(format!("{stem}.ptx"));
     let cubin = dir.join(format!("{stem}.cubin"));
     std::fs::write(&src, ptx).map_err(|e| format!("writing {}: {e}", src.display()))?;
     let out = Command::new(ptxas)
         .arg(format!("-arch=sm_{sm}"))
+        .arg("-v")
         .arg(&src)
         .arg("-o")
         .arg(&cubin)
         .output()
         .map_err(|e| format!("running {}: {e}", ptxas.display()))?;
+    let log = String::from_utf8_lossy(&out.stderr).into_owned();
     if !out.status.success() {
-        return Err(format!(
-            "ptxas -arch=sm_{sm} failed:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        ));
+        return Err(format!("ptxas -arch=sm_{sm} failed:\n{log}"));
     }
-    Ok(cubin)
+    Ok((cubin, log))
 }
 
 /// Disassembles a cubin with `nvdisasm -c` or `cuobjdump -sass` (chosen by

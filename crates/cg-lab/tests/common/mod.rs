@@ -15,14 +15,13 @@
 
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
 /// The most the cache keeps (one tree's modules take about 100 MB).
 pub const CACHE_BYTES: u64 = 256 << 20;
 
-use cg_runtime::sass::{Listing, disassemble_text, parse_listing};
+use cg_runtime::sass::{Listing, assemble_verbose, disassemble_text, parse_listing};
 
 /// One module assembled by `ptxas -arch=sm_XX -v`.
 pub struct Assembled {
@@ -60,7 +59,7 @@ fn size_of(dir: &Path) -> u64 {
     })
 }
 
-/// Removes the least recently used entries (by their `in.ptx`'s time,
+/// Removes the least recently used entries (by their `module.ptx`'s time,
 /// which a hit renews) until the cache holds at most [`CACHE_BYTES`],
 /// sparing those used in the last ten minutes.
 fn prune() {
@@ -71,7 +70,7 @@ fn prune() {
         .flatten()
         .filter(|e| !e.file_name().to_string_lossy().contains(".part-"))
         .map(|e| {
-            let used = std::fs::metadata(e.path().join("in.ptx"))
+            let used = std::fs::metadata(e.path().join("module.ptx"))
                 .and_then(|m| m.modified())
                 .unwrap_or(SystemTime::UNIX_EPOCH);
             (used, size_of(&e.path()), e.path())
@@ -106,8 +105,8 @@ fn scratch(path: &Path) -> PathBuf {
 
 /// Whether `dir` holds a finished entry made from exactly `ptx`.
 fn hit(dir: &Path, ptx: &str) -> bool {
-    std::fs::read(dir.join("in.ptx")).is_ok_and(|p| p == ptx.as_bytes())
-        && dir.join("out.cubin").is_file()
+    std::fs::read(dir.join("module.ptx")).is_ok_and(|p| p == ptx.as_bytes())
+        && dir.join("module.cubin").is_file()
         && dir.join("ptxas.log").is_file()
 }
 
@@ -116,21 +115,10 @@ pub fn assemble(ptxas: &Path, ptx: &str, sm: u32) -> Result<Assembled, String> {
     let dir = entry(ptxas, ptx, sm);
     if !hit(&dir, ptx) {
         let tmp = scratch(&dir);
-        std::fs::create_dir_all(&tmp).map_err(|e| format!("{}: {e}", tmp.display()))?;
-        std::fs::write(tmp.join("in.ptx"), ptx).map_err(|e| e.to_string())?;
-        let out = Command::new(ptxas)
-            .arg(format!("-arch=sm_{sm}"))
-            .arg("-v")
-            .arg(tmp.join("in.ptx"))
-            .arg("-o")
-            .arg(tmp.join("out.cubin"))
-            .output()
-            .map_err(|e| format!("running {}: {e}", ptxas.display()))?;
-        let log = String::from_utf8_lossy(&out.stderr).into_owned();
-        if !out.status.success() {
+        // Failures are reported, not kept.
+        let (_, log) = assemble_verbose(ptxas, ptx, sm, &tmp, "module").inspect_err(|_| {
             std::fs::remove_dir_all(&tmp).ok();
-            return Err(format!("ptxas -arch=sm_{sm} failed:\n{log}"));
-        }
+        })?;
         std::fs::write(tmp.join("ptxas.log"), &log).map_err(|e| e.to_string())?;
         if std::fs::rename(&tmp, &dir).is_err() {
             // Another run finished the same entry first.
@@ -139,14 +127,14 @@ pub fn assemble(ptxas: &Path, ptx: &str, sm: u32) -> Result<Assembled, String> {
         prune();
     } else if let Ok(f) = std::fs::File::options()
         .append(true)
-        .open(dir.join("in.ptx"))
+        .open(dir.join("module.ptx"))
     {
         // A hit: the entry is recently used.
         f.set_modified(SystemTime::now()).ok();
     }
     let log = std::fs::read_to_string(dir.join("ptxas.log")).map_err(|e| e.to_string())?;
     Ok(Assembled {
-        cubin: dir.join("out.cubin"),
+        cubin: dir.join("module.cubin"),
         log,
     })
 }
