@@ -5,7 +5,8 @@
 //!
 //! A result is kept under `CARGO_TARGET_TMPDIR/ptxas-cache/<key>/` with the
 //! PTX it came from; a hit compares that PTX with the one asked for, byte
-//! for byte, so a stale or colliding entry is never used. Failures are not
+//! for byte, so a stale or colliding entry is never used, and the tools'
+//! paths, sizes and times are part of the keys. Failures are not
 //! kept: a PTX that ptxas rejects is assembled (and reported) every time.
 //! The cache keeps at most [`CACHE_BYTES`]: after each new entry, the
 //! entries least recently used (and not in the last ten minutes, so not by
@@ -31,18 +32,28 @@ pub struct Assembled {
     pub log: String,
 }
 
-/// The cache folder of `ptx` for `sm` with `tool` (its path, size and
-/// modification time are part of the key).
+/// The cache folder of `ptx` for `sm` with ptxas `tool` ([`tool_key`]).
 fn entry(tool: &Path, ptx: &str, sm: u32) -> PathBuf {
     let mut h = std::hash::DefaultHasher::new();
     ptx.hash(&mut h);
     sm.hash(&mut h);
+    root().join(format!(
+        "sm{sm}-{:016x}-{:016x}",
+        h.finish(),
+        tool_key(tool)
+    ))
+}
+
+/// A tool's path, size and modification time, hashed: a rebuilt or
+/// replaced tool makes new entries.
+fn tool_key(tool: &Path) -> u64 {
+    let mut h = std::hash::DefaultHasher::new();
     tool.hash(&mut h);
     if let Ok(m) = std::fs::metadata(tool) {
         m.len().hash(&mut h);
         m.modified().ok().hash(&mut h);
     }
-    root().join(format!("sm{sm}-{:016x}", h.finish()))
+    h.finish()
 }
 
 fn root() -> PathBuf {
@@ -140,11 +151,11 @@ pub fn assemble(ptxas: &Path, ptx: &str, sm: u32) -> Result<Assembled, String> {
 }
 
 /// The SASS of `ptx` for `sm` (`nvdisasm -c` of [`assemble`]'s cubin, its
-/// text kept beside it), split per kernel.
+/// text kept beside it under `nvdisasm`'s [`tool_key`]), split per kernel.
 pub fn sass(ptxas: &Path, nvdisasm: &Path, ptx: &str, sm: u32) -> Result<Listing, String> {
     let a = assemble(ptxas, ptx, sm)?;
     let dir = a.cubin.parent().expect("an entry folder").to_path_buf();
-    let text = dir.join("sass.txt");
+    let text = dir.join(format!("sass-{:016x}.txt", tool_key(nvdisasm)));
     if let Ok(s) = std::fs::read_to_string(&text) {
         return Ok(parse_listing(&s));
     }
