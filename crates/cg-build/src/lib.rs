@@ -356,7 +356,7 @@ impl KernelCrate {
         }
         let text = fs::read_to_string(&emitted)
             .map_err(|e| Error::new(format!("cannot read {}: {e}", emitted.display())))?;
-        fs::write(ptx, align_grid_constants(&text))
+        fs::write(ptx, declare_launch_bounds(&align_grid_constants(&text)))
             .map_err(|e| Error::new(format!("cannot write {}: {e}", ptx.display())))
     }
 
@@ -464,6 +464,50 @@ pub fn align_grid_constants(ptx: &str) -> String {
                 out.push_str(size);
             }
             None => out.push_str(line),
+        }
+    }
+    out
+}
+
+/// The PTX with each entry that `#[kernel(launch_bounds(T, B))]` marked
+/// (`// cg-launch-bounds NAME T B` in its body) declaring `.maxntid T, 1,
+/// 1` and, when `B > 0`, `.minnctapersm B` in its header, as nvcc does for
+/// `__launch_bounds__(T, B)`; ptxas then budgets registers for `B` blocks
+/// of `T` threads per SM. rustc cannot declare either.
+pub fn declare_launch_bounds(ptx: &str) -> String {
+    const MARK: &str = "// cg-launch-bounds ";
+    let bounds: Vec<(&str, &str, &str)> = ptx
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix(MARK))
+        .filter_map(|m| {
+            let mut it = m.split_whitespace();
+            Some((it.next()?, it.next()?, it.next()?))
+        })
+        .collect();
+    if bounds.is_empty() {
+        return ptx.to_string();
+    }
+    let mut out = String::with_capacity(ptx.len() + 64 * bounds.len());
+    let mut pending: Option<(&str, &str)> = None;
+    for line in ptx.split_inclusive('\n') {
+        let t = line.trim();
+        if let Some(rest) = t
+            .strip_prefix(".visible .entry ")
+            .or_else(|| t.strip_prefix(".entry "))
+        {
+            let name = rest.split('(').next().unwrap_or("").trim();
+            pending = bounds
+                .iter()
+                .find(|b| b.0 == name)
+                .map(|&(_, threads, blocks)| (threads, blocks));
+        }
+        out.push_str(line);
+        if let (Some((threads, blocks)), true) = (pending, t.ends_with(')')) {
+            out.push_str(&format!(".maxntid {threads}, 1, 1\n"));
+            if blocks != "0" {
+                out.push_str(&format!(".minnctapersm {blocks}\n"));
+            }
+            pending = None;
         }
     }
     out
@@ -829,6 +873,22 @@ mod tests {
         );
         assert!(out.contains(".param .u32 k_param_2\n"), "{out}");
         assert_eq!(align_grid_constants("no marks"), "no marks");
+    }
+
+    #[test]
+    fn marked_entries_declare_their_launch_bounds() {
+        let ptx = ".visible .entry a(\n\t.param .u32 a_param_0\n)\n{\n\t// cg-launch-bounds a 256 3\n}\n\
+                   .visible .entry b(\n\t.param .u32 b_param_0\n)\n{\n}\n\
+                   .visible .entry c()\n{\n\t// cg-launch-bounds c 128 0\n}\n";
+        let out = declare_launch_bounds(ptx);
+        assert!(
+            out.contains("a_param_0\n)\n.maxntid 256, 1, 1\n.minnctapersm 3\n{"),
+            "{out}"
+        );
+        assert!(out.contains("b_param_0\n)\n{"), "{out}");
+        assert!(out.contains("c()\n.maxntid 128, 1, 1\n{"), "{out}");
+        assert_eq!(out.matches(".maxntid").count(), 2, "{out}");
+        assert_eq!(declare_launch_bounds("no marks"), "no marks");
     }
 
     #[test]

@@ -7,19 +7,26 @@
 //! `counts[j]`, and the number of runs to `num_runs[0]`.
 //!
 //! Single pass, laid out as the selections (`device_select`: one block of
-//! [`RLE_BLOCK`] threads per tile of [`RLE_TILE`] elements, a warp's
-//! rounds of 32 contiguous elements, a `ballot` of the run heads — the
-//! elements that differ from the one before — per round). Two look-backs
-//! give each warp what precedes it: the number of heads (the runs before
-//! it: where its heads go), and the index of the last head (the start of
-//! the run its first element continues) — a scan with `max` over the
-//! warps' last head indices, in tile states of its own. The head at index
-//! `i` then writes its value, and the length of the run before it, `i −`
-//! the index of the head before it (the next lower lane of its round with
-//! a head, else the warp's last head so far); the last warp of the last
-//! tile writes the last run's length (`n −` the last head) and the number
+//! [`RLE_BLOCK`] threads per tile of [`RLE_TILE`] elements, staged in
+//! shared memory by `memcpy_async`, a warp's rounds of 32 contiguous
+//! elements, a `ballot` of the run heads — the elements that differ from
+//! the one before — per round). Two look-backs, run at once by two warps
+//! (`device_wide`'s `tile_offsets2`), give each warp what precedes it: the
+//! number of heads (the runs before it: where its heads go), and the
+//! index of the last head (the start of the run the tile's first element
+//! continues) — a scan with `max` over the warps' last head indices, in
+//! tile states of its own. Each head's index then goes to its run's place
+//! in a second shared buffer, and the block writes the tile's runs in
+//! order (CUB's two-phase scatter: consecutive threads write consecutive
+//! runs): run `s`'s value (the element at its head) and the length of the
+//! run before it (its head's index minus the previous head's). The last
+//! block writes the last run's length (`n −` the last head) and the number
 //! of runs. The input is read once, each run's value and length written
 //! once.
+//!
+//! The shape is measured (H200, `docs/results/h200/runs/2026-12-03-select-staged-*`):
+//! the two look-backs one after the other, the elements in registers, or
+//! each head storing its own run directly were each slower.
 //!
 //! The tile states are the device scan's (two arrays of one `u64` per
 //! block of the grid, one new non-zero `epoch` per launch for both, no
@@ -27,16 +34,19 @@
 
 use cooperative_groups::intrinsics::block_idx;
 use cooperative_groups::prelude::*;
-use cooperative_groups::{ShflValue, kernel};
+use cooperative_groups::{ShflValue, dynamic_shared, kernel, memcpy_async, unroll, wait};
 
-use crate::device_wide::{Elem, tile_offset};
+use crate::device_wide::{Elem, V4, tile_offsets2};
 
 /// Threads per block.
 pub const RLE_BLOCK: u32 = 256;
 /// Elements per thread (rounds of a warp).
-pub const RLE_ITEMS: usize = 16;
+pub const RLE_ITEMS: usize = 24;
 /// Elements per tile (block).
 pub const RLE_TILE: usize = RLE_BLOCK as usize * RLE_ITEMS;
+/// Dynamic shared memory per block: the tile's elements, then its heads'
+/// indices in run order.
+pub const RLE_SMEM_BYTES: u32 = (8 * RLE_TILE) as u32;
 
 /// Tiles of an encoding of `n` elements.
 pub const fn rle_tiles(n: u32) -> u32 {
@@ -90,9 +100,10 @@ pub type RleArgs = (
 
 /// The runs of the first `n` elements of `input`: values to `unique`,
 /// lengths to `counts` (room for `n` each), their number to
-/// `num_runs[0]`. Grid [`rle_grid`]`(n)` blocks of [`RLE_BLOCK`];
-/// `count_states` and `head_states` one `u64` per block each; `epoch` new
-/// and non-zero each launch on them.
+/// `num_runs[0]`. Grid [`rle_grid`]`(n)` blocks of [`RLE_BLOCK`] with
+/// [`RLE_SMEM_BYTES`] of dynamic shared memory; `count_states` and
+/// `head_states` one `u64` per block each; `epoch` new and non-zero each
+/// launch on them.
 #[kernel]
 #[allow(clippy::too_many_arguments)]
 pub fn device_rle_encode_i32(
@@ -107,97 +118,118 @@ pub fn device_rle_encode_i32(
 ) {
     let block = this_thread_block().with_threads::<RLE_BLOCK>();
     let warp = tiled_partition::<32>(&block);
-    let n_elems = n as usize;
+    let warp_len = 32 * RLE_ITEMS;
+    let n = n as usize;
     let tile = block_idx().x as usize;
+    let base = tile * RLE_TILE;
     let w = (block.thread_rank() / 32) as usize;
     let lane = warp.thread_rank() as usize;
-    let wbase = tile * RLE_TILE + w * 32 * RLE_ITEMS;
-    let mut x = [0i32; RLE_ITEMS];
+    let wloc = w * warp_len;
+    let wbase = base + wloc;
+    // The tile's elements, then its heads' indices in run order.
+    let words = dynamic_shared::<i32>();
+    let heads_at = dynamic_shared::<u32>();
+    if base + RLE_TILE <= n && (input as usize).is_multiple_of(16) {
+        // SAFETY: the warp's part of a whole tile, 16-byte aligned.
+        let src = unsafe {
+            core::slice::from_raw_parts(input.add(wbase).cast::<V4<i32>>(), warp_len / 4)
+        };
+        memcpy_async(
+            &warp,
+            dynamic_shared::<V4<i32>>().slice(wloc / 4, warp_len / 4),
+            src,
+        );
+        wait(&warp);
+    } else {
+        unroll!(k in 0..RLE_ITEMS => {
+            let e = wloc + 32 * k + lane;
+            let i = base + e;
+            // SAFETY: `i < n`: inside the input.
+            words.store(e, if i < n { unsafe { input.add(i).read() } } else { 0 });
+        });
+        warp.sync();
+    }
+    // The element before the warp's first, from memory (the others' are
+    // in the warp's own part).
+    let before_warp = if lane == 0 && wbase > 0 && wbase < n {
+        // SAFETY: `0 < wbase < n`: inside the input.
+        unsafe { input.add(wbase - 1).read() }
+    } else {
+        0
+    };
     let mut masks = [0u32; RLE_ITEMS];
     let mut heads = 0u32;
     let mut last_head = 0u32;
-    const { assert!(RLE_ITEMS == 16, "unroll16! covers the rounds") };
-    unroll16!(k => {
-        let i = wbase + 32 * k + lane;
-        let valid = i < n_elems;
-        if valid {
-            // SAFETY: `i < n`: inside the input.
-            x[k] = unsafe { input.add(i).read() };
-        }
-        // The element before: the lane below's, lane 0's from the round
-        // before (lane 31), or, in round 0, from memory.
-        let up = warp.shfl_up(x[k], 1);
-        let last = if k > 0 { warp.shfl(x[k - 1], 31) } else { 0 };
-        let prev = if lane > 0 {
-            up
-        } else if k > 0 {
-            last
-        } else if valid && i > 0 {
-            // SAFETY: `0 < i < n`: inside the input.
-            unsafe { input.add(i - 1).read() }
-        } else {
-            0
-        };
-        masks[k] = warp.ballot(valid && (i == 0 || x[k] != prev));
+    unroll!(k in 0..RLE_ITEMS => {
+        let e = wloc + 32 * k + lane;
+        let i = base + e;
+        let x = words.load(e);
+        let prev = if 32 * k + lane > 0 { words.load(e - 1) } else { before_warp };
+        masks[k] = warp.ballot(i < n && (i == 0 || x != prev));
         heads += masks[k].count_ones();
         if masks[k] != 0 {
             last_head = (wbase + 32 * k + 31 - masks[k].leading_zeros() as usize) as u32;
         }
     });
-    let runs_before =
-        tile_offset::<i32, RLE_BLOCK>(&block, &warp, heads as i32, count_states, epoch)
-            .map_or(0, |b| b as u32) as usize;
-    // The second tile offset reuses the first's shared words (a shared
-    // array is one allocation per source site, however often inlined):
-    // its first stores wait for every thread's last reads of them.
-    block.sync();
-    let head_before = tile_offset::<HeadIndex, RLE_BLOCK>(
+    let (runs, last) = tile_offsets2::<i32, HeadIndex, RLE_BLOCK>(
         &block,
         &warp,
+        heads as i32,
         HeadIndex(last_head),
+        count_states,
         head_states,
         epoch,
-    )
-    .map_or(0, |h| h.0);
+    );
+    // Each head's index to its run's place in the tile.
     let below = (1u32 << lane) - 1;
-    let mut at = runs_before;
-    // The index of the last head before the current round (warp-uniform).
-    let mut last = head_before as usize;
-    unroll16!(k => {
+    let mut at = runs.warps_before.map_or(0, |b| b as u32) as usize;
+    unroll!(k in 0..RLE_ITEMS => {
         let m = masks[k];
         if m >> lane & 1 != 0 {
-            let i = wbase + 32 * k + lane;
-            let j = at + (m & below).count_ones() as usize;
-            let lower = m & below;
-            let p = if lower != 0 {
-                wbase + 32 * k + 31 - lower.leading_zeros() as usize
-            } else {
-                last
-            };
-            // SAFETY: `j` is below the number of runs (≤ n): inside both
-            // outputs; each run's value is written by its head, its length
-            // by the next run's head (or, for the last run, below), once.
+            let s = at + (m & below).count_ones() as usize;
+            heads_at.store(RLE_TILE + s, (wbase + 32 * k + lane) as u32);
+        }
+        at += m.count_ones() as usize;
+    });
+    debug_assert!(at <= RLE_TILE, "the tile's heads fit it");
+    block.sync();
+    // Run `s` of the tile: its value, and the length of the run before it.
+    let prefix = runs.prefix.map_or(0, |p| p as u32) as usize;
+    let count = runs.aggregate as u32 as usize;
+    let head_before = last.prefix.map_or(0, |h| h.0) as usize;
+    let t = block.thread_rank() as usize;
+    unroll!(r in 0..RLE_ITEMS => {
+        let s = t + RLE_BLOCK as usize * r;
+        if s < count {
+            let i = heads_at.load(RLE_TILE + s) as usize;
+            let p = if s > 0 { heads_at.load(RLE_TILE + s - 1) as usize } else { head_before };
+            // SAFETY: `prefix + s` is below the number of runs (≤ n):
+            // inside both outputs; each run's value is written by its
+            // head, its length by the next run's head (or, for the last
+            // run, below), once.
             unsafe {
-                unique.add(j).write(x[k]);
-                if j > 0 {
-                    counts.add(j - 1).write((i - p) as u32);
+                unique.add(prefix + s).write(words.load(i - base));
+                if prefix + s > 0 {
+                    counts.add(prefix + s - 1).write((i - p) as u32);
                 }
             }
         }
-        at += m.count_ones() as usize;
-        if m != 0 {
-            last = wbase + 32 * k + 31 - m.leading_zeros() as usize;
-        }
     });
-    // The last warp of the last tile: `at` runs in all, the last from `last`.
-    let last_tile = rle_grid(n) as usize - 1;
-    if tile == last_tile && w == (RLE_BLOCK / 32) as usize - 1 && lane == 0 {
-        // SAFETY: one `u32` count, and (with runs) the last run's length,
-        // each written by this one thread.
+    // The last tile: the number of runs, and the last run's length (from
+    // the tile's last head, or the one before the tile).
+    if tile == n.div_ceil(RLE_TILE).max(1) - 1 && t == 0 {
+        let total = prefix + count;
+        let l = if count > 0 {
+            heads_at.load(RLE_TILE + count - 1) as usize
+        } else {
+            head_before
+        };
+        // SAFETY: one count and (with runs) the last run's length, each
+        // written by this one thread.
         unsafe {
-            num_runs.write(at as u32);
-            if at > 0 {
-                counts.add(at - 1).write((n_elems - last) as u32);
+            num_runs.write(total as u32);
+            if total > 0 {
+                counts.add(total - 1).write((n - l) as u32);
             }
         }
     }

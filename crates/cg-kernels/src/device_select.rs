@@ -16,36 +16,50 @@
 //! elements, in reverse order, to the back of `output`.
 //!
 //! Single pass, one block of [`SELECT_BLOCK`] threads per tile of
-//! [`SELECT_TILE`] elements (grid = [`select_tiles`]`(n)`, at least one;
-//! blocks are dispatched in index order, as the device scan relies on).
-//! Warp `w` owns `32 · SELECT_ITEMS` contiguous elements of the tile; in
-//! round `k` its lane `l` reads element `32k + l` of them (every load of a
-//! warp covers 128 contiguous bytes). Each round's selections are a
-//! `ballot`: a lane's place among the round's selected elements is the
-//! population count of the ballot below it, the warp's total the sum of
-//! the rounds' counts. The warps' totals go through the device scan's
-//! tile offset (`device_wide`: the block's warp totals, the tile's
-//! aggregate and inclusive prefix published in the tile states, the
+//! [`SELECT_TILE`] elements ([`PARTITION_TILE`] for the partitions; grid
+//! [`select_grid`]`(n)` or [`partition_grid`]`(n)`, at least one block;
+//! blocks are dispatched in index order, as the device scan relies on),
+//! with [`select_smem`] (or [`partition_smem`]) bytes of dynamic shared
+//! memory. Warp `w` owns `32 · ITEMS` contiguous elements of the tile
+//! and copies them (and their flags) into shared memory with
+//! [`memcpy_async`] — the device scan's staging: no register holds data
+//! in flight, so an SM keeps more tiles' loads in flight (measured
+//! against elements loaded into registers: `docs/results/h200/runs/2026-12-03-select-staged-*`).
+//! In round `k` lane `l` takes element `32k + l` of them; each round's
+//! selections are a `ballot`: a lane's place among the round's selected
+//! elements is the population count of the ballot below it, the warp's
+//! total the sum of the rounds' counts. The warps' totals go through the
+//! device scan's tile offset (`device_wide`: the block's warp totals, the
+//! tile's aggregate and inclusive prefix published in the tile states, the
 //! look-back), which gives every warp the number of selected elements
 //! before it; each round's selected elements are then stored contiguously
 //! from there. The input is read once, the selected elements written once.
+//!
+//! The tile sizes are measured: 24 elements per thread for the
+//! selections, 16 for the partitions (which keep both sides' places in
+//! registers); storing through shared memory first (CUB's two-phase
+//! scatter) was slower for both.
 //!
 //! The tile states are the device scan's: one `u64` per block of the grid
 //! (one for an empty input too), a new non-zero `epoch` per launch, no
 //! reset between launches.
 
 use cooperative_groups::intrinsics::block_idx;
-use cooperative_groups::kernel;
 use cooperative_groups::prelude::*;
+use cooperative_groups::{dynamic_shared, kernel, memcpy_async, unroll, wait};
 
-use crate::device_wide::tile_offset;
+use crate::device_wide::{V4, tile_offsets};
 
 /// Threads per block.
 pub const SELECT_BLOCK: u32 = 256;
-/// Elements per thread (rounds of a warp).
-pub const SELECT_ITEMS: usize = 16;
-/// Elements per tile (block).
+/// Elements per thread (rounds of a warp) of the selections.
+pub const SELECT_ITEMS: usize = 24;
+/// Elements per tile (block) of the selections.
 pub const SELECT_TILE: usize = SELECT_BLOCK as usize * SELECT_ITEMS;
+/// Elements per thread of the partitions.
+pub const PARTITION_ITEMS: usize = 16;
+/// Elements per tile (block) of the partitions.
+pub const PARTITION_TILE: usize = SELECT_BLOCK as usize * PARTITION_ITEMS;
 
 /// Tiles (blocks, tile states) of a selection of `n` elements.
 pub const fn select_tiles(n: u32) -> u32 {
@@ -53,30 +67,64 @@ pub const fn select_tiles(n: u32) -> u32 {
 }
 
 /// Grid size of the selection kernels: one block per tile, at least one
-/// (which writes `num_selected` when `n == 0`).
+/// (which writes `num_selected` when `n == 0`); also their tile states.
 pub fn select_grid(n: u32) -> u32 {
     select_tiles(n).max(1)
 }
 
-/// What a kernel selects.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Mode {
-    Flagged,
-    Less,
-    Unique,
+/// Grid size (and tile states) of the partition kernels.
+pub fn partition_grid(n: u32) -> u32 {
+    ((n as usize).div_ceil(PARTITION_TILE) as u32).max(1)
 }
 
-/// The selection of one tile (see the module's documentation).
+/// Dynamic shared memory of a tile of `items` per thread: its elements,
+/// and its flags for the flagged kernels.
+const fn staged_bytes(items: usize, flagged: bool) -> u32 {
+    let tile = SELECT_BLOCK as usize * items;
+    (4 * tile + if flagged { tile } else { 0 }) as u32
+}
+
+/// Dynamic shared memory per block of the selections (`flagged`: of
+/// [`device_select_flagged_i32`]).
+pub const fn select_smem(flagged: bool) -> u32 {
+    staged_bytes(SELECT_ITEMS, flagged)
+}
+
+/// Dynamic shared memory per block of the partitions (`flagged`: of
+/// [`device_partition_flagged_i32`]).
+pub const fn partition_smem(flagged: bool) -> u32 {
+    staged_bytes(PARTITION_ITEMS, flagged)
+}
+
+/// Sixteen flag bytes, 16-byte aligned (one `cp.async` segment).
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(16))]
+struct Bytes16([u8; 16]);
+
+// SAFETY: `repr(C)` around `[u8; 16]`: 16 bytes at alignment 16, no
+// padding, any bytes are a value.
+unsafe impl cooperative_groups::Pod for Bytes16 {}
+
+/// What a kernel selects (the `MODE` of [`select_body`]).
+const FLAGGED: u32 = 0;
+/// `input[i] < pivot`.
+const LESS: u32 = 1;
+/// The first of each run of equal elements.
+const UNIQUE: u32 = 2;
+
+/// The selection of one tile of `SELECT_BLOCK · ITEMS` elements (see the
+/// module's documentation); `PART`: the rejected elements too, from the
+/// back.
 ///
 /// # Safety
-/// `input` (and `flags` for `Flagged`) hold `n` elements, `output` room
+/// `input` (and `flags` for `FLAGGED`) hold `n` elements, `output` room
 /// for `n`, `num_selected` one `u32`, `states` one `u64` per block; the
-/// grid is [`select_grid`]`(n)` blocks of [`SELECT_BLOCK`] threads.
+/// grid is `max(1, ceil(n / (SELECT_BLOCK · ITEMS)))` blocks of
+/// [`SELECT_BLOCK`] threads with [`staged_bytes`]`(ITEMS, MODE == FLAGGED)`
+/// bytes of dynamic shared memory.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn select_body(
-    mode: Mode,
-    partition: bool,
+unsafe fn select_body<const MODE: u32, const PART: bool, const ITEMS: usize>(
     input: *const i32,
     flags: *const u8,
     pivot: i32,
@@ -88,69 +136,105 @@ unsafe fn select_body(
 ) {
     let block = this_thread_block().with_threads::<SELECT_BLOCK>();
     let warp = tiled_partition::<32>(&block);
+    let tile_len = SELECT_BLOCK as usize * ITEMS;
+    let warp_len = 32 * ITEMS;
     let n = n as usize;
     let tile = block_idx().x as usize;
+    let base = tile * tile_len;
     let w = (block.thread_rank() / 32) as usize;
     let lane = warp.thread_rank() as usize;
-    let wbase = tile * SELECT_TILE + w * 32 * SELECT_ITEMS;
-    let mut x = [0i32; SELECT_ITEMS];
-    let mut masks = [0u32; SELECT_ITEMS];
-    let mut total = 0u32;
-    const { assert!(SELECT_ITEMS == 16, "unroll16! covers the rounds") };
-    unroll16!(k => {
-        let i = wbase + 32 * k + lane;
-        let valid = i < n;
-        if valid {
-            // SAFETY: `i < n`: inside the input.
-            x[k] = unsafe { input.add(i).read() };
+    let wloc = w * warp_len;
+    let wbase = base + wloc;
+    // The tile's elements, then (flagged) its flags.
+    let words = dynamic_shared::<i32>();
+    let bytes = dynamic_shared::<u8>();
+    let flag_off = 4 * tile_len;
+    let aligned = (input as usize).is_multiple_of(16)
+        && (MODE != FLAGGED || (flags as usize).is_multiple_of(16));
+    if base + tile_len <= n && aligned {
+        // SAFETY: the warp's part of a whole tile, 16-byte aligned.
+        let src = unsafe {
+            core::slice::from_raw_parts(input.add(wbase).cast::<V4<i32>>(), warp_len / 4)
+        };
+        memcpy_async(
+            &warp,
+            dynamic_shared::<V4<i32>>().slice(wloc / 4, warp_len / 4),
+            src,
+        );
+        if MODE == FLAGGED {
+            // SAFETY: as the input: the flags of the warp's part, aligned.
+            let fsrc = unsafe {
+                core::slice::from_raw_parts(flags.add(wbase).cast::<Bytes16>(), warp_len / 16)
+            };
+            memcpy_async(
+                &warp,
+                dynamic_shared::<Bytes16>().slice((flag_off + wloc) / 16, warp_len / 16),
+                fsrc,
+            );
         }
-        let selected = match mode {
-            // SAFETY: `i < n`: inside the flags.
-            Mode::Flagged => valid && unsafe { flags.add(i).read() } != 0,
-            Mode::Less => valid && x[k] < pivot,
-            Mode::Unique => {
-                // The element before: the lane below's, lane 0's from the
-                // round before (lane 31), or, in round 0, from memory.
-                let up = warp.shfl_up(x[k], 1);
-                let last = if k > 0 { warp.shfl(x[k - 1], 31) } else { 0 };
-                let prev = if lane > 0 {
-                    up
-                } else if k > 0 {
-                    last
-                } else if valid && i > 0 {
-                    // SAFETY: `0 < i < n`: inside the input.
-                    unsafe { input.add(i - 1).read() }
-                } else {
-                    0
-                };
-                valid && (i == 0 || x[k] != prev)
+        wait(&warp);
+    } else {
+        unroll!(k in 0..ITEMS => {
+            let e = wloc + 32 * k + lane;
+            let i = base + e;
+            // SAFETY: `i < n`: inside the input.
+            words.store(e, if i < n { unsafe { input.add(i).read() } } else { 0 });
+            if MODE == FLAGGED {
+                // SAFETY: `i < n`: inside the flags.
+                bytes.store(flag_off + e, if i < n { unsafe { flags.add(i).read() } } else { 0 });
+            }
+        });
+        warp.sync();
+    }
+    // `Unique`: the element before the warp's first, from memory (the
+    // others' are in the warp's own part).
+    let before_warp = if MODE == UNIQUE && lane == 0 && wbase > 0 && wbase < n {
+        // SAFETY: `0 < wbase < n`: inside the input.
+        unsafe { input.add(wbase - 1).read() }
+    } else {
+        0
+    };
+    let mut masks = [0u32; ITEMS];
+    let mut total = 0u32;
+    unroll!(k in 0..ITEMS => {
+        let e = wloc + 32 * k + lane;
+        let i = base + e;
+        let valid = i < n;
+        let x = words.load(e);
+        let selected = match MODE {
+            FLAGGED => valid && bytes.load(flag_off + e) != 0,
+            LESS => valid && x < pivot,
+            _ => {
+                let prev = if 32 * k + lane > 0 { words.load(e - 1) } else { before_warp };
+                valid && (i == 0 || x != prev)
             }
         };
         masks[k] = warp.ballot(selected);
         total += masks[k].count_ones();
     });
-    let before = tile_offset::<i32, SELECT_BLOCK>(&block, &warp, total as i32, states, epoch);
-    let mut at = before.map_or(0, |b| b as u32) as usize;
+    let offsets = tile_offsets::<i32, SELECT_BLOCK>(&block, &warp, total as i32, states, epoch);
+    let mut at = offsets.before_warp().map_or(0, |b| b as u32) as usize;
     let below = (1u32 << lane) - 1;
-    unroll16!(k => {
-        let i = wbase + 32 * k + lane;
+    unroll!(k in 0..ITEMS => {
+        let e = wloc + 32 * k + lane;
+        let i = base + e;
         let j = at + (masks[k] & below).count_ones() as usize;
         if masks[k] >> lane & 1 != 0 {
             // SAFETY: `j` is below the number of selected elements (≤ n):
             // inside the output, and every selected element has its own.
-            unsafe { output.add(j).write(x[k]) };
-        } else if partition && i < n {
+            unsafe { output.add(j).write(words.load(e)) };
+        } else if PART && i < n {
             // The `i − j`-th rejected element (`j` selected ones precede
             // it), from the back: `n − 1 − (i − j)`, inside the output
             // and after every selected place.
             // SAFETY: `j ≤ i < n`: inside the output; each rejected
             // element has its own place.
-            unsafe { output.add(n - 1 - (i - j)).write(x[k]) };
+            unsafe { output.add(n - 1 - (i - j)).write(words.load(e)) };
         }
         at += masks[k].count_ones() as usize;
     });
     // The last warp of the last tile: `at` is the whole count.
-    let last_tile = select_grid(n as u32) as usize - 1;
+    let last_tile = n.div_ceil(tile_len).max(1) - 1;
     if tile == last_tile && w == (SELECT_BLOCK / 32) as usize - 1 && lane == 0 {
         // SAFETY: `num_selected` holds one `u32`; one thread writes it.
         unsafe { num_selected.write(at as u32) };
@@ -171,8 +255,9 @@ pub type SelectFlaggedArgs = (
 
 /// `input[i]` where `flags[i] != 0`, in order, to the front of `output`;
 /// their number to `num_selected[0]`. Grid [`select_grid`]`(n)`, blocks of
-/// [`SELECT_BLOCK`]; `tile_states` one `u64` per block of the grid,
-/// `epoch` new and non-zero each launch on them.
+/// [`SELECT_BLOCK`] with [`select_smem`]`(true)` bytes of dynamic shared
+/// memory; `tile_states` one `u64` per block of the grid, `epoch` new and
+/// non-zero each launch on them.
 #[kernel]
 pub fn device_select_flagged_i32(
     input: *const i32,
@@ -185,9 +270,7 @@ pub fn device_select_flagged_i32(
 ) {
     // SAFETY: the launcher's contract (this kernel's documentation).
     unsafe {
-        select_body(
-            Mode::Flagged,
-            false,
+        select_body::<FLAGGED, false, SELECT_ITEMS>(
             input,
             flags,
             0,
@@ -200,7 +283,8 @@ pub fn device_select_flagged_i32(
     }
 }
 
-/// `input[i]` where `input[i] < pivot` (see [`device_select_flagged_i32`]).
+/// `input[i]` where `input[i] < pivot` (see [`device_select_flagged_i32`];
+/// [`select_smem`]`(false)` bytes of dynamic shared memory).
 #[kernel]
 pub fn device_select_if_i32(
     input: *const i32,
@@ -213,9 +297,7 @@ pub fn device_select_if_i32(
 ) {
     // SAFETY: the launcher's contract (as for the flagged selection).
     unsafe {
-        select_body(
-            Mode::Less,
-            false,
+        select_body::<LESS, false, SELECT_ITEMS>(
             input,
             core::ptr::null(),
             pivot,
@@ -229,7 +311,8 @@ pub fn device_select_if_i32(
 }
 
 /// The first element of each run of equal elements (see
-/// [`device_select_flagged_i32`]).
+/// [`device_select_flagged_i32`]; [`select_smem`]`(false)` bytes of
+/// dynamic shared memory).
 #[kernel]
 pub fn device_select_unique_i32(
     input: *const i32,
@@ -241,9 +324,7 @@ pub fn device_select_unique_i32(
 ) {
     // SAFETY: the launcher's contract (as for the flagged selection).
     unsafe {
-        select_body(
-            Mode::Unique,
-            false,
+        select_body::<UNIQUE, false, SELECT_ITEMS>(
             input,
             core::ptr::null(),
             0,
@@ -259,7 +340,10 @@ pub fn device_select_unique_i32(
 /// Partitions `input` by `flags` (CUB's `DevicePartition::Flagged`): the
 /// elements whose flag is set, in order, to the front of `output`, the
 /// others, in reverse order, to its back; the number selected to
-/// `num_selected[0]` (see [`device_select_flagged_i32`]).
+/// `num_selected[0]`. Grid [`partition_grid`]`(n)`, blocks of
+/// [`SELECT_BLOCK`] with [`partition_smem`]`(true)` bytes of dynamic
+/// shared memory, tile states and epoch as for
+/// [`device_select_flagged_i32`].
 #[kernel]
 pub fn device_partition_flagged_i32(
     input: *const i32,
@@ -272,9 +356,7 @@ pub fn device_partition_flagged_i32(
 ) {
     // SAFETY: the launcher's contract (as for the flagged selection).
     unsafe {
-        select_body(
-            Mode::Flagged,
-            true,
+        select_body::<FLAGGED, true, PARTITION_ITEMS>(
             input,
             flags,
             0,
@@ -288,7 +370,8 @@ pub fn device_partition_flagged_i32(
 }
 
 /// Partitions `input` by `x < pivot` (CUB's `DevicePartition::If`; see
-/// [`device_partition_flagged_i32`]).
+/// [`device_partition_flagged_i32`]; [`partition_smem`]`(false)` bytes of
+/// dynamic shared memory).
 #[kernel]
 pub fn device_partition_if_i32(
     input: *const i32,
@@ -301,9 +384,7 @@ pub fn device_partition_if_i32(
 ) {
     // SAFETY: the launcher's contract (as for the flagged selection).
     unsafe {
-        select_body(
-            Mode::Less,
-            true,
+        select_body::<LESS, true, PARTITION_ITEMS>(
             input,
             core::ptr::null(),
             pivot,

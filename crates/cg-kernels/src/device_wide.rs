@@ -112,7 +112,7 @@ impl Elem for f32 {
 /// Four elements, 16-byte aligned (one vector load or store).
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C, align(16))]
-struct V4<T>([T; 4]);
+pub(crate) struct V4<T>(pub [T; 4]);
 
 // SAFETY: `repr(C)` around `[i32; 4]`: 16 bytes at alignment 16, no
 // padding, any bytes are a value.
@@ -308,6 +308,30 @@ fn scan_body_smem<T: Elem, const THREADS: u32, const VECS: usize>(
     }
 }
 
+/// What precedes a warp's elements, from [`tile_offsets`].
+#[derive(Clone, Copy)]
+pub(crate) struct TileOffsets<T> {
+    /// The tiles before this one together (`None` in tile 0).
+    pub prefix: Option<T>,
+    /// The warps before the calling one in this tile (`None` in warp 0).
+    pub warps_before: Option<T>,
+    /// The whole tile.
+    pub aggregate: T,
+}
+
+impl<T: Elem> TileOffsets<T> {
+    /// Everything before the calling warp's elements: the tiles before
+    /// this one and the warps before it in this tile (`None`: nothing).
+    #[inline(always)]
+    pub fn before_warp(&self) -> Option<T> {
+        match (self.prefix, self.warps_before) {
+            (Some(p), Some(b)) => Some(p.add(b)),
+            (p, None) => p,
+            (None, b) => b,
+        }
+    }
+}
+
 /// The block's part of the tile scan: every warp passes its total (the
 /// same in all its lanes); the last warp publishes the tile's aggregate,
 /// looks back and publishes the inclusive prefix. Returns, in every thread,
@@ -322,53 +346,153 @@ pub(crate) fn tile_offset<T: Elem, const THREADS: u32>(
     states: *mut u64,
     epoch: u32,
 ) -> Option<T> {
+    tile_offsets(block, warp, warp_total, states, epoch).before_warp()
+}
+
+/// [`tile_offset`] in its parts: the tiles before this one, the warps
+/// before the calling one, and the whole tile (every thread gets all
+/// three). Two block barriers.
+#[inline(always)]
+pub(crate) fn tile_offsets<T: Elem, const THREADS: u32>(
+    block: &ThreadBlock<THREADS>,
+    warp: &ThreadBlockTile<32>,
+    warp_total: T,
+    states: *mut u64,
+    epoch: u32,
+) -> TileOffsets<T> {
     let prefix_slot = shared_array!(u32; 1);
     let warp_totals = shared_array!(u32; 32);
-    let warps = (THREADS / 32) as usize;
-    let tile = block_idx().x as usize;
     let w = (block.thread_rank() / 32) as usize;
-    let lane = warp.thread_rank();
-    if lane == 0 {
+    if warp.thread_rank() == 0 {
         warp_totals.store(w, warp_total.to_bits32());
     }
     block.sync();
-    // The warps before this one, and the whole tile, in warp order.
+    let (warps_before, aggregate) = warp_sums::<T, THREADS>(warp_totals, w);
+    let last = (THREADS / 32) as usize - 1;
+    if block_idx().x == 0 {
+        resolve(warp, w == last, states, epoch, aggregate, prefix_slot);
+        return TileOffsets {
+            prefix: None,
+            warps_before,
+            aggregate,
+        };
+    }
+    resolve(warp, w == last, states, epoch, aggregate, prefix_slot);
+    block.sync();
+    TileOffsets {
+        prefix: Some(T::from_bits32(prefix_slot.load(0))),
+        warps_before,
+        aggregate,
+    }
+}
+
+/// [`tile_offsets`] of two independent scans at once (e.g. a count with
+/// `+` and an index with `max`, each with its own tile states): the last
+/// warp looks back over `a_states`, the one before it over `b_states`,
+/// concurrently. Two block barriers; needs at least two warps.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn tile_offsets2<A: Elem, B: Elem, const THREADS: u32>(
+    block: &ThreadBlock<THREADS>,
+    warp: &ThreadBlockTile<32>,
+    a_total: A,
+    b_total: B,
+    a_states: *mut u64,
+    b_states: *mut u64,
+    epoch: u32,
+) -> (TileOffsets<A>, TileOffsets<B>) {
+    const { assert!(THREADS >= 64, "two looking-back warps") };
+    let a_slot = shared_array!(u32; 1);
+    let b_slot = shared_array!(u32; 1);
+    let a_totals = shared_array!(u32; 32);
+    let b_totals = shared_array!(u32; 32);
+    let w = (block.thread_rank() / 32) as usize;
+    if warp.thread_rank() == 0 {
+        a_totals.store(w, a_total.to_bits32());
+        b_totals.store(w, b_total.to_bits32());
+    }
+    block.sync();
+    let (a_before, a_aggregate) = warp_sums::<A, THREADS>(a_totals, w);
+    let (b_before, b_aggregate) = warp_sums::<B, THREADS>(b_totals, w);
+    let last = (THREADS / 32) as usize - 1;
+    resolve(warp, w == last, a_states, epoch, a_aggregate, a_slot);
+    resolve(warp, w == last - 1, b_states, epoch, b_aggregate, b_slot);
+    let first = block_idx().x == 0;
+    if !first {
+        block.sync();
+    }
+    let prefix = |slot: cooperative_groups::SharedArray<u32, 1>| (!first).then(|| slot.load(0));
+    (
+        TileOffsets {
+            prefix: prefix(a_slot).map(A::from_bits32),
+            warps_before: a_before,
+            aggregate: a_aggregate,
+        },
+        TileOffsets {
+            prefix: prefix(b_slot).map(B::from_bits32),
+            warps_before: b_before,
+            aggregate: b_aggregate,
+        },
+    )
+}
+
+/// The warps' totals (in `totals`, by warp) before warp `w`, and all of
+/// them: in warp order, `None` for warp 0.
+#[inline(always)]
+fn warp_sums<T: Elem, const THREADS: u32>(
+    totals: cooperative_groups::SharedArray<u32, 32>,
+    w: usize,
+) -> (Option<T>, T) {
     let mut before: Option<T> = None;
-    let mut aggregate = T::from_bits32(warp_totals.load(0));
-    for i in 1..warps {
+    let mut aggregate = T::from_bits32(totals.load(0));
+    for i in 1..(THREADS / 32) as usize {
         if i == w {
             before = Some(aggregate);
         }
-        aggregate = aggregate.add(T::from_bits32(warp_totals.load(i)));
+        aggregate = aggregate.add(T::from_bits32(totals.load(i)));
     }
+    (before, aggregate)
+}
+
+/// The tile-state protocol of the block's tile, by the warp `resolver` is
+/// true in: tile 0 publishes its aggregate as its inclusive prefix; a
+/// later tile publishes its aggregate, looks back, publishes its inclusive
+/// prefix and leaves its exclusive prefix in `slot` (read after a block
+/// barrier).
+#[inline(always)]
+fn resolve<T: Elem>(
+    warp: &ThreadBlockTile<32>,
+    resolver: bool,
+    states: *mut u64,
+    epoch: u32,
+    aggregate: T,
+    slot: cooperative_groups::SharedArray<u32, 1>,
+) {
+    if !resolver {
+        return;
+    }
+    let tile = block_idx().x as usize;
+    let lane = warp.thread_rank();
     if tile == 0 {
-        if w == warps - 1 && lane == 31 {
+        if lane == 31 {
             publish(states, 0, pack(epoch, INCLUSIVE, aggregate));
         }
-        return before;
+        return;
     }
-    if w == warps - 1 {
-        if lane == 31 {
-            publish(states, tile, pack(epoch, AGGREGATE, aggregate));
-        }
-        let exclusive = look_back::<T>(warp, states, tile, epoch);
-        if lane == 31 {
-            publish(
-                states,
-                tile,
-                pack(epoch, INCLUSIVE, exclusive.add(aggregate)),
-            );
-        }
-        if lane == 0 {
-            prefix_slot.store(0, exclusive.to_bits32());
-        }
+    if lane == 31 {
+        publish(states, tile, pack(epoch, AGGREGATE, aggregate));
     }
-    block.sync();
-    let prefix = T::from_bits32(prefix_slot.load(0));
-    Some(match before {
-        None => prefix,
-        Some(b) => prefix.add(b),
-    })
+    let exclusive = look_back::<T>(warp, states, tile, epoch);
+    if lane == 31 {
+        publish(
+            states,
+            tile,
+            pack(epoch, INCLUSIVE, exclusive.add(aggregate)),
+        );
+    }
+    if lane == 0 {
+        slot.store(0, exclusive.to_bits32());
+    }
 }
 
 /// Stores tile `tile`'s state word.

@@ -2,15 +2,22 @@
 //! against the sequential model: empty and one-element inputs, runs across
 //! warp and tile boundaries, one run over several tiles, every element its
 //! own run, consecutive launches on the same tile states (a new epoch
-//! each), and random cases under proptest.
+//! each), inputs at aligned and unaligned addresses, and random cases
+//! under proptest.
 
-use cg_kernels::device_rle::{DEVICE_RLE_ENCODE_I32, RLE_BLOCK, RLE_TILE, rle_grid, rle_model};
+use cg_kernels::device_rle::{
+    DEVICE_RLE_ENCODE_I32, RLE_BLOCK, RLE_SMEM_BYTES, RLE_TILE, rle_grid, rle_model,
+};
 use cg_kernels::xorshift::Xorshift;
 use proptest::prelude::*;
 
+/// The simulated device, with an sm_90 GPU's opt-in shared memory per
+/// block (the tile and its heads take 48 KiB, beside the block's static
+/// shared memory), as cg-runtime's launches raise it.
 fn dev() -> cg_sim::SimDevice {
     cg_sim::SimDevice {
         stack_size: 4 << 20,
+        max_smem_per_block: 227 << 10,
         ..Default::default()
     }
 }
@@ -34,7 +41,7 @@ fn encode(input: &[i32], epoch: &mut u32) -> (Vec<i32>, Vec<u32>) {
         n,
         *epoch,
     );
-    let cfg = cg_sim::LaunchConfig::new(grid, RLE_BLOCK);
+    let cfg = cg_sim::LaunchConfig::new(grid, RLE_BLOCK).with_dynamic_smem(RLE_SMEM_BYTES);
     // SAFETY: `n` inputs, room for `n` runs, one count, a state per block in each array.
     let k = unsafe { DEVICE_RLE_ENCODE_I32.host_fn_unchecked() };
     cg_sim::launch_on(&dev(), &cfg, &|| k(args)).unwrap();
@@ -79,6 +86,14 @@ fn encodings_match_the_model() {
                 encode(&input, &mut epoch),
                 model(&input),
                 "n {n}, runs ≤ {max_run}"
+            );
+            // From an address 4 bytes past the allocation's (not 16-byte
+            // aligned: the tiles are read element by element).
+            let shifted = [&[i32::MIN][..], &input].concat();
+            assert_eq!(
+                encode(&shifted[1..], &mut epoch),
+                model(&input),
+                "n {n}, runs ≤ {max_run}, unaligned"
             );
         }
     }

@@ -20,10 +20,13 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
-use cg_kernels::device_rle::{DEVICE_RLE_ENCODE_I32, RLE_BLOCK, rle_grid};
+use cg_kernels::device_rle::{
+    DEVICE_RLE_ENCODE_I32, RLE_BLOCK, RLE_SMEM_BYTES, RLE_TILE, rle_grid,
+};
 use cg_kernels::device_select::{
     DEVICE_PARTITION_FLAGGED_I32, DEVICE_PARTITION_IF_I32, DEVICE_SELECT_FLAGGED_I32,
-    DEVICE_SELECT_IF_I32, DEVICE_SELECT_UNIQUE_I32, SELECT_BLOCK, SELECT_TILE, select_grid,
+    DEVICE_SELECT_IF_I32, DEVICE_SELECT_UNIQUE_I32, PARTITION_TILE, SELECT_BLOCK, SELECT_TILE,
+    partition_grid, partition_smem, select_grid, select_smem,
 };
 use cg_kernels::xorshift::Xorshift;
 use cg_runtime::{Backend, Buffer, LaunchConfig, tools};
@@ -210,10 +213,18 @@ impl Bench<'_> {
             return Ok(());
         }
         let epoch = self.next_epoch();
-        let cfg = if algo == Algo::RunLengthEncode {
-            LaunchConfig::linear(rle_grid(n), RLE_BLOCK)
-        } else {
-            LaunchConfig::linear(select_grid(n), SELECT_BLOCK)
+        let cfg = match algo {
+            Algo::RunLengthEncode => {
+                LaunchConfig::linear(rle_grid(n), RLE_BLOCK).with_dynamic_smem(RLE_SMEM_BYTES)
+            }
+            Algo::Flagged | Algo::If | Algo::Unique => {
+                LaunchConfig::linear(select_grid(n), SELECT_BLOCK)
+                    .with_dynamic_smem(select_smem(algo == Algo::Flagged))
+            }
+            Algo::PartitionFlagged | Algo::PartitionIf => {
+                LaunchConfig::linear(partition_grid(n), SELECT_BLOCK)
+                    .with_dynamic_smem(partition_smem(algo == Algo::PartitionFlagged))
+            }
         };
         let b = self.backend;
         // Every launch below: `n` inputs (and flags), room for `n` outputs
@@ -373,7 +384,7 @@ fn bench<'a>(
         out: backend.alloc(input.len().max(1))?,
         lengths: backend.alloc(input.len().max(1))?,
         count: backend.alloc(1)?,
-        states: backend.alloc(select_grid(n).max(rle_grid(n)) as usize)?,
+        states: backend.alloc(select_grid(n).max(partition_grid(n)).max(rle_grid(n)) as usize)?,
         head_states: backend.alloc(rle_grid(n) as usize)?,
         epoch: 0,
     })
@@ -580,11 +591,13 @@ fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str) -> Str
     let _ = writeln!(
         s,
         "`i32` input of runs of 1–8 equal values; flags one byte each (about half set); `If`: `x < {PIVOT}`. Rust: one \
-         block of {SELECT_BLOCK} threads per tile of {SELECT_TILE} elements, a `ballot` per round of each warp, the \
-         device scan's decoupled look-back for the warps' offsets. CUB: `cub::DeviceSelect::Flagged`, `If`, `Unique` \
-         `cub::DevicePartition::Flagged`, `If` and `DeviceRunLengthEncode::Encode` (nvcc, host dispatch). Rust's \
-         partitions write each rejected element from the back (its index minus the selected ones before it). Rust's encoding: the selection's layout with two \
-         look-backs (the runs before each warp, and its last run head by a `max` scan). Bandwidth: 4·n bytes read \
+         block of {SELECT_BLOCK} threads per tile of {SELECT_TILE} elements ({PARTITION_TILE} for the partitions, \
+         {RLE_TILE} for the encoding), staged in shared memory by `memcpy_async`, a `ballot` per round of each warp, \
+         the device scan's decoupled look-back for the warps' offsets. CUB: `cub::DeviceSelect::Flagged`, `If`, \
+         `Unique`, `cub::DevicePartition::Flagged`, `If` and `DeviceRunLengthEncode::Encode` (nvcc, host dispatch). \
+         Rust's partitions write each rejected element from the back (its index minus the selected ones before it). \
+         Rust's encoding: the selection's layout with two look-backs run at once (the runs before each warp, and \
+         its last run head by a `max` scan), the runs written from shared memory in order. Bandwidth: 4·n bytes read \
          (and n of flags) plus 4 per selected element written (8 per run: value and length; a partition writes all n) / \
          median time; {peak}. Every point verified before timing (output and count equal the host's). Timing: \
          {timing}; all sizes, selections and sides interleaved.\n"

@@ -55,14 +55,82 @@ use syn::{FnArg, ItemFn, Pat, Token, Type, parse_macro_input};
 #[proc_macro_attribute]
 pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     let func = parse_macro_input!(item as ItemFn);
-    let result = if attr.is_empty() {
-        expand_kernel(func)
-    } else {
-        syn::parse::<Instances>(attr).and_then(|inst| expand_generic(func, inst))
-    };
+    let result = syn::parse::<KernelAttr>(attr).and_then(|a| match a.instances {
+        None => expand_kernel(func, a.bounds),
+        Some(inst) => expand_generic(func, inst, a.bounds),
+    });
     match result {
         Ok(ts) => ts.into(),
         Err(e) => e.to_compile_error().into(),
+    }
+}
+
+/// `launch_bounds(MAX_THREADS)` or `launch_bounds(MAX_THREADS,
+/// MIN_BLOCKS)`: CUDA's `__launch_bounds__`, as integer literals.
+#[derive(Clone, Copy)]
+struct Bounds {
+    max_threads: u32,
+    min_blocks: u32,
+}
+
+/// The attribute's arguments: `instances(…)` and `launch_bounds(…)`, each
+/// at most once, in any order.
+struct KernelAttr {
+    instances: Option<Instances>,
+    bounds: Option<Bounds>,
+}
+
+impl Parse for KernelAttr {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let mut attr = KernelAttr {
+            instances: None,
+            bounds: None,
+        };
+        while !input.is_empty() {
+            let kw: syn::Ident = input.fork().parse()?;
+            if kw == "instances" && attr.instances.is_none() {
+                attr.instances = Some(input.parse()?);
+            } else if kw == "launch_bounds" && attr.bounds.is_none() {
+                input.parse::<syn::Ident>()?;
+                let content;
+                syn::parenthesized!(content in input);
+                let args = content.parse_terminated(syn::LitInt::parse, Token![,])?;
+                let vals: Vec<u32> = args
+                    .iter()
+                    .map(|l| l.base10_parse::<u32>())
+                    .collect::<syn::Result<_>>()?;
+                let (max_threads, min_blocks) = match vals[..] {
+                    [t] => (t, 0),
+                    [t, b] => (t, b),
+                    _ => {
+                        return Err(syn::Error::new(
+                            kw.span(),
+                            "`launch_bounds(MAX_THREADS)` or `launch_bounds(MAX_THREADS, MIN_BLOCKS)`",
+                        ));
+                    }
+                };
+                if !(1..=1024).contains(&max_threads) {
+                    return Err(syn::Error::new(
+                        args[0].span(),
+                        "a block has 1 to 1024 threads",
+                    ));
+                }
+                attr.bounds = Some(Bounds {
+                    max_threads,
+                    min_blocks,
+                });
+            } else {
+                return Err(syn::Error::new(
+                    kw.span(),
+                    "expected `#[kernel]`, `#[kernel(instances(…))]` or `#[kernel(launch_bounds(…))]` (each once)",
+                ));
+            }
+            if input.is_empty() {
+                break;
+            }
+            input.parse::<Token![,]>()?;
+        }
+        Ok(attr)
     }
 }
 
@@ -131,7 +199,11 @@ fn instance_name(base: &str, args: &[syn::GenericArgument]) -> String {
 
 /// A generic kernel: the function stays an ordinary generic function, and
 /// each instance becomes a kernel named by [`instance_name`].
-fn expand_generic(func: ItemFn, inst: Instances) -> syn::Result<proc_macro2::TokenStream> {
+fn expand_generic(
+    func: ItemFn,
+    inst: Instances,
+    bounds: Option<Bounds>,
+) -> syn::Result<proc_macro2::TokenStream> {
     let sig = &func.sig;
     if sig.generics.params.is_empty() {
         return Err(syn::Error::new_spanned(
@@ -190,7 +262,7 @@ fn expand_generic(func: ItemFn, inst: Instances) -> syn::Result<proc_macro2::Tok
         } else {
             syn::parse_quote!({ #generic::<#(#args),*>(#(#names),*) })
         };
-        out.extend(expand_kernel(inner)?);
+        out.extend(expand_kernel(inner, bounds)?);
     }
     // The generic function itself: a function both backends inline, `unsafe`
     // if a raw pointer parameter makes the kernel `unsafe`.
@@ -323,7 +395,7 @@ fn kernel_params(sig: &syn::Signature) -> syn::Result<(Vec<syn::Ident>, Vec<Type
     Ok((names, types))
 }
 
-fn expand_kernel(func: ItemFn) -> syn::Result<proc_macro2::TokenStream> {
+fn expand_kernel(func: ItemFn, bounds: Option<Bounds>) -> syn::Result<proc_macro2::TokenStream> {
     let sig = &func.sig;
     if !sig.generics.params.is_empty() {
         return Err(syn::Error::new_spanned(
@@ -422,12 +494,32 @@ fn expand_kernel(func: ItemFn) -> syn::Result<proc_macro2::TokenStream> {
             }
         })
         .collect();
+    // `launch_bounds`: a comment in the entry's PTX that tells cg-build to
+    // declare `.maxntid` (and `.minnctapersm`) in the entry's header, which
+    // rustc cannot; the descriptor carries them for the launch checks.
+    let (bounds_asm, bounds_desc) = match bounds {
+        Some(Bounds {
+            max_threads,
+            min_blocks,
+        }) => {
+            let mark = format!("// cg-launch-bounds {name_lit} {max_threads} {min_blocks}");
+            (
+                quote! {
+                    // SAFETY: a PTX comment: no instruction.
+                    unsafe { ::core::arch::asm!(#mark, options(nomem, nostack, preserves_flags)) };
+                },
+                quote!(.with_launch_bounds(#max_threads, #min_blocks)),
+            )
+        }
+        None => (quote!(), quote!()),
+    };
     Ok(quote! {
         #[cfg(target_arch = "nvptx64")]
         #(#attrs)*
         #[unsafe(no_mangle)]
         #[allow(clippy::missing_safety_doc)]
         #vis #unsafety extern "gpu-kernel" fn #ident(#(#entry_inputs),*) {
+            #bounds_asm
             #(#prologue)*
             #body
         }
@@ -445,7 +537,8 @@ fn expand_kernel(func: ItemFn) -> syn::Result<proc_macro2::TokenStream> {
             ::cooperative_groups::Kernel::new(::core::env!("CARGO_CRATE_NAME"), #name_lit, |(#(#names,)*)| {
                 #call
             })
-            .with_params(&[#(#name_lits),*]);
+            .with_params(&[#(#name_lits),*])
+            #bounds_desc;
     })
 }
 

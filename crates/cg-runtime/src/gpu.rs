@@ -318,6 +318,7 @@ impl Gpu {
         cfg: &LaunchConfig,
         args: H,
     ) -> Result<()> {
+        check_bounds(kernel, cfg)?;
         let mut to = Target::gpu();
         let params = args
             .into_params(kernel.param_names(), &mut to)
@@ -340,6 +341,7 @@ impl Gpu {
         cfg: &LaunchConfig,
         params: A,
     ) -> Result<()> {
+        check_bounds(kernel, cfg)?;
         let f = self.kernels.kernel(kernel)?;
         // SAFETY: forwarded contract.
         unsafe { self.launch_function(f, kernel.name(), cfg, params) }
@@ -669,6 +671,7 @@ impl Gpu {
         args: H,
     ) -> Result<()> {
         self.check_stream(stream, kernel.name())?;
+        check_bounds(kernel, cfg)?;
         let f = module.kernel(kernel)?;
         let mut launch = StreamLaunch::new(stream);
         let params = args
@@ -1082,4 +1085,15 @@ impl Drop for Event {
         // SAFETY: created by cuEventCreate in `ctx` (alive) and destroyed once.
         unsafe { sys::cuEventDestroy_v2(self.ev) };
     }
+}
+
+/// `kernel`'s launch bounds against the block of `cfg` (the driver would
+/// refuse the launch with a bare "invalid value").
+pub(crate) fn check_bounds<A>(kernel: &Kernel<A>, cfg: &LaunchConfig) -> Result<()> {
+    kernel
+        .check_block(cfg.block.volume())
+        .map_err(|reason| RuntimeError::InvalidLaunch {
+            kernel: kernel.name().into(),
+            reason,
+        })
 }

@@ -78,7 +78,9 @@ pub mod sass;
 pub mod tensor_map;
 pub mod tools;
 
-pub use backend::{Backend, Buffer, BufferCastMut, BufferSliceMut, HostBuffer, Image};
+pub use backend::{
+    Backend, Buffer, BufferCastMut, BufferSliceMut, HostBuffer, Image, SIM_MAX_SMEM_PER_BLOCK,
+};
 pub use cg_sim::{SimDevice, SimError};
 pub use cooperative_groups::{Kernel, Pod};
 /// The cudarc this crate is built on (0.19, driver API, loaded at run

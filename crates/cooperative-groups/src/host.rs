@@ -271,6 +271,9 @@ pub fn run_on<A: SafeArgs + KernelParams, H: HostArgs<A>>(
     cfg: &cg_sim::LaunchConfig,
     args: H,
 ) -> Result<cg_sim::LaunchStats, cg_sim::SimError> {
+    kernel
+        .check_block(cfg.block.volume())
+        .map_err(cg_sim::SimError::InvalidLaunch)?;
     let mut to = Target::sim();
     let params = args
         .into_params(kernel.param_names(), &mut to)

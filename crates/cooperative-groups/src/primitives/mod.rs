@@ -76,14 +76,29 @@
 //! collective uses them (`tests/layers.rs`).
 
 /// `unroll!(i in 0..N => { … })`: the body once per `i` below `N` (a
-/// constant), as straight-line code for `N ≤ 32` — CUB's `#pragma unroll`.
-/// LLVM's own unroller stops at bodies as heavy as a radix sort's counter
-/// update (16 items: the loop stayed, and the per-item arrays went to
-/// local memory); a loop beyond 32.
+/// constant expression, e.g. a const generic), as straight-line code for
+/// `N ≤ 32` — CUB's `#pragma unroll`; a plain loop beyond 32. `i` is a
+/// constant in each copy, so per-item arrays indexed by it stay in
+/// registers.
+///
+/// LLVM's own unroller leaves loops rolled whose bodies hold warp
+/// collectives (votes, shuffles) or are as heavy as a radix sort's counter
+/// update; the per-item arrays then go to local memory. nvcc unrolls such
+/// loops under `#pragma unroll`; this is the Rust spelling.
+///
+/// ```
+/// fn sums<const N: usize>(x: [u32; N]) -> u32 {
+///     let mut s = 0;
+///     cooperative_groups::unroll!(i in 0..N => { s += x[i]; });
+///     s
+/// }
+/// assert_eq!(sums([1, 2, 3]), 6);
+/// ```
+#[macro_export]
 macro_rules! unroll {
     ($i:ident in 0..$n:expr => $body:block) => {{
         if $n <= 32 {
-            unroll!(@each $i, $n, $body;
+            $crate::unroll!(@each $i, $n, $body;
                 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15
                 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
         } else {
@@ -97,6 +112,7 @@ macro_rules! unroll {
     }};
     (@each $i:ident, $n:expr, $body:block; $($k:literal)*) => {
         $( {
+            #[allow(clippy::identity_op, clippy::erasing_op)]
             let $i: usize = $k;
             if $i < $n $body
         } )*
