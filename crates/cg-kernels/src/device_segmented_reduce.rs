@@ -26,8 +26,10 @@ pub const SEG_BLOCK: u32 = 256;
 /// Sums each segment `input[offsets[s] .. offsets[s + 1]]` into `out[s]`
 /// (`i32` wrapping): launch one block of [`SEG_BLOCK`] threads per
 /// segment (`out.len()` = `offsets.len() − 1` blocks). Instances
-/// `device_segmented_reduce_i32` and `device_segmented_reduce_f32`.
-#[kernel(instances(i32, f32))]
+/// `device_segmented_reduce_i32` and `device_segmented_reduce_f32`,
+/// declared with `launch_bounds(256)` (`SEG_BLOCK`): a larger block is
+/// refused at launch.
+#[kernel(instances(i32, f32), launch_bounds(256))]
 pub fn device_segmented_reduce<T: Elem + Pod>(
     input: GlobalSlice<T>,
     offsets: GlobalSlice<u32>,

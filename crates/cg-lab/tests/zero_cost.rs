@@ -1095,3 +1095,28 @@ fn tensor_tile_copies_are_one_instruction_each() {
         );
     }
 }
+
+/// `#[kernel(launch_bounds(256))]` on the segmented sum reaches the PTX
+/// entry as nvcc's `__launch_bounds__(256)` does: `.maxntid 256, 1, 1`
+/// between the parameters and the body, no `.minnctapersm`; every entry
+/// that carries the macro's mark declares its bounds, and no other entry
+/// does.
+#[test]
+fn launch_bounds_reach_the_entry_header() {
+    for p in LAB_PTX.ptx() {
+        for name in ["device_segmented_reduce_i32", "device_segmented_reduce_f32"] {
+            let text = entry_text(p.ptx, name);
+            let header = &text[..text.find("\n{").unwrap()];
+            assert!(
+                header.ends_with(")\n.maxntid 256, 1, 1"),
+                "sm_{}: {name}: {header}",
+                p.sm
+            );
+            assert!(!header.contains(".minnctapersm"), "sm_{}: {name}", p.sm);
+        }
+        let marks = p.ptx.matches("// cg-launch-bounds ").count();
+        let declared = p.ptx.matches("\n.maxntid ").count();
+        assert_eq!(marks, declared, "sm_{}: marks and declarations", p.sm);
+        assert!(marks >= 2, "sm_{}", p.sm);
+    }
+}
