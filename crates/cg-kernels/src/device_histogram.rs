@@ -32,6 +32,7 @@ use cooperative_groups::prelude::*;
 use cooperative_groups::primitives::{BlockHistogram, BlockLoad, Striped};
 use cooperative_groups::{
     AtomicSlice, DynamicShared, GlobalSlice, Pod, SharedArray, ShflValue, dynamic_shared, kernel,
+    unroll,
 };
 
 /// Threads per block.
@@ -158,7 +159,6 @@ impl<'a> Walk<'a> {
             ref load,
         } = *self;
         const TILE_VECS: usize = HISTO_TILE / 4;
-        const { assert!(HISTO_VECS * 4 == 16, "unroll16! covers the samples") };
         let full = n / HISTO_TILE;
         let step = grid_dim().x as usize;
         let mut t = block_idx().x as usize;
@@ -167,7 +167,7 @@ impl<'a> Walk<'a> {
         while t < full {
             let v = load.load(&vectors[t * TILE_VECS..]);
             let mut b = [0u32; HISTO_VECS * 4];
-            unroll16!(i => {
+            unroll!(i in 0..HISTO_VECS * 4 => {
                 b[i] = bin(v[i / 4].0[i % 4]);
             });
             count.composite(&b, mine);
@@ -179,7 +179,7 @@ impl<'a> Walk<'a> {
             // past `n`; neither is counted.
             let v = load.load_partial(&vectors[t * TILE_VECS..], left.div_ceil(4), U4::default());
             let mut b = [0u32; HISTO_VECS * 4];
-            unroll16!(i => {
+            unroll!(i in 0..HISTO_VECS * 4 => {
                 let e = ((i / 4) * HISTO_BLOCK as usize + rank) * 4 + i % 4;
                 b[i] = if e < left { bin(v[i / 4].0[i % 4]) } else { MAX_BINS as u32 };
             });

@@ -45,7 +45,7 @@
 //! The shapes (256 threads × 20 keys, × 24 for pairs) are the fastest
 //! measured on the H200 (run `2026-12-03-onesweep-early-22bc388`: 256×20 and
 //! 256×24 builds of each kernel, interleaved); the per-item loops are
-//! written out ([`unroll`]) so that the items stay in registers.
+//! written out ([`unroll()`]) so that the items stay in registers.
 //!
 //! [`match_any_bits`]: cooperative_groups::ThreadBlockTile::match_any_bits
 

@@ -22,7 +22,7 @@
 //! with [`select_smem`] (or [`partition_smem`]) bytes of dynamic shared
 //! memory. Warp `w` owns `32 · ITEMS` contiguous elements of the tile
 //! and copies them (and their flags) into shared memory with
-//! [`memcpy_async`] — the device scan's staging: no register holds data
+//! [`memcpy_async()`] — the device scan's staging: no register holds data
 //! in flight, so an SM keeps more tiles' loads in flight (measured
 //! against elements loaded into registers: `docs/results/h200/runs/2026-12-03-select-staged-*`).
 //! In round `k` lane `l` takes element `32k + l` of them; each round's

@@ -11,23 +11,6 @@
     feature(abi_gpu_kernel, asm_experimental_arch)
 )]
 
-/// `unroll16!(k => { … })`: the body 16 times, `k` the constants 0..16, as
-/// straight-line code (per-item arrays stay in registers; LLVM's unroller
-/// leaves loops holding votes and shuffles of this size rolled, and the
-/// arrays then live in local memory).
-macro_rules! unroll16 {
-    ($k:ident => $body:block) => {
-        unroll16!(@each $k, $body; 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15)
-    };
-    (@each $k:ident, $body:block; $($n:literal)*) => {
-        $( {
-            #[allow(clippy::identity_op, clippy::erasing_op)]
-            let $k: usize = $n;
-            $body
-        } )*
-    };
-}
-
 pub mod atomics;
 pub mod c02;
 pub mod cluster;

@@ -1,4 +1,4 @@
-//! [`unroll`]: a loop unrolled by a constant factor, for loops whose body
+//! [`unroll()`]: a loop unrolled by a constant factor, for loops whose body
 //! holds a collective.
 
 /// Calls `f(0)`, `f(1)`, …, `f(n - 1)` in order, `K` calls per trip of the
@@ -19,6 +19,10 @@
 /// thread of the group does not (every member passes the same `n`). Each
 /// call is a copy of `f`'s body once LLVM inlines the closure, as it does
 /// with the small bodies of collectives.
+///
+/// For a constant trip count written as a `usize` (an array length, a
+/// const generic), the macro [`unroll!`](crate::unroll!) writes the body
+/// out with the index a constant in each copy.
 ///
 /// `K` is 1 to 64; a larger body costs instruction cache for little gain
 /// (the loop overhead is a few instructions per trip).

@@ -76,10 +76,12 @@
 //! collective uses them (`tests/layers.rs`).
 
 /// `unroll!(i in 0..N => { … })`: the body once per `i` below `N` (a
-/// constant expression, e.g. a const generic), as straight-line code for
-/// `N ≤ 32` — CUB's `#pragma unroll`; a plain loop beyond 32. `i` is a
-/// constant in each copy, so per-item arrays indexed by it stay in
-/// registers.
+/// constant expression, e.g. a `usize` const generic such as an array
+/// length), as straight-line code for `N ≤ 32` — CUB's `#pragma unroll`;
+/// a plain loop beyond 32. `i` is a constant in each copy, so per-item
+/// arrays indexed by it stay in registers. For a trip count known only at
+/// run time, unrolled `K` calls at a time, see the function
+/// [`unroll()`](crate::unroll()).
 ///
 /// LLVM's own unroller leaves loops rolled whose bodies hold warp
 /// collectives (votes, shuffles) or are as heavy as a radix sort's counter
