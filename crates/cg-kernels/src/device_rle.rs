@@ -34,8 +34,9 @@
 
 use cooperative_groups::intrinsics::block_idx;
 use cooperative_groups::prelude::*;
-use cooperative_groups::{ShflValue, dynamic_shared, kernel, memcpy_async, unroll, wait};
+use cooperative_groups::{ShflValue, dynamic_shared, kernel, unroll, wait};
 
+use crate::device_select::{element_before, run_head, stage};
 use crate::device_wide::{Elem, V4, tile_offsets2};
 
 /// Threads per block.
@@ -129,43 +130,23 @@ pub fn device_rle_encode_i32(
     // The tile's elements, then its heads' indices in run order.
     let words = dynamic_shared::<i32>();
     let heads_at = dynamic_shared::<u32>();
-    if base + RLE_TILE <= n && (input as usize).is_multiple_of(16) {
-        // SAFETY: the warp's part of a whole tile, 16-byte aligned.
-        let src = unsafe {
-            core::slice::from_raw_parts(input.add(wbase).cast::<V4<i32>>(), warp_len / 4)
-        };
-        memcpy_async(
-            &warp,
-            dynamic_shared::<V4<i32>>().slice(wloc / 4, warp_len / 4),
-            src,
-        );
+    let whole = base + RLE_TILE <= n && (input as usize).is_multiple_of(16);
+    // SAFETY: `input` holds `n` elements.
+    unsafe { stage::<i32, V4<i32>, RLE_ITEMS>(&warp, whole, input, words, 0, base, wloc, n) };
+    if whole {
         wait(&warp);
     } else {
-        unroll!(k in 0..RLE_ITEMS => {
-            let e = wloc + 32 * k + lane;
-            let i = base + e;
-            // SAFETY: `i < n`: inside the input.
-            words.store(e, if i < n { unsafe { input.add(i).read() } } else { 0 });
-        });
         warp.sync();
     }
-    // The element before the warp's first, from memory (the others' are
-    // in the warp's own part).
-    let before_warp = if lane == 0 && wbase > 0 && wbase < n {
-        // SAFETY: `0 < wbase < n`: inside the input.
-        unsafe { input.add(wbase - 1).read() }
-    } else {
-        0
-    };
+    // SAFETY: `input` holds `n` elements.
+    let before_warp = unsafe { element_before(input, wbase, n, lane) };
     let mut masks = [0u32; RLE_ITEMS];
     let mut heads = 0u32;
     let mut last_head = 0u32;
     unroll!(k in 0..RLE_ITEMS => {
         let e = wloc + 32 * k + lane;
         let i = base + e;
-        let x = words.load(e);
-        let prev = if 32 * k + lane > 0 { words.load(e - 1) } else { before_warp };
-        masks[k] = warp.ballot(i < n && (i == 0 || x != prev));
+        masks[k] = warp.ballot(run_head(words, e, 32 * k + lane == 0, before_warp, i, n));
         heads += masks[k].count_ones();
         if masks[k] != 0 {
             last_head = (wbase + 32 * k + 31 - masks[k].leading_zeros() as usize) as u32;

@@ -46,7 +46,9 @@
 
 use cooperative_groups::intrinsics::block_idx;
 use cooperative_groups::prelude::*;
-use cooperative_groups::{dynamic_shared, kernel, memcpy_async, unroll, wait};
+use core::mem::size_of;
+
+use cooperative_groups::{DynamicShared, Pod, dynamic_shared, kernel, memcpy_async, unroll, wait};
 
 use crate::device_wide::{V4, tile_offsets};
 
@@ -151,46 +153,24 @@ unsafe fn select_body<const MODE: u32, const PART: bool, const ITEMS: usize>(
     let flag_off = 4 * tile_len;
     let aligned = (input as usize).is_multiple_of(16)
         && (MODE != FLAGGED || (flags as usize).is_multiple_of(16));
-    if base + tile_len <= n && aligned {
-        // SAFETY: the warp's part of a whole tile, 16-byte aligned.
-        let src = unsafe {
-            core::slice::from_raw_parts(input.add(wbase).cast::<V4<i32>>(), warp_len / 4)
-        };
-        memcpy_async(
-            &warp,
-            dynamic_shared::<V4<i32>>().slice(wloc / 4, warp_len / 4),
-            src,
-        );
+    let whole = base + tile_len <= n && aligned;
+    // SAFETY: `input` holds `n` elements (and `flags` `n` flags).
+    unsafe {
+        stage::<i32, V4<i32>, ITEMS>(&warp, whole, input, words, 0, base, wloc, n);
         if MODE == FLAGGED {
-            // SAFETY: as the input: the flags of the warp's part, aligned.
-            let fsrc = unsafe {
-                core::slice::from_raw_parts(flags.add(wbase).cast::<Bytes16>(), warp_len / 16)
-            };
-            memcpy_async(
-                &warp,
-                dynamic_shared::<Bytes16>().slice((flag_off + wloc) / 16, warp_len / 16),
-                fsrc,
-            );
+            stage::<u8, Bytes16, ITEMS>(&warp, whole, flags, bytes, flag_off, base, wloc, n);
         }
+    }
+    if whole {
         wait(&warp);
     } else {
-        unroll!(k in 0..ITEMS => {
-            let e = wloc + 32 * k + lane;
-            let i = base + e;
-            // SAFETY: `i < n`: inside the input.
-            words.store(e, if i < n { unsafe { input.add(i).read() } } else { 0 });
-            if MODE == FLAGGED {
-                // SAFETY: `i < n`: inside the flags.
-                bytes.store(flag_off + e, if i < n { unsafe { flags.add(i).read() } } else { 0 });
-            }
-        });
         warp.sync();
     }
     // `Unique`: the element before the warp's first, from memory (the
     // others' are in the warp's own part).
-    let before_warp = if MODE == UNIQUE && lane == 0 && wbase > 0 && wbase < n {
-        // SAFETY: `0 < wbase < n`: inside the input.
-        unsafe { input.add(wbase - 1).read() }
+    let before_warp = if MODE == UNIQUE {
+        // SAFETY: `input` holds `n` elements.
+        unsafe { element_before(input, wbase, n, lane) }
     } else {
         0
     };
@@ -204,10 +184,7 @@ unsafe fn select_body<const MODE: u32, const PART: bool, const ITEMS: usize>(
         let selected = match MODE {
             FLAGGED => valid && bytes.load(flag_off + e) != 0,
             LESS => valid && x < pivot,
-            _ => {
-                let prev = if 32 * k + lane > 0 { words.load(e - 1) } else { before_warp };
-                valid && (i == 0 || x != prev)
-            }
+            _ => run_head(words, e, 32 * k + lane == 0, before_warp, i, n),
         };
         masks[k] = warp.ballot(selected);
         total += masks[k].count_ones();
@@ -239,6 +216,84 @@ unsafe fn select_body<const MODE: u32, const PART: bool, const ITEMS: usize>(
         // SAFETY: `num_selected` holds one `u32`; one thread writes it.
         unsafe { num_selected.write(at as u32) };
     }
+}
+
+/// Issues the copy of a warp's part of a tile — its `32 · ITEMS`
+/// elements from `src + base + wloc` — to `dst` from element `off + wloc`
+/// (`off`, `wloc` multiples of a vector `V`, the 16-byte vector of `T`):
+/// `whole` (the tile is whole and `src` 16-byte aligned) by
+/// `memcpy_async` in vectors, for the caller to `wait` on; otherwise
+/// element by element (zeros past `n`), for the caller to `sync` the warp
+/// after.
+///
+/// # Safety
+/// `src` holds `n` elements; with `whole`, all of the warp's part.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) unsafe fn stage<T: Pod + Default, V: Pod, const ITEMS: usize>(
+    warp: &ThreadBlockTile<32>,
+    whole: bool,
+    src: *const T,
+    dst: DynamicShared<T>,
+    off: usize,
+    base: usize,
+    wloc: usize,
+    n: usize,
+) {
+    let per = size_of::<V>() / size_of::<T>();
+    let warp_len = 32 * ITEMS;
+    if whole {
+        // SAFETY: the warp's part of a whole tile, 16-byte aligned.
+        let part = unsafe {
+            core::slice::from_raw_parts(src.add(base + wloc).cast::<V>(), warp_len / per)
+        };
+        memcpy_async(
+            warp,
+            dynamic_shared::<V>().slice((off + wloc) / per, warp_len / per),
+            part,
+        );
+    } else {
+        let lane = warp.thread_rank() as usize;
+        unroll!(k in 0..ITEMS => {
+            let e = wloc + 32 * k + lane;
+            let i = base + e;
+            // SAFETY: `i < n`: inside `src`.
+            dst.store(off + e, if i < n { unsafe { src.add(i).read() } } else { T::default() });
+        });
+    }
+}
+
+/// In lane 0 of the warp whose part starts at element `wbase`: the element
+/// before it (0 if none, or elsewhere); the others' are in the warp's
+/// own staged part.
+///
+/// # Safety
+/// `input` holds `n` elements.
+#[inline(always)]
+pub(crate) unsafe fn element_before(input: *const i32, wbase: usize, n: usize, lane: usize) -> i32 {
+    if lane == 0 && wbase > 0 && wbase < n {
+        // SAFETY: `0 < wbase < n`: inside the input.
+        unsafe { input.add(wbase - 1).read() }
+    } else {
+        0
+    }
+}
+
+/// Whether element `i` (staged at `e`) heads a run: it is the first, or
+/// differs from the one before (staged at `e − 1`, or `before` when `e`
+/// starts the warp's part, `first`); `false` past `n`.
+#[inline(always)]
+pub(crate) fn run_head(
+    words: DynamicShared<i32>,
+    e: usize,
+    first: bool,
+    before: i32,
+    i: usize,
+    n: usize,
+) -> bool {
+    let x = words.load(e);
+    let prev = if first { before } else { words.load(e - 1) };
+    i < n && (i == 0 || x != prev)
 }
 
 /// Parameters of [`device_select_flagged_i32`]: `(input, flags, output,
