@@ -24,8 +24,9 @@
 //! and copies them (and their flags) into shared memory with
 //! [`memcpy_async()`] — the device scan's staging: no register holds data
 //! in flight, so an SM keeps more tiles' loads in flight (measured
-//! against elements loaded into registers: `docs/results/h200/runs/2026-12-03-select-staged-*`).
-//! In round `k` lane `l` takes element `32k + l` of them; each round's
+//! against elements loaded into registers: `docs/results/h200/runs/2026-12-03-select-staged-*`);
+//! a partial last tile, or an input (or flags) not 16-byte aligned, is
+//! copied element by element. In round `k` lane `l` takes element `32k + l` of them; each round's
 //! selections are a `ballot`: a lane's place among the round's selected
 //! elements is the population count of the ballot below it, the warp's
 //! total the sum of the rounds' counts. The warps' totals go through the
@@ -36,18 +37,19 @@
 //! from there. The input is read once, the selected elements written once.
 //!
 //! The tile sizes are measured: 24 elements per thread for the
-//! selections, 16 for the partitions (which keep both sides' places in
-//! registers); storing through shared memory first (CUB's two-phase
-//! scatter) was slower for both.
+//! selections, 16 for the partitions (at 24 their two stores per round
+//! took 82–96 registers, against 58–64 at 16, and ran slower); storing
+//! through shared memory first (CUB's two-phase scatter) was slower for
+//! both.
 //!
 //! The tile states are the device scan's: one `u64` per block of the grid
 //! (one for an empty input too), a new non-zero `epoch` per launch, no
 //! reset between launches.
 
-use cooperative_groups::intrinsics::block_idx;
-use cooperative_groups::prelude::*;
 use core::mem::size_of;
 
+use cooperative_groups::intrinsics::block_idx;
+use cooperative_groups::prelude::*;
 use cooperative_groups::{DynamicShared, Pod, dynamic_shared, kernel, memcpy_async, unroll, wait};
 
 use crate::device_wide::{V4, tile_offsets};
