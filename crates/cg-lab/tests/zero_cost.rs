@@ -1120,3 +1120,41 @@ fn launch_bounds_reach_the_entry_header() {
         assert!(marks >= 2, "sm_{}", p.sm);
     }
 }
+
+/// The device-wide kernels staged in shared memory (the scan, the
+/// selections, the partitions, the encoding) copy their tiles with 16-byte
+/// `cp.async` (`LDGSTS`) on sm_80 and later, and keep their per-item arrays
+/// in registers (`unroll!`): no local memory. Both shapes were measured;
+/// losing either is a regression the timings would show only on a GPU.
+#[test]
+fn staged_device_kernels_copy_with_cp_async_and_use_no_local_memory() {
+    let kernels = [
+        "device_scan_i32",
+        "device_scan_f32",
+        "device_select_flagged_i32",
+        "device_select_if_i32",
+        "device_select_unique_i32",
+        "device_partition_flagged_i32",
+        "device_partition_if_i32",
+        "device_rle_encode_i32",
+    ];
+    for p in LAB_PTX.ptx().iter().filter(|p| p.sm >= 80) {
+        for name in kernels {
+            let text = entry_text(p.ptx, name);
+            let copies = text
+                .matches("cp.async.cg.shared.global [d32], [s], 16;")
+                .count();
+            assert!(copies >= 1, "sm_{}: {name} has no 16-byte cp.async", p.sm);
+            assert!(
+                text.contains("cp.async.wait_group"),
+                "sm_{}: {name} never waits for its copies",
+                p.sm
+            );
+            assert!(
+                !text.contains(".local"),
+                "sm_{}: {name} uses local memory",
+                p.sm
+            );
+        }
+    }
+}
