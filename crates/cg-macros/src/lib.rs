@@ -47,26 +47,6 @@ use syn::{FnArg, ItemFn, Pat, Token, Type, parse_macro_input};
 ///
 /// `#[kernel(launch_bounds(MAX_THREADS))]` or
 /// `#[kernel(launch_bounds(MAX_THREADS, MIN_BLOCKS))]` (integer literals;
-/// with `instances(…)` too, for every instance) is CUDA's
-/// `__launch_bounds__(MAX_THREADS, MIN_BLOCKS)`: cg-build declares
-/// `.maxntid MAX_THREADS, 1, 1` (and `.minnctapersm MIN_BLOCKS`) in the
-/// PTX entry, so ptxas budgets registers for `MIN_BLOCKS` resident blocks
-/// of `MAX_THREADS` threads (spilling if it must), and the descriptor
-/// records them ([`Kernel::launch_bounds`]): a launch of a larger block is
-/// refused with the kernel's name, by cg-runtime on both backends and by
-/// `cooperative_groups::host`, as the GPU would refuse it.
-///
-/// ```ignore
-/// #[kernel(launch_bounds(256, 3))]
-/// pub fn pass(keys: GlobalSlice<u32>, out: OwnedSlice<u32>) { /* … */ }
-/// ```
-///
-/// [`Kernel::launch_bounds`]: https://docs.rs/cooperative-groups
-///
-/// # Launch bounds
-///
-/// `#[kernel(launch_bounds(MAX_THREADS))]` or
-/// `#[kernel(launch_bounds(MAX_THREADS, MIN_BLOCKS))]` (integer literals;
 /// beside `instances(…)` they hold for every instance) is CUDA's
 /// `__launch_bounds__(MAX_THREADS, MIN_BLOCKS)`: cg-build declares
 /// `.maxntid MAX_THREADS, 1, 1` (and `.minnctapersm MIN_BLOCKS`) in the
