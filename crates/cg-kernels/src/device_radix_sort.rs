@@ -1,12 +1,17 @@
-//! A device-wide LSD radix sort of `u32` keys (and of pairs: `u32` keys
-//! with `u32` values, [`radix_onesweep_pairs`]), written with the library's
-//! block primitives and a decoupled look-back per digit (the "onesweep"
-//! shape): the `device_radix_sort` experiment of `cg-lab compare`, against
-//! CUB's `DeviceRadixSort::SortKeys` and `SortPairs`. Stable: equal keys
-//! keep their values' order.
+//! A device-wide LSD radix sort of `u32`, `i32`, `f32` and `u64` keys (and
+//! of pairs: those keys with `u32` values, [`radix_onesweep_pairs`]),
+//! written with the library's block primitives and a decoupled look-back
+//! per digit (the "onesweep" shape): the `device_radix_sort` experiment of
+//! `cg-lab compare`, against CUB's `DeviceRadixSort::SortKeys` and
+//! `SortPairs`. Stable: equal keys keep their values' order.
 //!
-//! Four passes of 8 bits, least significant first, ping-ponging between
-//! two buffers, after one histogram launch:
+//! Four passes of 8 bits ([`PASSES`]; eight for `u64` keys,
+//! [`PASSES_64`], [`passes`]), least significant first, ping-ponging
+//! between two buffers, after one histogram launch. A 64-bit key goes
+//! through the shared tile as its two 32-bit halves, the low half first
+//! ([`SortWords`]); the 32-bit kernels' SASS is the same as before the
+//! `u64` instances. The `u64` instances run on the simulator (tests); the
+//! lab does not time them yet:
 //!
 //! 1. [`radix_histograms`] counts every pass's digits of all keys at once
 //!    (16-byte loads, a sub-histogram per block in shared memory, then one
@@ -90,6 +95,69 @@ const MAX_TILE: usize = if sort_tile(true) > sort_tile(false) {
 pub const DIGITS: usize = 256;
 /// Passes over the 32-bit keys.
 pub const PASSES: usize = 4;
+/// Passes over the 64-bit keys (`u64`).
+pub const PASSES_64: usize = 8;
+
+/// The bits a pass sorts by, 32 or 64 of them ([`RadixKey::Bits`] of the
+/// sorted key types): the shared tile holds 32-bit words, so a 64-bit key
+/// goes through it as its two halves.
+pub trait SortWords: Copy + Default + PartialEq + core::ops::Not<Output = Self> {
+    /// Passes of 8 bits: [`PASSES`] or [`PASSES_64`].
+    const PASSES: usize;
+    /// The digit of the pass that starts at bit `shift`.
+    fn digit(self, shift: u32) -> u32;
+    /// Bits 0..32.
+    fn lo(self) -> u32;
+    /// Bits 32..64 (0 for 32-bit keys).
+    fn hi(self) -> u32;
+    /// The bits of halves `lo` and `hi` (`hi` ignored for 32-bit keys).
+    fn from_words(lo: u32, hi: u32) -> Self;
+}
+
+impl SortWords for u32 {
+    const PASSES: usize = PASSES;
+    #[inline(always)]
+    fn digit(self, shift: u32) -> u32 {
+        (self >> shift) & 0xff
+    }
+    #[inline(always)]
+    fn lo(self) -> u32 {
+        self
+    }
+    #[inline(always)]
+    fn hi(self) -> u32 {
+        0
+    }
+    #[inline(always)]
+    fn from_words(lo: u32, _: u32) -> u32 {
+        lo
+    }
+}
+
+impl SortWords for u64 {
+    const PASSES: usize = PASSES_64;
+    #[inline(always)]
+    fn digit(self, shift: u32) -> u32 {
+        (self >> shift) as u32 & 0xff
+    }
+    #[inline(always)]
+    fn lo(self) -> u32 {
+        self as u32
+    }
+    #[inline(always)]
+    fn hi(self) -> u32 {
+        (self >> 32) as u32
+    }
+    #[inline(always)]
+    fn from_words(lo: u32, hi: u32) -> u64 {
+        (hi as u64) << 32 | lo as u64
+    }
+}
+
+/// Passes of the sort of keys `K`.
+pub const fn passes<K: RadixKey<Bits: SortWords>>() -> usize {
+    <K::Bits as SortWords>::PASSES
+}
 
 /// Tiles of a pass over `n` keys (at least one: the grid of
 /// [`radix_onesweep`], or with `pairs` of [`radix_onesweep_pairs`], whose
@@ -126,8 +194,9 @@ fn pack(epoch: u32, status: u32, value: u32) -> u64 {
     ((epoch.wrapping_mul(4) | status) as u64) << 32 | value as u64
 }
 
-/// Counts the digits of all four passes of the first `n` keys into
-/// `counts` (`PASSES · DIGITS` counters, zero before the launch). Any
+/// Counts the digits of every pass (four, or eight for `u64` keys:
+/// [`passes`]) of the first `n` keys into `counts` (`passes · DIGITS`
+/// counters, zero before the launch). Any
 /// grid of [`HIST_BLOCK`] threads: the blocks walk the whole tiles of
 /// [`HIST_TILE`] keys with a grid stride, each thread reading its
 /// [`HIST_VECS`] 16-byte vectors of a tile first (striped: one load
@@ -135,24 +204,30 @@ fn pack(epoch: u32, status: u32, value: u32) -> u64 {
 /// keys after, into the block's four histograms with one `red.shared.add`
 /// per key and pass; the keys past the last whole tile (or all of them,
 /// when `keys` is not 16-byte aligned) one by one.
-#[kernel(instances(u32, i32, f32))]
-pub fn radix_histograms<K: RadixKey<Bits = u32>>(keys: *const K, counts: *mut u32, n: u32) {
+#[kernel(instances(u32, i32, f32, u64))]
+pub fn radix_histograms<K: RadixKey<Bits: SortWords>>(keys: *const K, counts: *mut u32, n: u32) {
     let block = this_thread_block().with_threads::<HIST_BLOCK>();
-    let bins = [
+    // One histogram per pass (the last four for 64-bit keys only).
+    let all = [
+        shared_array!(u32; DIGITS),
+        shared_array!(u32; DIGITS),
+        shared_array!(u32; DIGITS),
+        shared_array!(u32; DIGITS),
         shared_array!(u32; DIGITS),
         shared_array!(u32; DIGITS),
         shared_array!(u32; DIGITS),
         shared_array!(u32; DIGITS),
     ];
+    let bins = &all[..passes::<K>()];
     let r = block.thread_rank() as usize;
-    for b in &bins {
+    for b in bins {
         b.store(r, 0);
     }
     block.sync();
     let count = |k: K| {
         let b = sort_bits(k);
-        unroll::<{ PASSES as u32 }>(PASSES as u32, |p| {
-            bins[p as usize].red_add(((b >> (8 * p)) & 0xff) as usize, 1);
+        unroll!(p in 0..passes::<K>() => {
+            bins[p].red_add(b.digit(8 * p as u32) as usize, 1);
         });
     };
     let n = n as usize;
@@ -165,7 +240,7 @@ pub fn radix_histograms<K: RadixKey<Bits = u32>>(keys: *const K, counts: *mut u3
     let (blocks, me) = (grid_dim().x as usize, block_idx().x as usize);
     let mut t = me;
     while t < full {
-        let mut v = [V4([K::from_bits(0); 4]); HIST_VECS];
+        let mut v = [V4([K::from_bits(K::Bits::default()); 4]); HIST_VECS];
         unroll::<{ HIST_VECS as u32 }>(HIST_VECS as u32, |j| {
             let j = j as usize;
             // SAFETY: vector `j · HIST_BLOCK + r` of whole tile `t < full`:
@@ -191,7 +266,7 @@ pub fn radix_histograms<K: RadixKey<Bits = u32>>(keys: *const K, counts: *mut u3
     for (p, b) in bins.iter().enumerate() {
         let c = b.load(r);
         if c > 0 {
-            // SAFETY: `counts` holds `PASSES · DIGITS` counters, updated
+            // SAFETY: `counts` holds `passes · DIGITS` counters, updated
             // only atomically.
             let a = unsafe { AtomicRef::<u32, Device>::from_ptr(counts.add(p * DIGITS + r)) };
             a.red_add(c, Relaxed);
@@ -208,7 +283,7 @@ pub fn radix_histograms<K: RadixKey<Bits = u32>>(keys: *const K, counts: *mut u3
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 unsafe fn onesweep<
-    K: RadixKey<Bits = u32>,
+    K: RadixKey<Bits: SortWords>,
     const PAIRS: bool,
     const ITEMS: usize,
     const UNROLL: u32,
@@ -241,7 +316,7 @@ unsafe fn onesweep<
     // Keys travel as their order-preserving bits (`RadixKey::to_bits`:
     // the identity for `u32`), back to keys on the way out; a digit comes
     // from a key's digit bits (`-0.0` as `+0.0`).
-    let digit = |b: u32| (K::digit_bits(b) >> shift) & 0xff;
+    let digit = |b: K::Bits| K::digit_bits(b).digit(shift);
 
     // Warp-striped: item `i` of lane `l` of warp `w` is key
     // `w · 32 · ITEMS + 32 · i + l` of the tile, so that every load is one
@@ -252,7 +327,7 @@ unsafe fn onesweep<
     // bits, and `zeros` the items that were `-0.0` (whose bits are the
     // complement of `+0.0`'s: `to_bits` maps a float's sign bit so): one
     // register, where keeping both forms cost the `f32` sort 27.
-    let mut keys = [0u32; ITEMS];
+    let mut keys = [K::Bits::default(); ITEMS];
     let mut zeros = 0u32;
     let mut values = [0u32; ITEMS];
     let full = valid == tile_keys;
@@ -266,9 +341,9 @@ unsafe fn onesweep<
     });
     // A missing key (past `n`) counts as digit 255, after every real key:
     // it ranks last and is not stored.
-    let dig = |i: usize, k: u32| {
+    let dig = |i: usize, k: K::Bits| {
         if full || at(i) < n {
-            (k >> shift) & 0xff
+            k.digit(shift)
         } else {
             0xff
         }
@@ -341,14 +416,15 @@ unsafe fn onesweep<
         rank[i] = warp.shfl(old, leader) + (peers & below).count_ones();
     });
     block.sync();
-    items::<UNROLL>(|i| {
-        let b = if zeros >> i & 1 != 0 {
+    // Item `i`'s key bits again (`-0.0` restored).
+    let bits = |i: usize| {
+        if zeros >> i & 1 != 0 {
             !keys[i]
         } else {
             keys[i]
-        };
-        buf.store(rank[i] as usize, b);
-    });
+        }
+    };
+    items::<UNROLL>(|i| buf.store(rank[i] as usize, bits(i).lo()));
 
     // 4. The look-back for digit `d`: the counts of the earlier tiles,
     //    summed until one holding its inclusive prefix.
@@ -382,11 +458,29 @@ unsafe fn onesweep<
 
     // 5. The sorted tile out, striped: consecutive threads store
     //    consecutive places of a digit's run.
+    //    A 64-bit key's low half is in the tile now; its high half goes
+    //    through the tile after it.
+    let mut low = [0u32; ITEMS];
+    if K::Bits::PASSES == PASSES_64 {
+        items::<UNROLL>(|i| {
+            let p = i * SORT_BLOCK as usize + r;
+            if p < valid {
+                low[i] = buf.load(p);
+            }
+        });
+        block.sync();
+        items::<UNROLL>(|i| buf.store(rank[i] as usize, bits(i).hi()));
+        block.sync();
+    }
     let mut places = [0u32; ITEMS];
     items::<UNROLL>(|i| {
         let p = i * SORT_BLOCK as usize + r;
         if p < valid {
-            let k = buf.load(p);
+            let k = if K::Bits::PASSES == PASSES_64 {
+                K::Bits::from_words(low[i], buf.load(p))
+            } else {
+                K::Bits::from_words(buf.load(p), 0)
+            };
             places[i] = base.load(digit(k) as usize).wrapping_add(p as u32);
             // SAFETY: `places[i] < n` (a permutation of the keys' places);
             // each place is written by one key.
@@ -421,7 +515,7 @@ struct V4<K>([K; 4]);
 /// The bits a key's digits are taken from: its order-preserving bits, with
 /// `-0.0` as `+0.0` (CUB's rule: the two zeros are equal keys).
 #[inline(always)]
-fn sort_bits<K: RadixKey<Bits = u32>>(k: K) -> u32 {
+fn sort_bits<K: RadixKey<Bits: SortWords>>(k: K) -> K::Bits {
     K::digit_bits(k.to_bits())
 }
 
@@ -449,8 +543,8 @@ unsafe fn state(states: *mut u64, t: usize, d: usize) -> AtomicRef<'static, u64,
 /// `states` (`DIGITS` per tile of [`sort_tiles`]`(n, false)`). Grid
 /// [`sort_tiles`]`(n, false)` blocks of [`SORT_BLOCK`]; `epoch` new and
 /// non-zero each launch on the states.
-#[kernel(instances(u32, i32, f32))]
-pub fn radix_onesweep<K: RadixKey<Bits = u32>>(
+#[kernel(instances(u32, i32, f32, u64))]
+pub fn radix_onesweep<K: RadixKey<Bits: SortWords>>(
     input: *const K,
     output: *mut K,
     counts: *const u32,
@@ -471,9 +565,9 @@ pub fn radix_onesweep<K: RadixKey<Bits = u32>>(
 /// [`radix_onesweep`] for pairs: the first `n` values of `values_in` move
 /// with their keys to `values_out`; tiles of [`sort_tile`]`(true)` keys
 /// (grid and states: [`sort_tiles`]`(n, true)`).
-#[kernel(instances(u32, i32, f32))]
+#[kernel(instances(u32, i32, f32, u64))]
 #[allow(clippy::too_many_arguments)]
-pub fn radix_onesweep_pairs<K: RadixKey<Bits = u32>>(
+pub fn radix_onesweep_pairs<K: RadixKey<Bits: SortWords>>(
     input: *const K,
     output: *mut K,
     values_in: *const u32,

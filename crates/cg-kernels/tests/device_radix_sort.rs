@@ -2,14 +2,17 @@
 //! against a sorted copy: the histogram launch and the four onesweep
 //! passes, partial last tiles, keys that differ in one byte only, equal
 //! keys, consecutive sorts on the same tile states (new epochs), random
-//! inputs under proptest, and `i32` / `f32` keys in CUB's order (negative
-//! keys, both zeros equal, infinities and NaNs by their bits).
+//! inputs under proptest, `i32` / `f32` keys in CUB's order (negative
+//! keys, both zeros equal, infinities and NaNs by their bits), and `u64`
+//! keys and pairs over eight passes (keys that differ only in their high
+//! half, or only in their low half).
 
 use cg_kernels::device_radix_sort::{
-    DIGITS, HIST_BLOCK, HistogramsKernel, OnesweepKernel, OnesweepPairsKernel, PASSES,
-    RADIX_HISTOGRAMS_F32, RADIX_HISTOGRAMS_I32, RADIX_HISTOGRAMS_U32, RADIX_ONESWEEP_F32,
-    RADIX_ONESWEEP_I32, RADIX_ONESWEEP_PAIRS_F32, RADIX_ONESWEEP_PAIRS_U32, RADIX_ONESWEEP_U32,
-    SORT_BLOCK, sort_tile, sort_tiles,
+    DIGITS, HIST_BLOCK, HistogramsKernel, OnesweepKernel, OnesweepPairsKernel,
+    RADIX_HISTOGRAMS_F32, RADIX_HISTOGRAMS_I32, RADIX_HISTOGRAMS_U32, RADIX_HISTOGRAMS_U64,
+    RADIX_ONESWEEP_F32, RADIX_ONESWEEP_I32, RADIX_ONESWEEP_PAIRS_F32, RADIX_ONESWEEP_PAIRS_U32,
+    RADIX_ONESWEEP_PAIRS_U64, RADIX_ONESWEEP_U32, RADIX_ONESWEEP_U64, SORT_BLOCK, SortWords,
+    passes, sort_tile, sort_tiles,
 };
 use cg_kernels::xorshift::Xorshift;
 use cooperative_groups::primitives::RadixKey;
@@ -27,9 +30,9 @@ fn sort(keys: &[u32], epoch: &mut u32) -> Vec<u32> {
     sort_as(&RADIX_HISTOGRAMS_U32, &RADIX_ONESWEEP_U32, keys, epoch)
 }
 
-/// Sorts `keys` with the kernels of key type `K` (histograms, then four
-/// passes).
-fn sort_as<K: Copy>(
+/// Sorts `keys` with the kernels of key type `K` (histograms, then its
+/// passes: four, eight for 64-bit keys).
+fn sort_as<K: RadixKey<Bits: SortWords>>(
     hist: &HistogramsKernel<K>,
     pass_kernel: &OnesweepKernel<K>,
     keys: &[K],
@@ -38,7 +41,7 @@ fn sort_as<K: Copy>(
     let n = keys.len() as u32;
     let mut a = keys.to_vec();
     let mut b = keys.to_vec();
-    let mut counts = vec![0u32; PASSES * DIGITS];
+    let mut counts = vec![0u32; passes::<K>() * DIGITS];
     let mut states = vec![0u64; sort_tiles(n, false) as usize * DIGITS];
     let (pa, pc) = (a.as_ptr(), counts.as_mut_ptr());
     // SAFETY: `n` keys and the counters.
@@ -52,7 +55,7 @@ fn sort_as<K: Copy>(
     // the counters, `DIGITS` states per tile.
     let k = unsafe { pass_kernel.host_fn_unchecked() };
     let cfg = cg_sim::LaunchConfig::new(sort_tiles(n, false), SORT_BLOCK);
-    for pass in 0..PASSES as u32 {
+    for pass in 0..passes::<K>() as u32 {
         *epoch += 1;
         let (src, dst) = if pass % 2 == 0 {
             (&a, &mut b)
@@ -83,7 +86,7 @@ fn sort_pairs(keys: &[u32], values: &[u32], epoch: &mut u32) -> (Vec<u32>, Vec<u
 }
 
 /// [`sort_pairs`] with the kernels of key type `K`.
-fn sort_pairs_as<K: Copy>(
+fn sort_pairs_as<K: RadixKey<Bits: SortWords>>(
     hist: &HistogramsKernel<K>,
     pairs_kernel: &OnesweepPairsKernel<K>,
     keys: &[K],
@@ -93,7 +96,7 @@ fn sort_pairs_as<K: Copy>(
     let n = keys.len() as u32;
     let (mut a, mut b) = (keys.to_vec(), keys.to_vec());
     let (mut va, mut vb) = (values.to_vec(), vec![0u32; keys.len()]);
-    let mut counts = vec![0u32; PASSES * DIGITS];
+    let mut counts = vec![0u32; passes::<K>() * DIGITS];
     let mut states = vec![0u64; sort_tiles(n, true) as usize * DIGITS];
     let (pa, pc) = (a.as_ptr(), counts.as_mut_ptr());
     // SAFETY: `n` keys and the counters.
@@ -106,7 +109,7 @@ fn sort_pairs_as<K: Copy>(
     // states per tile.
     let k = unsafe { pairs_kernel.host_fn_unchecked() };
     let cfg = cg_sim::LaunchConfig::new(sort_tiles(n, true), SORT_BLOCK);
-    for pass in 0..PASSES as u32 {
+    for pass in 0..passes::<K>() as u32 {
         *epoch += 1;
         let (src, dst, vsrc, vdst) = if pass % 2 == 0 {
             (&a, &mut b, &va, &mut vb)
@@ -296,4 +299,59 @@ fn float_pairs_keep_equal_zeros_in_input_order() {
     let raw: Vec<u32> = k.iter().map(|x| x.to_bits()).collect();
     let want_keys: Vec<u32> = want.iter().map(|&i| keys[i as usize].to_bits()).collect();
     assert_eq!(raw, want_keys, "the zeros keep their signs");
+}
+
+/// `n` 64-bit keys: `hi_mask` of random high halves, `lo_mask` of random
+/// low halves.
+fn keys64(n: usize, seed: u64, hi_mask: u32, lo_mask: u32) -> Vec<u64> {
+    let mut x = Xorshift::seeded(seed);
+    (0..n)
+        .map(|_| {
+            let hi = (x.next() >> 20) as u32 & hi_mask;
+            let lo = (x.next() >> 20) as u32 & lo_mask;
+            (hi as u64) << 32 | lo as u64
+        })
+        .collect()
+}
+
+#[test]
+fn u64_keys_sort_over_eight_passes() {
+    let mut epoch = 0;
+    let tile = sort_tile(false);
+    for n in [0usize, 1, 100, tile, 2 * tile + 77] {
+        for (hi, lo) in [
+            (u32::MAX, u32::MAX),
+            (u32::MAX, 0),
+            (0, u32::MAX),
+            (0x0100_0001, 0xff00_0000),
+        ] {
+            let k = keys64(n, n as u64 + hi as u64 + lo as u64, hi, lo);
+            let mut want = k.clone();
+            want.sort_unstable();
+            let got = sort_as(&RADIX_HISTOGRAMS_U64, &RADIX_ONESWEEP_U64, &k, &mut epoch);
+            assert_eq!(got, want, "n {n}, high {hi:#x}, low {lo:#x}");
+        }
+    }
+}
+
+#[test]
+fn u64_pairs_sort_stably() {
+    let mut epoch = 0;
+    let n = 2 * sort_tile(true) + 300;
+    // Few distinct keys, distinct in both halves: equal keys keep their
+    // values' order.
+    let k = keys64(n, 5, 0x0101_0101, 0x8000_0001);
+    let v: Vec<u32> = (0..n as u32).collect();
+    let mut want: Vec<(u64, u32)> = k.iter().copied().zip(v.iter().copied()).collect();
+    want.sort_by_key(|&(k, _)| k);
+    let (wk, wv): (Vec<u64>, Vec<u32>) = want.into_iter().unzip();
+    let (gk, gv) = sort_pairs_as(
+        &RADIX_HISTOGRAMS_U64,
+        &RADIX_ONESWEEP_PAIRS_U64,
+        &k,
+        &v,
+        &mut epoch,
+    );
+    assert_eq!(gk, wk);
+    assert_eq!(gv, wv);
 }
