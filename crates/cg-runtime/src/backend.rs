@@ -232,12 +232,7 @@ impl Backend {
             sim: true,
             regions: Vec::new(),
         };
-        let params = args
-            .into_params(kernel.param_names(), &mut to)
-            .map_err(|reason| RuntimeError::InvalidLaunch {
-                kernel: kernel.name().into(),
-                reason,
-            })?;
+        let params = crate::gpu::kernel_params(kernel, args, &mut to)?;
         // On several cores when its blocks cannot communicate
         // (`CG_SIM_THREADS`, `SimDevice::workers`).
         cooperative_groups::host::launch_safe(dev, cfg, &to.regions, kernel.host_fn(), params)?;
@@ -262,12 +257,7 @@ impl Backend {
             sim: self.is_sim(),
             regions: Vec::new(),
         };
-        let params = args
-            .into_params(kernel.param_names(), &mut to)
-            .map_err(|reason| RuntimeError::InvalidLaunch {
-                kernel: kernel.name().into(),
-                reason,
-            })?;
+        let params = crate::gpu::kernel_params(kernel, args, &mut to)?;
         match self {
             Backend::Gpu(g) => {
                 // SAFETY: forwarded contract; the typed parameters are device

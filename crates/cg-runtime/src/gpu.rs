@@ -319,13 +319,7 @@ impl Gpu {
         args: H,
     ) -> Result<()> {
         check_bounds(kernel, cfg)?;
-        let mut to = Target::gpu();
-        let params = args
-            .into_params(kernel.param_names(), &mut to)
-            .map_err(|reason| RuntimeError::InvalidLaunch {
-                kernel: kernel.name().into(),
-                reason,
-            })?;
+        let params = kernel_params(kernel, args, &mut Target::gpu())?;
         let f = module.kernel(kernel)?;
         // SAFETY: forwarded contract; the typed parameters are device memory.
         unsafe { self.launch_function(f, kernel.name(), cfg, params) }
@@ -1092,6 +1086,20 @@ impl Drop for Event {
 pub(crate) fn check_bounds<A>(kernel: &Kernel<A>, cfg: &LaunchConfig) -> Result<()> {
     kernel
         .check_block(cfg.block.volume())
+        .map_err(|reason| RuntimeError::InvalidLaunch {
+            kernel: kernel.name().into(),
+            reason,
+        })
+}
+
+/// `args` as `kernel`'s parameters for the backend `to` describes (its
+/// simulator regions collected there); an error names the kernel.
+pub(crate) fn kernel_params<A, H: HostArgs<A>>(
+    kernel: &Kernel<A>,
+    args: H,
+    to: &mut Target,
+) -> Result<A> {
+    args.into_params(kernel.param_names(), to)
         .map_err(|reason| RuntimeError::InvalidLaunch {
             kernel: kernel.name().into(),
             reason,
