@@ -213,30 +213,15 @@ impl Backend {
     /// buffer` for an `OwnedSlice<T>` or an `AtomicSlice<T>`,
     /// [`Buffer::image`]/[`Buffer::image_mut`] for the 2-D views, values for
     /// scalars — so one buffer cannot be passed as two writable parameters,
-    /// nor as a written and a read one. On the simulator the blocks run on
-    /// its worker threads (`CG_SIM_THREADS`, `SimDevice::workers`) when no
-    /// parameter is an `AtomicSlice` and the launch is not cooperative
-    /// (`cooperative_groups::host::launch_safe`).
+    /// nor as a written and a read one.
     pub fn launch<A: SafeArgs + KernelArgs, H: HostArgs<A>>(
         &self,
         kernel: &Kernel<A>,
         cfg: &LaunchConfig,
         args: H,
     ) -> Result<()> {
-        let Backend::Sim(dev) = self else {
-            // SAFETY: every parameter is `SafeParam`: the kernel needs no promise.
-            return unsafe { self.launch_unchecked(kernel, cfg, args) };
-        };
-        crate::gpu::check_bounds(kernel, cfg)?;
-        let mut to = Target {
-            sim: true,
-            regions: Vec::new(),
-        };
-        let params = crate::gpu::kernel_params(kernel, args, &mut to)?;
-        // On several cores when its blocks cannot communicate
-        // (`CG_SIM_THREADS`, `SimDevice::workers`).
-        cooperative_groups::host::launch_safe(dev, cfg, &to.regions, kernel.host_fn(), params)?;
-        Ok(())
+        // SAFETY: every parameter is `SafeParam`: the kernel needs no promise.
+        unsafe { self.launch_unchecked(kernel, cfg, args) }
     }
 
     /// Launches any kernel, raw-pointer parameters included (passed as they

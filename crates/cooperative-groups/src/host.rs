@@ -72,48 +72,11 @@ pub trait HostArgs<A> {
     label = "its launch needs `unsafe`: `launch_unchecked`",
     note = "typed parameters (`GlobalSlice<T>`, `OwnedSlice<T>`, `AtomicSlice<T>`, scalars) make a kernel safe to launch"
 )]
-pub trait SafeArgs {
-    /// Whether any parameter lets the launch's blocks pass data to each
-    /// other ([`SafeParam`]'s `COMMUNICATES`: an `AtomicSlice`).
-    #[doc(hidden)]
-    const COMMUNICATES: bool;
-}
-
-/// The parameters of a safe launch, shared by the simulator's worker
-/// threads (see [`launch_safe`]).
-struct Shared<A>(A);
-
-// SAFETY: `A` is a tuple of `SafeParam`s (plain data and typed views of
-// memory, `Copy`); the workers read it and run the kernel's blocks with
-// it as a GPU's SMs do. Only launches whose parameters cannot carry data
-// between blocks (`SafeArgs::COMMUNICATES == false`) are shared.
-unsafe impl<A> Sync for Shared<A> {}
-
-/// Runs the safe kernel `body` with `params`: on the simulator's worker
-/// threads ([`cg_sim::launch_parallel`]) when no parameter lets blocks
-/// communicate and the launch is not cooperative — its blocks then cannot
-/// depend on each other, so outputs and reports are those of one thread —
-/// otherwise on the calling thread.
-pub fn launch_safe<A: SafeArgs + Copy>(
-    device: &cg_sim::SimDevice,
-    cfg: &cg_sim::LaunchConfig,
-    regions: &[cg_sim::Region],
-    body: fn(A),
-    params: A,
-) -> Result<cg_sim::LaunchStats, cg_sim::SimError> {
-    if A::COMMUNICATES || cfg.cooperative {
-        return cg_sim::launch_with(device, cfg, regions, &|| body(params));
-    }
-    let shared = Shared(params);
-    let shared = &shared;
-    cg_sim::launch_parallel(device, cfg, regions, &move || body(shared.0))
-}
+pub trait SafeArgs {}
 
 macro_rules! tuples {
     ($(($($n:tt $p:ident $h:ident),*))*) => {$(
-        impl<$($p: SafeParam),*> SafeArgs for ($($p,)*) {
-            const COMMUNICATES: bool = false $(|| $p::COMMUNICATES)*;
-        }
+        impl<$($p: SafeParam),*> SafeArgs for ($($p,)*) {}
         impl<$($p: KernelParam, $h: HostArg<$p>),*> HostArgs<($($p,)*)> for ($($h,)*) {
             #[allow(unused_variables)]
             fn into_params(self, names: &[&'static str], to: &mut Target) -> Result<($($p,)*), String> {
@@ -315,7 +278,8 @@ pub fn run_on<A: SafeArgs + KernelParams, H: HostArgs<A>>(
     let params = args
         .into_params(kernel.param_names(), &mut to)
         .map_err(cg_sim::SimError::InvalidLaunch)?;
-    launch_safe(device, cfg, &to.regions, kernel.host_fn(), params)
+    let body = kernel.host_fn();
+    cg_sim::launch_with(device, cfg, &to.regions, &|| body(params))
 }
 
 /// A tuple of [`KernelParam`]s (every kernel's parameter list).

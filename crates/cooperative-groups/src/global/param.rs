@@ -79,16 +79,7 @@ unsafe impl<T: Pod, const BW: u32, const BH: u32> KernelParam
     label = "a raw pointer (or a type holding one) makes the kernel `unsafe`",
     note = "take global memory as `GlobalSlice<T>` (read-only), `OwnedSlice<T>` (written through ownership witnesses) or `AtomicSlice<T>`; a raw pointer parameter must be written `*const T` / `*mut T` in the signature, which makes the kernel an `unsafe fn` launched with `launch_unchecked`"
 )]
-pub unsafe trait SafeParam: KernelParam {
-    /// Whether the blocks of one launch can pass data to each other
-    /// through this parameter: only [`AtomicSlice`] (its atomics are the
-    /// one safe channel between blocks; a read of another block's plain
-    /// write is a data race). The simulator runs a launch whose parameters
-    /// all say `false` on several cores (`CG_SIM_THREADS`): its blocks
-    /// cannot depend on each other's order.
-    #[doc(hidden)]
-    const COMMUNICATES: bool = false;
-}
+pub unsafe trait SafeParam: KernelParam {}
 
 macro_rules! safe_scalars {
     ($($t:ty),*) => { $(
@@ -101,18 +92,14 @@ safe_scalars!(
 );
 
 // SAFETY: an array of safe parameters is as safe as its elements.
-unsafe impl<T: SafeParam + Pod, const N: usize> SafeParam for [T; N] {
-    const COMMUNICATES: bool = T::COMMUNICATES;
-}
+unsafe impl<T: SafeParam + Pod, const N: usize> SafeParam for [T; N] {}
 // SAFETY: every access is bounds-checked (or `unsafe`); nothing writes it.
 unsafe impl<T: Pod> SafeParam for GlobalSlice<T> {}
 // SAFETY: bounds-checked, and every safe write goes through a witness of
 // the element's owner.
 unsafe impl<T: Pod, P: Partition> SafeParam for OwnedSlice<T, P> {}
 // SAFETY: bounds-checked, every access atomic.
-unsafe impl<T: AtomicValue + Pod, S: Scope + 'static> SafeParam for AtomicSlice<T, S> {
-    const COMMUNICATES: bool = true;
-}
+unsafe impl<T: AtomicValue + Pod, S: Scope + 'static> SafeParam for AtomicSlice<T, S> {}
 // SAFETY: as `GlobalSlice`, in two dimensions.
 unsafe impl<T: Pod> SafeParam for Pitched<T> {}
 // SAFETY: as `OwnedSlice`, in two dimensions.
