@@ -13,7 +13,7 @@
 #   device_wide/             device-wide reduce and scan against CUB
 #   device_histogram/        the device-wide even histogram against CUB's HistogramEven
 #   device_select/           the device-wide selections and run-length encoding against CUB's
-#   device_radix_sort/       the device-wide radix sort of u32 keys and pairs against CUB's
+#   device_radix_sort/       the device-wide radix sort of u32, i32, f32 and u64 keys and pairs against CUB's
 #   samples/                 the seven ported NVIDIA samples (each checks itself; the timed ones
 #                            against their C++ twins), cudarc-interop (kernels on a cudarc
 #                            program's stream with its CudaSlices, checked) and

@@ -1,5 +1,5 @@
 // The C++ side of `cg-lab compare --only device_radix_sort`: CUB's
-// device-wide radix sort of u32, i32 and f32 keys and of key/value pairs
+// device-wide radix sort of u32, i32, f32 and u64 keys and of key/value pairs
 // (u32 values), built by the lab with nvcc into a
 // shared library (`-shared -Xcompiler -fPIC`, static cudart) and called
 // through these C entry points on the legacy default stream, the stream the
@@ -55,6 +55,7 @@ static int sort_pairs(const K *keys_in, K *keys_out, const unsigned int *values_
 CG_SORT_ENTRIES(u32, unsigned int)
 CG_SORT_ENTRIES(i32, int)
 CG_SORT_ENTRIES(f32, float)
+CG_SORT_ENTRIES(u64, unsigned long long)
 
 // The last error of the runtime, for the lab's report.
 extern "C" const char *cub_radix_sort_last_error(void) { return cudaGetErrorString(cudaGetLastError()); }

@@ -36,7 +36,7 @@ pub struct CompareArgs {
     /// device_radix_sort, primitives); default: all but tma (sm_90, 2.7
     /// GiB of buffers), device_wide (4 GiB
     /// of buffers), device_histogram (1 GiB), device_select (2.25 GiB),
-    /// device_radix_sort (3 GiB) and primitives
+    /// device_radix_sort (12 GiB) and primitives
     /// (CUB's block primitives at blocks of 128, 256 and 512: their own
     /// sizes), which run only when named
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]

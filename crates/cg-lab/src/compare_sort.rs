@@ -1,33 +1,37 @@
 //! `cg-lab compare --only device_radix_sort`: the device-wide radix sort
-//! of `u32`, `i32` and `f32` keys, and of pairs (those keys, `u32`
+//! of `u32`, `i32`, `f32` and `u64` keys, and of pairs (those keys, `u32`
 //! values), written with the library (`cg_kernels::device_radix_sort`:
-//! one histogram launch for the four 8-bit digits, then four onesweep
-//! passes — each tile's keys ranked by the pass's digit in warp-private
-//! counters, a decoupled look-back per digit, a scatter) against CUB's
+//! one histogram launch for all 8-bit digits, then one onesweep pass per
+//! digit — four for the 32-bit keys, eight for `u64` — each tile's keys
+//! ranked by the pass's digit in warp-private counters, a decoupled
+//! look-back per digit, a scatter) against CUB's
 //! `DeviceRadixSort::SortKeys` and `SortPairs`, 2^20 to 2^28 keys, as keys
 //! (pairs) per second.
 //!
-//! The keys are uniformly random 32-bit patterns (the same bits as `u32`,
-//! `i32` and `f32`: floats of every sign and exponent, NaNs and both zeros
-//! included), each pair's value its key's index. Both sides' outputs are
-//! checked against the host's stable sort by CUB's order (the keys'
-//! order-preserving bits, `-0.0` equal to `+0.0`, NaNs by their bits) at
-//! every size before timing (so they are equal to each other). The Rust side's time includes its memset of the digit
-//! counters and the histogram launch. Without a GPU the Rust kernels are
-//! verified on the simulator at small sizes and nothing is timed.
+//! The 32-bit keys are uniformly random 32-bit patterns (the same bits as
+//! `u32`, `i32` and `f32`: floats of every sign and exponent, NaNs and both
+//! zeros included), the `u64` keys uniformly random 64-bit words, each
+//! pair's value its key's index. Both sides' outputs are checked against
+//! the host's stable sort by CUB's order (the keys' order-preserving bits,
+//! `-0.0` equal to `+0.0`, NaNs by their bits) at every size before timing
+//! (so they are equal to each other). The Rust side's time includes its
+//! memset of the digit counters and the histogram launch. Without a GPU the
+//! Rust kernels are verified on the simulator at small sizes and nothing
+//! is timed.
 
 use std::fmt::Write as _;
 use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use cg_kernels::device_radix_sort::{
-    DIGITS, HIST_BLOCK, HistogramsKernel, OnesweepKernel, OnesweepPairsKernel, PASSES,
-    RADIX_HISTOGRAMS_F32, RADIX_HISTOGRAMS_I32, RADIX_HISTOGRAMS_U32, RADIX_ONESWEEP_F32,
+    DIGITS, HIST_BLOCK, HistogramsKernel, OnesweepKernel, OnesweepPairsKernel, RADIX_HISTOGRAMS_F32,
+    RADIX_HISTOGRAMS_I32, RADIX_HISTOGRAMS_U32, RADIX_HISTOGRAMS_U64, RADIX_ONESWEEP_F32,
     RADIX_ONESWEEP_I32, RADIX_ONESWEEP_PAIRS_F32, RADIX_ONESWEEP_PAIRS_I32,
-    RADIX_ONESWEEP_PAIRS_U32, RADIX_ONESWEEP_U32, SORT_BLOCK, sort_tile, sort_tiles,
+    RADIX_ONESWEEP_PAIRS_U32, RADIX_ONESWEEP_PAIRS_U64, RADIX_ONESWEEP_U32, RADIX_ONESWEEP_U64,
+    SORT_BLOCK, SortWords, passes, sort_tile, sort_tiles,
 };
 use cg_kernels::xorshift::Xorshift;
-use cg_runtime::{Backend, Buffer, Dim3, LaunchConfig, tools};
+use cg_runtime::{Backend, Buffer, Dim3, LaunchConfig, Pod, tools};
 use cooperative_groups::primitives::RadixKey;
 use serde::Serialize;
 
@@ -37,20 +41,26 @@ use crate::progress::Progress;
 use crate::stats::Summary;
 use crate::timing::{self, Timed};
 
-/// Key counts: 4 MiB to 1 GiB of `u32`.
+/// Key counts: 4 MiB to 1 GiB of `u32` (2 GiB of `u64`).
 pub const SIZES: [u32; 5] = [1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28];
 
 /// Sizes the simulator verifies (partial last tiles).
 const SIM_SIZES: [u32; 2] = [1003, 3 * sort_tile(true) as u32 + 17];
 
-/// The keys: a xorshift stream.
-fn keys(n: u32) -> Vec<u32> {
+/// The 32-bit keys: a xorshift stream.
+fn keys32(n: u32) -> Vec<u32> {
     let mut x = Xorshift::new(0x2545_f491_4f6c_dd1d);
     (0..n).map(|_| (x.next() >> 32) as u32).collect()
 }
 
-type CubFn = unsafe extern "C" fn(*const u32, *mut u32, i32) -> i32;
-type CubPairsFn = unsafe extern "C" fn(*const u32, *mut u32, *const u32, *mut u32, i32) -> i32;
+/// The 64-bit keys: another xorshift stream.
+fn keys64(n: u32) -> Vec<u64> {
+    let mut x = Xorshift::new(0x9e37_79b9_7f4a_7c15);
+    (0..n).map(|_| x.next()).collect()
+}
+
+type CubFn<W> = unsafe extern "C" fn(*const W, *mut W, i32) -> i32;
+type CubPairsFn<W> = unsafe extern "C" fn(*const W, *mut W, *const u32, *mut u32, i32) -> i32;
 
 /// The key types of the experiment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,39 +68,77 @@ enum Key {
     U32,
     I32,
     F32,
+    U64,
 }
 
 impl Key {
-    const ALL: [Key; 3] = [Key::U32, Key::I32, Key::F32];
+    const ALL: [Key; 4] = [Key::U32, Key::I32, Key::F32, Key::U64];
+    /// The key types whose bits are 32-bit words (`Cub::sort`'s order).
+    const WORD32: [Key; 3] = [Key::U32, Key::I32, Key::F32];
 
     fn name(self) -> &'static str {
         match self {
             Key::U32 => "u32",
             Key::I32 => "i32",
             Key::F32 => "f32",
-        }
-    }
-
-    /// The bits key `raw` (a bit pattern of this type) sorts by: CUB's
-    /// order, as the kernels' `RadixKey` gives it.
-    fn sort_bits(self, raw: u32) -> u32 {
-        fn bits<K: RadixKey<Bits = u32>>(k: K) -> u32 {
-            K::digit_bits(k.to_bits())
-        }
-        match self {
-            Key::U32 => bits(raw),
-            Key::I32 => bits(raw as i32),
-            Key::F32 => bits(f32::from_bits(raw)),
+            Key::U64 => "u64",
         }
     }
 }
 
-/// CUB's entry points in the shared library built from `device_radix_sort.cu`,
-/// per key type (`Key::ALL` order); the pointers are the keys' bits.
+/// A key type's bit word (`u32` or `u64`): the buffers of that width, and
+/// the bits a key of the experiment's type `key` sorts by.
+trait Word: Pod + SortWords + Ord + std::fmt::LowerHex + Send + Sync {
+    fn buffers<'s>(b: &'s Bench<'_>) -> &'s KeyBuffers<Self>;
+    fn buffers_mut<'s>(b: &'s mut Bench<'_>) -> &'s mut KeyBuffers<Self>;
+    /// CUB's order of the bit pattern `raw` of `key`'s type, as the
+    /// kernels' `RadixKey` gives it.
+    fn sort_bits(key: Key, raw: Self) -> Self;
+}
+
+fn bits<K: RadixKey>(k: K) -> K::Bits {
+    K::digit_bits(k.to_bits())
+}
+
+impl Word for u32 {
+    fn buffers<'s>(b: &'s Bench<'_>) -> &'s KeyBuffers<u32> {
+        &b.k32
+    }
+    fn buffers_mut<'s>(b: &'s mut Bench<'_>) -> &'s mut KeyBuffers<u32> {
+        &mut b.k32
+    }
+    fn sort_bits(key: Key, raw: u32) -> u32 {
+        match key {
+            Key::U32 => bits(raw),
+            Key::I32 => bits(raw as i32),
+            Key::F32 => bits(f32::from_bits(raw)),
+            Key::U64 => unreachable!("u64 keys are 64-bit words"),
+        }
+    }
+}
+
+impl Word for u64 {
+    fn buffers<'s>(b: &'s Bench<'_>) -> &'s KeyBuffers<u64> {
+        &b.k64
+    }
+    fn buffers_mut<'s>(b: &'s mut Bench<'_>) -> &'s mut KeyBuffers<u64> {
+        &mut b.k64
+    }
+    fn sort_bits(key: Key, raw: u64) -> u64 {
+        assert_eq!(key, Key::U64);
+        bits(raw)
+    }
+}
+
+/// CUB's entry points in the shared library built from `device_radix_sort.cu`:
+/// the 32-bit key types' (`Key::WORD32` order; the pointers are the keys'
+/// bits) and `u64`'s.
 struct Cub {
     _lib: libloading::Library,
-    sort: [CubFn; 3],
-    pairs: [CubPairsFn; 3],
+    sort: [CubFn<u32>; 3],
+    pairs: [CubPairsFn<u32>; 3],
+    sort64: CubFn<u64>,
+    pairs64: CubPairsFn<u64>,
 }
 
 impl Cub {
@@ -104,30 +152,22 @@ impl Cub {
         // SAFETY: the library is the one just built from our source; its
         // initialisers are the CUDA runtime's.
         let lib = unsafe { libloading::Library::new(&lib) }.context("loading the CUB library")?;
-        let get = |sym: String| -> Result<CubFn> {
-            // SAFETY: the symbol has the declared C signature
-            // (device_radix_sort.cu; a key pointer of any 32-bit type).
-            Ok(unsafe { *lib.get::<CubFn>(sym.as_bytes())? })
-        };
-        let get_pairs = |sym: String| -> Result<CubPairsFn> {
-            // SAFETY: as above.
-            Ok(unsafe { *lib.get::<CubPairsFn>(sym.as_bytes())? })
-        };
-        let names = Key::ALL.map(Key::name);
-        let sort = [
-            get(format!("cub_radix_sort_keys_{}", names[0]))?,
-            get(format!("cub_radix_sort_keys_{}", names[1]))?,
-            get(format!("cub_radix_sort_keys_{}", names[2]))?,
-        ];
-        let pairs = [
-            get_pairs(format!("cub_radix_sort_pairs_{}", names[0]))?,
-            get_pairs(format!("cub_radix_sort_pairs_{}", names[1]))?,
-            get_pairs(format!("cub_radix_sort_pairs_{}", names[2]))?,
-        ];
+        fn get<F: Copy>(lib: &libloading::Library, sym: String) -> Result<F> {
+            // SAFETY: every caller below names a symbol of
+            // device_radix_sort.cu with `F`'s C signature (a key pointer of
+            // any type of the word's width).
+            Ok(unsafe { *lib.get::<F>(sym.as_bytes())? })
+        }
+        let sort = Key::WORD32.map(|k| get(&lib, format!("cub_radix_sort_keys_{}", k.name())));
+        let pairs = Key::WORD32.map(|k| get(&lib, format!("cub_radix_sort_pairs_{}", k.name())));
+        let [s0, s1, s2] = sort;
+        let [p0, p1, p2] = pairs;
         Ok(Cub {
+            sort: [s0?, s1?, s2?],
+            pairs: [p0?, p1?, p2?],
+            sort64: get(&lib, "cub_radix_sort_keys_u64".into())?,
+            pairs64: get(&lib, "cub_radix_sort_pairs_u64".into())?,
             _lib: lib,
-            sort,
-            pairs,
         })
     }
 }
@@ -154,17 +194,41 @@ const F32_KERNELS: Kernels<f32> = Kernels {
     keys: &RADIX_ONESWEEP_F32,
     pairs: &RADIX_ONESWEEP_PAIRS_F32,
 };
+const U64_KERNELS: Kernels<u64> = Kernels {
+    hist: &RADIX_HISTOGRAMS_U64,
+    keys: &RADIX_ONESWEEP_U64,
+    pairs: &RADIX_ONESWEEP_PAIRS_U64,
+};
+
+/// The keys of one width: the input, the ping-pong buffer, the output and
+/// the digit counters of all passes (`PASSES · DIGITS` for that width).
+struct KeyBuffers<W> {
+    input: Buffer<W>,
+    a: Buffer<W>,
+    out: Buffer<W>,
+    counts: Buffer<u32>,
+}
+
+impl<W: Word> KeyBuffers<W> {
+    fn new(backend: &Backend, data: &[W]) -> Result<KeyBuffers<W>> {
+        let n = data.len().max(1);
+        Ok(KeyBuffers {
+            input: backend.upload(data)?,
+            a: backend.alloc(n)?,
+            out: backend.alloc(n)?,
+            counts: backend.alloc(W::PASSES * DIGITS)?,
+        })
+    }
+}
 
 struct Bench<'a> {
     backend: &'a Backend,
     cub: Option<&'a Cub>,
-    input: Buffer<u32>,
-    a: Buffer<u32>,
-    out: Buffer<u32>,
+    k32: KeyBuffers<u32>,
+    k64: KeyBuffers<u64>,
     values: Buffer<u32>,
     va: Buffer<u32>,
     vout: Buffer<u32>,
-    counts: Buffer<u32>,
     states: Buffer<u64>,
     histogram_grid: u32,
     epoch: u32,
@@ -179,22 +243,24 @@ impl Bench<'_> {
         self.epoch
     }
 
-    /// One sort of the first `n` keys of `input` (bit patterns of `key`'s
-    /// type) into `out` (and with `pairs` their values from `values` into
-    /// `vout`).
+    /// One sort of the first `n` keys of `key`'s input (bit patterns of
+    /// its type) into its `out` (and with `pairs` their values from
+    /// `values` into `vout`).
     fn launch(&mut self, key: Key, pairs: bool, cub: bool, n: u32, sync: bool) -> Result<()> {
         if cub {
             let c = self.cub.context("CUB runs on a GPU only")?;
-            let (i, o) = (self.input.as_ptr(), self.out.as_ptr());
             let (vi, vo) = (self.values.as_ptr(), self.vout.as_ptr());
-            let t = key as usize;
-            // SAFETY: `input`, `out`, `values` and `vout` hold at least `n`
-            // elements.
+            let (i, o) = (self.k32.input.as_ptr(), self.k32.out.as_ptr());
+            let (i64, o64) = (self.k64.input.as_ptr(), self.k64.out.as_ptr());
+            let n32 = n as i32;
+            // SAFETY: the key buffers of either width, `values` and `vout`
+            // hold at least `n` elements.
             let rc = unsafe {
-                if pairs {
-                    (c.pairs[t])(i, o, vi, vo, n as i32)
-                } else {
-                    (c.sort[t])(i, o, n as i32)
+                match (key, pairs) {
+                    (Key::U64, false) => (c.sort64)(i64, o64, n32),
+                    (Key::U64, true) => (c.pairs64)(i64, o64, vi, vo, n32),
+                    (k, false) => (c.sort[k as usize])(i, o, n32),
+                    (k, true) => (c.pairs[k as usize])(i, o, vi, vo, n32),
                 }
             };
             if rc != 0 {
@@ -205,6 +271,7 @@ impl Bench<'_> {
                 Key::U32 => self.launch_rust(&U32_KERNELS, pairs, n, sync)?,
                 Key::I32 => self.launch_rust(&I32_KERNELS, pairs, n, sync)?,
                 Key::F32 => self.launch_rust(&F32_KERNELS, pairs, n, sync)?,
+                Key::U64 => self.launch_rust(&U64_KERNELS, pairs, n, sync)?,
             }
         }
         if let (true, Backend::Gpu(g)) = (sync, self.backend) {
@@ -214,22 +281,29 @@ impl Bench<'_> {
     }
 
     /// The Rust sort with key type `K`'s kernels: the counters' memset, the
-    /// histogram launch, four passes.
-    fn launch_rust<K>(&mut self, k: &Kernels<K>, pairs: bool, n: u32, sync: bool) -> Result<()> {
-        self.counts.zero_async()?;
+    /// histogram launch, one pass per digit.
+    fn launch_rust<K: RadixKey<Bits: Word>>(
+        &mut self,
+        k: &Kernels<K>,
+        pairs: bool,
+        n: u32,
+        sync: bool,
+    ) -> Result<()> {
+        <K::Bits as Word>::buffers_mut(self).counts.zero_async()?;
         let b = self.backend;
         let hist = LaunchConfig::linear(self.histogram_grid, HIST_BLOCK);
         let pass_cfg = LaunchConfig::linear(sort_tiles(n, pairs), SORT_BLOCK);
         let (vi, va, vo) = (self.values.as_ptr(), self.va.as_ptr(), self.vout.as_ptr());
-        let (i, a, o, c, s) = (
-            self.input.as_ptr().cast::<K>(),
-            self.a.as_ptr().cast::<K>(),
-            self.out.as_ptr().cast::<K>(),
-            self.counts.as_ptr(),
-            self.states.as_ptr(),
+        let s = self.states.as_ptr();
+        let kb = <K::Bits as Word>::buffers(self);
+        let (i, a, o, c) = (
+            kb.input.as_ptr().cast::<K>(),
+            kb.a.as_ptr().cast::<K>(),
+            kb.out.as_ptr().cast::<K>(),
+            kb.counts.as_ptr(),
         );
-        // Every launch below: `n` keys (32-bit patterns of `K`) and values
-        // in and out of this backend's buffers, the `PASSES · DIGITS`
+        // Every launch below: `n` keys (bit patterns of `K`) and values in
+        // and out of this backend's buffers, the `passes · DIGITS`
         // counters, `DIGITS` states per tile, alive across the launch.
         macro_rules! go {
             ($k:expr, $cfg:expr, $args:expr) => {
@@ -243,15 +317,14 @@ impl Bench<'_> {
             };
         }
         go!(k.hist, hist, (i.cast_const(), c, n));
-        // input → a → out → a → out: pass p reads `src` and writes
-        // `dst`, the last one `out`.
-        let plan = [
-            (i, a, vi, va),
-            (a, o, va, vo),
-            (o, a, vo, va),
-            (a, o, va, vo),
-        ];
-        for (pass, (src, dst, vsrc, vdst)) in plan.into_iter().enumerate() {
+        // input → a → out → a → … → out (an even number of passes): pass
+        // p reads `src` and writes `dst`, the last one `out`.
+        for pass in 0..passes::<K>() {
+            let (src, dst, vsrc, vdst) = match pass {
+                0 => (i, a, vi, va),
+                p if p % 2 == 1 => (a, o, va, vo),
+                _ => (o, a, vo, va),
+            };
             let e = self.next_epoch();
             let (src, c) = (src.cast_const(), c.cast_const());
             if pairs {
@@ -264,19 +337,20 @@ impl Bench<'_> {
         Ok(())
     }
 
-    /// One sort of the first `n` keys of `data` (pairs) against the
-    /// host's order `want` (the keys' indices, sorted): (ok, what).
-    fn verify(
+    /// One sort of the first `n` keys of `data` (`key`'s input, as its bit
+    /// words; pairs) against the host's order `want` (the keys' indices,
+    /// sorted): (ok, what).
+    fn verify<W: Word>(
         &mut self,
         key: Key,
         pairs: bool,
         cub: bool,
-        data: &[u32],
+        data: &[W],
         want: &[u32],
     ) -> Result<(bool, String)> {
         let n = want.len() as u32;
         self.launch(key, pairs, cub, n, true)?;
-        let got = self.out.to_vec()?;
+        let got = W::buffers(self).out.to_vec()?;
         let vals = if pairs {
             self.vout.to_vec()?
         } else {
@@ -344,20 +418,20 @@ fn name(key: Key, pairs: bool, cub: bool) -> String {
 fn bench<'a>(
     backend: &'a Backend,
     cub: Option<&'a Cub>,
-    data: &[u32],
+    d32: &[u32],
+    d64: &[u64],
     grid: u32,
 ) -> Result<Bench<'a>> {
-    let n = data.len();
+    let n = d32.len();
+    assert_eq!(n, d64.len());
     Ok(Bench {
         backend,
         cub,
-        input: backend.upload(data)?,
-        a: backend.alloc(n.max(1))?,
-        out: backend.alloc(n.max(1))?,
+        k32: KeyBuffers::new(backend, d32)?,
+        k64: KeyBuffers::new(backend, d64)?,
         values: backend.upload(&(0..n as u32).collect::<Vec<u32>>())?,
         va: backend.alloc(n.max(1))?,
         vout: backend.alloc(n.max(1))?,
-        counts: backend.alloc(PASSES * DIGITS)?,
         // Enough for either kernel's tiles.
         states: backend
             .alloc(sort_tiles(n as u32, false).max(sort_tiles(n as u32, true)) as usize * DIGITS)?,
@@ -366,15 +440,62 @@ fn bench<'a>(
     })
 }
 
-/// The host's stable sort of `data` (bit patterns of `key`'s type) by
-/// CUB's order, as the keys' indices: one unstable sort of (bits, index)
-/// words, which is the stable order.
-fn model(data: &[u32], key: Key) -> Vec<u32> {
-    let mut v: Vec<u64> = (0..data.len())
-        .map(|i| (key.sort_bits(data[i]) as u64) << 32 | i as u64)
-        .collect();
-    v.sort_unstable();
-    v.into_iter().map(|w| w as u32).collect()
+/// The inputs: the 32-bit keys' bit patterns and the `u64` keys.
+struct Data {
+    d32: Vec<u32>,
+    d64: Vec<u64>,
+}
+
+impl Data {
+    fn new(n: u32) -> Data {
+        Data {
+            d32: keys32(n),
+            d64: keys64(n),
+        }
+    }
+
+    /// The host's stable sort of `key`'s input.
+    fn model(&self, key: Key) -> Vec<u32> {
+        match key {
+            Key::U64 => model(&self.d64, key),
+            _ => model(&self.d32, key),
+        }
+    }
+
+    /// [`Bench::verify`] of `key`'s input.
+    fn verify(
+        &self,
+        b: &mut Bench<'_>,
+        key: Key,
+        pairs: bool,
+        cub: bool,
+        want: &[u32],
+    ) -> Result<(bool, String)> {
+        match key {
+            Key::U64 => b.verify(key, pairs, cub, &self.d64, want),
+            _ => b.verify(key, pairs, cub, &self.d32, want),
+        }
+    }
+}
+
+/// The host's stable sort of `data` (bit words of `key`'s type) by CUB's
+/// order, as the keys' indices: the (bits, index) pairs, bucketed by their
+/// top 8 bits in index order, each bucket sorted (on the host's cores);
+/// the pairs' order is the stable order.
+fn model<W: Word>(data: &[W], key: Key) -> Vec<u32> {
+    let top_shift = W::PASSES as u32 * 8 - 8;
+    let mut buckets: Vec<Vec<(W, u32)>> = vec![Vec::new(); DIGITS];
+    for (i, &raw) in data.iter().enumerate() {
+        let bits = W::sort_bits(key, raw);
+        buckets[bits.digit(top_shift) as usize].push((bits, i as u32));
+    }
+    let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+    std::thread::scope(|s| {
+        for chunk in buckets.chunks_mut(DIGITS.div_ceil(threads)) {
+            s.spawn(move || chunk.iter_mut().for_each(|b| b.sort_unstable()));
+        }
+    });
+    buckets.into_iter().flatten().map(|(_, i)| i).collect()
 }
 
 /// The order of the first `n` keys: the whole order without the later
@@ -388,15 +509,15 @@ fn prefix(order: &[u32], n: u32) -> Vec<u32> {
 pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
     let backend = a.backend.open()?;
     let Backend::Gpu(gpu) = &backend else {
-        let data = keys(*SIM_SIZES.iter().max().expect("sizes"));
-        let mut b = bench(&backend, None, &data, 3)?;
+        let data = Data::new(*SIM_SIZES.iter().max().expect("sizes"));
+        let mut b = bench(&backend, None, &data.d32, &data.d64, 3)?;
         let mut bad = Vec::new();
-        let models = Key::ALL.map(|key| model(&data, key));
+        let models = Key::ALL.map(|key| data.model(key));
         for n in SIM_SIZES {
             for key in Key::ALL {
                 let want = prefix(&models[key as usize], n);
                 for pairs in [false, true] {
-                    let (ok, what) = b.verify(key, pairs, false, &data, &want)?;
+                    let (ok, what) = data.verify(&mut b, key, pairs, false, &want)?;
                     println!(
                         "verified device_radix_sort {:<26} n={n:<6} on the simulator: {} ({what})",
                         name(key, pairs, false),
@@ -436,8 +557,8 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
     let cub = Cub::build(&nvcc, sm, &dir)?;
     let f = gpu.kernels().kernel(&RADIX_HISTOGRAMS_U32)?;
     let grid = gpu.max_coresident_blocks(f, Dim3::x(HIST_BLOCK), 0)?;
-    let data = keys(*SIZES.iter().max().expect("sizes"));
-    let mut b = bench(&backend, Some(&cub), &data, grid)?;
+    let data = Data::new(*SIZES.iter().max().expect("sizes"));
+    let mut b = bench(&backend, Some(&cub), &data.d32, &data.d64, grid)?;
     let order: Vec<(usize, Key, bool, bool)> = (0..SIZES.len())
         .flat_map(|s| {
             Key::ALL.into_iter().flat_map(move |key| {
@@ -454,7 +575,7 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
     // orders are its prefixes' orders); `checks` in `order`'s order.
     let mut checks = vec![None; order.len()];
     for key in Key::ALL {
-        let all = model(&data, key);
+        let all = data.model(key);
         for (s, &n) in SIZES.iter().enumerate() {
             let want = prefix(&all, n);
             for (v, &(_, _, pairs, cub)) in order
@@ -464,8 +585,8 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
             {
                 let what = name(key, pairs, cub);
                 progress.set_message(format!("verify device_radix_sort {what} n={n}"));
-                let r = b
-                    .verify(key, pairs, cub, &data, &want)
+                let r = data
+                    .verify(&mut b, key, pairs, cub, &want)
                     .with_context(|| format!("verifying {what} at n = {n}"))?;
                 println!(
                     "verified device_radix_sort {:<42} n=2^{:<2} {} ({})",
@@ -515,7 +636,7 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
         })
         .collect();
     let timing_text = timing::describe(
-        "the Rust sort (memset of the counters, histogram launch, four passes), or one CUB call: its temporary-storage query and kernels, storage allocated beforehand",
+        "the Rust sort (memset of the counters, histogram launch, four passes, eight for u64), or one CUB call: its temporary-storage query and kernels, storage allocated beforehand",
         a.warmup,
         a.runs,
         a.min_sample_ms,
@@ -581,7 +702,7 @@ fn csv(points: &[Point]) -> String {
 
 fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str) -> String {
     let mut s = format!(
-        "# Device-wide radix sort of u32, i32 and f32 keys: the library against CUB — {}\n\nPlatform: {}\n\nCommand: `{}`\n\n",
+        "# Device-wide radix sort of u32, i32, f32 and u64 keys: the library against CUB — {}\n\nPlatform: {}\n\nCommand: `{}`\n\n",
         p.device,
         p.line(),
         p.command
@@ -589,7 +710,7 @@ fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str) -> Str
     let _ = writeln!(
         s,
         "Uniformly random 32-bit keys, the same bits read as `u32`, `i32` and `f32` (NaNs and both zeros included; CUB's order: \
-         `-0.0` equals `+0.0`, NaNs by their bits; pairs: each value its key's index). Rust: one histogram launch for the four 8-bit digits, then four passes of one \
+         `-0.0` equals `+0.0`, NaNs by their bits), and uniformly random `u64` keys; pairs: each value (`u32`) its key's index. Rust: one histogram launch for all 8-bit digits, then one pass per digit (four; eight for `u64`) of one \
          block of {SORT_BLOCK} threads per tile of {} keys ({} for pairs; CUB's onesweep with early counts: warp-private digit counters \
          filled by shared atomics and published before ranking, keys ranked by ballots and one shared atomic per match, a decoupled \
          look-back per digit, a scatter). CUB: `cub::DeviceRadixSort::SortKeys`, `SortPairs` (nvcc, host dispatch). Every point \

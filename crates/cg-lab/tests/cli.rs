@@ -465,7 +465,8 @@ fn device_radix_sort_verifies_on_the_simulator() {
             l.starts_with("verified device_radix_sort radix_onesweep") && l.contains(": OK")
         })
         .count();
-    // Keys and pairs of u32, i32 and f32.
-    assert_eq!(ok, 12, "{out}");
+    // Keys and pairs of u32, i32, f32 and u64.
+    assert_eq!(ok, 16, "{out}");
+    assert!(out.contains("radix_onesweep_pairs_u64"), "{out}");
     assert!(!out.contains("FAILED"), "{out}");
 }
