@@ -213,15 +213,30 @@ impl Backend {
     /// buffer` for an `OwnedSlice<T>` or an `AtomicSlice<T>`,
     /// [`Buffer::image`]/[`Buffer::image_mut`] for the 2-D views, values for
     /// scalars — so one buffer cannot be passed as two writable parameters,
-    /// nor as a written and a read one.
+    /// nor as a written and a read one. On the simulator the blocks run on
+    /// its worker threads (`CG_SIM_THREADS`, `SimDevice::workers`) unless
+    /// a parameter is an `AtomicSlice` or a view of a padded element type,
+    /// or the launch is cooperative (`cooperative_groups::host::launch_safe`).
     pub fn launch<A: SafeArgs + KernelArgs, H: HostArgs<A>>(
         &self,
         kernel: &Kernel<A>,
         cfg: &LaunchConfig,
         args: H,
     ) -> Result<()> {
-        // SAFETY: every parameter is `SafeParam`: the kernel needs no promise.
-        unsafe { self.launch_unchecked(kernel, cfg, args) }
+        let Backend::Sim(dev) = self else {
+            // SAFETY: every parameter is `SafeParam`: the kernel needs no promise.
+            return unsafe { self.launch_unchecked(kernel, cfg, args) };
+        };
+        crate::gpu::check_bounds(kernel, cfg)?;
+        let mut to = Target {
+            sim: true,
+            regions: Vec::new(),
+        };
+        let params = crate::gpu::kernel_params(kernel, args, &mut to)?;
+        // On several cores unless a parameter is `SafeParam::SERIAL`
+        // (`CG_SIM_THREADS`, `SimDevice::workers`).
+        cooperative_groups::host::launch_safe(dev, cfg, &to.regions, kernel.host_fn(), params)?;
+        Ok(())
     }
 
     /// Launches any kernel, raw-pointer parameters included (passed as they

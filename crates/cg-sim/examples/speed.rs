@@ -115,10 +115,18 @@ fn run(name: &str, dev: &SimDevice, bufs: &Bufs) -> (u64, f64, f64) {
                 let g = gid() as usize;
                 for i in 0..100 {
                     // Four words of the lane's own, in turn.
+                    // As the library's typed views do (`arch::sim`'s
+                    // `ld_global`/`st_global`): the value's bytes as
+                    // relaxed atomics, then the detector's record.
                     let src = &bufs.input[g * 4 + i % 4];
+                    // SAFETY: `src` is a live `u32` of `bufs`, written by
+                    // no one.
+                    let v = unsafe { cg_sim::global_mem::load(src as *const u32) };
                     lane::global_load(src as *const u32 as *const u8, 4);
                     let dst = &bufs.output[g];
-                    dst.store(black_box(*src), Ordering::Relaxed);
+                    // SAFETY: `dst` is this lane's own word of `bufs`,
+                    // accessed only atomically.
+                    unsafe { cg_sim::global_mem::store(dst.as_ptr(), black_box(v)) };
                     lane::mem_access(dst as *const AtomicU32 as *const u8, 4, true);
                 }
             }),

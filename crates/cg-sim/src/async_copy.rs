@@ -122,7 +122,7 @@ impl Core {
         let mut data = vec![0u8; len];
         // SAFETY: the caller guarantees `src` readable for `len` bytes;
         // `data` is a fresh buffer of `len` bytes.
-        unsafe { std::ptr::copy_nonoverlapping(src, data.as_mut_ptr(), len) };
+        unsafe { self.read_global(src, &mut data) };
         // SAFETY: `dst` writable for `len` bytes (the caller's contract).
         unsafe { self.pend(me, dst, src as usize, data, loc, bulk) };
         true
@@ -340,7 +340,7 @@ impl Core {
             let mut data = vec![0u8; len];
             // SAFETY: `src` is readable for `len` bytes (the caller's
             // contract); `data` has `len` bytes.
-            unsafe { std::ptr::copy_nonoverlapping(src, data.as_mut_ptr(), len) };
+            unsafe { c.read_global(src, &mut data) };
             Some((src as usize, data))
         };
         // SAFETY: forwarded from the caller.

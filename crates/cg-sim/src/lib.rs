@@ -50,6 +50,7 @@ mod device;
 mod diagnose;
 #[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
 mod fiber;
+pub mod global_mem;
 pub mod lane;
 mod mbarrier;
 #[cfg(unix)]

@@ -403,6 +403,7 @@ pub fn launch_parallel(
                 let _abort = AbortOnPanic(&board);
                 let mut state = Core::new(device, cfg);
                 state.regions = regions.to_vec();
+                state.concurrent = true;
                 if race_on {
                     state.race_log = Some(Vec::new());
                 }

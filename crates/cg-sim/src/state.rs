@@ -290,6 +290,10 @@ pub(crate) struct Core {
     /// On a worker thread with the detector on: the unit's calls into the
     /// detector, for the launch's detector to apply in unit order.
     pub race_log: Option<Vec<crate::race::Event>>,
+    /// Other worker threads run blocks of the same launch
+    /// (`launch_parallel`): copies touch global memory through
+    /// [`global_mem`](crate::global_mem) (relaxed byte atomics).
+    pub concurrent: bool,
     /// For a report made after the unit ended (a race the launch's
     /// detector found in its log): its blocks' shared memory as it was.
     pub smem_maps: Option<Vec<crate::shared::SmemMap>>,
@@ -343,6 +347,7 @@ impl Core {
             race_enabled: device.race_check && crate::race::env_enabled(),
             race: None,
             race_log: None,
+            concurrent: false,
             smem_maps: None,
             unit: 0,
             units: 0,

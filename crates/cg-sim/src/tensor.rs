@@ -108,9 +108,7 @@ impl Core {
             for (off, src, n) in t.runs(x, y) {
                 // SAFETY: the run lies inside the tensor (`runs`), readable
                 // by the caller's contract; `data` has the box's bytes.
-                unsafe {
-                    std::ptr::copy_nonoverlapping(src as *const u8, data[off..].as_mut_ptr(), n)
-                };
+                unsafe { c.read_global(src as *const u8, &mut data[off..off + n]) };
             }
             Some((t.base, data))
         };
@@ -154,7 +152,9 @@ impl Core {
         for (off, dst, n) in t.runs(x, y) {
             // SAFETY: the run lies inside the tensor, writable by the
             // caller's contract; `src` is readable for the box's bytes.
-            unsafe { std::ptr::copy_nonoverlapping(src.add(off), dst as *mut u8, n) };
+            unsafe {
+                self.write_global(dst as *mut u8, std::slice::from_raw_parts(src.add(off), n))
+            };
         }
         self.blocks[b].copies.reading.push(Reading {
             start: src as usize,

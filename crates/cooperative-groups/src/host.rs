@@ -72,11 +72,53 @@ pub trait HostArgs<A> {
     label = "its launch needs `unsafe`: `launch_unchecked`",
     note = "typed parameters (`GlobalSlice<T>`, `OwnedSlice<T>`, `AtomicSlice<T>`, scalars) make a kernel safe to launch"
 )]
-pub trait SafeArgs {}
+pub trait SafeArgs {
+    /// Whether the launch runs its blocks on one thread of the simulator
+    /// (any parameter's [`SafeParam`] `SERIAL`: an `AtomicSlice`, or a view
+    /// of an element type with padding).
+    #[doc(hidden)]
+    const SERIAL: bool;
+}
+
+/// The parameters of a safe launch, shared by the simulator's worker
+/// threads (see [`launch_safe`]).
+struct Shared<A>(A);
+
+// SAFETY: `A` is a tuple of `SafeParam`s (plain data and typed views of
+// memory, `Copy`); the workers read it and run the kernel's blocks with
+// it as a GPU's SMs do. Only launches with `SafeArgs::SERIAL == false`
+// are shared: no `AtomicSlice`, and views of padding-free elements only,
+// whose every access from a lane is a relaxed atomic access of its bytes
+// on the host (`arch::sim`'s global loads and stores, the simulator's
+// copies while `concurrent`), so blocks that race on an element (a race
+// the detector reports) do not race on the host.
+unsafe impl<A> Sync for Shared<A> {}
+
+/// Runs the safe kernel `body` with `params`: on the simulator's worker
+/// threads ([`cg_sim::launch_parallel`]) when no parameter is
+/// [`SafeArgs::SERIAL`] and the launch is not cooperative — its blocks
+/// then have no safe way to depend on each other, so outputs and reports
+/// are those of one thread — otherwise on the calling thread.
+pub fn launch_safe<A: SafeArgs + Copy>(
+    device: &cg_sim::SimDevice,
+    cfg: &cg_sim::LaunchConfig,
+    regions: &[cg_sim::Region],
+    body: fn(A),
+    params: A,
+) -> Result<cg_sim::LaunchStats, cg_sim::SimError> {
+    if A::SERIAL || cfg.cooperative {
+        return cg_sim::launch_with(device, cfg, regions, &|| body(params));
+    }
+    let shared = Shared(params);
+    let shared = &shared;
+    cg_sim::launch_parallel(device, cfg, regions, &move || body(shared.0))
+}
 
 macro_rules! tuples {
     ($(($($n:tt $p:ident $h:ident),*))*) => {$(
-        impl<$($p: SafeParam),*> SafeArgs for ($($p,)*) {}
+        impl<$($p: SafeParam),*> SafeArgs for ($($p,)*) {
+            const SERIAL: bool = false $(|| $p::SERIAL)*;
+        }
         impl<$($p: KernelParam, $h: HostArg<$p>),*> HostArgs<($($p,)*)> for ($($h,)*) {
             #[allow(unused_variables)]
             fn into_params(self, names: &[&'static str], to: &mut Target) -> Result<($($p,)*), String> {
@@ -255,7 +297,9 @@ impl<T: Pod> HostArg<OwnedPitched<T>> for Image<&mut [T]> {
 /// Runs the safe kernel `kernel` on the default simulated device with
 /// `args` (host slices for its global memory: `&[T]` for a `GlobalSlice`,
 /// `&mut [T]` for an `OwnedSlice` or `AtomicSlice`, [`Image`] for the 2-D
-/// views, values for scalars).
+/// views, values for scalars). The blocks run on the device's worker
+/// threads (`CG_SIM_THREADS`) where [`launch_safe`] allows it, with the
+/// outputs and reports of one thread.
 pub fn run<A: SafeArgs + KernelParams, H: HostArgs<A>>(
     kernel: &Kernel<A>,
     cfg: &cg_sim::LaunchConfig,
@@ -278,8 +322,7 @@ pub fn run_on<A: SafeArgs + KernelParams, H: HostArgs<A>>(
     let params = args
         .into_params(kernel.param_names(), &mut to)
         .map_err(cg_sim::SimError::InvalidLaunch)?;
-    let body = kernel.host_fn();
-    cg_sim::launch_with(device, cfg, &to.regions, &|| body(params))
+    launch_safe(device, cfg, &to.regions, kernel.host_fn(), params)
 }
 
 /// A tuple of [`KernelParam`]s (every kernel's parameter list).

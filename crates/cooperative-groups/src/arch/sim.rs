@@ -253,7 +253,44 @@ pub fn note_store(p: *const u8, size: usize) {
 pub unsafe fn ld_global_nc<T: crate::Pod>(p: *const T) -> T {
     lane::region_check(p.cast(), core::mem::size_of::<T>());
     // SAFETY: forwarded contract (and the region is the running launch's).
-    unsafe { p.read() }
+    unsafe { global_read(p) }
+}
+
+/// A lane's read of a `T` in global memory: a padding-free `T` as relaxed
+/// atomic accesses of its bytes (`cg_sim::global_mem`), so that blocks of
+/// a safe launch on different worker threads never race on the host, even
+/// where the detector reports a race between them; a `T` with padding as
+/// a plain read (a safe launch with such a view runs on one thread:
+/// `SafeParam::SERIAL`).
+///
+/// # Safety
+/// `p` must be valid for a read of a `T`.
+#[inline(always)]
+unsafe fn global_read<T: crate::Pod>(p: *const T) -> T {
+    if T::PADDING_FREE {
+        // SAFETY: the caller's contract; every byte of a padding-free `Pod`
+        // in simulated global memory is initialised (host buffers hold
+        // values, lanes store values, copies land bytes).
+        unsafe { cg_sim::global_mem::load(p) }
+    } else {
+        // SAFETY: the caller's contract.
+        unsafe { p.read() }
+    }
+}
+
+/// A lane's write of a `T` to global memory, as [`global_read`] reads.
+///
+/// # Safety
+/// `p` must be valid for a write of a `T`.
+#[inline(always)]
+unsafe fn global_write<T: crate::Pod>(p: *mut T, v: T) {
+    if T::PADDING_FREE {
+        // SAFETY: the caller's contract; `T` has no padding.
+        unsafe { cg_sim::global_mem::store(p, v) }
+    } else {
+        // SAFETY: the caller's contract.
+        unsafe { p.write(v) }
+    }
 }
 
 /// A weak load of writable global memory (`ld.global`), seen by the race
@@ -267,7 +304,7 @@ pub unsafe fn ld_global_nc<T: crate::Pod>(p: *const T) -> T {
 pub unsafe fn ld_global<T: crate::Pod>(p: *const T) -> T {
     lane::region_check(p.cast(), core::mem::size_of::<T>());
     // SAFETY: forwarded contract (and the region is the running launch's).
-    let v = unsafe { p.read() };
+    let v = unsafe { global_read(p) };
     lane::global_load(p.cast(), core::mem::size_of::<T>());
     v
 }
@@ -281,7 +318,7 @@ pub unsafe fn ld_global<T: crate::Pod>(p: *const T) -> T {
 pub unsafe fn st_global<T: crate::Pod>(p: *mut T, v: T) {
     lane::region_check(p.cast(), core::mem::size_of::<T>());
     // SAFETY: forwarded contract (and the region is the running launch's).
-    unsafe { p.write(v) };
+    unsafe { global_write(p, v) };
     note_store(p.cast(), core::mem::size_of::<T>());
 }
 

@@ -79,7 +79,22 @@ unsafe impl<T: Pod, const BW: u32, const BH: u32> KernelParam
     label = "a raw pointer (or a type holding one) makes the kernel `unsafe`",
     note = "take global memory as `GlobalSlice<T>` (read-only), `OwnedSlice<T>` (written through ownership witnesses) or `AtomicSlice<T>`; a raw pointer parameter must be written `*const T` / `*mut T` in the signature, which makes the kernel an `unsafe fn` launched with `launch_unchecked`"
 )]
-pub unsafe trait SafeParam: KernelParam {}
+pub unsafe trait SafeParam: KernelParam {
+    /// Whether a launch with this parameter runs its blocks on one thread
+    /// of the simulator. The simulator runs a safe launch's blocks on its
+    /// worker threads (`CG_SIM_THREADS`) when every parameter says `false`:
+    /// its blocks then cannot depend on each other's order, and every
+    /// access they make to global memory is a relaxed atomic access of its
+    /// bytes on the host (`cg_sim::global_mem`), so even a race the
+    /// detector reports is not one on the host. `true` for
+    /// [`AtomicSlice`] (its atomics are the one safe channel between
+    /// blocks, and they are word-sized on the host) and for views of
+    /// element types with padding (`Pod::PADDING_FREE == false`: their
+    /// padding bytes may be uninitialised, which a byte access cannot
+    /// read).
+    #[doc(hidden)]
+    const SERIAL: bool = false;
+}
 
 macro_rules! safe_scalars {
     ($($t:ty),*) => { $(
@@ -92,24 +107,39 @@ safe_scalars!(
 );
 
 // SAFETY: an array of safe parameters is as safe as its elements.
-unsafe impl<T: SafeParam + Pod, const N: usize> SafeParam for [T; N] {}
+unsafe impl<T: SafeParam + Pod, const N: usize> SafeParam for [T; N] {
+    const SERIAL: bool = T::SERIAL;
+}
 // SAFETY: every access is bounds-checked (or `unsafe`); nothing writes it.
-unsafe impl<T: Pod> SafeParam for GlobalSlice<T> {}
+unsafe impl<T: Pod> SafeParam for GlobalSlice<T> {
+    const SERIAL: bool = !T::PADDING_FREE;
+}
 // SAFETY: bounds-checked, and every safe write goes through a witness of
 // the element's owner.
-unsafe impl<T: Pod, P: Partition> SafeParam for OwnedSlice<T, P> {}
+unsafe impl<T: Pod, P: Partition> SafeParam for OwnedSlice<T, P> {
+    const SERIAL: bool = !T::PADDING_FREE;
+}
 // SAFETY: bounds-checked, every access atomic.
-unsafe impl<T: AtomicValue + Pod, S: Scope + 'static> SafeParam for AtomicSlice<T, S> {}
+unsafe impl<T: AtomicValue + Pod, S: Scope + 'static> SafeParam for AtomicSlice<T, S> {
+    const SERIAL: bool = true;
+}
 // SAFETY: as `GlobalSlice`, in two dimensions.
-unsafe impl<T: Pod> SafeParam for Pitched<T> {}
+unsafe impl<T: Pod> SafeParam for Pitched<T> {
+    const SERIAL: bool = !T::PADDING_FREE;
+}
 // SAFETY: as `OwnedSlice`, in two dimensions.
-unsafe impl<T: Pod> SafeParam for OwnedPitched<T> {}
+unsafe impl<T: Pod> SafeParam for OwnedPitched<T> {
+    const SERIAL: bool = !T::PADDING_FREE;
+}
 // SAFETY: loads only, bounds-checked by the copy engine (elements outside
 // the tensor arrive as zeros); nothing writes the tensor during the launch.
-unsafe impl<T: Pod, const BW: u32, const BH: u32> SafeParam for crate::tma::TensorMap2d<T, BW, BH> {}
+unsafe impl<T: Pod, const BW: u32, const BH: u32> SafeParam for crate::tma::TensorMap2d<T, BW, BH> {
+    const SERIAL: bool = !T::PADDING_FREE;
+}
 // SAFETY: its loads as above; its stores are `unsafe`, their contract
 // keeping each box to one block.
 unsafe impl<T: Pod, const BW: u32, const BH: u32> SafeParam
     for crate::tma::TensorMap2dMut<T, BW, BH>
 {
+    const SERIAL: bool = !T::PADDING_FREE;
 }

@@ -1,0 +1,210 @@
+//! Safe launches (`cooperative_groups::host::run_on`, and cg-runtime's
+//! `Backend::launch` on the simulator, which share `launch_safe`) whose
+//! parameters cannot carry data between blocks run on the simulator's
+//! worker threads: outputs, statistics and reports equal the one-thread
+//! run's byte for byte, also when blocks race (the race is reported; on
+//! the host their global accesses are relaxed byte atomics). A launch with
+//! an `AtomicSlice` (the one safe channel between blocks) keeps to the
+//! calling thread, and its blocks may hand values on in block order as
+//! before; so does one with a view of an element type with padding.
+
+use cooperative_groups::host::run_on;
+use cooperative_groups::prelude::*;
+use cooperative_groups::{AtomicSlice, GlobalSlice, OwnedSlice, kernel, shared_array};
+
+/// Each block sums its part of `input` through shared memory and a block
+/// reduce; every thread writes its element scaled by the block's sum.
+#[kernel]
+pub fn scaled(input: GlobalSlice<u32>, out: OwnedSlice<u32>) {
+    let block = this_thread_block();
+    let grid = this_grid();
+    let i = grid.thread_rank() as usize;
+    let x = input.load(i);
+    let s = shared_array!(u32; 64);
+    s.store(block.thread_rank() as usize, x);
+    block.sync();
+    let left = s.load((block.thread_rank() as usize + 1) % block.num_threads() as usize);
+    let sum = reduce(&block.with_max_threads::<64>(), x, Plus);
+    if let Some(e) = out.at(&grid) {
+        e.store(x.wrapping_mul(sum).wrapping_add(left));
+    }
+}
+
+/// Reads `input` past its end in block 5 only: a bounds report.
+#[kernel]
+pub fn past_the_end(input: GlobalSlice<u32>, out: OwnedSlice<u32>) {
+    let grid = this_grid();
+    let i = grid.thread_rank() as usize;
+    let off = if grid.block_rank() == 5 {
+        input.len()
+    } else {
+        0
+    };
+    let x = input.load(i + off);
+    if let Some(e) = out.at(&grid) {
+        e.store(x);
+    }
+}
+
+/// Every thread stores its element, then reads the element after the
+/// block's part (the next block's first, or this block's last thread's
+/// element wrapped around): a read of another block's plain write, a data
+/// race the detector reports. Safe code; on the host the two blocks' bytes
+/// are relaxed atomics, whichever threads run them.
+#[kernel]
+pub fn reads_the_next_block(out: OwnedSlice<u32>) {
+    let grid = this_grid();
+    let i = grid.thread_rank() as usize;
+    if let Some(e) = out.at(&grid) {
+        e.store(i as u32);
+    }
+    let block = this_thread_block();
+    if block.thread_rank() == 0 {
+        let next = (grid.block_rank() as usize + 1) * block.num_threads() as usize;
+        let seen = out.load(next % out.len());
+        core::hint::black_box(seen);
+    }
+}
+
+/// A `Pod` element with padding (a byte, then a 4-byte word).
+#[derive(Clone, Copy, Default)]
+#[repr(C)]
+pub struct Padded {
+    tag: u8,
+    value: u32,
+}
+// SAFETY: `repr(C)` of two integers; any bytes, padding included, are a
+// value (`PADDING_FREE` stays `false`).
+unsafe impl cooperative_groups::Pod for Padded {}
+
+/// Block `b` waits for block `b − 1`'s flag, then raises its own: blocks
+/// that communicate (one thread per block). Runs on one thread.
+#[kernel]
+pub fn chain(flags: AtomicSlice<u32>) {
+    let b = this_grid().block_rank() as usize;
+    if b > 0 {
+        while flags.at(b - 1).load(cooperative_groups::atomic::Acquire) == 0 {}
+    }
+    flags.at(b).store(1, cooperative_groups::atomic::Release);
+}
+
+fn device(workers: usize) -> cg_sim::SimDevice {
+    cg_sim::SimDevice {
+        workers,
+        stack_size: 1 << 20,
+        ..Default::default()
+    }
+}
+
+const BLOCKS: u32 = 24;
+const THREADS: u32 = 64;
+
+#[test]
+fn clean_launches_match_the_one_thread_run() {
+    let n = (BLOCKS * THREADS) as usize;
+    let input: Vec<u32> = (0..n as u32)
+        .map(|i| i.wrapping_mul(2_654_435_761))
+        .collect();
+    let cfg = cg_sim::LaunchConfig::new(BLOCKS, THREADS);
+    let mut one = vec![0u32; n];
+    let s1 = run_on(&device(1), &SCALED, &cfg, (&input[..], &mut one[..])).unwrap();
+    for workers in [2, 4] {
+        let mut many = vec![0u32; n];
+        let s = run_on(&device(workers), &SCALED, &cfg, (&input[..], &mut many[..])).unwrap();
+        assert_eq!(many, one, "{workers} workers");
+        assert_eq!(format!("{s:?}"), format!("{s1:?}"), "{workers} workers");
+    }
+}
+
+#[test]
+fn a_failing_launch_reports_as_the_one_thread_run() {
+    let n = (BLOCKS * THREADS) as usize;
+    let input = vec![1u32; n];
+    let cfg = cg_sim::LaunchConfig::new(BLOCKS, THREADS);
+    let mut out = vec![0u32; n];
+    let one = run_on(&device(1), &PAST_THE_END, &cfg, (&input[..], &mut out[..])).unwrap_err();
+    assert!(one.to_string().contains("input"), "{one}");
+    for workers in [2, 4] {
+        let mut out = vec![0u32; n];
+        let many = run_on(
+            &device(workers),
+            &PAST_THE_END,
+            &cfg,
+            (&input[..], &mut out[..]),
+        )
+        .unwrap_err();
+        assert_eq!(many.to_string(), one.to_string(), "{workers} workers");
+    }
+}
+
+#[test]
+fn blocks_that_race_report_the_race_of_the_one_thread_run() {
+    let n = (BLOCKS * THREADS) as usize;
+    let cfg = cg_sim::LaunchConfig::new(BLOCKS, THREADS);
+    let mut out = vec![0u32; n];
+    let one = run_on(&device(1), &READS_THE_NEXT_BLOCK, &cfg, (&mut out[..],)).unwrap_err();
+    assert!(one.to_string().contains("race"), "{one}");
+    for workers in [2, 4] {
+        let mut out = vec![0u32; n];
+        let many = run_on(
+            &device(workers),
+            &READS_THE_NEXT_BLOCK,
+            &cfg,
+            (&mut out[..],),
+        )
+        .unwrap_err();
+        assert_eq!(many.to_string(), one.to_string(), "{workers} workers");
+    }
+}
+
+#[test]
+fn blocks_that_communicate_keep_to_one_thread() {
+    let mut flags = vec![0u32; BLOCKS as usize];
+    let cfg = cg_sim::LaunchConfig::new(BLOCKS, 1);
+    run_on(&device(4), &CHAIN, &cfg, (&mut flags[..],)).unwrap();
+    assert!(flags.iter().all(|&f| f == 1));
+}
+
+/// The host threads the blocks of [`where_blocks_ran`] ran on.
+static THREADS_SEEN: std::sync::Mutex<Vec<std::thread::ThreadId>> =
+    std::sync::Mutex::new(Vec::new());
+
+/// Records the host thread that runs each block (a host-only test
+/// kernel: its body calls `std`).
+#[kernel]
+pub fn where_blocks_ran(out: OwnedSlice<u32>) {
+    let grid = this_grid();
+    if this_thread_block().thread_rank() == 0 {
+        let mut seen = THREADS_SEEN.lock().unwrap();
+        let me = std::thread::current().id();
+        if !seen.contains(&me) {
+            seen.push(me);
+        }
+    }
+    if let Some(e) = out.at(&grid) {
+        e.store(1);
+    }
+}
+
+#[test]
+fn the_blocks_run_on_several_threads_and_only_when_they_cannot_communicate() {
+    use cooperative_groups::host::SafeArgs;
+    const {
+        assert!(!<(GlobalSlice<u32>, OwnedSlice<u32>, u32) as SafeArgs>::SERIAL);
+        assert!(<(GlobalSlice<u32>, AtomicSlice<u32>) as SafeArgs>::SERIAL);
+        assert!(<([u32; 2], AtomicSlice<u64>) as SafeArgs>::SERIAL);
+        // Padding bytes may be uninitialised: no byte-wise host atomics.
+        assert!(<(GlobalSlice<Padded>, OwnedSlice<u32>) as SafeArgs>::SERIAL);
+        assert!(<(OwnedSlice<Padded>,) as SafeArgs>::SERIAL);
+        assert!(!<(OwnedSlice<[f32; 4]>, GlobalSlice<u8>) as SafeArgs>::SERIAL);
+    }
+    let mut out = vec![0u32; (BLOCKS * 32) as usize];
+    let cfg = cg_sim::LaunchConfig::new(BLOCKS, 32);
+    run_on(&device(4), &WHERE_BLOCKS_RAN, &cfg, (&mut out[..],)).unwrap();
+    assert!(out.iter().all(|&x| x == 1));
+    let seen = THREADS_SEEN.lock().unwrap().len();
+    // (`CG_SIM_THREADS=1` in the environment keeps every launch on one.)
+    if device(4).worker_count() > 1 {
+        assert!(seen > 1, "{seen} thread(s) ran the blocks");
+    }
+}
