@@ -70,7 +70,7 @@ pub const SORT_ITEMS: usize = 20;
 /// Keys per thread of a pass of [`radix_onesweep_pairs`] (which needs more
 /// registers per key: 24 keys in 113 registers, two blocks per SM either
 /// way, where the keys alone take 20 in 79, three blocks per SM).
-pub const SORT_ITEMS_PAIRS: usize = 24;
+pub const SORT_ITEMS_PAIRS: usize = 20;
 /// Threads per block of [`radix_histograms`] (one digit each).
 pub const HIST_BLOCK: u32 = DIGITS as u32;
 /// 16-byte vectors per thread and tile of [`radix_histograms`].
@@ -306,10 +306,15 @@ unsafe fn onesweep<
     let buf = shared_array!(u32; MAX_TILE);
     // Output place of the sorted tile's position 0, per digit.
     let base = shared_array!(u32; DIGITS);
-    let n = n as usize;
+    // With `PAIRS`: the values in sorted order (the keys kernel never
+    // touches it, and its PTX declares no such buffer).
+    let sorted_values = shared_array!(u32; MAX_TILE);
+    // Indices as `u32` (`n` is): 64-bit compares and adds cost two
+    // instructions each.
     let tile = block_idx().x as usize;
-    let first = tile * tile_keys;
-    let valid = n.saturating_sub(first).min(tile_keys);
+    let first = tile as u32 * tile_keys as u32;
+    let valid = n.saturating_sub(first).min(tile_keys as u32);
+    let full = valid == tile_keys as u32;
     let r = block.thread_rank() as usize;
     let (w, lane) = (r / 32, warp.thread_rank());
     let shift = 8 * pass;
@@ -322,32 +327,25 @@ unsafe fn onesweep<
     // `w · 32 · ITEMS + 32 · i + l` of the tile, so that every load is one
     // coalesced row and a warp's items in (item, lane) order are in the
     // input's order (the ranking below is stable for it).
-    let at = |i: usize| first + w * 32 * ITEMS + 32 * i + lane as usize;
+    let at = |i: usize| first + (w * 32 * ITEMS + 32 * i) as u32 + lane;
     // Until the keys go to shared memory, the registers hold their digit
     // bits, and `zeros` the items that were `-0.0` (whose bits are the
     // complement of `+0.0`'s: `to_bits` maps a float's sign bit so): one
     // register, where keeping both forms cost the `f32` sort 27.
-    let mut keys = [K::Bits::default(); ITEMS];
+    // A missing key (past `n`, in the last tile) has all bits set: digit
+    // 255 in every pass, after every real key of the tile (it comes last
+    // in the input's order), so it ranks last and is not stored.
+    let mut keys = [!K::Bits::default(); ITEMS];
     let mut zeros = 0u32;
     let mut values = [0u32; ITEMS];
-    let full = valid == tile_keys;
-    items::<UNROLL>(|i| {
-        if full || at(i) < n {
-            // SAFETY: `at(i) < n`: one of the first `n` keys.
-            let b = unsafe { input.add(at(i)).read() }.to_bits();
-            keys[i] = K::digit_bits(b);
-            zeros |= ((keys[i] != b) as u32) << i;
-        }
+    let in_input = |i: usize| at(i) < n;
+    items_where::<UNROLL>(full, in_input, |i| {
+        // SAFETY: `at(i) < n`: one of the first `n` keys.
+        let b = unsafe { input.add(at(i) as usize).read() }.to_bits();
+        keys[i] = K::digit_bits(b);
+        zeros |= ((keys[i] != b) as u32) << i;
     });
-    // A missing key (past `n`) counts as digit 255, after every real key:
-    // it ranks last and is not stored.
-    let dig = |i: usize, k: K::Bits| {
-        if full || at(i) < n {
-            k.digit(shift)
-        } else {
-            0xff
-        }
-    };
+    let dig = |k: K::Bits| k.digit(shift);
 
     // 1. Each warp counts its digits in its own counters: one shared
     //    atomic per key (CUB's "early counts": the tile's counts are known,
@@ -357,7 +355,7 @@ unsafe fn onesweep<
         buf.store(j, 0);
     }
     block.sync();
-    items::<UNROLL>(|i| buf.red_add(w * DIGITS + dig(i, keys[i]) as usize, 1));
+    items::<UNROLL>(|i| buf.red_add(w * DIGITS + dig(keys[i]) as usize, 1));
     block.sync();
 
     // 2. Thread `d` for digit `d`: the tile's count of `d`, published at
@@ -406,7 +404,7 @@ unsafe fn onesweep<
     let below = (1u32 << lane) - 1;
     let mut rank = [0u32; ITEMS];
     items::<UNROLL>(|i| {
-        let d = dig(i, keys[i]);
+        let d = dig(keys[i]);
         let peers = warp.match_any_bits::<8>(d);
         let leader = 31 - peers.leading_zeros();
         let mut old = 0;
@@ -454,57 +452,49 @@ unsafe fn onesweep<
         // Sorted position `p` of digit `d` goes to `base[d] + p`.
         base.store(r, digit_start.wrapping_add(before).wrapping_sub(tile_start));
     }
+    // The values to their sorted places in shared memory too (no
+    // register keeps a key's output place for them).
+    if PAIRS {
+        items_where::<UNROLL>(full, in_input, |i| {
+            // SAFETY: with `PAIRS` the first `n` values are readable
+            // (`at(i) < n`).
+            values[i] = unsafe { values_in.add(at(i) as usize).read() };
+        });
+        items::<UNROLL>(|i| sorted_values.store(rank[i] as usize, values[i]));
+    }
     block.sync();
 
     // 5. The sorted tile out, striped: consecutive threads store
     //    consecutive places of a digit's run.
     //    A 64-bit key's low half is in the tile now; its high half goes
     //    through the tile after it.
+    //    Striped place `p` of item `i` holds a key when `p < valid`.
+    let place = |i: usize| i * SORT_BLOCK as usize + r;
+    let in_tile = |i: usize| (place(i) as u32) < valid;
     let mut low = [0u32; ITEMS];
     if K::Bits::PASSES == PASSES_64 {
-        items::<UNROLL>(|i| {
-            let p = i * SORT_BLOCK as usize + r;
-            if p < valid {
-                low[i] = buf.load(p);
-            }
-        });
+        items_where::<UNROLL>(full, in_tile, |i| low[i] = buf.load(place(i)));
         block.sync();
         items::<UNROLL>(|i| buf.store(rank[i] as usize, bits(i).hi()));
         block.sync();
     }
-    let mut places = [0u32; ITEMS];
-    items::<UNROLL>(|i| {
-        let p = i * SORT_BLOCK as usize + r;
-        if p < valid {
-            let k = if K::Bits::PASSES == PASSES_64 {
-                K::Bits::from_words(low[i], buf.load(p))
-            } else {
-                K::Bits::from_words(buf.load(p), 0)
-            };
-            places[i] = base.load(digit(k) as usize).wrapping_add(p as u32);
-            // SAFETY: `places[i] < n` (a permutation of the keys' places);
-            // each place is written by one key.
-            unsafe { output.add(places[i] as usize).write(K::from_bits(k)) };
+    items_where::<UNROLL>(full, in_tile, |i| {
+        let p = place(i);
+        let k = if K::Bits::PASSES == PASSES_64 {
+            K::Bits::from_words(low[i], buf.load(p))
+        } else {
+            K::Bits::from_words(buf.load(p), 0)
+        };
+        let to = base.load(digit(k) as usize).wrapping_add(p as u32) as usize;
+        // SAFETY: `to < n` (a permutation of the keys' places); each place
+        // is written by one key (and, with `PAIRS`, its value).
+        unsafe {
+            output.add(to).write(K::from_bits(k));
+            if PAIRS {
+                values_out.add(to).write(sorted_values.load(p));
+            }
         }
     });
-    if PAIRS {
-        items::<UNROLL>(|i| {
-            if full || at(i) < n {
-                // SAFETY: with `PAIRS` the first `n` values are readable.
-                values[i] = unsafe { values_in.add(at(i)).read() };
-            }
-        });
-        block.sync();
-        items::<UNROLL>(|i| buf.store(rank[i] as usize, values[i]));
-        block.sync();
-        items::<UNROLL>(|i| {
-            let p = i * SORT_BLOCK as usize + r;
-            if p < valid {
-                // SAFETY: as for the keys, with `PAIRS`.
-                unsafe { values_out.add(places[i] as usize).write(buf.load(p)) };
-            }
-        });
-    }
 }
 
 /// Four keys, 16-byte aligned: one vector load.
@@ -524,6 +514,22 @@ fn sort_bits<K: RadixKey<Bits: SortWords>>(k: K) -> K::Bits {
 #[inline(always)]
 fn items<const K: u32>(mut f: impl FnMut(usize)) {
     unroll::<K>(K, |i| f(i as usize));
+}
+
+/// [`items`] of the items `present` holds for: all of them, unchecked,
+/// when `all` (a whole tile: one uniform branch for the block instead of
+/// a compare and a branch per item).
+#[inline(always)]
+fn items_where<const K: u32>(all: bool, present: impl Fn(usize) -> bool, mut f: impl FnMut(usize)) {
+    if all {
+        items::<K>(f);
+    } else {
+        items::<K>(|i| {
+            if present(i) {
+                f(i)
+            }
+        });
+    }
 }
 
 /// Digit `d`'s look-back state of tile `t`.

@@ -85,6 +85,10 @@ fn probes_lower_to_the_expected_instructions() {
         let m = entry(ptx, "probe_tile32_match_bits");
         assert_eq!(count(&m, "vote.sync.ballot.b32"), 9, "sm_{sm}: {m:#?}");
         assert_eq!(count(&m, "match."), 0, "sm_{sm}: {m:#?}");
+        // Each bit: its ballot, complemented by a predicated `not` where
+        // the lane's bit is 0 (no arithmetic to build a complement mask).
+        assert_eq!(count(&m, "@!s not.b32"), 8, "sm_{sm}: {m:#?}");
+        assert_eq!(count(&m, "bfe."), 0, "sm_{sm}: {m:#?}");
         // Shared-memory atomics in the `.shared` state space.
         let a = entry(ptx, "probe_shared_atomics");
         assert_eq!(count(&a, "red.shared.add.u32"), 1, "sm_{sm}: {a:#?}");

@@ -278,13 +278,38 @@ pub fn match_any_bits(mask: u32, v: u32, bits: u32) -> u32 {
     let mut same = ballot(mask, true);
     let mut b = 0;
     while b < bits {
-        let set = (v >> b) & 1;
-        // `set - 1` is all ones where the caller's bit is 0: the lanes
-        // whose bit is 0 too are the complement of the ballot.
-        same &= ballot(mask, set != 0) ^ set.wrapping_sub(1);
+        same &= same_bit(mask, v, 1 << b);
         b += 1;
     }
     same
+}
+
+/// The lanes of `mask` whose `v & bit` is zero exactly when the caller's
+/// is: the ballot of the bit, complemented by a predicated `not` where the
+/// caller's bit is 0 (one instruction; `ballot ^ (bit − 1)` costs three in
+/// SASS: a shift, a sign extension and an add). Lanes outside `mask` may
+/// be set: [`match_any_bits`] masks them out.
+#[inline(always)]
+fn same_bit(mask: u32, v: u32, bit: u32) -> u32 {
+    let r: u32;
+    // SAFETY: a warp vote over the lanes of `mask` (group contract).
+    // `nomem`: registers only; not `pure`: it must not be merged or moved
+    // across divergent control flow.
+    unsafe {
+        asm!(
+            "{{ .reg .pred s;",
+            "and.b32 {0}, {1}, {2};",
+            "setp.ne.u32 s, {0}, 0;",
+            "vote.sync.ballot.b32 {0}, s, {3};",
+            "@!s not.b32 {0}, {0}; }}",
+            out(reg32) r,
+            in(reg32) v,
+            in(reg32) bit,
+            in(reg32) mask,
+            options(nomem, nostack)
+        )
+    }
+    r
 }
 
 /// `match.all.sync.b32` / `.b64`: `mask` if every lane holds the same value, else 0.
