@@ -36,21 +36,29 @@
 //!    - the keys go to their sorted places in shared memory; thread `d`
 //!      looks back over the earlier tiles' states of digit `d` (summing
 //!      counts until a tile holding its inclusive prefix) and publishes the
-//!      tile's inclusive prefix; the block stores the sorted tile striped,
-//!      so that consecutive threads write consecutive places of a digit's
-//!      run (and then the values the same way).
+//!      tile's inclusive prefix; the values (pairs) go to their sorted
+//!      places in a second shared buffer; the block stores the sorted tile
+//!      striped, so that consecutive threads write consecutive places of a
+//!      digit's run, each key with its value.
 //!
 //! A state is one `u64`: the count in the low half, the launch's epoch
 //! times 4 plus the status (1: the tile's count, 2: its inclusive prefix)
 //! in the high half; states of another epoch read as not yet written, so
 //! they need no reset between launches (the host passes a new, non-zero
-//! epoch to every launch). The missing keys of a partial last tile count
-//! as digit 255 and rank after every real key; they are not stored.
+//! epoch to every launch). The missing keys of a partial last tile are all
+//! ones (digit 255 in every pass) and rank after every real key; they are
+//! not stored. Whole tiles (all but the last) run without a bounds check
+//! per key.
 //!
-//! The shapes (256 threads × 20 keys, × 24 for pairs) are the fastest
-//! measured on the H200 (run `2026-12-03-onesweep-early-22bc388`: 256×20 and
-//! 256×24 builds of each kernel, interleaved); the per-item loops are
-//! written out ([`unroll()`]) so that the items stay in registers.
+//! The shapes: 256 threads × 20 keys (the fastest measured on the H200, run
+//! `2026-12-03-onesweep-early-22bc388`: 256×20 and 256×24 builds of each
+//! kernel, interleaved), 72 registers, three blocks per SM; pairs 256 × 20
+//! as well (the second shared buffer leaves no room for 24 in 48 KiB of
+//! static shared memory), also 72 registers. The per-item loops are written
+//! out ([`unroll()`]) so that the items stay in registers. The pass is
+//! bound by its instruction count, not by DRAM (an Nsight Compute profile
+//! in run `2026-12-03-sort-ballots-8c5098e`): every instruction per key
+//! counts.
 //!
 //! [`match_any_bits`]: cooperative_groups::ThreadBlockTile::match_any_bits
 
@@ -67,9 +75,9 @@ use cooperative_groups::{kernel, shared_array, unroll};
 pub const SORT_BLOCK: u32 = 256;
 /// Keys per thread of a pass of [`radix_onesweep`].
 pub const SORT_ITEMS: usize = 20;
-/// Keys per thread of a pass of [`radix_onesweep_pairs`] (which needs more
-/// registers per key: 24 keys in 113 registers, two blocks per SM either
-/// way, where the keys alone take 20 in 79, three blocks per SM).
+/// Keys per thread of a pass of [`radix_onesweep_pairs`] (20 pairs in 72
+/// registers, three blocks per SM; the tile of keys and the tile of values
+/// fill 40 of the 48 KiB of static shared memory).
 pub const SORT_ITEMS_PAIRS: usize = 20;
 /// Threads per block of [`radix_histograms`] (one digit each).
 pub const HIST_BLOCK: u32 = DIGITS as u32;
