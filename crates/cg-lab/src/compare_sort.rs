@@ -337,15 +337,15 @@ impl Bench<'_> {
         Ok(())
     }
 
-    /// One sort of the first `n` keys of `data` (`key`'s input, as its bit
-    /// words; pairs) against the host's order `want` (the keys' indices,
-    /// sorted): (ok, what).
+    /// One sort of the first `n` keys of `key`'s input (pairs) against the
+    /// host's order `want` (the keys' indices, sorted) and `expect` (the
+    /// keys' bit words in that order): (ok, what).
     fn verify<W: Word>(
         &mut self,
         key: Key,
         pairs: bool,
         cub: bool,
-        data: &[W],
+        expect: &[W],
         want: &[u32],
     ) -> Result<(bool, String)> {
         let n = want.len() as u32;
@@ -356,8 +356,7 @@ impl Bench<'_> {
         } else {
             Vec::new()
         };
-        let bad = (0..n as usize)
-            .find(|&i| got[i] != data[want[i] as usize] || (pairs && vals[i] != want[i]));
+        let bad = (0..n as usize).find(|&i| got[i] != expect[i] || (pairs && vals[i] != want[i]));
         Ok(match bad {
             None if pairs => (true, format!("{n} pairs equal the host's stable sort")),
             None => (true, format!("{n} keys equal the host's sort")),
@@ -367,7 +366,7 @@ impl Bench<'_> {
                     "place {i}: key bits {:#x}, value {:?}; host: key bits {:#x}, value {}",
                     got[i],
                     vals.get(i),
-                    data[want[i] as usize],
+                    expect[i],
                     want[i]
                 ),
             ),
@@ -462,7 +461,28 @@ impl Data {
         }
     }
 
-    /// [`Bench::verify`] of `key`'s input.
+    /// `key`'s input in the order `want`: gathered once per size, shared
+    /// by the four sorts checked against it (a gather of 2^28 keys in
+    /// random order waits on memory for seconds).
+    fn expect(&self, key: Key, want: &[u32]) -> Expect {
+        fn gather<W: Copy>(data: &[W], want: &[u32]) -> Vec<W> {
+            want.iter().map(|&i| data[i as usize]).collect()
+        }
+        match key {
+            Key::U64 => Expect::W64(gather(&self.d64, want)),
+            _ => Expect::W32(gather(&self.d32, want)),
+        }
+    }
+}
+
+/// The expected output of a sort, in the keys' width.
+enum Expect {
+    W32(Vec<u32>),
+    W64(Vec<u64>),
+}
+
+impl Expect {
+    /// [`Bench::verify`] against these keys.
     fn verify(
         &self,
         b: &mut Bench<'_>,
@@ -471,9 +491,9 @@ impl Data {
         cub: bool,
         want: &[u32],
     ) -> Result<(bool, String)> {
-        match key {
-            Key::U64 => b.verify(key, pairs, cub, &self.d64, want),
-            _ => b.verify(key, pairs, cub, &self.d32, want),
+        match self {
+            Expect::W32(e) => b.verify(key, pairs, cub, e, want),
+            Expect::W64(e) => b.verify(key, pairs, cub, e, want),
         }
     }
 }
@@ -516,8 +536,9 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
         for n in SIM_SIZES {
             for key in Key::ALL {
                 let want = prefix(&models[key as usize], n);
+                let expect = data.expect(key, &want);
                 for pairs in [false, true] {
-                    let (ok, what) = data.verify(&mut b, key, pairs, false, &want)?;
+                    let (ok, what) = expect.verify(&mut b, key, pairs, false, &want)?;
                     println!(
                         "verified device_radix_sort {:<26} n={n:<6} on the simulator: {} ({what})",
                         name(key, pairs, false),
@@ -578,6 +599,7 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
         let all = data.model(key);
         for (s, &n) in SIZES.iter().enumerate() {
             let want = prefix(&all, n);
+            let expect = data.expect(key, &want);
             for (v, &(_, _, pairs, cub)) in order
                 .iter()
                 .enumerate()
@@ -585,7 +607,7 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
             {
                 let what = name(key, pairs, cub);
                 progress.set_message(format!("verify device_radix_sort {what} n={n}"));
-                let r = data
+                let r = expect
                     .verify(&mut b, key, pairs, cub, &want)
                     .with_context(|| format!("verifying {what} at n = {n}"))?;
                 println!(
