@@ -318,7 +318,9 @@ unsafe fn onesweep<
     // touches it, and its PTX declares no such buffer).
     let sorted_values = shared_array!(u32; MAX_TILE);
     // Indices as `u32` (`n` is): 64-bit compares and adds cost two
-    // instructions each.
+    // instructions each. `first < n` (the grid has `⌈n / tile_keys⌉`
+    // blocks); places inside the tile are checked against `valid`, which
+    // cannot wrap where `first + place` could (`n` near 2^32).
     let tile = block_idx().x as usize;
     let first = tile as u32 * tile_keys as u32;
     let valid = n.saturating_sub(first).min(tile_keys as u32);
@@ -335,7 +337,14 @@ unsafe fn onesweep<
     // `w · 32 · ITEMS + 32 · i + l` of the tile, so that every load is one
     // coalesced row and a warp's items in (item, lane) order are in the
     // input's order (the ranking below is stable for it).
-    let at = |i: usize| first + (w * 32 * ITEMS + 32 * i) as u32 + lane;
+    let at = |i: usize| (w * 32 * ITEMS + 32 * i) as u32 + lane;
+    // SAFETY: `first < n`: inside (or one past) the keys and values.
+    let (tile_keys_in, tile_values_in) = unsafe {
+        (
+            input.add(first as usize),
+            values_in.wrapping_add(first as usize),
+        )
+    };
     // Until the keys go to shared memory, the registers hold their digit
     // bits, and `zeros` the items that were `-0.0` (whose bits are the
     // complement of `+0.0`'s: `to_bits` maps a float's sign bit so): one
@@ -346,10 +355,10 @@ unsafe fn onesweep<
     let mut keys = [!K::Bits::default(); ITEMS];
     let mut zeros = 0u32;
     let mut values = [0u32; ITEMS];
-    let in_input = |i: usize| at(i) < n;
+    let in_input = |i: usize| at(i) < valid;
     items_where::<UNROLL>(full, in_input, |i| {
-        // SAFETY: `at(i) < n`: one of the first `n` keys.
-        let b = unsafe { input.add(at(i) as usize).read() }.to_bits();
+        // SAFETY: `at(i) < valid`: one of the first `n` keys.
+        let b = unsafe { tile_keys_in.add(at(i) as usize).read() }.to_bits();
         keys[i] = K::digit_bits(b);
         zeros |= ((keys[i] != b) as u32) << i;
     });
@@ -465,8 +474,8 @@ unsafe fn onesweep<
     if PAIRS {
         items_where::<UNROLL>(full, in_input, |i| {
             // SAFETY: with `PAIRS` the first `n` values are readable
-            // (`at(i) < n`).
-            values[i] = unsafe { values_in.add(at(i) as usize).read() };
+            // (`at(i) < valid`).
+            values[i] = unsafe { tile_values_in.add(at(i) as usize).read() };
         });
         items::<UNROLL>(|i| sorted_values.store(rank[i] as usize, values[i]));
     }
