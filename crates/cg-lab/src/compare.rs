@@ -41,6 +41,11 @@ pub struct CompareArgs {
     /// sizes), which run only when named
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     pub(crate) only: Vec<String>,
+    /// device_radix_sort only: the key types to sort (comma-separated:
+    /// u32, i32, f32, u64); default: all four (the 32-bit ones need 6 GiB
+    /// of buffers, u64 6 GiB more)
+    #[arg(long, value_delimiter = ',', value_name = "TYPES", value_parser = ["u32", "i32", "f32", "u64"])]
+    pub(crate) keys: Vec<String>,
 }
 
 /// One Rust kernel against its C++ twin.
@@ -398,7 +403,7 @@ pub fn run(args: &CompareArgs) -> Result<()> {
     }
     if args.only.iter().any(|n| n == DEVICE_RADIX_SORT) {
         let progress = Progress::new(0, a.csv_only);
-        let r = crate::compare_sort::run(a, &progress);
+        let r = crate::compare_sort::run(a, &args.keys, &progress);
         progress.finish();
         r?;
     }

@@ -213,7 +213,11 @@ impl<W: Word> KeyBuffers<W> {
     fn new(backend: &Backend, data: &[W]) -> Result<KeyBuffers<W>> {
         let n = data.len().max(1);
         Ok(KeyBuffers {
-            input: backend.upload(data)?,
+            input: if data.is_empty() {
+                backend.alloc(1)?
+            } else {
+                backend.upload(data)?
+            },
             a: backend.alloc(n)?,
             out: backend.alloc(n)?,
             counts: backend.alloc(W::PASSES * DIGITS)?,
@@ -421,8 +425,8 @@ fn bench<'a>(
     d64: &[u64],
     grid: u32,
 ) -> Result<Bench<'a>> {
+    // `d64` is empty when no `u64` keys are sorted.
     let n = d32.len();
-    assert_eq!(n, d64.len());
     Ok(Bench {
         backend,
         cub,
@@ -446,10 +450,11 @@ struct Data {
 }
 
 impl Data {
-    fn new(n: u32) -> Data {
+    /// `n` keys of each width (no `u64` keys unless `wide`).
+    fn new(n: u32, wide: bool) -> Data {
         Data {
             d32: keys32(n),
-            d64: keys64(n),
+            d64: if wide { keys64(n) } else { Vec::new() },
         }
     }
 
@@ -525,17 +530,26 @@ fn prefix(order: &[u32], n: u32) -> Vec<u32> {
 }
 
 /// Runs the experiment into `out` (on a GPU) or verifies the Rust kernels
-/// on the simulator (without one).
-pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
+/// on the simulator (without one), for the key types named in `keys`
+/// (`--keys`; empty: all).
+pub fn run(a: &LabArgs, keys: &[String], progress: &Progress) -> Result<()> {
+    let chosen: Vec<Key> = Key::ALL
+        .into_iter()
+        .filter(|k| keys.is_empty() || keys.iter().any(|n| n == k.name()))
+        .collect();
     let backend = a.backend.open()?;
     let Backend::Gpu(gpu) = &backend else {
-        let data = Data::new(*SIM_SIZES.iter().max().expect("sizes"));
+        let data = Data::new(
+            *SIM_SIZES.iter().max().expect("sizes"),
+            chosen.contains(&Key::U64),
+        );
         let mut b = bench(&backend, None, &data.d32, &data.d64, 3)?;
         let mut bad = Vec::new();
-        let models = Key::ALL.map(|key| data.model(key));
+        let models = Key::ALL.map(|key| chosen.contains(&key).then(|| data.model(key)));
         for n in SIM_SIZES {
-            for key in Key::ALL {
-                let want = prefix(&models[key as usize], n);
+            for &key in &chosen {
+                let model = models[key as usize].as_ref().expect("a chosen key's model");
+                let want = prefix(model, n);
                 let expect = data.expect(key, &want);
                 for pairs in [false, true] {
                     let (ok, what) = expect.verify(&mut b, key, pairs, false, &want)?;
@@ -578,11 +592,14 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
     let cub = Cub::build(&nvcc, sm, &dir)?;
     let f = gpu.kernels().kernel(&RADIX_HISTOGRAMS_U32)?;
     let grid = gpu.max_coresident_blocks(f, Dim3::x(HIST_BLOCK), 0)?;
-    let data = Data::new(*SIZES.iter().max().expect("sizes"));
+    let data = Data::new(
+        *SIZES.iter().max().expect("sizes"),
+        chosen.contains(&Key::U64),
+    );
     let mut b = bench(&backend, Some(&cub), &data.d32, &data.d64, grid)?;
     let order: Vec<(usize, Key, bool, bool)> = (0..SIZES.len())
         .flat_map(|s| {
-            Key::ALL.into_iter().flat_map(move |key| {
+            chosen.iter().flat_map(move |&key| {
                 [
                     (s, key, false, false),
                     (s, key, false, true),
@@ -595,7 +612,7 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
     // One host sort per key type, at the largest size (the smaller sizes'
     // orders are its prefixes' orders); `checks` in `order`'s order.
     let mut checks = vec![None; order.len()];
-    for key in Key::ALL {
+    for &key in &chosen {
         let all = data.model(key);
         for (s, &n) in SIZES.iter().enumerate() {
             let want = prefix(&all, n);
@@ -742,6 +759,9 @@ fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str) -> Str
         sort_tile(true)
     );
     for key in Key::ALL {
+        if !points.iter().any(|q| q.key == key.name()) {
+            continue;
+        }
         for pairs in [false, true] {
             let title = if pairs { "pairs" } else { "keys" };
             let _ = writeln!(s, "\n## `{}` {title}\n", key.name());
@@ -752,14 +772,14 @@ fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str) -> Str
             let _ = writeln!(s, "| --- | ---: | ---: | ---: | --- |");
             for n in SIZES {
                 let find = |side: &str| {
-                    points
-                        .iter()
-                        .find(|q| {
-                            q.n == n && q.key == key.name() && q.pairs == pairs && q.side == side
-                        })
-                        .expect("every point was measured")
+                    points.iter().find(|q| {
+                        q.n == n && q.key == key.name() && q.pairs == pairs && q.side == side
+                    })
                 };
-                let (r, c) = (find("rust"), find("cub"));
+                // Key types left out by `--keys` have no rows.
+                let (Some(r), Some(c)) = (find("rust"), find("cub")) else {
+                    continue;
+                };
                 let _ = writeln!(
                     s,
                     "| 2^{} | {:.2} | {:.2} | **{:.3}** | {} |",

@@ -470,3 +470,25 @@ fn device_radix_sort_verifies_on_the_simulator() {
     assert!(out.contains("radix_onesweep_pairs_u64"), "{out}");
     assert!(!out.contains("FAILED"), "{out}");
 }
+
+#[test]
+fn device_radix_sort_sorts_the_key_types_asked_for() {
+    let args = ["compare", "--only", "device_radix_sort", "--backend", "sim"];
+    let (code, out, err) = cg_lab(&[&args[..], &["--keys", "u64,f32"]].concat());
+    assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
+    let lines: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("verified device_radix_sort") && l.contains(": OK"))
+        .collect();
+    // Keys and pairs of two types at two sizes.
+    assert_eq!(lines.len(), 8, "{out}");
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.contains("_u64") || l.contains("_f32")),
+        "{out}"
+    );
+    let (code, _, err) = cg_lab(&[&args[..], &["--keys", "u16"]].concat());
+    assert_ne!(code, 0);
+    assert!(err.contains("u16"), "{err}");
+}
