@@ -354,7 +354,6 @@ unsafe fn onesweep<
     // in the input's order), so it ranks last and is not stored.
     let mut keys = [!K::Bits::default(); ITEMS];
     let mut zeros = 0u32;
-    let mut values = [0u32; ITEMS];
     let in_input = |i: usize| at(i) < valid;
     items_where::<UNROLL>(full, in_input, |i| {
         // SAFETY: `at(i) < valid`: one of the first `n` keys.
@@ -472,6 +471,7 @@ unsafe fn onesweep<
     // The values to their sorted places in shared memory too (no
     // register keeps a key's output place for them).
     if PAIRS {
+        let mut values = [0u32; ITEMS];
         items_where::<UNROLL>(full, in_input, |i| {
             // SAFETY: with `PAIRS` the first `n` values are readable
             // (`at(i) < valid`).
