@@ -68,7 +68,10 @@ use cooperative_groups::atomic::{AtomicRef, Device, Relaxed};
 use cooperative_groups::intrinsics::{block_idx, grid_dim};
 use cooperative_groups::prelude::*;
 use cooperative_groups::primitives::{BlockScan, RadixKey};
-use cooperative_groups::{kernel, shared_array, unroll};
+use cooperative_groups::{dynamic_shared, kernel, shared_array, unroll, wait};
+
+use crate::device_select::stage;
+use crate::device_wide::V4;
 
 /// Threads per block of a pass (the first [`DIGITS`] of them also own a
 /// digit each: at least `DIGITS`).
@@ -99,6 +102,11 @@ const MAX_TILE: usize = if sort_tile(true) > sort_tile(false) {
 } else {
     sort_tile(false)
 };
+/// Bytes of dynamic shared memory per block of a pass: the values' tile
+/// for [`radix_onesweep_pairs`] (`pairs`), none for [`radix_onesweep`].
+pub const fn sort_smem(pairs: bool) -> u32 {
+    if pairs { (4 * MAX_TILE) as u32 } else { 0 }
+}
 /// Digits of a pass (8 bits).
 pub const DIGITS: usize = 256;
 /// Passes over the 32-bit keys.
@@ -314,9 +322,11 @@ unsafe fn onesweep<
     let buf = shared_array!(u32; MAX_TILE);
     // Output place of the sorted tile's position 0, per digit.
     let base = shared_array!(u32; DIGITS);
-    // With `PAIRS`: the values in sorted order (the keys kernel never
-    // touches it, and its PTX declares no such buffer).
-    let sorted_values = shared_array!(u32; MAX_TILE);
+    // With `PAIRS`: the tile's values in dynamic shared memory
+    // ([`sort_smem`]; the keys kernel has none), copied there by
+    // `memcpy_async` as the kernel starts (no register waits for them
+    // while the keys are ranked), then in sorted order.
+    let staged = dynamic_shared::<u32>();
     // Indices as `u32` (`n` is): 64-bit compares and adds cost two
     // instructions each. `first < n` (the grid has `⌈n / tile_keys⌉`
     // blocks); places inside the tile are checked against `valid`, which
@@ -338,13 +348,8 @@ unsafe fn onesweep<
     // coalesced row and a warp's items in (item, lane) order are in the
     // input's order (the ranking below is stable for it).
     let at = |i: usize| (w * 32 * ITEMS + 32 * i) as u32 + lane;
-    // SAFETY: `first < n`: inside (or one past) the keys and values.
-    let (tile_keys_in, tile_values_in) = unsafe {
-        (
-            input.add(first as usize),
-            values_in.wrapping_add(first as usize),
-        )
-    };
+    // SAFETY: `first < n`: inside the keys.
+    let tile_keys_in = unsafe { input.add(first as usize) };
     // Until the keys go to shared memory, the registers hold their digit
     // bits, and `zeros` the items that were `-0.0` (whose bits are the
     // complement of `+0.0`'s: `to_bits` maps a float's sign bit so): one
@@ -355,6 +360,27 @@ unsafe fn onesweep<
     let mut keys = [!K::Bits::default(); ITEMS];
     let mut zeros = 0u32;
     let in_input = |i: usize| at(i) < valid;
+    // The values' copy: whole tiles of 16-byte aligned values in vectors,
+    // asynchronously; otherwise one by one now (zeros past `n`). Warp
+    // `w` copies its own items' values (`at(i)`'s run).
+    let async_values = full && (values_in as usize).is_multiple_of(16);
+    if PAIRS {
+        let wloc = w * 32 * ITEMS;
+        // SAFETY: with `PAIRS` the first `n` values are readable, and all
+        // of a whole tile's when `async_values`.
+        unsafe {
+            stage::<u32, V4<u32>, ITEMS>(
+                &warp,
+                async_values,
+                values_in,
+                staged,
+                0,
+                first as usize,
+                wloc,
+                n as usize,
+            )
+        };
+    }
     items_where::<UNROLL>(full, in_input, |i| {
         // SAFETY: `at(i) < valid`: one of the first `n` keys.
         let b = unsafe { tile_keys_in.add(at(i) as usize).read() }.to_bits();
@@ -469,14 +495,22 @@ unsafe fn onesweep<
         base.store(r, digit_start.wrapping_add(before).wrapping_sub(tile_start));
     }
     // The values to their sorted places in shared memory too (no
-    // register keeps a key's output place for them).
+    // register keeps a key's output place for them): each warp reads its
+    // staged values, and after a barrier (every warp has read its own)
+    // they go to their keys' places in the same buffer.
+    // (As an array of the tile's size: its places need no check against
+    // a run-time length.)
+    let sorted_values = || staged.array_at::<MAX_TILE>(0);
     if PAIRS {
+        let sorted_values = sorted_values();
+        if async_values {
+            wait(&warp);
+        } else {
+            warp.sync();
+        }
         let mut values = [0u32; ITEMS];
-        items_where::<UNROLL>(full, in_input, |i| {
-            // SAFETY: with `PAIRS` the first `n` values are readable
-            // (`at(i) < valid`).
-            values[i] = unsafe { tile_values_in.add(at(i) as usize).read() };
-        });
+        items::<UNROLL>(|i| values[i] = sorted_values.load(at(i) as usize));
+        block.sync();
         items::<UNROLL>(|i| sorted_values.store(rank[i] as usize, values[i]));
     }
     block.sync();
@@ -508,16 +542,11 @@ unsafe fn onesweep<
         unsafe {
             output.add(to).write(K::from_bits(k));
             if PAIRS {
-                values_out.add(to).write(sorted_values.load(p));
+                values_out.add(to).write(sorted_values().load(p));
             }
         }
     });
 }
-
-/// Four keys, 16-byte aligned: one vector load.
-#[derive(Clone, Copy)]
-#[repr(C, align(16))]
-struct V4<K>([K; 4]);
 
 /// The bits a key's digits are taken from: its order-preserving bits, with
 /// `-0.0` as `+0.0` (CUB's rule: the two zeros are equal keys).

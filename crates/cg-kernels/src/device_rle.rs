@@ -36,7 +36,7 @@ use cooperative_groups::intrinsics::block_idx;
 use cooperative_groups::prelude::*;
 use cooperative_groups::{ShflValue, dynamic_shared, kernel, unroll, wait};
 
-use crate::device_select::{element_before, run_head, stage};
+use crate::device_select::{element_before, rounds, run_head, stage};
 use crate::device_wide::{Elem, V4, tile_offsets2};
 
 /// Threads per block.
@@ -119,37 +119,62 @@ pub fn device_rle_encode_i32(
 ) {
     let block = this_thread_block().with_threads::<RLE_BLOCK>();
     let warp = tiled_partition::<32>(&block);
-    let warp_len = 32 * RLE_ITEMS;
-    let n = n as usize;
-    let tile = block_idx().x as usize;
-    let base = tile * RLE_TILE;
-    let w = (block.thread_rank() / 32) as usize;
-    let lane = warp.thread_rank() as usize;
-    let wloc = w * warp_len;
+    // `u32` indices and fixed-size views of the staged tile, as in the
+    // selections (`device_select`): no 64-bit compares, no check per
+    // element against the dynamic shared memory's run-time length.
+    let tile = block_idx().x;
+    let base = tile * RLE_TILE as u32;
+    let valid = n.saturating_sub(base).min(RLE_TILE as u32);
+    // The warp (below 8: the remainder tells the compiler so).
+    let w = block.thread_rank() / 32 % (RLE_BLOCK / 32);
+    let lane = warp.thread_rank();
+    let wloc = w * 32 * RLE_ITEMS as u32;
     let wbase = base + wloc;
-    // The tile's elements, then its heads' indices in run order.
-    let words = dynamic_shared::<i32>();
-    let heads_at = dynamic_shared::<u32>();
-    let whole = base + RLE_TILE <= n && (input as usize).is_multiple_of(16);
+    let whole = valid == RLE_TILE as u32 && (input as usize).is_multiple_of(16);
     // SAFETY: `input` holds `n` elements.
-    unsafe { stage::<i32, V4<i32>, RLE_ITEMS>(&warp, whole, input, words, 0, base, wloc, n) };
+    unsafe {
+        stage::<i32, V4<i32>, RLE_ITEMS>(
+            &warp,
+            whole,
+            input,
+            dynamic_shared(),
+            0,
+            base as usize,
+            wloc as usize,
+            n as usize,
+        )
+    };
     if whole {
         wait(&warp);
     } else {
         warp.sync();
     }
+    // The tile's elements, then its heads' indices in run order.
+    let words = dynamic_shared::<i32>().array_at::<RLE_TILE>(0);
+    let heads_at = dynamic_shared::<u32>().array_at::<RLE_TILE>(RLE_TILE);
     // SAFETY: `input` holds `n` elements.
     let before_warp = unsafe { element_before(input, wbase, n, lane) };
-    let mut masks = [0u32; RLE_ITEMS];
+    // Round `k`'s run heads, as a ballot (`check`: against `valid`, in
+    // the last tile only; see `rounds`): taken again for the stores below
+    // (as the selections do) rather than kept in registers across the
+    // look-back.
+    let round = |k: usize, check: bool| {
+        let e = wloc + 32 * k as u32 + lane;
+        let first = 32 * k as u32 + lane == 0;
+        let here = !check || e < valid;
+        // The input's first element is a head.
+        let input_first = first && wbase == 0;
+        let head = here && (input_first || run_head(words, e as usize, first, before_warp));
+        warp.ballot(head)
+    };
+    let full = valid == RLE_TILE as u32;
     let mut heads = 0u32;
     let mut last_head = 0u32;
-    unroll!(k in 0..RLE_ITEMS => {
-        let e = wloc + 32 * k + lane;
-        let i = base + e;
-        masks[k] = warp.ballot(run_head(words, e, 32 * k + lane == 0, before_warp, i, n));
-        heads += masks[k].count_ones();
-        if masks[k] != 0 {
-            last_head = (wbase + 32 * k + 31 - masks[k].leading_zeros() as usize) as u32;
+    rounds::<RLE_ITEMS>(full, |k, check| {
+        let m = round(k, check);
+        heads += m.count_ones();
+        if m != 0 {
+            last_head = wbase + 32 * k as u32 + 31 - m.leading_zeros();
         }
     });
     let (runs, last) = tile_offsets2::<i32, HeadIndex, RLE_BLOCK>(
@@ -161,56 +186,61 @@ pub fn device_rle_encode_i32(
         head_states,
         epoch,
     );
+    // A place in the tile (below `RLE_TILE` by construction: a tile has at
+    // most that many heads), clamped so that the compiler sees it: the
+    // array's bounds check becomes one `min`, not a compare and a branch
+    // per use.
+    let in_tile = |s: u32| s.min(RLE_TILE as u32 - 1) as usize;
     // Each head's index to its run's place in the tile.
     let below = (1u32 << lane) - 1;
-    let mut at = runs.warps_before.map_or(0, |b| b as u32) as usize;
-    unroll!(k in 0..RLE_ITEMS => {
-        let m = masks[k];
+    let mut at = runs.warps_before.map_or(0, |b| b as u32);
+    rounds::<RLE_ITEMS>(full, |k, check| {
+        let m = round(k, check);
         if m >> lane & 1 != 0 {
-            let s = at + (m & below).count_ones() as usize;
-            heads_at.store(RLE_TILE + s, (wbase + 32 * k + lane) as u32);
+            let s = at + (m & below).count_ones();
+            heads_at.store(in_tile(s), wbase + 32 * k as u32 + lane);
         }
-        at += m.count_ones() as usize;
+        at += m.count_ones();
     });
-    debug_assert!(at <= RLE_TILE, "the tile's heads fit it");
+    debug_assert!(at as usize <= RLE_TILE, "the tile's heads fit it");
     block.sync();
     // Run `s` of the tile: its value, and the length of the run before it.
-    let prefix = runs.prefix.map_or(0, |p| p as u32) as usize;
-    let count = runs.aggregate as u32 as usize;
-    let head_before = last.prefix.map_or(0, |h| h.0) as usize;
-    let t = block.thread_rank() as usize;
+    let prefix = runs.prefix.map_or(0, |p| p as u32);
+    let count = runs.aggregate as u32;
+    let head_before = last.prefix.map_or(0, |h| h.0);
+    let t = block.thread_rank();
     unroll!(r in 0..RLE_ITEMS => {
-        let s = t + RLE_BLOCK as usize * r;
+        let s = t + RLE_BLOCK * r as u32;
         if s < count {
-            let i = heads_at.load(RLE_TILE + s) as usize;
-            let p = if s > 0 { heads_at.load(RLE_TILE + s - 1) as usize } else { head_before };
+            let i = heads_at.load(in_tile(s));
+            let p = if s > 0 { heads_at.load(in_tile(s - 1)) } else { head_before };
             // SAFETY: `prefix + s` is below the number of runs (≤ n):
             // inside both outputs; each run's value is written by its
             // head, its length by the next run's head (or, for the last
             // run, below), once.
             unsafe {
-                unique.add(prefix + s).write(words.load(i - base));
+                unique.add((prefix + s) as usize).write(words.load(in_tile(i - base)));
                 if prefix + s > 0 {
-                    counts.add(prefix + s - 1).write((i - p) as u32);
+                    counts.add((prefix + s - 1) as usize).write(i - p);
                 }
             }
         }
     });
     // The last tile: the number of runs, and the last run's length (from
     // the tile's last head, or the one before the tile).
-    if tile == n.div_ceil(RLE_TILE).max(1) - 1 && t == 0 {
+    if tile == n.div_ceil(RLE_TILE as u32).max(1) - 1 && t == 0 {
         let total = prefix + count;
         let l = if count > 0 {
-            heads_at.load(RLE_TILE + count - 1) as usize
+            heads_at.load(count as usize - 1)
         } else {
             head_before
         };
         // SAFETY: one count and (with runs) the last run's length, each
         // written by this one thread.
         unsafe {
-            num_runs.write(total as u32);
+            num_runs.write(total);
             if total > 0 {
-                counts.add(total - 1).write((n - l) as u32);
+                counts.add(total as usize - 1).write(n - l);
             }
         }
     }

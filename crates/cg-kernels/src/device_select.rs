@@ -42,6 +42,15 @@
 //! through shared memory first (CUB's two-phase scatter) was slower for
 //! both.
 //!
+//! Every instruction per element counts: an Nsight Compute profile on the
+//! H200 (run `2026-12-03-select-u32`) showed these kernels issuing 2.8×
+//! CUB's instructions, with the issue slots 68–72 % busy. So indices are
+//! `u32`, the staged tile is an array of the tile's size (its indices
+//! need no check against a run-time length), a whole tile's rounds run
+//! without a bounds check (one uniform branch: `rounds`), and each
+//! round's ballot is taken again for the stores instead of kept in
+//! registers across the look-back: 32 registers, eight blocks per SM.
+//!
 //! The tile states are the device scan's: one `u64` per block of the grid
 //! (one for an empty input too), a new non-zero `epoch` per launch, no
 //! reset between launches.
@@ -50,7 +59,9 @@ use core::mem::size_of;
 
 use cooperative_groups::intrinsics::block_idx;
 use cooperative_groups::prelude::*;
-use cooperative_groups::{DynamicShared, Pod, dynamic_shared, kernel, memcpy_async, unroll, wait};
+use cooperative_groups::{
+    DynamicShared, Pod, SharedArray, dynamic_shared, kernel, memcpy_async, unroll, wait,
+};
 
 use crate::device_wide::{V4, tile_offsets};
 
@@ -116,19 +127,24 @@ const LESS: u32 = 1;
 /// The first of each run of equal elements.
 const UNIQUE: u32 = 2;
 
-/// The selection of one tile of `SELECT_BLOCK · ITEMS` elements (see the
-/// module's documentation); `PART`: the rejected elements too, from the
-/// back.
+/// The selection of one tile of `TILE = SELECT_BLOCK · ITEMS` elements
+/// (see the module's documentation); `PART`: the rejected elements too,
+/// from the back.
+///
+/// Indices are `u32` (`n` is: 64-bit compares and adds cost two
+/// instructions each), and the staged tile is an array of `TILE` elements
+/// whose indices the compiler can bound (no check per element against the
+/// dynamic shared memory's run-time length).
 ///
 /// # Safety
 /// `input` (and `flags` for `FLAGGED`) hold `n` elements, `output` room
 /// for `n`, `num_selected` one `u32`, `states` one `u64` per block; the
-/// grid is `max(1, ceil(n / (SELECT_BLOCK · ITEMS)))` blocks of
-/// [`SELECT_BLOCK`] threads with [`staged_bytes`]`(ITEMS, MODE == FLAGGED)`
-/// bytes of dynamic shared memory.
+/// grid is `max(1, ceil(n / TILE))` blocks of [`SELECT_BLOCK`] threads
+/// with [`staged_bytes`]`(ITEMS, MODE == FLAGGED)` bytes of dynamic shared
+/// memory.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-unsafe fn select_body<const MODE: u32, const PART: bool, const ITEMS: usize>(
+unsafe fn select_body<const MODE: u32, const PART: bool, const ITEMS: usize, const TILE: usize>(
     input: *const i32,
     flags: *const u8,
     pivot: i32,
@@ -138,29 +154,28 @@ unsafe fn select_body<const MODE: u32, const PART: bool, const ITEMS: usize>(
     n: u32,
     epoch: u32,
 ) {
+    const { assert!(TILE == SELECT_BLOCK as usize * ITEMS) };
     let block = this_thread_block().with_threads::<SELECT_BLOCK>();
     let warp = tiled_partition::<32>(&block);
-    let tile_len = SELECT_BLOCK as usize * ITEMS;
-    let warp_len = 32 * ITEMS;
-    let n = n as usize;
-    let tile = block_idx().x as usize;
-    let base = tile * tile_len;
-    let w = (block.thread_rank() / 32) as usize;
-    let lane = warp.thread_rank() as usize;
-    let wloc = w * warp_len;
-    let wbase = base + wloc;
-    // The tile's elements, then (flagged) its flags.
-    let words = dynamic_shared::<i32>();
-    let bytes = dynamic_shared::<u8>();
-    let flag_off = 4 * tile_len;
+    let tile = block_idx().x;
+    // `base < n` (or 0): the grid has `ceil(n / TILE)` blocks; the places
+    // inside the tile are checked against `valid`, which cannot wrap.
+    let base = tile * TILE as u32;
+    let valid = n.saturating_sub(base).min(TILE as u32);
+    // The warp (below 8: the block has `SELECT_BLOCK` threads, and the
+    // remainder tells the compiler so) and its part of the tile.
+    let w = block.thread_rank() / 32 % (SELECT_BLOCK / 32);
+    let lane = warp.thread_rank();
+    let wloc = w * 32 * ITEMS as u32;
     let aligned = (input as usize).is_multiple_of(16)
         && (MODE != FLAGGED || (flags as usize).is_multiple_of(16));
-    let whole = base + tile_len <= n && aligned;
+    let whole = valid == TILE as u32 && aligned;
     // SAFETY: `input` holds `n` elements (and `flags` `n` flags).
     unsafe {
-        stage::<i32, V4<i32>, ITEMS>(&warp, whole, input, words, 0, base, wloc, n);
+        let (b, wl, nn) = (base as usize, wloc as usize, n as usize);
+        stage::<i32, V4<i32>, ITEMS>(&warp, whole, input, dynamic_shared(), 0, b, wl, nn);
         if MODE == FLAGGED {
-            stage::<u8, Bytes16, ITEMS>(&warp, whole, flags, bytes, flag_off, base, wloc, n);
+            stage::<u8, Bytes16, ITEMS>(&warp, whole, flags, dynamic_shared(), 4 * TILE, b, wl, nn);
         }
     }
     if whole {
@@ -168,55 +183,84 @@ unsafe fn select_body<const MODE: u32, const PART: bool, const ITEMS: usize>(
     } else {
         warp.sync();
     }
+    // The tile's elements, then (flagged) its flags.
+    let words = dynamic_shared::<i32>().array_at::<TILE>(0);
+    let bytes = (MODE == FLAGGED).then(|| dynamic_shared::<u8>().array_at::<TILE>(4 * TILE));
     // `Unique`: the element before the warp's first, from memory (the
     // others' are in the warp's own part).
     let before_warp = if MODE == UNIQUE {
         // SAFETY: `input` holds `n` elements.
-        unsafe { element_before(input, wbase, n, lane) }
+        unsafe { element_before(input, base + wloc, n, lane) }
     } else {
         0
     };
-    let mut masks = [0u32; ITEMS];
-    let mut total = 0u32;
-    unroll!(k in 0..ITEMS => {
-        let e = wloc + 32 * k + lane;
-        let i = base + e;
-        let valid = i < n;
-        let x = words.load(e);
-        let selected = match MODE {
-            FLAGGED => valid && bytes.load(flag_off + e) != 0,
-            LESS => valid && x < pivot,
-            _ => run_head(words, e, 32 * k + lane == 0, before_warp, i, n),
+    // Round `k`'s selections, as a ballot; `check`: whether its places
+    // need the check against `valid` (the last tile's; a whole tile's
+    // rounds are written out without it). Taken twice, for the warp's
+    // count and again for the stores, from the staged tile: keeping the
+    // rounds' ballots in registers across the look-back took `ITEMS`
+    // more registers, fewer blocks per SM.
+    let full = valid == TILE as u32;
+    let round = |k: usize, check: bool| {
+        let e = wloc + 32 * k as u32 + lane;
+        let here = !check || e < valid;
+        let selected = match (MODE, bytes) {
+            (FLAGGED, Some(bytes)) => here && bytes.load(e as usize) != 0,
+            (LESS, _) => here && words.load(e as usize) < pivot,
+            _ => {
+                // The warp's first element; the input's first is a head.
+                let first = 32 * k as u32 + lane == 0;
+                let input_first = first && base + wloc == 0;
+                here && (input_first || run_head(words, e as usize, first, before_warp))
+            }
         };
-        masks[k] = warp.ballot(selected);
-        total += masks[k].count_ones();
-    });
+        warp.ballot(selected)
+    };
+    let mut total = 0u32;
+    rounds::<ITEMS>(full, |k, check| total += round(k, check).count_ones());
     let offsets = tile_offsets::<i32, SELECT_BLOCK>(&block, &warp, total as i32, states, epoch);
-    let mut at = offsets.before_warp().map_or(0, |b| b as u32) as usize;
+    let mut at = offsets.before_warp().map_or(0, |b| b as u32);
     let below = (1u32 << lane) - 1;
-    unroll!(k in 0..ITEMS => {
-        let e = wloc + 32 * k + lane;
-        let i = base + e;
-        let j = at + (masks[k] & below).count_ones() as usize;
-        if masks[k] >> lane & 1 != 0 {
+    rounds::<ITEMS>(full, |k, check| {
+        let e = wloc + 32 * k as u32 + lane;
+        let mask = round(k, check);
+        let j = at + (mask & below).count_ones();
+        if mask >> lane & 1 != 0 {
             // SAFETY: `j` is below the number of selected elements (≤ n):
             // inside the output, and every selected element has its own.
-            unsafe { output.add(j).write(words.load(e)) };
-        } else if PART && i < n {
+            unsafe { output.add(j as usize).write(words.load(e as usize)) };
+        } else if PART && (!check || e < valid) {
             // The `i − j`-th rejected element (`j` selected ones precede
-            // it), from the back: `n − 1 − (i − j)`, inside the output
-            // and after every selected place.
+            // element `i = base + e`), from the back: `n − 1 − (i − j)`,
+            // inside the output and after every selected place.
             // SAFETY: `j ≤ i < n`: inside the output; each rejected
             // element has its own place.
-            unsafe { output.add(n - 1 - (i - j)).write(words.load(e)) };
+            unsafe {
+                output
+                    .add((n - 1 - (base + e - j)) as usize)
+                    .write(words.load(e as usize))
+            };
         }
-        at += masks[k].count_ones() as usize;
+        at += mask.count_ones();
     });
     // The last warp of the last tile: `at` is the whole count.
-    let last_tile = n.div_ceil(tile_len).max(1) - 1;
-    if tile == last_tile && w == (SELECT_BLOCK / 32) as usize - 1 && lane == 0 {
+    let last_tile = n.div_ceil(TILE as u32).max(1) - 1;
+    if tile == last_tile && w == SELECT_BLOCK / 32 - 1 && lane == 0 {
         // SAFETY: `num_selected` holds one `u32`; one thread writes it.
-        unsafe { num_selected.write(at as u32) };
+        unsafe { num_selected.write(at) };
+    }
+}
+
+/// `f(k, check)` for the rounds `k` of `0..ITEMS`, written out:
+/// `check == false` in all of them when `full` (a whole tile: one uniform
+/// branch for the block instead of a compare per element), `true` in all
+/// otherwise.
+#[inline(always)]
+pub(crate) fn rounds<const ITEMS: usize>(full: bool, mut f: impl FnMut(usize, bool)) {
+    if full {
+        unroll!(k in 0..ITEMS => { f(k, false) });
+    } else {
+        unroll!(k in 0..ITEMS => { f(k, true) });
     }
 }
 
@@ -272,30 +316,32 @@ pub(crate) unsafe fn stage<T: Pod + Default, V: Pod, const ITEMS: usize>(
 /// # Safety
 /// `input` holds `n` elements.
 #[inline(always)]
-pub(crate) unsafe fn element_before(input: *const i32, wbase: usize, n: usize, lane: usize) -> i32 {
+pub(crate) unsafe fn element_before(input: *const i32, wbase: u32, n: u32, lane: u32) -> i32 {
     if lane == 0 && wbase > 0 && wbase < n {
         // SAFETY: `0 < wbase < n`: inside the input.
-        unsafe { input.add(wbase - 1).read() }
+        unsafe { input.add(wbase as usize - 1).read() }
     } else {
         0
     }
 }
 
-/// Whether element `i` (staged at `e`) heads a run: it is the first, or
-/// differs from the one before (staged at `e − 1`, or `before` when `e`
-/// starts the warp's part, `first`); `false` past `n`.
+/// Whether the element staged at `e` differs from the one before it
+/// (staged at `e − 1`, or `before` when `e` starts the warp's part,
+/// `first`): a run's head, unless it is the input's first element (a head
+/// anyway) or past the input (none); the callers check those.
 #[inline(always)]
-pub(crate) fn run_head(
-    words: DynamicShared<i32>,
+pub(crate) fn run_head<const N: usize>(
+    words: SharedArray<i32, N>,
     e: usize,
     first: bool,
     before: i32,
-    i: usize,
-    n: usize,
 ) -> bool {
-    let x = words.load(e);
-    let prev = if first { before } else { words.load(e - 1) };
-    i < n && (i == 0 || x != prev)
+    let prev = if first {
+        before
+    } else {
+        words.load(e.wrapping_sub(1))
+    };
+    words.load(e) != prev
 }
 
 /// Parameters of [`device_select_flagged_i32`]: `(input, flags, output,
@@ -327,7 +373,7 @@ pub fn device_select_flagged_i32(
 ) {
     // SAFETY: the launcher's contract (this kernel's documentation).
     unsafe {
-        select_body::<FLAGGED, false, SELECT_ITEMS>(
+        select_body::<FLAGGED, false, SELECT_ITEMS, SELECT_TILE>(
             input,
             flags,
             0,
@@ -354,7 +400,7 @@ pub fn device_select_if_i32(
 ) {
     // SAFETY: the launcher's contract (as for the flagged selection).
     unsafe {
-        select_body::<LESS, false, SELECT_ITEMS>(
+        select_body::<LESS, false, SELECT_ITEMS, SELECT_TILE>(
             input,
             core::ptr::null(),
             pivot,
@@ -381,7 +427,7 @@ pub fn device_select_unique_i32(
 ) {
     // SAFETY: the launcher's contract (as for the flagged selection).
     unsafe {
-        select_body::<UNIQUE, false, SELECT_ITEMS>(
+        select_body::<UNIQUE, false, SELECT_ITEMS, SELECT_TILE>(
             input,
             core::ptr::null(),
             0,
@@ -413,7 +459,7 @@ pub fn device_partition_flagged_i32(
 ) {
     // SAFETY: the launcher's contract (as for the flagged selection).
     unsafe {
-        select_body::<FLAGGED, true, PARTITION_ITEMS>(
+        select_body::<FLAGGED, true, PARTITION_ITEMS, PARTITION_TILE>(
             input,
             flags,
             0,
@@ -441,7 +487,7 @@ pub fn device_partition_if_i32(
 ) {
     // SAFETY: the launcher's contract (as for the flagged selection).
     unsafe {
-        select_body::<LESS, true, PARTITION_ITEMS>(
+        select_body::<LESS, true, PARTITION_ITEMS, PARTITION_TILE>(
             input,
             core::ptr::null(),
             pivot,

@@ -119,6 +119,8 @@ pub(crate) struct V4<T>(pub [T; 4]);
 unsafe impl cooperative_groups::Pod for V4<i32> {}
 // SAFETY: as for `V4<i32>`: `[f32; 4]`, 16 bytes, no padding.
 unsafe impl cooperative_groups::Pod for V4<f32> {}
+// SAFETY: as for `V4<i32>`: `[u32; 4]`, 16 bytes, no padding.
+unsafe impl cooperative_groups::Pod for V4<u32> {}
 
 /// Reads the 16-byte vector at element `i` (a multiple of 4).
 ///

@@ -12,7 +12,7 @@ use cg_kernels::device_radix_sort::{
     RADIX_HISTOGRAMS_F32, RADIX_HISTOGRAMS_I32, RADIX_HISTOGRAMS_U32, RADIX_HISTOGRAMS_U64,
     RADIX_ONESWEEP_F32, RADIX_ONESWEEP_I32, RADIX_ONESWEEP_PAIRS_F32, RADIX_ONESWEEP_PAIRS_U32,
     RADIX_ONESWEEP_PAIRS_U64, RADIX_ONESWEEP_U32, RADIX_ONESWEEP_U64, SORT_BLOCK, SortWords,
-    passes, sort_tile, sort_tiles,
+    passes, sort_smem, sort_tile, sort_tiles,
 };
 use cg_kernels::xorshift::Xorshift;
 use cooperative_groups::primitives::RadixKey;
@@ -82,20 +82,28 @@ fn sort_pairs(keys: &[u32], values: &[u32], epoch: &mut u32) -> (Vec<u32>, Vec<u
         keys,
         values,
         epoch,
+        0,
     )
 }
 
-/// [`sort_pairs`] with the kernels of key type `K`.
+/// [`sort_pairs`] with the kernels of key type `K`, the values' buffers
+/// `shift` elements past a 16-byte boundary (1: whole tiles cannot copy
+/// their values in 16-byte vectors).
 fn sort_pairs_as<K: RadixKey<Bits: SortWords>>(
     hist: &HistogramsKernel<K>,
     pairs_kernel: &OnesweepPairsKernel<K>,
     keys: &[K],
     values: &[u32],
     epoch: &mut u32,
+    shift: usize,
 ) -> (Vec<K>, Vec<u32>) {
     let n = keys.len() as u32;
     let (mut a, mut b) = (keys.to_vec(), keys.to_vec());
-    let (mut va, mut vb) = (values.to_vec(), vec![0u32; keys.len()]);
+    // Vectors of `u32` from the system allocator start 16-byte aligned.
+    let mut va = vec![0u32; shift];
+    va.extend_from_slice(values);
+    let mut vb = vec![0u32; shift + keys.len()];
+    assert!(keys.is_empty() || va.as_ptr().addr() % 16 == 0 && vb.as_ptr().addr() % 16 == 0);
     let mut counts = vec![0u32; passes::<K>() * DIGITS];
     let mut states = vec![0u64; sort_tiles(n, true) as usize * DIGITS];
     let (pa, pc) = (a.as_ptr(), counts.as_mut_ptr());
@@ -108,7 +116,8 @@ fn sort_pairs_as<K: RadixKey<Bits: SortWords>>(
     // SAFETY: `n` keys and values in and out, the counters, `DIGITS`
     // states per tile.
     let k = unsafe { pairs_kernel.host_fn_unchecked() };
-    let cfg = cg_sim::LaunchConfig::new(sort_tiles(n, true), SORT_BLOCK);
+    let cfg = cg_sim::LaunchConfig::new(sort_tiles(n, true), SORT_BLOCK)
+        .with_dynamic_smem(sort_smem(true));
     for pass in 0..passes::<K>() as u32 {
         *epoch += 1;
         let (src, dst, vsrc, vdst) = if pass % 2 == 0 {
@@ -119,8 +128,8 @@ fn sort_pairs_as<K: RadixKey<Bits: SortWords>>(
         let args = (
             src.as_ptr(),
             dst.as_mut_ptr(),
-            vsrc.as_ptr(),
-            vdst.as_mut_ptr(),
+            vsrc[shift..].as_ptr(),
+            vdst[shift..].as_mut_ptr(),
             counts.as_ptr(),
             states.as_mut_ptr(),
             n,
@@ -129,7 +138,7 @@ fn sort_pairs_as<K: RadixKey<Bits: SortWords>>(
         );
         cg_sim::launch_on(&dev(), &cfg, &|| k(args)).unwrap();
     }
-    (a, va)
+    (a, va.split_off(shift))
 }
 
 /// The stable sort of the pairs by key.
@@ -153,6 +162,25 @@ fn pairs_sort_stably() {
             "n {n}"
         );
     }
+}
+
+#[test]
+fn pairs_sort_with_values_off_a_vector_boundary() {
+    let mut epoch = 0;
+    let n = 2 * sort_tile(true) + 300;
+    let k = keys(n, 29, u32::MAX);
+    let v: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
+    let got = sort_pairs_as(
+        &RADIX_HISTOGRAMS_U32,
+        &RADIX_ONESWEEP_PAIRS_U32,
+        &k,
+        &v,
+        &mut epoch,
+        1,
+    );
+    let mut want: Vec<(u32, u32)> = k.iter().copied().zip(v.iter().copied()).collect();
+    want.sort_by_key(|&(k, _)| k);
+    assert_eq!(got, want.into_iter().unzip());
 }
 
 fn sorted(keys: &[u32]) -> Vec<u32> {
@@ -289,6 +317,7 @@ fn float_pairs_keep_equal_zeros_in_input_order() {
         &keys,
         &values,
         &mut epoch,
+        0,
     );
     let want: Vec<u32> = (0..n as u32)
         .filter(|i| i % 4 == 2)
@@ -351,6 +380,7 @@ fn u64_pairs_sort_stably() {
         &k,
         &v,
         &mut epoch,
+        0,
     );
     assert_eq!(gk, wk);
     assert_eq!(gv, wv);

@@ -46,6 +46,32 @@ pub struct CompareArgs {
     /// of buffers, u64 6 GiB more)
     #[arg(long, value_delimiter = ',', value_name = "TYPES", value_parser = ["u32", "i32", "f32", "u64"])]
     pub(crate) keys: Vec<String>,
+    /// device_wide, device_histogram, device_select, device_radix_sort
+    /// only: the input sizes, as powers of two (comma-separated exponents
+    /// from 10 to 28, e.g. 24,28); default: 20,22,24,26,28. The buffers
+    /// follow the largest size; the simulator runs its own small sizes
+    #[arg(long, value_delimiter = ',', value_name = "EXPONENTS", value_parser = clap::value_parser!(u32).range(10..=28))]
+    pub(crate) sizes: Vec<u32>,
+}
+
+/// The input sizes of device_wide, device_histogram, device_select and
+/// device_radix_sort without `--sizes`: 2^20 to 2^28 elements (4 MiB to
+/// 1 GiB of 4-byte elements).
+const DEFAULT_SIZES: [u32; 5] = [1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28];
+
+impl CompareArgs {
+    /// The input sizes of `--sizes`, ascending and each once (the host's
+    /// histograms count the samples size after size; the reports' tables
+    /// list the sizes in that order), or [`DEFAULT_SIZES`].
+    fn sizes(&self) -> Vec<u32> {
+        if self.sizes.is_empty() {
+            return DEFAULT_SIZES.to_vec();
+        }
+        let mut sizes: Vec<u32> = self.sizes.iter().map(|&e| 1 << e).collect();
+        sizes.sort_unstable();
+        sizes.dedup();
+        sizes
+    }
 }
 
 /// One Rust kernel against its C++ twin.
@@ -383,27 +409,28 @@ pub fn run(args: &CompareArgs) -> Result<()> {
             || n == DEVICE_RADIX_SORT
             || n == PRIMITIVES
     };
+    let sizes = args.sizes();
     if args.only.iter().any(|n| n == DEVICE_WIDE) {
         let progress = Progress::new(0, a.csv_only);
-        let r = crate::compare_device::run(a, &progress);
+        let r = crate::compare_device::run(a, &sizes, &progress);
         progress.finish();
         r?;
     }
     if args.only.iter().any(|n| n == DEVICE_HISTOGRAM) {
         let progress = Progress::new(0, a.csv_only);
-        let r = crate::compare_histogram::run(a, &progress);
+        let r = crate::compare_histogram::run(a, &sizes, &progress);
         progress.finish();
         r?;
     }
     if args.only.iter().any(|n| n == DEVICE_SELECT) {
         let progress = Progress::new(0, a.csv_only);
-        let r = crate::compare_select::run(a, &progress);
+        let r = crate::compare_select::run(a, &sizes, &progress);
         progress.finish();
         r?;
     }
     if args.only.iter().any(|n| n == DEVICE_RADIX_SORT) {
         let progress = Progress::new(0, a.csv_only);
-        let r = crate::compare_sort::run(a, &args.keys, &progress);
+        let r = crate::compare_sort::run(a, &args.keys, &sizes, &progress);
         progress.finish();
         r?;
     }

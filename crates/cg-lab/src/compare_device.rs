@@ -4,9 +4,10 @@
 //! single-pass scan with decoupled look-back;
 //! `cg_kernels::device_segmented_reduce`: a block per segment) against
 //! CUB's `DeviceReduce::Sum`, `DeviceScan::InclusiveSum` and
-//! `DeviceSegmentedReduce::Sum`, `i32` and `f32`, 2^20 to 2^28 elements, as
-//! bandwidth (bytes moved / median time) and % of the GPU's DRAM peak (2 ×
-//! memory clock × bus width, from the driver: 4.81 TB/s on an H200).
+//! `DeviceSegmentedReduce::Sum`, `i32` and `f32`, 2^20 to 2^28 elements
+//! (or the sizes of `--sizes`), as bandwidth (bytes moved / median time)
+//! and % of the GPU's DRAM peak (2 × memory clock × bus width, from the
+//! driver: 4.81 TB/s on an H200).
 //!
 //! CUB is host-dispatched, so `reference/cuda/device_wide.cu` (embedded) is
 //! built with nvcc into a shared library and called through C entry points
@@ -42,9 +43,6 @@ use crate::progress::Progress;
 use crate::results::pct_cell;
 use crate::stats::Summary;
 use crate::timing::{self, Timed};
-
-/// Input sizes (elements of 4 bytes): 4 MiB to 1 GiB.
-pub const SIZES: [u32; 5] = [1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28];
 
 /// Sizes the simulator verifies (a partial last tile and vector tail included).
 const SIM_SIZES: [u32; 2] = [1003, 3 * SCAN_TILE as u32 + 17];
@@ -489,15 +487,15 @@ impl Bench<'_> {
 }
 
 impl Timed for Bench<'_> {
-    type Variant = (usize, usize);
+    type Variant = (u32, usize);
     fn gpu(&self) -> &cg_runtime::Gpu {
         match self.backend {
             Backend::Gpu(g) => g,
             Backend::Sim(_) => unreachable!("timing runs on a GPU only"),
         }
     }
-    fn launch_async(&mut self, (s, v): (usize, usize), _reps: u32) -> Result<()> {
-        self.launch(VARS[v], SIZES[s], false)
+    fn launch_async(&mut self, (n, v): (u32, usize), _reps: u32) -> Result<()> {
+        self.launch(VARS[v], n, false)
     }
 }
 
@@ -560,9 +558,9 @@ fn bench<'a>(
     })
 }
 
-/// Runs the experiment into `out` (on a GPU) or verifies the Rust kernels
-/// on the simulator (without one).
-pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
+/// Runs the experiment at `sizes` (`--sizes`) into `out` (on a GPU) or
+/// verifies the Rust kernels on the simulator (without one).
+pub fn run(a: &LabArgs, sizes: &[u32], progress: &Progress) -> Result<()> {
     let backend = a.backend.open()?;
     let Backend::Gpu(gpu) = &backend else {
         // The simulator: correctness only.
@@ -613,9 +611,9 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
     let reduce_grid = gpu
         .max_coresident_blocks(f_i, Dim3::x(BLOCK), 0)?
         .min(gpu.max_coresident_blocks(f_f, Dim3::x(BLOCK), 0)?);
-    let mut b = bench(&backend, Some(&cub), &SIZES, reduce_grid)?;
+    let mut b = bench(&backend, Some(&cub), sizes, reduce_grid)?;
     let mut checks = Vec::new();
-    for &n in &SIZES {
+    for &n in sizes {
         for v in &VARS {
             progress.set_message(format!("verify device_wide {} n={n}", v.name()));
             let r = b
@@ -631,8 +629,9 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
             checks.push(r);
         }
     }
-    let order: Vec<(usize, usize)> = (0..SIZES.len())
-        .flat_map(|s| (0..VARS.len()).map(move |v| (s, v)))
+    let order: Vec<(u32, usize)> = sizes
+        .iter()
+        .flat_map(|&n| (0..VARS.len()).map(move |v| (n, v)))
         .collect();
     let samples = timing::time_interleaved(
         &mut b,
@@ -649,9 +648,8 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
         .iter()
         .zip(samples)
         .zip(checks)
-        .map(|((&(s, v), smp), (verified, check, err))| {
+        .map(|((&(n, v), smp), (verified, check, err))| {
             let var = VARS[v];
-            let n = SIZES[s];
             let ms = Summary::of(&smp);
             let segments = segments_of(&b.segments, n).map_or(0, |g| g.count);
             let gbps = var.bytes(n, segments) / (ms.median * 1e-3) / 1e9;
@@ -680,7 +678,7 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
         ("device_wide.csv", csv(&points)),
         (
             "device_wide.md",
-            markdown(&points, &platform, &timing_text, reduce_grid),
+            markdown(&points, sizes, &platform, &timing_text, reduce_grid),
         ),
         ("device_wide.json", serde_json::to_string_pretty(&points)?),
     ];
@@ -744,7 +742,13 @@ fn csv(points: &[Point]) -> String {
     s
 }
 
-fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str, grid: u32) -> String {
+fn markdown(
+    points: &[Point],
+    sizes: &[u32],
+    p: &crate::results::Platform,
+    timing: &str,
+    grid: u32,
+) -> String {
     let mut s = format!(
         "# Device-wide reduce and scan: the library against CUB — {}\n\nPlatform: {}\n\nCommand: `{}`\n\n",
         p.device,
@@ -771,7 +775,7 @@ fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str, grid: 
                 "| n | Rust GB/s | % peak | CUB GB/s | % peak | Rust ÷ CUB bandwidth | verified |"
             );
             let _ = writeln!(s, "| --- | ---: | ---: | ---: | ---: | ---: | --- |");
-            for n in SIZES {
+            for &n in sizes {
                 let r = find(points, n, algo, ty, "rust");
                 let c = find(points, n, algo, ty, "cub");
                 let _ = writeln!(

@@ -4,8 +4,8 @@
 //! per-warp sub-histograms in shared memory by `BlockHistogram`, one
 //! global atomic per bin and block) against CUB's
 //! `DeviceHistogram::HistogramEven` and `HistogramRange`, 2^20 to 2^28
-//! `u32` samples into 256 bins, as bandwidth (4 bytes per sample / median
-//! time) and % of the GPU's DRAM peak.
+//! `u32` samples (or the sizes of `--sizes`) into 256 bins, as bandwidth
+//! (4 bytes per sample / median time) and % of the GPU's DRAM peak.
 //!
 //! The samples are uniformly random over `[0, 2^24)` and the bins even
 //! over that range (each 2^16 wide): every bin gets about `n / 256`
@@ -35,9 +35,6 @@ use crate::progress::Progress;
 use crate::results::pct_cell;
 use crate::stats::Summary;
 use crate::timing::{self, Timed};
-
-/// Sample counts: 4 MiB to 1 GiB of `u32`.
-pub const SIZES: [u32; 5] = [1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28];
 
 /// Sizes the simulator verifies (partial last tiles and vectors).
 const SIM_SIZES: [u32; 2] = [1003, 3 * HISTO_TILE as u32 + 17];
@@ -214,15 +211,15 @@ impl Bench<'_> {
 }
 
 impl Timed for Bench<'_> {
-    type Variant = (usize, Kind, bool);
+    type Variant = (u32, Kind, bool);
     fn gpu(&self) -> &cg_runtime::Gpu {
         match self.backend {
             Backend::Gpu(g) => g,
             Backend::Sim(_) => unreachable!("timing runs on a GPU only"),
         }
     }
-    fn launch_async(&mut self, (s, kind, cub): (usize, Kind, bool), _reps: u32) -> Result<()> {
-        self.launch(kind, cub, SIZES[s], false)
+    fn launch_async(&mut self, (n, kind, cub): (u32, Kind, bool), _reps: u32) -> Result<()> {
+        self.launch(kind, cub, n, false)
     }
 }
 
@@ -257,9 +254,9 @@ fn kind_name(kind: Kind) -> &'static str {
     }
 }
 
-/// Runs the experiment into `out` (on a GPU) or verifies the Rust kernel
-/// on the simulator (without one).
-pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
+/// Runs the experiment at `sizes` (`--sizes`) into `out` (on a GPU) or
+/// verifies the Rust kernel on the simulator (without one).
+pub fn run(a: &LabArgs, sizes: &[u32], progress: &Progress) -> Result<()> {
     let backend = a.backend.open()?;
     let Backend::Gpu(gpu) = &backend else {
         let max = *SIM_SIZES.iter().max().expect("sizes");
@@ -315,9 +312,9 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
     let cub = Cub::build(&nvcc, sm, &dir)?;
     let f = gpu.kernels().kernel(&DEVICE_HISTOGRAM_EVEN)?;
     let resident = gpu.max_coresident_blocks(f, Dim3::x(HISTO_BLOCK), HISTO_SMEM_BYTES)?;
-    let max = *SIZES.iter().max().expect("sizes");
+    let max = *sizes.iter().max().context("sizes")?;
     let data = samples(max);
-    let wants: Vec<Vec<Vec<u32>>> = KINDS.iter().map(|&k| models(&data, &SIZES, k)).collect();
+    let wants: Vec<Vec<Vec<u32>>> = KINDS.iter().map(|&k| models(&data, sizes, k)).collect();
     let mut b = Bench {
         backend: &backend,
         cub: Some(&cub),
@@ -327,16 +324,17 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
         resident,
     };
     drop(data);
-    let order: Vec<(usize, Kind, bool)> = (0..SIZES.len())
-        .flat_map(|s| {
+    let order: Vec<(u32, Kind, bool)> = sizes
+        .iter()
+        .flat_map(|&n| {
             KINDS
                 .iter()
-                .flat_map(move |&k| [(s, k, false), (s, k, true)])
+                .flat_map(move |&k| [(n, k, false), (n, k, true)])
         })
         .collect();
     let mut checks = Vec::new();
-    for &(s, kind, cub) in &order {
-        let n = SIZES[s];
+    for &(n, kind, cub) in &order {
+        let s = sizes.iter().position(|&m| m == n).expect("a size");
         let want = &wants[KINDS.iter().position(|&k| k == kind).expect("a kind")][s];
         progress.set_message(format!("verify device_histogram {} n={n}", name(kind, cub)));
         let r = b
@@ -366,8 +364,7 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
         .iter()
         .zip(samples)
         .zip(checks)
-        .map(|((&(s, kind, cub), smp), (verified, check))| {
-            let n = SIZES[s];
+        .map(|((&(n, kind, cub), smp), (verified, check))| {
             let ms = Summary::of(&smp);
             let gbps = n as f64 * 4.0 / (ms.median * 1e-3) / 1e9;
             Point {
@@ -393,7 +390,7 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
         ("device_histogram.csv", csv(&points)),
         (
             "device_histogram.md",
-            markdown(&points, &platform, &timing_text, resident),
+            markdown(&points, sizes, &platform, &timing_text, resident),
         ),
         (
             "device_histogram.json",
@@ -451,7 +448,13 @@ fn csv(points: &[Point]) -> String {
     s
 }
 
-fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str, resident: u32) -> String {
+fn markdown(
+    points: &[Point],
+    sizes: &[u32],
+    p: &crate::results::Platform,
+    timing: &str,
+    resident: u32,
+) -> String {
     let mut s = format!(
         "# Device-wide even and range histograms: the library against CUB — {}\n\nPlatform: {}\n\nCommand: `{}`\n\n",
         p.device,
@@ -476,7 +479,7 @@ fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str, reside
     let _ = writeln!(s, "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |");
     for (kind, n) in KINDS
         .iter()
-        .flat_map(|&k| SIZES.iter().map(move |&n| (k, n)))
+        .flat_map(|&k| sizes.iter().map(move |&n| (k, n)))
     {
         let find = |side: &str| {
             points

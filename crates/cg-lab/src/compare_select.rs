@@ -3,9 +3,9 @@
 //! (`cg_kernels::device_select`, `cg_kernels::device_rle`: warp ballots,
 //! the device scan's decoupled look-back) against CUB's
 //! `DeviceSelect::Flagged`, `If`, `Unique`, `DevicePartition::Flagged`,
-//! `If` and `DeviceRunLengthEncode::Encode`, 2^20 to 2^28 `i32`, as elements per
-//! second and bandwidth (bytes read and written / median time) with % of
-//! the GPU's DRAM peak.
+//! `If` and `DeviceRunLengthEncode::Encode`, 2^20 to 2^28 `i32` (or the
+//! sizes of `--sizes`), as elements per second and bandwidth (bytes read
+//! and written / median time) with % of the GPU's DRAM peak.
 //!
 //! The input is runs of 1 to 8 equal values (uniform over `[-500, 500)`):
 //! `Unique` keeps about 2 in 9 (and the encoding writes as many runs,
@@ -38,9 +38,6 @@ use crate::progress::Progress;
 use crate::results::pct_cell;
 use crate::stats::Summary;
 use crate::timing::{self, Timed};
-
-/// Input sizes: 4 MiB to 1 GiB of `i32`.
-pub const SIZES: [u32; 5] = [1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28];
 
 /// Sizes the simulator verifies (partial last tiles).
 const SIM_SIZES: [u32; 2] = [1003, 3 * SELECT_TILE as u32 + 17];
@@ -340,15 +337,15 @@ impl Bench<'_> {
 }
 
 impl Timed for Bench<'_> {
-    type Variant = (usize, usize, bool);
+    type Variant = (u32, usize, bool);
     fn gpu(&self) -> &cg_runtime::Gpu {
         match self.backend {
             Backend::Gpu(g) => g,
             Backend::Sim(_) => unreachable!("timing runs on a GPU only"),
         }
     }
-    fn launch_async(&mut self, (s, a, cub): (usize, usize, bool), _reps: u32) -> Result<()> {
-        self.launch(ALGOS[a], cub, SIZES[s], false)
+    fn launch_async(&mut self, (n, a, cub): (u32, usize, bool), _reps: u32) -> Result<()> {
+        self.launch(ALGOS[a], cub, n, false)
     }
 }
 
@@ -390,9 +387,9 @@ fn bench<'a>(
     })
 }
 
-/// Runs the experiment into `out` (on a GPU) or verifies the Rust kernels
-/// on the simulator (without one).
-pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
+/// Runs the experiment at `sizes` (`--sizes`) into `out` (on a GPU) or
+/// verifies the Rust kernels on the simulator (without one).
+pub fn run(a: &LabArgs, sizes: &[u32], progress: &Progress) -> Result<()> {
     let backend = a.backend.open()?;
     let Backend::Gpu(gpu) = &backend else {
         let (input, flags) = data(*SIM_SIZES.iter().max().expect("sizes"));
@@ -437,10 +434,10 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
         nvcc.display()
     );
     let cub = Cub::build(&nvcc, sm, &dir)?;
-    let (input, flags) = data(*SIZES.iter().max().expect("sizes"));
+    let (input, flags) = data(*sizes.iter().max().context("sizes")?);
     let mut b = bench(&backend, Some(&cub), &input, &flags)?;
     let mut checks = Vec::new();
-    for &n in &SIZES {
+    for &n in sizes {
         for algo in ALGOS {
             for cub in [false, true] {
                 progress.set_message(format!("verify device_select {} n={n}", name(algo, cub)));
@@ -458,8 +455,9 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
             }
         }
     }
-    let order: Vec<(usize, usize, bool)> = (0..SIZES.len())
-        .flat_map(|s| (0..ALGOS.len()).flat_map(move |a| [(s, a, false), (s, a, true)]))
+    let order: Vec<(u32, usize, bool)> = sizes
+        .iter()
+        .flat_map(|&n| (0..ALGOS.len()).flat_map(move |a| [(n, a, false), (n, a, true)]))
         .collect();
     let samples = timing::time_interleaved(
         &mut b,
@@ -476,8 +474,8 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
         .iter()
         .zip(samples)
         .zip(checks)
-        .map(|((&(s, a, cub), smp), (verified, check, selected))| {
-            let (n, algo) = (SIZES[s], ALGOS[a]);
+        .map(|((&(n, a, cub), smp), (verified, check, selected))| {
+            let algo = ALGOS[a];
             let ms = Summary::of(&smp);
             let flag_bytes = if matches!(algo, Algo::Flagged | Algo::PartitionFlagged) {
                 n as f64
@@ -522,7 +520,7 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
         ("device_select.csv", csv(&points)),
         (
             "device_select.md",
-            markdown(&points, &platform, &timing_text),
+            markdown(&points, sizes, &platform, &timing_text),
         ),
         ("device_select.json", serde_json::to_string_pretty(&points)?),
     ];
@@ -580,7 +578,7 @@ fn csv(points: &[Point]) -> String {
     s
 }
 
-fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str) -> String {
+fn markdown(points: &[Point], sizes: &[u32], p: &crate::results::Platform, timing: &str) -> String {
     let mut s = format!(
         "# Device-wide selection: the library against CUB — {}\n\nPlatform: {}\n\nCommand: `{}`\n\n",
         p.device,
@@ -612,7 +610,7 @@ fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str) -> Str
             s,
             "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
         );
-        for n in SIZES {
+        for &n in sizes {
             let find = |side: &str| {
                 points
                     .iter()

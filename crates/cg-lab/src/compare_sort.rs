@@ -5,8 +5,8 @@
 //! digit — four for the 32-bit keys, eight for `u64` — each tile's keys
 //! ranked by the pass's digit in warp-private counters, a decoupled
 //! look-back per digit, a scatter) against CUB's
-//! `DeviceRadixSort::SortKeys` and `SortPairs`, 2^20 to 2^28 keys, as keys
-//! (pairs) per second.
+//! `DeviceRadixSort::SortKeys` and `SortPairs`, 2^20 to 2^28 keys (or the
+//! sizes of `--sizes`), as keys (pairs) per second.
 //!
 //! The 32-bit keys are uniformly random 32-bit patterns (the same bits as
 //! `u32`, `i32` and `f32`: floats of every sign and exponent, NaNs and both
@@ -28,7 +28,7 @@ use cg_kernels::device_radix_sort::{
     RADIX_HISTOGRAMS_F32, RADIX_HISTOGRAMS_I32, RADIX_HISTOGRAMS_U32, RADIX_HISTOGRAMS_U64,
     RADIX_ONESWEEP_F32, RADIX_ONESWEEP_I32, RADIX_ONESWEEP_PAIRS_F32, RADIX_ONESWEEP_PAIRS_I32,
     RADIX_ONESWEEP_PAIRS_U32, RADIX_ONESWEEP_PAIRS_U64, RADIX_ONESWEEP_U32, RADIX_ONESWEEP_U64,
-    SORT_BLOCK, SortWords, passes, sort_tile, sort_tiles,
+    SORT_BLOCK, SortWords, passes, sort_smem, sort_tile, sort_tiles,
 };
 use cg_kernels::xorshift::Xorshift;
 use cg_runtime::{Backend, Buffer, Dim3, LaunchConfig, Pod, tools};
@@ -40,9 +40,6 @@ use crate::output::write_atomic;
 use crate::progress::Progress;
 use crate::stats::Summary;
 use crate::timing::{self, Timed};
-
-/// Key counts: 4 MiB to 1 GiB of `u32` (2 GiB of `u64`).
-pub const SIZES: [u32; 5] = [1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28];
 
 /// Sizes the simulator verifies (partial last tiles).
 const SIM_SIZES: [u32; 2] = [1003, 3 * sort_tile(true) as u32 + 17];
@@ -296,7 +293,8 @@ impl Bench<'_> {
         <K::Bits as Word>::buffers_mut(self).counts.zero_async()?;
         let b = self.backend;
         let hist = LaunchConfig::linear(self.histogram_grid, HIST_BLOCK);
-        let pass_cfg = LaunchConfig::linear(sort_tiles(n, pairs), SORT_BLOCK);
+        let pass_cfg = LaunchConfig::linear(sort_tiles(n, pairs), SORT_BLOCK)
+            .with_dynamic_smem(sort_smem(pairs));
         let (vi, va, vo) = (self.values.as_ptr(), self.va.as_ptr(), self.vout.as_ptr());
         let s = self.states.as_ptr();
         let kb = <K::Bits as Word>::buffers(self);
@@ -379,7 +377,7 @@ impl Bench<'_> {
 }
 
 impl Timed for Bench<'_> {
-    type Variant = (usize, Key, bool, bool);
+    type Variant = (u32, Key, bool, bool);
     fn gpu(&self) -> &cg_runtime::Gpu {
         match self.backend {
             Backend::Gpu(g) => g,
@@ -388,10 +386,10 @@ impl Timed for Bench<'_> {
     }
     fn launch_async(
         &mut self,
-        (s, key, pairs, cub): (usize, Key, bool, bool),
+        (n, key, pairs, cub): (u32, Key, bool, bool),
         _reps: u32,
     ) -> Result<()> {
-        self.launch(key, pairs, cub, SIZES[s], false)
+        self.launch(key, pairs, cub, n, false)
     }
 }
 
@@ -529,10 +527,10 @@ fn prefix(order: &[u32], n: u32) -> Vec<u32> {
     order.iter().copied().filter(|&i| i < n).collect()
 }
 
-/// Runs the experiment into `out` (on a GPU) or verifies the Rust kernels
-/// on the simulator (without one), for the key types named in `keys`
-/// (`--keys`; empty: all).
-pub fn run(a: &LabArgs, keys: &[String], progress: &Progress) -> Result<()> {
+/// Runs the experiment at `sizes` (`--sizes`) into `out` (on a GPU) or
+/// verifies the Rust kernels on the simulator (without one), for the key
+/// types named in `keys` (`--keys`; empty: all).
+pub fn run(a: &LabArgs, keys: &[String], sizes: &[u32], progress: &Progress) -> Result<()> {
     let chosen: Vec<Key> = Key::ALL
         .into_iter()
         .filter(|k| keys.is_empty() || keys.iter().any(|n| n == k.name()))
@@ -593,18 +591,19 @@ pub fn run(a: &LabArgs, keys: &[String], progress: &Progress) -> Result<()> {
     let f = gpu.kernels().kernel(&RADIX_HISTOGRAMS_U32)?;
     let grid = gpu.max_coresident_blocks(f, Dim3::x(HIST_BLOCK), 0)?;
     let data = Data::new(
-        *SIZES.iter().max().expect("sizes"),
+        *sizes.iter().max().context("sizes")?,
         chosen.contains(&Key::U64),
     );
     let mut b = bench(&backend, Some(&cub), &data.d32, &data.d64, grid)?;
-    let order: Vec<(usize, Key, bool, bool)> = (0..SIZES.len())
-        .flat_map(|s| {
+    let order: Vec<(u32, Key, bool, bool)> = sizes
+        .iter()
+        .flat_map(|&n| {
             chosen.iter().flat_map(move |&key| {
                 [
-                    (s, key, false, false),
-                    (s, key, false, true),
-                    (s, key, true, false),
-                    (s, key, true, true),
+                    (n, key, false, false),
+                    (n, key, false, true),
+                    (n, key, true, false),
+                    (n, key, true, true),
                 ]
             })
         })
@@ -614,13 +613,13 @@ pub fn run(a: &LabArgs, keys: &[String], progress: &Progress) -> Result<()> {
     let mut checks = vec![None; order.len()];
     for &key in &chosen {
         let all = data.model(key);
-        for (s, &n) in SIZES.iter().enumerate() {
+        for &n in sizes {
             let want = prefix(&all, n);
             let expect = data.expect(key, &want);
             for (v, &(_, _, pairs, cub)) in order
                 .iter()
                 .enumerate()
-                .filter(|(_, o)| o.0 == s && o.1 == key)
+                .filter(|(_, o)| o.0 == n && o.1 == key)
             {
                 let what = name(key, pairs, cub);
                 progress.set_message(format!("verify device_radix_sort {what} n={n}"));
@@ -658,8 +657,7 @@ pub fn run(a: &LabArgs, keys: &[String], progress: &Progress) -> Result<()> {
         .iter()
         .zip(samples)
         .zip(checks)
-        .map(|((&(s, key, pairs, cub), smp), (verified, check))| {
-            let n = SIZES[s];
+        .map(|((&(n, key, pairs, cub), smp), (verified, check))| {
             let ms = Summary::of(&smp);
             Point {
                 n,
@@ -684,7 +682,7 @@ pub fn run(a: &LabArgs, keys: &[String], progress: &Progress) -> Result<()> {
         ("device_radix_sort.csv", csv(&points)),
         (
             "device_radix_sort.md",
-            markdown(&points, &platform, &timing_text),
+            markdown(&points, sizes, &platform, &timing_text),
         ),
         (
             "device_radix_sort.json",
@@ -739,7 +737,7 @@ fn csv(points: &[Point]) -> String {
     s
 }
 
-fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str) -> String {
+fn markdown(points: &[Point], sizes: &[u32], p: &crate::results::Platform, timing: &str) -> String {
     let mut s = format!(
         "# Device-wide radix sort of u32, i32, f32 and u64 keys: the library against CUB — {}\n\nPlatform: {}\n\nCommand: `{}`\n\n",
         p.device,
@@ -771,7 +769,7 @@ fn markdown(points: &[Point], p: &crate::results::Platform, timing: &str) -> Str
                 "| n | Rust Gkeys/s | CUB Gkeys/s | Rust ÷ CUB throughput | verified |"
             );
             let _ = writeln!(s, "| --- | ---: | ---: | ---: | --- |");
-            for n in SIZES {
+            for &n in sizes {
                 let find = |side: &str| {
                     points
                         .iter()

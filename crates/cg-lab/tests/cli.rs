@@ -58,6 +58,8 @@ fn bad_flags_give_one_line_and_fail() {
         ),
         (&["--timeout", "0"], "number of seconds"),
         (&["--min-sample-ms", "-1"], "between 0 and 100 (got -1)"),
+        (&["compare", "--sizes", "9"], "9 is not in 10..=28"),
+        (&["compare", "--sizes", "20,29"], "29 is not in 10..=28"),
     ];
     for (args, expect) in cases {
         let start = std::time::Instant::now();
@@ -491,4 +493,17 @@ fn device_radix_sort_sorts_the_key_types_asked_for() {
     let (code, _, err) = cg_lab(&[&args[..], &["--keys", "u16"]].concat());
     assert_ne!(code, 0);
     assert!(err.contains("u16"), "{err}");
+}
+
+#[test]
+fn device_experiments_accept_sizes_and_the_simulator_keeps_its_own() {
+    let args = ["compare", "--only", "device_histogram", "--backend", "sim"];
+    let (code, out, err) = cg_lab(&[&args[..], &["--sizes", "28,10,28"]].concat());
+    assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
+    assert!(out.contains(": OK"), "{out}");
+    assert!(!out.contains("FAILED"), "{out}");
+    // The simulator verifies at its own small sizes, as without --sizes.
+    let (code, plain, _) = cg_lab(&args);
+    assert_eq!(code, 0);
+    assert_eq!(out, plain);
 }
