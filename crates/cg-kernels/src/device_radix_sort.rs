@@ -10,8 +10,7 @@
 //! between two buffers, after one histogram launch. A 64-bit key goes
 //! through the shared tile as its two 32-bit halves, the low half first
 //! ([`SortWords`]); the 32-bit kernels' SASS is the same as before the
-//! `u64` instances. The `u64` instances run on the simulator (tests); the
-//! lab does not time them yet:
+//! `u64` instances:
 //!
 //! 1. [`radix_histograms`] counts every pass's digits of all keys at once
 //!    (16-byte loads, a sub-histogram per block in shared memory, then one
@@ -36,8 +35,11 @@
 //!    - the keys go to their sorted places in shared memory; thread `d`
 //!      looks back over the earlier tiles' states of digit `d` (summing
 //!      counts until a tile holding its inclusive prefix) and publishes the
-//!      tile's inclusive prefix; the values (pairs) go to their sorted
-//!      places in a second shared buffer; the block stores the sorted tile
+//!      tile's inclusive prefix; the values (pairs), copied into dynamic
+//!      shared memory by `memcpy_async` as the pass started ([`sort_smem`]:
+//!      no value load waits after the ranking; u32 pairs 0.849 → 0.900 of
+//!      CUB on the H200, run `2026-12-03-select-u32-2d0a89f`), go to their
+//!      sorted places in that buffer; the block stores the sorted tile
 //!      striped, so that consecutive threads write consecutive places of a
 //!      digit's run, each key with its value.
 //!
@@ -53,8 +55,8 @@
 //! The shapes: 256 threads × 20 keys (the fastest measured on the H200, run
 //! `2026-12-03-onesweep-early-22bc388`: 256×20 and 256×24 builds of each
 //! kernel, interleaved), 72 registers, three blocks per SM; pairs 256 × 20
-//! as well (the second shared buffer leaves no room for 24 in 48 KiB of
-//! static shared memory), also 72 registers. The per-item loops are written
+//! as well (the values' buffer leaves no room for 24 in 48 KiB of shared
+//! memory), 80 registers, three blocks per SM. The per-item loops are written
 //! out ([`unroll()`]) so that the items stay in registers. The pass is
 //! bound by its instruction count, not by DRAM (an Nsight Compute profile
 //! in run `2026-12-03-sort-ballots-8c5098e`): every instruction per key
@@ -78,9 +80,9 @@ use crate::device_wide::V4;
 pub const SORT_BLOCK: u32 = 256;
 /// Keys per thread of a pass of [`radix_onesweep`].
 pub const SORT_ITEMS: usize = 20;
-/// Keys per thread of a pass of [`radix_onesweep_pairs`] (20 pairs in 72
-/// registers, three blocks per SM; the tile of keys and the tile of values
-/// fill 40 of the 48 KiB of static shared memory).
+/// Keys per thread of a pass of [`radix_onesweep_pairs`] (20 pairs in 80
+/// registers, three blocks per SM; the tile of keys, static, and the tile
+/// of values, dynamic, fill 40 of the first 48 KiB of shared memory).
 pub const SORT_ITEMS_PAIRS: usize = 20;
 /// Threads per block of [`radix_histograms`] (one digit each).
 pub const HIST_BLOCK: u32 = DIGITS as u32;

@@ -15,8 +15,8 @@
 //! number of heads (the runs before it: where its heads go), and the
 //! index of the last head (the start of the run the tile's first element
 //! continues) — a scan with `max` over the warps' last head indices, in
-//! tile states of its own. Each head's index then goes to its run's place
-//! in a second shared buffer, and the block writes the tile's runs in
+//! tile states of its own. Each head's place in the tile then goes to its
+//! run's place in a second shared buffer (as a `u16`), and the block writes the tile's runs in
 //! order (CUB's two-phase scatter: consecutive threads write consecutive
 //! runs): run `s`'s value (the element at its head) and the length of the
 //! run before it (its head's index minus the previous head's). The last
@@ -46,8 +46,10 @@ pub const RLE_ITEMS: usize = 24;
 /// Elements per tile (block).
 pub const RLE_TILE: usize = RLE_BLOCK as usize * RLE_ITEMS;
 /// Dynamic shared memory per block: the tile's elements, then its heads'
-/// indices in run order.
-pub const RLE_SMEM_BYTES: u32 = (8 * RLE_TILE) as u32;
+/// places in the tile (`u16`), in run order. 36 KiB: six blocks per SM
+/// on an H200 (with `u32` places, 48 KiB, four).
+pub const RLE_SMEM_BYTES: u32 = (6 * RLE_TILE) as u32;
+const _: () = assert!(RLE_TILE <= 1 << 16, "a place in the tile fits a u16");
 
 /// Tiles of an encoding of `n` elements.
 pub const fn rle_tiles(n: u32) -> u32 {
@@ -151,7 +153,7 @@ pub fn device_rle_encode_i32(
     }
     // The tile's elements, then its heads' indices in run order.
     let words = dynamic_shared::<i32>().array_at::<RLE_TILE>(0);
-    let heads_at = dynamic_shared::<u32>().array_at::<RLE_TILE>(RLE_TILE);
+    let heads_at = dynamic_shared::<u16>().array_at::<RLE_TILE>(2 * RLE_TILE);
     // SAFETY: `input` holds `n` elements.
     let before_warp = unsafe { element_before(input, wbase, n, lane) };
     // Round `k`'s run heads, as a ballot (`check`: against `valid`, in
@@ -198,7 +200,7 @@ pub fn device_rle_encode_i32(
         let m = round(k, check);
         if m >> lane & 1 != 0 {
             let s = at + (m & below).count_ones();
-            heads_at.store(in_tile(s), wbase + 32 * k as u32 + lane);
+            heads_at.store(in_tile(s), (wloc + 32 * k as u32 + lane) as u16);
         }
         at += m.count_ones();
     });
@@ -212,8 +214,8 @@ pub fn device_rle_encode_i32(
     unroll!(r in 0..RLE_ITEMS => {
         let s = t + RLE_BLOCK * r as u32;
         if s < count {
-            let i = heads_at.load(in_tile(s));
-            let p = if s > 0 { heads_at.load(in_tile(s - 1)) } else { head_before };
+            let i = base + heads_at.load(in_tile(s)) as u32;
+            let p = if s > 0 { base + heads_at.load(in_tile(s - 1)) as u32 } else { head_before };
             // SAFETY: `prefix + s` is below the number of runs (≤ n):
             // inside both outputs; each run's value is written by its
             // head, its length by the next run's head (or, for the last
@@ -231,7 +233,7 @@ pub fn device_rle_encode_i32(
     if tile == n.div_ceil(RLE_TILE as u32).max(1) - 1 && t == 0 {
         let total = prefix + count;
         let l = if count > 0 {
-            heads_at.load(count as usize - 1)
+            base + heads_at.load(count as usize - 1) as u32
         } else {
             head_before
         };
