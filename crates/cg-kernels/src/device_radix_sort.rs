@@ -455,7 +455,11 @@ unsafe fn onesweep<
         if lane == leader {
             old = buf.fetch_add(w * DIGITS + d as usize, peers.count_ones());
         }
-        rank[i] = warp.shfl(old, leader) + (peers & below).count_ones();
+        // A place in the tile (below `tile_keys` by construction), clamped
+        // so that the compiler sees it in the shared arrays' bounds: one
+        // `min` per key instead of a compare and a branch at its first use.
+        let place = warp.shfl(old, leader) + (peers & below).count_ones();
+        rank[i] = place.min(MAX_TILE as u32 - 1);
     });
     block.sync();
     // Item `i`'s key bits again (`-0.0` restored).

@@ -137,32 +137,35 @@ unsafe fn load4<T: Elem>(p: *const T, i: usize) -> [T; 4] {
 #[inline(always)]
 fn reduce_body<T: Elem>(input: *const T, out: *mut T, n: u32) {
     let grid = this_grid();
-    let n = n as usize;
-    let stride = grid.num_threads() as usize;
-    let me = grid.thread_rank() as usize;
+    // Indices as `u32` (`n` is): a 64-bit index takes two registers and
+    // two instructions per add or compare. No index below wraps: each
+    // loop stops before `vecs` (or `n`), and the grid's threads number
+    // fewer than 2^31.
+    let stride = grid.num_threads() as u32;
+    let me = grid.thread_rank() as u32;
     let aligned = (input as usize).is_multiple_of(16);
     let vecs = if aligned { n / 4 } else { 0 };
     let mut acc = [T::default(); 4];
     let mut i = me;
     // Four independent 16-byte loads in flight per thread.
-    while i + 3 * stride < vecs {
+    while i < vecs.saturating_sub(3 * stride) {
         for (k, a) in acc.iter_mut().enumerate() {
             // SAFETY: `i + k·stride < vecs`: inside the input, aligned.
-            let v = unsafe { load4(input, 4 * (i + k * stride)) };
+            let v = unsafe { load4(input, 4 * (i + k as u32 * stride) as usize) };
             *a = a.add((v[0].add(v[1])).add(v[2].add(v[3])));
         }
         i += 4 * stride;
     }
     while i < vecs {
         // SAFETY: as above.
-        let v = unsafe { load4(input, 4 * i) };
+        let v = unsafe { load4(input, 4 * i as usize) };
         acc[0] = acc[0].add((v[0].add(v[1])).add(v[2].add(v[3])));
         i += stride;
     }
     let mut j = 4 * vecs + me;
     while j < n {
         // SAFETY: `j < n`.
-        acc[1] = acc[1].add(unsafe { input.add(j).read() });
+        acc[1] = acc[1].add(unsafe { input.add(j as usize).read() });
         j += stride;
     }
     let mine = (acc[0].add(acc[1])).add(acc[2].add(acc[3]));
@@ -176,13 +179,13 @@ fn reduce_body<T: Elem>(input: *const T, out: *mut T, n: u32) {
 /// Device-wide sum of `n` `i32` (wrapping) into `out[0]`: grid-stride
 /// loads and [`GridGroup::reduce`](cooperative_groups::GridGroup::reduce).
 /// Cooperative launch, [`BLOCK`] threads per block.
-#[kernel]
+#[kernel(launch_bounds(256, 8))]
 pub fn device_reduce_i32(input: *const i32, out: *mut i32, n: u32) {
     reduce_body::<i32>(input, out, n);
 }
 
 /// Device-wide sum of `n` `f32` into `out[0]` (see [`device_reduce_i32`]).
-#[kernel]
+#[kernel(launch_bounds(256, 8))]
 pub fn device_reduce_f32(input: *const f32, out: *mut f32, n: u32) {
     reduce_body::<f32>(input, out, n);
 }
@@ -221,15 +224,18 @@ fn scan_body_smem<T: Elem, const THREADS: u32, const VECS: usize>(
     let block = this_thread_block().with_threads::<THREADS>();
     let warp = tiled_partition::<32>(&block);
     let buf = cooperative_groups::dynamic_shared::<V4<T>>();
-    let tile_len = THREADS as usize * 4 * VECS;
-    let n = n as usize;
-    let tile = block_idx().x as usize;
-    let base = tile * tile_len;
-    let w = (block.thread_rank() / 32) as usize;
+    // Indices as `u32` (`n` is): 64-bit adds and compares take two
+    // instructions each. `base < n` (the grid has `ceil(n / tile)`
+    // blocks); places in the tile are checked against `valid`.
+    let tile_len = THREADS * 4 * VECS as u32;
+    let base = block_idx().x * tile_len;
+    let valid = n.saturating_sub(base).min(tile_len);
+    let w = block.thread_rank() / 32;
     let lane = warp.thread_rank() as usize;
-    let wbase = base + w * 128 * VECS;
-    let vbase = w * 32 * VECS;
-    let full = base + tile_len <= n && (input as usize).is_multiple_of(16);
+    let wloc = w * 128 * VECS as u32;
+    let wbase = (base + wloc) as usize;
+    let vbase = w as usize * 32 * VECS;
+    let full = valid == tile_len && (input as usize).is_multiple_of(16);
     let mine = buf.slice(vbase, 32 * VECS);
     if full {
         // SAFETY: the warp's part of a whole tile, 16-byte aligned.
@@ -241,10 +247,10 @@ fn scan_body_smem<T: Elem, const THREADS: u32, const VECS: usize>(
         for k in 0..VECS {
             let mut x = [T::default(); 4];
             for (j, xj) in x.iter_mut().enumerate() {
-                let i = wbase + 128 * k + 4 * lane + j;
-                if i < n {
-                    // SAFETY: inside the input.
-                    *xj = unsafe { input.add(i).read() };
+                let e = wloc + (128 * k + 4 * lane + j) as u32;
+                if e < valid {
+                    // SAFETY: `base + e < n`: inside the input.
+                    *xj = unsafe { input.add(wbase + 128 * k + 4 * lane + j).read() };
                 }
             }
             mine.store(32 * k + lane, V4(x));
@@ -300,10 +306,10 @@ fn scan_body_smem<T: Elem, const THREADS: u32, const VECS: usize>(
         for (k, &o) in off.iter().enumerate() {
             let y = scanned(k, o);
             for (j, &yj) in y.iter().enumerate() {
-                let i = wbase + 128 * k + 4 * lane + j;
-                if i < n {
-                    // SAFETY: inside the output.
-                    unsafe { output.add(i).write(yj) };
+                let e = wloc + (128 * k + 4 * lane + j) as u32;
+                if e < valid {
+                    // SAFETY: `base + e < n`: inside the output.
+                    unsafe { output.add(wbase + 128 * k + 4 * lane + j).write(yj) };
                 }
             }
         }
@@ -552,13 +558,13 @@ fn look_back<T: Elem>(warp: &ThreadBlockTile<32>, states: *mut u64, tile: usize,
 /// Inclusive prefix sums of `n` `i32` (wrapping), single pass with
 /// decoupled look-back: one block of [`BLOCK`] threads per tile of
 /// [`SCAN_TILE`] elements (grid = [`scan_tiles`]`(n)`), plain launch.
-#[kernel]
+#[kernel(launch_bounds(256, 6))]
 pub fn device_scan_i32(input: *const i32, output: *mut i32, states: *mut u64, n: u32, epoch: u32) {
     scan_body_smem::<i32, SCAN_BLOCK, SCAN_VECS>(input, output, states, n, epoch);
 }
 
 /// Inclusive prefix sums of `n` `f32` (see [`device_scan_i32`]).
-#[kernel]
+#[kernel(launch_bounds(256, 6))]
 pub fn device_scan_f32(input: *const f32, output: *mut f32, states: *mut u64, n: u32, epoch: u32) {
     scan_body_smem::<f32, SCAN_BLOCK, SCAN_VECS>(input, output, states, n, epoch);
 }
