@@ -137,35 +137,32 @@ unsafe fn load4<T: Elem>(p: *const T, i: usize) -> [T; 4] {
 #[inline(always)]
 fn reduce_body<T: Elem>(input: *const T, out: *mut T, n: u32) {
     let grid = this_grid();
-    // Indices as `u32` (`n` is): a 64-bit index takes two registers and
-    // two instructions per add or compare. No index below wraps: each
-    // loop stops before `vecs` (or `n`), and the grid's threads number
-    // fewer than 2^31.
-    let stride = grid.num_threads() as u32;
-    let me = grid.thread_rank() as u32;
+    let n = n as usize;
+    let stride = grid.num_threads() as usize;
+    let me = grid.thread_rank() as usize;
     let aligned = (input as usize).is_multiple_of(16);
     let vecs = if aligned { n / 4 } else { 0 };
     let mut acc = [T::default(); 4];
     let mut i = me;
     // Four independent 16-byte loads in flight per thread.
-    while i < vecs.saturating_sub(3 * stride) {
+    while i + 3 * stride < vecs {
         for (k, a) in acc.iter_mut().enumerate() {
             // SAFETY: `i + k·stride < vecs`: inside the input, aligned.
-            let v = unsafe { load4(input, 4 * (i + k as u32 * stride) as usize) };
+            let v = unsafe { load4(input, 4 * (i + k * stride)) };
             *a = a.add((v[0].add(v[1])).add(v[2].add(v[3])));
         }
         i += 4 * stride;
     }
     while i < vecs {
         // SAFETY: as above.
-        let v = unsafe { load4(input, 4 * i as usize) };
+        let v = unsafe { load4(input, 4 * i) };
         acc[0] = acc[0].add((v[0].add(v[1])).add(v[2].add(v[3])));
         i += stride;
     }
     let mut j = 4 * vecs + me;
     while j < n {
         // SAFETY: `j < n`.
-        acc[1] = acc[1].add(unsafe { input.add(j as usize).read() });
+        acc[1] = acc[1].add(unsafe { input.add(j).read() });
         j += stride;
     }
     let mine = (acc[0].add(acc[1])).add(acc[2].add(acc[3]));
@@ -179,13 +176,13 @@ fn reduce_body<T: Elem>(input: *const T, out: *mut T, n: u32) {
 /// Device-wide sum of `n` `i32` (wrapping) into `out[0]`: grid-stride
 /// loads and [`GridGroup::reduce`](cooperative_groups::GridGroup::reduce).
 /// Cooperative launch, [`BLOCK`] threads per block.
-#[kernel(launch_bounds(256, 8))]
+#[kernel]
 pub fn device_reduce_i32(input: *const i32, out: *mut i32, n: u32) {
     reduce_body::<i32>(input, out, n);
 }
 
 /// Device-wide sum of `n` `f32` into `out[0]` (see [`device_reduce_i32`]).
-#[kernel(launch_bounds(256, 8))]
+#[kernel]
 pub fn device_reduce_f32(input: *const f32, out: *mut f32, n: u32) {
     reduce_body::<f32>(input, out, n);
 }
