@@ -75,37 +75,99 @@ use cooperative_groups::{dynamic_shared, kernel, shared_array, unroll, wait};
 use crate::device_select::stage;
 use crate::device_wide::V4;
 
-/// Threads per block of a pass (the first [`DIGITS`] of them also own a
-/// digit each: at least `DIGITS`).
+/// Threads per block of a pass of keys (the first [`DIGITS`] threads of
+/// a pass's block also own a digit each: every shape has at least
+/// `DIGITS`).
 pub const SORT_BLOCK: u32 = 256;
 /// Keys per thread of a pass of [`radix_onesweep`].
 pub const SORT_ITEMS: usize = 20;
-/// Keys per thread of a pass of [`radix_onesweep_pairs`] (20 pairs in 80
-/// registers, three blocks per SM; the tile of keys, static, and the tile
-/// of values, dynamic, fill 40 of the first 48 KiB of shared memory).
-pub const SORT_ITEMS_PAIRS: usize = 20;
+/// Threads per block of a pass of [`radix_onesweep_pairs`] with a large
+/// tile ([`SortKey::LARGE_PAIRS`]): CUB's shape (384 × 23), whose tiles
+/// of 8 832 pairs (34.5 per digit) write longer runs per digit than
+/// 256 × 20 (20), and leave fewer tiles to look back over.
+pub const SORT_BLOCK_PAIRS: u32 = 384;
+/// Pairs per thread of a pass of [`radix_onesweep_pairs`] with a large
+/// tile.
+pub const SORT_ITEMS_PAIRS: usize = 23;
+/// Threads per block of a pass of [`radix_onesweep_pairs`] with a small
+/// tile.
+pub const SORT_BLOCK_PAIRS_SMALL: u32 = 256;
+/// Pairs per thread of a pass of [`radix_onesweep_pairs`] with a small
+/// tile.
+pub const SORT_ITEMS_PAIRS_SMALL: usize = 20;
+
+/// A sorted key type: its bits ([`RadixKey`], [`SortWords`]) and the tile
+/// its pairs' passes take.
+pub trait SortKey: RadixKey<Bits: SortWords> {
+    /// Pairs with these keys take the large tile ([`SORT_BLOCK_PAIRS`] ×
+    /// [`SORT_ITEMS_PAIRS`]; `u32`: 80 registers, two blocks per SM);
+    /// the others the small one ([`SORT_BLOCK_PAIRS_SMALL`] ×
+    /// [`SORT_ITEMS_PAIRS_SMALL`]): at 384 × 23 the `i32` and `f32`
+    /// kernels take 96 registers (one block per SM), the `u64` one more.
+    const LARGE_PAIRS: bool;
+}
+
+impl SortKey for u32 {
+    const LARGE_PAIRS: bool = true;
+}
+impl SortKey for i32 {
+    const LARGE_PAIRS: bool = false;
+}
+impl SortKey for f32 {
+    const LARGE_PAIRS: bool = false;
+}
+impl SortKey for u64 {
+    const LARGE_PAIRS: bool = false;
+}
+
 /// Threads per block of [`radix_histograms`] (one digit each).
 pub const HIST_BLOCK: u32 = DIGITS as u32;
 /// 16-byte vectors per thread and tile of [`radix_histograms`].
 pub const HIST_VECS: usize = 4;
 /// Keys per tile of [`radix_histograms`].
 pub const HIST_TILE: usize = HIST_BLOCK as usize * HIST_VECS * 4;
-/// Warps per block of a pass: a set of digit counters each.
-const WARPS: usize = SORT_BLOCK as usize / 32;
-const _: () = assert!(SORT_BLOCK as usize >= DIGITS && SORT_BLOCK & 31 == 0);
-/// Keys per tile (block) of a pass of the keys (`pairs == false`) or of
-/// the pairs.
-pub const fn sort_tile(pairs: bool) -> usize {
-    SORT_BLOCK as usize * if pairs { SORT_ITEMS_PAIRS } else { SORT_ITEMS }
+const _: () = assert!(
+    SORT_BLOCK as usize >= DIGITS
+        && SORT_BLOCK_PAIRS as usize >= DIGITS
+        && SORT_BLOCK_PAIRS_SMALL as usize >= DIGITS
+        && SORT_BLOCK & 31 == 0
+        && SORT_BLOCK_PAIRS & 31 == 0
+        && SORT_BLOCK_PAIRS_SMALL & 31 == 0
+);
+/// Threads per block of a pass of the sort of keys `K` (`pairs == false`)
+/// or of pairs with keys `K`.
+pub const fn sort_block<K: SortKey>(pairs: bool) -> u32 {
+    match (pairs, K::LARGE_PAIRS) {
+        (false, _) => SORT_BLOCK,
+        (true, true) => SORT_BLOCK_PAIRS,
+        (true, false) => SORT_BLOCK_PAIRS_SMALL,
+    }
 }
-/// The larger of the two tiles (the shared buffer's size).
-const MAX_TILE: usize = if sort_tile(true) > sort_tile(false) {
-    sort_tile(true)
-} else {
-    sort_tile(false)
-};
+/// Keys per tile (block) of a pass of the sort of keys `K` (`pairs ==
+/// false`) or of pairs with keys `K`.
+pub const fn sort_tile<K: SortKey>(pairs: bool) -> usize {
+    sort_block::<K>(pairs) as usize
+        * match (pairs, K::LARGE_PAIRS) {
+            (false, _) => SORT_ITEMS,
+            (true, true) => SORT_ITEMS_PAIRS,
+            (true, false) => SORT_ITEMS_PAIRS_SMALL,
+        }
+}
+/// The largest tile of any pass (the shared buffers' size).
+const MAX_TILE: usize = max(
+    max(
+        SORT_BLOCK as usize * SORT_ITEMS,
+        SORT_BLOCK_PAIRS as usize * SORT_ITEMS_PAIRS,
+    ),
+    SORT_BLOCK_PAIRS_SMALL as usize * SORT_ITEMS_PAIRS_SMALL,
+);
+const fn max(a: usize, b: usize) -> usize {
+    if a > b { a } else { b }
+}
 /// Bytes of dynamic shared memory per block of a pass: the values' tile
-/// for [`radix_onesweep_pairs`] (`pairs`), none for [`radix_onesweep`].
+/// for [`radix_onesweep_pairs`] (`pairs`; with the keys' static tile more
+/// than the 48 KiB a block gets without opting in: `cg-runtime` raises
+/// the kernel's limit), none for [`radix_onesweep`].
 pub const fn sort_smem(pairs: bool) -> u32 {
     if pairs { (4 * MAX_TILE) as u32 } else { 0 }
 }
@@ -177,11 +239,11 @@ pub const fn passes<K: RadixKey<Bits: SortWords>>() -> usize {
     <K::Bits as SortWords>::PASSES
 }
 
-/// Tiles of a pass over `n` keys (at least one: the grid of
+/// Tiles of a pass over `n` keys `K` (at least one: the grid of
 /// [`radix_onesweep`], or with `pairs` of [`radix_onesweep_pairs`], whose
 /// states number `DIGITS` per tile).
-pub fn sort_tiles(n: u32, pairs: bool) -> u32 {
-    (n as usize).div_ceil(sort_tile(pairs)).max(1) as u32
+pub fn sort_tiles<K: SortKey>(n: u32, pairs: bool) -> u32 {
+    (n as usize).div_ceil(sort_tile::<K>(pairs)).max(1) as u32
 }
 
 /// The launch descriptor of a [`radix_histograms`] instance.
@@ -305,6 +367,7 @@ unsafe fn onesweep<
     const PAIRS: bool,
     const ITEMS: usize,
     const UNROLL: u32,
+    const BLOCK: u32,
 >(
     input: *const K,
     output: *mut K,
@@ -316,9 +379,18 @@ unsafe fn onesweep<
     pass: u32,
     epoch: u32,
 ) {
-    const { assert!(ITEMS == UNROLL as usize && ITEMS <= 32 && SORT_BLOCK as usize * ITEMS <= MAX_TILE) };
-    let tile_keys = SORT_BLOCK as usize * ITEMS;
-    let block = this_thread_block().with_threads::<SORT_BLOCK>();
+    const {
+        assert!(
+            ITEMS == UNROLL as usize
+                && ITEMS <= 32
+                && BLOCK as usize * ITEMS <= MAX_TILE
+                && BLOCK as usize / 32 * DIGITS <= MAX_TILE
+        )
+    };
+    let tile_keys = BLOCK as usize * ITEMS;
+    // Warps per block: a set of digit counters each.
+    let warps = BLOCK as usize / 32;
+    let block = this_thread_block().with_threads::<BLOCK>();
     let warp = tiled_partition::<32>(&block);
     // The warps' digit counters while ranking, then the sorted tile.
     let buf = shared_array!(u32; MAX_TILE);
@@ -337,6 +409,9 @@ unsafe fn onesweep<
     let first = tile as u32 * tile_keys as u32;
     let valid = n.saturating_sub(first).min(tile_keys as u32);
     let full = valid == tile_keys as u32;
+    // (A remainder `% BLOCK` here drops the shared arrays' index checks,
+    // but ptxas then schedules the keys pass into 93 registers: two
+    // blocks per SM instead of three.)
     let r = block.thread_rank() as usize;
     let (w, lane) = (r / 32, warp.thread_rank());
     let shift = 8 * pass;
@@ -395,7 +470,7 @@ unsafe fn onesweep<
     //    atomic per key (CUB's "early counts": the tile's counts are known,
     //    and published for the later tiles' look-back, before any key is
     //    ranked).
-    for j in (r..WARPS * DIGITS).step_by(SORT_BLOCK as usize) {
+    for j in (r..warps * DIGITS).step_by(BLOCK as usize) {
         buf.store(j, 0);
     }
     block.sync();
@@ -408,7 +483,7 @@ unsafe fn onesweep<
     //    of the earlier warps, plus the tile's keys of smaller digits.
     let mut count = 0u32;
     if r < DIGITS {
-        for wi in 0..WARPS {
+        for wi in 0..warps {
             let c = buf.load(wi * DIGITS + r);
             buf.store(wi * DIGITS + r, count);
             count += c;
@@ -430,7 +505,7 @@ unsafe fn onesweep<
     let [starts] = BlockScan::new(&block).exclusive_sum(&[both]);
     let (tile_start, digit_start) = (starts as u32, (starts >> 32) as u32);
     if r < DIGITS {
-        for wi in 0..WARPS {
+        for wi in 0..warps {
             let c = buf.load(wi * DIGITS + r);
             buf.store(wi * DIGITS + r, c + tile_start);
         }
@@ -526,7 +601,7 @@ unsafe fn onesweep<
     //    A 64-bit key's low half is in the tile now; its high half goes
     //    through the tile after it.
     //    Striped place `p` of item `i` holds a key when `p < valid`.
-    let place = |i: usize| i * SORT_BLOCK as usize + r;
+    let place = |i: usize| i * BLOCK as usize + r;
     let in_tile = |i: usize| (place(i) as u32) < valid;
     let mut low = [0u32; ITEMS];
     if K::Bits::PASSES == PASSES_64 {
@@ -614,7 +689,7 @@ pub fn radix_onesweep<K: RadixKey<Bits: SortWords>>(
     let none = core::ptr::null_mut();
     // SAFETY: the launcher's contract (this kernel's documentation).
     unsafe {
-        onesweep::<K, false, SORT_ITEMS, { SORT_ITEMS as u32 }>(
+        onesweep::<K, false, SORT_ITEMS, { SORT_ITEMS as u32 }, SORT_BLOCK>(
             input, output, none, none, counts, states, n, pass, epoch,
         )
     }
@@ -625,7 +700,7 @@ pub fn radix_onesweep<K: RadixKey<Bits: SortWords>>(
 /// (grid and states: [`sort_tiles`]`(n, true)`).
 #[kernel(instances(u32, i32, f32, u64))]
 #[allow(clippy::too_many_arguments)]
-pub fn radix_onesweep_pairs<K: RadixKey<Bits: SortWords>>(
+pub fn radix_onesweep_pairs<K: SortKey>(
     input: *const K,
     output: *mut K,
     values_in: *const u32,
@@ -637,9 +712,23 @@ pub fn radix_onesweep_pairs<K: RadixKey<Bits: SortWords>>(
     epoch: u32,
 ) {
     // SAFETY: the launcher's contract (this kernel's documentation).
+    // The shapes of `sort_block` and `sort_tile` (a constant condition:
+    // each instance keeps one of the two).
     unsafe {
-        onesweep::<K, true, SORT_ITEMS_PAIRS, { SORT_ITEMS_PAIRS as u32 }>(
-            input, output, values_in, values_out, counts, states, n, pass, epoch,
-        )
+        if K::LARGE_PAIRS {
+            onesweep::<K, true, SORT_ITEMS_PAIRS, { SORT_ITEMS_PAIRS as u32 }, SORT_BLOCK_PAIRS>(
+                input, output, values_in, values_out, counts, states, n, pass, epoch,
+            )
+        } else {
+            onesweep::<
+                K,
+                true,
+                SORT_ITEMS_PAIRS_SMALL,
+                { SORT_ITEMS_PAIRS_SMALL as u32 },
+                SORT_BLOCK_PAIRS_SMALL,
+            >(
+                input, output, values_in, values_out, counts, states, n, pass, epoch,
+            )
+        }
     }
 }

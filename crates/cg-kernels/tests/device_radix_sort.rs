@@ -11,16 +11,19 @@ use cg_kernels::device_radix_sort::{
     DIGITS, HIST_BLOCK, HistogramsKernel, OnesweepKernel, OnesweepPairsKernel,
     RADIX_HISTOGRAMS_F32, RADIX_HISTOGRAMS_I32, RADIX_HISTOGRAMS_U32, RADIX_HISTOGRAMS_U64,
     RADIX_ONESWEEP_F32, RADIX_ONESWEEP_I32, RADIX_ONESWEEP_PAIRS_F32, RADIX_ONESWEEP_PAIRS_U32,
-    RADIX_ONESWEEP_PAIRS_U64, RADIX_ONESWEEP_U32, RADIX_ONESWEEP_U64, SORT_BLOCK, SortWords,
-    passes, sort_smem, sort_tile, sort_tiles,
+    RADIX_ONESWEEP_PAIRS_U64, RADIX_ONESWEEP_U32, RADIX_ONESWEEP_U64, SortKey, passes,
+    sort_block, sort_smem, sort_tile, sort_tiles,
 };
 use cg_kernels::xorshift::Xorshift;
 use cooperative_groups::primitives::RadixKey;
 use proptest::prelude::*;
 
+/// The simulator with an sm_90 GPU's opt-in shared memory per block (a
+/// pairs pass uses more than the default 48 KiB, as `cg-runtime` allows).
 fn dev() -> cg_sim::SimDevice {
     cg_sim::SimDevice {
         stack_size: 4 << 20,
+        max_smem_per_block: 227 << 10,
         ..Default::default()
     }
 }
@@ -32,7 +35,7 @@ fn sort(keys: &[u32], epoch: &mut u32) -> Vec<u32> {
 
 /// Sorts `keys` with the kernels of key type `K` (histograms, then its
 /// passes: four, eight for 64-bit keys).
-fn sort_as<K: RadixKey<Bits: SortWords>>(
+fn sort_as<K: SortKey>(
     hist: &HistogramsKernel<K>,
     pass_kernel: &OnesweepKernel<K>,
     keys: &[K],
@@ -42,7 +45,7 @@ fn sort_as<K: RadixKey<Bits: SortWords>>(
     let mut a = keys.to_vec();
     let mut b = keys.to_vec();
     let mut counts = vec![0u32; passes::<K>() * DIGITS];
-    let mut states = vec![0u64; sort_tiles(n, false) as usize * DIGITS];
+    let mut states = vec![0u64; sort_tiles::<K>(n, false) as usize * DIGITS];
     let (pa, pc) = (a.as_ptr(), counts.as_mut_ptr());
     // SAFETY: `n` keys and the counters.
     let h = unsafe { hist.host_fn_unchecked() };
@@ -54,7 +57,7 @@ fn sort_as<K: RadixKey<Bits: SortWords>>(
     // SAFETY: as the kernel's documentation asks: `n` keys in and out,
     // the counters, `DIGITS` states per tile.
     let k = unsafe { pass_kernel.host_fn_unchecked() };
-    let cfg = cg_sim::LaunchConfig::new(sort_tiles(n, false), SORT_BLOCK);
+    let cfg = cg_sim::LaunchConfig::new(sort_tiles::<K>(n, false), sort_block::<K>(false));
     for pass in 0..passes::<K>() as u32 {
         *epoch += 1;
         let (src, dst) = if pass % 2 == 0 {
@@ -89,7 +92,7 @@ fn sort_pairs(keys: &[u32], values: &[u32], epoch: &mut u32) -> (Vec<u32>, Vec<u
 /// [`sort_pairs`] with the kernels of key type `K`, the values' buffers
 /// `shift` elements past a 16-byte boundary (1: whole tiles cannot copy
 /// their values in 16-byte vectors).
-fn sort_pairs_as<K: RadixKey<Bits: SortWords>>(
+fn sort_pairs_as<K: SortKey>(
     hist: &HistogramsKernel<K>,
     pairs_kernel: &OnesweepPairsKernel<K>,
     keys: &[K],
@@ -105,7 +108,7 @@ fn sort_pairs_as<K: RadixKey<Bits: SortWords>>(
     let mut vb = vec![0u32; shift + keys.len()];
     assert!(keys.is_empty() || va.as_ptr().addr() % 16 == 0 && vb.as_ptr().addr() % 16 == 0);
     let mut counts = vec![0u32; passes::<K>() * DIGITS];
-    let mut states = vec![0u64; sort_tiles(n, true) as usize * DIGITS];
+    let mut states = vec![0u64; sort_tiles::<K>(n, true) as usize * DIGITS];
     let (pa, pc) = (a.as_ptr(), counts.as_mut_ptr());
     // SAFETY: `n` keys and the counters.
     let h = unsafe { hist.host_fn_unchecked() };
@@ -116,7 +119,7 @@ fn sort_pairs_as<K: RadixKey<Bits: SortWords>>(
     // SAFETY: `n` keys and values in and out, the counters, `DIGITS`
     // states per tile.
     let k = unsafe { pairs_kernel.host_fn_unchecked() };
-    let cfg = cg_sim::LaunchConfig::new(sort_tiles(n, true), SORT_BLOCK)
+    let cfg = cg_sim::LaunchConfig::new(sort_tiles::<K>(n, true), sort_block::<K>(true))
         .with_dynamic_smem(sort_smem(true));
     for pass in 0..passes::<K>() as u32 {
         *epoch += 1;
@@ -151,7 +154,7 @@ fn sorted_pairs(keys: &[u32], values: &[u32]) -> (Vec<u32>, Vec<u32>) {
 #[test]
 fn pairs_sort_stably() {
     let mut epoch = 0;
-    let tile = sort_tile(true);
+    let tile = sort_tile::<u32>(true);
     for n in [0usize, 5, tile + 1, 2 * tile + 300] {
         // Few distinct keys: long runs of equal keys keep their values' order.
         let k = keys(n, 11 + n as u64, 0x0101_0101);
@@ -167,7 +170,7 @@ fn pairs_sort_stably() {
 #[test]
 fn pairs_sort_with_values_off_a_vector_boundary() {
     let mut epoch = 0;
-    let n = 2 * sort_tile(true) + 300;
+    let n = 2 * sort_tile::<u32>(true) + 300;
     let k = keys(n, 29, u32::MAX);
     let v: Vec<u32> = (0..n as u32).map(|i| i.wrapping_mul(0x9e37_79b9)).collect();
     let got = sort_pairs_as(
@@ -197,7 +200,7 @@ fn keys(n: usize, seed: u64, mask: u32) -> Vec<u32> {
 #[test]
 fn sorts_match_the_model() {
     let mut epoch = 0;
-    let tile = sort_tile(false);
+    let tile = sort_tile::<u32>(false);
     for n in [0usize, 1, 100, tile, 3 * tile + 77] {
         for mask in [u32::MAX, 0xff00, 0x0300_0003, 0] {
             let k = keys(n, n as u64 + mask as u64, mask);
@@ -209,7 +212,7 @@ fn sorts_match_the_model() {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
     #[test]
-    fn random_sorts(n in 0usize..3 * sort_tile(false), seed in any::<u64>()) {
+    fn random_sorts(n in 0usize..3 * sort_tile::<u32>(false), seed in any::<u64>()) {
         let mut epoch = 0;
         let k = keys(n, seed, u32::MAX);
         prop_assert_eq!(sort(&k, &mut epoch), sorted(&k));
@@ -244,7 +247,7 @@ impl From<f32> for Raw {
 #[test]
 fn signed_and_float_keys_sort_in_cubs_order() {
     let mut epoch = 0;
-    let n = 2 * sort_tile(false) + 321;
+    let n = 2 * sort_tile::<u32>(false) + 321;
     let bits = keys(n, 7, u32::MAX);
     let ints: Vec<i32> = bits.iter().map(|&b| b as i32).collect();
     let got: Vec<u32> = sort_as(
@@ -299,7 +302,7 @@ fn signed_and_float_keys_sort_in_cubs_order() {
 #[test]
 fn float_pairs_keep_equal_zeros_in_input_order() {
     let mut epoch = 0;
-    let n = sort_tile(true) + 77;
+    let n = sort_tile::<f32>(true) + 77;
     // Only zeros of both signs and two other keys: the values show the
     // order equal keys came out in.
     let keys: Vec<f32> = (0..n)
@@ -346,7 +349,7 @@ fn keys64(n: usize, seed: u64, hi_mask: u32, lo_mask: u32) -> Vec<u64> {
 #[test]
 fn u64_keys_sort_over_eight_passes() {
     let mut epoch = 0;
-    let tile = sort_tile(false);
+    let tile = sort_tile::<u64>(false);
     for n in [0usize, 1, 100, tile, 2 * tile + 77] {
         for (hi, lo) in [
             (u32::MAX, u32::MAX),
@@ -366,7 +369,7 @@ fn u64_keys_sort_over_eight_passes() {
 #[test]
 fn u64_pairs_sort_stably() {
     let mut epoch = 0;
-    let n = 2 * sort_tile(true) + 300;
+    let n = 2 * sort_tile::<u64>(true) + 300;
     // Few distinct keys, distinct in both halves: equal keys keep their
     // values' order.
     let k = keys64(n, 5, 0x0101_0101, 0x8000_0001);

@@ -28,7 +28,7 @@ use cg_kernels::device_radix_sort::{
     RADIX_HISTOGRAMS_F32, RADIX_HISTOGRAMS_I32, RADIX_HISTOGRAMS_U32, RADIX_HISTOGRAMS_U64,
     RADIX_ONESWEEP_F32, RADIX_ONESWEEP_I32, RADIX_ONESWEEP_PAIRS_F32, RADIX_ONESWEEP_PAIRS_I32,
     RADIX_ONESWEEP_PAIRS_U32, RADIX_ONESWEEP_PAIRS_U64, RADIX_ONESWEEP_U32, RADIX_ONESWEEP_U64,
-    SORT_BLOCK, SortWords, passes, sort_smem, sort_tile, sort_tiles,
+    SortKey, SortWords, passes, sort_block, sort_smem, sort_tile, sort_tiles,
 };
 use cg_kernels::xorshift::Xorshift;
 use cg_runtime::{Backend, Buffer, Dim3, LaunchConfig, Pod, tools};
@@ -42,7 +42,7 @@ use crate::stats::Summary;
 use crate::timing::{self, Timed};
 
 /// Sizes the simulator verifies (partial last tiles).
-const SIM_SIZES: [u32; 2] = [1003, 3 * sort_tile(true) as u32 + 17];
+const SIM_SIZES: [u32; 2] = [1003, 3 * sort_tile::<u32>(true) as u32 + 17];
 
 /// The 32-bit keys: a xorshift stream.
 fn keys32(n: u32) -> Vec<u32> {
@@ -283,7 +283,7 @@ impl Bench<'_> {
 
     /// The Rust sort with key type `K`'s kernels: the counters' memset, the
     /// histogram launch, one pass per digit.
-    fn launch_rust<K: RadixKey<Bits: Word>>(
+    fn launch_rust<K: SortKey + RadixKey<Bits: Word>>(
         &mut self,
         k: &Kernels<K>,
         pairs: bool,
@@ -293,7 +293,7 @@ impl Bench<'_> {
         <K::Bits as Word>::buffers_mut(self).counts.zero_async()?;
         let b = self.backend;
         let hist = LaunchConfig::linear(self.histogram_grid, HIST_BLOCK);
-        let pass_cfg = LaunchConfig::linear(sort_tiles(n, pairs), SORT_BLOCK)
+        let pass_cfg = LaunchConfig::linear(sort_tiles::<K>(n, pairs), sort_block::<K>(pairs))
             .with_dynamic_smem(sort_smem(pairs));
         let (vi, va, vo) = (self.values.as_ptr(), self.va.as_ptr(), self.vout.as_ptr());
         let s = self.states.as_ptr();
@@ -433,9 +433,14 @@ fn bench<'a>(
         values: backend.upload(&(0..n as u32).collect::<Vec<u32>>())?,
         va: backend.alloc(n.max(1))?,
         vout: backend.alloc(n.max(1))?,
-        // Enough for either kernel's tiles.
-        states: backend
-            .alloc(sort_tiles(n as u32, false).max(sort_tiles(n as u32, true)) as usize * DIGITS)?,
+        // Enough for every kernel's tiles.
+        states: backend.alloc(
+            sort_tiles::<u32>(n as u32, false)
+                .max(sort_tiles::<u32>(n as u32, true))
+                .max(sort_tiles::<u64>(n as u32, false))
+                .max(sort_tiles::<u64>(n as u32, true)) as usize
+                * DIGITS,
+        )?,
         histogram_grid: grid,
         epoch: 0,
     })
@@ -748,13 +753,17 @@ fn markdown(points: &[Point], sizes: &[u32], p: &crate::results::Platform, timin
         s,
         "Uniformly random 32-bit keys, the same bits read as `u32`, `i32` and `f32` (NaNs and both zeros included; CUB's order: \
          `-0.0` equals `+0.0`, NaNs by their bits), and uniformly random `u64` keys; pairs: each value (`u32`) its key's index. Rust: one histogram launch for all 8-bit digits, then one pass per digit (four; eight for `u64`) of one \
-         block of {SORT_BLOCK} threads per tile of {} keys ({} for pairs; CUB's onesweep with early counts: warp-private digit counters \
+         block of {} threads per tile of {} keys (pairs: {} threads, {} pairs; `u64` pairs: {} threads, {} pairs; CUB's onesweep with early counts: warp-private digit counters \
          filled by shared atomics and published before ranking, keys ranked by ballots and one shared atomic per match, a decoupled \
          look-back per digit, a scatter). CUB: `cub::DeviceRadixSort::SortKeys`, `SortPairs` (nvcc, host dispatch). Every point \
          verified before timing (both sides' output equals the host's sort). Timing: {timing}; all sizes and sides \
          interleaved.\n",
-        sort_tile(false),
-        sort_tile(true)
+        sort_block::<u32>(false),
+        sort_tile::<u32>(false),
+        sort_block::<u32>(true),
+        sort_tile::<u32>(true),
+        sort_block::<u64>(true),
+        sort_tile::<u64>(true),
     );
     for key in Key::ALL {
         // Key types left out by `--keys` have no points.
