@@ -17,8 +17,8 @@
 //!    global atomic per digit and block) into `counts[pass · 256 + digit]`,
 //!    which must be zero before the launch.
 //! 2. [`radix_onesweep`] ([`radix_onesweep_pairs`]), once per pass: each
-//!    block of [`SORT_BLOCK`] threads takes a tile of
-//!    [`sort_tile`]`(pairs)` keys (tile = block index, blocks dispatched in
+//!    block of [`sort_block`]`::<K>(pairs)` threads takes a tile of
+//!    [`sort_tile`]`::<K>(pairs)` keys (tile = block index, blocks dispatched in
 //!    order), loaded warp-striped (coalesced rows). CUB's onesweep with
 //!    early counts:
 //!    - each warp counts its keys' digits in its own 256 counters (one
@@ -54,9 +54,10 @@
 //!
 //! The shapes: 256 threads × 20 keys (the fastest measured on the H200, run
 //! `2026-12-03-onesweep-early-22bc388`: 256×20 and 256×24 builds of each
-//! kernel, interleaved), 72 registers, three blocks per SM; pairs 256 × 20
-//! as well (the values' buffer leaves no room for 24 in 48 KiB of shared
-//! memory), 80 registers, three blocks per SM. The per-item loops are written
+//! kernel, interleaved), 72 registers, three blocks per SM. Pairs of `u32`
+//! keys: CUB's 384 × 23 (80 registers, two blocks per SM; 0.894 → 0.966
+//! of CUB at 2^28 against 256 × 20, run `2026-12-03-sort-pairs-tile-3bc34e1`),
+//! pairs of the other key types 256 × 20 ([`SortKey`]). The per-item loops are written
 //! out ([`unroll()`]) so that the items stay in registers. The pass is
 //! bound by its instruction count, not by DRAM (an Nsight Compute profile
 //! in run `2026-12-03-sort-ballots-8c5098e`): every instruction per key
@@ -673,8 +674,8 @@ unsafe fn state(states: *mut u64, t: usize, d: usize) -> AtomicRef<'static, u64,
 /// Pass `pass` (digit bits `8·pass .. 8·pass + 8`) of the sort of the
 /// first `n` keys of `input` into `output`, with the pass's global digit
 /// counts at `counts[pass · DIGITS ..]` ([`radix_histograms`]) and
-/// `states` (`DIGITS` per tile of [`sort_tiles`]`(n, false)`). Grid
-/// [`sort_tiles`]`(n, false)` blocks of [`SORT_BLOCK`]; `epoch` new and
+/// `states` (`DIGITS` per tile of [`sort_tiles`]`::<K>(n, false)`). Grid
+/// [`sort_tiles`]`::<K>(n, false)` blocks of [`SORT_BLOCK`]; `epoch` new and
 /// non-zero each launch on the states.
 #[kernel(instances(u32, i32, f32, u64))]
 pub fn radix_onesweep<K: RadixKey<Bits: SortWords>>(
@@ -696,8 +697,10 @@ pub fn radix_onesweep<K: RadixKey<Bits: SortWords>>(
 }
 
 /// [`radix_onesweep`] for pairs: the first `n` values of `values_in` move
-/// with their keys to `values_out`; tiles of [`sort_tile`]`(true)` keys
-/// (grid and states: [`sort_tiles`]`(n, true)`).
+/// with their keys to `values_out`; blocks of [`sort_block`]`::<K>(true)`
+/// threads, tiles of [`sort_tile`]`::<K>(true)` keys (grid and states:
+/// [`sort_tiles`]`::<K>(n, true)`), [`sort_smem`]`(true)` bytes of dynamic
+/// shared memory.
 #[kernel(instances(u32, i32, f32, u64))]
 #[allow(clippy::too_many_arguments)]
 pub fn radix_onesweep_pairs<K: SortKey>(

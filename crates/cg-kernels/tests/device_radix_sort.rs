@@ -11,8 +11,8 @@ use cg_kernels::device_radix_sort::{
     DIGITS, HIST_BLOCK, HistogramsKernel, OnesweepKernel, OnesweepPairsKernel,
     RADIX_HISTOGRAMS_F32, RADIX_HISTOGRAMS_I32, RADIX_HISTOGRAMS_U32, RADIX_HISTOGRAMS_U64,
     RADIX_ONESWEEP_F32, RADIX_ONESWEEP_I32, RADIX_ONESWEEP_PAIRS_F32, RADIX_ONESWEEP_PAIRS_U32,
-    RADIX_ONESWEEP_PAIRS_U64, RADIX_ONESWEEP_U32, RADIX_ONESWEEP_U64, SortKey, passes,
-    sort_block, sort_smem, sort_tile, sort_tiles,
+    RADIX_ONESWEEP_PAIRS_U64, RADIX_ONESWEEP_U32, RADIX_ONESWEEP_U64, SortKey, passes, sort_block,
+    sort_smem, sort_tile, sort_tiles,
 };
 use cg_kernels::xorshift::Xorshift;
 use cooperative_groups::primitives::RadixKey;
