@@ -72,7 +72,7 @@ pub const SELECT_ITEMS: usize = 24;
 /// Elements per tile (block) of the selections.
 pub const SELECT_TILE: usize = SELECT_BLOCK as usize * SELECT_ITEMS;
 /// Elements per thread of the partitions.
-pub const PARTITION_ITEMS: usize = 16;
+pub const PARTITION_ITEMS: usize = 24;
 /// Elements per tile (block) of the partitions.
 pub const PARTITION_TILE: usize = SELECT_BLOCK as usize * PARTITION_ITEMS;
 

@@ -137,33 +137,43 @@ unsafe fn load4<T: Elem>(p: *const T, i: usize) -> [T; 4] {
 #[inline(always)]
 fn reduce_body<T: Elem>(input: *const T, out: *mut T, n: u32) {
     let grid = this_grid();
-    let n = n as usize;
-    let stride = grid.num_threads() as usize;
-    let me = grid.thread_rank() as usize;
+    // Indices as `u32` (`n` is): a 64-bit index takes two registers and
+    // two instructions per add or compare. No index below wraps: each
+    // loop stops before `vecs` (or `n`), and the grid's threads number
+    // fewer than 2^31.
+    let threads = grid.num_threads() as u32;
+    let me = grid.thread_rank() as u32;
+    let (warp, lane) = (me / 32, me % 32);
     let aligned = (input as usize).is_multiple_of(16);
     let vecs = if aligned { n / 4 } else { 0 };
     let mut acc = [T::default(); 4];
-    let mut i = me;
-    // Four independent 16-byte loads in flight per thread.
-    while i + 3 * stride < vecs {
+    // Each warp sums chunks of 128 contiguous 16-byte vectors (2 KiB, four
+    // loads in flight per lane, each a 512-byte row of the warp), the
+    // grid's warps taking every `threads / 32`-th chunk: DRAM sees 2 KiB
+    // runs where a grid stride of single vectors gave it 512-byte ones.
+    let chunks = vecs / 128;
+    let mut c = warp;
+    while c < chunks {
         for (k, a) in acc.iter_mut().enumerate() {
-            // SAFETY: `i + k·stride < vecs`: inside the input, aligned.
-            let v = unsafe { load4(input, 4 * (i + k * stride)) };
+            // SAFETY: vector `128c + 32k + lane` of chunk `c < chunks`:
+            // inside the input's `vecs` vectors, aligned.
+            let v = unsafe { load4(input, 4 * (128 * c + 32 * k as u32 + lane) as usize) };
             *a = a.add((v[0].add(v[1])).add(v[2].add(v[3])));
         }
-        i += 4 * stride;
+        c += threads / 32;
     }
+    let mut i = 128 * chunks + me;
     while i < vecs {
-        // SAFETY: as above.
-        let v = unsafe { load4(input, 4 * i) };
+        // SAFETY: `i < vecs`: inside the input, aligned.
+        let v = unsafe { load4(input, 4 * i as usize) };
         acc[0] = acc[0].add((v[0].add(v[1])).add(v[2].add(v[3])));
-        i += stride;
+        i += threads;
     }
     let mut j = 4 * vecs + me;
     while j < n {
         // SAFETY: `j < n`.
-        acc[1] = acc[1].add(unsafe { input.add(j).read() });
-        j += stride;
+        acc[1] = acc[1].add(unsafe { input.add(j as usize).read() });
+        j += threads;
     }
     let mine = (acc[0].add(acc[1])).add(acc[2].add(acc[3]));
     let total = grid.reduce(mine, |a: T, b: T| a.add(b));
