@@ -36,11 +36,11 @@
 //! before it; each round's selected elements are then stored contiguously
 //! from there. The input is read once, the selected elements written once.
 //!
-//! The tile sizes are measured: 24 elements per thread for the
-//! selections, 16 for the partitions (at 24 their two stores per round
-//! took 82–96 registers, against 58–64 at 16, and ran slower); storing
-//! through shared memory first (CUB's two-phase scatter) was slower for
-//! both.
+//! The tile sizes are measured: 24 elements per thread (the partitions
+//! took 16 while their two stores per round needed 58–96 registers; at
+//! 32 registers 24 is faster at 2^28 and slower at 2^24, run
+//! `2026-12-03-reduce-chunks-ab-7a4873f`); storing through shared memory
+//! first (CUB's two-phase scatter) was slower for both.
 //!
 //! Every instruction per element counts: an Nsight Compute profile on the
 //! H200 (run `2026-12-03-select-u32`) showed these kernels issuing 2.8×

@@ -106,7 +106,10 @@ fn sort_pairs_as<K: SortKey>(
     let mut va = vec![0u32; shift];
     va.extend_from_slice(values);
     let mut vb = vec![0u32; shift + keys.len()];
-    assert!(keys.is_empty() || va.as_ptr().addr() % 16 == 0 && vb.as_ptr().addr() % 16 == 0);
+    assert!(
+        keys.is_empty()
+            || va.as_ptr().addr().is_multiple_of(16) && vb.as_ptr().addr().is_multiple_of(16)
+    );
     let mut counts = vec![0u32; passes::<K>() * DIGITS];
     let mut states = vec![0u64; sort_tiles::<K>(n, true) as usize * DIGITS];
     let (pa, pc) = (a.as_ptr(), counts.as_mut_ptr());

@@ -1,6 +1,6 @@
 //! `cg-lab compare --only device_wide`: device-wide sum, inclusive
 //! prefix sum and segmented sum written with the library
-//! (`cg_kernels::device_wide`: grid-stride loads + `GridGroup::reduce`; a
+//! (`cg_kernels::device_wide`: each warp's 2 KiB chunks + `GridGroup::reduce`; a
 //! single-pass scan with decoupled look-back;
 //! `cg_kernels::device_segmented_reduce`: a block per segment) against
 //! CUB's `DeviceReduce::Sum`, `DeviceScan::InclusiveSum` and
@@ -758,7 +758,7 @@ fn markdown(
     let peak = p.peak_text();
     let _ = writeln!(
         s,
-        "Rust reduce: one cooperative launch of {grid} blocks × {BLOCK} threads, grid-stride 16-byte loads, \
+        "Rust reduce: one cooperative launch of {grid} blocks × {BLOCK} threads, each warp summing chunks of 2 KiB (16-byte loads) in turn, \
          `GridGroup::reduce`. Rust scan: single pass, decoupled look-back, one block of {SCAN_BLOCK} threads per tile of \
          {SCAN_TILE} elements staged in shared memory (`memcpy_async`). Rust segmented sum: one block of {SEG_BLOCK} threads per segment \
          (segments of 1–2048 elements, 1024 on average; typed parameters, a safe launch). CUB: `cub::DeviceReduce::Sum`, \
