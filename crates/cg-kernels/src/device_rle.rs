@@ -32,11 +32,10 @@
 //! block of the grid, one new non-zero `epoch` per launch for both, no
 //! reset between launches).
 
-use cooperative_groups::intrinsics::block_idx;
 use cooperative_groups::prelude::*;
 use cooperative_groups::{ShflValue, dynamic_shared, kernel, unroll, wait};
 
-use crate::device_select::{element_before, rounds, run_head, stage};
+use crate::device_select::{WarpPart, element_before, rounds, run_head, stage};
 use crate::device_wide::{Elem, V4, tile_offsets2};
 
 /// Threads per block.
@@ -124,13 +123,14 @@ pub fn device_rle_encode_i32(
     // `u32` indices and fixed-size views of the staged tile, as in the
     // selections (`device_select`): no 64-bit compares, no check per
     // element against the dynamic shared memory's run-time length.
-    let tile = block_idx().x;
-    let base = tile * RLE_TILE as u32;
-    let valid = n.saturating_sub(base).min(RLE_TILE as u32);
-    // The warp (below 8: the remainder tells the compiler so).
-    let w = block.thread_rank() / 32 % (RLE_BLOCK / 32);
-    let lane = warp.thread_rank();
-    let wloc = w * 32 * RLE_ITEMS as u32;
+    let WarpPart {
+        tile,
+        base,
+        valid,
+        w: _,
+        lane,
+        wloc,
+    } = WarpPart::of::<RLE_BLOCK, RLE_ITEMS>(&block, &warp, n);
     let wbase = base + wloc;
     let whole = valid == RLE_TILE as u32 && (input as usize).is_multiple_of(16);
     // SAFETY: `input` holds `n` elements.

@@ -157,16 +157,14 @@ unsafe fn select_body<const MODE: u32, const PART: bool, const ITEMS: usize, con
     const { assert!(TILE == SELECT_BLOCK as usize * ITEMS) };
     let block = this_thread_block().with_threads::<SELECT_BLOCK>();
     let warp = tiled_partition::<32>(&block);
-    let tile = block_idx().x;
-    // `base < n` (or 0): the grid has `ceil(n / TILE)` blocks; the places
-    // inside the tile are checked against `valid`, which cannot wrap.
-    let base = tile * TILE as u32;
-    let valid = n.saturating_sub(base).min(TILE as u32);
-    // The warp (below 8: the block has `SELECT_BLOCK` threads, and the
-    // remainder tells the compiler so) and its part of the tile.
-    let w = block.thread_rank() / 32 % (SELECT_BLOCK / 32);
-    let lane = warp.thread_rank();
-    let wloc = w * 32 * ITEMS as u32;
+    let WarpPart {
+        tile,
+        base,
+        valid,
+        w,
+        lane,
+        wloc,
+    } = WarpPart::of::<SELECT_BLOCK, ITEMS>(&block, &warp, n);
     let aligned = (input as usize).is_multiple_of(16)
         && (MODE != FLAGGED || (flags as usize).is_multiple_of(16));
     let whole = valid == TILE as u32 && aligned;
@@ -248,6 +246,52 @@ unsafe fn select_body<const MODE: u32, const PART: bool, const ITEMS: usize, con
     if tile == last_tile && w == SELECT_BLOCK / 32 - 1 && lane == 0 {
         // SAFETY: `num_selected` holds one `u32`; one thread writes it.
         unsafe { num_selected.write(at) };
+    }
+}
+
+/// Where a warp's part of its block's tile lies, in `u32` (`n` is: 64-bit
+/// compares and adds cost two instructions each): a tile of `BLOCK ·
+/// ITEMS` elements per block, `32 · ITEMS` contiguous ones per warp.
+pub(crate) struct WarpPart {
+    /// The block's tile (its index in the grid).
+    pub tile: u32,
+    /// The tile's first element: below `n` (or 0), since the grid has
+    /// `ceil(n / tile)` blocks.
+    pub base: u32,
+    /// The tile's elements inside the input: places in the tile are
+    /// checked against it, which cannot wrap where `base + place` could.
+    pub valid: u32,
+    /// The warp in the block: below `BLOCK / 32` (the remainder that
+    /// computes it tells the compiler so, and the shared arrays' indices
+    /// built from it need no check).
+    pub w: u32,
+    /// The lane in the warp.
+    pub lane: u32,
+    /// The warp's first element in the tile.
+    pub wloc: u32,
+}
+
+impl WarpPart {
+    /// The calling thread's part, in a grid of blocks of `BLOCK` threads
+    /// over `n` elements, `ITEMS` per thread.
+    #[inline(always)]
+    pub(crate) fn of<const BLOCK: u32, const ITEMS: usize>(
+        block: &ThreadBlock<BLOCK>,
+        warp: &ThreadBlockTile<32>,
+        n: u32,
+    ) -> WarpPart {
+        let tile = block_idx().x;
+        let len = BLOCK * ITEMS as u32;
+        let base = tile * len;
+        let w = block.thread_rank() / 32 % (BLOCK / 32);
+        WarpPart {
+            tile,
+            base,
+            valid: n.saturating_sub(base).min(len),
+            w,
+            lane: warp.thread_rank(),
+            wloc: w * 32 * ITEMS as u32,
+        }
     }
 }
 
