@@ -568,13 +568,13 @@ fn look_back<T: Elem>(warp: &ThreadBlockTile<32>, states: *mut u64, tile: usize,
 /// Inclusive prefix sums of `n` `i32` (wrapping), single pass with
 /// decoupled look-back: one block of [`BLOCK`] threads per tile of
 /// [`SCAN_TILE`] elements (grid = [`scan_tiles`]`(n)`), plain launch.
-#[kernel(launch_bounds(256, 6))]
+#[kernel]
 pub fn device_scan_i32(input: *const i32, output: *mut i32, states: *mut u64, n: u32, epoch: u32) {
     scan_body_smem::<i32, SCAN_BLOCK, SCAN_VECS>(input, output, states, n, epoch);
 }
 
 /// Inclusive prefix sums of `n` `f32` (see [`device_scan_i32`]).
-#[kernel(launch_bounds(256, 6))]
+#[kernel]
 pub fn device_scan_f32(input: *const f32, output: *mut f32, states: *mut u64, n: u32, epoch: u32) {
     scan_body_smem::<f32, SCAN_BLOCK, SCAN_VECS>(input, output, states, n, epoch);
 }
