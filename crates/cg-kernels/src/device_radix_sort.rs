@@ -135,24 +135,25 @@ const _: () = assert!(
         && SORT_BLOCK_PAIRS & 31 == 0
         && SORT_BLOCK_PAIRS_SMALL & 31 == 0
 );
+/// The shape of a pass of the sort of keys `K` (`pairs == false`) or of
+/// pairs with keys `K`: threads per block, keys per thread.
+const fn shape<K: SortKey>(pairs: bool) -> (u32, usize) {
+    match (pairs, K::LARGE_PAIRS) {
+        (false, _) => (SORT_BLOCK, SORT_ITEMS),
+        (true, true) => (SORT_BLOCK_PAIRS, SORT_ITEMS_PAIRS),
+        (true, false) => (SORT_BLOCK_PAIRS_SMALL, SORT_ITEMS_PAIRS_SMALL),
+    }
+}
 /// Threads per block of a pass of the sort of keys `K` (`pairs == false`)
 /// or of pairs with keys `K`.
 pub const fn sort_block<K: SortKey>(pairs: bool) -> u32 {
-    match (pairs, K::LARGE_PAIRS) {
-        (false, _) => SORT_BLOCK,
-        (true, true) => SORT_BLOCK_PAIRS,
-        (true, false) => SORT_BLOCK_PAIRS_SMALL,
-    }
+    shape::<K>(pairs).0
 }
 /// Keys per tile (block) of a pass of the sort of keys `K` (`pairs ==
 /// false`) or of pairs with keys `K`.
 pub const fn sort_tile<K: SortKey>(pairs: bool) -> usize {
-    sort_block::<K>(pairs) as usize
-        * match (pairs, K::LARGE_PAIRS) {
-            (false, _) => SORT_ITEMS,
-            (true, true) => SORT_ITEMS_PAIRS,
-            (true, false) => SORT_ITEMS_PAIRS_SMALL,
-        }
+    let (block, items) = shape::<K>(pairs);
+    block as usize * items
 }
 /// The largest tile of any pass (the shared buffers' size).
 const MAX_TILE: usize = max(
