@@ -107,16 +107,24 @@ macro_rules! float_key {
         impl sealed::Sealed for $f {}
         impl RadixKey for $f {
             type Bits = $u;
+            // Negative floats flip every bit, the others the sign bit: one
+            // XOR with a mask made of the sign by an arithmetic shift (a
+            // shift and one `LOP3` in SASS, where `if … { !b } else { b ^
+            // sign }` compiled to a compare and a select).
             #[inline(always)]
             fn to_bits(self) -> $u {
                 let b = self.to_bits();
                 let sign: $u = 1 << (<$u>::BITS - 1);
-                if b & sign != 0 { !b } else { b ^ sign }
+                let negative = ((b as <$f as FloatBits>::Signed) >> (<$u>::BITS - 1)) as $u;
+                b ^ (negative | sign)
             }
             #[inline(always)]
             fn from_bits(b: $u) -> $f {
                 let sign: $u = 1 << (<$u>::BITS - 1);
-                <$f>::from_bits(if b & sign != 0 { b ^ sign } else { !b })
+                // The sign bit set: the key was positive (flip the sign bit
+                // back); clear: negative (flip every bit back).
+                let positive = ((b as <$f as FloatBits>::Signed) >> (<$u>::BITS - 1)) as $u;
+                <$f>::from_bits(b ^ (!positive | sign))
             }
             #[inline(always)]
             fn digit_bits(b: $u) -> $u {
@@ -128,6 +136,18 @@ macro_rules! float_key {
     )* };
 }
 float_key!(f32 => u32, f64 => u64);
+
+/// The signed integer of a float's width (for the arithmetic shift of the
+/// key twiddles).
+trait FloatBits {
+    type Signed;
+}
+impl FloatBits for f32 {
+    type Signed = i32;
+}
+impl FloatBits for f64 {
+    type Signed = i64;
+}
 
 /// What a radix sort does: the order, the key bits it sorts by, and the
 /// arrangement of the result. `const` builders, so that options known
