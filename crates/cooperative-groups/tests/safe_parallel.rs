@@ -166,6 +166,10 @@ fn blocks_that_communicate_keep_to_one_thread() {
 }
 
 /// The host threads the blocks of [`where_blocks_ran`] ran on.
+/// Whether block 0 of [`where_blocks_ran`] waits for a second thread (set
+/// when the launch has several workers).
+static WAIT_FOR_PEER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 static THREADS_SEEN: std::sync::Mutex<Vec<std::thread::ThreadId>> =
     std::sync::Mutex::new(Vec::new());
 
@@ -175,10 +179,24 @@ static THREADS_SEEN: std::sync::Mutex<Vec<std::thread::ThreadId>> =
 pub fn where_blocks_ran(out: OwnedSlice<u32>) {
     let grid = this_grid();
     if this_thread_block().thread_rank() == 0 {
-        let mut seen = THREADS_SEEN.lock().unwrap();
         let me = std::thread::current().id();
-        if !seen.contains(&me) {
-            seen.push(me);
+        {
+            let mut seen = THREADS_SEEN.lock().unwrap();
+            if !seen.contains(&me) {
+                seen.push(me);
+            }
+        }
+        // Block 0 waits (at most 2 s) until another host thread has run a
+        // block: 24 blocks this small could all be done by one worker
+        // before the others start, and the test would then see one thread
+        // whatever the scheduler does (it failed so in one CI run).
+        if grid.block_rank() == 0 && WAIT_FOR_PEER.load(std::sync::atomic::Ordering::Relaxed) {
+            let start = std::time::Instant::now();
+            while THREADS_SEEN.lock().unwrap().len() < 2
+                && start.elapsed() < std::time::Duration::from_secs(2)
+            {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
         }
     }
     if let Some(e) = out.at(&grid) {
@@ -200,6 +218,10 @@ fn the_blocks_run_on_several_threads_and_only_when_they_cannot_communicate() {
     }
     let mut out = vec![0u32; (BLOCKS * 32) as usize];
     let cfg = cg_sim::LaunchConfig::new(BLOCKS, 32);
+    WAIT_FOR_PEER.store(
+        device(4).worker_count() > 1,
+        std::sync::atomic::Ordering::Relaxed,
+    );
     run_on(&device(4), &WHERE_BLOCKS_RAN, &cfg, (&mut out[..],)).unwrap();
     assert!(out.iter().all(|&x| x == 1));
     let seen = THREADS_SEEN.lock().unwrap().len();
