@@ -1102,12 +1102,23 @@ fn tensor_tile_copies_are_one_instruction_each() {
 
 /// `#[kernel(launch_bounds(256))]` on the segmented sum reaches the PTX
 /// entry as nvcc's `__launch_bounds__(256)` does: `.maxntid 256, 1, 1`
-/// between the parameters and the body, no `.minnctapersm`; every entry
-/// that carries the macro's mark declares its bounds, and no other entry
-/// does.
+/// between the parameters and the body, no `.minnctapersm`;
+/// `launch_bounds(256, 6, sm_90)` on the scan declares `.minnctapersm 6`
+/// in the sm_90 PTX only; every entry that carries the macro's mark
+/// declares its bounds, and no other entry does.
 #[test]
 fn launch_bounds_reach_the_entry_header() {
     for p in LAB_PTX.ptx() {
+        for name in ["device_scan_i32", "device_scan_f32"] {
+            let text = entry_text(p.ptx, name);
+            let header = &text[..text.find("\n{").unwrap()];
+            let want = if p.sm == 90 {
+                ")\n.maxntid 256, 1, 1\n.minnctapersm 6"
+            } else {
+                ")\n.maxntid 256, 1, 1"
+            };
+            assert!(header.ends_with(want), "sm_{}: {name}: {header}", p.sm);
+        }
         for name in ["device_segmented_reduce_i32", "device_segmented_reduce_f32"] {
             let text = entry_text(p.ptx, name);
             let header = &text[..text.find("\n{").unwrap()];

@@ -56,6 +56,14 @@ use syn::{FnArg, ItemFn, Pat, Token, Type, parse_macro_input};
 /// refused with the kernel's name, by cg-runtime on both backends and by
 /// `cooperative_groups::host`, as the GPU would refuse it.
 ///
+/// `#[kernel(launch_bounds(MAX_THREADS, MIN_BLOCKS, sm_NN))]` asks for
+/// `MIN_BLOCKS` only in the PTX built for `sm_NN`
+/// (`cfg(target_feature = "sm_NN")`); the PTX of the other SMs declares
+/// `.maxntid` alone. CUDA code does this with `__CUDA_ARCH__` (CUB's
+/// tuning policies are per architecture): how many blocks fit on an SM
+/// depends on its shared memory and register file, and a bound that one
+/// SM meets may make ptxas spill on another.
+///
 /// ```ignore
 /// #[kernel(launch_bounds(256, 3))]
 /// pub fn pass(keys: GlobalSlice<u32>, out: OwnedSlice<u32>) { /* … */ }
@@ -84,11 +92,14 @@ pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
 }
 
 /// `launch_bounds(MAX_THREADS)` or `launch_bounds(MAX_THREADS,
-/// MIN_BLOCKS)`: CUDA's `__launch_bounds__`, as integer literals.
-#[derive(Clone, Copy)]
+/// MIN_BLOCKS)`: CUDA's `__launch_bounds__`, as integer literals; with
+/// `sm_NN` after them, `MIN_BLOCKS` holds for that SM's PTX only.
+#[derive(Clone)]
 struct Bounds {
     max_threads: u32,
     min_blocks: u32,
+    /// `sm_NN`: the target feature under which `min_blocks` applies.
+    only_on: Option<String>,
 }
 
 /// The attribute's arguments: `instances(…)` and `launch_bounds(…)`, each
@@ -112,20 +123,35 @@ impl Parse for KernelAttr {
                 input.parse::<syn::Ident>()?;
                 let content;
                 syn::parenthesized!(content in input);
-                let args = content.parse_terminated(syn::LitInt::parse, Token![,])?;
-                let vals: Vec<u32> = args
-                    .iter()
-                    .map(|l| l.base10_parse::<u32>())
-                    .collect::<syn::Result<_>>()?;
+                let args = content.parse_terminated(BoundsArg::parse, Token![,])?;
+                let arity = || {
+                    syn::Error::new(
+                        kw.span(),
+                        "`launch_bounds(MAX_THREADS)`, `launch_bounds(MAX_THREADS, MIN_BLOCKS)` \
+                         or `launch_bounds(MAX_THREADS, MIN_BLOCKS, sm_NN)`",
+                    )
+                };
+                let mut vals = Vec::new();
+                let mut only_on = None;
+                for (i, a) in args.iter().enumerate() {
+                    match a {
+                        BoundsArg::Int(l) if only_on.is_none() => {
+                            vals.push(l.base10_parse::<u32>()?)
+                        }
+                        BoundsArg::Sm(sm) if i == 2 => only_on = Some(sm.to_string()),
+                        BoundsArg::Sm(sm) => {
+                            return Err(syn::Error::new(
+                                sm.span(),
+                                "`sm_NN` comes third, after MAX_THREADS and MIN_BLOCKS",
+                            ));
+                        }
+                        BoundsArg::Int(_) => return Err(arity()),
+                    }
+                }
                 let (max_threads, min_blocks) = match vals[..] {
                     [t] => (t, 0),
                     [t, b] => (t, b),
-                    _ => {
-                        return Err(syn::Error::new(
-                            kw.span(),
-                            "`launch_bounds(MAX_THREADS)` or `launch_bounds(MAX_THREADS, MIN_BLOCKS)`",
-                        ));
-                    }
+                    _ => return Err(arity()),
                 };
                 if !(1..=1024).contains(&max_threads) {
                     return Err(syn::Error::new(
@@ -136,6 +162,7 @@ impl Parse for KernelAttr {
                 attr.bounds = Some(Bounds {
                     max_threads,
                     min_blocks,
+                    only_on,
                 });
             } else {
                 return Err(syn::Error::new(
@@ -149,6 +176,41 @@ impl Parse for KernelAttr {
             input.parse::<Token![,]>()?;
         }
         Ok(attr)
+    }
+}
+
+/// One argument of `launch_bounds(…)`: an integer literal, or the
+/// `sm_NN` that limits `MIN_BLOCKS` to one SM's PTX.
+enum BoundsArg {
+    Int(syn::LitInt),
+    Sm(syn::Ident),
+}
+
+impl BoundsArg {
+    fn span(&self) -> proc_macro2::Span {
+        match self {
+            BoundsArg::Int(l) => l.span(),
+            BoundsArg::Sm(id) => id.span(),
+        }
+    }
+}
+
+impl Parse for BoundsArg {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        if input.peek(syn::LitInt) {
+            return Ok(BoundsArg::Int(input.parse()?));
+        }
+        let id: syn::Ident = input.parse()?;
+        let digits = id.to_string();
+        match digits.strip_prefix("sm_") {
+            Some(d) if !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()) => {
+                Ok(BoundsArg::Sm(id))
+            }
+            _ => Err(syn::Error::new(
+                id.span(),
+                "expected an integer literal or `sm_NN` (e.g. `sm_90`)",
+            )),
+        }
     }
 }
 
@@ -280,7 +342,7 @@ fn expand_generic(
         } else {
             syn::parse_quote!({ #generic::<#(#args),*>(#(#names),*) })
         };
-        out.extend(expand_kernel(inner, bounds)?);
+        out.extend(expand_kernel(inner, bounds.clone())?);
     }
     // The generic function itself: a function both backends inline, `unsafe`
     // if a raw pointer parameter makes the kernel `unsafe`.
@@ -519,15 +581,27 @@ fn expand_kernel(func: ItemFn, bounds: Option<Bounds>) -> syn::Result<proc_macro
         Some(Bounds {
             max_threads,
             min_blocks,
+            only_on,
         }) => {
             let mark = format!("// cg-launch-bounds {name_lit} {max_threads} {min_blocks}");
-            (
-                quote! {
+            let asm = match only_on {
+                None => quote! {
                     // SAFETY: a PTX comment: no instruction.
                     unsafe { ::core::arch::asm!(#mark, options(nomem, nostack, preserves_flags)) };
                 },
-                quote!(.with_launch_bounds(#max_threads, #min_blocks)),
-            )
+                Some(sm) => {
+                    let plain = format!("// cg-launch-bounds {name_lit} {max_threads} 0");
+                    quote! {
+                        // SAFETY: a PTX comment: no instruction.
+                        #[cfg(target_feature = #sm)]
+                        unsafe { ::core::arch::asm!(#mark, options(nomem, nostack, preserves_flags)) };
+                        // SAFETY: a PTX comment: no instruction.
+                        #[cfg(not(target_feature = #sm))]
+                        unsafe { ::core::arch::asm!(#plain, options(nomem, nostack, preserves_flags)) };
+                    }
+                }
+            };
+            (asm, quote!(.with_launch_bounds(#max_threads, #min_blocks)))
         }
         None => (quote!(), quote!()),
     };
