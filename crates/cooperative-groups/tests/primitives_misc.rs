@@ -229,6 +229,7 @@ proptest! {
     #[test]
     fn histograms(s in prop::collection::vec(0u64..300, 512), few in prop::collection::vec(0u64..3, 512), reps in 1usize..3) {
         histogram::<u8, 64, 4, 256>(&s.iter().map(|x| x % 256).collect::<Vec<_>>(), reps);
+        histogram::<u8, 512, 1, 256>(&s.iter().map(|x| x % 256).collect::<Vec<_>>(), reps);
         histogram::<u16, 32, 5, 200>(&s, reps);
         histogram::<u32, 96, 3, 7>(&few, reps);
         histogram::<u8, 128, 2, 16>(&few, reps);

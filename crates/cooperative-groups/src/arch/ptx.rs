@@ -776,6 +776,29 @@ pub unsafe fn st_shared_u32(addr: SharedAddr, v: u32) {
     unsafe { asm!("st.shared.b32 [{0}], {1};", in(reg32) addr, in(reg32) v, options(nostack)) };
 }
 
+/// 32-bit shared-memory store under a predicate (`@p st.shared.b32`):
+/// nothing is stored when `cond` is false. A predicated store is what
+/// nvcc emits for `if (c) smem[i] = v;`; a branch around the store costs
+/// a reconvergence point, and an unconditional store to a dummy word costs
+/// a shared-memory access (and bank conflicts) for every lane.
+///
+/// # Safety
+/// When `cond` holds, `addr` must be a valid, 4-byte aligned shared
+/// address of this block.
+#[inline(always)]
+pub unsafe fn st_shared_u32_if(cond: bool, addr: SharedAddr, v: u32) {
+    // SAFETY: the caller passes a valid shared address where the store happens.
+    unsafe {
+        asm!(
+            "{{ .reg .pred p; setp.ne.b32 p, {c}, 0; @p st.shared.b32 [{a}], {v}; }}",
+            c = in(reg32) cond as u32,
+            a = in(reg32) addr,
+            v = in(reg32) v,
+            options(nostack)
+        )
+    };
+}
+
 /// Two consecutive 32-bit words to shared memory (`st.shared.v2.b32`).
 ///
 /// # Safety

@@ -437,6 +437,20 @@ pub unsafe fn st_shared_u32(addr: SharedAddr, v: u32) {
     note_store(addr, 4);
 }
 
+/// 32-bit shared-memory store under a predicate: nothing is stored (or
+/// recorded) when `cond` is false.
+///
+/// # Safety
+/// When `cond` holds, `addr` must be valid and 4-byte aligned.
+#[track_caller]
+#[inline]
+pub unsafe fn st_shared_u32_if(cond: bool, addr: SharedAddr, v: u32) {
+    if cond {
+        // SAFETY: the caller's contract, `cond` holding.
+        unsafe { st_shared_u32(addr, v) };
+    }
+}
+
 /// Two consecutive 32-bit words to shared memory.
 ///
 /// # Safety

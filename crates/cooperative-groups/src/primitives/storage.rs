@@ -326,6 +326,16 @@ impl Smem {
         }
     }
 
+    /// Stores the word `v` at byte offset `off` (a multiple of 4) when
+    /// `cond` holds: a predicated store, no branch.
+    #[inline(always)]
+    #[track_caller]
+    pub(crate) fn store_if(self, cond: bool, off: u32, v: u32) {
+        // SAFETY: inside the primitive's storage where `cond` holds (its
+        // callers' offsets stay below `TEMP_BYTES`), 4-byte aligned.
+        unsafe { arch::st_shared_u32_if(cond, arch::shared_add(self.base, off), v) };
+    }
+
     /// Loads the `T` at byte offset `off` (see [`store`](Self::store)).
     #[inline(always)]
     #[track_caller]

@@ -114,7 +114,7 @@ pub struct BlockHistogram<
 }
 
 /// The sort algorithm's storage: the sort's and the shuffle's, then each
-/// bin's run start and end, and a spare word per thread.
+/// bin's run start and end.
 const fn sort_parts<const BLOCK: u32, const ITEMS: usize>() -> (usize, usize) {
     let sort =
         <BlockRadixSort<u16, BLOCK, ITEMS> as NeedsTempStorage>::TEMP_BYTES.next_multiple_of(16);
@@ -140,8 +140,8 @@ impl<T, const BLOCK: u32, const ITEMS: usize, const BINS: usize, A: HistogramAlg
 {
     const TEMP_BYTES: usize = if A::SORT {
         let (s, h) = sort_parts::<BLOCK, ITEMS>();
-        // Run starts and ends, and a spare word per thread.
-        s + h + 4 * (2 * BINS + BLOCK as usize)
+        // Run starts and ends.
+        s + h + 4 * 2 * BINS
     } else {
         0
     };
@@ -258,20 +258,21 @@ impl<
         let shuffle =
             BlockShuffle::<u16, BLOCK>::from_parts(rank, self.smem.offset(sort_bytes as u32));
         let prev = shuffle.up(&keys, keys[0]);
-        // Straight-line stores, as CUB's predicated ones: an item that
-        // starts no run (or ends none) writes the caller's own spare word
-        // instead (branches around each store cost a reconvergence point
-        // per item: 1.09× CUB's time at 256 threads on the H200). A bin
-        // test only where clamped samples (the value `BINS`) can occur.
-        let spare = 4 * (2 * BINS as u32 + rank);
+        // Predicated stores, as CUB's: only an item that starts (ends) a
+        // run stores. Branches around each store cost a reconvergence
+        // point per item (1.09× CUB's time at 256 threads on the H200);
+        // unconditional stores of the others to a spare word cost every
+        // lane a shared-memory access and bank conflicts with the heads'
+        // (1.07–1.09×). A bin test only where clamped samples (the value
+        // `BINS`) can occur.
         unroll!(i in 0..ITEMS => {
             let pos = rank * ITEMS as u32 + i as u32;
             let (cur, before) = (keys[i] as u32, prev[i] as u32);
             let head = pos == 0 || cur != before;
             let starts = head && (!clamp || (cur as usize) < BINS);
             let ends = head && pos > 0 && (!clamp || (before as usize) < BINS);
-            runs.store(if starts { begin_at(cur) } else { spare }, pos);
-            runs.store(if ends { end_at(before) } else { spare }, pos);
+            runs.store_if(starts, begin_at(cur), pos);
+            runs.store_if(ends, end_at(before), pos);
         });
         sync();
         let mut b = rank;
