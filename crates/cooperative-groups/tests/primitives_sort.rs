@@ -192,6 +192,8 @@ proptest! {
         radix::<u32, 128, 4, 4>(&s, o);
         radix::<u32, 64, 8, 4>(&s, o);
         radix::<u32, 96, 3, 5>(&s, o);
+        // 512 threads and more keep part of the raking segment in registers.
+        radix::<u32, 512, 2, 4>(&s, o);
     }
 
     #[test]
@@ -200,6 +202,7 @@ proptest! {
         radix::<i8, 33, 2, 3>(&s, Opts { begin: 0, end: 8, ..o8 });
         radix::<i16, 32, 4, 8>(&s, o16);
         radix::<u16, 64, 2, 1>(&s, Opts { begin: 0, end: 16, ..o16 });
+        radix::<u8, 1024, 1, 4>(&s, o8);
     }
 
     #[test]
