@@ -54,6 +54,17 @@ pub trait ReduceOp<T>: Copy {
     /// integers (used on sm_80+).
     #[doc(hidden)]
     const REDUX: Option<ReduxOp> = None;
+
+    /// `a` with `b` taken back out (`x` where `x ⊕ b == a`), where the
+    /// operator has an exact inverse (integer `+`: wrapping `-`): an
+    /// exclusive scan is then the inclusive one less the thread's own
+    /// value, one shuffle fewer (CUB's `ExclusiveSum` does this).
+    #[doc(hidden)]
+    #[inline(always)]
+    fn uncombine(&self, a: T, b: T) -> Option<T> {
+        let _ = (a, b);
+        None
+    }
 }
 
 /// A closure as an operator (CUDA's lambdas). Not [`EXACT`](ReduceOp::EXACT):
@@ -108,6 +119,10 @@ macro_rules! int_ops {
             }
             const EXACT: bool = true;
             const REDUX: Option<ReduxOp> = if $redux { Some(ReduxOp::Add) } else { None };
+            #[inline(always)]
+            fn uncombine(&self, a: $t, b: $t) -> Option<$t> {
+                Some(a.wrapping_sub(b))
+            }
         }
         impl ReduceOp<$t> for Less {
             #[inline(always)]

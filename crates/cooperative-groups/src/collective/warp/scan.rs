@@ -56,6 +56,11 @@ pub(crate) fn seg_inclusive_pred<T: ShflValue, Op: ReduceOp<T>>(s: Seg, mut v: T
 #[track_caller]
 pub(crate) fn seg_exclusive<T: ShflValue, Op: ReduceOp<T>>(s: Seg, v: T, op: Op) -> T {
     let inc = seg_inclusive::<T, Op>(s, v, op);
+    // Integer sums: the inclusive value less the own (0 at rank 0, the
+    // identity), no shuffle.
+    if let Some(e) = op.uncombine(inc, v) {
+        return e;
+    }
     let below = seg_shfl_up_raw(s, inc, 1);
     if s.rank() == 0 { op.identity() } else { below }
 }
