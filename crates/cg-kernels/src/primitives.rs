@@ -149,19 +149,20 @@ fn exchange_body<const B: u32, const WARP: bool, L: NeedsTempStorage>(
     }
 }
 
-/// Radix-sort rounds on whole tiles (one tile per block): `sort_round`
-/// sorts the keys once (and moves what it holds with them); the keys are
-/// xor-ed with a round constant before each round but the first.
+/// Sort rounds on whole tiles of `N` keys per thread (one tile per
+/// block): `sort_round` sorts the keys once (and moves what it holds with
+/// them); the keys are xor-ed with a round constant before each round but
+/// the first, then (`SYNC`) the block syncs.
 #[inline(always)]
 #[track_caller]
-fn radix_rounds<const B: u32>(
+fn sort_rounds<const B: u32, const N: usize, const SYNC: bool>(
     input: *const u32,
     n: u32,
     reps: u32,
-    mut sort_round: impl FnMut(&mut [u32; ITEMS]),
-) -> Option<(u32, usize, [u32; ITEMS])> {
+    mut sort_round: impl FnMut(&mut [u32; N]),
+) -> Option<(u32, usize, [u32; N])> {
     let block = this_thread_block().with_threads::<B>();
-    let tile = B as usize * ITEMS;
+    let tile = B as usize * N;
     let base = block_idx().x as usize * tile;
     if base + tile > n as usize {
         return None;
@@ -169,18 +170,33 @@ fn radix_rounds<const B: u32>(
     // SAFETY: the tile lies inside the `n` inputs.
     let src = unsafe { core::slice::from_raw_parts(input.add(base), tile) };
     let r = block.thread_rank();
-    let mut keys: [u32; ITEMS] = direct::load_blocked(r, src);
+    let mut keys: [u32; N] = direct::load_blocked(r, src);
     for round in 0..reps {
         if round > 0 {
             let k = round_key(round);
             for v in keys.iter_mut() {
                 *v ^= k;
             }
-            block.sync();
+            if SYNC {
+                block.sync();
+            }
         }
         sort_round(&mut keys);
     }
     Some((r, base, keys))
+}
+
+/// Radix-sort rounds: [`sort_rounds`] of [`ITEMS`] keys, the block synced
+/// before each round but the first.
+#[inline(always)]
+#[track_caller]
+fn radix_rounds<const B: u32>(
+    input: *const u32,
+    n: u32,
+    reps: u32,
+    sort_round: impl FnMut(&mut [u32; ITEMS]),
+) -> Option<(u32, usize, [u32; ITEMS])> {
+    sort_rounds::<B, ITEMS, true>(input, n, reps, sort_round)
 }
 
 /// [`radix_rounds`] of keys only.
