@@ -633,6 +633,9 @@ struct Bench<'a> {
     output: Buffer<u32>,
     /// Elements per experiment (smaller on the simulator).
     n: fn(&Exp) -> u32,
+    /// The last model computed, by (experiment, block size, `n`): both
+    /// sides of a kernel are verified one after the other.
+    model: Option<((usize, u32, u32), Vec<u32>)>,
 }
 
 impl Bench<'_> {
@@ -680,16 +683,22 @@ impl Bench<'_> {
         let n = (self.n)(e);
         self.output.zero()?;
         self.launch(v, true)?;
-        let want = model(e, v.block, &self.host_input, n, e.reps);
+        let key = (v.exp, v.block, n);
+        let want = match self.model.take() {
+            Some((k, want)) if k == key => want,
+            _ => model(e, v.block, &self.host_input, n, e.reps),
+        };
         let got = self.output.to_vec()?;
         let got = &got[..want.len()];
-        Ok(match got.iter().zip(&want).position(|(a, b)| a != b) {
+        let r = match got.iter().zip(&want).position(|(a, b)| a != b) {
             None => (true, format!("{} outputs equal to the model", want.len())),
             Some(i) => (
                 false,
                 format!("output {i}: {} where the model has {}", got[i], want[i]),
             ),
-        })
+        };
+        self.model = Some((key, want));
+        Ok(r)
     }
 }
 
@@ -780,6 +789,7 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
             host_input,
             output: backend.alloc(2 * smax as usize)?,
             n: sim_n,
+            model: None,
         };
         let mut bad = Vec::new();
         for v in variants(false) {
@@ -829,6 +839,7 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
         host_input,
         output: backend.alloc(2 * max as usize)?,
         n: if small { sim_n } else { gpu_n },
+        model: None,
     };
     let vars = variants(true);
     let mut checks = Vec::new();
@@ -1178,6 +1189,7 @@ mod tests {
             host_input,
             output: backend.alloc(2 * smax as usize).unwrap(),
             n: sim_n,
+            model: None,
         };
         for (exp, e) in EXPS.iter().enumerate() {
             let (ok, what) = b
