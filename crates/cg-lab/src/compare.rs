@@ -307,7 +307,7 @@ fn experiment_names() -> impl Iterator<Item = &'static str> {
     ])
 }
 
-/// CUB's block primitives against the library's (`compare_prims`): their
+/// CUB's block and warp primitives against the library's (`compare_prims`): their
 /// own sizes and block sizes; verified on the simulator when there is no
 /// GPU.
 const PRIMITIVES: &str = "primitives";

@@ -68,7 +68,7 @@ impl<K: ShflValue, const BLOCK: u32, const N: usize, V> BlockMergeSort<K, BLOCK,
     #[track_caller]
     pub fn sort<F: Fn(&K, &K) -> bool>(&self, keys: &mut [K; N], less: F) {
         let mut none = [0u8; N];
-        self.run::<u8, F, false>(keys, &mut none, BLOCK as usize * N, None, less);
+        self.run::<u8, F, false, true>(keys, &mut none, BLOCK as usize * N, None, less);
     }
 
     /// `Sort(keys, less, valid_items, oob_default)`: the block's first
@@ -83,12 +83,12 @@ impl<K: ShflValue, const BLOCK: u32, const N: usize, V> BlockMergeSort<K, BLOCK,
         less: F,
     ) {
         let mut none = [0u8; N];
-        self.run::<u8, F, false>(keys, &mut none, valid, Some(oob), less);
+        self.run::<u8, F, false, false>(keys, &mut none, valid, Some(oob), less);
     }
 
     #[inline(always)]
     #[track_caller]
-    fn run<U: ShflValue, F: Fn(&K, &K) -> bool, const PAIRS: bool>(
+    fn run<U: ShflValue, F: Fn(&K, &K) -> bool, const PAIRS: bool, const FULL: bool>(
         &self,
         keys: &mut [K; N],
         values: &mut [U; N],
@@ -97,15 +97,15 @@ impl<K: ShflValue, const BLOCK: u32, const N: usize, V> BlockMergeSort<K, BLOCK,
         less: F,
     ) {
         let tile = BLOCK as usize * N;
-        let valid = valid.min(tile);
+        let valid = if FULL { tile } else { valid.min(tile) };
         let rank = self.rank;
-        thread_sort(rank, keys, values, valid, oob, &less);
+        thread_sort::<K, U, F, FULL, N>(rank, keys, values, valid, oob, &less);
         let vsmem = values_smem::<K>(self.smem, tile);
         let mut run = N;
         if BLOCK.is_multiple_of(32) && BLOCK > 32 {
             // The warp's passes, in its part of the storage.
             let first = (rank / 32) as usize * 32 * N;
-            merge_passes::<K, U, F, _, PAIRS, N>(
+            merge_passes::<K, U, F, _, PAIRS, FULL, N>(
                 self.smem.offset((first * size_of::<K>()) as u32),
                 vsmem.offset((first * size_of::<U>()) as u32),
                 rank & 31,
@@ -119,7 +119,7 @@ impl<K: ShflValue, const BLOCK: u32, const N: usize, V> BlockMergeSort<K, BLOCK,
             );
             run = 32 * N;
         }
-        merge_passes::<K, U, F, _, PAIRS, N>(
+        merge_passes::<K, U, F, _, PAIRS, FULL, N>(
             self.smem,
             vsmem,
             rank,
@@ -144,7 +144,7 @@ impl<K: ShflValue, const BLOCK: u32, const N: usize, V: ShflValue> BlockMergeSor
         values: &mut [V; N],
         less: F,
     ) {
-        self.run::<V, F, true>(keys, values, BLOCK as usize * N, None, less);
+        self.run::<V, F, true, true>(keys, values, BLOCK as usize * N, None, less);
     }
 
     /// [`sort_pairs`](Self::sort_pairs) of the block's first `valid` items;
@@ -160,6 +160,6 @@ impl<K: ShflValue, const BLOCK: u32, const N: usize, V: ShflValue> BlockMergeSor
         oob: K,
         less: F,
     ) {
-        self.run::<V, F, true>(keys, values, valid, Some(oob), less);
+        self.run::<V, F, true, false>(keys, values, valid, Some(oob), less);
     }
 }

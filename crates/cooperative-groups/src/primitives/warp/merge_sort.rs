@@ -83,7 +83,7 @@ where
     #[track_caller]
     pub fn sort<F: Fn(&K, &K) -> bool>(&self, keys: &mut [K; N], less: F) {
         let mut none = [0u8; N];
-        self.run::<u8, F, false>(keys, &mut none, W as usize * N, None, less);
+        self.run::<u8, F, false, true>(keys, &mut none, W as usize * N, None, less);
     }
 
     /// Sorts the tile's first `valid` keys (the same `valid` in every
@@ -98,12 +98,12 @@ where
         less: F,
     ) {
         let mut none = [0u8; N];
-        self.run::<u8, F, false>(keys, &mut none, valid, Some(oob), less);
+        self.run::<u8, F, false, false>(keys, &mut none, valid, Some(oob), less);
     }
 
     #[inline(always)]
     #[track_caller]
-    fn run<U: ShflValue, F: Fn(&K, &K) -> bool, const PAIRS: bool>(
+    fn run<U: ShflValue, F: Fn(&K, &K) -> bool, const PAIRS: bool, const FULL: bool>(
         &self,
         keys: &mut [K; N],
         values: &mut [U; N],
@@ -112,11 +112,11 @@ where
         less: F,
     ) {
         let tile = W as usize * N;
-        let valid = valid.min(tile);
+        let valid = if FULL { tile } else { valid.min(tile) };
         let rank = self.lanes.rank;
-        thread_sort(rank, keys, values, valid, oob, &less);
+        thread_sort::<K, U, F, FULL, N>(rank, keys, values, valid, oob, &less);
         let lanes = self.lanes;
-        merge_passes::<K, U, F, _, PAIRS, N>(
+        merge_passes::<K, U, F, _, PAIRS, FULL, N>(
             self.smem,
             values_smem::<K>(self.smem, tile),
             rank,
@@ -144,7 +144,7 @@ where
         values: &mut [V; N],
         less: F,
     ) {
-        self.run::<V, F, true>(keys, values, W as usize * N, None, less);
+        self.run::<V, F, true, true>(keys, values, W as usize * N, None, less);
     }
 
     /// [`sort_pairs`](Self::sort_pairs) of the first `valid` items; the
@@ -160,7 +160,7 @@ where
         oob: K,
         less: F,
     ) {
-        self.run::<V, F, true>(keys, values, valid, Some(oob), less);
+        self.run::<V, F, true, false>(keys, values, valid, Some(oob), less);
     }
 }
 
@@ -171,9 +171,16 @@ pub(crate) fn values_smem<K>(s: Smem, positions: usize) -> Smem {
 }
 
 /// The thread's step: out-of-bounds items (tile positions `valid` or
-/// beyond) get `oob`; the valid ones are sorted among themselves.
+/// beyond) get `oob`; the valid ones are sorted among themselves. `FULL`:
+/// every item is valid (known when compiled).
 #[inline(always)]
-pub(crate) fn thread_sort<K: Copy, U: Copy, F: Fn(&K, &K) -> bool, const N: usize>(
+pub(crate) fn thread_sort<
+    K: Copy,
+    U: Copy,
+    F: Fn(&K, &K) -> bool,
+    const FULL: bool,
+    const N: usize,
+>(
     rank: u32,
     keys: &mut [K; N],
     values: &mut [U; N],
@@ -182,7 +189,7 @@ pub(crate) fn thread_sort<K: Copy, U: Copy, F: Fn(&K, &K) -> bool, const N: usiz
     less: &F,
 ) {
     let base = rank as usize * N;
-    if base + N <= valid {
+    if FULL || base + N <= valid {
         crate::primitives::thread::sort_network(keys, values, less);
         return;
     }
@@ -215,7 +222,10 @@ pub(crate) fn thread_sort<K: Copy, U: Copy, F: Fn(&K, &K) -> bool, const N: usiz
 /// whose sorted runs of `run` items (each thread's `N`, or a whole warp's)
 /// become one, in `keys_smem` / `values_smem` (room for `threads · N`
 /// each), `sync` the group's barrier. Items at positions `valid` or
-/// beyond are out of bounds (after every valid one in each run).
+/// beyond are out of bounds (after every valid one in each run). `FULL`:
+/// every item is valid (`valid` is the tile; known when compiled), and
+/// each thread merges as CUB's `SerialMerge` does: the next key of each
+/// run in a register, one shared load per item.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 #[track_caller]
@@ -225,6 +235,7 @@ pub(crate) fn merge_passes<
     F: Fn(&K, &K) -> bool,
     S: Fn(),
     const PAIRS: bool,
+    const FULL: bool,
     const N: usize,
 >(
     keys_smem: Smem,
@@ -238,17 +249,21 @@ pub(crate) fn merge_passes<
     less: &F,
     sync: &S,
 ) {
-    let tile = threads * N;
+    // Positions as `u32` (a tile has at most 1024 · N of them): 32-bit
+    // compares and selects where `usize` took two of each.
+    let tile = (threads * N) as u32;
+    let valid = valid.min(tile as usize) as u32;
+    let n = N as u32;
     let ks = size_of::<K>() as u32;
     let vs = size_of::<U>() as u32;
     let vector_k = (N * size_of::<K>()).is_multiple_of(16);
     let vector_v = (N * size_of::<U>()).is_multiple_of(16);
-    let mine = rank as usize * N;
-    let mut s = run;
+    let mine = rank * n;
+    let mut s = run as u32;
     while s < tile {
-        keys_smem.store_run(mine as u32 * ks, keys, vector_k);
+        keys_smem.store_run(mine * ks, keys, vector_k);
         if PAIRS {
-            values_smem.store_run(mine as u32 * vs, values, vector_v);
+            values_smem.store_run(mine * vs, values, vector_v);
         }
         sync();
         // The caller's two runs, A then B, and its place in their merge.
@@ -257,11 +272,17 @@ pub(crate) fn merge_passes<
         let pa = s.min(tile - a0);
         let b0 = a0 + pa;
         let pb = s.min(tile - b0);
-        let va = valid.saturating_sub(a0).min(pa);
-        let vb = valid.saturating_sub(b0).min(pb);
-        let key = |p: usize| -> K { keys_smem.load(p as u32 * ks) };
+        let (va, vb) = if FULL {
+            (pa, pb)
+        } else {
+            (
+                valid.saturating_sub(a0).min(pa),
+                valid.saturating_sub(b0).min(pb),
+            )
+        };
+        let key = |p: u32| -> K { keys_smem.load(p * ks) };
         let d = mine - start;
-        let dv = d.min(va + vb);
+        let dv = if FULL { d } else { d.min(va + vb) };
         // Merge path: the largest `ia` whose A items precede the B item
         // they are compared with (ties: A first).
         let mut lo = dv.saturating_sub(vb);
@@ -274,10 +295,42 @@ pub(crate) fn merge_passes<
                 lo = mid + 1;
             }
         }
+        if FULL {
+            // Every item valid: `dv == d < pa + pb`, no out-of-bounds tail.
+            // Run A is `a0 .. a0 + pa`, B `b0 .. b0 + pb`; a key past its
+            // run is read clamped to the tile and never taken.
+            let (a_end, b_end, last) = (a0 + pa, b0 + pb, tile - 1);
+            let (mut ia, mut ib) = (a0 + lo, b0 + dv - lo);
+            let mut ka = key(ia.min(last));
+            let mut kb = key(ib.min(last));
+            let mut i = 0;
+            while i < N {
+                // Ties take A's key first (stable).
+                let take_b = ib < b_end && (ia >= a_end || less(&kb, &ka));
+                let src = if take_b { ib } else { ia };
+                keys[i] = if take_b { kb } else { ka };
+                if PAIRS {
+                    values[i] = values_smem.load(src * vs);
+                }
+                if i + 1 < N {
+                    if take_b {
+                        ib += 1;
+                        kb = key(ib.min(last));
+                    } else {
+                        ia += 1;
+                        ka = key(ia.min(last));
+                    }
+                }
+                i += 1;
+            }
+            sync();
+            s *= 2;
+            continue;
+        }
         let (mut ia, mut ib) = (lo, dv - lo);
         let mut i = 0;
         while i < N {
-            let pos = d + i;
+            let pos = d + i as u32;
             let src = if pos < va + vb {
                 let take_a = ib >= vb || (ia < va && !less(&key(b0 + ib), &key(a0 + ia)));
                 if take_a {
@@ -296,9 +349,9 @@ pub(crate) fn merge_passes<
                     b0 + vb + (j - (pa - va))
                 }
             };
-            keys[i] = keys_smem.load(src as u32 * ks);
+            keys[i] = keys_smem.load(src * ks);
             if PAIRS {
-                values[i] = values_smem.load(src as u32 * vs);
+                values[i] = values_smem.load(src * vs);
             }
             i += 1;
         }
