@@ -94,11 +94,11 @@ impl<const BLOCK: u32, const ITEMS: usize, const RADIX_BITS: u32>
     /// the rest are loaded again. Blocks of 512 or more threads hold at
     /// most two blocks per SM at up to 64 registers, and without it their
     /// sorts issued 8 % more shared loads than CUB's (1.015× its time for
-    /// pairs at 512 threads on the H200); six words keep the 512-thread
-    /// pairs' sort at 62 registers (all nine: 69, one block per SM).
+    /// pairs at 512 threads on the H200); four words keep the 512-thread
+    /// pairs' sort at 63 registers (all nine: 69, one block per SM).
     /// Smaller blocks keep the registers, which decide how many of them an
     /// SM holds.
-    const MEMOIZE: usize = if BLOCK >= 512 { 6 } else { 0 };
+    const MEMOIZE: usize = if BLOCK >= 512 { 4 } else { 0 };
 
     #[inline(always)]
     #[track_caller]
