@@ -177,7 +177,7 @@ fn exchange_body<const B: u32, const WARP: bool, L: NeedsTempStorage>(
     }
     // SAFETY: the tile lies inside the `n` inputs.
     let src = unsafe { core::slice::from_raw_parts(input.add(base), tile) };
-    let r = block.thread_rank();
+    let r = rank_in(&block);
     let ex = BlockExchange::<u32, B, ITEMS>::new(&block, temp);
     let (lane, wbase) = (r & 31, (r / 32) as usize * 32 * ITEMS);
     let mut x: [u32; ITEMS] = if WARP {
@@ -290,7 +290,7 @@ fn radix_pairs_body<const B: u32, L: NeedsTempStorage>(
     reps: u32,
 ) {
     let block = this_thread_block().with_threads::<B>();
-    let r = block.thread_rank();
+    let r = rank_in(&block);
     let mut values: [u32; ITEMS] = core::array::from_fn(|i| r * ITEMS as u32 + i as u32);
     let sort = BlockRadixSort::<u32, B, ITEMS, u32>::new(&block, temp);
     let done = radix_rounds::<B>(input, n, reps, |k| sort.sort_pairs(k, &mut values));
@@ -322,7 +322,7 @@ fn histo_body<const B: u32, A: HistogramAlgorithm, L: NeedsTempStorage>(
     let tiles = n as usize / tile;
     // SAFETY: the launcher passes `n` readable bytes.
     let bytes = unsafe { core::slice::from_raw_parts(input.cast::<u8>(), n as usize) };
-    let r = block.thread_rank();
+    let r = rank_in(&block);
     let mut t = block_idx().x as usize;
     while t < tiles {
         let samples: [u8; HISTO_ITEMS] = direct::load_blocked(r, &bytes[t * tile..]);
@@ -444,6 +444,19 @@ sized!(512, prim_copy_direct_512 PRIM_COPY_DIRECT_512, prim_copy_striped_512 PRI
     prim_radix_pairs_512 PRIM_RADIX_PAIRS_512, prim_histo_atomic_512 PRIM_HISTO_ATOMIC_512,
     prim_histo_sort_512 PRIM_HISTO_SORT_512);
 
+/// The caller's rank in a block of `B` threads, as `rank % B`: the same
+/// value (the rank is below `B`), but the compiler then knows that it is
+/// below `B` and drops the bounds checks of the tile's slices (`rank · N +
+/// i < B · N`), as CUB's twins index raw pointers unchecked. Such a check
+/// is a branch to `trap` that ptxas must treat as divergent: it put a
+/// `WARPSYNC` before every barrier of the rounds after it (the 8-item warp
+/// reduce: 472 static SASS instructions with it, 144 without; CUB's 136).
+/// (`B` is a power of two here: one `and`.)
+#[inline(always)]
+fn rank_in<const B: u32>(block: &ThreadBlock<B>) -> u32 {
+    block.thread_rank() % B
+}
+
 /// A whole tile of `N` items per thread at the start of block `block_idx`
 /// (`None` for a block past the last whole tile), its base, and the
 /// caller's blocked items of it.
@@ -521,7 +534,7 @@ fn discontinuity_body<const B: u32, const K: u32, L: NeedsTempStorage>(
     reps: u32,
 ) {
     let block = this_thread_block().with_threads::<B>();
-    let r = block.thread_rank();
+    let r = rank_in(&block);
     let Some((base, mut x)) = whole_tile::<B, ITEMS>(input, n, r) else {
         return;
     };
@@ -553,7 +566,7 @@ fn adjacent_body<const B: u32, const K: u32, const RIGHT: bool, L: NeedsTempStor
     reps: u32,
 ) {
     let block = this_thread_block().with_threads::<B>();
-    let r = block.thread_rank();
+    let r = rank_in(&block);
     let Some((base, mut x)) = whole_tile::<B, ITEMS>(input, n, r) else {
         return;
     };
@@ -598,7 +611,7 @@ fn shuffle_body<const B: u32, const K: u32, L: NeedsTempStorage>(
     reps: u32,
 ) {
     let block = this_thread_block().with_threads::<B>();
-    let r = block.thread_rank();
+    let r = rank_in(&block);
     let Some((base, mut x)) = whole_tile::<B, ITEMS>(input, n, r) else {
         return;
     };
@@ -644,7 +657,7 @@ fn rld_body<const B: u32, L: NeedsTempStorage>(
     reps: u32,
 ) {
     let block = this_thread_block().with_threads::<B>();
-    let r = block.thread_rank();
+    let r = rank_in(&block);
     let Some((_, words)) = whole_tile::<B, RLD_RUNS>(input, n, r) else {
         return;
     };
@@ -692,7 +705,7 @@ fn block_reduce_body<const B: u32, const K: u32>(
     reps: u32,
 ) {
     let block = this_thread_block().with_threads::<B>();
-    let r = block.thread_rank();
+    let r = rank_in(&block);
     let Some((base, mut x)) = whole_tile::<B, ITEMS>(input, n, r) else {
         return;
     };
@@ -717,7 +730,7 @@ fn block_scan_body<const B: u32, const K: u32>(
     reps: u32,
 ) {
     let block = this_thread_block().with_threads::<B>();
-    let r = block.thread_rank();
+    let r = rank_in(&block);
     let Some((base, mut x)) = whole_tile::<B, ITEMS>(input, n, r) else {
         return;
     };
@@ -740,7 +753,7 @@ fn warp_reduce_body<const B: u32, const K: u32>(
 ) {
     let block = this_thread_block().with_threads::<B>();
     let warp = tiled_partition::<32>(&block);
-    let r = block.thread_rank();
+    let r = rank_in(&block);
     let Some((base, mut x)) = whole_tile::<B, ITEMS>(input, n, r) else {
         return;
     };
@@ -765,7 +778,7 @@ fn warp_scan_body<const B: u32, const K: u32>(
 ) {
     let block = this_thread_block().with_threads::<B>();
     let warp = tiled_partition::<32>(&block);
-    let r = block.thread_rank();
+    let r = rank_in(&block);
     let Some((base, mut x)) = whole_tile::<B, ITEMS>(input, n, r) else {
         return;
     };
@@ -836,7 +849,7 @@ fn warp_exchange_body<const B: u32, const K: u32, const W: usize>(
     if base + tile > n as usize {
         return;
     }
-    let r = block.thread_rank();
+    let r = rank_in(&block);
     let (lane, wbase) = (r & 31, (r / 32) as usize * 32 * ITEMS);
     // SAFETY: the warp's part of the tile lies inside the `n` inputs.
     let src = unsafe { core::slice::from_raw_parts(input.add(base + wbase), 32 * ITEMS) };
