@@ -103,8 +103,12 @@ impl Core {
         stall_report(&[self.stall_part()])
     }
 
-    /// What a stall report says about this unit's lanes (the report is
-    /// [`stall_report`] over one or several units' parts).
+    /// What a stall report says about this unit's lanes: the whole report
+    /// when the unit is the launch's ([`Core::stall_error`]), one part of
+    /// it when the unit is one cluster of a cooperative launch run in
+    /// segments (`coop::launch_coop`), whose stall the launching thread
+    /// reports over every cluster's part, as the one unit of the whole grid
+    /// would have reported it.
     pub(crate) fn stall_part(&self) -> StallPart {
         let (warps, blocks, clusters) = self.stall_notes();
         StallPart {
@@ -261,6 +265,13 @@ pub(crate) struct StallPart {
     blocks: u32,
     /// Blocks whose every thread exited.
     exited: Vec<Dim3>,
+}
+
+impl StallPart {
+    /// The blocked lane groups (in block and thread order).
+    pub(crate) fn groups(&self) -> &[BlockedGroup] {
+        &self.groups
+    }
 }
 
 /// The report of a stall over `parts`, the units' shares in unit order
