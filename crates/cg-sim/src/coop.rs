@@ -60,7 +60,7 @@ use crate::diagnose::{StallPart, stall_report};
 use crate::race::{Place, Race};
 use crate::sched::{LaunchGuard, UnitLanes, drive};
 use crate::shared::SmemMap;
-use crate::stack::StackPool;
+use crate::stack::{LaneStack, StackPool};
 use crate::state::{CoopShared, Core};
 use crate::{LaunchConfig, LaunchStats, Region, SimDevice, SimError};
 
@@ -109,6 +109,7 @@ impl<'k> CoopWorker<'k> {
         concurrent: bool,
         race_on: bool,
         shared: &Arc<CoopShared>,
+        stacks: StackPool,
     ) -> CoopWorker<'k> {
         let clusters = clusters
             .map(|index| {
@@ -129,7 +130,7 @@ impl<'k> CoopWorker<'k> {
         CoopWorker {
             kernel,
             clusters,
-            stacks: StackPool::new(device.stack_size),
+            stacks,
         }
     }
 
@@ -187,11 +188,17 @@ impl<'k> CoopWorker<'k> {
     }
 }
 
-impl Drop for CoopWorker<'_> {
+impl CoopWorker<'_> {
+    /// Ends the launch on this thread: the lanes unwound, the stacks left.
+    fn into_stacks(mut self) -> Vec<LaneStack> {
+        self.teardown();
+        self.stacks.take_free()
+    }
+
     /// Unwinds the lanes that have not finished, on the thread that ran
     /// them, with their unit installed (their destructors may call into
     /// it), as `run_unit` does for a unit of another launch.
-    fn drop(&mut self) {
+    fn teardown(&mut self) {
         for cl in &mut self.clusters {
             let Some(mut lanes) = cl.lanes.take() else {
                 continue;
@@ -208,6 +215,12 @@ impl Drop for CoopWorker<'_> {
                 drop(guard);
             }
         }
+    }
+}
+
+impl Drop for CoopWorker<'_> {
+    fn drop(&mut self) {
+        self.teardown();
     }
 }
 
@@ -429,6 +442,7 @@ pub(crate) fn launch_coop(
             false,
             race_on,
             &shared,
+            StackPool::new(device.stack_size),
         );
         for phase in 0.. {
             for c in 0..clusters {
@@ -463,19 +477,41 @@ pub(crate) fn launch_coop(
     );
     let board = &board;
     let shared = &shared;
-    std::thread::scope(|s| {
-        for first in 0..workers as u64 {
-            s.spawn(move || {
-                let _abort = OnUnwind(|| {
-                    lock(board).aborted = true;
-                    board.1.notify_all();
-                });
-                let k: &dyn Fn() = kernel;
-                let mine = (first..clusters).step_by(workers);
-                let mut w = CoopWorker::new(device, cfg, regions, &k, mine, true, race_on, shared);
-                work(&mut w, board, window);
-            });
-        }
+    // Every lane of the grid holds a stack until the launch ends. The
+    // launching thread makes them and takes them back: mapping and
+    // unmapping thousands of stacks on several threads at once contends
+    // for the process's memory map, and each unmapping then interrupts
+    // the other cores to flush their TLBs (with 2 workers the launch ran
+    // no faster than with one, half its time in the kernel).
+    let mut pool = StackPool::new(device.stack_size);
+    let cluster_lanes = cfg.cluster_dim().volume() as usize * cfg.block.volume() as usize;
+    let lent: Vec<Vec<LaneStack>> = (0..workers as u64)
+        .map(|first| {
+            let mine = (first..clusters).step_by(workers).count();
+            pool.lend(mine * cluster_lanes)
+        })
+        .collect();
+    let (result, back) = std::thread::scope(|s| {
+        let handles: Vec<_> = lent
+            .into_iter()
+            .enumerate()
+            .map(|(first, stacks)| {
+                s.spawn(move || {
+                    let _abort = OnUnwind(|| {
+                        lock(board).aborted = true;
+                        board.1.notify_all();
+                    });
+                    let k: &dyn Fn() = kernel;
+                    let mine = (first as u64..clusters).step_by(workers);
+                    let stacks = StackPool::with_stacks(device.stack_size, stacks);
+                    let mut w = CoopWorker::new(
+                        device, cfg, regions, &k, mine, true, race_on, shared, stacks,
+                    );
+                    work(&mut w, board, window);
+                    w.into_stacks()
+                })
+            })
+            .collect();
         // The workers wait for the launching thread: they must hear that
         // the launch is over however it ends.
         let _stop = OnUnwind(|| {
@@ -485,8 +521,16 @@ pub(crate) fn launch_coop(
         let result = coordinate(&mut merge, board, clusters);
         lock(board).stop = true;
         board.1.notify_all();
-        result
-    })
+        let back: Vec<LaneStack> = handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect();
+        (result, back)
+    });
+    for s in back {
+        pool.put(s);
+    }
+    result
 }
 
 /// A worker's loop: its clusters' segments of each released phase, in

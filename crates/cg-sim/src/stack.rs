@@ -150,6 +150,32 @@ impl StackPool {
     pub fn put(&mut self, s: LaneStack) {
         self.free.push(s);
     }
+
+    /// A pool of the stacks `free` only (this thread's cache untouched),
+    /// for a thread that runs some of a launch's units with stacks
+    /// another thread made.
+    pub fn with_stacks(size: usize, free: Vec<LaneStack>) -> StackPool {
+        StackPool { size, free }
+    }
+
+    /// Up to `n` stacks for another thread (free ones first, then new
+    /// ones; fewer if no more can be made: that thread's pool then makes
+    /// them, and reports the failure where a one-thread run would).
+    pub fn lend(&mut self, n: usize) -> Vec<LaneStack> {
+        let mut out = Vec::with_capacity(n);
+        while out.len() < n {
+            match self.get() {
+                Ok(s) => out.push(s),
+                Err(_) => break,
+            }
+        }
+        out
+    }
+
+    /// Every free stack, leaving the pool empty.
+    pub fn take_free(&mut self) -> Vec<LaneStack> {
+        std::mem::take(&mut self.free)
+    }
 }
 
 impl Drop for StackPool {
