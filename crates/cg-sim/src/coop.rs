@@ -442,7 +442,7 @@ pub(crate) fn launch_coop(
             false,
             race_on,
             &shared,
-            StackPool::new(device.stack_size),
+            StackPool::new(device.stack_size).for_cooperative(),
         );
         for phase in 0.. {
             for c in 0..clusters {
@@ -483,7 +483,7 @@ pub(crate) fn launch_coop(
     // for the process's memory map, and each unmapping then interrupts
     // the other cores to flush their TLBs (with 2 workers the launch ran
     // no faster than with one, half its time in the kernel).
-    let mut pool = StackPool::new(device.stack_size);
+    let mut pool = StackPool::new(device.stack_size).for_cooperative();
     let cluster_lanes = cfg.cluster_dim().volume() as usize * cfg.block.volume() as usize;
     let lent: Vec<Vec<LaneStack>> = (0..workers as u64)
         .map(|first| {

@@ -279,6 +279,9 @@ pub fn launch_with(
     let core = RefCell::new(state);
     let guard = LaunchGuard::install(&core);
     let mut stacks = StackPool::new(device.stack_size);
+    if cfg.cooperative {
+        stacks = stacks.for_cooperative();
+    }
     let clusters = core.borrow().cluster_count();
     let result = if cfg.cooperative {
         run_unit(&core, kernel, 0..clusters, &mut stacks)
