@@ -407,7 +407,6 @@ pub fn launch_parallel(
         let workers = workers.min(clusters as usize);
         return crate::coop::launch_coop(device, cfg, regions, kernel, workers);
     }
-    install_panic_hook();
     let workers = workers.min(clusters as usize);
     // Units finished ahead of the launching thread's merge, at most.
     let window = 2 * workers as u64 + 2;
