@@ -215,8 +215,9 @@ impl Backend {
     /// scalars — so one buffer cannot be passed as two writable parameters,
     /// nor as a written and a read one. On the simulator the blocks run on
     /// its worker threads (`CG_SIM_THREADS`, `SimDevice::workers`) unless
-    /// a parameter is an `AtomicSlice` or a view of a padded element type,
-    /// or the launch is cooperative (`cooperative_groups::host::launch_safe`).
+    /// a parameter is an `AtomicSlice` or a view of a padded element type
+    /// (a cooperative launch in phases between its grid barriers:
+    /// `cooperative_groups::host::launch_safe`).
     pub fn launch<A: SafeArgs + KernelArgs, H: HostArgs<A>>(
         &self,
         kernel: &Kernel<A>,

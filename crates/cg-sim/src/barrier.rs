@@ -9,6 +9,7 @@
 
 use std::collections::VecDeque;
 
+use crate::SimError;
 use crate::race::Event;
 use crate::state::{BarCount, Barrier, Core, Loc, Step, Wait};
 
@@ -619,7 +620,10 @@ impl Core {
     }
 
     fn try_complete_grid(&mut self, me: Option<u32>) -> bool {
-        if self.grid.blocks_arrived as usize != self.blocks.len() {
+        // One cluster of a launch run in segments: its blocks are not the
+        // grid. Its lanes wait until the launching thread has seen every
+        // cluster's blocks arrive (`Core::grid_release`).
+        if self.grid.blocks_arrived as usize != self.blocks.len() || self.coop.is_some() {
             return false;
         }
         self.stats.collectives += 1;
@@ -652,6 +656,46 @@ impl Core {
         waiters.clear();
         self.grid.waiters = waiters;
         me_done
+    }
+
+    /// Whether every block of this unit waits at the grid barrier (a block
+    /// whose threads all exited never arrives).
+    pub(crate) fn grid_all_arrived(&self) -> bool {
+        self.blocks.iter().all(|b| b.grid_arrived)
+    }
+
+    /// One cluster of a cooperative launch run in segments: the grid
+    /// barrier completed (every block of the grid arrived, which the
+    /// launching thread saw, and it released the barrier in the launch's
+    /// detector), so this cluster's waiters go on, queued in the order
+    /// they arrived. What [`try_complete_grid`](Self::try_complete_grid)
+    /// does for the one unit of the whole grid, with the same check that
+    /// every block's threads made the same block-wide checks before the
+    /// barrier; its misuse, if any, is the error.
+    pub(crate) fn grid_release(&mut self) -> Result<(), SimError> {
+        self.grid.blocks_arrived = 0;
+        self.grid.completed = self.grid.completed.wrapping_add(1);
+        for blk in &mut self.blocks {
+            blk.grid_waiting = 0;
+            blk.grid_arrived = false;
+        }
+        let mut waiters = std::mem::take(&mut self.grid.waiters);
+        if self.blocks.iter().any(|b| !b.checks.is_empty()) {
+            let loc = self.lanes[waiters[0] as usize].loc;
+            if self
+                .check_order(waiters.iter().copied(), None, &|| "grid sync".into(), loc)
+                .is_some()
+            {
+                self.grid.waiters = waiters;
+                return Err(self.error.take().expect("check_order reports a misuse"));
+            }
+        }
+        for &l in &waiters {
+            self.release(l, 0);
+        }
+        waiters.clear();
+        self.grid.waiters = waiters;
+        Ok(())
     }
 
     pub(crate) fn grid_after_exit(&mut self, b: u32) {

@@ -100,30 +100,42 @@ impl Core {
 
     /// Nothing can run and nothing can complete: say why.
     pub fn stall_error(&self) -> SimError {
-        if let Some(e) = self.warp_misuse() {
-            return e;
-        }
-        let blocked = self.blocked_groups();
-        let stuck = self
-            .lanes
-            .iter()
-            .filter(|l| l.state == LaneState::Blocked)
-            .count();
-        let report = Report {
-            summary: format!(
-                "{stuck} live threads are blocked and none can make progress (the GPU would hang here)"
-            ),
-            location: blocked.first().map(|g| g.location.clone()),
-            blocked,
-            accesses: None,
-            notes: self.stall_notes(),
-        };
-        SimError::Deadlock(report)
+        stall_report(&[self.stall_part()])
     }
 
-    /// Warp collectives that can never complete because a lane of their mask
-    /// exited or waits at a different collective or mask.
-    fn warp_misuse(&self) -> Option<SimError> {
+    /// What a stall report says about this unit's lanes: the whole report
+    /// when the unit is the launch's ([`Core::stall_error`]), one part of
+    /// it when the unit is one cluster of a cooperative launch run in
+    /// segments (`coop::launch_coop`), whose stall the launching thread
+    /// reports over every cluster's part, as the one unit of the whole grid
+    /// would have reported it.
+    pub(crate) fn stall_part(&self) -> StallPart {
+        let (warps, blocks, clusters) = self.stall_notes();
+        StallPart {
+            stuck: self
+                .lanes
+                .iter()
+                .filter(|l| l.state == LaneState::Blocked)
+                .count(),
+            groups: self.blocked_groups(),
+            warp_misuse: self.warp_misuse(),
+            notes: [warps, blocks, clusters],
+            grid_waiting: !self.grid.waiters.is_empty(),
+            blocks_arrived: self.grid.blocks_arrived,
+            blocks: self.blocks.len() as u32,
+            exited: self
+                .blocks
+                .iter()
+                .filter(|b| b.live == 0)
+                .map(|b| Dim3::from(b.idx))
+                .collect(),
+        }
+    }
+
+    /// A warp collective that can never complete because a lane of its
+    /// mask exited or waits at a different collective or mask: the
+    /// summary and the line of the first such lane, in warp order.
+    fn warp_misuse(&self) -> Option<(String, SourceLocation)> {
         for warp in &self.warps {
             let base = warp.base as usize;
             for j in bits(warp.waiting) {
@@ -150,25 +162,20 @@ impl Core {
                         o.loc
                     )
                 };
-                let report = Report {
-                    summary: format!(
-                        "{summary} (block {} thread {})",
-                        self.block_dim3(l.block),
-                        Dim3::from(l.tid)
-                    ),
-                    location: Some(SourceLocation::from(l.loc)),
-                    blocked: self.blocked_groups(),
-                    accesses: None,
-                    notes: self.stall_notes(),
-                };
-                return Some(SimError::Misuse(report));
+                let summary = format!(
+                    "{summary} (block {} thread {})",
+                    self.block_dim3(l.block),
+                    Dim3::from(l.tid)
+                );
+                return Some((summary, SourceLocation::from(l.loc)));
             }
         }
         None
     }
 
-    /// Who waits for whom.
-    fn stall_notes(&self) -> Vec<String> {
+    /// Who waits for whom: the notes on warps, on blocks (their barriers
+    /// and checks) and on clusters; the grid's are [`stall_report`]'s.
+    fn stall_notes(&self) -> (Vec<String>, Vec<String>, Vec<String>) {
         let mut notes = Vec::new();
         for warp in &self.warps {
             let base = warp.base as usize;
@@ -203,6 +210,7 @@ impl Core {
                 }
             }
         }
+        let warps = std::mem::take(&mut notes);
         for blk in &self.blocks {
             for (id, bar) in blk.bars.iter().enumerate() {
                 let Some((count, loc)) = bar.phase else {
@@ -228,6 +236,7 @@ impl Core {
                 ));
             }
         }
+        let blocks = std::mem::take(&mut notes);
         for cl in &self.clusters {
             if !cl.waiters.is_empty() {
                 notes.push(format!(
@@ -238,19 +247,72 @@ impl Core {
                 ));
             }
         }
-        if !self.grid.waiters.is_empty() {
-            notes.push(format!(
-                "grid sync: {} of {} blocks arrived",
-                self.grid.blocks_arrived,
-                self.blocks.len()
-            ));
-            for blk in self.blocks.iter().filter(|b| b.live == 0) {
-                notes.push(format!(
-                    "block {} has exited entirely: the grid barrier can never complete",
-                    Dim3::from(blk.idx)
-                ));
-            }
-        }
-        notes
+        (warps, blocks, notes)
     }
+}
+
+/// One unit's share of a stall report ([`Core::stall_part`]).
+pub(crate) struct StallPart {
+    /// Blocked lanes.
+    stuck: usize,
+    groups: Vec<BlockedGroup>,
+    warp_misuse: Option<(String, SourceLocation)>,
+    /// Notes on warps, blocks and clusters.
+    notes: [Vec<String>; 3],
+    /// Lanes wait at the grid barrier; blocks arrived there, of `blocks`.
+    grid_waiting: bool,
+    blocks_arrived: u32,
+    blocks: u32,
+    /// Blocks whose every thread exited.
+    exited: Vec<Dim3>,
+}
+
+impl StallPart {
+    /// The blocked lane groups (in block and thread order).
+    pub(crate) fn groups(&self) -> &[BlockedGroup] {
+        &self.groups
+    }
+}
+
+/// The report of a stall over `parts`, the units' shares in unit order
+/// (one, or the clusters of a cooperative launch run in segments): the
+/// first warp collective that can never complete is a misuse, anything
+/// else a deadlock; the notes list the warps', then the blocks', then the
+/// clusters' and last the grid barrier's.
+pub(crate) fn stall_report(parts: &[StallPart]) -> SimError {
+    let blocked: Vec<BlockedGroup> = parts.iter().flat_map(|p| p.groups.clone()).collect();
+    let mut notes: Vec<String> = (0..3)
+        .flat_map(|k| parts.iter().flat_map(move |p| p.notes[k].iter().cloned()))
+        .collect();
+    if parts.iter().any(|p| p.grid_waiting) {
+        notes.push(format!(
+            "grid sync: {} of {} blocks arrived",
+            parts.iter().map(|p| p.blocks_arrived).sum::<u32>(),
+            parts.iter().map(|p| p.blocks).sum::<u32>()
+        ));
+        for b in parts.iter().flat_map(|p| &p.exited) {
+            notes.push(format!(
+                "block {b} has exited entirely: the grid barrier can never complete"
+            ));
+        }
+    }
+    if let Some((summary, location)) = parts.iter().find_map(|p| p.warp_misuse.clone()) {
+        return SimError::Misuse(Report {
+            summary,
+            location: Some(location),
+            blocked,
+            accesses: None,
+            notes,
+        });
+    }
+    let stuck: usize = parts.iter().map(|p| p.stuck).sum();
+    SimError::Deadlock(Report {
+        summary: format!(
+            "{stuck} live threads are blocked and none can make progress (the GPU would hang here)"
+        ),
+        location: blocked.first().map(|g| g.location.clone()),
+        blocked,
+        accesses: None,
+        notes,
+    })
 }

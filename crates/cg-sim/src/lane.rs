@@ -284,6 +284,20 @@ pub fn grid_phase() -> u32 {
 pub fn grid_scratch(bytes: usize) -> *mut u8 {
     with_core(|c, _| {
         let words = bytes.div_ceil(16);
+        if let Some(coop) = &c.coop {
+            // One cluster of a launch run in segments: the launch's
+            // scratch, which every cluster's unit shares. The blocks of a
+            // phase (between two grid barriers) may run on several threads:
+            // the grid collectives write only the half of the current
+            // phase and read only the other one, which the launching
+            // thread's release of the grid barrier orders before them.
+            let mut s = coop.scratch.lock().unwrap_or_else(|e| e.into_inner());
+            if s.is_empty() {
+                *s = vec![0u128; words];
+            }
+            assert_eq!(s.len(), words, "grid scratch size changed within a launch");
+            return s.as_mut_ptr().cast();
+        }
         if c.grid.scratch.is_empty() {
             c.grid.scratch = vec![0u128; words];
         }

@@ -19,9 +19,11 @@
 //! Blocks run one cluster at a time (one block at a time without clusters),
 //! or, with [`launch_parallel`], one cluster at a time on each of several
 //! worker threads, with the same reports and race verdicts;
-//! a cooperative launch runs the whole grid at once so that grid sync works,
-//! and is refused, like on a GPU, if the grid could not be co-resident on
-//! the [`SimDevice`].
+//! a cooperative launch keeps the whole grid resident so that grid sync
+//! works (all its lanes interleaved on the calling thread, or, with
+//! [`launch_parallel`], in phases between grid barriers whose clusters run
+//! one after another or on the workers), and is refused, like on a GPU, if
+//! the grid could not be co-resident on the [`SimDevice`].
 //!
 //! ```
 //! use cg_sim::{lane, launch, LaunchConfig};
@@ -46,6 +48,7 @@
 mod async_copy;
 mod barrier;
 mod cluster;
+mod coop;
 mod device;
 mod diagnose;
 #[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]

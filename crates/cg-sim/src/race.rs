@@ -329,6 +329,75 @@ pub(crate) enum Event {
     },
 }
 
+impl Event {
+    /// This event of a unit that holds one cluster of a cooperative
+    /// launch, renumbered for the launch's detector, whose one unit is the
+    /// whole grid (`coop::launch_coop`): the cluster's lanes, blocks and
+    /// cluster start at `lanes`, `blocks` and `cluster` there, as
+    /// `Core::setup_unit` lays out the grid. `None` for the cluster's
+    /// `BeginUnit`: the launch's detector began the grid's unit itself.
+    pub(crate) fn shifted(self, lanes: u32, blocks: u32, cluster: u32) -> Option<Event> {
+        let l = |t: u32| t + lanes;
+        let all = |mut v: Vec<u32>| {
+            for t in &mut v {
+                *t += lanes;
+            }
+            v
+        };
+        Some(match self {
+            Event::BeginUnit { .. } => return None,
+            Event::SplitArrive(t) => Event::SplitArrive(l(t)),
+            Event::GridSplitArrive(t) => Event::GridSplitArrive(l(t)),
+            Event::BarArrive { b, id, t } => Event::BarArrive {
+                b: b + blocks,
+                id,
+                t: l(t),
+            },
+            Event::BarComplete {
+                b,
+                id,
+                waiters,
+                carried,
+            } => Event::BarComplete {
+                b: b + blocks,
+                id,
+                waiters: all(waiters),
+                carried: all(carried),
+            },
+            Event::AllToAll(v) => Event::AllToAll(all(v)),
+            Event::GridArrive(t) => Event::GridArrive(l(t)),
+            Event::GridComplete(v) => Event::GridComplete(all(v)),
+            Event::ClusterArrive { c, t } => Event::ClusterArrive {
+                c: c + cluster,
+                t: l(t),
+            },
+            Event::ClusterComplete(c) => Event::ClusterComplete(c + cluster),
+            Event::ClusterWait { c, t } => Event::ClusterWait {
+                c: c + cluster,
+                t: l(t),
+            },
+            Event::Access { mut a, shared } => {
+                a.lane = l(a.lane);
+                Event::Access { a, shared }
+            }
+            Event::AtomicSync {
+                t,
+                addr,
+                kind,
+                order,
+                scope,
+            } => Event::AtomicSync {
+                t: l(t),
+                addr,
+                kind,
+                order,
+                scope,
+            },
+            Event::Fence { t, sc, scope } => Event::Fence { t: l(t), sc, scope },
+        })
+    }
+}
+
 impl Race {
     /// Applies one recorded call; the race it finds, if any.
     pub(crate) fn apply(&mut self, ev: Event) -> Option<Found> {
@@ -1238,7 +1307,10 @@ impl Core {
     /// A lane of unit `unit` (this one, or one the simulator ran earlier):
     /// its block's index, its thread index, its linear index in the block.
     fn unit_lane(&self, unit: u32, lane: u32) -> ([u32; 3], [u32; 3], u32) {
-        if unit == self.unit {
+        // A state with no lanes set up (the report of a race in a
+        // cooperative launch run in segments, `coop::launch_coop`) places
+        // every lane by the grid's layout.
+        if unit == self.unit && !self.lanes.is_empty() {
             let l = &self.lanes[lane as usize];
             return (self.blocks[l.block as usize].idx, l.tid, l.linear);
         }
@@ -1292,9 +1364,15 @@ impl Core {
     /// Records the race `f` (the first report wins) and stops lane `me`.
     fn race_found(&mut self, me: u32, f: Found) -> Step {
         self.block(me, Wait::Race, f.second.loc);
-        if self.error.is_some() {
-            return Step::Wait;
+        if self.error.is_none() {
+            self.error = Some(self.race_error(&f));
         }
+        Step::Wait
+    }
+
+    /// The error for race `f`: its accesses, placed in their blocks (the
+    /// unit's lanes, or by the grid's layout: [`Core::unit_lane`]).
+    pub(crate) fn race_error(&self, f: &Found) -> SimError {
         let (a, b) = (&f.first, &f.second);
         let (ba, ta, la) = self.unit_lane(a.unit, a.lane);
         let (bb, tb, lb) = self.unit_lane(b.unit, b.lane);
@@ -1348,8 +1426,7 @@ impl Core {
             accesses: Some(Box::new([self.race_group(a), self.race_group(b)])),
             notes,
         };
-        self.error = Some(SimError::DataRace(report));
-        Step::Wait
+        SimError::DataRace(report)
     }
 
     /// A plain (weak) load or store of `size` bytes at `addr` by lane `me`.

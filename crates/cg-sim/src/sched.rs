@@ -223,10 +223,10 @@ fn install_panic_hook() {
 }
 
 /// Clears the thread's launch pointer when the launch ends, however it ends.
-struct LaunchGuard;
+pub(crate) struct LaunchGuard;
 
 impl LaunchGuard {
-    fn install(core: &RefCell<Core>) -> LaunchGuard {
+    pub(crate) fn install(core: &RefCell<Core>) -> LaunchGuard {
         CORE.with(|c| c.set(core));
         LaunchGuard
     }
@@ -279,6 +279,9 @@ pub fn launch_with(
     let core = RefCell::new(state);
     let guard = LaunchGuard::install(&core);
     let mut stacks = StackPool::new(device.stack_size);
+    if cfg.cooperative {
+        stacks = stacks.for_cooperative();
+    }
     let clusters = core.borrow().cluster_count();
     let result = if cfg.cooperative {
         run_unit(&core, kernel, 0..clusters, &mut stacks)
@@ -349,8 +352,7 @@ impl Drop for AbortOnPanic<'_> {
 }
 
 /// Runs `kernel` once per lane of the grid, like [`launch_with`], with the
-/// blocks (clusters) of a non-cooperative launch spread over
-/// [`SimDevice::worker_count`] threads.
+/// blocks (clusters) spread over [`SimDevice::worker_count`] threads.
 ///
 /// Each block runs exactly as in the one-thread run (one cluster at a
 /// time per worker, the same lane order); the race detector sees every
@@ -363,8 +365,24 @@ impl Drop for AbortOnPanic<'_> {
 /// counter): such blocks see each other's writes in whichever order the
 /// workers happen to run them, so use [`launch_with`] (one thread) for
 /// them. After a failed launch, blocks after the failing one may have run.
-/// A cooperative launch, or a grid of one cluster, runs on the calling
-/// thread as with [`launch_with`].
+///
+/// A cooperative launch of several clusters runs in phases, from one grid
+/// barrier to the next: within a phase its clusters run one after another
+/// (with one worker, on the calling thread) or on the workers, each
+/// cluster on the same worker for the whole launch, and the launching
+/// thread completes the grid barrier once every block reached it. The
+/// schedule is the same whatever the worker count (it is not
+/// [`launch_with`]'s, which interleaves the whole grid), and so are the
+/// outputs and reports, for kernels whose blocks communicate only across
+/// grid barriers (a block may read after a grid barrier what another
+/// wrote before it; nothing between two barriers). Cooperative kernels
+/// whose blocks wait for each other otherwise (a flag, a hand-made grid
+/// barrier) need [`launch_with`]: run in segments, a block spinning on
+/// another block's flag of the same phase would spin alone. See
+/// `coop.rs` and the crate's README ("Several cores").
+///
+/// A grid of one cluster runs on the calling thread as with
+/// [`launch_with`].
 pub fn launch_parallel(
     device: &SimDevice,
     cfg: &LaunchConfig,
@@ -373,7 +391,9 @@ pub fn launch_parallel(
 ) -> Result<LaunchStats, SimError> {
     let workers = device.worker_count();
     let clusters = cfg.grid.volume() / cfg.cluster_dim().volume().max(1);
-    if workers <= 1 || cfg.cooperative || clusters <= 1 {
+    // A cooperative launch runs in segments with one worker too: its
+    // schedule must not depend on the worker count.
+    if clusters <= 1 || (workers <= 1 && !cfg.cooperative) {
         return launch_with(device, cfg, regions, kernel);
     }
     device.validate(cfg)?;
@@ -383,6 +403,10 @@ pub fn launch_parallel(
         ));
     }
     install_panic_hook();
+    if cfg.cooperative {
+        let workers = workers.min(clusters as usize);
+        return crate::coop::launch_coop(device, cfg, regions, kernel, workers);
+    }
     let workers = workers.min(clusters as usize);
     // Units finished ahead of the launching thread's merge, at most.
     let window = 2 * workers as u64 + 2;
@@ -526,9 +550,10 @@ fn race_report(
 /// from lane to lane ([`crate::fiber`]); elsewhere, `corosensei`
 /// coroutines that each give the thread back to the scheduler.
 #[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
-struct UnitLanes<'k> {
-    /// The kernel reference in `run_unit`'s frame, whose address every
-    /// lane's entry reads it from: borrowed for as long as the lanes live.
+pub(crate) struct UnitLanes<'k> {
+    /// The kernel reference in `run_unit`'s frame (or a cooperative
+    /// launch's worker's, `coop.rs`), whose address every lane's entry
+    /// reads it from: borrowed for as long as the lanes live.
     _kernel: std::marker::PhantomData<&'k &'k dyn Fn()>,
     /// Each lane's stack, until the lane finishes.
     stacks: Vec<Option<LaneStack>>,
@@ -538,7 +563,7 @@ struct UnitLanes<'k> {
 impl<'k> UnitLanes<'k> {
     /// Stacks and start contexts for the unit's `n` lanes (as many as
     /// there were stacks for, with the error that stopped there).
-    fn new(
+    pub(crate) fn new(
         core: &RefCell<Core>,
         n: usize,
         kernel: &'k &'k dyn Fn(),
@@ -601,13 +626,13 @@ impl<'k> UnitLanes<'k> {
         self.stacks[l as usize].take()
     }
 
-    fn any_alive(&self) -> bool {
+    pub(crate) fn any_alive(&self) -> bool {
         self.stacks.iter().any(Option::is_some)
     }
 
     /// Unwinds every lane that started and has not finished, with
     /// primitives disabled, and frees the stacks.
-    fn teardown(&mut self, core: &RefCell<Core>) {
+    pub(crate) fn teardown(&mut self, core: &RefCell<Core>) {
         core.borrow_mut().tearing_down = true;
         for i in 0..self.stacks.len() {
             if self.stacks[i].is_none() {
@@ -632,10 +657,12 @@ impl<'k> UnitLanes<'k> {
 pub(crate) extern "C" fn lane_entry(kp: usize, i: usize) -> ! {
     let cell = core_cell();
     cell.borrow_mut().fiber_started[i] = true;
-    // SAFETY: `kp` points at the kernel reference in `run_unit`'s frame
-    // (`UnitLanes` borrows it), which outlives every lane of the
-    // unit: they all finish or are unwound (`UnitLanes::teardown`) before
-    // `run_unit` returns.
+    // SAFETY: `kp` points at the kernel reference in `run_unit`'s frame,
+    // or in the frame of the thread that runs a cooperative launch's
+    // cluster (`coop.rs`: `UnitLanes` borrows it), which outlives every
+    // lane of the unit: they all finish or are unwound
+    // (`UnitLanes::teardown`) before `run_unit` returns, or before the
+    // `CoopWorker` that holds them is dropped.
     let kernel: &dyn Fn() = unsafe { *(kp as *const &dyn Fn()) };
     let out = match catch_unwind(AssertUnwindSafe(kernel)) {
         Ok(()) => Outcome::Return,
@@ -654,14 +681,14 @@ pub(crate) extern "C" fn lane_entry(kp: usize, i: usize) -> ! {
 }
 
 #[cfg(not(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes"))))]
-struct UnitLanes<'k> {
+pub(crate) struct UnitLanes<'k> {
     coros: Vec<Option<LaneCoroutine>>,
     _kernel: std::marker::PhantomData<&'k &'k dyn Fn()>,
 }
 
 #[cfg(not(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes"))))]
 impl<'k> UnitLanes<'k> {
-    fn new(
+    pub(crate) fn new(
         _core: &RefCell<Core>,
         n: usize,
         kernel: &'k &'k dyn Fn(),
@@ -701,12 +728,12 @@ impl<'k> UnitLanes<'k> {
         self.coros[l as usize].take().map(Coroutine::into_stack)
     }
 
-    fn any_alive(&self) -> bool {
+    pub(crate) fn any_alive(&self) -> bool {
         self.coros.iter().any(Option::is_some)
     }
 
     /// Unwinds every lane that has not finished, with primitives disabled.
-    fn teardown(&mut self, core: &RefCell<Core>) {
+    pub(crate) fn teardown(&mut self, core: &RefCell<Core>) {
         core.borrow_mut().tearing_down = true;
         for (i, co) in self.coros.iter_mut().enumerate() {
             if let Some(co) = co.take() {
@@ -731,11 +758,16 @@ fn new_lane(stack: LaneStack, i: u32, kernel: &dyn Fn()) -> LaneCoroutine {
     // SAFETY: the closure borrows `kernel`, which outlives the launch
     // (`launch_with`, or `launch_parallel`, whose workers are joined before
     // it returns); every coroutine is either run to completion or dropped
-    // (unwound) inside `run_unit`, before the launch returns.
+    // (unwound) inside `run_unit`, or when the `CoopWorker` of a
+    // cooperative launch's cluster drops, before the launch returns.
     unsafe { Coroutine::with_stack_unchecked(stack, body) }
 }
 
-fn drive(
+/// Runs the unit's lanes until none can run: `Ok` when every lane exited
+/// — or, for one cluster of a cooperative launch run in segments
+/// (`Core::coop`), when the lanes left all wait or are stuck, which the
+/// launching thread judges over the whole grid (`coop::launch_coop`).
+pub(crate) fn drive(
     core: &RefCell<Core>,
     lanes: &mut UnitLanes<'_>,
     stacks: &mut StackPool,
@@ -752,6 +784,9 @@ fn drive(
             }
             if c.release_activemask() {
                 continue;
+            }
+            if c.coop.is_some() {
+                return Ok(());
             }
             if let Some(e) = c.disagreeing_check() {
                 return Err(e);

@@ -11,6 +11,17 @@ use crate::SimError;
 /// Stacks kept per OS thread between launches.
 const CACHE_MAX: usize = 1024;
 
+/// Stacks kept by a thread after a cooperative launch: every lane of its
+/// grid held one at once, and the thread's next launch is likely the same
+/// grid again (an iteration, a test, a benchmark). Without them each such
+/// launch mapped and unmapped thousands of stacks, which took as long as
+/// running the kernel (12 288 lanes: 18 ms to map, 22 ms of first-touch
+/// faults, 37 ms to unmap), serially on the launching thread whatever the
+/// worker count. Half the process's limit, so that other threads can still
+/// make as many; the next launch that is not cooperative gives all but
+/// [`CACHE_MAX`] back.
+const COOP_CACHE_MAX: usize = MAX_LIVE_STACKS / 2;
+
 /// Lane stacks alive in the whole process at most. Each guarded stack takes
 /// two memory mappings and Linux allows about 65 000 per process
 /// (`vm.max_map_count`); past this cap a launch fails cleanly instead of
@@ -122,6 +133,8 @@ thread_local! {
 pub(crate) struct StackPool {
     size: usize,
     free: Vec<LaneStack>,
+    /// Free stacks the thread keeps when the pool drops.
+    keep: usize,
 }
 
 impl StackPool {
@@ -137,7 +150,18 @@ impl StackPool {
                 }
             })
             .unwrap_or_default();
-        StackPool { size, free }
+        StackPool {
+            size,
+            free,
+            keep: CACHE_MAX,
+        }
+    }
+
+    /// The pool of a cooperative launch: the thread keeps its stacks for
+    /// the next launch (up to [`COOP_CACHE_MAX`]).
+    pub fn for_cooperative(mut self) -> StackPool {
+        self.keep = COOP_CACHE_MAX;
+        self
     }
 
     pub fn get(&mut self) -> Result<LaneStack, SimError> {
@@ -150,12 +174,42 @@ impl StackPool {
     pub fn put(&mut self, s: LaneStack) {
         self.free.push(s);
     }
+
+    /// A pool of the stacks `free` only (this thread's cache untouched),
+    /// for a thread that runs some of a launch's units with stacks
+    /// another thread made.
+    pub fn with_stacks(size: usize, free: Vec<LaneStack>) -> StackPool {
+        StackPool {
+            size,
+            free,
+            keep: CACHE_MAX,
+        }
+    }
+
+    /// Up to `n` stacks for another thread (free ones first, then new
+    /// ones; fewer if no more can be made: that thread's pool then makes
+    /// them, and reports the failure where a one-thread run would).
+    pub fn lend(&mut self, n: usize) -> Vec<LaneStack> {
+        let mut out = Vec::with_capacity(n);
+        while out.len() < n {
+            match self.get() {
+                Ok(s) => out.push(s),
+                Err(_) => break,
+            }
+        }
+        out
+    }
+
+    /// Every free stack, leaving the pool empty.
+    pub fn take_free(&mut self) -> Vec<LaneStack> {
+        std::mem::take(&mut self.free)
+    }
 }
 
 impl Drop for StackPool {
     fn drop(&mut self) {
         let mut free = std::mem::take(&mut self.free);
-        free.truncate(CACHE_MAX);
+        free.truncate(self.keep);
         let size = self.size;
         let _ = CACHE.try_with(|c| {
             if let Ok(mut c) = c.try_borrow_mut() {

@@ -238,6 +238,16 @@ pub(crate) struct Grid {
     pub scratch: Vec<u128>,
 }
 
+/// What the clusters of a cooperative launch run in segments
+/// (`coop::launch_coop`: one unit per cluster, each on the thread that
+/// runs it for the whole launch) share: the grid collectives' global
+/// scratch, which the one unit of the whole grid keeps in its [`Grid`].
+#[derive(Default)]
+pub(crate) struct CoopShared {
+    /// Allocated on first use; its heap buffer never moves after that.
+    pub scratch: std::sync::Mutex<Vec<u128>>,
+}
+
 /// Launch-wide constants.
 pub(crate) struct Geom {
     pub grid: Dim3,
@@ -302,6 +312,12 @@ pub(crate) struct Core {
     pub units: u32,
     /// The global memory of the launch's typed parameters.
     pub regions: Vec<crate::region::Region>,
+    /// Set when this unit is one cluster of a cooperative launch run in
+    /// segments (`coop::launch_coop`): its grid barrier never completes
+    /// here (the launching thread completes it once every block of the
+    /// grid arrived, [`Core::grid_release`]), and the grid scratch is the
+    /// launch's.
+    pub coop: Option<std::sync::Arc<CoopShared>>,
     /// The lanes' contexts ([`crate::fiber`]): each suspended or
     /// not-yet-started lane's stack pointer, whether it has started, the
     /// scheduler's stack pointer while a lane runs, and how the last lane
@@ -352,6 +368,7 @@ impl Core {
             unit: 0,
             units: 0,
             regions: Vec::new(),
+            coop: None,
             #[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
             fiber_sp: Vec::new(),
             #[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]

@@ -2,7 +2,9 @@
 //! outputs, statistics and reports of the one-thread run: clean launches,
 //! races inside a block and across blocks (either way round), a
 //! release/acquire chain across blocks, misuse, deadlock, a panic, and
-//! clusters.
+//! clusters; and so do cooperative launches with several grid barriers,
+//! run in phases between them: races within a phase, accesses ordered by a
+//! grid barrier, deadlocks at the grid barrier, misuse, a panic, clusters.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -14,15 +16,19 @@ const THREADS: u32 = 64;
 const N: usize = (BLOCKS * THREADS) as usize;
 
 struct Out {
+    /// Two halves of `N` words (the cooperative kernels' two buffers).
     data: Vec<AtomicU32>,
     counters: Vec<AtomicU32>,
+    /// Words the cooperative cases share between blocks.
+    extra: Vec<AtomicU32>,
 }
 
 impl Out {
     fn new() -> Out {
         Out {
-            data: (0..N).map(|_| AtomicU32::new(0)).collect(),
+            data: (0..2 * N).map(|_| AtomicU32::new(0)).collect(),
             counters: (0..BLOCKS).map(|_| AtomicU32::new(0)).collect(),
+            extra: (0..8).map(|_| AtomicU32::new(0)).collect(),
         }
     }
 
@@ -37,6 +43,7 @@ impl Out {
         vec![
             region("data", &self.data),
             region("counters", &self.counters),
+            region("extra", &self.extra),
         ]
     }
 
@@ -44,6 +51,7 @@ impl Out {
         self.data
             .iter()
             .chain(&self.counters)
+            .chain(&self.extra)
             .map(|v| v.load(Ordering::Relaxed))
             .collect()
     }
@@ -56,6 +64,16 @@ impl Out {
     fn load(&self, i: usize) -> u32 {
         lane::global_load(&self.data[i] as *const AtomicU32 as *const u8, 4);
         self.data[i].load(Ordering::Relaxed)
+    }
+
+    fn store_extra(&self, i: usize, v: u32) {
+        self.extra[i].store(v, Ordering::Relaxed);
+        lane::mem_access(&self.extra[i] as *const AtomicU32 as *const u8, 4, true);
+    }
+
+    fn load_extra(&self, i: usize) -> u32 {
+        lane::global_load(&self.extra[i] as *const AtomicU32 as *const u8, 4);
+        self.extra[i].load(Ordering::Relaxed)
     }
 }
 
@@ -247,6 +265,360 @@ fn the_cases_fail_as_named() {
         match want {
             None => assert!(text.starts_with("LaunchStats"), "{name}: {text}"),
             Some(w) => assert!(text.contains(w), "{name}: {text}"),
+        }
+    }
+}
+
+// ---- cooperative launches ----------------------------------------------
+
+/// What a case adds at the end of phase `p` of [`phases`] (before grid
+/// barrier `p + 1`); `false` makes the thread return there.
+type Hook = fn(&Out, u32) -> bool;
+
+fn bt() -> (u32, u32) {
+    (lane::block_idx()[0], lane::thread_idx()[0])
+}
+
+/// A cooperative kernel of four phases, three grid barriers: the block's
+/// work (which writes the first half of `data`), then three rounds that
+/// each read the next block's element of the half written before the last
+/// grid barrier and write the thread's own element of the other half;
+/// `hook(out, p)` at the end of each phase.
+fn phases(out: &Out, hook: Hook) {
+    work(out);
+    for p in 1..=3u32 {
+        if !hook(out, p - 1) {
+            return;
+        }
+        lane::grid_sync();
+        let (src, dst) = if p % 2 == 1 { (0, N) } else { (N, 0) };
+        let next = (gid() + THREADS as usize) % N;
+        let v = out.load(src + next);
+        out.store(dst + gid(), v.wrapping_mul(3).wrapping_add(p));
+    }
+    hook(out, 3);
+}
+
+fn coop_cases() -> Vec<(&'static str, LaunchConfig, Hook)> {
+    let cfg = LaunchConfig::new(BLOCKS, THREADS).with_cooperative(true);
+    vec![
+        ("clean", cfg, |_, _| true),
+        (
+            "phase 1: block 9 reads what block 2 writes",
+            cfg,
+            |out, p| {
+                match (p, bt()) {
+                    (1, (2, 0)) => out.store_extra(0, 7),
+                    (1, (9, 0)) => {
+                        std::hint::black_box(out.load_extra(0));
+                    }
+                    _ => {}
+                }
+                true
+            },
+        ),
+        (
+            "phase 1: block 2 reads what block 7 writes",
+            cfg,
+            |out, p| {
+                match (p, bt()) {
+                    (1, (2, 0)) => {
+                        std::hint::black_box(out.load_extra(1));
+                    }
+                    (1, (7, 0)) => out.store_extra(1, 7),
+                    _ => {}
+                }
+                true
+            },
+        ),
+        ("phase 2: blocks 3 and 12 write one word", cfg, |out, p| {
+            if p == 2 && matches!(bt(), (3, 5) | (12, 5)) {
+                out.store_extra(2, lane::block_idx()[0]);
+            }
+            true
+        }),
+        (
+            "writes before a grid barrier, reads after it (no race)",
+            cfg,
+            |out, p| {
+                match (p, bt()) {
+                    // Either way round: a later block's write read by an
+                    // earlier block, and an earlier block's by a later one.
+                    (0, (9, 1)) => out.store_extra(3, 11),
+                    (0, (2, 1)) => out.store_extra(4, 22),
+                    (1, (2, 1)) => out.store_extra(5, out.load_extra(3) + 1),
+                    (1, (9, 1)) => out.store_extra(6, out.load_extra(4) + 1),
+                    // And overwritten by another block after the next one.
+                    (2, (14, 0)) => out.store_extra(3, out.load_extra(5)),
+                    _ => {}
+                }
+                true
+            },
+        ),
+        (
+            "phase 1: a release/acquire chain from block 0 to block 1",
+            cfg,
+            |out, p| {
+                if p != 1 {
+                    return true;
+                }
+                let flag = &out.extra[7];
+                let flag_p = flag as *const AtomicU32 as *const u8;
+                match bt() {
+                    (0, 0) => {
+                        out.store_extra(0, 5);
+                        flag.store(1, Ordering::Release);
+                        lane::mem_atomic(
+                            flag_p,
+                            4,
+                            AtomicKind::Store,
+                            MemOrder::Release,
+                            MemScope::Gpu,
+                        );
+                    }
+                    (1, 0) => {
+                        std::hint::black_box(flag.load(Ordering::Acquire));
+                        lane::mem_atomic(
+                            flag_p,
+                            4,
+                            AtomicKind::Load,
+                            MemOrder::Acquire,
+                            MemScope::Gpu,
+                        );
+                        // Ordered by the chain (blocks in order within the
+                        // phase); the value read steers nothing.
+                        std::hint::black_box(out.load_extra(0));
+                    }
+                    _ => {}
+                }
+                true
+            },
+        ),
+        (
+            "phase 2: fence.sc pairs from block 4 to block 6",
+            cfg,
+            |out, p| {
+                if p != 2 {
+                    return true;
+                }
+                let flag = &out.extra[7];
+                let flag_p = flag as *const AtomicU32 as *const u8;
+                match bt() {
+                    (4, 0) => {
+                        out.store_extra(1, 5);
+                        lane::mem_fence(true, MemScope::Gpu);
+                        flag.store(1, Ordering::Relaxed);
+                        lane::mem_atomic(
+                            flag_p,
+                            4,
+                            AtomicKind::Store,
+                            MemOrder::Relaxed,
+                            MemScope::Gpu,
+                        );
+                    }
+                    (6, 0) => {
+                        std::hint::black_box(flag.load(Ordering::Relaxed));
+                        lane::mem_atomic(
+                            flag_p,
+                            4,
+                            AtomicKind::Load,
+                            MemOrder::Relaxed,
+                            MemScope::Gpu,
+                        );
+                        lane::mem_fence(true, MemScope::Gpu);
+                        std::hint::black_box(out.load_extra(1));
+                    }
+                    _ => {}
+                }
+                true
+            },
+        ),
+        ("block 5 skips the last grid barrier", cfg, |_, p| {
+            !(p == 2 && lane::block_idx()[0] == 5)
+        }),
+        ("half of block 5 syncs the grid once more", cfg, |_, p| {
+            if p == 3 && lane::block_idx()[0] == 5 && lane::thread_idx()[0] < 32 {
+                lane::grid_sync();
+            }
+            true
+        }),
+        (
+            "phase 1: half of block 4 waits at a named barrier",
+            cfg,
+            |_, p| {
+                if p == 1 && bt().0 == 4 && bt().1 < 32 {
+                    lane::barrier_sync(1, 64);
+                }
+                true
+            },
+        ),
+        ("phase 2: misuse in block 6", cfg, |_, p| {
+            if p == 2 && lane::block_idx()[0] == 6 {
+                lane::shfl(ShflMode::Idx, 1, 0, 0, 0x1f);
+            }
+            true
+        }),
+        (
+            "phase 1: a grid barrier wait without its arrive",
+            cfg,
+            |_, p| {
+                if p == 1 && bt() == (3, 7) {
+                    lane::grid_barrier_wait();
+                }
+                true
+            },
+        ),
+        (
+            "phase 1: half of block 4 passes a block-wide check",
+            cfg,
+            |_, p| {
+                if p == 1 && bt().0 == 4 && bt().1 < 32 {
+                    lane::check_uniform(lane::Scope::Block, "k", 1);
+                }
+                true
+            },
+        ),
+        (
+            "phase 1: half of block 4 disagrees at a block-wide check",
+            cfg,
+            |_, p| {
+                if p == 1 && bt().0 == 4 && bt().1 < 32 {
+                    lane::check_uniform(lane::Scope::Block, "k", (bt().1 % 2) as u64);
+                }
+                true
+            },
+        ),
+        ("phase 2: panic in block 11", cfg, |_, p| {
+            if p == 2 && bt() == (11, 3) {
+                panic!("block 11 gives up");
+            }
+            true
+        }),
+        ("clusters of 2", cfg.with_cluster(2), |_, _| {
+            lane::cluster_arrive();
+            lane::cluster_wait();
+            true
+        }),
+    ]
+}
+
+/// [`run`] of a cooperative case.
+fn run_coop(workers: usize, cfg: &LaunchConfig, hook: Hook) -> (String, Vec<u32>) {
+    let dev = SimDevice {
+        workers,
+        ..SimDevice::default()
+    };
+    let out = Out::new();
+    let regions = out.regions();
+    let r = launch_parallel(&dev, cfg, &regions, &|| phases(&out, hook));
+    let text = match &r {
+        Ok(stats) => format!("{stats:?}"),
+        Err(e) => format!("{e}\n{e:?}"),
+    };
+    let words = if r.is_ok() {
+        out.snapshot()
+    } else {
+        Vec::new()
+    };
+    (text, words)
+}
+
+#[test]
+fn cooperative_launches_on_several_workers_give_the_one_thread_run_byte_for_byte() {
+    for (name, cfg, hook) in coop_cases() {
+        let one = run_coop(1, &cfg, hook);
+        for workers in [2, 3, 8] {
+            for _ in 0..2 {
+                let many = run_coop(workers, &cfg, hook);
+                assert_eq!(one.0, many.0, "{name}: report with {workers} workers");
+                assert!(one.1 == many.1, "{name}: outputs with {workers} workers");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_cooperative_cases_end_as_named() {
+    let expect: [&[&str]; 16] = [
+        &["LaunchStats"],
+        &[
+            "data race on `extra`[0]",
+            "block (2,0,0) thread (0,0,0)",
+            "block (9,0,0)",
+        ],
+        &[
+            "data race on `extra`[1]",
+            "ld (weak)",
+            "block (2,0,0)",
+            "st (weak)",
+        ],
+        &["data race on `extra`[2]", "block (3,0,0) thread (5,0,0)"],
+        &["LaunchStats"],
+        &["LaunchStats"],
+        &["LaunchStats"],
+        &[
+            "live threads are blocked",
+            "grid sync: 15 of 16 blocks arrived",
+            "block (5,0,0) has exited entirely",
+        ],
+        &[
+            "32 live threads are blocked",
+            "grid sync: 1 of 16 blocks arrived",
+            "block (0,0,0) has exited entirely",
+        ],
+        &[
+            "live threads are blocked",
+            "bar.sync 1, 64",
+            "grid sync: 15 of 16 blocks arrived",
+        ],
+        &["mask", "block (6,0,0)"],
+        &[
+            "grid.barrier_wait() without a grid.barrier_arrive()",
+            "block (3,0,0) thread (7,0,0)",
+        ],
+        &["passed the block-wide `k`", "grid sync"],
+        &["non-uniform argument `k`", "grid sync"],
+        &["block 11 gives up"],
+        &["LaunchStats"],
+    ];
+    for ((name, cfg, hook), want) in coop_cases().into_iter().zip(expect) {
+        let (text, words) = run_coop(4, &cfg, hook);
+        for w in want {
+            assert!(text.contains(w), "{name}: no {w:?} in\n{text}");
+        }
+        if want == ["LaunchStats"] {
+            // Every element of the last round was written (phase 3: the
+            // second half).
+            assert!(words[N..2 * N].iter().all(|&v| v != 0), "{name}");
+        }
+    }
+}
+
+/// The same cases as one unit of the whole grid ([`launch_with`]'s
+/// interleaved schedule) end the same way: clean, a race, a deadlock,
+/// a misuse or a panic, with the same outputs for the clean ones.
+#[test]
+fn the_cooperative_cases_end_as_the_interleaved_run() {
+    let kind = |t: &str| {
+        ["LaunchStats", "data race", "deadlock", "misuse", "panicked"]
+            .into_iter()
+            .find(|k| t.to_lowercase().contains(k))
+            .unwrap_or("?")
+    };
+    for (name, cfg, hook) in coop_cases() {
+        let (text, words) = run_coop(2, &cfg, hook);
+        let out = Out::new();
+        let regions = out.regions();
+        let r = cg_sim::launch_with(&SimDevice::default(), &cfg, &regions, &|| {
+            phases(&out, hook)
+        });
+        let one = match &r {
+            Ok(stats) => format!("{stats:?}"),
+            Err(e) => format!("{e}\n{e:?}"),
+        };
+        assert_eq!(kind(&text), kind(&one), "{name}:\n{text}\n---\n{one}");
+        if r.is_ok() {
+            assert!(words == out.snapshot(), "{name}: outputs");
         }
     }
 }

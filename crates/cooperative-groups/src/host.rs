@@ -96,9 +96,19 @@ unsafe impl<A> Sync for Shared<A> {}
 
 /// Runs the safe kernel `body` with `params`: on the simulator's worker
 /// threads ([`cg_sim::launch_parallel`]) when no parameter is
-/// [`SafeArgs::SERIAL`] and the launch is not cooperative — its blocks
-/// then have no safe way to depend on each other, so outputs and reports
-/// are those of one thread — otherwise on the calling thread.
+/// [`SafeArgs::SERIAL`] — its blocks then have no safe way to wait for
+/// each other, so outputs and reports are the same whatever the worker
+/// count — otherwise on the calling thread ([`cg_sim::launch_with`]).
+///
+/// A cooperative launch too: `launch_parallel` runs it in phases between
+/// its grid barriers, the blocks of a phase on the workers (and with one
+/// worker, one after another on the calling thread: the same schedule).
+/// Without an `AtomicSlice` its blocks can pass values only through
+/// global memory, which a grid barrier orders; a read of what another
+/// block writes in the same phase is a race the detector reports. With
+/// one, its blocks may wait for each other's flags (their co-residency is
+/// what a cooperative launch promises), which needs every block of the
+/// grid interleaved on one thread: `launch_with`.
 pub fn launch_safe<A: SafeArgs + Copy>(
     device: &cg_sim::SimDevice,
     cfg: &cg_sim::LaunchConfig,
@@ -106,7 +116,7 @@ pub fn launch_safe<A: SafeArgs + Copy>(
     body: fn(A),
     params: A,
 ) -> Result<cg_sim::LaunchStats, cg_sim::SimError> {
-    if A::SERIAL || cfg.cooperative {
+    if A::SERIAL {
         return cg_sim::launch_with(device, cfg, regions, &|| body(params));
     }
     let shared = Shared(params);

@@ -7,10 +7,14 @@
 //! an `AtomicSlice` (the one safe channel between blocks) keeps to the
 //! calling thread, and its blocks may hand values on in block order as
 //! before; so does one with a view of an element type with padding.
+//! Cooperative launches run in phases between their grid barriers, the
+//! blocks of a phase on the workers: the same outputs and reports for
+//! every worker count, clean or failing, and several host threads run a
+//! phase's blocks.
 
 use cooperative_groups::host::run_on;
 use cooperative_groups::prelude::*;
-use cooperative_groups::{AtomicSlice, GlobalSlice, OwnedSlice, kernel, shared_array};
+use cooperative_groups::{AtomicSlice, GlobalSlice, OwnedSlice, PerBlock, kernel, shared_array};
 
 /// Each block sums its part of `input` through shared memory and a block
 /// reduce; every thread writes its element scaled by the block's sum.
@@ -159,10 +163,12 @@ fn blocks_that_race_report_the_race_of_the_one_thread_run() {
 
 #[test]
 fn blocks_that_communicate_keep_to_one_thread() {
-    let mut flags = vec![0u32; BLOCKS as usize];
-    let cfg = cg_sim::LaunchConfig::new(BLOCKS, 1);
-    run_on(&device(4), &CHAIN, &cfg, (&mut flags[..],)).unwrap();
-    assert!(flags.iter().all(|&f| f == 1));
+    for cooperative in [false, true] {
+        let mut flags = vec![0u32; BLOCKS as usize];
+        let cfg = cg_sim::LaunchConfig::new(BLOCKS, 1).with_cooperative(cooperative);
+        run_on(&device(4), &CHAIN, &cfg, (&mut flags[..],)).unwrap();
+        assert!(flags.iter().all(|&f| f == 1));
+    }
 }
 
 /// The host threads the blocks of [`where_blocks_ran`] ran on.
@@ -228,5 +234,204 @@ fn the_blocks_run_on_several_threads_and_only_when_they_cannot_communicate() {
     // (`CG_SIM_THREADS=1` in the environment keeps every launch on one.)
     if device(4).worker_count() > 1 {
         assert!(seen > 1, "{seen} thread(s) ran the blocks");
+    }
+}
+
+// ---- cooperative launches ----------------------------------------------
+
+const COOP_BLOCKS: u32 = 16;
+
+/// A cooperative kernel of four phases, three grid barriers and a grid
+/// reduce (the grid scratch): each block stages its inputs in shared
+/// memory and reduces them into `a`; then three rounds, each after a grid
+/// barrier, read the next block's element of the buffer the round before
+/// wrote and write the thread's own element of the other one; every
+/// block's leader stores the grid's sum of the last round. `flaw` breaks
+/// it: 1 a read of another block's element written in the same phase (a
+/// race), 2 block 5 leaves before the last round's grid barrier (a
+/// deadlock), 3 half of block 4 makes a tile before a grid barrier (a
+/// misuse), 4 a panic in block 11 in the second round.
+#[kernel]
+pub fn rounds(
+    input: GlobalSlice<u32>,
+    a: OwnedSlice<u32>,
+    b: OwnedSlice<u32>,
+    totals: OwnedSlice<u32, PerBlock>,
+    flaw: u32,
+) {
+    let block = this_thread_block();
+    let grid = this_grid();
+    let (i, r) = (grid.thread_rank() as usize, block.thread_rank() as usize);
+    let (n, br) = (block.num_threads() as usize, grid.block_rank());
+    let x = input.load(i);
+    let s = shared_array!(u32; 64);
+    s.store(r, x);
+    block.sync();
+    let left = s.load((r + 1) % n);
+    let sum = reduce(
+        &this_thread_block().with_max_threads::<64>(),
+        x ^ left,
+        Plus,
+    );
+    let mut v = x.wrapping_add(sum);
+    if let Some(e) = a.at(&grid) {
+        e.store(v);
+    }
+    for round in 0..3u32 {
+        if flaw == 2 && br == 5 && round == 2 {
+            return;
+        }
+        if flaw == 3 && br == 4 && r < 32 && round == 1 {
+            let _ = tiled_partition::<32>(&block);
+        }
+        grid.sync();
+        let (src, dst) = if round % 2 == 0 { (a, b) } else { (b, a) };
+        // Written by the next block before the grid barrier: ordered.
+        let y = src.load((i + n) % src.len());
+        if flaw == 1 && round == 1 && br == 2 && r == 0 {
+            // Block 9's element of this round: written in this phase.
+            core::hint::black_box(dst.load(9 * n));
+        }
+        if flaw == 4 && round == 1 && br == 11 && r == 3 {
+            panic!("block 11 gives up");
+        }
+        v = y.wrapping_mul(3).wrapping_add(round ^ v);
+        if let Some(e) = dst.at(&grid) {
+            e.store(v);
+        }
+    }
+    let total = grid.reduce(v, Plus);
+    if let Some(e) = totals.leader(&block) {
+        e.store(total);
+    }
+}
+
+/// [`rounds`] with `flaw` on `workers`: the report (or statistics) and
+/// the outputs of a clean launch.
+fn run_rounds(workers: usize, flaw: u32) -> (String, Vec<u32>) {
+    let n = (COOP_BLOCKS * THREADS) as usize;
+    let input: Vec<u32> = (0..n as u32)
+        .map(|i| i.wrapping_mul(2_654_435_761))
+        .collect();
+    let (mut a, mut b, mut t) = (
+        vec![0u32; n],
+        vec![0u32; n],
+        vec![0u32; COOP_BLOCKS as usize],
+    );
+    let cfg = cg_sim::LaunchConfig::new(COOP_BLOCKS, THREADS).with_cooperative(true);
+    let r = run_on(
+        &device(workers),
+        &ROUNDS,
+        &cfg,
+        (&input[..], &mut a[..], &mut b[..], &mut t[..], flaw),
+    );
+    match r {
+        Ok(stats) => (format!("{stats:?}"), [a, b, t].concat()),
+        Err(e) => (format!("{e}\n{e:?}"), Vec::new()),
+    }
+}
+
+#[test]
+fn cooperative_launches_match_the_one_thread_run() {
+    let kinds = [
+        "LaunchStats",
+        "data race",
+        "deadlock",
+        "misuse",
+        "block 11 gives up",
+    ];
+    for (flaw, kind) in kinds.into_iter().enumerate() {
+        let one = run_rounds(1, flaw as u32);
+        assert!(one.0.contains(kind), "flaw {flaw}: {}", one.0);
+        for workers in [2, 3, 8] {
+            let many = run_rounds(workers, flaw as u32);
+            assert_eq!(many.0, one.0, "flaw {flaw}, {workers} workers");
+            assert!(many.1 == one.1, "flaw {flaw}, {workers} workers: outputs");
+        }
+    }
+    // The clean launch's sums are the grid's: one value in every block.
+    let (_, out) = run_rounds(2, 0);
+    let t = &out[out.len() - COOP_BLOCKS as usize..];
+    assert!(t.iter().all(|&x| x == t[0]), "{t:?}");
+}
+
+/// Whether block 0 of [`coop_threads`] waits for a second thread in each
+/// phase, and the (phase, block, host thread) of each block's phases.
+static COOP_WAIT_FOR_PEER: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+type Seen = (u32, u32, std::thread::ThreadId);
+
+static COOP_SEEN: std::sync::Mutex<Vec<Seen>> = std::sync::Mutex::new(Vec::new());
+
+/// The host threads that ran blocks in `phase`.
+fn threads_in(seen: &[Seen], phase: u32) -> usize {
+    let mut t: Vec<String> = seen
+        .iter()
+        .filter(|e| e.0 == phase)
+        .map(|e| format!("{:?}", e.2))
+        .collect();
+    t.sort();
+    t.dedup();
+    t.len()
+}
+
+/// Records, in each of three phases, the host thread that runs each
+/// block (a host-only test kernel: its body calls `std`).
+#[kernel]
+pub fn coop_threads(out: OwnedSlice<u32>) {
+    let grid = this_grid();
+    for phase in 0..3u32 {
+        if phase > 0 {
+            grid.sync();
+        }
+        if this_thread_block().thread_rank() != 0 {
+            continue;
+        }
+        let me = std::thread::current().id();
+        COOP_SEEN
+            .lock()
+            .unwrap()
+            .push((phase, grid.block_rank(), me));
+        // Block 0 waits (at most 2 s) until another host thread has run a
+        // block of this phase: the blocks are small enough for one worker
+        // to run all of its own before another starts.
+        if grid.block_rank() == 0 && COOP_WAIT_FOR_PEER.load(std::sync::atomic::Ordering::Relaxed) {
+            let start = std::time::Instant::now();
+            while threads_in(&COOP_SEEN.lock().unwrap(), phase) < 2
+                && start.elapsed() < std::time::Duration::from_secs(2)
+            {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+        }
+    }
+    if let Some(e) = out.at(&grid) {
+        e.store(1);
+    }
+}
+
+#[test]
+fn a_cooperative_launchs_blocks_run_on_several_threads_in_every_phase() {
+    let mut out = vec![0u32; (BLOCKS * 32) as usize];
+    let cfg = cg_sim::LaunchConfig::new(BLOCKS, 32).with_cooperative(true);
+    let several = device(4).worker_count() > 1;
+    COOP_WAIT_FOR_PEER.store(several, std::sync::atomic::Ordering::Relaxed);
+    run_on(&device(4), &COOP_THREADS, &cfg, (&mut out[..],)).unwrap();
+    assert!(out.iter().all(|&x| x == 1));
+    let seen = COOP_SEEN.lock().unwrap().clone();
+    assert_eq!(seen.len(), 3 * BLOCKS as usize);
+    // A block stays on the thread that started it, from phase to phase.
+    for &(_, b, t) in &seen {
+        assert!(
+            seen.iter().filter(|e| e.1 == b).all(|e| e.2 == t),
+            "block {b}"
+        );
+    }
+    // (`CG_SIM_THREADS=1` in the environment keeps every launch on one.)
+    if several {
+        for phase in 0..3 {
+            let n = threads_in(&seen, phase);
+            assert!(n > 1, "phase {phase}: {n} thread(s) ran the blocks");
+        }
     }
 }
