@@ -212,13 +212,24 @@ fn cases() -> Vec<(&'static str, LaunchConfig, Kernel)> {
 
 /// Everything a launch leaves behind, as text and words.
 fn run(workers: usize, cfg: &LaunchConfig, kernel: Kernel) -> (String, Vec<u32>) {
+    run_body(workers, cfg, &|out| kernel(out))
+}
+
+/// `body` launched with `launch_parallel` on `workers` workers: the
+/// report (or the statistics) as text, and the output words of a clean
+/// launch.
+fn run_body(
+    workers: usize,
+    cfg: &LaunchConfig,
+    body: &(dyn Fn(&Out) + Sync),
+) -> (String, Vec<u32>) {
     let dev = SimDevice {
         workers,
         ..SimDevice::default()
     };
     let out = Out::new();
     let regions = out.regions();
-    let r = launch_parallel(&dev, cfg, &regions, &|| kernel(&out));
+    let r = launch_parallel(&dev, cfg, &regions, &|| body(&out));
     let text = match &r {
         Ok(stats) => format!("{stats:?}"),
         Err(e) => format!("{e}\n{e:?}"),
@@ -504,23 +515,7 @@ fn coop_cases() -> Vec<(&'static str, LaunchConfig, Hook)> {
 
 /// [`run`] of a cooperative case.
 fn run_coop(workers: usize, cfg: &LaunchConfig, hook: Hook) -> (String, Vec<u32>) {
-    let dev = SimDevice {
-        workers,
-        ..SimDevice::default()
-    };
-    let out = Out::new();
-    let regions = out.regions();
-    let r = launch_parallel(&dev, cfg, &regions, &|| phases(&out, hook));
-    let text = match &r {
-        Ok(stats) => format!("{stats:?}"),
-        Err(e) => format!("{e}\n{e:?}"),
-    };
-    let words = if r.is_ok() {
-        out.snapshot()
-    } else {
-        Vec::new()
-    };
-    (text, words)
+    run_body(workers, cfg, &|out| phases(out, hook))
 }
 
 #[test]
