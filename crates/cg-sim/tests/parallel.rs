@@ -243,17 +243,23 @@ fn run_body(
     (text, words)
 }
 
+/// The report and outputs of `launch(workers)` with 2, 3 and 8 workers
+/// (twice each) are byte for byte those with one.
+fn same_on_every_worker_count(name: &str, launch: impl Fn(usize) -> (String, Vec<u32>)) {
+    let one = launch(1);
+    for workers in [2, 3, 8] {
+        for _ in 0..2 {
+            let many = launch(workers);
+            assert_eq!(one.0, many.0, "{name}: report with {workers} workers");
+            assert!(one.1 == many.1, "{name}: outputs with {workers} workers");
+        }
+    }
+}
+
 #[test]
 fn several_workers_give_the_one_thread_run_byte_for_byte() {
     for (name, cfg, kernel) in cases() {
-        let one = run(1, &cfg, kernel);
-        for workers in [2, 3, 8] {
-            for _ in 0..2 {
-                let many = run(workers, &cfg, kernel);
-                assert_eq!(one.0, many.0, "{name}: report with {workers} workers");
-                assert!(one.1 == many.1, "{name}: outputs with {workers} workers");
-            }
-        }
+        same_on_every_worker_count(name, |w| run(w, &cfg, kernel));
     }
 }
 
@@ -521,14 +527,7 @@ fn run_coop(workers: usize, cfg: &LaunchConfig, hook: Hook) -> (String, Vec<u32>
 #[test]
 fn cooperative_launches_on_several_workers_give_the_one_thread_run_byte_for_byte() {
     for (name, cfg, hook) in coop_cases() {
-        let one = run_coop(1, &cfg, hook);
-        for workers in [2, 3, 8] {
-            for _ in 0..2 {
-                let many = run_coop(workers, &cfg, hook);
-                assert_eq!(one.0, many.0, "{name}: report with {workers} workers");
-                assert!(one.1 == many.1, "{name}: outputs with {workers} workers");
-            }
-        }
+        same_on_every_worker_count(name, |w| run_coop(w, &cfg, hook));
     }
 }
 

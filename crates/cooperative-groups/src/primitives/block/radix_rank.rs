@@ -98,7 +98,7 @@ impl<const BLOCK: u32, const ITEMS: usize, const RADIX_BITS: u32>
     /// pairs' sort at 63 registers (all nine: 69, one block per SM).
     /// Smaller blocks keep the registers, which decide how many of them an
     /// SM holds.
-    const MEMOIZE: usize = if BLOCK >= 512 { 4 } else { 0 };
+    const MEMO_WORDS: usize = if BLOCK >= 512 { 4 } else { 0 };
 
     #[inline(always)]
     #[track_caller]
@@ -206,7 +206,7 @@ impl<const BLOCK: u32, const ITEMS: usize, const RADIX_BITS: u32>
         let mut j = 0;
         while j < Self::PADDED as usize {
             let x: u32 = self.counters.load(base + 4 * j as u32);
-            if j < Self::MEMOIZE {
+            if j < Self::MEMO_WORDS {
                 seg[j] = x;
             }
             sum = sum.wrapping_add(x);
@@ -260,7 +260,7 @@ impl<const BLOCK: u32, const ITEMS: usize, const RADIX_BITS: u32>
         let mut j = 0;
         while j < Self::PADDED as usize {
             let at = base + 4 * j as u32;
-            let own: u32 = if j < Self::MEMOIZE {
+            let own: u32 = if j < Self::MEMO_WORDS {
                 seg[j]
             } else {
                 self.counters.load(at)
