@@ -231,6 +231,32 @@ pub fn shfl_up_pred(mask: u32, v: u32, b: u32, c: u32) -> (u32, bool) {
     unsafe { nv_shfl_up_p(mask, v, b, c) }
 }
 
+/// `shfl.sync.up.b32 d|p, v, b, c, mask; @p add.u32 d, d, v`: one step of
+/// an integer prefix sum, the predicate feeding the add directly (CUB's
+/// shape for 32-bit sums: two instructions, where `rank >= b` with a
+/// select costs a third on the step's dependent chain).
+#[inline(always)]
+pub fn shfl_up_add(mask: u32, v: u32, b: u32, c: u32) -> u32 {
+    let r: u32;
+    // SAFETY: a warp shuffle over the lanes of `mask` (group contract), then
+    // a register add. `nomem`: registers only; not `pure`: it must not be
+    // merged or moved across divergent control flow.
+    unsafe {
+        asm!(
+            "{{ .reg .pred p;",
+            "shfl.sync.up.b32 {0}|p, {1}, {2}, {3}, {4};",
+            "@p add.u32 {0}, {0}, {1}; }}",
+            out(reg32) r,
+            in(reg32) v,
+            in(reg32) b,
+            in(reg32) c,
+            in(reg32) mask,
+            options(nomem, nostack)
+        )
+    }
+    r
+}
+
 /// `vote.sync.ballot.b32`.
 #[inline(always)]
 pub fn ballot(mask: u32, pred: bool) -> u32 {

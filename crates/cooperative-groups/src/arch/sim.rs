@@ -59,6 +59,14 @@ pub fn dynamic_smem_size() -> u32 {
 pub fn shfl(mode: ShflMode, mask: u32, v: u32, b: u32, c: u32) -> u32 {
     lane::shfl(mode, mask, v, b, c)
 }
+/// `shfl.sync.up.b32 d|p` then `@p add.u32 d, d, v`: one step of an
+/// integer prefix sum.
+#[track_caller]
+#[inline]
+pub fn shfl_up_add(mask: u32, v: u32, b: u32, c: u32) -> u32 {
+    let (d, p) = shfl_up_pred(mask, v, b, c);
+    if p { d.wrapping_add(v) } else { d }
+}
 /// `shfl.sync.up.b32 d|p`: the value and whether the source lane was in
 /// range (the PTX ISA's rule: `lane - b` at or above the segment's first
 /// lane, which `c` names).

@@ -59,6 +59,20 @@ pub(crate) fn seg_shfl_up_pred<T: ShflValue>(s: Seg, v: T, d: u32) -> (T, bool) 
     (from_words(buf), ok)
 }
 
+/// [`seg_shfl_up_pred`] and, where the source exists, its value added to
+/// `v` (wrapping), for one-word `T` (32-bit integers): `shfl.sync.up` with
+/// a predicated add, one instruction less than a select on `rank >= d`.
+#[inline(always)]
+#[track_caller]
+pub(crate) fn seg_shfl_up_add<T: ShflValue>(s: Seg, v: T, d: u32) -> T {
+    // Not a `const` assert: the callers' generic code instantiates this for
+    // every `T` behind a `size_of` check.
+    debug_assert!(size_of::<T>() == 4, "a one-word value");
+    let mut buf = to_words(v);
+    buf[0] = arch::shfl_up_add(s.op_mask, buf[0], d, s.seg_bits());
+    from_words(buf)
+}
+
 /// `shfl_up` for any `d`, as `__shfl_up_sync(mask, v, d, width)`: the
 /// hardware reads `d`'s low 5 bits, so `d = 33` moves by one lane, as in
 /// CUDA.
