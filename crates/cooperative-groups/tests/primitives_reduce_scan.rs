@@ -227,3 +227,88 @@ proptest! {
         block_float::<64, 2>(&d);
     }
 }
+
+/// 32-bit block scans with their totals (the raking scan leaves the total
+/// in shared memory for blocks of 64–256 threads, the warp-total lane for
+/// the others): `u32` sums and `i32` maxima, every thread's items, total
+/// and prefix-callback scan against a sequential model.
+fn block_32bit<const B: u32, const N: usize>(data: &[i64]) {
+    let per = 4 * N + 3;
+    let mut out = Out::new(B as usize * per, 0i64);
+    let p = out.ptr();
+    run(1, B, &|| {
+        let b = this_thread_block().with_threads::<B>();
+        let r = b.thread_rank() as usize;
+        let t = r * per;
+        let x = items::<N>(data, 0, r);
+        let xu = x.map(|v| v as u32);
+        let xi = x.map(|v| v as i32);
+        let scan = BlockScan::new(&b);
+        let (inc, total) = scan.inclusive_sum_aggregate(&xu);
+        let (exc, total2) = scan.exclusive_scan_aggregate(&xi, i32::MIN, Greater);
+        let with = scan.exclusive_scan_with_prefix(&xu, Plus, |all| all.wrapping_add(7));
+        let (exc_sum, total3) = scan.exclusive_sum_aggregate(&xu);
+        p.set(t, total as i64);
+        p.set(t + 1, total2 as i64);
+        p.set(t + 2, total3 as i64);
+        for i in 0..N {
+            p.set(t + 3 + i, inc[i] as i64);
+            p.set(t + 3 + N + i, exc[i] as i64);
+            p.set(t + 3 + 2 * N + i, with[i] as i64);
+            p.set(t + 3 + 3 * N + i, exc_sum[i] as i64);
+        }
+    });
+    let got = out.into_vec();
+    let tile = &data[..B as usize * N];
+    let sum = |xs: &[i64]| xs.iter().fold(0u32, |a, &v| a.wrapping_add(v as u32));
+    let max = |xs: &[i64]| xs.iter().fold(i32::MIN, |a, &v| a.max(v as i32));
+    for t in 0..B as usize {
+        let g = &got[t * per..(t + 1) * per];
+        assert_eq!(g[0], sum(tile) as i64, "B {B}: sum total, thread {t}");
+        assert_eq!(g[1], max(tile) as i64, "B {B}: max total, thread {t}");
+        assert_eq!(
+            g[2],
+            sum(tile) as i64,
+            "B {B}: exclusive sum total, thread {t}"
+        );
+        for i in 0..N {
+            let k = t * N + i;
+            assert_eq!(
+                g[3 + i],
+                sum(&tile[..=k]) as i64,
+                "B {B}: inclusive, thread {t} item {i}"
+            );
+            assert_eq!(
+                g[3 + N + i],
+                max(&tile[..k]) as i64,
+                "B {B}: exclusive max, thread {t} item {i}"
+            );
+            let from = sum(tile).wrapping_add(7).wrapping_add(sum(&tile[..k]));
+            assert_eq!(
+                g[3 + 2 * N + i],
+                from as i64,
+                "B {B}: with prefix, thread {t} item {i}"
+            );
+            assert_eq!(
+                g[3 + 3 * N + i],
+                sum(&tile[..k]) as i64,
+                "B {B}: exclusive sum, thread {t} item {i}"
+            );
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 4, ..ProptestConfig::default() })]
+
+    #[test]
+    fn block_32bit_scans_and_totals(d in data(1024 * 3)) {
+        block_32bit::<32, 3>(&d);
+        block_32bit::<64, 2>(&d);
+        block_32bit::<96, 3>(&d);
+        block_32bit::<128, 3>(&d);
+        block_32bit::<256, 1>(&d);
+        block_32bit::<512, 2>(&d);
+        block_32bit::<1024, 3>(&d);
+    }
+}

@@ -220,7 +220,8 @@ pub const SCRATCH_BYTES: u32 = 2 * SCRATCH_SLOTS * SCRATCH_SLOT_BYTES;
 /// Bytes of the raking scratch of the block scan ([`rake_scratch`],
 /// `collective::block::rake`): one 32-bit word per thread of a 256-thread block
 /// (the largest it rakes), plus one padding word per 32 so that the raking
-/// lanes' strided reads hit distinct banks.
+/// lanes' strided reads hit distinct banks (the last padding word carries
+/// the block's total for the scans that return it).
 pub const RAKE_BYTES: u32 = 4 * (256 + 256 / 32);
 /// 64-thread tiles that can use the software barrier: those of a
 /// 1024-thread block.

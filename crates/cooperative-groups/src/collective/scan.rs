@@ -47,6 +47,26 @@ pub(crate) fn exclusive<T: ShflValue, Op: ReduceOp<T>>(shape: Shape, v: T, op: O
     }
 }
 
+/// Exclusive scan over any shape and, for the block's 32-bit scans with
+/// an [`EXACT`](ReduceOp::EXACT) operator, the group's total (`Some`: the
+/// scan leaves it in shared memory for one load more); `None` elsewhere,
+/// where the caller broadcasts it.
+#[inline(always)]
+#[track_caller]
+pub(crate) fn exclusive_with_total<T: ShflValue, Op: ReduceOp<T>>(
+    shape: Shape,
+    v: T,
+    op: Op,
+) -> (T, Option<T>) {
+    match shape {
+        Shape::Multi(m) if Op::EXACT && rake::serves::<T>(&m) => {
+            let (out, total) = rake::block_scan_total::<T, Op, false, true>(m, v, op);
+            (out, Some(total))
+        }
+        _ => (exclusive::<T, Op>(shape, v, op), None),
+    }
+}
+
 /// `cg::inclusive_scan(group, v, op)`: the thread of rank `r` gets
 /// `v₀ ⊕ v₁ ⊕ … ⊕ v_r`.
 ///

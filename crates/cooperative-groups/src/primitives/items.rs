@@ -8,6 +8,7 @@
 //! collectives, not the warp or block primitives.
 
 use super::thread;
+use crate::collective::scan::exclusive_with_total;
 use crate::collective::shuffle::shfl;
 use crate::group::ThreadGroup;
 use crate::ops::ReduceOp;
@@ -65,34 +66,45 @@ pub(crate) fn reduce_partial<G: ThreadGroup, T: ShflValue, Op: ReduceOp<T>, cons
     shfl(g.shape(), scan, last)
 }
 
-/// The fold of the thread totals of lower ranks and the caller's own
-/// total. At rank 0 the fold is empty: `None`, except for
-/// [`EXACT`](ReduceOp::EXACT) operators, whose identity is neutral, so
-/// rank 0 combines its items with it like every other rank — no branch
-/// between the group's collectives (a divergent branch there makes ptxas
-/// wrap the next collective in a `WARPSYNC`: the 4-item warp scan ran at
-/// 1.46× `cub::WarpScan`'s time with it).
+/// The fold of the thread totals of lower ranks, the caller's own total,
+/// and — when `with_total` and the group's scan gives it for free (the
+/// block's 32-bit scans of exact operators) — the group's total. At rank
+/// 0 the fold is empty: `None`, except for [`EXACT`](ReduceOp::EXACT)
+/// operators, whose identity is neutral, so rank 0 combines its items
+/// with it like every other rank — no branch between the group's
+/// collectives (a divergent branch there makes ptxas wrap the next
+/// collective in a `WARPSYNC`: the 4-item warp scan ran at 1.46×
+/// `cub::WarpScan`'s time with it).
 #[inline(always)]
 #[track_caller]
 fn prefix<G: ThreadGroup, T: ShflValue, Op: ReduceOp<T>, const N: usize>(
     g: &G,
     items: &[T; N],
     op: Op,
-) -> (Option<T>, T) {
+    with_total: bool,
+) -> (Option<T>, T, Option<T>) {
     let total = thread::reduce(items, op);
-    let before = crate::exclusive_scan(g, total, op);
+    let (before, aggregate) = if with_total {
+        exclusive_with_total(g.shape(), total, op)
+    } else {
+        (crate::exclusive_scan(g, total, op), None)
+    };
     if Op::EXACT {
         // `exclusive_scan` gives rank 0 the identity.
-        return (Some(before), total);
+        return (Some(before), total, aggregate);
     }
-    ((g.thread_rank() > 0).then_some(before), total)
+    ((g.thread_rank() > 0).then_some(before), total, aggregate)
 }
 
-/// The group's total from its last member's inclusive value.
+/// The group's total: the scan's (`aggregate`, where it gave one), else
+/// its last member's inclusive value, broadcast.
 #[inline(always)]
 #[track_caller]
-fn total<G: ThreadGroup, T: ShflValue>(g: &G, last_inclusive: T) -> T {
-    shfl(g.shape(), last_inclusive, g.num_threads() - 1)
+fn total<G: ThreadGroup, T: ShflValue>(g: &G, aggregate: Option<T>, last_inclusive: T) -> T {
+    match aggregate {
+        Some(t) => t,
+        None => shfl(g.shape(), last_inclusive, g.num_threads() - 1),
+    }
 }
 
 /// Item `k` of the group gets `x₀ ⊕ … ⊕ x_k`, and every member the total.
@@ -104,12 +116,12 @@ pub(crate) fn inclusive_scan<G: ThreadGroup, T: ShflValue, Op: ReduceOp<T>, cons
     op: Op,
     with_total: bool,
 ) -> ([T; N], Option<T>) {
-    let (before, _) = prefix(g, items, op);
+    let (before, _, aggregate) = prefix(g, items, op, with_total);
     let out = match before {
         None => thread::inclusive_scan(items, op),
         Some(p) => thread::inclusive_scan_from(items, p, op),
     };
-    (out, with_total.then(|| total(g, out[N - 1])))
+    (out, with_total.then(|| total(g, aggregate, out[N - 1])))
 }
 
 /// Item `k` gets `start ⊕ x₀ ⊕ … ⊕ x_{k-1}` where `start` is what
@@ -125,13 +137,13 @@ pub(crate) fn exclusive_scan<G: ThreadGroup, T: ShflValue, Op: ReduceOp<T>, cons
     with_total: bool,
     start_of: impl FnOnce(Option<T>) -> T,
 ) -> ([T; N], Option<T>) {
-    let (before, own) = prefix(g, items, op);
+    let (before, own, aggregate) = prefix(g, items, op, with_total);
     let aggregate = with_total.then(|| {
         let inclusive = match before {
             None => own,
             Some(p) => op.combine(p, own),
         };
-        total(g, inclusive)
+        total(g, aggregate, inclusive)
     });
     let base = start_of(aggregate);
     let start = match before {

@@ -63,7 +63,11 @@ pub(crate) fn serves<T: ShflValue>(m: &Multi) -> bool {
 /// (the exchange rules of [`exchange`](super::exchange)).
 #[inline(always)]
 #[track_caller]
-fn warp_scans<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(m: Multi, v: T, op: Op) -> T {
+fn warp_scans<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool, const TOTAL: bool>(
+    m: Multi,
+    v: T,
+    op: Op,
+) -> (T, T) {
     let warp = m.warp_seg();
     let inc = seg_inclusive_pred::<T, Op>(warp, v, op);
     if warp.rank() == warp.n - 1 {
@@ -85,11 +89,23 @@ fn warp_scans<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(m: Multi, v:
         if w < m.warps() {
             exchange::put_for(&m, w, before);
         }
+        if TOTAL && w == m.warps() - 1 {
+            // The last warp's prefix and total: the block's (`TOTAL` only
+            // for exact operators, which may be folded in any order). Lane
+            // 0's `before` is not a prefix: a one-warp block's total is
+            // its warp's.
+            store_total(if w == 0 {
+                total
+            } else {
+                op.combine(before, total)
+            });
+        }
     }
     barrier::sync(&m);
     let w = m.warp_in_group();
     let prefix: T = exchange::result(&m);
-    multi_finish::<T, Op, INCLUSIVE>(warp, inc, (w > 0).then_some(prefix), op)
+    let out = multi_finish::<T, Op, INCLUSIVE>(warp, inc, (w > 0).then_some(prefix), op);
+    (out, if TOTAL { load_total() } else { op.identity() })
 }
 
 /// The scratch word of block rank `i` (one padding word per 32).
@@ -97,6 +113,34 @@ fn warp_scans<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(m: Multi, v:
 #[track_caller]
 fn word(i: u32) -> arch::SharedAddr {
     arch::shared_add(arch::rake_scratch(), 4 * (i + i / 32))
+}
+
+/// The raking scratch's last word, a padding word no rank uses: where a
+/// scan that also gives the block's total leaves it (one lane writes it
+/// between the scan's barriers, every thread reads it after the second,
+/// and the next write comes after the first barrier of a later block
+/// scan, which every thread reaches after its read).
+#[inline(always)]
+#[track_caller]
+fn total_word() -> arch::SharedAddr {
+    arch::shared_add(arch::rake_scratch(), arch::RAKE_BYTES - 4)
+}
+
+/// Stores the block's total in [`total_word`].
+#[inline(always)]
+#[track_caller]
+fn store_total<T: ShflValue>(t: T) {
+    // SAFETY: the scratch's last word, 4-byte aligned; `T` is one word
+    // (`serves`).
+    unsafe { store_shared(total_word(), t) }
+}
+
+/// Loads the block's total from [`total_word`].
+#[inline(always)]
+#[track_caller]
+fn load_total<T: ShflValue>() -> T {
+    // SAFETY: as `store_total`.
+    unsafe { load_shared(total_word()) }
 }
 
 /// Inclusive (`INCLUSIVE`) or exclusive scan of the block by raking; see
@@ -108,12 +152,33 @@ pub(crate) fn block_scan<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(
     v: T,
     op: Op,
 ) -> T {
+    block_scan_total::<T, Op, INCLUSIVE, false>(m, v, op).0
+}
+
+/// [`block_scan`] and, with `TOTAL`, the block's total (the identity
+/// without): the raking lane or the warp-total lane that holds it stores
+/// it between the scan's barriers, and every thread loads it with its own
+/// result — no broadcast with two barriers more. `TOTAL` only for
+/// [`EXACT`](ReduceOp::EXACT) operators: the total is folded in the scan's
+/// order, not as the last rank's inclusive value.
+#[inline(always)]
+#[track_caller]
+pub(crate) fn block_scan_total<
+    T: ShflValue,
+    Op: ReduceOp<T>,
+    const INCLUSIVE: bool,
+    const TOTAL: bool,
+>(
+    m: Multi,
+    v: T,
+    op: Op,
+) -> (T, T) {
     // Raking for the usual block sizes, values in registers; warp scans for
     // the others (a raking lane would fold 9–32 values in sequence at 1024
     // threads while the other warps wait, and a general raking body next to
     // these raised the kernel to 39 registers per thread).
     if !matches!(m.n, 64 | 128 | 256) {
-        return warp_scans::<T, Op, INCLUSIVE>(m, v, op);
+        return warp_scans::<T, Op, INCLUSIVE, TOTAL>(m, v, op);
     }
     let rank = m.rank();
     // SAFETY: `word(i)` for `i < n ≤ 256` is inside the scratch, and `T`
@@ -122,14 +187,15 @@ pub(crate) fn block_scan<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(
     barrier::sync(&m);
     if m.warp_in_group() == 0 {
         match m.n {
-            64 => rake_exact::<T, Op, INCLUSIVE, 2>(m, op),
-            128 => rake_exact::<T, Op, INCLUSIVE, 4>(m, op),
-            _ => rake_exact::<T, Op, INCLUSIVE, 8>(m, op), // 256
+            64 => rake_exact::<T, Op, INCLUSIVE, TOTAL, 2>(m, op),
+            128 => rake_exact::<T, Op, INCLUSIVE, TOTAL, 4>(m, op),
+            _ => rake_exact::<T, Op, INCLUSIVE, TOTAL, 8>(m, op), // 256
         }
     }
     barrier::sync(&m);
     // SAFETY: as the store above.
-    unsafe { load_shared(word(rank)) }
+    let out = unsafe { load_shared(word(rank)) };
+    (out, if TOTAL { load_total() } else { op.identity() })
 }
 
 /// Step 3, in the raking lane, for a block of `32 · SEG` threads:
@@ -137,7 +203,13 @@ pub(crate) fn block_scan<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(
 /// lane's words never straddle a padding word, as `SEG` divides 32).
 #[inline(always)]
 #[track_caller]
-fn rake_exact<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool, const SEG: usize>(
+fn rake_exact<
+    T: ShflValue,
+    Op: ReduceOp<T>,
+    const INCLUSIVE: bool,
+    const TOTAL: bool,
+    const SEG: usize,
+>(
     m: Multi,
     op: Op,
 ) {
@@ -170,6 +242,10 @@ fn rake_exact<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool, const SEG: u
         // SAFETY: as above.
         unsafe { store_shared(at(i), out) };
         i += 1;
+    }
+    if TOTAL && warp.lane == 31 {
+        // The last raking lane's running value: the block's total.
+        store_total(acc);
     }
 }
 
