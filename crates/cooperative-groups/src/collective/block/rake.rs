@@ -75,14 +75,13 @@ fn warp_scans<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool, const TOTAL:
     }
     barrier::sync(&m);
     if m.warp_in_group() == 0 {
-        // Lane `w` stands for warp `w` (a block has at most 32 warps); lanes
-        // past the block's warps carry the identity, after every real total.
+        // Lane `w` stands for warp `w` (a block has at most 32 warps). Lanes
+        // past the block's warps load the last warp's total again: they
+        // come after every real lane, so their values reach no prefix, and
+        // the load stays unconditional (a select on `w` here let LLVM split
+        // the scan into a copy per case, with divergent shuffles).
         let w = warp.lane;
-        let total = if w < m.warps() {
-            exchange::get(&m, w)
-        } else {
-            op.identity()
-        };
+        let total = exchange::get(&m, w.min(m.warps() - 1));
         let before = lane_prefix::<T, Op, true>(m, total, op);
         // Lane `w` stores warp `w`'s prefix in its result slot (warp 0's
         // is unused); the totals were read from the partial half.
@@ -251,8 +250,9 @@ fn rake_exact<
 
 /// The first warp's scan of one total per lane (the raking lanes' totals,
 /// or the warp totals): lane `l` gets the fold of lanes `0..l` (lane 0
-/// gets its own total, which it does not use). Lanes without a total carry
-/// the identity and come after every real one, so they change no prefix.
+/// gets its own total, which it does not use, or with `PRED` and an
+/// operator with an inverse the identity). Lanes without a total come
+/// after every real one, so their values change no prefix.
 /// `PRED`: the warp scan combines on the shuffles' predicates
 /// ([`seg_inclusive_pred`], for the warp-scan path) or on rank compares
 /// (the raking lanes).
@@ -265,5 +265,12 @@ fn lane_prefix<T: ShflValue, Op: ReduceOp<T>, const PRED: bool>(m: Multi, total:
     } else {
         seg_inclusive::<T, Op>(warp, total, op)
     };
+    // The warp-total path with an integer sum: the inclusive value less
+    // the own, one shuffle fewer on the block's critical path. (Not in
+    // the raking lanes: there it raised the run-length decoder of 256
+    // threads from 32 to 39 registers.)
+    if let (true, Some(before)) = (PRED, op.uncombine(inc, total)) {
+        return before;
+    }
     seg_shfl_up_raw(warp, inc, 1)
 }
