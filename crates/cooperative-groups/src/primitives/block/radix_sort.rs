@@ -294,6 +294,9 @@ const fn layout<K, V>(block: u32, items: usize, radix_bits: u32) -> Layout {
     }
 }
 
+/// The most passes a sort writes out rather than loops over.
+const UNROLLED_PASSES: usize = 4;
+
 impl<K, const BLOCK: u32, const ITEMS: usize, V, const RADIX_BITS: u32> NeedsTempStorage
     for BlockRadixSort<K, BLOCK, ITEMS, V, RADIX_BITS>
 {
@@ -367,6 +370,73 @@ impl<K: RadixKey, const BLOCK: u32, const ITEMS: usize, V, const RADIX_BITS: u32
         self.run::<u8, false>(keys, &mut none, options);
     }
 
+    /// One pass: ranks the items by bits `bit..` (`RADIX_BITS` of them, or
+    /// fewer up to `end`), moves keys (and values) to their ranks through
+    /// shared memory, and returns the next pass's first bit.
+    #[inline(always)]
+    #[track_caller]
+    fn pass<U: ShflValue, const PAIRS: bool>(
+        &self,
+        bits: &mut [K::Bits; ITEMS],
+        values: &mut [U; ITEMS],
+        bit: u32,
+        end: u32,
+        o: RadixSortOptions,
+    ) -> u32 {
+        let all = [true; ITEMS];
+        let separate = layout::<K, V>(BLOCK, ITEMS, RADIX_BITS).separate;
+        let n = if end - bit < RADIX_BITS {
+            end - bit
+        } else {
+            RADIX_BITS
+        };
+        let keys_now = *bits;
+        let digit_of = |i: usize| K::digit_bits(keys_now[i]).digit(bit, n);
+        if !separate && bit > o.begin {
+            // The last pass's loads from the shared buffer come first.
+            sync();
+        }
+        let mut ranks = [0u32; ITEMS];
+        if separate {
+            // Each item to its rank as soon as the rank is known.
+            let prefix = self.ranker.scan(&digit_of, o.descending);
+            unroll!(i in 0..ITEMS => {
+                let d = self.ranker.flip(digit_of(i), o.descending);
+                let r = self.ranker.rank_of(d, prefix[i]);
+                arrange::put_at::<_, ITEMS>(self.keys_smem, r, bits[i]);
+                if PAIRS {
+                    arrange::put_at::<_, ITEMS>(self.values_smem, r, values[i]);
+                }
+            });
+        } else {
+            ranks = self.ranker.rank(digit_of, o.descending);
+            // Every thread's reads of its counters come first.
+            sync();
+            arrange::put_ranked(self.keys_smem, bits, &ranks, &all);
+        }
+        let next = bit + n;
+        let striped = next >= end && o.striped;
+        sync();
+        *bits = if striped {
+            arrange::get_striped(self.keys_smem, self.rank, BLOCK)
+        } else {
+            arrange::get_blocked(self.keys_smem, self.rank)
+        };
+        if PAIRS {
+            if !separate {
+                sync();
+                arrange::put_ranked(self.values_smem, values, &ranks, &all);
+                sync();
+            }
+            *values = if striped {
+                arrange::get_striped(self.values_smem, self.rank, BLOCK)
+            } else {
+                arrange::get_blocked(self.values_smem, self.rank)
+            };
+        }
+        next
+    }
+
     #[inline(always)]
     #[track_caller]
     fn run<U: ShflValue, const PAIRS: bool>(
@@ -390,8 +460,6 @@ impl<K: RadixKey, const BLOCK: u32, const ITEMS: usize, V, const RADIX_BITS: u32
             bits[i] = K::to_bits(keys[i]);
             i += 1;
         }
-        let all = [true; ITEMS];
-        let separate = layout::<K, V>(BLOCK, ITEMS, RADIX_BITS).separate;
         let mut bit = o.begin;
         if bit >= end && o.striped {
             // No pass: the blocked keys, striped.
@@ -405,57 +473,27 @@ impl<K: RadixKey, const BLOCK: u32, const ITEMS: usize, V, const RADIX_BITS: u32
                 *values = arrange::get_striped(self.values_smem, self.rank, BLOCK);
             }
         }
-        while bit < end {
-            let n = if end - bit < RADIX_BITS {
-                end - bit
-            } else {
-                RADIX_BITS
-            };
-            let keys_now = bits;
-            let digit_of = |i: usize| K::digit_bits(keys_now[i]).digit(bit, n);
-            if !separate && bit > o.begin {
-                // The last pass's loads from the shared buffer come first.
-                sync();
-            }
-            let mut ranks = [0u32; ITEMS];
-            if separate {
-                // Each item to its rank as soon as the rank is known.
-                let prefix = self.ranker.scan(&digit_of, o.descending);
-                unroll!(i in 0..ITEMS => {
-                    let d = self.ranker.flip(digit_of(i), o.descending);
-                    let r = self.ranker.rank_of(d, prefix[i]);
-                    arrange::put_at::<_, ITEMS>(self.keys_smem, r, bits[i]);
-                    if PAIRS {
-                        arrange::put_at::<_, ITEMS>(self.values_smem, r, values[i]);
-                    }
-                });
-            } else {
-                ranks = self.ranker.rank(digit_of, o.descending);
-                // Every thread's reads of its counters come first.
-                sync();
-                arrange::put_ranked(self.keys_smem, &bits, &ranks, &all);
-            }
-            bit += n;
-            let striped = bit >= end && o.striped;
-            sync();
-            bits = if striped {
-                arrange::get_striped(self.keys_smem, self.rank, BLOCK)
-            } else {
-                arrange::get_blocked(self.keys_smem, self.rank)
-            };
-            if PAIRS {
-                if !separate {
-                    sync();
-                    arrange::put_ranked(self.values_smem, values, &ranks, &all);
-                    sync();
+        // Keys of a few passes at most (a histogram's bins, 8- and 16-bit
+        // keys): every pass written out, each behind its test, so that a
+        // bit range known at compile time (CUB's `begin_bit`, `end_bit`
+        // after inlining) leaves straight-line passes with constant
+        // digit shifts, as nvcc unrolls CUB's. LLVM does not unroll the
+        // loop itself: its body holds barriers and is large. Wider keys
+        // keep the loop (eight or more copies of a pass cost instruction
+        // cache).
+        let max_passes = const { <K::Bits as RadixBits>::BITS.div_ceil(RADIX_BITS) as usize };
+        if max_passes <= UNROLLED_PASSES {
+            unroll!(_p in 0..max_passes => {
+                if bit < end {
+                    bit = self.pass::<U, PAIRS>(&mut bits, values, bit, end, o);
                 }
-                *values = if striped {
-                    arrange::get_striped(self.values_smem, self.rank, BLOCK)
-                } else {
-                    arrange::get_blocked(self.values_smem, self.rank)
-                };
+            });
+        } else {
+            while bit < end {
+                bit = self.pass::<U, PAIRS>(&mut bits, values, bit, end, o);
             }
         }
+        debug_assert!(bit >= end, "every pass ran");
         let mut i = 0;
         while i < ITEMS {
             keys[i] = K::from_bits(bits[i]);
