@@ -130,17 +130,23 @@ impl<T: ShflValue, const BLOCK: u32, const RUNS: usize, const DECODED: usize>
             .offset(offsets_bytes(Self::ALL_RUNS as usize) as u32);
         let mut items = [oob; DECODED];
         let mut offsets = [0u32; DECODED];
+        // Threads past the total search for the total (and find the last
+        // run that is not empty) rather than branch around the search:
+        // their items are `oob` below, by a select.
         let start = from as u64 + self.rank as u64 * DECODED as u64;
-        if start >= self.total as u64 {
-            return (items, offsets);
-        }
-        let start = start as u32;
+        let start = if start < self.total as u64 {
+            start as u32
+        } else {
+            self.total
+        };
+        let valid = self.total - start;
         // The last run whose first position is at most `start` (run 0's
-        // is 0): a search of a fixed number of steps, halving a power of
-        // two (CUB's `StaticUpperBound`), which the compiler unrolls into
-        // selects; a search while `hi - lo > 1` branched on every step
-        // (1.28× CUB's time).
+        // is 0), and that position: a search of a fixed number of steps,
+        // halving a power of two (CUB's `StaticUpperBound`), which the
+        // compiler unrolls into selects; a search while `hi - lo > 1`
+        // branched on every step (1.28× CUB's time).
         let mut run = 0u32;
+        let mut begin = 0u32;
         let mut step = Self::ALL_RUNS.next_power_of_two() / 2;
         while step > 0 {
             let mid = run + step;
@@ -149,22 +155,37 @@ impl<T: ShflValue, const BLOCK: u32, const RUNS: usize, const DECODED: usize>
             let first = self.first(mid.min(Self::ALL_RUNS - 1));
             if mid < Self::ALL_RUNS && first <= start {
                 run = mid;
+                begin = first;
             }
             step /= 2;
         }
-        let mut i = 0;
-        while i < DECODED {
-            let k = start + i as u32;
-            if k >= self.total {
-                break;
+        // Where the run ends and its value: kept in registers, reloaded
+        // only when an item steps into the next run, as CUB's decoder
+        // does. (The last run's "end" is its own first position, never
+        // used: no item steps past the last run.)
+        let end_of = |run: u32| self.first((run + 1).min(Self::ALL_RUNS - 1));
+        let value_of = |run: u32| vals.load::<T>(run * size_of::<T>() as u32);
+        let mut end = end_of(run);
+        let mut value = value_of(run);
+        unroll!(i in 0..DECODED => {
+            let k = start.wrapping_add(i as u32);
+            // The search put item 0 in its run. A later item steps past
+            // every run that ends at or before it: one step, or more
+            // over zero-length runs (which CUB's decoder allows only at
+            // the end). Items past the total step at most to the last
+            // run, and are `oob`.
+            if i > 0 {
+                while run + 1 < Self::ALL_RUNS && k >= end {
+                    run += 1;
+                    begin = end;
+                    end = end_of(run);
+                    value = value_of(run);
+                }
             }
-            while run + 1 < Self::ALL_RUNS && self.first(run + 1) <= k {
-                run += 1;
-            }
-            items[i] = vals.load(run * size_of::<T>() as u32);
-            offsets[i] = k - self.first(run);
-            i += 1;
-        }
+            let inside = (i as u32) < valid;
+            items[i] = if inside { value } else { oob };
+            offsets[i] = if inside { k - begin } else { 0 };
+        });
         (items, offsets)
     }
 }
