@@ -130,15 +130,14 @@ impl<T: ShflValue, const BLOCK: u32, const RUNS: usize, const DECODED: usize>
             .offset(offsets_bytes(Self::ALL_RUNS as usize) as u32);
         let mut items = [oob; DECODED];
         let mut offsets = [0u32; DECODED];
-        // Threads past the total search for the total (and find the last
-        // run that is not empty) rather than branch around the search:
-        // their items are `oob` below, by a select.
         let start = from as u64 + self.rank as u64 * DECODED as u64;
-        let start = if start < self.total as u64 {
-            start as u32
-        } else {
-            self.total
-        };
+        // Threads past the total skip the search (CUB's search for them
+        // too cost 1.08–1.11× CUB's time in the lab: the last window of
+        // every round is mostly such threads).
+        if start >= self.total as u64 {
+            return (items, offsets);
+        }
+        let start = start as u32;
         let valid = self.total - start;
         // The last run whose first position is at most `start` (run 0's
         // is 0), and that position: a search of a fixed number of steps,
@@ -175,6 +174,17 @@ impl<T: ShflValue, const BLOCK: u32, const RUNS: usize, const DECODED: usize>
             // the end). Items past the total step at most to the last
             // run, and are `oob`.
             if i > 0 {
+                // One step, predicated rather than branched (an item
+                // steps at most once over runs of length one or more)…
+                let step = run + 1 < Self::ALL_RUNS && k >= end;
+                if step {
+                    run += 1;
+                    begin = end;
+                    end = end_of(run);
+                    value = value_of(run);
+                }
+                // …and a loop only over zero-length runs, whose branch is
+                // not taken without them.
                 while run + 1 < Self::ALL_RUNS && k >= end {
                     run += 1;
                     begin = end;
