@@ -63,6 +63,17 @@
 //! through a raw pointer (`unsafe`: the caller promises the tile is its
 //! group's). Bounds are checked once per call.
 //!
+//! # Where they differ from CUB
+//!
+//! Where CUB leaves a case undefined, these define it:
+//!
+//! | case | CUB | here |
+//! | --- | --- | --- |
+//! | a block of another size than the type's `BLOCK` | undefined | a contract violation: a panic on the simulator, a trap on the GPU |
+//! | `BlockHistogram` samples at or above `BINS` | undefined (samples must lie in `[0, BINS)`) | not counted |
+//! | `BlockRunLengthDecode`: a zero-length run followed by a non-empty one | not allowed | decoded (it contributes no items) |
+//! | `BlockRunLengthDecode`: items at or past the decoded total | the last run's value; a window starting past the total is undefined | the caller's `oob` value with offset 0, for any window |
+//!
 //! # Layers
 //!
 //! One concept per module, each layer using only the ones below it, as
