@@ -19,7 +19,9 @@
 //!
 //! And on the lab's own kernels (the lab module): the `reps` loop of every
 //! reduce keeps its collectives (nothing optimised away), and the library's
-//! tile-32 shuffle tree is the hand-written one.
+//! tile-32 shuffle tree is the hand-written one. The block and warp primitives
+//! matched to CUB's SASS keep that shape (`WarpScan`'s predicated steps, the
+//! sort-based histogram's and the run-length decoder's inlined passes).
 //!
 //! The probes are in the test module: these tests need cg-lab's feature
 //! `collectives` (`scripts/test.sh` turns it on).
@@ -1170,6 +1172,64 @@ fn staged_device_kernels_copy_with_cp_async_and_use_no_local_memory() {
                 "sm_{}: {name} uses local memory",
                 p.sm
             );
+        }
+    }
+}
+
+/// SASS (sm_90) of the block and warp primitives whose shape was matched
+/// to CUB's, so that a change that loses it fails here rather than only in
+/// a timed run on a GPU:
+///
+/// * `WarpScan` of `u32` sums: each step of the thread totals' scan is a
+///   `SHFL.UP` that defines a predicate and, within the next two
+///   instructions, the add guarded by that predicate (CUB's two
+///   instructions), not an add of a select (a `SEL` per step cost 1.13×
+///   CUB's time on the H200);
+/// * the sort-based `BlockHistogram` (its radix passes written out) and
+///   `BlockRunLengthDecode` are inlined into their kernels: no helper
+///   returns (`RET`) and nothing lives in local memory or on the stack
+///   (`LDL`/`STL`, generic `LD`/`ST`) — a pass written as a closure called
+///   twice was not inlined and kept its arrays on the stack.
+#[test]
+fn primitives_keep_their_cub_shape_in_sass() {
+    let Some(ptx) = LAB_PTX.ptx().iter().find(|p| p.sm == 90).map(|p| p.ptx) else {
+        return;
+    };
+    let Some(listing) = sass_of(ptx, 90) else {
+        return;
+    };
+    for b in [128, 256, 512] {
+        let name = format!("prim_warp_scan_{b}");
+        let ins = &listing[&name];
+        let mut steps = 0;
+        for (k, i) in ins.iter().enumerate() {
+            if !i.opcode.starts_with("SHFL.UP") {
+                continue;
+            }
+            let after_opcode = i.text.split_once(&i.opcode).map_or("", |(_, rest)| rest);
+            let pred = after_opcode.split(',').next().unwrap_or("").trim();
+            assert!(pred.starts_with('P'), "{name}: {}", i.text);
+            let guard = format!("@{pred}");
+            let added = ins[k + 1..(k + 3).min(ins.len())].iter().any(|j| {
+                j.guard == guard
+                    && (j.opcode.starts_with("IADD") || j.opcode.starts_with("IMAD.IADD"))
+            });
+            assert!(added, "{name}: no add guarded by {pred} after {}", i.text);
+            steps += 1;
+        }
+        // Five steps per scan of the thread totals, in every unrolled round.
+        assert!(steps >= 5 && steps % 5 == 0, "{name}: {steps} steps");
+        for kernel in ["prim_histo_sort", "prim_run_length_decode"] {
+            let name = format!("{kernel}_{b}");
+            let ops: Vec<&str> = listing[&name].iter().map(|i| i.opcode.as_str()).collect();
+            let stack = |o: &&str| {
+                o.starts_with("RET")
+                    || o.starts_with("LDL")
+                    || o.starts_with("STL")
+                    || o.starts_with("LD.")
+                    || o.starts_with("ST.")
+            };
+            assert!(!ops.iter().any(stack), "{name}: {ops:?}");
         }
     }
 }
