@@ -117,25 +117,33 @@ extern "C" __global__ void __launch_bounds__(COPY_BLOCK)
     copy_tiles<4>(&src, &dst, width, height);
 }
 
-extern "C" __global__ void __launch_bounds__(TRANSPOSE_BLOCK)
-    cpp_tma_transpose(const __grid_constant__ CUtensorMap src, const __grid_constant__ CUtensorMap dst,
-                      unsigned width, unsigned height) {
+// Where element (x, y) of a 32 x 32 float tile lies in shared memory:
+// dense rows, or the copy engine's 128-byte swizzle (the 16-byte chunk
+// index XOR the 128-byte line index mod 8; the tile 1024-byte aligned).
+template <bool SWIZZLED>
+__device__ __forceinline__ unsigned tile_index(unsigned x, unsigned y) {
+    unsigned i = y * TILE + x;
+    return SWIZZLED ? i ^ ((y & 7) << 2) : i;
+}
+
+// The transpose through two stages of inb (loads) and outb (stores), each
+// thread turning 4 diagonals of a warp's share of the tile.
+template <bool SWIZZLED>
+__device__ __forceinline__ void transpose_tiles(const CUtensorMap* src, const CUtensorMap* dst, unsigned width,
+                                                unsigned height, float* inb, float* outb, uint64_t* full) {
 #if __CUDA_ARCH__ >= 900
-    __shared__ alignas(128) float inb[2 * TILE_LEN];
-    __shared__ alignas(128) float outb[2 * TILE_LEN];
-    __shared__ uint64_t full[2];
     init_bars(full);
     const bool leader = threadIdx.x == 0;
     const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const unsigned tiles_x = (width + TILE - 1) / TILE;
     const unsigned tiles = tiles_x * ((height + TILE - 1) / TILE);
     if (leader) {
-        prefetch_map(&src);
-        prefetch_map(&dst);
+        prefetch_map(src);
+        prefetch_map(dst);
     }
     auto issue = [&](unsigned t, unsigned s) {
         if (leader && t < tiles)
-            load_tile(&src, inb + s * TILE_LEN, &full[s], t % tiles_x * TILE, t / tiles_x * TILE);
+            load_tile(src, inb + s * TILE_LEN, &full[s], t % tiles_x * TILE, t / tiles_x * TILE);
     };
     unsigned t = blockIdx.x;
     issue(t, 0);
@@ -148,15 +156,34 @@ extern "C" __global__ void __launch_bounds__(TRANSPOSE_BLOCK)
 #pragma unroll
         for (unsigned k = 0; k < 4; ++k) {
             unsigned r = (lane + warp * 4 + k) % 32;
-            outb[base + r * 32 + lane] = inb[base + lane * 32 + r];
+            outb[base + tile_index<SWIZZLED>(lane, r)] = inb[base + tile_index<SWIZZLED>(r, lane)];
         }
-        store_tile(&dst, outb + base, t / tiles_x * TILE, t % tiles_x * TILE);
+        store_tile(dst, outb + base, t / tiles_x * TILE, t % tiles_x * TILE);
         stored = true;
     }
     if (stored) wait_stores();
 #else
     __trap();
 #endif
+}
+
+extern "C" __global__ void __launch_bounds__(TRANSPOSE_BLOCK)
+    cpp_tma_transpose(const __grid_constant__ CUtensorMap src, const __grid_constant__ CUtensorMap dst,
+                      unsigned width, unsigned height) {
+    __shared__ alignas(128) float inb[2 * TILE_LEN];
+    __shared__ alignas(128) float outb[2 * TILE_LEN];
+    __shared__ uint64_t full[2];
+    transpose_tiles<false>(&src, &dst, width, height, inb, outb, full);
+}
+
+// The same with both maps encoded with CU_TENSOR_MAP_SWIZZLE_128B.
+extern "C" __global__ void __launch_bounds__(TRANSPOSE_BLOCK)
+    cpp_tma_transpose_swizzled(const __grid_constant__ CUtensorMap src, const __grid_constant__ CUtensorMap dst,
+                               unsigned width, unsigned height) {
+    __shared__ alignas(1024) float inb[2 * TILE_LEN];
+    __shared__ alignas(1024) float outb[2 * TILE_LEN];
+    __shared__ uint64_t full[2];
+    transpose_tiles<true>(&src, &dst, width, height, inb, outb, full);
 }
 
 // The 1-D bulk copy (the twin of bulk_copy): one window of BULK_TILE floats

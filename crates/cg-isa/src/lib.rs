@@ -10,6 +10,8 @@
 //!   of `redux.sync`.
 //! * [`MemScope`], [`MemOrder`]: the `.scope` and `.sem` of a strong memory
 //!   operation.
+//! * [`Swizzle`]: how the Tensor Memory Accelerator lays a tile out in
+//!   shared memory.
 //!
 //! The names of the instruction operands are the PTX ISA's. The crate is
 //! `no_std` with no dependencies: it is compiled for `nvptx64` inside every
@@ -29,9 +31,11 @@
 mod dim;
 mod launch;
 mod memory;
+mod swizzle;
 mod warp;
 
 pub use dim::Dim3;
 pub use launch::{LaunchConfig, ShapeError};
 pub use memory::{MemOrder, MemScope};
+pub use swizzle::Swizzle;
 pub use warp::{ReduxOp, ShflMode};

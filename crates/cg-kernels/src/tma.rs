@@ -9,6 +9,8 @@
 //!   at column `(l + j) % 32` and writes it to column `l`: no bank
 //!   conflict on either side, the tiles dense as the copy engine wants
 //!   them), and stored at the mirrored coordinates.
+//!   [`tma_transpose_swizzled`] does the same with both maps' tiles in
+//!   the copy engine's 128-byte swizzle (`tile_index` finds the elements).
 //!
 //! * [`bulk_copy`] copies a flat array with 1-D bulk copies, a window per
 //!   block: a bulk load completing on an mbarrier, a bulk store.
@@ -20,8 +22,10 @@
 use cooperative_groups::global::PerBlock;
 use cooperative_groups::intrinsics::{block_idx, grid_dim};
 use cooperative_groups::prelude::*;
-use cooperative_groups::tma::{TensorMap2d, TensorMap2dMut, TileStore};
-use cooperative_groups::{GlobalSlice, OwnedSlice, kernel};
+use cooperative_groups::tma::{
+    Swizzle32B, Swizzle64B, Swizzle128B, TensorMap2d, TensorMap2dMut, TileLayout, TileStore,
+};
+use cooperative_groups::{Chunked, GlobalSlice, OwnedSlice, kernel};
 #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
 use cooperative_groups::{SharedArray, ThreadBlock, mbarrier::MbarrierArray};
 
@@ -37,6 +41,10 @@ pub const TILE: u32 = 32;
 pub type Tiles = TensorMap2d<f32, TILE, TILE>;
 /// The experiment's output maps.
 pub type TilesMut = TensorMap2dMut<f32, TILE, TILE>;
+/// The swizzled transpose's maps: the same tiles in the 128-byte swizzle.
+pub type SwizzledTiles = TensorMap2d<f32, TILE, TILE, Swizzle128B>;
+/// The swizzled transpose's output maps.
+pub type SwizzledTilesMut = TensorMap2dMut<f32, TILE, TILE, Swizzle128B>;
 
 const TILE_LEN: usize = (TILE * TILE) as usize;
 
@@ -143,64 +151,100 @@ pub fn tma_transpose(src: Tiles, dst: TilesMut) {
     #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
     {
         let block = this_thread_block().with_threads::<TRANSPOSE_BLOCK>();
-        let rank = block.thread_rank();
-        let leader = rank == 0;
-        let (lane, warp) = ((rank % 32) as usize, (rank / 32) as usize);
         let full = cooperative_groups::mbarrier!(&block, 1; 2);
         let inb = cooperative_groups::shared_array!(f32; 2 * TILE_LEN, align 128);
         let outb = cooperative_groups::shared_array!(f32; 2 * TILE_LEN, align 128);
-        let tiles_x = src.tiles_x();
-        let tiles = tiles_x * src.tiles_y();
-        let step = grid_dim().x;
-        let rd = leader.then(|| src.tiles());
-        let wr = dst.tiles_mut(&block);
-        let at = |t: u32| ((t % tiles_x * TILE) as i32, (t / tiles_x * TILE) as i32);
-        let issue = |t: u32, s: usize| {
-            if let (Some(rd), true) = (&rd, t < tiles) {
-                let (x, y) = at(t);
-                // SAFETY: one 4 KiB copy in flight on the stage's phase.
-                unsafe {
-                    full.get(s)
-                        .arrive_copy_tile(inb.slice(s * TILE_LEN, TILE_LEN), rd, x, y)
-                }
-                .discard();
-            }
-        };
-        let mut t = block_idx().x;
-        issue(t, 0);
-        let mut trip = 0usize;
-        let mut last: Option<TileStore> = None;
-        while t < tiles {
-            let s = trip & 1;
-            // Into the stage the previous trip turned (read before its
-            // store's barrier).
-            issue(t + step, s ^ 1);
-            full.get(s).wait_parity(((trip >> 1) & 1) as u32);
-            let base = s * TILE_LEN;
-            for k in 0..4 {
-                let r = (lane + warp * 4 + k) % 32;
-                outb.store(base + r * 32 + lane, inb.load(base + lane * 32 + r));
-            }
-            let (x, y) = at(t);
-            // SAFETY: tile (x, y) of `src` is the one block's, so is its
-            // mirror in `dst`; `outb`'s stage `s` is written again two trips
-            // on, after the next `store_tile` waited for this store's
-            // reads; `wait_read` below.
-            let st = unsafe { wr.store_tile(&block, outb.slice(base, TILE_LEN), y, x) };
-            if let Some(prev) = last.replace(st) {
-                prev.discard();
-            }
-            t += step;
-            trip += 1;
-        }
-        if let Some(st) = last {
-            st.wait_read(&block);
-        }
+        transpose_tiles(&block, &src, &dst, full, inb, outb);
     }
     #[cfg(all(target_arch = "nvptx64", not(target_feature = "sm_90")))]
     {
         let _ = (src, dst);
         panic!("tensor copies need sm_90")
+    }
+}
+
+/// [`tma_transpose`] with both maps' tiles in the copy engine's 128-byte
+/// swizzle: the same diagonals, each element found through
+/// `tile_index` (conflict-free on both sides in this layout too).
+#[kernel]
+pub fn tma_transpose_swizzled(src: SwizzledTiles, dst: SwizzledTilesMut) {
+    #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+    {
+        let block = this_thread_block().with_threads::<TRANSPOSE_BLOCK>();
+        let full = cooperative_groups::mbarrier!(&block, 1; 2);
+        let inb = cooperative_groups::shared_array!(f32; 2 * TILE_LEN, align 1024);
+        let outb = cooperative_groups::shared_array!(f32; 2 * TILE_LEN, align 1024);
+        transpose_tiles(&block, &src, &dst, full, inb, outb);
+    }
+    #[cfg(all(target_arch = "nvptx64", not(target_feature = "sm_90")))]
+    {
+        let _ = (src, dst);
+        panic!("tensor copies need sm_90")
+    }
+}
+
+/// The transpose through two stages of `inb` (loads) and `outb` (stores)
+/// whose tiles are laid out by `L`.
+#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+#[inline(always)]
+fn transpose_tiles<L: TileLayout>(
+    block: &ThreadBlock<TRANSPOSE_BLOCK>,
+    src: &TensorMap2d<f32, TILE, TILE, L>,
+    dst: &TensorMap2dMut<f32, TILE, TILE, L>,
+    full: MbarrierArray<2>,
+    inb: SharedArray<f32, { 2 * TILE_LEN }>,
+    outb: SharedArray<f32, { 2 * TILE_LEN }>,
+) {
+    let at_tile = TensorMap2d::<f32, TILE, TILE, L>::tile_index;
+    let rank = block.thread_rank();
+    let leader = rank == 0;
+    let (lane, warp) = (rank % 32, rank / 32);
+    let tiles_x = src.tiles_x();
+    let tiles = tiles_x * src.tiles_y();
+    let step = grid_dim().x;
+    let rd = leader.then(|| src.tiles());
+    let wr = dst.tiles_mut(block);
+    let at = |t: u32| ((t % tiles_x * TILE) as i32, (t / tiles_x * TILE) as i32);
+    let issue = |t: u32, s: usize| {
+        if let (Some(rd), true) = (&rd, t < tiles) {
+            let (x, y) = at(t);
+            // SAFETY: one 4 KiB copy in flight on the stage's phase.
+            unsafe {
+                full.get(s)
+                    .arrive_copy_tile(inb.slice(s * TILE_LEN, TILE_LEN), rd, x, y)
+            }
+            .discard();
+        }
+    };
+    let mut t = block_idx().x;
+    issue(t, 0);
+    let mut trip = 0usize;
+    let mut last: Option<TileStore> = None;
+    while t < tiles {
+        let s = trip & 1;
+        // Into the stage the previous trip turned (read before its
+        // store's barrier).
+        issue(t + step, s ^ 1);
+        full.get(s).wait_parity(((trip >> 1) & 1) as u32);
+        let base = s * TILE_LEN;
+        for k in 0..4 {
+            let r = (lane + warp * 4 + k) % 32;
+            outb.store(base + at_tile(lane, r), inb.load(base + at_tile(r, lane)));
+        }
+        let (x, y) = at(t);
+        // SAFETY: tile (x, y) of `src` is the one block's, so is its
+        // mirror in `dst`; `outb`'s stage `s` is written again two trips
+        // on, after the next `store_tile` waited for this store's
+        // reads; `wait_read` below.
+        let st = unsafe { wr.store_tile(block, outb.slice(base, TILE_LEN), y, x) };
+        if let Some(prev) = last.replace(st) {
+            prev.discard();
+        }
+        t += step;
+        trip += 1;
+    }
+    if let Some(st) = last {
+        st.wait_read(block);
     }
 }
 
@@ -252,5 +296,72 @@ pub fn bulk_copy(src: GlobalSlice<f32>, dst: OwnedSlice<f32, PerBlock<BULK_TILE>
     {
         let _ = (src, dst);
         panic!("bulk copies need sm_90")
+    }
+}
+
+/// Threads of [`tma_swizzle_probe`] (one block).
+pub const PROBE_BLOCK: u32 = 128;
+/// Words each thread of [`tma_swizzle_probe`] writes: the three tiles'
+/// 128 + 256 + 512 words over [`PROBE_BLOCK`] threads.
+pub const PROBE_WORDS: usize = 7;
+/// Where [`tma_swizzle_probe`] loads each box: `(x, y)` in elements.
+pub const PROBE_AT: (i32, i32) = (4, 3);
+/// The probe's maps: `u32` boxes of 16 rows as wide as each swizzle (32,
+/// 64, 128 bytes), then its output.
+pub type ProbeArgs = (
+    TensorMap2d<u32, 8, 16, Swizzle32B>,
+    TensorMap2d<u32, 16, 16, Swizzle64B>,
+    TensorMap2d<u32, 32, 16, Swizzle128B>,
+    OwnedSlice<u32, Chunked<PROBE_WORDS>>,
+);
+
+/// The swizzles' layouts as the copy engine writes them: one block loads
+/// the box at [`PROBE_AT`] of each map (32-, 64- and 128-byte swizzles)
+/// into shared memory and writes the three tiles out raw, word `k` of
+/// the 896 by thread `k / PROBE_WORDS`. `cg-lab compare --only tma` runs it
+/// on the GPU and on the simulator and requires the same words: the
+/// simulator's layouts (and so `tile_index`) are the hardware's.
+#[kernel]
+pub fn tma_swizzle_probe(
+    a: TensorMap2d<u32, 8, 16, Swizzle32B>,
+    b: TensorMap2d<u32, 16, 16, Swizzle64B>,
+    c: TensorMap2d<u32, 32, 16, Swizzle128B>,
+    out: OwnedSlice<u32, Chunked<PROBE_WORDS>>,
+) {
+    #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+    {
+        let block = this_thread_block().with_threads::<PROBE_BLOCK>();
+        let full = cooperative_groups::mbarrier!(&block, 3);
+        // The tiles at words 0, 512 and 1024: each aligned to its period.
+        let tiles = cooperative_groups::shared_array!(u32; 1536, align 1024);
+        if block.thread_rank() == 0 {
+            let (x, y) = PROBE_AT;
+            // SAFETY: three copies (7 KiB) in flight on the phase, each the
+            // phase's arrival.
+            unsafe {
+                full.arrive_copy_tile(tiles.slice(0, 128), &a.tiles(), x, y)
+                    .discard();
+                full.arrive_copy_tile(tiles.slice(512, 256), &b.tiles(), x, y)
+                    .discard();
+                full.arrive_copy_tile(tiles.slice(1024, 512), &c.tiles(), x, y)
+                    .discard();
+            }
+        }
+        full.wait_parity(0);
+        let mine = out.chunk(&this_grid());
+        for j in 0..PROBE_WORDS {
+            let k = block.thread_rank() as usize * PROBE_WORDS + j;
+            let at = match k {
+                0..128 => k,
+                128..384 => 512 + k - 128,
+                _ => 1024 + k - 384,
+            };
+            mine.store(j, tiles.load(at));
+        }
+    }
+    #[cfg(all(target_arch = "nvptx64", not(target_feature = "sm_90")))]
+    {
+        let _ = (a, b, c, out);
+        panic!("tensor copies need sm_90")
     }
 }

@@ -2,14 +2,17 @@
 //! and the transpose of matrices whose sides are not multiples of the
 //! tile (partial tiles at the right and bottom edges), with rows padded
 //! past their width, grids smaller than the tile count (both stages of the
-//! ring used, every block several tiles; two and four stages), through `cg-runtime`'s tensor
-//! maps as a user builds them.
+//! ring used, every block several tiles; two and four stages; the
+//! transpose in dense and 128-byte swizzled tiles), through `cg-runtime`'s
+//! tensor maps as a user builds them.
 
 use cg_kernels::tma::{
-    COPY_BLOCK, TMA_COPY, TMA_COPY_4, TMA_TRANSPOSE, TRANSPOSE_BLOCK, Tiles, TilesMut,
+    COPY_BLOCK, TILE, TMA_COPY, TMA_COPY_4, TMA_TRANSPOSE, TMA_TRANSPOSE_SWIZZLED, TRANSPOSE_BLOCK,
+    Tiles, TilesMut,
 };
-use cg_runtime::{Backend, LaunchConfig};
+use cg_runtime::{Backend, LaunchConfig, TensorMap, TensorMapMut};
 use cooperative_groups::Kernel;
+use cooperative_groups::tma::{Dense, Swizzle128B, TensorMap2d, TensorMap2dMut, TileLayout};
 
 /// `w × h` floats, rows `pitch` apart, element `(x, y)` = `y * 1000 + x`;
 /// the padding past each row is -1.
@@ -51,25 +54,46 @@ fn copy_with(kernel: &Kernel<(Tiles, TilesMut)>, w: usize, h: usize, pitch: usiz
 }
 
 fn run_transpose(w: usize, h: usize, pitch: usize, out_pitch: usize, grid: u32) {
+    transpose_with::<Dense>(&TMA_TRANSPOSE, w, h, pitch, out_pitch, grid);
+    transpose_with::<Swizzle128B>(&TMA_TRANSPOSE_SWIZZLED, w, h, pitch, out_pitch, grid);
+}
+
+type TransposeArgs<L> = (
+    TensorMap2d<f32, TILE, TILE, L>,
+    TensorMap2dMut<f32, TILE, TILE, L>,
+);
+
+fn transpose_with<L: TileLayout>(
+    kernel: &Kernel<TransposeArgs<L>>,
+    w: usize,
+    h: usize,
+    pitch: usize,
+    out_pitch: usize,
+    grid: u32,
+) {
     let backend = Backend::sim();
     let input = matrix(w, h, pitch);
     let src_buf = backend.upload(&input).unwrap();
     let mut dst_buf = backend.upload(&vec![7.0f32; w * out_pitch]).unwrap();
     {
-        let src = backend.tensor_map(&src_buf, w, h, pitch).unwrap();
-        let mut dst = backend
+        let src: TensorMap<'_, f32, TILE, TILE, L> =
+            backend.tensor_map(&src_buf, w, h, pitch).unwrap();
+        let mut dst: TensorMapMut<'_, f32, TILE, TILE, L> = backend
             .tensor_map_mut(&mut dst_buf, h, w, out_pitch)
             .unwrap();
         let cfg = LaunchConfig::linear(grid, TRANSPOSE_BLOCK);
-        backend
-            .launch(&TMA_TRANSPOSE, &cfg, (&src, &mut dst))
-            .unwrap();
+        backend.launch(kernel, &cfg, (&src, &mut dst)).unwrap();
     }
     let out = dst_buf.to_vec().unwrap();
     for x in 0..w {
         for y in 0..out_pitch {
             let want = if y < h { input[y * pitch + x] } else { 7.0 };
-            assert_eq!(out[x * out_pitch + y], want, "out ({y}, {x}) of {h} x {w}");
+            assert_eq!(
+                out[x * out_pitch + y],
+                want,
+                "{}: out ({y}, {x}) of {h} x {w}",
+                kernel.name()
+            );
         }
     }
 }
@@ -96,13 +120,13 @@ fn a_shape_the_driver_refuses_is_an_error_naming_the_rule() {
     let buf = backend.upload(&vec![0.0f32; 4096]).unwrap();
     // 30 floats = 120 bytes: not a multiple of 16.
     let e = backend
-        .tensor_map::<f32, 32, 32>(&buf, 30, 10, 30)
+        .tensor_map::<f32, 32, 32, Dense>(&buf, 30, 10, 30)
         .err()
         .unwrap()
         .to_string();
     assert!(e.contains("multiple of 16 bytes"), "{e}");
     let e = backend
-        .tensor_map::<f32, 32, 32>(&buf, 64, 65, 64)
+        .tensor_map::<f32, 32, 32, Dense>(&buf, 64, 65, 64)
         .err()
         .unwrap()
         .to_string();

@@ -2,11 +2,12 @@
 //! Accelerator (sm_90) — the library's tensor maps, `arrive_copy_tile` and
 //! `store_tile` (`cg_kernels::tma`) against C++ twins written with
 //! `cuda::ptx` and `__grid_constant__ CUtensorMap` parameters
-//! (`reference/cuda/tma.cu`) — a tiled copy and a tiled transpose of square
-//! `f32` matrices from 1024² (4 MiB) to 16384² (1 GiB), every launch
-//! verified bit for bit. Both sides' maps are encoded by the same host code
-//! (`Backend::tensor_map`); the Rust kernels read theirs from global
-//! memory, the C++ ones from their parameters.
+//! (`reference/cuda/tma.cu`) — a tiled copy, a tiled transpose (dense
+//! tiles, and tiles in the copy engine's 128-byte swizzle) and a 1-D bulk
+//! copy of square `f32` matrices from 1024² (4 MiB) to 16384² (1 GiB),
+//! every launch verified bit for bit. Both sides' maps are encoded by the
+//! same host code (`Backend::tensor_map`) and read in place in parameter
+//! space.
 //!
 //! All variants and sizes are timed interleaved in the same rounds.
 //! Bandwidth counts the bytes read and written (`2 · 4 · side²`). Writes
@@ -17,11 +18,12 @@ use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use cg_kernels::tma::{
-    BULK_BLOCK, BULK_COPY, BULK_TILE, BulkArgs, COPY_BLOCK, TILE, TMA_COPY, TMA_COPY_4,
-    TMA_TRANSPOSE, TRANSPOSE_BLOCK,
+    BULK_BLOCK, BULK_COPY, BULK_TILE, BulkArgs, COPY_BLOCK, PROBE_BLOCK, PROBE_WORDS,
+    SwizzledTiles, SwizzledTilesMut, TILE, TMA_COPY, TMA_COPY_4, TMA_SWIZZLE_PROBE, TMA_TRANSPOSE,
+    TMA_TRANSPOSE_SWIZZLED, TRANSPOSE_BLOCK,
 };
 use cg_runtime::{Backend, Buffer, Gpu, Kernel, LaunchConfig, Module, TensorMap, TensorMapMut};
-use cooperative_groups::tma::{TensorMap2d, TensorMap2dMut};
+use cooperative_groups::tma::{Swizzle32B, Swizzle64B, Swizzle128B, TensorMap2d, TensorMap2dMut};
 
 use crate::cli::LabArgs;
 use crate::output::write_atomic;
@@ -37,89 +39,110 @@ type Args = (
     TensorMap2d<f32, TILE, TILE>,
     TensorMap2dMut<f32, TILE, TILE>,
 );
+type SwizzledArgs = (SwizzledTiles, SwizzledTilesMut);
 
 /// What a kernel does with the matrix.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Work {
     /// Tile copy (tensor maps).
     Copy,
-    /// Tile transpose (tensor maps).
+    /// Tile transpose (tensor maps, dense tiles).
     Transpose,
+    /// Tile transpose (tensor maps, 128-byte swizzled tiles).
+    TransposeSwizzled,
     /// Flat copy by 1-D bulk copies, a window per block.
     Bulk,
+}
+
+/// A variant's Rust kernel, by its parameters.
+#[derive(Clone, Copy)]
+enum Rust {
+    /// A C++ twin.
+    None,
+    /// Dense tensor maps.
+    Tiles(Kernel<Args>),
+    /// Swizzled tensor maps.
+    Swizzled(Kernel<SwizzledArgs>),
+    /// A flat source and a destination owned in windows.
+    Bulk(Kernel<BulkArgs>),
 }
 
 /// One kernel of the experiment.
 struct Var {
     label: &'static str,
-    rust: Option<Kernel<Args>>,
-    rust_bulk: Option<Kernel<BulkArgs>>,
+    rust: Rust,
     cpp: &'static str,
     work: Work,
     block: u32,
 }
 
-const VARS: [Var; 8] = [
+const VARS: [Var; 10] = [
     Var {
         label: "rust tile copy (arrive_copy_tile + store_tile)",
-        rust: Some(TMA_COPY),
+        rust: Rust::Tiles(TMA_COPY),
         cpp: "",
         work: Work::Copy,
-        rust_bulk: None,
         block: COPY_BLOCK,
     },
     Var {
         label: "c++ tile copy (cuda::ptx cp_async_bulk_tensor)",
-        rust: None,
+        rust: Rust::None,
         cpp: "cpp_tma_copy",
         work: Work::Copy,
-        rust_bulk: None,
         block: COPY_BLOCK,
     },
     Var {
         label: "rust tile copy, 4 stages",
-        rust: Some(TMA_COPY_4),
+        rust: Rust::Tiles(TMA_COPY_4),
         cpp: "",
         work: Work::Copy,
-        rust_bulk: None,
         block: COPY_BLOCK,
     },
     Var {
         label: "c++ tile copy, 4 stages",
-        rust: None,
+        rust: Rust::None,
         cpp: "cpp_tma_copy_4",
         work: Work::Copy,
-        rust_bulk: None,
         block: COPY_BLOCK,
     },
     Var {
         label: "rust tile transpose",
-        rust: Some(TMA_TRANSPOSE),
+        rust: Rust::Tiles(TMA_TRANSPOSE),
         cpp: "",
         work: Work::Transpose,
-        rust_bulk: None,
         block: TRANSPOSE_BLOCK,
     },
     Var {
         label: "c++ tile transpose",
-        rust: None,
+        rust: Rust::None,
         cpp: "cpp_tma_transpose",
         work: Work::Transpose,
-        rust_bulk: None,
+        block: TRANSPOSE_BLOCK,
+    },
+    Var {
+        label: "rust tile transpose, 128-byte swizzled tiles (tile_index)",
+        rust: Rust::Swizzled(TMA_TRANSPOSE_SWIZZLED),
+        cpp: "",
+        work: Work::TransposeSwizzled,
+        block: TRANSPOSE_BLOCK,
+    },
+    Var {
+        label: "c++ tile transpose, CU_TENSOR_MAP_SWIZZLE_128B",
+        rust: Rust::None,
+        cpp: "cpp_tma_transpose_swizzled",
+        work: Work::TransposeSwizzled,
         block: TRANSPOSE_BLOCK,
     },
     Var {
         label: "rust 1-D bulk copy (arrive_copy + Window::store_bulk)",
-        rust: None,
-        rust_bulk: Some(BULK_COPY),
+        rust: Rust::Bulk(BULK_COPY),
         cpp: "",
         work: Work::Bulk,
         block: BULK_BLOCK,
     },
     Var {
         label: "c++ 1-D bulk copy (cuda::ptx cp_async_bulk both ways)",
-        rust: None,
-        rust_bulk: None,
+        rust: Rust::None,
         cpp: "cpp_bulk_copy",
         work: Work::Bulk,
         block: BULK_BLOCK,
@@ -127,19 +150,20 @@ const VARS: [Var; 8] = [
 ];
 
 /// The ratios reported: (Rust variant, C++ variant) indices into [`VARS`].
-const PAIRS: [(usize, usize); 4] = [(0, 1), (2, 3), (4, 5), (6, 7)];
+const PAIRS: [(usize, usize); 5] = [(0, 1), (2, 3), (4, 5), (6, 7), (8, 9)];
 
 impl Var {
     fn name(&self) -> &'static str {
-        match (self.rust, self.rust_bulk) {
-            (Some(k), _) => k.name(),
-            (_, Some(k)) => k.name(),
-            _ => self.cpp,
+        match self.rust {
+            Rust::Tiles(k) => k.name(),
+            Rust::Swizzled(k) => k.name(),
+            Rust::Bulk(k) => k.name(),
+            Rust::None => self.cpp,
         }
     }
 
     fn is_rust(&self) -> bool {
-        self.rust.is_some() || self.rust_bulk.is_some()
+        !matches!(self.rust, Rust::None)
     }
 }
 
@@ -148,8 +172,24 @@ struct Size<'a> {
     side: u32,
     src: TensorMap<'a, f32, TILE, TILE>,
     dst: TensorMapMut<'a, f32, TILE, TILE>,
+    /// The source in 128-byte swizzled tiles.
+    src_swizzled: TensorMap<'a, f32, TILE, TILE, Swizzle128B>,
+    /// The swizzled transpose's destination (a buffer of its own: a
+    /// writable map holds its buffer's exclusive borrow).
+    dst_swizzled: TensorMapMut<'a, f32, TILE, TILE, Swizzle128B>,
     /// The 1-D bulk copy's destination.
     flat: &'a mut Buffer<f32>,
+}
+
+impl Size<'_> {
+    /// The buffer `work` writes.
+    fn out(&mut self, work: Work) -> &mut Buffer<f32> {
+        match work {
+            Work::Bulk => self.flat,
+            Work::TransposeSwizzled => self.dst_swizzled.buffer_mut(),
+            Work::Copy | Work::Transpose => self.dst.buffer_mut(),
+        }
+    }
 }
 
 struct Tma<'a> {
@@ -166,16 +206,20 @@ impl Tma<'_> {
         let n = size.side * size.side;
         let grid = match v.work {
             Work::Copy => self.grid_copy,
-            Work::Transpose => self.grid_transpose,
+            Work::Transpose | Work::TransposeSwizzled => self.grid_transpose,
             Work::Bulk => n.div_ceil(BULK_TILE as u32),
         };
         let cfg = LaunchConfig::linear(grid, v.block);
-        match (v.rust, v.rust_bulk) {
-            (Some(k), _) => self.gpu.launch(&k, &cfg, (&size.src, &mut size.dst))?,
-            (_, Some(k)) => self
+        match v.rust {
+            Rust::Tiles(k) => self.gpu.launch(&k, &cfg, (&size.src, &mut size.dst))?,
+            Rust::Swizzled(k) => {
+                self.gpu
+                    .launch(&k, &cfg, (&size.src_swizzled, &mut size.dst_swizzled))?
+            }
+            Rust::Bulk(k) => self
                 .gpu
                 .launch(&k, &cfg, (size.src.buffer(), &mut *size.flat))?,
-            _ if v.work == Work::Bulk => {
+            Rust::None if v.work == Work::Bulk => {
                 let f = self.module.function(v.cpp)?;
                 let (src, dst) = (size.src.buffer().as_ptr(), size.flat.as_ptr());
                 // SAFETY: the C++ twin reads `n` floats of the source and
@@ -186,15 +230,18 @@ impl Tma<'_> {
                         .launch_function(f, v.cpp, &cfg, (src as *const f32, dst, n))
                 }?;
             }
-            _ => {
+            Rust::None => {
                 let f = self.module.function(v.cpp)?;
-                let (src, dst) = (
-                    size.src.raw().context("a GPU map")?,
-                    size.dst.raw().context("a GPU map")?,
-                );
+                let (src, dst) = if v.work == Work::TransposeSwizzled {
+                    (size.src_swizzled.raw(), size.dst_swizzled.raw())
+                } else {
+                    (size.src.raw(), size.dst.raw())
+                };
+                let (src, dst) = (src.context("a GPU map")?, dst.context("a GPU map")?);
                 // SAFETY: the C++ twins take the two maps' bytes (encoded
-                // from this GPU's buffers, alive for the launch) and the
-                // source's sides, and write only the destination's tiles.
+                // from this GPU's buffers, alive for the launch, with the
+                // swizzle the twin expects) and the source's sides, and
+                // write only the destination's tiles.
                 unsafe {
                     self.gpu
                         .launch_function(f, v.cpp, &cfg, (src, dst, size.side, size.side))
@@ -206,23 +253,16 @@ impl Tma<'_> {
 
     /// One launch into a zeroed destination, checked bit for bit.
     fn verify(&mut self, v: &Var, s: usize, input: &[u32]) -> Result<(bool, String)> {
-        if v.work == Work::Bulk {
-            self.sizes[s].flat.zero()?;
-        } else {
-            self.sizes[s].dst.buffer_mut().zero()?;
-        }
+        self.sizes[s].out(v.work).zero()?;
         self.launch(v, s)?;
         self.gpu.synchronize()?;
         let side = self.sizes[s].side as usize;
-        let out = if v.work == Work::Bulk {
-            self.sizes[s].flat.to_vec()?
-        } else {
-            self.sizes[s].dst.buffer().to_vec()?
-        };
+        let out = self.sizes[s].out(v.work).to_vec()?;
+        let transposed = matches!(v.work, Work::Transpose | Work::TransposeSwizzled);
         let wrong = (0..side * side)
             .filter(|&i| {
                 let (row, col) = (i / side, i % side);
-                let want = if v.work == Work::Transpose {
+                let want = if transposed {
                     input[col * side + row]
                 } else {
                     input[i]
@@ -288,25 +328,28 @@ pub fn run(
         .collect();
     let mut srcs = Vec::new();
     let mut dsts = Vec::new();
-    let mut flats = Vec::new();
     for input in &inputs {
         let floats: Vec<f32> = input.iter().map(|&b| f32::from_bits(b)).collect();
         srcs.push(backend.upload(&floats)?);
-        dsts.push(backend.alloc::<f32>(input.len())?);
-        flats.push(backend.alloc::<f32>(input.len())?);
+        // The dense and swizzled maps' destinations and the flat copy's.
+        let mut three = Vec::new();
+        for _ in 0..3 {
+            three.push(backend.alloc::<f32>(input.len())?);
+        }
+        dsts.push(three);
     }
     let mut sizes = Vec::new();
-    for (((&side, src), dst), flat) in SIDES
-        .iter()
-        .zip(&srcs)
-        .zip(dsts.iter_mut())
-        .zip(flats.iter_mut())
-    {
+    for ((&side, src), dst) in SIDES.iter().zip(&srcs).zip(dsts.iter_mut()) {
         let n = side as usize;
+        let [dense, swizzled, flat] = &mut dst[..] else {
+            unreachable!("three destinations per size")
+        };
         sizes.push(Size {
             side,
             src: backend.tensor_map(src, n, n, n)?,
-            dst: backend.tensor_map_mut(dst, n, n, n)?,
+            dst: backend.tensor_map_mut(dense, n, n, n)?,
+            src_swizzled: backend.tensor_map(src, n, n, n)?,
+            dst_swizzled: backend.tensor_map_mut(swizzled, n, n, n)?,
             flat,
         });
     }
@@ -318,6 +361,19 @@ pub fn run(
         grid_copy: a.grid.unwrap_or(sms * 16),
         grid_transpose: a.grid.unwrap_or(sms * 8),
     };
+    progress.set_message("verify tma swizzle layouts".to_string());
+    let (gpu_words, sim_words) = (swizzle_probe(backend)?, swizzle_probe(&Backend::sim())?);
+    let probe_diff = gpu_words
+        .iter()
+        .zip(&sim_words)
+        .filter(|(g, s)| g != s)
+        .count();
+    println!(
+        "verified tma swizzle layouts (32-, 64-, 128-byte tiles) GPU = simulator: {} ({probe_diff} \
+         of {} words differ)",
+        if probe_diff == 0 { "OK" } else { "FAILED" },
+        gpu_words.len()
+    );
     let mut checks = Vec::new();
     for s in 0..SIDES.len() {
         for v in &VARS {
@@ -401,10 +457,40 @@ pub fn run(
         .filter(|p| !p.verified)
         .map(|p| format!("{} side={} ({})", VARS[p.var].name(), p.side, p.check))
         .collect();
-    if !bad.is_empty() {
-        bail!("tma verification FAILED: {}", bad.join("; "));
+    if !bad.is_empty() || probe_diff != 0 {
+        bail!(
+            "tma verification FAILED: {}{}",
+            bad.join("; "),
+            if probe_diff != 0 {
+                " the swizzle probe's GPU and simulator layouts differ"
+            } else {
+                ""
+            }
+        );
     }
     Ok(())
+}
+
+/// The tensor the swizzle probe loads from: 64 × 40 words, all distinct.
+const PROBE_TENSOR: (usize, usize) = (64, 40);
+
+/// [`tma_swizzle_probe`]'s 896 words on `backend`: the 32-, 64- and
+/// 128-byte swizzled tiles as the copy engine (or the simulator) lays them
+/// out.
+fn swizzle_probe(backend: &Backend) -> Result<Vec<u32>> {
+    let (w, h) = PROBE_TENSOR;
+    let data: Vec<u32> = (0..w * h).map(|i| i as u32 * 3 + 1).collect();
+    let src = backend.upload(&data)?;
+    let mut out = backend.alloc::<u32>(PROBE_BLOCK as usize * PROBE_WORDS)?;
+    let a: TensorMap<'_, u32, 8, 16, Swizzle32B> = backend.tensor_map(&src, w, h, w)?;
+    let b: TensorMap<'_, u32, 16, 16, Swizzle64B> = backend.tensor_map(&src, w, h, w)?;
+    let c: TensorMap<'_, u32, 32, 16, Swizzle128B> = backend.tensor_map(&src, w, h, w)?;
+    backend.launch(
+        &TMA_SWIZZLE_PROBE,
+        &LaunchConfig::linear(1, PROBE_BLOCK),
+        (&a, &b, &c, &mut out),
+    )?;
+    Ok(out.to_vec()?)
 }
 
 /// One (size, kernel) result.
@@ -478,7 +564,8 @@ fn markdown(
         "Square `f32` matrices in {TILE} × {TILE} tiles: blocks take tiles in turn (copy: {COPY_BLOCK} threads, \
          grid {grid_copy}; transpose: {TRANSPOSE_BLOCK} threads, grid {grid_transpose}), two stages; thread 0 \
          loads a tile with one tensor copy completing on the stage's mbarrier (the 4-stage copy: three loads in flight), the block stores it (the \
-         transpose turns it in shared memory first) with one tensor store after a proxy fence and a barrier. \
+         transpose turns it in shared memory first; the swizzled one with both maps in `CU_TENSOR_MAP_SWIZZLE_128B`, \
+         elements found by `TensorMap2d::tile_index` / the twin's XOR) with one tensor store after a proxy fence and a barrier. \
          Rust: `Mbarrier::arrive_copy_tile`, `TensorTilesMut::store_tile`; C++: \
          `cuda::ptx`, `__grid_constant__ CUtensorMap` (the Rust maps are kernel parameters read in place too). \
          The 1-D bulk copy moves the matrix as a flat array, one {BULK_TILE}-float window per block \
@@ -517,4 +604,47 @@ fn markdown(
         s.push('\n');
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where the copy engine puts element `(x, y)` of a box of `u32` rows
+    /// of `row_words` words (the swizzle's width): a 128-byte line holds
+    /// `32 / row_words` box rows, and the 16-byte chunks of each row trade
+    /// places by XOR with the line's number, modulo the chunks a row has.
+    fn swizzled_at(x: usize, y: usize, row_words: usize) -> usize {
+        let line = y / (32 / row_words);
+        let chunk = (x / 4) ^ (line % (row_words / 4));
+        y * row_words + chunk * 4 + x % 4
+    }
+
+    /// The probe on the simulator: each tile's words where the hardware's
+    /// description puts them (the GPU's words are compared with these in
+    /// `compare --only tma`).
+    #[test]
+    fn the_swizzle_probe_finds_the_hardware_layouts_on_the_simulator() {
+        let words = swizzle_probe(&Backend::sim()).unwrap();
+        let (w, _) = PROBE_TENSOR;
+        let (px, py) = (
+            cg_kernels::tma::PROBE_AT.0 as usize,
+            cg_kernels::tma::PROBE_AT.1 as usize,
+        );
+        let mut base = 0;
+        for row_words in [8, 16, 32] {
+            for y in 0..16 {
+                for x in 0..row_words {
+                    let want = ((py + y) * w + px + x) as u32 * 3 + 1;
+                    assert_eq!(
+                        words[base + swizzled_at(x, y, row_words)],
+                        want,
+                        "{}-byte swizzle, box element ({x}, {y})",
+                        row_words * 4
+                    );
+                }
+            }
+            base += 16 * row_words;
+        }
+    }
 }

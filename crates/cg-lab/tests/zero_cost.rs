@@ -1013,7 +1013,9 @@ fn match_bits_votes_and_shared_atomics_in_sass() {
     }
 }
 
-/// The tensor-copy kernels on sm_90 (`tma_copy`, `tma_transpose`): each
+/// The tensor-copy kernels on sm_90 (`tma_copy`, `tma_transpose` with
+/// dense and swizzled tiles — the layout is the map's, so the same
+/// instructions): each
 /// tile load is one `mbarrier.arrive.expect_tx` and one
 /// `cp.async.bulk.tensor.2d` completing on the same barrier, each store one
 /// `cp.async.bulk.tensor.2d` to global memory in its bulk group after one
@@ -1026,7 +1028,7 @@ fn tensor_tile_copies_are_one_instruction_each() {
     let Some(ptx) = LAB_PTX.ptx().iter().find(|p| p.sm == 90).map(|p| p.ptx) else {
         return;
     };
-    for name in ["tma_copy", "tma_transpose"] {
+    for name in ["tma_copy", "tma_transpose", "tma_transpose_swizzled"] {
         let text = entry(ptx, name).join("\n");
         // Two issue sites (the first tile, the next one in the loop).
         let loads = text
@@ -1084,7 +1086,7 @@ fn tensor_tile_copies_are_one_instruction_each() {
         2,
         "{ops:?}"
     );
-    for name in ["tma_copy", "tma_transpose"] {
+    for name in ["tma_copy", "tma_transpose", "tma_transpose_swizzled"] {
         let ops: Vec<&str> = listing[name].iter().map(|i| i.opcode.as_str()).collect();
         assert!(
             ops.iter().any(|o| o.starts_with("UTMALDG.2D")),

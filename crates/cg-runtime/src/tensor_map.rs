@@ -6,22 +6,29 @@
 //!
 //! ```
 //! # use cg_runtime::{Backend, tensor_map::TensorMap};
+//! use cooperative_groups::tma::{Dense, Swizzle128B};
 //! # fn main() -> cg_runtime::Result<()> {
 //! let backend = Backend::sim();
 //! let image = backend.upload(&vec![1.0f32; 100 * 64])?;
 //! // 100 × 64 floats, rows 100 apart (400 bytes: a multiple of 16), 32 × 8 boxes.
 //! let map: TensorMap<'_, f32, 32, 8> = backend.tensor_map(&image, 100, 64, 100)?;
 //! assert_eq!(map.tiles(), (4, 8));
+//! // The same boxes with the 128-byte swizzle in shared memory.
+//! let swizzled: TensorMap<'_, f32, 32, 8, Swizzle128B> = backend.tensor_map(&image, 100, 64, 100)?;
+//! assert_eq!(swizzled.tiles(), (4, 8));
 //! // A pitch that is not a multiple of 16 bytes is refused, as the driver does.
-//! assert!(backend.tensor_map::<f32, 32, 8>(&image, 99, 64, 99).is_err());
+//! assert!(backend.tensor_map::<f32, 32, 8, Dense>(&image, 99, 64, 99).is_err());
 //! # Ok(())
 //! # }
 //! ```
 
 use cooperative_groups::Pod;
 use cooperative_groups::host::{region, tensor_map_span};
-use cooperative_groups::tma::{TensorMap2d, TensorMap2dMut};
+use cooperative_groups::tma::{Dense, TensorMap2d, TensorMap2dMut, TileLayout};
 use cudarc::driver::sys;
+use std::marker::PhantomData;
+
+use cg_isa::Swizzle;
 
 use crate::backend::{Backend, Buffer};
 use crate::driver::cu;
@@ -42,54 +49,68 @@ struct Encoded {
     gpu: Option<RawTensorMap>,
 }
 
-/// A read-only 2-D tensor of a [`Buffer`] with a `BW × BH` box, for a
-/// kernel's [`TensorMap2d<T, BW, BH>`] parameter (passed as `&map`):
-/// made by [`Backend::tensor_map`]. It borrows the buffer, so nothing
-/// writes it while the map exists.
-pub struct TensorMap<'a, T, const BW: u32, const BH: u32> {
+/// A read-only 2-D tensor of a [`Buffer`] with a `BW × BH` box laid out
+/// in shared memory by `L` (dense, or a swizzle), for a kernel's
+/// [`TensorMap2d<T, BW, BH, L>`] parameter (passed as `&map`): made by
+/// [`Backend::tensor_map`]. It borrows the buffer, so nothing writes it
+/// while the map exists.
+pub struct TensorMap<'a, T, const BW: u32, const BH: u32, L: TileLayout = Dense> {
     buf: &'a Buffer<T>,
     enc: Encoded,
+    _layout: PhantomData<L>,
 }
 
 /// A 2-D tensor of a [`Buffer`] that kernels may also store tiles to, for
-/// a [`TensorMap2dMut<T, BW, BH>`] parameter (passed as `&mut map`): made
-/// by [`Backend::tensor_map_mut`], holding the buffer's exclusive borrow.
-pub struct TensorMapMut<'a, T, const BW: u32, const BH: u32> {
+/// a [`TensorMap2dMut<T, BW, BH, L>`] parameter (passed as `&mut map`):
+/// made by [`Backend::tensor_map_mut`], holding the buffer's exclusive
+/// borrow.
+pub struct TensorMapMut<'a, T, const BW: u32, const BH: u32, L: TileLayout = Dense> {
     buf: &'a mut Buffer<T>,
     enc: Encoded,
+    _layout: PhantomData<L>,
 }
 
 impl Backend {
     /// A tensor map of `buf` read as `height` rows of `width` elements,
-    /// `pitch` elements apart, with `BW × BH` boxes. An error, naming the
-    /// rule, when the shape breaks the driver's rules (a 16-byte aligned
-    /// start, rows a multiple of 16 bytes apart, the image inside the
-    /// buffer) — the same on the simulator.
-    pub fn tensor_map<'a, T: Pod, const BW: u32, const BH: u32>(
+    /// `pitch` elements apart, with `BW × BH` boxes laid out by `L` in
+    /// shared memory (the result's type says which: `TensorMap<'_, T, BW,
+    /// BH>` is [`Dense`]). An error, naming the rule, when the shape breaks
+    /// the driver's rules (a 16-byte aligned start, rows a multiple of 16
+    /// bytes apart, the image inside the buffer) — the same on the
+    /// simulator.
+    pub fn tensor_map<'a, T: Pod, const BW: u32, const BH: u32, L: TileLayout>(
         &self,
         buf: &'a Buffer<T>,
         width: usize,
         height: usize,
         pitch: usize,
-    ) -> Result<TensorMap<'a, T, BW, BH>> {
-        let enc = self.encode::<T, BW, BH>(buf, width, height, pitch)?;
-        Ok(TensorMap { buf, enc })
+    ) -> Result<TensorMap<'a, T, BW, BH, L>> {
+        let enc = self.encode::<T, BW, BH, L>(buf, width, height, pitch)?;
+        Ok(TensorMap {
+            buf,
+            enc,
+            _layout: PhantomData,
+        })
     }
 
     /// A tensor map of `buf` as [`tensor_map`](Self::tensor_map), whose
     /// kernels may store tiles into it.
-    pub fn tensor_map_mut<'a, T: Pod, const BW: u32, const BH: u32>(
+    pub fn tensor_map_mut<'a, T: Pod, const BW: u32, const BH: u32, L: TileLayout>(
         &self,
         buf: &'a mut Buffer<T>,
         width: usize,
         height: usize,
         pitch: usize,
-    ) -> Result<TensorMapMut<'a, T, BW, BH>> {
-        let enc = self.encode::<T, BW, BH>(buf, width, height, pitch)?;
-        Ok(TensorMapMut { buf, enc })
+    ) -> Result<TensorMapMut<'a, T, BW, BH, L>> {
+        let enc = self.encode::<T, BW, BH, L>(buf, width, height, pitch)?;
+        Ok(TensorMapMut {
+            buf,
+            enc,
+            _layout: PhantomData,
+        })
     }
 
-    fn encode<T: Pod, const BW: u32, const BH: u32>(
+    fn encode<T: Pod, const BW: u32, const BH: u32, L: TileLayout>(
         &self,
         buf: &Buffer<T>,
         width: usize,
@@ -97,7 +118,7 @@ impl Backend {
         pitch: usize,
     ) -> Result<Encoded> {
         let base = buf.as_ptr() as usize;
-        tensor_map_span::<T, BW, BH>(base, width, height, pitch, buf.len())
+        tensor_map_span::<T, BW, BH, L>(base, width, height, pitch, buf.len())
             .map_err(RuntimeError::InvalidArgument)?;
         let gpu = match (self, buf) {
             (Backend::Gpu(g), Buffer::Device(_)) => Some(g.encode_tensor_map(
@@ -106,6 +127,7 @@ impl Backend {
                 [width as u64, height as u64],
                 (pitch * std::mem::size_of::<T>()) as u64,
                 [BW, BH],
+                L::SWIZZLE,
             )?),
             (Backend::Sim(_), Buffer::Host(_)) => None,
             _ => {
@@ -126,8 +148,8 @@ impl Backend {
 impl Gpu {
     /// `cuTensorMapEncodeTiled` of a 2-D tensor of `elem`-byte elements at
     /// device address `base`: `dims` (elements), rows `pitch` bytes apart,
-    /// `boxd` boxes; no interleave, no swizzle, L2 promotion of 128 bytes,
-    /// zeros outside the tensor. Elements are moved as raw bits (unsigned
+    /// `boxd` boxes laid out by `swizzle` in shared memory; no interleave,
+    /// L2 promotion of 128 bytes, zeros outside the tensor. Elements are moved as raw bits (unsigned
     /// integers of their size: a tile copy converts nothing).
     pub fn encode_tensor_map(
         &self,
@@ -136,6 +158,7 @@ impl Gpu {
         dims: [u64; 2],
         pitch: u64,
         boxd: [u32; 2],
+        swizzle: Swizzle,
     ) -> Result<RawTensorMap> {
         use sys::CUtensorMapDataType as D;
         let dtype = match elem {
@@ -166,7 +189,12 @@ impl Gpu {
                 boxd.as_ptr(),
                 elem_strides.as_ptr(),
                 sys::CUtensorMapInterleave::CU_TENSOR_MAP_INTERLEAVE_NONE,
-                sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_NONE,
+                match swizzle {
+                    Swizzle::None => sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_NONE,
+                    Swizzle::B32 => sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_32B,
+                    Swizzle::B64 => sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_64B,
+                    Swizzle::B128 => sys::CUtensorMapSwizzle::CU_TENSOR_MAP_SWIZZLE_128B,
+                },
                 sys::CUtensorMapL2promotion::CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
                 sys::CUtensorMapFloatOOBfill::CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE,
             ))
@@ -177,7 +205,7 @@ impl Gpu {
 
 macro_rules! map_accessors {
     ($ty:ident) => {
-        impl<T: Pod, const BW: u32, const BH: u32> $ty<'_, T, BW, BH> {
+        impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> $ty<'_, T, BW, BH, L> {
             /// Boxes across and down the tensor (the last ones may stick
             /// out).
             pub fn tiles(&self) -> (u32, u32) {
@@ -196,14 +224,14 @@ macro_rules! map_accessors {
 map_accessors!(TensorMap);
 map_accessors!(TensorMapMut);
 
-impl<T: Pod, const BW: u32, const BH: u32> TensorMap<'_, T, BW, BH> {
+impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> TensorMap<'_, T, BW, BH, L> {
     /// The buffer the map reads.
     pub fn buffer(&self) -> &Buffer<T> {
         self.buf
     }
 }
 
-impl<T: Pod, const BW: u32, const BH: u32> TensorMapMut<'_, T, BW, BH> {
+impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> TensorMapMut<'_, T, BW, BH, L> {
     /// The buffer the map reads and writes, between launches (to read the
     /// results back).
     pub fn buffer(&self) -> &Buffer<T> {
@@ -220,7 +248,7 @@ impl<T: Pod, const BW: u32, const BH: u32> TensorMapMut<'_, T, BW, BH> {
 impl Encoded {
     /// The map's bytes for the kernel parameter (zeros on the simulator),
     /// after registering the tensor for a simulator launch.
-    fn param_parts<T: Pod, const BW: u32, const BH: u32>(
+    fn param_parts<T: Pod, const BW: u32, const BH: u32, L: TileLayout>(
         &self,
         buf: &Buffer<T>,
         name: &'static str,
@@ -230,7 +258,7 @@ impl Encoded {
         match (&self.gpu, to.sim) {
             (Some(raw), false) => Ok(*raw),
             (None, true) => {
-                let span = tensor_map_span::<T, BW, BH>(
+                let span = tensor_map_span::<T, BW, BH, L>(
                     buf.as_ptr() as usize,
                     self.width as usize,
                     self.height as usize,
@@ -250,17 +278,17 @@ impl Encoded {
     }
 }
 
-impl<T: Pod, const BW: u32, const BH: u32> HostArg<TensorMap2d<T, BW, BH>>
-    for &TensorMap<'_, T, BW, BH>
+impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> HostArg<TensorMap2d<T, BW, BH, L>>
+    for &TensorMap<'_, T, BW, BH, L>
 {
     fn into_param(
         self,
         name: &'static str,
         to: &mut Target,
-    ) -> std::result::Result<TensorMap2d<T, BW, BH>, String> {
+    ) -> std::result::Result<TensorMap2d<T, BW, BH, L>, String> {
         let map = self
             .enc
-            .param_parts::<T, BW, BH>(self.buf, name, to, false)?;
+            .param_parts::<T, BW, BH, L>(self.buf, name, to, false)?;
         let e = &self.enc;
         // SAFETY: the map was encoded from this tensor and box (GPU), which
         // lies inside the buffer, borrowed shared for the map's life.
@@ -270,17 +298,17 @@ impl<T: Pod, const BW: u32, const BH: u32> HostArg<TensorMap2d<T, BW, BH>>
     }
 }
 
-impl<T: Pod, const BW: u32, const BH: u32> HostArg<TensorMap2dMut<T, BW, BH>>
-    for &mut TensorMapMut<'_, T, BW, BH>
+impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> HostArg<TensorMap2dMut<T, BW, BH, L>>
+    for &mut TensorMapMut<'_, T, BW, BH, L>
 {
     fn into_param(
         self,
         name: &'static str,
         to: &mut Target,
-    ) -> std::result::Result<TensorMap2dMut<T, BW, BH>, String> {
+    ) -> std::result::Result<TensorMap2dMut<T, BW, BH, L>, String> {
         let map = self
             .enc
-            .param_parts::<T, BW, BH>(self.buf, name, to, true)?;
+            .param_parts::<T, BW, BH, L>(self.buf, name, to, true)?;
         let e = &self.enc;
         // SAFETY: as above, the buffer borrowed exclusively.
         Ok(unsafe {

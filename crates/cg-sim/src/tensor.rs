@@ -24,7 +24,8 @@ use crate::report::Report;
 use crate::state::{Core, Loc, Step};
 
 /// A 2-D tensor (row-major, rows `pitch` bytes apart) and the box its tile
-/// copies move: `bw × bh` elements of `elem` bytes.
+/// copies move: `bw × bh` elements of `elem` bytes, laid out in shared
+/// memory by `swizzle` (the dense box's 16-byte chunks permuted).
 #[derive(Clone, Copy, Debug)]
 pub struct Tile2d {
     /// Address of element `(0, 0)`.
@@ -41,12 +42,27 @@ pub struct Tile2d {
     pub bw: u32,
     /// The box's height, rows.
     pub bh: u32,
+    /// The box's layout in shared memory.
+    pub swizzle: cg_isa::Swizzle,
 }
 
 impl Tile2d {
     /// Bytes of the box in shared memory (dense, row-major).
     pub fn box_bytes(&self) -> usize {
         self.bw as usize * self.bh as usize * self.elem
+    }
+
+    /// The box's bytes as they lie in shared memory, from the dense box
+    /// (`dense`: row-major) — or back: the swizzle is its own inverse.
+    fn swizzled(&self, dense: &[u8]) -> Vec<u8> {
+        let mut out = dense.to_vec();
+        if self.swizzle != cg_isa::Swizzle::None {
+            for (i, chunk) in dense.chunks(16).enumerate() {
+                let at = self.swizzle.apply(16 * i);
+                out[at..at + chunk.len()].copy_from_slice(chunk);
+            }
+        }
+        out
     }
 
     /// The parts of the box at `(x, y)` inside the tensor: per box row,
@@ -110,7 +126,7 @@ impl Core {
                 // by the caller's contract; `data` has the box's bytes.
                 unsafe { c.read_global(src as *const u8, &mut data[off..off + n]) };
             }
-            Some((t.base, data))
+            Some((t.base, t.swizzled(&data)))
         };
         // SAFETY: forwarded from the caller.
         unsafe { self.bulk_arrive(me, dst, len, (bar, loc), "tensor tile load", fill) }
@@ -149,12 +165,13 @@ impl Core {
                 return Step::Wait;
             }
         }
+        // SAFETY: `src` is readable for the box's bytes (the caller's
+        // contract).
+        let dense = t.swizzled(unsafe { std::slice::from_raw_parts(src, len) });
         for (off, dst, n) in t.runs(x, y) {
             // SAFETY: the run lies inside the tensor, writable by the
-            // caller's contract; `src` is readable for the box's bytes.
-            unsafe {
-                self.write_global(dst as *mut u8, std::slice::from_raw_parts(src.add(off), n))
-            };
+            // caller's contract.
+            unsafe { self.write_global(dst as *mut u8, &dense[off..off + n]) };
         }
         self.blocks[b].copies.reading.push(Reading {
             start: src as usize,

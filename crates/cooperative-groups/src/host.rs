@@ -18,7 +18,7 @@ use crate::{Kernel, Pod};
 use crate::global::{
     AtomicSlice, GlobalSlice, KernelParam, OwnedPitched, OwnedSlice, Partition, Pitched, SafeParam,
 };
-use crate::tma::{TensorMap2d, TensorMap2dMut};
+use crate::tma::{TensorMap2d, TensorMap2dMut, TileLayout};
 
 /// Where a launch runs, as its arguments become parameters: on the
 /// simulator (`sim`) the memory of each typed parameter is added to
@@ -355,14 +355,14 @@ params_tuples! {
 /// rules for `cuTensorMapEncodeTiled` (a 16-byte aligned start, rows a
 /// multiple of 16 bytes apart, sides in `1..=2^32`), checked the same on
 /// the simulator.
-pub fn tensor_map_span<T: Pod, const BW: u32, const BH: u32>(
+pub fn tensor_map_span<T: Pod, const BW: u32, const BH: u32, L: TileLayout>(
     base: usize,
     width: usize,
     height: usize,
     pitch: usize,
     len: usize,
 ) -> Result<usize, String> {
-    let _ = TensorMap2d::<T, BW, BH>::BOX_BYTES;
+    let _ = TensorMap2d::<T, BW, BH, L>::BOX_BYTES;
     let elem = core::mem::size_of::<T>();
     if width == 0 || height == 0 || width > 1 << 32 || height > 1 << 32 {
         return Err(format!(
@@ -388,17 +388,17 @@ pub fn tensor_map_span<T: Pod, const BW: u32, const BH: u32>(
 /// kernel run on the simulator with [`cg_sim::launch`] (which takes no
 /// regions): the image must outlive the launch. [`run`] takes
 /// `Image<&[T]>` for a `TensorMap2d` parameter itself.
-pub fn tensor_map<T: Pod, const BW: u32, const BH: u32>(
+pub fn tensor_map<T: Pod, const BW: u32, const BH: u32, L: TileLayout>(
     img: Image<&[T]>,
-) -> Result<TensorMap2d<T, BW, BH>, String> {
+) -> Result<TensorMap2d<T, BW, BH, L>, String> {
     let mut to = Target::sim();
     img.into_param("", &mut to)
 }
 
 /// A writable tensor map of the host image `img`, as [`tensor_map`].
-pub fn tensor_map_mut<T: Pod, const BW: u32, const BH: u32>(
+pub fn tensor_map_mut<T: Pod, const BW: u32, const BH: u32, L: TileLayout>(
     img: Image<&mut [T]>,
-) -> Result<TensorMap2dMut<T, BW, BH>, String> {
+) -> Result<TensorMap2dMut<T, BW, BH, L>, String> {
     let mut to = Target::sim();
     img.into_param("", &mut to)
 }
@@ -406,7 +406,7 @@ pub fn tensor_map_mut<T: Pod, const BW: u32, const BH: u32>(
 /// A simulator launch's tensor `(width, height, pitch)` at `p` in a host
 /// slice of `len` elements: checked by the driver's rules and registered
 /// as the launch's region `name`.
-fn register_tensor<T: Pod, const BW: u32, const BH: u32>(
+fn register_tensor<T: Pod, const BW: u32, const BH: u32, L: TileLayout>(
     name: &'static str,
     to: &mut Target,
     p: *const T,
@@ -415,20 +415,22 @@ fn register_tensor<T: Pod, const BW: u32, const BH: u32>(
     writable: bool,
 ) -> Result<(), String> {
     host_memory(name, to)?;
-    let span = tensor_map_span::<T, BW, BH>(p as usize, width, height, pitch, len)
+    let span = tensor_map_span::<T, BW, BH, L>(p as usize, width, height, pitch, len)
         .map_err(|e| format!("`{name}`: {e}"))?;
     to.regions.push(region(name, p, span, writable));
     Ok(())
 }
 
-impl<T: Pod, const BW: u32, const BH: u32> HostArg<TensorMap2d<T, BW, BH>> for Image<&[T]> {
+impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> HostArg<TensorMap2d<T, BW, BH, L>>
+    for Image<&[T]>
+{
     fn into_param(
         self,
         name: &'static str,
         to: &mut Target,
-    ) -> Result<TensorMap2d<T, BW, BH>, String> {
+    ) -> Result<TensorMap2d<T, BW, BH, L>, String> {
         let p = self.data.as_ptr();
-        register_tensor::<T, BW, BH>(
+        register_tensor::<T, BW, BH, L>(
             name,
             to,
             p,
@@ -450,14 +452,16 @@ impl<T: Pod, const BW: u32, const BH: u32> HostArg<TensorMap2d<T, BW, BH>> for I
     }
 }
 
-impl<T: Pod, const BW: u32, const BH: u32> HostArg<TensorMap2dMut<T, BW, BH>> for Image<&mut [T]> {
+impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> HostArg<TensorMap2dMut<T, BW, BH, L>>
+    for Image<&mut [T]>
+{
     fn into_param(
         self,
         name: &'static str,
         to: &mut Target,
-    ) -> Result<TensorMap2dMut<T, BW, BH>, String> {
+    ) -> Result<TensorMap2dMut<T, BW, BH, L>, String> {
         let p = self.data.as_mut_ptr();
-        register_tensor::<T, BW, BH>(
+        register_tensor::<T, BW, BH, L>(
             name,
             to,
             p,

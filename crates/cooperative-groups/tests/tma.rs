@@ -3,7 +3,8 @@
 //! included), a load and store round trip, and each misuse reported at
 //! this file's line — reading a tile before its phase completes, writing a
 //! store's source before its reads are waited for, a block exiting with a
-//! store in flight, a misaligned tile, two blocks storing one box (a race).
+//! store in flight, a misaligned tile, two blocks storing one box (a race);
+//! and the copy engine's swizzled layouts, element by element.
 
 use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
 
@@ -209,4 +210,94 @@ fn two_blocks_storing_one_box_race() {
     .unwrap_err();
     assert!(matches!(e, SimError::DataRace(_)), "{e}");
     assert_reported_here(&e, "tensor tile copy's write");
+}
+
+/// Where the copy engine puts element `(x, y)` of a box of `u32` rows of
+/// `row_words` words (the swizzle's width) in a swizzled tile, written out
+/// from the hardware's description: a 128-byte line holds `32 /
+/// row_words` box rows, and the 16-byte chunks of each row trade places
+/// by XOR with the line's number, modulo the chunks a row has.
+fn swizzled_at(x: usize, y: usize, row_words: usize) -> usize {
+    let rows_per_line = 32 / row_words;
+    let chunks = row_words / 4;
+    let line = y / rows_per_line;
+    let chunk = (x / 4) ^ (line % chunks);
+    y * row_words + chunk * 4 + x % 4
+}
+
+/// One box of each swizzle loaded from a 40 × 24 tensor: every element
+/// lies where the hardware's layout puts it, `tile_index` finds it, and
+/// the tile stored back through the same map restores the dense box.
+#[test]
+fn swizzled_tiles_lie_where_the_copy_engine_puts_them() {
+    use cooperative_groups::tma::{Swizzle32B, Swizzle64B, Swizzle128B, TileLayout};
+
+    fn check<L: TileLayout, const BW: u32>(data: &[u32]) {
+        const BH: u32 = 16;
+        let m: TensorMap2d<u32, BW, BH, L> = tensor_map(Image::new(data, 40, 24, 40)).unwrap();
+        let mut back = vec![0u32; 40 * 24];
+        let o: TensorMap2dMut<u32, BW, BH, L> =
+            cooperative_groups::host::tensor_map_mut(Image::new(&mut back[..], 40, 24, 40))
+                .unwrap();
+        let len = (BW * BH) as usize;
+        let raw: Vec<AtomicU32> = (0..len).map(|_| AtomicU32::new(0)).collect();
+        let found: Vec<AtomicU32> = (0..len).map(|_| AtomicU32::new(0)).collect();
+        launch(1, 128, &|| {
+            let block = this_thread_block();
+            let full = mbarrier!(&block, 1);
+            let tile = shared_array!(u32; 512, align 1024);
+            if block.thread_rank() == 0 {
+                // SAFETY: one copy in flight on the phase.
+                unsafe { full.arrive_copy_tile(tile.slice(0, len), &m.tiles(), 4, 3) }.discard();
+            }
+            full.wait_parity(0);
+            for i in (block.thread_rank() as usize..len).step_by(128) {
+                raw[i].store(tile.load(i), Relaxed);
+                let (x, y) = (i as u32 % BW, i as u32 / BW);
+                let at = TensorMap2d::<u32, BW, BH, L>::tile_index(x, y);
+                found[i].store(tile.load(at), Relaxed);
+            }
+            let wr = o.tiles_mut(&block);
+            // SAFETY: one block stores the box; waited for below.
+            unsafe { wr.store_tile(&block, tile.slice(0, len), 4, 3) }.wait_read(&block);
+        })
+        .unwrap();
+        let row_words = L::SWIZZLE.bytes() / 4;
+        for y in 0..BH as usize {
+            for x in 0..BW as usize {
+                let want = data[(y + 3) * 40 + x + 4];
+                let what = format!("{:?} box element ({x}, {y})", L::SWIZZLE);
+                assert_eq!(
+                    raw[swizzled_at(x, y, row_words)].load(Relaxed),
+                    want,
+                    "{what}"
+                );
+                assert_eq!(found[y * BW as usize + x].load(Relaxed), want, "{what}");
+                assert_eq!(back[(y + 3) * 40 + x + 4], want, "{what} stored back");
+            }
+        }
+    }
+    let data: Vec<u32> = (0..40 * 24).map(|i| i as u32 + 1).collect();
+    check::<Swizzle32B, 8>(&data);
+    check::<Swizzle64B, 16>(&data);
+    check::<Swizzle128B, 32>(&data);
+}
+
+#[test]
+fn a_swizzled_tile_needs_the_swizzles_alignment() {
+    let data: Vec<u32> = (0..40 * 24).collect();
+    let m: TensorMap2d<u32, 32, 4, cooperative_groups::tma::Swizzle128B> =
+        tensor_map(Image::new(&data[..], 40, 24, 40)).unwrap();
+    let e = launch(1, 32, &|| {
+        let block = this_thread_block();
+        let full = mbarrier!(&block, 1);
+        let tile = shared_array!(u32; 384, align 1024);
+        if block.thread_rank() == 0 {
+            // SAFETY: one copy in flight on the phase.
+            unsafe { full.arrive_copy_tile(tile.slice(128, 128), &m.tiles(), 0, 0) }.discard();
+        }
+        full.wait_parity(0);
+    })
+    .unwrap_err();
+    assert!(e.to_string().contains("1024-byte aligned"), "{e}");
 }

@@ -44,8 +44,8 @@ unsafe impl<T: Pod> KernelParam for Pitched<T> {}
 unsafe impl<T: Pod> KernelParam for OwnedPitched<T> {}
 // SAFETY: `#[repr(C)]` descriptors of `u64`s and `u32`s, the same layout
 // on both targets; read in place in parameter space (`at_entry`).
-unsafe impl<T: Pod, const BW: u32, const BH: u32> KernelParam
-    for crate::tma::TensorMap2d<T, BW, BH>
+unsafe impl<T: Pod, const BW: u32, const BH: u32, L: crate::tma::TileLayout> KernelParam
+    for crate::tma::TensorMap2d<T, BW, BH, L>
 {
     #[inline(always)]
     fn at_entry(self, param: impl FnOnce() -> u64) -> Self {
@@ -53,8 +53,8 @@ unsafe impl<T: Pod, const BW: u32, const BH: u32> KernelParam
     }
 }
 // SAFETY: as above.
-unsafe impl<T: Pod, const BW: u32, const BH: u32> KernelParam
-    for crate::tma::TensorMap2dMut<T, BW, BH>
+unsafe impl<T: Pod, const BW: u32, const BH: u32, L: crate::tma::TileLayout> KernelParam
+    for crate::tma::TensorMap2dMut<T, BW, BH, L>
 {
     #[inline(always)]
     fn at_entry(self, param: impl FnOnce() -> u64) -> Self {
@@ -133,13 +133,15 @@ unsafe impl<T: Pod> SafeParam for OwnedPitched<T> {
 }
 // SAFETY: loads only, bounds-checked by the copy engine (elements outside
 // the tensor arrive as zeros); nothing writes the tensor during the launch.
-unsafe impl<T: Pod, const BW: u32, const BH: u32> SafeParam for crate::tma::TensorMap2d<T, BW, BH> {
+unsafe impl<T: Pod, const BW: u32, const BH: u32, L: crate::tma::TileLayout> SafeParam
+    for crate::tma::TensorMap2d<T, BW, BH, L>
+{
     const SERIAL: bool = !T::PADDING_FREE;
 }
 // SAFETY: its loads as above; its stores are `unsafe`, their contract
 // keeping each box to one block.
-unsafe impl<T: Pod, const BW: u32, const BH: u32> SafeParam
-    for crate::tma::TensorMap2dMut<T, BW, BH>
+unsafe impl<T: Pod, const BW: u32, const BH: u32, L: crate::tma::TileLayout> SafeParam
+    for crate::tma::TensorMap2dMut<T, BW, BH, L>
 {
     const SERIAL: bool = !T::PADDING_FREE;
 }

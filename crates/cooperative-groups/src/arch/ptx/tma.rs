@@ -3,9 +3,9 @@
 //! (`cp.async.bulk.tensor`), with the bulk-group and proxy fences that go
 //! with them. Each primitive is one instruction.
 //!
-//! The tensor map lives in global memory (the host uploads it before the
-//! launch): rustc cannot pass a 64-byte aligned kernel parameter, which
-//! nvcc's `__grid_constant__ CUtensorMap` is.
+//! The tensor map is read in place in parameter space, as nvcc's
+//! `__grid_constant__ CUtensorMap`; the swizzle and box the functions take
+//! are the map's own (the simulator needs them, the GPU reads the map).
 
 use core::arch::asm;
 
@@ -34,7 +34,8 @@ pub unsafe fn tensormap_prefetch(desc: &TensorDesc) {
 /// # Safety
 /// `bar` must hold an initialised mbarrier whose phase expects this
 /// arrival; `desc` as in [`tensormap_prefetch`], its box `bw × bh` of
-/// `elem`-byte elements; `dst` a 128-byte aligned generic address of this
+/// `elem`-byte elements laid out by `swizzle` (the map's, which the GPU
+/// reads from the map); `dst` aligned to `swizzle.align()`, generic address of this
 /// block's shared memory valid for the box, untouched until the phase
 /// completes.
 #[inline(always)]
@@ -48,6 +49,7 @@ pub unsafe fn tensor_load_2d_arrive(
     bw: u32,
     bh: u32,
     elem: u32,
+    _swizzle: cg_isa::Swizzle,
 ) -> u64 {
     let bytes = bw * bh * elem;
     let state: u64;
@@ -73,11 +75,13 @@ pub unsafe fn tensor_load_2d_arrive(
 ///
 /// # Safety
 /// `desc` as in [`tensormap_prefetch`], of writable memory, its box
-/// `bw × bh` of `elem`-byte elements; `src` a 128-byte aligned generic
+/// `bw × bh` of `elem`-byte elements laid out by `swizzle`; `src` a
+/// generic address aligned to `swizzle.align()`
 /// address of this block's shared memory holding the box, its
 /// generic-proxy writes fenced ([`fence_proxy_async_shared`]) and not
 /// written again until the group's reads complete.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 pub unsafe fn tensor_store_2d(
     desc: &TensorDesc,
     x: i32,
@@ -86,6 +90,7 @@ pub unsafe fn tensor_store_2d(
     _bw: u32,
     _bh: u32,
     _elem: u32,
+    _swizzle: cg_isa::Swizzle,
 ) {
     // SAFETY: the caller's contract.
     unsafe {

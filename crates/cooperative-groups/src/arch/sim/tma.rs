@@ -7,7 +7,13 @@ use cg_sim::lane;
 use super::SharedAddr;
 use crate::arch::TensorDesc;
 
-fn tile(desc: &TensorDesc, bw: u32, bh: u32, elem: u32) -> cg_sim::Tile2d {
+fn tile(
+    desc: &TensorDesc,
+    bw: u32,
+    bh: u32,
+    elem: u32,
+    swizzle: cg_isa::Swizzle,
+) -> cg_sim::Tile2d {
     cg_sim::Tile2d {
         base: desc.base as usize,
         width: desc.width,
@@ -16,6 +22,7 @@ fn tile(desc: &TensorDesc, bw: u32, bh: u32, elem: u32) -> cg_sim::Tile2d {
         elem: elem as usize,
         bw,
         bh,
+        swizzle,
     }
 }
 
@@ -42,9 +49,10 @@ pub unsafe fn tensor_load_2d_arrive(
     bw: u32,
     bh: u32,
     elem: u32,
+    swizzle: cg_isa::Swizzle,
 ) -> u64 {
     // SAFETY: forwarded from the caller.
-    unsafe { lane::tile_load_arrive(dst, tile(desc, bw, bh, elem), x, y, bar) }
+    unsafe { lane::tile_load_arrive(dst, tile(desc, bw, bh, elem, swizzle), x, y, bar) }
 }
 
 /// The tile store, in this lane's open bulk group.
@@ -53,6 +61,7 @@ pub unsafe fn tensor_load_2d_arrive(
 /// As on the GPU (the simulator reports a source rewritten too early).
 #[track_caller]
 #[inline]
+#[allow(clippy::too_many_arguments)]
 pub unsafe fn tensor_store_2d(
     desc: &TensorDesc,
     x: i32,
@@ -61,9 +70,10 @@ pub unsafe fn tensor_store_2d(
     bw: u32,
     bh: u32,
     elem: u32,
+    swizzle: cg_isa::Swizzle,
 ) {
     // SAFETY: forwarded from the caller.
-    unsafe { lane::tile_store(tile(desc, bw, bh, elem), x, y, src) }
+    unsafe { lane::tile_store(tile(desc, bw, bh, elem, swizzle), x, y, src) }
 }
 
 /// The bulk store: the simulator's tile store of one row.
@@ -81,6 +91,7 @@ pub unsafe fn bulk_store(dst: *mut u8, src: *const u8, bytes: u32) {
         elem: 1,
         bw: bytes,
         bh: 1,
+        swizzle: cg_isa::Swizzle::None,
     };
     // SAFETY: forwarded from the caller.
     unsafe { lane::tile_store(row, 0, 0, src) }

@@ -78,15 +78,19 @@ use core::marker::PhantomData;
 
 use crate::Pod;
 use crate::arch;
+
+mod layout;
 #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
 use crate::mbarrier::{ArrivalToken, Mbarrier};
 #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
 use crate::{SharedSlice, ThreadBlock};
+pub use layout::{Dense, Swizzle32B, Swizzle64B, Swizzle128B, TileLayout};
 
 /// The largest box side the copy engine takes.
 pub const MAX_BOX: u32 = 256;
 
-/// The alignment, in bytes, of a tile in shared memory.
+/// The alignment, in bytes, of a [`Dense`] tile in shared memory (a
+/// swizzled one needs its pattern's period: `TensorMap2d::TILE_ALIGN`).
 pub const TILE_ALIGN: usize = 128;
 
 /// A read-only 2-D tensor of `T` in global memory, whose tile copies move
@@ -94,35 +98,35 @@ pub const TILE_ALIGN: usize = 128;
 /// bounds-checked by the copy engine). Row-major: element `(x, y)` is at
 /// `y · pitch + x`.
 #[repr(C, align(16))]
-pub struct TensorMap2d<T, const BW: u32, const BH: u32> {
+pub struct TensorMap2d<T, const BW: u32, const BH: u32, L: TileLayout = Dense> {
     /// The driver's 128-byte map (zeros on the simulator), read in place
     /// by the copy engine: first, so that it is 64-byte aligned in
     /// parameter space (cg-build aligns the parameter).
     raw: [u64; 16],
     desc: arch::TensorDesc,
-    _t: PhantomData<*const T>,
+    _t: PhantomData<(*const T, L)>,
 }
 
 /// A 2-D tensor of `T` that this launch may also write, with tile stores
 /// ([`TensorTilesMut::store_tile`]): from an exclusive borrow of its
 /// buffer. [`as_read`](Self::as_read) gives its loads.
 #[repr(C, align(16))]
-pub struct TensorMap2dMut<T, const BW: u32, const BH: u32> {
+pub struct TensorMap2dMut<T, const BW: u32, const BH: u32, L: TileLayout = Dense> {
     raw: [u64; 16],
     desc: arch::TensorDesc,
-    _t: PhantomData<*mut T>,
+    _t: PhantomData<(*mut T, L)>,
 }
 
 macro_rules! map_common {
     ($ty:ident) => {
-        impl<T, const BW: u32, const BH: u32> Clone for $ty<T, BW, BH> {
+        impl<T, const BW: u32, const BH: u32, L: TileLayout> Clone for $ty<T, BW, BH, L> {
             fn clone(&self) -> Self {
                 *self
             }
         }
-        impl<T, const BW: u32, const BH: u32> Copy for $ty<T, BW, BH> {}
+        impl<T, const BW: u32, const BH: u32, L: TileLayout> Copy for $ty<T, BW, BH, L> {}
 
-        impl<T: Pod, const BW: u32, const BH: u32> $ty<T, BW, BH> {
+        impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> $ty<T, BW, BH, L> {
             /// Bytes of one box (one tile in shared memory).
             pub const BOX_BYTES: u32 = {
                 let elem = core::mem::size_of::<T>();
@@ -138,10 +142,35 @@ macro_rules! map_common {
                     (BW as usize * elem) % 16 == 0,
                     "a box row is a multiple of 16 bytes"
                 );
+                assert!(
+                    L::SWIZZLE.bytes() == 0 || BW as usize * elem == L::SWIZZLE.bytes(),
+                    "a swizzled box row is exactly the swizzle's width (32, 64 or 128 bytes)"
+                );
                 BW * BH * elem as u32
             };
             /// Elements of one box.
             pub const BOX_LEN: usize = (BW * BH) as usize;
+            /// The alignment, in bytes, the box's shared tile needs: 128,
+            /// or the swizzle's period.
+            pub const TILE_ALIGN: usize = L::SWIZZLE.align();
+
+            /// Where element `(x, y)` of the box (`x < BW`, `y < BH`) lies
+            /// in its shared tile, in elements: `y · BW + x` for
+            /// [`Dense`] tiles, permuted by the swizzle otherwise.
+            ///
+            /// ```
+            /// use cooperative_groups::tma::{Swizzle128B, TensorMap2d};
+            /// type Dense = TensorMap2d<f32, 32, 8>;
+            /// type Swizzled = TensorMap2d<f32, 32, 8, Swizzle128B>;
+            /// assert_eq!(Dense::tile_index(5, 3), 3 * 32 + 5);
+            /// // Row 3's chunk 1 (elements 4..8) sits in chunk 1 ^ 3 = 2.
+            /// assert_eq!(Swizzled::tile_index(5, 3), 3 * 32 + 9);
+            /// ```
+            #[inline(always)]
+            pub const fn tile_index(x: u32, y: u32) -> usize {
+                let elem = core::mem::size_of::<T>();
+                L::SWIZZLE.apply((y as usize * BW as usize + x as usize) * elem) / elem
+            }
 
             /// The descriptor of a tensor: `raw`, its 128-byte tensor map
             /// as the driver encoded it (zeros on the simulator), and the
@@ -222,27 +251,27 @@ map_common!(TensorMap2dMut);
 /// [`TensorMap2d::tiles`]. Not `Pod` nor a shuffle value, so it cannot
 /// reach another thread.
 #[derive(Clone, Copy)]
-pub struct TensorTiles<'a, T, const BW: u32, const BH: u32> {
+pub struct TensorTiles<'a, T, const BW: u32, const BH: u32, L: TileLayout = Dense> {
     // By value, in registers: a reference would point at a local copy of
     // the kernel parameter.
     desc: arch::TensorDesc,
-    _t: PhantomData<&'a *const T>,
+    _t: PhantomData<(&'a *const T, L)>,
 }
 
 /// The tile loads and stores of a [`TensorMap2dMut`] for a block (thread 0
 /// issues them): from [`TensorMap2dMut::tiles_mut`].
-pub struct TensorTilesMut<'a, T, const BW: u32, const BH: u32> {
+pub struct TensorTilesMut<'a, T, const BW: u32, const BH: u32, L: TileLayout = Dense> {
     desc: arch::TensorDesc,
-    _t: PhantomData<&'a *mut T>,
+    _t: PhantomData<(&'a *mut T, L)>,
 }
 
-impl<T: Pod, const BW: u32, const BH: u32> TensorMap2d<T, BW, BH> {
+impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> TensorMap2d<T, BW, BH, L> {
     /// This thread's tile loads, the map prefetched into the copy
     /// engine's cache (`prefetch.tensormap`). Once per thread that issues
     /// copies, before its first.
     #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
     #[inline(always)]
-    pub fn tiles(&self) -> TensorTiles<'_, T, BW, BH> {
+    pub fn tiles(&self) -> TensorTiles<'_, T, BW, BH, L> {
         // SAFETY: a map made by `from_raw_parts` whose contract makes `raw`
         // a tensor map, and placed by `in_place` at the kernel's entry.
         unsafe { arch::tensormap_prefetch(&self.desc) };
@@ -253,10 +282,10 @@ impl<T: Pod, const BW: u32, const BH: u32> TensorMap2d<T, BW, BH> {
     }
 }
 
-impl<T: Pod, const BW: u32, const BH: u32> TensorMap2dMut<T, BW, BH> {
+impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> TensorMap2dMut<T, BW, BH, L> {
     /// The map's loads, as a read-only map.
     #[inline(always)]
-    pub fn as_read(&self) -> TensorMap2d<T, BW, BH> {
+    pub fn as_read(&self) -> TensorMap2d<T, BW, BH, L> {
         TensorMap2d {
             raw: self.raw,
             desc: self.desc,
@@ -269,7 +298,10 @@ impl<T: Pod, const BW: u32, const BH: u32> TensorMap2dMut<T, BW, BH> {
     /// as [`TensorMap2d::tiles`] does).
     #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
     #[inline(always)]
-    pub fn tiles_mut<const M: u32>(&self, block: &ThreadBlock<M>) -> TensorTilesMut<'_, T, BW, BH> {
+    pub fn tiles_mut<const M: u32>(
+        &self,
+        block: &ThreadBlock<M>,
+    ) -> TensorTilesMut<'_, T, BW, BH, L> {
         if block.thread_rank() == 0 {
             // SAFETY: as in `TensorMap2d::tiles`.
             unsafe { arch::tensormap_prefetch(&self.desc) };
@@ -281,15 +313,15 @@ impl<T: Pod, const BW: u32, const BH: u32> TensorMap2dMut<T, BW, BH> {
     }
 }
 
-/// Checks a shared tile: 128-byte aligned, room for the box.
+/// Checks a shared tile: aligned as the layout needs, room for the box.
 #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
 #[inline(always)]
 #[track_caller]
-fn check_tile<T: Pod>(what: &str, tile: &SharedSlice<T>, len: usize) {
-    if !(tile.as_ptr() as usize).is_multiple_of(TILE_ALIGN) || tile.len() < len {
+fn check_tile<T: Pod>(what: &str, tile: &SharedSlice<T>, len: usize, align: usize) {
+    if !(tile.as_ptr() as usize).is_multiple_of(align) || tile.len() < len {
         crate::group::violation!(
-            "{what}: the shared tile must be 128-byte aligned (shared_array!(T; N, align 128)) \
-             and hold the box ({len} elements; got {})",
+            "{what}: the shared tile must be {align}-byte aligned (shared_array!(T; N, align \
+             {align})) and hold the box ({len} elements; got {})",
             tile.len()
         );
     }
@@ -317,17 +349,18 @@ impl Mbarrier {
     #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
     #[inline(always)]
     #[track_caller]
-    pub unsafe fn arrive_copy_tile<T: Pod, const BW: u32, const BH: u32>(
+    pub unsafe fn arrive_copy_tile<T: Pod, const BW: u32, const BH: u32, L: TileLayout>(
         &self,
         dst: SharedSlice<T>,
-        tiles: &TensorTiles<'_, T, BW, BH>,
+        tiles: &TensorTiles<'_, T, BW, BH, L>,
         x: i32,
         y: i32,
     ) -> ArrivalToken {
         check_tile(
             "Mbarrier::arrive_copy_tile",
             &dst,
-            TensorMap2d::<T, BW, BH>::BOX_LEN,
+            TensorMap2d::<T, BW, BH, L>::BOX_LEN,
+            TensorMap2d::<T, BW, BH, L>::TILE_ALIGN,
         );
         // SAFETY: an initialised barrier (one arrival never outnumbers a
         // phase); `tiles` holds a fenced map (`TensorMap2d::tiles`) of this
@@ -345,6 +378,7 @@ impl Mbarrier {
                 BW,
                 BH,
                 core::mem::size_of::<T>() as u32,
+                L::SWIZZLE,
             )
         };
         self.token(state)
@@ -361,11 +395,11 @@ pub struct TileStore {
     leader: bool,
 }
 
-impl<T: Pod, const BW: u32, const BH: u32> TensorTilesMut<'_, T, BW, BH> {
+impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> TensorTilesMut<'_, T, BW, BH, L> {
     /// The loads of this map (as [`TensorMap2d::tiles`]), for thread 0 of
     /// the block, which prefetched the map.
     #[inline(always)]
-    pub fn as_read(&self) -> TensorTiles<'_, T, BW, BH> {
+    pub fn as_read(&self) -> TensorTiles<'_, T, BW, BH, L> {
         TensorTiles {
             desc: self.desc,
             _t: PhantomData,
@@ -411,7 +445,8 @@ impl<T: Pod, const BW: u32, const BH: u32> TensorTilesMut<'_, T, BW, BH> {
         check_tile(
             "TensorTilesMut::store_tile",
             &src,
-            TensorMap2dMut::<T, BW, BH>::BOX_LEN,
+            TensorMap2dMut::<T, BW, BH, L>::BOX_LEN,
+            TensorMap2dMut::<T, BW, BH, L>::TILE_ALIGN,
         );
         let leader = TileStore::begin(block);
         if leader {
@@ -428,6 +463,7 @@ impl<T: Pod, const BW: u32, const BH: u32> TensorTilesMut<'_, T, BW, BH> {
                     BW,
                     BH,
                     core::mem::size_of::<T>() as u32,
+                    L::SWIZZLE,
                 )
             };
             arch::bulk_commit_group();
