@@ -10,7 +10,8 @@
 //! knows the layout from the map's type — no index arithmetic to get
 //! wrong, and the same code for every layout.
 //!
-//! The rules, checked when the map type is used (compile errors): a
+//! The rules, checked when a kernel using the map is built (errors from
+//! `cargo build`, not `cargo check`: they are constant evaluations): a
 //! swizzled box row is exactly the swizzle's width (`BW ·
 //! size_of::<T>()` = 32, 64 or 128 bytes); the tile is aligned to the
 //! pattern's period (256, 512 or 1024 bytes: `shared_array!(T; N, align

@@ -20,6 +20,12 @@
 //!   barrier; the block waits on the phase, then reads the tile. Elements
 //!   of the box outside the tensor arrive as zeros, so any coordinates are
 //!   safe to load.
+//! * A tile lies in shared memory as the map's **layout** says: dense rows
+//!   ([`Dense`], the default) or one of the copy engine's swizzles
+//!   ([`Swizzle32B`], [`Swizzle64B`], [`Swizzle128B`]), which spread a
+//!   tile's columns over the banks. The layout is the map's last type
+//!   parameter, and [`TensorMap2d::tile_index`] finds element `(x, y)` of
+//!   the box in the tile whatever it is (see [`TileLayout`]).
 //! * A **store** is [`TensorTilesMut::store_tile`], a block collective: each
 //!   thread fences its shared writes for the copy engine, the block syncs,
 //!   and thread 0 issues the store; a store's source may be written again
@@ -65,9 +71,11 @@
 //!
 //! The box is part of the type: its size in bytes, and the shared tile it
 //! fills, are known at compile time (`BW × size_of::<T>()` a multiple of
-//! 16 bytes, `BW` and `BH` in `1..=256`: compile errors). The shared side
-//! must be 128-byte aligned (`shared_array!(T; N, align 128)`) and hold
-//! the box: a panic on the simulator, a trap on the GPU. The map's tensor
+//! 16 bytes — exactly the swizzle's width when swizzled —, `BW` and `BH`
+//! in `1..=256`: errors when the program is built). The shared side must
+//! be aligned as the layout needs (128 bytes dense: `shared_array!(T; N,
+//! align 128)`; 256, 512 or 1024 bytes swizzled) and hold the box: a
+//! panic on the simulator, a trap on the GPU. The map's tensor
 //! is checked against its buffer on the host. The simulator reports a
 //! tile read before its phase completes, a store's source written before
 //! its reads are waited for, a thread exiting with such a store, and
