@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use crate::Dim3;
 use crate::SimError;
+use crate::lane::MemOrder;
 use crate::report::Report;
 use crate::shared::POISON;
 use crate::state::{Core, Loc, Step};
@@ -145,7 +146,8 @@ impl Core {
         let len = data.len();
         // SAFETY: the caller's contract.
         unsafe { dst.write_bytes(POISON, len) };
-        let b = self.lanes[me as usize].block as usize;
+        // A multicast copy's destination may be another block's.
+        let b = self.smem_block(me, dst as usize);
         self.blocks[b].copies.pending.insert(
             dst as usize,
             Pending {
@@ -217,6 +219,134 @@ impl Core {
             return s;
         }
         self.mbar_arrive(me, bar, 1, len as u32, false, loc)
+    }
+
+    /// What every multicast copy does (`.multicast::cluster`: a bulk copy
+    /// and the tensor tile loads, `what` naming it): the same bytes land at
+    /// `dst`'s offset in each block of `me`'s cluster whose rank is in
+    /// `mask`, each completing them on the mbarrier at `bar`'s offset in
+    /// that block, with no arrival. Each destination is checked as
+    /// [`bulk_arrive`](Self::bulk_arrive) checks one, and its barrier must
+    /// be initialised. `fill` records the copy's accesses for the race
+    /// detector (its source once, every destination) and reads the bytes;
+    /// each completion is a release by `me` on that block's barrier, which
+    /// orders the copy before the phase's waiters.
+    ///
+    /// # Safety
+    /// `dst` must be writable for `len` bytes (so is the same offset in
+    /// every block of the cluster).
+    pub(crate) unsafe fn bulk_multicast(
+        &mut self,
+        me: u32,
+        dst: *mut u8,
+        len: usize,
+        (bar, mask, loc): (usize, u16, Loc),
+        what: &str,
+        fill: impl FnOnce(&mut Core, &[usize]) -> Option<(usize, Vec<u8>)>,
+    ) -> Step {
+        let b = self.lanes[me as usize].block as usize;
+        let n = self.clusters[self.blocks[b].cluster as usize].nblocks;
+        if mask == 0 || u32::from(mask) >> n != 0 {
+            let msg = format!(
+                "{what} multicast to blocks {mask:#06x}: the mask must name blocks of the cluster \
+                 (ranks below {n}), at least one"
+            );
+            return self.misuse(me, loc, msg);
+        }
+        let mut targets = Vec::new();
+        for rank in (0..n).filter(|r| mask >> r & 1 != 0) {
+            let (d, m) = match (
+                self.cluster_map(me, dst, rank, loc),
+                self.cluster_map(me, bar as *mut u8, rank, loc),
+            ) {
+                (Step::Done(d), Step::Done(m)) => (d as usize, m as usize),
+                (Step::Done(_), s) | (s, _) => return s,
+            };
+            let tb = self.smem_block(me, d);
+            let Some(phase) = self.blocks[tb].mbars.objects_phase(m) else {
+                let msg = format!(
+                    "{what} multicast into block rank {rank}, whose mbarrier at the same offset \
+                     is not initialised (initialise it and sync the cluster before the copy; PTX: \
+                     undefined behaviour)"
+                );
+                return self.misuse(me, loc, msg);
+            };
+            if let Some(c) = self.blocks[tb].copies.overlapping(d, len) {
+                let msg = format!(
+                    "{what} multicast into block rank {rank}'s shared memory that an earlier copy \
+                     ({}, at {}) is still filling: wait for its phase before reusing the buffer",
+                    self.copy_owner(c.lane),
+                    crate::SourceLocation::from(c.loc)
+                );
+                return self.misuse(me, loc, msg);
+            }
+            if let Some(r) = self.reading_overlap(tb, d, len) {
+                let msg = format!(
+                    "{what} multicast into block rank {rank}'s shared memory that a tile store \
+                     ({}, at {}) is still reading: wait for the store's reads first",
+                    self.copy_owner(r.lane),
+                    crate::SourceLocation::from(r.loc)
+                );
+                return self.misuse(me, loc, msg);
+            }
+            targets.push((d, m, phase));
+        }
+        for &(_, m, _) in &targets {
+            if let Err(s) = self.mbar_bulk(me, m, len, loc) {
+                return s;
+            }
+        }
+        let dsts: Vec<usize> = targets.iter().map(|t| t.0).collect();
+        let Some((src, data)) = fill(self, &dsts) else {
+            return Step::Wait;
+        };
+        debug_assert_eq!(data.len(), len);
+        for &(d, m, phase) in &targets {
+            // SAFETY: the same offset as `dst` in a block of the cluster,
+            // writable by the caller's contract.
+            unsafe { self.pend(me, d as *mut u8, src, data.clone(), loc, Some((m, phase))) };
+        }
+        for &(_, m, _) in &targets {
+            if let s @ Step::Wait =
+                self.mbar_tx_ordered(me, m, -(len as i64), MemOrder::Release, loc)
+            {
+                return s;
+            }
+        }
+        Step::Done(0)
+    }
+
+    /// `cp.async.bulk…multicast::cluster` of `len` bytes from global `src`
+    /// into `dst`'s offset in the blocks of `mask`, by lane `me`, each
+    /// completing on the mbarrier at `bar`'s offset there (no arrival).
+    ///
+    /// # Safety
+    /// `src` must be readable and `dst` writable for `len` bytes.
+    #[allow(clippy::too_many_arguments)]
+    pub unsafe fn bulk_copy_multicast(
+        &mut self,
+        me: u32,
+        dst: *mut u8,
+        src: *const u8,
+        len: usize,
+        bar: usize,
+        mask: u16,
+        loc: Loc,
+    ) -> Step {
+        let fill = |c: &mut Core, dsts: &[usize]| {
+            for &d in dsts {
+                if !c.copy_access(me, d, src as usize, len, loc) {
+                    return None;
+                }
+            }
+            let mut data = vec![0u8; len];
+            // SAFETY: `src` is readable for `len` bytes (the caller's
+            // contract); `data` has `len` bytes.
+            unsafe { c.read_global(src, &mut data) };
+            Some((src as usize, data))
+        };
+        // SAFETY: forwarded from the caller.
+        unsafe { self.bulk_multicast(me, dst, len, (bar, mask, loc), "bulk copy", fill) }
     }
 
     /// `cp.async.commit_group` by lane `me`: its open copies become a group.
@@ -347,10 +477,10 @@ impl Core {
         unsafe { self.bulk_arrive(me, dst, len, (bar, loc), "bulk copy", fill) }
     }
 
-    /// The mbarrier at `bar` of lane `me`'s block completed phase `phase`:
-    /// the bulk copies waiting for it land.
+    /// The mbarrier at `bar` (in lane `me`'s cluster) completed phase
+    /// `phase`: the bulk copies waiting for it land.
     pub(crate) fn bulk_land(&mut self, me: u32, bar: usize, phase: u64) {
-        let b = self.lanes[me as usize].block as usize;
+        let b = self.smem_block(me, bar);
         let copies = &mut self.blocks[b].copies;
         if copies.pending.is_empty() {
             return;

@@ -483,6 +483,54 @@ pub unsafe fn tile_load_arrive(
     block_on(|core, me| unsafe { core.tile_load(me, dst, t, (x, y), bar as usize, loc) })
 }
 
+/// The tensor tile load of the box at `(x, y)` of `t` into `dst`'s offset
+/// in each block of this lane's cluster whose rank is in `mask`, each
+/// completing on the mbarrier at `bar`'s offset there, with no arrival
+/// (`.multicast::cluster`): every destination is in flight until its
+/// block's phase completes.
+///
+/// # Safety
+/// `t` must describe readable memory and `dst` (in the block's shared
+/// memory) be writable for the box's bytes.
+#[track_caller]
+pub unsafe fn tile_load_multicast(
+    dst: *mut u8,
+    t: crate::Tile2d,
+    x: i32,
+    y: i32,
+    bar: *mut u8,
+    mask: u16,
+) {
+    let loc = here();
+    // SAFETY: forwarded from the caller.
+    block_on(|core, me| unsafe {
+        core.tile_load_multicast(me, dst, t, (x, y), (bar as usize, mask), loc)
+    });
+}
+
+/// `cp.async.bulk…multicast::cluster`: `len` bytes from global `src` into
+/// `dst`'s offset in each block of this lane's cluster whose rank is in
+/// `mask`, completing on the mbarrier at `bar`'s offset there (no
+/// arrival).
+///
+/// # Safety
+/// `src` must be readable and `dst` (in the block's shared memory)
+/// writable for `len` bytes.
+#[track_caller]
+pub unsafe fn bulk_copy_multicast(
+    dst: *mut u8,
+    src: *const u8,
+    len: usize,
+    bar: *mut u8,
+    mask: u16,
+) {
+    let loc = here();
+    // SAFETY: forwarded from the caller.
+    block_on(|core, me| unsafe {
+        core.bulk_copy_multicast(me, dst, src, len, bar as usize, mask, loc)
+    });
+}
+
 /// The tensor tile store of shared `src` into the box at `(x, y)` of `t`,
 /// in this lane's open bulk group: the global writes happen now, and `src`
 /// is being read until the lane waits for the group ([`bulk_wait`]).

@@ -14,7 +14,8 @@
 //! that can never complete (an `expect_tx` whose bytes never come, a
 //! missing arrival) is a deadlock report naming the wait, not a hang.
 //!
-//! For the race detector an mbarrier is an atomic location: `init` a
+//! For the race detector an mbarrier is an atomic location (at cluster
+//! scope: a multicast copy completes bytes on other blocks' barriers): `init` a
 //! strong store, every arrival a release read-modify-write
 //! (`expect_tx`/`complete_tx` a relaxed one), a wait that returns complete an acquire load — the
 //! PTX memory model's reading of `mbarrier.arrive` (release by default)
@@ -30,6 +31,12 @@ use crate::state::{Core, Loc, Step, Wait};
 /// The largest arrival count and the transaction-count bound of the
 /// PTX ISA (`2^20 - 1`).
 pub const MBARRIER_MAX: u32 = (1 << 20) - 1;
+
+/// The scope of every operation on an mbarrier for the race detector:
+/// the operations on one object are atomic with each other whichever
+/// block of the cluster issues them (a multicast copy's `complete_tx`
+/// comes from another block), so they are morally strong at cluster scope.
+const MBAR_SCOPE: MemScope = MemScope::Cluster;
 
 /// One mbarrier object.
 struct Mbar {
@@ -73,6 +80,13 @@ pub(crate) struct Mbarriers {
     objects: HashMap<usize, Mbar>,
 }
 
+impl Mbarriers {
+    /// The current phase of the object at `addr`, if there is one.
+    pub(crate) fn objects_phase(&self, addr: usize) -> Option<u64> {
+        self.objects.get(&addr).map(|m| m.phase)
+    }
+}
+
 impl Core {
     fn mbar_where(&self, me: u32) -> String {
         let l = &self.lanes[me as usize];
@@ -83,10 +97,25 @@ impl Core {
         )
     }
 
-    /// The object at `addr` in `me`'s block, or the misuse of using an
+    /// The block whose shared memory holds `addr`: `me`'s own, or another
+    /// block of its cluster (an mbarrier reached at the same offset by a
+    /// multicast copy, or through `mapa`). `me`'s own when none does.
+    pub(crate) fn smem_block(&self, me: u32, addr: usize) -> usize {
+        let b = self.lanes[me as usize].block as usize;
+        if self.blocks[b].smem.locate(addr as *mut u8).is_some() {
+            return b;
+        }
+        let c = &self.clusters[self.blocks[b].cluster as usize];
+        (c.first_block..c.first_block + c.nblocks)
+            .map(|p| p as usize)
+            .find(|&p| self.blocks[p].smem.locate(addr as *mut u8).is_some())
+            .unwrap_or(b)
+    }
+
+    /// The object at `addr` in `me`'s cluster, or the misuse of using an
     /// address that holds none.
     fn mbar_get(&mut self, me: u32, addr: usize, what: &str, loc: Loc) -> Result<(), Step> {
-        let b = self.lanes[me as usize].block as usize;
+        let b = self.smem_block(me, addr);
         if self.blocks[b].mbars.objects.contains_key(&addr) {
             return Ok(());
         }
@@ -122,12 +151,12 @@ impl Core {
 
     /// The current phase of the object at `addr`, if there is one.
     pub(crate) fn mbar_phase(&self, me: u32, addr: usize) -> Option<u64> {
-        let b = self.lanes[me as usize].block as usize;
+        let b = self.smem_block(me, addr);
         self.blocks[b].mbars.objects.get(&addr).map(|m| m.phase)
     }
 
     fn mbar(&mut self, me: u32, addr: usize) -> &mut Mbar {
-        let b = self.lanes[me as usize].block as usize;
+        let b = self.smem_block(me, addr);
         self.blocks[b]
             .mbars
             .objects
@@ -200,7 +229,7 @@ impl Core {
             8,
             AtomicKind::Store,
             MemOrder::Relaxed,
-            MemScope::Cta,
+            MBAR_SCOPE,
             loc,
         )
     }
@@ -252,7 +281,7 @@ impl Core {
             8,
             AtomicKind::Rmw,
             MemOrder::Release,
-            MemScope::Cta,
+            MBAR_SCOPE,
             loc,
         ) {
             return s;
@@ -265,6 +294,22 @@ impl Core {
     /// `mbarrier.expect_tx` (`bytes > 0`) or `mbarrier.complete_tx`
     /// (`bytes < 0`) on the current phase.
     pub fn mbar_tx(&mut self, me: u32, addr: usize, bytes: i64, loc: Loc) -> Step {
+        // Relaxed both ways (PTX has only `.relaxed` for them).
+        self.mbar_tx_ordered(me, addr, bytes, MemOrder::Relaxed, loc)
+    }
+
+    /// [`mbar_tx`](Self::mbar_tx) as an access of `order`: a multicast
+    /// copy's completion on another block's barrier releases the copy's
+    /// writes to that block's waiters (there is no arrival of the issuer
+    /// there to do it).
+    pub(crate) fn mbar_tx_ordered(
+        &mut self,
+        me: u32,
+        addr: usize,
+        bytes: i64,
+        order: MemOrder,
+        loc: Loc,
+    ) -> Step {
         if let Err(s) = self.mbar_get(me, addr, "expect_tx/complete_tx", loc) {
             return s;
         }
@@ -279,16 +324,9 @@ impl Core {
             return self.misuse(me, loc, msg);
         }
         m.tx = tx;
-        // Relaxed both ways (PTX has only `.relaxed` for them).
-        if let s @ Step::Wait = self.mem_atomic(
-            me,
-            addr,
-            8,
-            AtomicKind::Rmw,
-            MemOrder::Relaxed,
-            MemScope::Cta,
-            loc,
-        ) {
+        if let s @ Step::Wait =
+            self.mem_atomic(me, addr, 8, AtomicKind::Rmw, order, MBAR_SCOPE, loc)
+        {
             return s;
         }
         self.mbar_try_complete(me, addr);
@@ -322,7 +360,7 @@ impl Core {
                 8,
                 AtomicKind::Load,
                 MemOrder::Acquire,
-                MemScope::Cta,
+                MBAR_SCOPE,
                 loc,
             ) {
                 self.release(lane, 1);
@@ -387,7 +425,7 @@ impl Core {
                 8,
                 AtomicKind::Load,
                 MemOrder::Acquire,
-                MemScope::Cta,
+                MBAR_SCOPE,
                 loc,
             ) {
                 Step::Done(_) => Step::Done(1),

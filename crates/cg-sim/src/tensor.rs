@@ -65,6 +65,19 @@ impl Tile2d {
         out
     }
 
+    /// The box at `(x, y)` as it lands in shared memory: the tensor's
+    /// elements inside it, zeros outside, laid out by the swizzle. The
+    /// tensor must be readable (the tile copies' contract).
+    fn read_box(&self, c: &mut Core, x: i32, y: i32) -> Vec<u8> {
+        let mut data = vec![0u8; self.box_bytes()];
+        for (off, src, n) in self.runs(x, y) {
+            // SAFETY: the run lies inside the tensor (`runs`), readable by
+            // the tile copies' contract; `data` has the box's bytes.
+            unsafe { c.read_global(src as *const u8, &mut data[off..off + n]) };
+        }
+        self.swizzled(&data)
+    }
+
     /// The parts of the box at `(x, y)` inside the tensor: per box row,
     /// (byte offset in the box, global address, bytes).
     fn runs(&self, x: i32, y: i32) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
@@ -120,16 +133,45 @@ impl Core {
             if !c.tile_access(me, dst as usize, len, true, loc) {
                 return None;
             }
-            let mut data = vec![0u8; len];
-            for (off, src, n) in t.runs(x, y) {
-                // SAFETY: the run lies inside the tensor (`runs`), readable
-                // by the caller's contract; `data` has the box's bytes.
-                unsafe { c.read_global(src as *const u8, &mut data[off..off + n]) };
-            }
-            Some((t.base, t.swizzled(&data)))
+            Some((t.base, t.read_box(c, x, y)))
         };
         // SAFETY: forwarded from the caller.
         unsafe { self.bulk_arrive(me, dst, len, (bar, loc), "tensor tile load", fill) }
+    }
+
+    /// The tile load of the box at `(x, y)` of `t` into `dst`'s offset in
+    /// the blocks of `me`'s cluster named by `mask`, each completing on the
+    /// mbarrier at `bar`'s offset there, with no arrival
+    /// (`.multicast::cluster`).
+    ///
+    /// # Safety
+    /// `t` must describe readable memory and `dst` be writable for the
+    /// box's bytes.
+    pub unsafe fn tile_load_multicast(
+        &mut self,
+        me: u32,
+        dst: *mut u8,
+        t: Tile2d,
+        (x, y): (i32, i32),
+        (bar, mask): (usize, u16),
+        loc: Loc,
+    ) -> Step {
+        let len = t.box_bytes();
+        let fill = |c: &mut Core, dsts: &[usize]| {
+            for (_, src, n) in t.runs(x, y) {
+                if !c.tile_access(me, src, n, false, loc) {
+                    return None;
+                }
+            }
+            for &d in dsts {
+                if !c.tile_access(me, d, len, true, loc) {
+                    return None;
+                }
+            }
+            Some((t.base, t.read_box(c, x, y)))
+        };
+        // SAFETY: forwarded from the caller.
+        unsafe { self.bulk_multicast(me, dst, len, (bar, mask, loc), "tensor tile load", fill) }
     }
 
     /// The tile store of shared `src` into the box at `(x, y)` of `t` by

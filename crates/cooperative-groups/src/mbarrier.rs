@@ -303,17 +303,7 @@ impl Mbarrier {
         dst: crate::SharedSlice<T>,
         src: &[T],
     ) -> ArrivalToken {
-        let bytes = dst.len().min(src.len()) * size_of::<T>();
-        let (d, s) = (dst.as_ptr() as usize, src.as_ptr() as usize);
-        if (d | s | bytes) & 15 != 0 || bytes == 0 || bytes > MAX_COUNT as usize {
-            crate::group::violation!(
-                "Mbarrier::arrive_copy: a bulk copy needs 16-byte aligned sides and a multiple of \
-                 16 bytes in 16..2^20 (got {bytes} bytes)"
-            );
-        }
-        if !arch::is_global(src.as_ptr().cast()) {
-            crate::group::violation!("Mbarrier::arrive_copy: the source is not global memory");
-        }
+        let bytes = bulk_bytes("Mbarrier::arrive_copy", &dst, src);
         // SAFETY: an initialised barrier (one arrival never outnumbers a
         // phase); the sides checked above; `dst` is this block's shared
         // memory (a `SharedSlice`), in flight until the phase completes,
@@ -325,10 +315,51 @@ impl Mbarrier {
                 self.addr,
                 dst.as_ptr().cast(),
                 src.as_ptr().cast(),
-                bytes as u32,
+                bytes,
             )
         };
         self.token(state)
+    }
+
+    /// The bulk copy of [`arrive_copy`](Self::arrive_copy) delivered to
+    /// every block of the cluster whose rank is in `blocks` (bit `r` for
+    /// rank `r`): one read of `src`, landing at `dst`'s offset in each of
+    /// those blocks and completing its bytes on the barrier at this
+    /// barrier's offset there (`cp.async.bulk…multicast::cluster`, sm_90).
+    /// No arrival: each receiving block expects the bytes on its own
+    /// barrier (`arrive_expect_tx`), as for
+    /// [`copy_tile_multicast`](Self::copy_tile_multicast), whose example
+    /// shows the protocol.
+    ///
+    /// # Panics
+    /// (traps on the GPU) As [`arrive_copy`](Self::arrive_copy).
+    ///
+    /// # Safety
+    /// As [`copy_tile_multicast`](Self::copy_tile_multicast), for
+    /// `min(dst.len(), src.len())` elements.
+    #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+    #[inline(always)]
+    #[track_caller]
+    pub unsafe fn copy_multicast<T: crate::Pod>(
+        &self,
+        dst: crate::SharedSlice<T>,
+        src: &[T],
+        blocks: u16,
+    ) {
+        let bytes = bulk_bytes("Mbarrier::copy_multicast", &dst, src);
+        // SAFETY: the sides checked by `bulk_bytes`; `dst` is this block's
+        // shared memory, so is the same offset in every block of the
+        // cluster; the caller's contract covers every receiving block's
+        // barrier, phase and buffer.
+        unsafe {
+            arch::bulk_copy_multicast(
+                self.addr,
+                dst.as_ptr().cast(),
+                src.as_ptr().cast(),
+                bytes,
+                blocks,
+            )
+        }
     }
 
     /// The current phase waits for `bytes` more transaction bytes
@@ -410,4 +441,26 @@ macro_rules! mbarrier {
             $crate::mbarrier::Mbarrier::init_in(__cg_word, $block, $count)
         }
     }};
+}
+
+/// The bytes of a bulk copy of `src` into `dst` (the shorter of the two),
+/// checked against the hardware's rules: 16-byte aligned sides, a multiple
+/// of 16 bytes in `16..2^20`, a global source (a violation naming `what`
+/// otherwise).
+#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+#[inline(always)]
+#[track_caller]
+fn bulk_bytes<T: crate::Pod>(what: &str, dst: &crate::SharedSlice<T>, src: &[T]) -> u32 {
+    let bytes = dst.len().min(src.len()) * size_of::<T>();
+    let (d, s) = (dst.as_ptr() as usize, src.as_ptr() as usize);
+    if (d | s | bytes) & 15 != 0 || bytes == 0 || bytes > MAX_COUNT as usize {
+        crate::group::violation!(
+            "{what}: a bulk copy needs 16-byte aligned sides and a multiple of 16 bytes in \
+             16..2^20 (got {bytes} bytes)"
+        );
+    }
+    if !arch::is_global(src.as_ptr().cast()) {
+        crate::group::violation!("{what}: the source is not global memory");
+    }
+    bytes as u32
 }

@@ -301,3 +301,158 @@ fn a_swizzled_tile_needs_the_swizzles_alignment() {
     .unwrap_err();
     assert!(e.to_string().contains("1024-byte aligned"), "{e}");
 }
+
+fn launch_clusters(
+    blocks: u32,
+    cluster: u32,
+    block: u32,
+    kernel: &dyn Fn(),
+) -> Result<(), SimError> {
+    cg_sim::launch(
+        &LaunchConfig::new(blocks, block).with_cluster(cluster),
+        kernel,
+    )
+    .map(|_| ())
+}
+
+/// Rank 2 of each cluster of four loads one swizzled box for ranks 0, 1
+/// and 3 (`0b1011`); rank 2 takes its own copy with a unicast load. Every
+/// receiving block expects the bytes on its own barrier, before or after
+/// the copy is issued.
+#[test]
+fn a_multicast_tile_reaches_every_block_of_the_mask() {
+    use cooperative_groups::this_cluster;
+    use cooperative_groups::tma::Swizzle128B;
+    type Tiles = TensorMap2d<u32, 32, 4, Swizzle128B>;
+    let data: Vec<u32> = (0..40 * 24).map(|i| i as u32 * 7 + 1).collect();
+    let m: Tiles = tensor_map(Image::new(&data[..], 40, 24, 40)).unwrap();
+    let got: Vec<AtomicU32> = (0..8 * 128).map(|_| AtomicU32::new(0)).collect();
+    launch_clusters(8, 4, 64, &|| {
+        let block = this_thread_block();
+        let cluster = this_cluster();
+        let full = mbarrier!(&block, 1);
+        let tile = shared_array!(u32; 128, align 1024);
+        let (rank, b) = (cluster.block_rank(), block.group_index().x as usize);
+        let y = (b / 4) as i32 * 8;
+        cluster.sync();
+        if block.thread_rank() == 0 {
+            let tiles = m.tiles();
+            if rank == 2 {
+                // SAFETY: one copy of 512 bytes in flight on the phase.
+                unsafe { full.arrive_copy_tile(tile.as_slice(), &tiles, 4, y) }.discard();
+                // SAFETY: ranks 0, 1 and 3 initialised their barriers
+                // before the cluster barrier and expect the bytes.
+                unsafe { full.copy_tile_multicast(tile.as_slice(), &tiles, 4, y, 0b1011) };
+            } else {
+                // SAFETY: rank 2's multicast completes these bytes.
+                unsafe { full.arrive_expect_tx(Tiles::BOX_BYTES) }.discard();
+            }
+        }
+        full.wait_parity(0);
+        for i in (block.thread_rank() as usize..128).step_by(64) {
+            let at = Tiles::tile_index(i as u32 % 32, i as u32 / 32);
+            got[b * 128 + i].store(tile.load(at), Relaxed);
+        }
+        cluster.sync();
+    })
+    .unwrap();
+    for b in 0..8 {
+        for i in 0..128 {
+            let (x, y) = (4 + i % 32, (b / 4) * 8 + i / 32);
+            assert_eq!(
+                got[b * 128 + i].load(Relaxed),
+                data[y * 40 + x],
+                "block {b} element {i}"
+            );
+        }
+    }
+}
+
+/// The 1-D bulk multicast: rank 0 of a cluster of two sends one window to
+/// both blocks.
+#[test]
+fn a_multicast_bulk_copy_reaches_both_blocks() {
+    use cooperative_groups::this_cluster;
+    let src: Vec<u32> = (0..64).map(|i| i * 3).collect();
+    let got: Vec<AtomicU32> = (0..2 * 64).map(|_| AtomicU32::new(0)).collect();
+    launch_clusters(2, 2, 64, &|| {
+        let block = this_thread_block();
+        let cluster = this_cluster();
+        let full = mbarrier!(&block, 1);
+        let buf = shared_array!(u32; 64, align 16);
+        cluster.sync();
+        if block.thread_rank() == 0 {
+            // SAFETY: the multicast below completes these bytes.
+            unsafe { full.arrive_expect_tx(256) }.discard();
+            if cluster.block_rank() == 0 {
+                // SAFETY: both barriers initialised and expecting 256 bytes.
+                unsafe { full.copy_multicast(buf.as_slice(), &src[..], 0b11) };
+            }
+        }
+        full.wait_parity(0);
+        let t = block.thread_rank() as usize;
+        got[cluster.block_rank() as usize * 64 + t].store(buf.load(t), Relaxed);
+        cluster.sync();
+    })
+    .unwrap();
+    assert!((0..128).all(|i| got[i].load(Relaxed) == (i as u32 % 64) * 3));
+}
+
+/// The multicast misuses, each reported at this file's line: a mask past
+/// the cluster, a peer whose barrier is not initialised when the copy is
+/// issued, a peer reading its tile before its phase completes (a race with
+/// the copy's write), and a phase that expects no bytes (it completes
+/// before the copy lands: the tile is read while still filling).
+#[test]
+fn multicast_misuse_is_reported() {
+    use cooperative_groups::this_cluster;
+    let data = tensor();
+    let m = map(&data);
+    type Tiles = TensorMap2d<u32, 8, 4>;
+    let bytes = Tiles::BOX_BYTES;
+    let run = |init: bool, expect: bool, wait: bool, mask: u16| {
+        launch_clusters(2, 2, 32, &|| {
+            let block = this_thread_block();
+            let cluster = this_cluster();
+            let tile = shared_array!(u32; 32, align 128);
+            if !init && cluster.block_rank() == 1 {
+                // Never initialises its barrier.
+                cluster.sync();
+                cluster.sync();
+                return;
+            }
+            let full = mbarrier!(&block, 1);
+            cluster.sync();
+            if block.thread_rank() == 0 {
+                if expect {
+                    // SAFETY: deliberately broken per case.
+                    unsafe { full.arrive_expect_tx(bytes) }.discard();
+                } else {
+                    full.arrive().discard();
+                }
+                if cluster.block_rank() == 0 {
+                    // SAFETY: deliberately broken per case.
+                    unsafe { full.copy_tile_multicast(tile.as_slice(), &m.tiles(), 0, 0, mask) };
+                }
+            }
+            if wait {
+                full.wait_parity(0);
+            }
+            let _ = tile.load(block.thread_rank() as usize);
+            cluster.sync();
+        })
+        .unwrap_err()
+    };
+    let e = run(true, true, true, 0b100);
+    assert_reported_here(&e, "must name blocks of the cluster");
+    let e = run(false, true, true, 0b11);
+    assert_reported_here(&e, "is not initialised");
+    // Another thread reads the tile with no wait: unordered with the copy.
+    let e = run(true, true, false, 0b11);
+    assert!(matches!(e, SimError::DataRace(_)), "{e}");
+    assert_reported_here(&e, "tensor tile copy's write");
+    // The plain arrival completes the phase before the copy's bytes come:
+    // the tile is read while the copy still fills it.
+    let e = run(true, false, true, 0b11);
+    assert_reported_here(&e, "still filling");
+}

@@ -393,6 +393,108 @@ impl Mbarrier {
     }
 }
 
+#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+impl Mbarrier {
+    /// The tile copy of [`arrive_copy_tile`](Self::arrive_copy_tile)
+    /// delivered to every block of the cluster whose rank is in `blocks`
+    /// (bit `r` for rank `r`; this block's bit may be set or not): one read
+    /// of global memory, the box landing at `dst`'s offset in each of those
+    /// blocks and completing its bytes on the barrier at this barrier's
+    /// offset there (the same `mbarrier!` of the kernel). CUDA's
+    /// `cp.async.bulk.tensor…multicast::cluster`. No arrival: each
+    /// receiving block expects the bytes on its own barrier —
+    /// `arrive_expect_tx(TensorMap2d::<T, BW, BH, L>::BOX_BYTES)` by one of
+    /// its threads, before or after the copy is issued — and waits on the
+    /// phase before reading its tile.
+    ///
+    /// ```
+    /// # use cooperative_groups::{prelude::*, mbarrier, shared_array, this_cluster};
+    /// # use cooperative_groups::tma::TensorMap2d;
+    /// # use cooperative_groups::host::Image;
+    /// # use core::sync::atomic::{AtomicU32, Ordering::Relaxed};
+    /// type Tiles = TensorMap2d<u32, 8, 8>;
+    /// // Rank 0 of each cluster of two loads one 8 × 8 tile for both blocks.
+    /// fn broadcast(img: Tiles, out: &[AtomicU32]) {
+    ///     let block = this_thread_block();
+    ///     let cluster = this_cluster();
+    ///     let full = mbarrier!(&block, 1);
+    ///     let tile = shared_array!(u32; 64, align 128);
+    ///     cluster.sync(); // every block's barrier initialised
+    ///     if block.thread_rank() == 0 {
+    ///         // SAFETY: this block's phase expects the box's 256 bytes.
+    ///         unsafe { full.arrive_expect_tx(Tiles::BOX_BYTES) }.discard();
+    ///         if cluster.block_rank() == 0 {
+    ///             // SAFETY: both blocks' barriers are initialised and
+    ///             // expect the bytes; neither touches its tile until then.
+    ///             unsafe { full.copy_tile_multicast(tile.as_slice(), &img.tiles(), 0, 0, 0b11) };
+    ///         }
+    ///     }
+    ///     full.wait_parity(0);
+    ///     let t = block.thread_rank() as usize;
+    ///     out[cluster.block_rank() as usize * 64 + t].store(tile.load(t), Relaxed);
+    ///     cluster.sync(); // no block exits while a copy may still reach it
+    /// }
+    /// let data: Vec<u32> = (0..64).collect();
+    /// let out: Vec<AtomicU32> = (0..128).map(|_| AtomicU32::new(0)).collect();
+    /// let map: Tiles = cooperative_groups::host::tensor_map(Image::new(&data[..], 8, 8, 8)).unwrap();
+    /// let cfg = cg_sim::LaunchConfig::new(2, 64).with_cluster(2);
+    /// cg_sim::launch(&cfg, &|| broadcast(map, &out)).unwrap();
+    /// assert!((0..128).all(|i| out[i].load(Relaxed) == i as u32 % 64));
+    /// ```
+    ///
+    /// # Panics
+    /// (traps on the GPU) Unless `dst` is aligned as the layout needs and
+    /// holds the box.
+    ///
+    /// # Safety
+    /// For every block of `blocks`: it is a block of this cluster that has
+    /// not exited, its barrier at this offset was initialised before the
+    /// copy was issued (a cluster barrier after the initialisation), its
+    /// current phase expects these bytes (the bytes of its copies in flight
+    /// below `2^20`), and nothing of it reads or writes its copy of `dst`
+    /// — nor does another copy still fill it — until that phase completes.
+    /// The simulator reports a mask outside the cluster, a barrier not
+    /// initialised when the copy is issued, a destination another copy
+    /// still fills, a read of a tile before its phase completes (a race
+    /// with the copy, or a read of memory still being filled), and a phase
+    /// that never gets its bytes (the waiters' deadlock).
+    #[inline(always)]
+    #[track_caller]
+    pub unsafe fn copy_tile_multicast<T: Pod, const BW: u32, const BH: u32, L: TileLayout>(
+        &self,
+        dst: SharedSlice<T>,
+        tiles: &TensorTiles<'_, T, BW, BH, L>,
+        x: i32,
+        y: i32,
+        blocks: u16,
+    ) {
+        check_tile(
+            "Mbarrier::copy_tile_multicast",
+            &dst,
+            TensorMap2d::<T, BW, BH, L>::BOX_LEN,
+            TensorMap2d::<T, BW, BH, L>::TILE_ALIGN,
+        );
+        // SAFETY: `tiles` holds a fenced map of this box; `dst` is this
+        // block's shared memory, checked above (so is the same offset in
+        // every block of the cluster: the kernel's layout); the caller's
+        // contract covers every receiving block's barrier, phase and tile.
+        unsafe {
+            arch::tensor_load_2d_multicast(
+                self.addr(),
+                dst.as_ptr().cast(),
+                &tiles.desc,
+                x,
+                y,
+                blocks,
+                BW,
+                BH,
+                core::mem::size_of::<T>() as u32,
+                L::SWIZZLE,
+            )
+        }
+    }
+}
+
 /// A tile store in flight, from [`TensorTilesMut::store_tile`] (or a bulk
 /// store, from [`Window::store_bulk`](crate::global::Window::store_bulk)): its source
 /// may be written again after [`wait_read`](Self::wait_read) or the

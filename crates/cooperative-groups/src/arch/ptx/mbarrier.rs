@@ -292,3 +292,37 @@ pub unsafe fn mbarrier_arrive_bulk_copy(
     };
     state
 }
+
+/// The bulk copy of `bytes` from global `src` into `dst`'s offset in the
+/// shared memory of every block of the cluster whose rank is in `mask`,
+/// completing those bytes on the mbarrier at `bar`'s offset in each
+/// (`cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.
+/// multicast::cluster`, sm_90: one read of global memory, delivered to
+/// every block of the mask). No arrival.
+///
+/// # Safety
+/// Every block of `mask` is running and has an initialised mbarrier at
+/// `bar`'s offset whose current phase expects these bytes, and nothing
+/// of it accesses its copy of `dst` until that phase completes; `dst`
+/// and `src` as for [`mbarrier_arrive_bulk_copy`].
+#[cfg(target_feature = "sm_90")]
+#[inline(always)]
+pub unsafe fn bulk_copy_multicast(
+    bar: SharedAddr,
+    dst: *mut u8,
+    src: *const u8,
+    bytes: u32,
+    mask: u16,
+) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        asm!(
+            "{{ .reg .u64 d, s; .reg .u32 d32; cvta.to.shared.u64 d, {1}; cvt.u32.u64 d32, d; \
+             cvta.to.global.u64 s, {2}; \
+             cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster \
+             [d32], [s], {3}, [{0}], {4}; }}",
+            in(reg32) bar, in(reg64) dst, in(reg64) src, in(reg32) bytes, in(reg16) mask,
+            options(nostack)
+        )
+    };
+}

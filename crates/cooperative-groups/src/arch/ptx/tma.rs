@@ -68,6 +68,45 @@ pub unsafe fn tensor_load_2d_arrive(
     state
 }
 
+/// The 2-D tile copy of the box at `(x, y)` of `desc` into `dst`'s offset
+/// in the shared memory of every block of the cluster whose rank is in
+/// `mask`, completing the box's bytes on the mbarrier at `bar`'s offset in
+/// each (`cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::
+/// complete_tx::bytes.multicast::cluster`): one read, every block of the
+/// mask served. No arrival.
+///
+/// # Safety
+/// As [`tensor_load_2d_arrive`] for every block of `mask` (running, its
+/// barrier at `bar`'s offset initialised and its phase expecting the
+/// box's bytes, its copy of `dst` untouched until the phase completes),
+/// less the arrival.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn tensor_load_2d_multicast(
+    bar: SharedAddr,
+    dst: *mut u8,
+    desc: &TensorDesc,
+    x: i32,
+    y: i32,
+    mask: u16,
+    _bw: u32,
+    _bh: u32,
+    _elem: u32,
+    _swizzle: cg_isa::Swizzle,
+) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        asm!(
+            "{{ .reg .u64 d; .reg .u32 d32; cvta.to.shared.u64 d, {1}; cvt.u32.u64 d32, d; \
+             cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster \
+             [d32], [{2}, {{{3}, {4}}}], [{0}], {5}; }}",
+            in(reg32) bar, in(reg64) dst, in(reg64) desc.map, in(reg32) x, in(reg32) y,
+            in(reg16) mask,
+            options(nostack)
+        )
+    };
+}
+
 /// The 2-D tile store of this block's shared `src` into the box at
 /// `(x, y)` of the tensor map `desc` (`cp.async.bulk.tensor.2d.global.
 /// shared::cta.tile.bulk_group`; elements outside the tensor are not

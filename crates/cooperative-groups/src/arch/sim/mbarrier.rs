@@ -137,3 +137,21 @@ pub unsafe fn mbarrier_arrive_bulk_copy(
     // SAFETY: forwarded from the caller.
     unsafe { lane::bulk_copy_arrive(dst, src, bytes as usize, bar) }
 }
+
+/// The multicast bulk copy: the simulator's, to each block of `mask`.
+///
+/// # Safety
+/// As on the GPU (the simulator reports an uninitialised destination
+/// barrier or a destination still in flight).
+#[track_caller]
+#[inline]
+pub unsafe fn bulk_copy_multicast(
+    bar: SharedAddr,
+    dst: *mut u8,
+    src: *const u8,
+    bytes: u32,
+    mask: u16,
+) {
+    // SAFETY: forwarded from the caller.
+    unsafe { lane::bulk_copy_multicast(dst, src, bytes as usize, bar, mask) }
+}

@@ -55,6 +55,30 @@ pub unsafe fn tensor_load_2d_arrive(
     unsafe { lane::tile_load_arrive(dst, tile(desc, bw, bh, elem, swizzle), x, y, bar) }
 }
 
+/// The multicast tile load: the simulator's, to each block of `mask`.
+///
+/// # Safety
+/// As on the GPU (the simulator reports an uninitialised destination
+/// barrier or a destination still in flight).
+#[track_caller]
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn tensor_load_2d_multicast(
+    bar: SharedAddr,
+    dst: *mut u8,
+    desc: &TensorDesc,
+    x: i32,
+    y: i32,
+    mask: u16,
+    bw: u32,
+    bh: u32,
+    elem: u32,
+    swizzle: cg_isa::Swizzle,
+) {
+    // SAFETY: forwarded from the caller.
+    unsafe { lane::tile_load_multicast(dst, tile(desc, bw, bh, elem, swizzle), x, y, bar, mask) }
+}
+
 /// The tile store, in this lane's open bulk group.
 ///
 /// # Safety
