@@ -7,6 +7,7 @@
 
 #include <cuda.h>
 #include <cuda/ptx>
+#include <cooperative_groups.h>
 #include <cstdint>
 
 constexpr unsigned TILE = 32;
@@ -15,6 +16,7 @@ constexpr unsigned COPY_BLOCK = 128;
 constexpr unsigned TRANSPOSE_BLOCK = 256;
 
 namespace ptx = cuda::ptx;
+namespace cg = cooperative_groups;
 
 #if __CUDA_ARCH__ >= 900
 // Two barriers, one arrival each; thread i initialises barrier i.
@@ -228,4 +230,81 @@ extern "C" __global__ void __launch_bounds__(BULK_BLOCK)
 #else
     __trap();
 #endif
+}
+
+// The cluster-multicast experiment (twins of cg-kernels' tma_multicast_fold
+// and tma_unicast_fold): clusters of MC_CLUSTER blocks along x; cluster c
+// takes tiles c, c + clusters, ...; every block folds every tile of its
+// cluster into one hash per thread. Multicast: rank 0 loads each tile for
+// the whole cluster (cp.async.bulk.tensor ... .multicast::cluster, written
+// in PTX: cuda::ptx offers it for sm_90a only); unicast: each block loads
+// its own. Two stages; a cluster barrier after each tile.
+constexpr unsigned MC_CLUSTER = 4;
+constexpr unsigned MC_BLOCK = 128;
+
+template <bool MULTICAST>
+__device__ __forceinline__ void fold_tiles(const CUtensorMap* src, unsigned* out, unsigned width,
+                                           unsigned height) {
+#if __CUDA_ARCH__ >= 900
+    __shared__ alignas(128) float buf[2 * TILE_LEN];
+    __shared__ uint64_t full[2];
+    init_bars(full);
+    cg::cluster_group cluster = cg::this_cluster();
+    const unsigned rank = cluster.block_rank();
+    const unsigned t = threadIdx.x;
+    const bool leader = t == 0;
+    const unsigned tiles_x = (width + TILE - 1) / TILE;
+    const unsigned tiles = tiles_x * ((height + TILE - 1) / TILE);
+    const unsigned first = blockIdx.x / MC_CLUSTER, step = gridDim.x / MC_CLUSTER;
+    if (leader) prefetch_map(src);
+    auto issue = [&](unsigned tile, unsigned s) {
+        if (!leader || tile >= tiles) return;
+        int x = tile % tiles_x * TILE, y = tile / tiles_x * TILE;
+        float* dst = buf + s * TILE_LEN;
+        if (MULTICAST) {
+            (void)ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &full[s],
+                                                 TILE_LEN * 4);
+            if (rank == 0) {
+                uint16_t mask = (1u << MC_CLUSTER) - 1;
+                asm volatile(
+                    "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+                    ".multicast::cluster [%0], [%1, {%2, %3}], [%4], %5;" ::"r"(
+                        (unsigned)__cvta_generic_to_shared(dst)),
+                    "l"(src), "r"(x), "r"(y), "r"((unsigned)__cvta_generic_to_shared(&full[s])), "h"(mask)
+                    : "memory");
+            }
+        } else {
+            load_tile(src, dst, &full[s], x, y);
+        }
+    };
+    cluster.sync();
+    issue(first, 0);
+    const unsigned col = t % TILE, row0 = t / TILE * 8;
+    unsigned acc = rank * 1000 + t + 1;
+    unsigned trip = 0;
+    for (unsigned tile = first; tile < tiles; tile += step, ++trip) {
+        unsigned s = trip & 1;
+        issue(tile + step, s ^ 1);
+        wait_parity(&full[s], (trip >> 1) & 1);
+#pragma unroll
+        for (unsigned r = 0; r < 8; ++r)
+            acc = acc * 31 + __float_as_uint(buf[s * TILE_LEN + (row0 + r) * TILE + col]);
+        cluster.sync();
+    }
+    out[blockIdx.x * MC_BLOCK + t] = acc;
+#else
+    __trap();
+#endif
+}
+
+extern "C" __global__ void __launch_bounds__(MC_BLOCK)
+    cpp_tma_multicast_fold(const __grid_constant__ CUtensorMap src, unsigned* out, unsigned width,
+                           unsigned height) {
+    fold_tiles<true>(&src, out, width, height);
+}
+
+extern "C" __global__ void __launch_bounds__(MC_BLOCK)
+    cpp_tma_unicast_fold(const __grid_constant__ CUtensorMap src, unsigned* out, unsigned width,
+                         unsigned height) {
+    fold_tiles<false>(&src, out, width, height);
 }

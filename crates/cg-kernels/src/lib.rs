@@ -32,5 +32,6 @@ pub mod semantics;
 pub mod smoke;
 pub mod sync;
 pub mod tma;
+pub mod tma_multicast;
 pub mod typed;
 pub mod xorshift;

@@ -148,3 +148,31 @@ fn the_bulk_copy_moves_every_window() {
         assert_eq!(dst.to_vec().unwrap(), input, "n = {n}");
     }
 }
+
+/// The cluster-multicast experiment's kernels (`cg_kernels::tma_multicast`)
+/// on the simulator: one block loading each tile for its cluster of four,
+/// and each block loading its own, give the host model's words — matrices
+/// with partial tiles, grids of one and three clusters.
+#[test]
+fn the_multicast_and_unicast_folds_match_the_model() {
+    use cg_kernels::tma_multicast::{
+        MC_BLOCK, MC_CLUSTER, TMA_MULTICAST_FOLD, TMA_UNICAST_FOLD, mc_expected,
+    };
+    for (w, h, clusters) in [(96, 64, 1), (100, 70, 3)] {
+        let backend = Backend::sim();
+        let input = matrix(w, h, w);
+        let bits: Vec<u32> = input.iter().map(|v| v.to_bits()).collect();
+        let src_buf = backend.upload(&input).unwrap();
+        let grid = clusters * MC_CLUSTER;
+        let want: Vec<u32> = (0..grid * MC_BLOCK)
+            .map(|i| mc_expected(&bits, (w, h), grid, i / MC_BLOCK, i % MC_BLOCK))
+            .collect();
+        for kernel in [&TMA_MULTICAST_FOLD, &TMA_UNICAST_FOLD] {
+            let mut out = backend.alloc::<u32>((grid * MC_BLOCK) as usize).unwrap();
+            let src = backend.tensor_map(&src_buf, w, h, w).unwrap();
+            let cfg = LaunchConfig::linear(grid, MC_BLOCK).with_cluster(MC_CLUSTER);
+            backend.launch(kernel, &cfg, (&src, &mut out)).unwrap();
+            assert_eq!(out.to_vec().unwrap(), want, "{} {w} x {h}", kernel.name());
+        }
+    }
+}

@@ -22,6 +22,9 @@ use cg_kernels::tma::{
     SwizzledTiles, SwizzledTilesMut, TILE, TMA_COPY, TMA_COPY_4, TMA_SWIZZLE_PROBE, TMA_TRANSPOSE,
     TMA_TRANSPOSE_SWIZZLED, TRANSPOSE_BLOCK,
 };
+use cg_kernels::tma_multicast::{
+    MC_BLOCK, MC_CLUSTER, McArgs, TMA_MULTICAST_FOLD, TMA_UNICAST_FOLD, mc_expected,
+};
 use cg_runtime::{Backend, Buffer, Gpu, Kernel, LaunchConfig, Module, TensorMap, TensorMapMut};
 use cooperative_groups::tma::{Swizzle32B, Swizzle64B, Swizzle128B, TensorMap2d, TensorMap2dMut};
 
@@ -52,6 +55,9 @@ enum Work {
     TransposeSwizzled,
     /// Flat copy by 1-D bulk copies, a window per block.
     Bulk,
+    /// Every block of a cluster of four folds every tile of its cluster,
+    /// one block loading each tile for all (multicast) or each its own.
+    Fold,
 }
 
 /// A variant's Rust kernel, by its parameters.
@@ -65,6 +71,8 @@ enum Rust {
     Swizzled(Kernel<SwizzledArgs>),
     /// A flat source and a destination owned in windows.
     Bulk(Kernel<BulkArgs>),
+    /// The tiles and one word per thread.
+    Fold(Kernel<McArgs>),
 }
 
 /// One kernel of the experiment.
@@ -76,7 +84,7 @@ struct Var {
     block: u32,
 }
 
-const VARS: [Var; 10] = [
+const VARS: [Var; 14] = [
     Var {
         label: "rust tile copy (arrive_copy_tile + store_tile)",
         rust: Rust::Tiles(TMA_COPY),
@@ -147,10 +155,42 @@ const VARS: [Var; 10] = [
         work: Work::Bulk,
         block: BULK_BLOCK,
     },
+    Var {
+        label: "rust fold, clusters of 4, one multicast load per tile (copy_tile_multicast)",
+        rust: Rust::Fold(TMA_MULTICAST_FOLD),
+        cpp: "",
+        work: Work::Fold,
+        block: MC_BLOCK,
+    },
+    Var {
+        label: "c++ fold, clusters of 4, cp.async.bulk.tensor .multicast::cluster",
+        rust: Rust::None,
+        cpp: "cpp_tma_multicast_fold",
+        work: Work::Fold,
+        block: MC_BLOCK,
+    },
+    Var {
+        label: "rust fold, clusters of 4, each block loading its own tiles",
+        rust: Rust::Fold(TMA_UNICAST_FOLD),
+        cpp: "",
+        work: Work::Fold,
+        block: MC_BLOCK,
+    },
+    Var {
+        label: "c++ fold, clusters of 4, each block loading its own tiles",
+        rust: Rust::None,
+        cpp: "cpp_tma_unicast_fold",
+        work: Work::Fold,
+        block: MC_BLOCK,
+    },
 ];
 
+/// The multicast fold and the unicast fold (Rust), whose ratio is the
+/// multicast's gain.
+const MULTICAST_GAIN: (usize, usize) = (10, 12);
+
 /// The ratios reported: (Rust variant, C++ variant) indices into [`VARS`].
-const PAIRS: [(usize, usize); 5] = [(0, 1), (2, 3), (4, 5), (6, 7), (8, 9)];
+const PAIRS: [(usize, usize); 7] = [(0, 1), (2, 3), (4, 5), (6, 7), (8, 9), (10, 11), (12, 13)];
 
 impl Var {
     fn name(&self) -> &'static str {
@@ -158,6 +198,7 @@ impl Var {
             Rust::Tiles(k) => k.name(),
             Rust::Swizzled(k) => k.name(),
             Rust::Bulk(k) => k.name(),
+            Rust::Fold(k) => k.name(),
             Rust::None => self.cpp,
         }
     }
@@ -182,12 +223,12 @@ struct Size<'a> {
 }
 
 impl Size<'_> {
-    /// The buffer `work` writes.
+    /// The buffer `work` writes (the folds write `Tma::folds`).
     fn out(&mut self, work: Work) -> &mut Buffer<f32> {
         match work {
             Work::Bulk => self.flat,
             Work::TransposeSwizzled => self.dst_swizzled.buffer_mut(),
-            Work::Copy | Work::Transpose => self.dst.buffer_mut(),
+            Work::Copy | Work::Transpose | Work::Fold => self.dst.buffer_mut(),
         }
     }
 }
@@ -198,6 +239,12 @@ struct Tma<'a> {
     sizes: Vec<Size<'a>>,
     grid_copy: u32,
     grid_transpose: u32,
+    /// The folds' grid: a multiple of [`MC_CLUSTER`].
+    grid_fold: u32,
+    /// The folds' words, one per thread of `grid_fold` blocks.
+    folds: Buffer<u32>,
+    /// The folds' expected words per size, computed once.
+    fold_want: Vec<Option<Vec<u32>>>,
 }
 
 impl Tma<'_> {
@@ -208,8 +255,12 @@ impl Tma<'_> {
             Work::Copy => self.grid_copy,
             Work::Transpose | Work::TransposeSwizzled => self.grid_transpose,
             Work::Bulk => n.div_ceil(BULK_TILE as u32),
+            Work::Fold => self.grid_fold,
         };
-        let cfg = LaunchConfig::linear(grid, v.block);
+        let mut cfg = LaunchConfig::linear(grid, v.block);
+        if v.work == Work::Fold {
+            cfg = cfg.with_cluster(MC_CLUSTER);
+        }
         match v.rust {
             Rust::Tiles(k) => self.gpu.launch(&k, &cfg, (&size.src, &mut size.dst))?,
             Rust::Swizzled(k) => {
@@ -219,6 +270,19 @@ impl Tma<'_> {
             Rust::Bulk(k) => self
                 .gpu
                 .launch(&k, &cfg, (size.src.buffer(), &mut *size.flat))?,
+            Rust::Fold(k) => self.gpu.launch(&k, &cfg, (&size.src, &mut self.folds))?,
+            Rust::None if v.work == Work::Fold => {
+                let f = self.module.function(v.cpp)?;
+                let src = size.src.raw().context("a GPU map")?;
+                let out = self.folds.as_ptr() as *mut u32;
+                // SAFETY: the twin reads the map (encoded from this GPU's
+                // buffer, alive for the launch) and writes one word per
+                // thread of the grid into `folds`, which has them.
+                unsafe {
+                    self.gpu
+                        .launch_function(f, v.cpp, &cfg, (src, out, size.side, size.side))
+                }?;
+            }
             Rust::None if v.work == Work::Bulk => {
                 let f = self.module.function(v.cpp)?;
                 let (src, dst) = (size.src.buffer().as_ptr(), size.flat.as_ptr());
@@ -253,6 +317,9 @@ impl Tma<'_> {
 
     /// One launch into a zeroed destination, checked bit for bit.
     fn verify(&mut self, v: &Var, s: usize, input: &[u32]) -> Result<(bool, String)> {
+        if v.work == Work::Fold {
+            return self.verify_fold(v, s, input);
+        }
         self.sizes[s].out(v.work).zero()?;
         self.launch(v, s)?;
         self.gpu.synchronize()?;
@@ -277,6 +344,38 @@ impl Tma<'_> {
     }
 }
 
+impl Tma<'_> {
+    /// A fold's launch checked word for word against the host's fold
+    /// (`mc_expected`, computed once per size on every core).
+    fn verify_fold(&mut self, v: &Var, s: usize, input: &[u32]) -> Result<(bool, String)> {
+        self.folds.zero()?;
+        self.launch(v, s)?;
+        self.gpu.synchronize()?;
+        let got = self.folds.to_vec()?;
+        let side = self.sizes[s].side as usize;
+        let grid = self.grid_fold;
+        let want = self.fold_want[s].get_or_insert_with(|| {
+            let words = (grid * MC_BLOCK) as usize;
+            let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+            let mut want = vec![0u32; words];
+            std::thread::scope(|sc| {
+                for (c, chunk) in want.chunks_mut(words.div_ceil(threads)).enumerate() {
+                    let start = c * words.div_ceil(threads);
+                    sc.spawn(move || {
+                        for (j, w) in chunk.iter_mut().enumerate() {
+                            let i = (start + j) as u32;
+                            *w = mc_expected(input, (side, side), grid, i / MC_BLOCK, i % MC_BLOCK);
+                        }
+                    });
+                }
+            });
+            want
+        });
+        let wrong = got.iter().zip(want.iter()).filter(|(g, w)| g != w).count();
+        Ok((wrong == 0, format!("{wrong} of {} words differ", got.len())))
+    }
+}
+
 impl Timed for Tma<'_> {
     type Variant = (usize, usize);
     fn gpu(&self) -> &Gpu {
@@ -292,9 +391,11 @@ fn element(i: usize) -> u32 {
     (i as u32).wrapping_mul(0x9e37_79b1) ^ 0x3f80_0000
 }
 
-/// GB/s of moving `side²` floats in and out in `ms`.
-fn gbps(side: u32, ms: f64) -> f64 {
-    2.0 * 4.0 * (side as f64).powi(2) / (ms * 1e-3) / 1e9
+/// GB/s of `work` on `side²` floats in `ms`: read and written, or read
+/// only (the folds, whose output is a word per thread).
+fn gbps(work: Work, side: u32, ms: f64) -> f64 {
+    let ways = if work == Work::Fold { 1.0 } else { 2.0 };
+    ways * 4.0 * (side as f64).powi(2) / (ms * 1e-3) / 1e9
 }
 
 /// Runs the experiment into `out`; fails if any launch did not verify.
@@ -354,12 +455,16 @@ pub fn run(
         });
     }
     let sms = gpu.info().sm_count;
+    let grid_fold = (a.grid.unwrap_or(sms * 8) / MC_CLUSTER).max(1) * MC_CLUSTER;
     let mut t = Tma {
         gpu,
         module: &module,
         sizes,
         grid_copy: a.grid.unwrap_or(sms * 16),
         grid_transpose: a.grid.unwrap_or(sms * 8),
+        grid_fold,
+        folds: backend.alloc::<u32>((grid_fold * MC_BLOCK) as usize)?,
+        fold_want: SIDES.iter().map(|_| None).collect(),
     };
     progress.set_message("verify tma swizzle layouts".to_string());
     let (gpu_words, sim_words) = (swizzle_probe(backend)?, swizzle_probe(&Backend::sim())?);
@@ -413,7 +518,7 @@ pub fn run(
             Point {
                 side: SIDES[s],
                 var: v,
-                pct_peak: platform.pct_of_peak(gbps(SIDES[s], ms.median) * 1e9),
+                pct_peak: platform.pct_of_peak(gbps(VARS[v].work, SIDES[s], ms.median) * 1e9),
                 ms,
                 verified,
                 check,
@@ -421,7 +526,7 @@ pub fn run(
         })
         .collect();
     let timing_text = timing::describe("the kernel", a.warmup, a.runs, a.min_sample_ms);
-    let grids = (t.grid_copy, t.grid_transpose);
+    let grids = (t.grid_copy, t.grid_transpose, t.grid_fold);
     for (name, text) in [
         ("tma.csv", csv(&points)),
         ("tma.md", markdown(&points, &platform, &timing_text, grids)),
@@ -435,12 +540,13 @@ pub fn run(
             VARS[p.var].name(),
             p.side,
             p.ms.median,
-            gbps(p.side, p.ms.median),
+            gbps(VARS[p.var].work, p.side, p.ms.median),
             pct_cell(p.pct_peak),
             if p.verified { "OK" } else { "FAILED" }
         );
     }
-    for &(r, c) in &PAIRS {
+    let (mc, uc) = MULTICAST_GAIN;
+    for &(r, c) in PAIRS.iter().chain([&(mc, uc)]) {
         for side in SIDES {
             println!(
                 "tma {} ÷ {} {:>5}²: {:.3}",
@@ -526,7 +632,7 @@ fn csv(points: &[Point]) -> String {
             p.ms.median,
             p.ms.p10,
             p.ms.p90,
-            gbps(p.side, p.ms.median),
+            gbps(VARS[p.var].work, p.side, p.ms.median),
             p.pct_peak.map_or_else(String::new, |x| format!("{x:.2}")),
             p.verified
         );
@@ -551,7 +657,7 @@ fn markdown(
     points: &[Point],
     p: &crate::results::Platform,
     timing: &str,
-    (grid_copy, grid_transpose): (u32, u32),
+    (grid_copy, grid_transpose, grid_fold): (u32, u32, u32),
 ) -> String {
     let mut s = format!(
         "# tma: 2-D tiles by the Tensor Memory Accelerator — {}\n\nPlatform: {}\n\nCommand: `{}`\n\n",
@@ -570,7 +676,11 @@ fn markdown(
          `cuda::ptx`, `__grid_constant__ CUtensorMap` (the Rust maps are kernel parameters read in place too). \
          The 1-D bulk copy moves the matrix as a flat array, one {BULK_TILE}-float window per block \
          ({BULK_BLOCK} threads): one `cp.async.bulk` load on an mbarrier, one bulk store \
-         (`Window::store_bulk`). Every (size, kernel) verified bit for bit. Timing: \
+         (`Window::store_bulk`). The folds: clusters of {MC_CLUSTER} blocks of {MC_BLOCK} threads (grid {grid_fold}) \
+         take tiles in turn, every block of a cluster folding every tile of its cluster into one hash per thread; \
+         rank 0 loads each tile once for the cluster (`Mbarrier::copy_tile_multicast` / `.multicast::cluster`) or \
+         every block loads its own (`arrive_copy_tile`); two stages and a cluster barrier per tile either way; \
+         bandwidth counts the matrix once (4·side²). Every (size, kernel) verified bit for bit. Timing: \
          {timing}; all sizes and kernels interleaved. Bandwidth = 2·4·side² bytes / median time; {}.\n",
         p.peak_text()
     );
@@ -583,7 +693,7 @@ fn markdown(
                 s,
                 " {:.4} ms, {:.0} GB/s, **{}**{} |",
                 q.ms.median,
-                gbps(side, q.ms.median),
+                gbps(v.work, side, q.ms.median),
                 pct_cell(q.pct_peak),
                 if q.verified { "" } else { " FAILED" }
             );
@@ -591,8 +701,12 @@ fn markdown(
         s.push('\n');
     }
     s.push('\n');
-    header(&mut s, "Rust ÷ C++ (time)");
-    for &(r, c) in &PAIRS {
+    header(
+        &mut s,
+        "time ÷ time (Rust ÷ C++; the last row: Rust's multicast ÷ unicast)",
+    );
+    let (mc, uc) = MULTICAST_GAIN;
+    for &(r, c) in PAIRS.iter().chain([&(mc, uc)]) {
         let _ = write!(s, "| `{}` ÷ `{}` |", VARS[r].name(), VARS[c].name());
         for side in SIDES {
             let _ = write!(

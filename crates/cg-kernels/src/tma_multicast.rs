@@ -1,0 +1,169 @@
+//! The cluster-multicast experiment of `cg-lab compare --only tma`: every
+//! block of a cluster of [`MC_CLUSTER`] needs every tile its cluster takes
+//! (as the blocks of a GEMM's row need the same tiles of A), and either one
+//! block loads each tile for all of them (`Mbarrier::copy_tile_multicast`,
+//! one read of L2 per tile) or each block loads its own copy
+//! (`arrive_copy_tile`, one read per block). Both run the same loop: two
+//! stages, and a cluster barrier after each tile, so that a stage is
+//! refilled only when every block of the cluster has read it.
+//!
+//! Each thread folds the 8 elements of its column strip of every tile into
+//! an order-dependent hash seeded with its block's rank ([`mc_fold`]), so
+//! a tile that reached a block late, twice or not at all changes the
+//! output; `cg-lab` checks it against the same fold on the host.
+
+use cooperative_groups::intrinsics::{block_idx, grid_dim};
+use cooperative_groups::prelude::*;
+use cooperative_groups::{OwnedSlice, kernel};
+
+use crate::tma::{TILE, Tiles};
+
+/// Blocks per cluster.
+pub const MC_CLUSTER: u32 = 4;
+/// Threads per block: each folds 8 rows of one column of a 32 × 32 tile.
+pub const MC_BLOCK: u32 = 128;
+
+const TILE_LEN: usize = (TILE * TILE) as usize;
+
+/// The parameters: the matrix's tiles, and one word per thread.
+pub type McArgs = (Tiles, OwnedSlice<u32>);
+
+/// One step of a thread's fold: the hash so far and the next element's
+/// bits.
+#[inline(always)]
+pub const fn mc_fold(acc: u32, bits: u32) -> u32 {
+    acc.wrapping_mul(31).wrapping_add(bits)
+}
+
+/// A thread's hash before its first element: its block's rank in the
+/// cluster, and its rank in the block.
+#[inline(always)]
+pub const fn mc_seed(cluster_rank: u32, thread: u32) -> u32 {
+    cluster_rank * 1000 + thread + 1
+}
+
+/// Rank 0 of each cluster loads every tile once for the whole cluster.
+#[kernel]
+pub fn tma_multicast_fold(src: Tiles, out: OwnedSlice<u32>) {
+    #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+    fold_tiles::<true>(&src, &out);
+    #[cfg(all(target_arch = "nvptx64", not(target_feature = "sm_90")))]
+    {
+        let _ = (src, out);
+        panic!("tensor copies need sm_90")
+    }
+}
+
+/// Every block loads its own copy of each tile (the same loop).
+#[kernel]
+pub fn tma_unicast_fold(src: Tiles, out: OwnedSlice<u32>) {
+    #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+    fold_tiles::<false>(&src, &out);
+    #[cfg(all(target_arch = "nvptx64", not(target_feature = "sm_90")))]
+    {
+        let _ = (src, out);
+        panic!("tensor copies need sm_90")
+    }
+}
+
+/// The loop of both kernels. Cluster `c` (blocks `MC_CLUSTER · c ..`, a
+/// 1-D launch with clusters along x) takes tiles `c, c + clusters, …`;
+/// trip `i` uses stage `i % 2`, whose barrier completes once per use.
+#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+#[inline(always)]
+fn fold_tiles<const MULTICAST: bool>(src: &Tiles, out: &OwnedSlice<u32>) {
+    let block = this_thread_block().with_threads::<MC_BLOCK>();
+    let cluster = this_cluster();
+    let full = cooperative_groups::mbarrier!(&block, 1; 2);
+    let buf = cooperative_groups::shared_array!(f32; 2 * TILE_LEN, align 128);
+    let rank = cluster.block_rank();
+    let t = block.thread_rank();
+    let leader = t == 0;
+    let tiles_x = src.tiles_x();
+    let tiles = tiles_x * src.tiles_y();
+    let (first, step) = (block_idx().x / MC_CLUSTER, grid_dim().x / MC_CLUSTER);
+    let rd = leader.then(|| src.tiles());
+    let all = (1u16 << MC_CLUSTER) - 1;
+    let issue = |tile: u32, s: usize| {
+        if let (Some(rd), true) = (&rd, tile < tiles) {
+            let (x, y) = (
+                (tile % tiles_x * TILE) as i32,
+                (tile / tiles_x * TILE) as i32,
+            );
+            let dst = buf.slice(s * TILE_LEN, TILE_LEN);
+            let bar = full.get(s);
+            if MULTICAST {
+                // SAFETY: this block's phase expects the tile's 4 KiB.
+                unsafe { bar.arrive_expect_tx(Tiles::BOX_BYTES) }.discard();
+                if rank == 0 {
+                    // SAFETY: every block of the cluster initialised its
+                    // barriers before the first cluster barrier, expects
+                    // the bytes on this phase, and last read this stage
+                    // before the cluster barrier that ended the trip
+                    // before.
+                    unsafe { bar.copy_tile_multicast(dst, rd, x, y, all) };
+                }
+            } else {
+                // SAFETY: one 4 KiB copy in flight on the stage's phase.
+                unsafe { bar.arrive_copy_tile(dst, rd, x, y) }.discard();
+            }
+        }
+    };
+    // Every block's barriers initialised before any copy reaches them.
+    cluster.sync();
+    issue(first, 0);
+    let (col, row0) = ((t % TILE) as usize, (t / TILE * 8) as usize);
+    let mut acc = mc_seed(rank, t);
+    let mut tile = first;
+    let mut trip = 0usize;
+    while tile < tiles {
+        let s = trip & 1;
+        // Into the stage every block finished before the last barrier.
+        issue(tile + step, s ^ 1);
+        full.get(s).wait_parity(((trip >> 1) & 1) as u32);
+        for r in 0..8 {
+            let v = buf.load(s * TILE_LEN + (row0 + r) * TILE as usize + col);
+            acc = mc_fold(acc, v.to_bits());
+        }
+        // Every block has read stage `s` before it is refilled.
+        cluster.sync();
+        tile += step;
+        trip += 1;
+    }
+    if let Some(e) = out.at(&this_grid()) {
+        e.store(acc);
+    }
+}
+
+/// What both kernels write for thread `t` of block `b` of a grid of
+/// `grid` blocks, for a `width × height` matrix of element bits `bits`
+/// (row-major, rows `width` apart). The tiles' elements outside the matrix
+/// count as 0.
+pub fn mc_expected(
+    bits: &[u32],
+    (width, height): (usize, usize),
+    grid: u32,
+    b: u32,
+    t: u32,
+) -> u32 {
+    let tile = TILE as usize;
+    let tiles_x = width.div_ceil(tile);
+    let tiles = (tiles_x * height.div_ceil(tile)) as u32;
+    let clusters = (grid / MC_CLUSTER) as usize;
+    let (rank, first) = (b % MC_CLUSTER, b / MC_CLUSTER);
+    let (col, row0) = ((t % TILE) as usize, (t / TILE * 8) as usize);
+    let mut acc = mc_seed(rank, t);
+    for k in (first..tiles).step_by(clusters) {
+        let (x0, y0) = (k as usize % tiles_x * tile, k as usize / tiles_x * tile);
+        for r in 0..8 {
+            let (x, y) = (x0 + col, y0 + row0 + r);
+            let v = if x < width && y < height {
+                bits[y * width + x]
+            } else {
+                0
+            };
+            acc = mc_fold(acc, v);
+        }
+    }
+    acc
+}
