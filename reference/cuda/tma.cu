@@ -235,20 +235,27 @@ extern "C" __global__ void __launch_bounds__(BULK_BLOCK)
 // The cluster-multicast experiment (twins of cg-kernels' tma_multicast_fold
 // and tma_unicast_fold): clusters of MC_CLUSTER blocks along x; cluster c
 // takes tiles c, c + clusters, ...; every block folds every tile of its
-// cluster into one hash per thread. Multicast: rank 0 loads each tile for
-// the whole cluster (cp.async.bulk.tensor ... .multicast::cluster, written
-// in PTX: cuda::ptx offers it for sm_90a only); unicast: each block loads
-// its own. Two stages; a cluster barrier after each tile.
+// cluster into one hash per thread, through a ring of MC_STAGES tiles.
+// Multicast: rank 0 loads each tile for the whole cluster
+// (cp.async.bulk.tensor ... .multicast::cluster, written in PTX: cuda::ptx
+// offers it for sm_90a only) once every block has freed the stage by one
+// remote arrival on rank 0's empty barrier; unicast: each block loads its
+// own tile into a stage it has read.
 constexpr unsigned MC_CLUSTER = 4;
 constexpr unsigned MC_BLOCK = 128;
+constexpr unsigned MC_STAGES = 4;
 
 template <bool MULTICAST>
 __device__ __forceinline__ void fold_tiles(const CUtensorMap* src, unsigned* out, unsigned width,
                                            unsigned height) {
 #if __CUDA_ARCH__ >= 900
-    __shared__ alignas(128) float buf[2 * TILE_LEN];
-    __shared__ uint64_t full[2];
-    init_bars(full);
+    __shared__ alignas(128) float buf[MC_STAGES * TILE_LEN];
+    __shared__ uint64_t full[MC_STAGES], empty[MC_STAGES];
+    if (threadIdx.x < MC_STAGES) {
+        ptx::mbarrier_init(&full[threadIdx.x], 1);
+        ptx::mbarrier_init(&empty[threadIdx.x], MC_CLUSTER + 0u);
+        ptx::fence_mbarrier_init(ptx::sem_release, ptx::scope_cluster);
+    }
     cg::cluster_group cluster = cg::this_cluster();
     const unsigned rank = cluster.block_rank();
     const unsigned t = threadIdx.x;
@@ -257,14 +264,17 @@ __device__ __forceinline__ void fold_tiles(const CUtensorMap* src, unsigned* out
     const unsigned tiles = tiles_x * ((height + TILE - 1) / TILE);
     const unsigned first = blockIdx.x / MC_CLUSTER, step = gridDim.x / MC_CLUSTER;
     if (leader) prefetch_map(src);
-    auto issue = [&](unsigned tile, unsigned s) {
+    auto issue = [&](unsigned trip) {
+        unsigned tile = first + trip * step;
         if (!leader || tile >= tiles) return;
+        unsigned s = trip % MC_STAGES;
         int x = tile % tiles_x * TILE, y = tile / tiles_x * TILE;
         float* dst = buf + s * TILE_LEN;
         if (MULTICAST) {
             (void)ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &full[s],
                                                  TILE_LEN * 4);
             if (rank == 0) {
+                if (trip >= MC_STAGES) wait_parity(&empty[s], (trip / MC_STAGES - 1) & 1);
                 uint16_t mask = (1u << MC_CLUSTER) - 1;
                 asm volatile(
                     "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
@@ -278,20 +288,24 @@ __device__ __forceinline__ void fold_tiles(const CUtensorMap* src, unsigned* out
         }
     };
     cluster.sync();
-    issue(first, 0);
+    for (unsigned trip = 0; trip < MC_STAGES; ++trip) issue(trip);
     const unsigned col = t % TILE, row0 = t / TILE * 8;
     unsigned acc = rank * 1000 + t + 1;
     unsigned trip = 0;
     for (unsigned tile = first; tile < tiles; tile += step, ++trip) {
-        unsigned s = trip & 1;
-        issue(tile + step, s ^ 1);
-        wait_parity(&full[s], (trip >> 1) & 1);
+        unsigned s = trip % MC_STAGES;
+        wait_parity(&full[s], (trip / MC_STAGES) & 1);
 #pragma unroll
         for (unsigned r = 0; r < 8; ++r)
             acc = acc * 31 + __float_as_uint(buf[s * TILE_LEN + (row0 + r) * TILE + col]);
-        cluster.sync();
+        __syncthreads();
+        if (MULTICAST && leader)
+            ptx::mbarrier_arrive(ptx::sem_release, ptx::scope_cluster, ptx::space_cluster,
+                                 cluster.map_shared_rank(&empty[s], 0));
+        issue(trip + MC_STAGES);
     }
     out[blockIdx.x * MC_BLOCK + t] = acc;
+    cluster.sync();
 #else
     __trap();
 #endif

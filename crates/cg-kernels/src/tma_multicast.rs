@@ -3,9 +3,11 @@
 //! (as the blocks of a GEMM's row need the same tiles of A), and either one
 //! block loads each tile for all of them (`Mbarrier::copy_tile_multicast`,
 //! one read of L2 per tile) or each block loads its own copy
-//! (`arrive_copy_tile`, one read per block). Both run the same loop: two
-//! stages, and a cluster barrier after each tile, so that a stage is
-//! refilled only when every block of the cluster has read it.
+//! (`arrive_copy_tile`, one read per block). Both run the same loop over a
+//! ring of [`MC_STAGES`] tiles; with multicast, each block tells rank 0
+//! that it has read a stage by one remote arrival on rank 0's `empty`
+//! barrier of the stage (`Mbarrier::arrive_remote`), and rank 0 refills
+//! the stage when all have.
 //!
 //! Each thread folds the 8 elements of its column strip of every tile into
 //! an order-dependent hash seeded with its block's rank ([`mc_fold`]), so
@@ -66,16 +68,25 @@ pub fn tma_unicast_fold(src: Tiles, out: OwnedSlice<u32>) {
     }
 }
 
+/// Stages of the tile ring.
+pub const MC_STAGES: usize = 4;
+
 /// The loop of both kernels. Cluster `c` (blocks `MC_CLUSTER · c ..`, a
 /// 1-D launch with clusters along x) takes tiles `c, c + clusters, …`;
-/// trip `i` uses stage `i % 2`, whose barrier completes once per use.
+/// trip `i` uses stage `i % MC_STAGES`, whose `full` barrier completes once
+/// per use. Once a block has read a stage (a block barrier), its thread 0
+/// frees it: unicast, by loading the block's tile `MC_STAGES` trips on
+/// into it; multicast, by one remote arrival on rank 0's `empty` barrier
+/// of the stage, which rank 0 waits on (all `MC_CLUSTER` blocks) before it
+/// loads that tile for everyone.
 #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
 #[inline(always)]
 fn fold_tiles<const MULTICAST: bool>(src: &Tiles, out: &OwnedSlice<u32>) {
     let block = this_thread_block().with_threads::<MC_BLOCK>();
     let cluster = this_cluster();
-    let full = cooperative_groups::mbarrier!(&block, 1; 2);
-    let buf = cooperative_groups::shared_array!(f32; 2 * TILE_LEN, align 128);
+    let full = cooperative_groups::mbarrier!(&block, 1; MC_STAGES);
+    let empty = cooperative_groups::mbarrier!(&block, MC_CLUSTER; MC_STAGES);
+    let buf = cooperative_groups::shared_array!(f32; MC_STAGES * TILE_LEN, align 128);
     let rank = cluster.block_rank();
     let t = block.thread_rank();
     let leader = t == 0;
@@ -84,55 +95,71 @@ fn fold_tiles<const MULTICAST: bool>(src: &Tiles, out: &OwnedSlice<u32>) {
     let (first, step) = (block_idx().x / MC_CLUSTER, grid_dim().x / MC_CLUSTER);
     let rd = leader.then(|| src.tiles());
     let all = (1u16 << MC_CLUSTER) - 1;
-    let issue = |tile: u32, s: usize| {
+    // Trip `trip`'s tile into its stage (thread 0 of each block).
+    let issue = |trip: usize| {
+        let tile = first + trip as u32 * step;
         if let (Some(rd), true) = (&rd, tile < tiles) {
+            let s = trip % MC_STAGES;
             let (x, y) = (
                 (tile % tiles_x * TILE) as i32,
                 (tile / tiles_x * TILE) as i32,
             );
             let dst = buf.slice(s * TILE_LEN, TILE_LEN);
-            let bar = full.get(s);
             if MULTICAST {
                 // SAFETY: this block's phase expects the tile's 4 KiB.
-                unsafe { bar.arrive_expect_tx(Tiles::BOX_BYTES) }.discard();
+                unsafe { full.get(s).arrive_expect_tx(Tiles::BOX_BYTES) }.discard();
                 if rank == 0 {
+                    if trip >= MC_STAGES {
+                        // Every block has freed the stage (trip - K).
+                        empty
+                            .get(s)
+                            .wait_parity(((trip / MC_STAGES - 1) & 1) as u32);
+                    }
                     // SAFETY: every block of the cluster initialised its
                     // barriers before the first cluster barrier, expects
-                    // the bytes on this phase, and last read this stage
-                    // before the cluster barrier that ended the trip
-                    // before.
-                    unsafe { bar.copy_tile_multicast(dst, rd, x, y, all) };
+                    // the bytes on this phase of its `full` barrier, and
+                    // has freed the stage (the wait above).
+                    unsafe { full.get(s).copy_tile_multicast(dst, rd, x, y, all) };
                 }
             } else {
                 // SAFETY: one 4 KiB copy in flight on the stage's phase.
-                unsafe { bar.arrive_copy_tile(dst, rd, x, y) }.discard();
+                unsafe { full.get(s).arrive_copy_tile(dst, rd, x, y) }.discard();
             }
         }
     };
-    // Every block's barriers initialised before any copy reaches them.
+    // Every block's barriers initialised before any copy or remote arrival
+    // reaches them.
     cluster.sync();
-    issue(first, 0);
+    for trip in 0..MC_STAGES {
+        issue(trip);
+    }
     let (col, row0) = ((t % TILE) as usize, (t / TILE * 8) as usize);
     let mut acc = mc_seed(rank, t);
     let mut tile = first;
     let mut trip = 0usize;
     while tile < tiles {
-        let s = trip & 1;
-        // Into the stage every block finished before the last barrier.
-        issue(tile + step, s ^ 1);
-        full.get(s).wait_parity(((trip >> 1) & 1) as u32);
+        let s = trip % MC_STAGES;
+        full.get(s).wait_parity(((trip / MC_STAGES) & 1) as u32);
         for r in 0..8 {
             let v = buf.load(s * TILE_LEN + (row0 + r) * TILE as usize + col);
             acc = mc_fold(acc, v.to_bits());
         }
-        // Every block has read stage `s` before it is refilled.
-        cluster.sync();
+        // The whole block has read stage `s`.
+        block.sync();
+        if MULTICAST && leader {
+            // SAFETY: rank 0 runs until the cluster barrier below, and
+            // initialised its barriers before the first.
+            unsafe { empty.get(s).arrive_remote(0) };
+        }
+        issue(trip + MC_STAGES);
         tile += step;
         trip += 1;
     }
     if let Some(e) = out.at(&this_grid()) {
         e.store(acc);
     }
+    // No block exits while a remote arrival may still reach it.
+    cluster.sync();
 }
 
 /// What both kernels write for thread `t` of block `b` of a grid of

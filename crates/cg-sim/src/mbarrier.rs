@@ -116,6 +116,15 @@ impl Core {
     /// address that holds none.
     fn mbar_get(&mut self, me: u32, addr: usize, what: &str, loc: Loc) -> Result<(), Step> {
         let b = self.smem_block(me, addr);
+        if b != self.lanes[me as usize].block as usize && self.blocks[b].live == 0 {
+            let msg = format!(
+                "mbarrier {what} on {addr:#x}, a barrier of block {}, which has exited (keep a \
+                 cluster barrier between the last access to another block's shared memory and \
+                 its end; PTX: undefined behaviour)",
+                Dim3::from(self.blocks[b].idx)
+            );
+            return Err(self.misuse(me, loc, msg));
+        }
         if self.blocks[b].mbars.objects.contains_key(&addr) {
             return Ok(());
         }

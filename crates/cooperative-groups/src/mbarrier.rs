@@ -191,6 +191,31 @@ impl Mbarrier {
         self.token(state)
     }
 
+    /// One arrival on this barrier's twin in block `rank` of the cluster
+    /// (the same `mbarrier!` of the kernel, at the same offset), releasing
+    /// this thread's writes to the threads that wait on its phase, at
+    /// cluster scope: CUDA's `mbarrier.arrive.release.cluster.
+    /// shared::cluster` on a `mapa` address (`cuda::ptx::mbarrier_arrive(…,
+    /// scope_cluster, space_cluster, …)`). A remote arrival returns no
+    /// token. How a consumer block tells the block that fills its buffers
+    /// (by [`copy_tile_multicast`](Self::copy_tile_multicast), say) that a
+    /// buffer is free again.
+    ///
+    /// # Safety
+    /// Block `rank` of the cluster has not exited (keep a cluster barrier
+    /// between the last remote arrival and its end) and initialised its
+    /// barrier before this call (a cluster barrier after the
+    /// initialisation). The simulator reports a rank outside the cluster,
+    /// a block that has exited and an uninitialised barrier.
+    #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+    #[inline(always)]
+    #[track_caller]
+    pub unsafe fn arrive_remote(&self, rank: u32) {
+        // SAFETY: the caller's contract; one arrival never outnumbers what
+        // a phase expects.
+        unsafe { arch::mbarrier_arrive_remote(self.addr, rank) }
+    }
+
     /// Arrives and waits for the phase to complete (`arrive` + `wait`).
     #[inline(always)]
     #[track_caller]

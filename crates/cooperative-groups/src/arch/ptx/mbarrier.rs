@@ -326,3 +326,26 @@ pub unsafe fn bulk_copy_multicast(
         )
     };
 }
+
+/// One arrival on the mbarrier at `addr`'s offset in block `rank` of the
+/// cluster (`mapa` + `mbarrier.arrive.release.cluster.shared::cluster`,
+/// sm_90): releases this thread's writes, at cluster scope, to the threads
+/// that wait on that barrier's phase. No token (a remote arrival returns
+/// none).
+///
+/// # Safety
+/// Block `rank` of the cluster has not exited and holds an initialised
+/// mbarrier at `addr`'s offset.
+#[cfg(target_feature = "sm_90")]
+#[inline(always)]
+pub unsafe fn mbarrier_arrive_remote(addr: SharedAddr, rank: u32) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        asm!(
+            "{{ .reg .u32 r; mapa.shared::cluster.u32 r, {0}, {1}; \
+             mbarrier.arrive.release.cluster.shared::cluster.b64 _, [r]; }}",
+            in(reg32) addr, in(reg32) rank,
+            options(nostack)
+        )
+    };
+}

@@ -155,3 +155,16 @@ pub unsafe fn bulk_copy_multicast(
     // SAFETY: forwarded from the caller.
     unsafe { lane::bulk_copy_multicast(dst, src, bytes as usize, bar, mask) }
 }
+
+/// One arrival on the mbarrier at `addr`'s offset in block `rank` of the
+/// cluster.
+///
+/// # Safety
+/// As on the GPU (the simulator reports a rank outside the cluster, a
+/// block that has exited, and an uninitialised barrier).
+#[track_caller]
+#[inline]
+pub unsafe fn mbarrier_arrive_remote(addr: SharedAddr, rank: u32) {
+    let peer = lane::cluster_map_shared(addr, rank);
+    lane::mbarrier_arrive(peer, 1, 0, false);
+}
