@@ -133,15 +133,20 @@ fn fold_tiles<const MULTICAST: bool>(src: &Tiles, out: &OwnedSlice<u32>) {
     for trip in 0..MC_STAGES {
         issue(trip);
     }
-    let (col, row0) = ((t % TILE) as usize, (t / TILE * 8) as usize);
+    // This thread's strip: 8 rows of one column, from `at` in a stage (in
+    // `u32`, as nvcc's `unsigned`: the 8 loads then share one address
+    // register and differ by immediate offsets; a `usize` sum truncated to
+    // the 32-bit shared window costs an address per load).
+    let at = t / TILE * 8 * TILE + t % TILE;
     let mut acc = mc_seed(rank, t);
     let mut tile = first;
     let mut trip = 0usize;
     while tile < tiles {
         let s = trip % MC_STAGES;
         full.get(s).wait_parity(((trip / MC_STAGES) & 1) as u32);
+        let strip = at + (s * TILE_LEN) as u32;
         for r in 0..8 {
-            let v = buf.load(s * TILE_LEN + (row0 + r) * TILE as usize + col);
+            let v = buf.load((strip + r * TILE) as usize);
             acc = mc_fold(acc, v.to_bits());
         }
         // The whole block has read stage `s`.
