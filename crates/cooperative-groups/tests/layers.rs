@@ -322,7 +322,7 @@ fn target_cfgs_only_inside_arch() {
             line == "#[cfg(any(not(target_arch = \"nvptx64\"), target_feature = \"sm_90\"))]"
                 || line == "#[cfg(not(target_arch = \"nvptx64\"))]"
         }
-        "tma.rs" | "pipeline.rs" => {
+        "tma/mod.rs" | "pipeline.rs" => {
             line == "#[cfg(any(not(target_arch = \"nvptx64\"), target_feature = \"sm_90\"))]"
         }
         "panic.rs" => {
@@ -360,12 +360,13 @@ fn target_cfgs_only_inside_arch() {
     // lib.rs: two crate attributes, `mod kernel_desc` and its re-export,
     // `mod host` (the launcher's side of typed parameters); panic.rs: the
     // handler (a check that the reader works); lib.rs: `mod mbarrier`;
-    // mbarrier.rs: its five sm_90 methods and the host's token check;
-    // lib.rs: `mod pipeline`; pipeline.rs: its two sm_90 copies; tma.rs:
-    // the imports, the loads, the stores, the bulk store and their handles
-    // (ten).
+    // mbarrier.rs: its seven sm_90 methods (the multicast copy and the
+    // remote arrival among them), their bulk-copy check and the host's
+    // token check; lib.rs: `mod pipeline`; pipeline.rs: its two sm_90
+    // copies; tma/mod.rs: the imports, the loads, the multicast load, the
+    // stores, the bulk store and their handles (eleven).
     assert_eq!(
-        seen, 26,
+        seen, 30,
         "target cfgs at the crate root and the panic handler"
     );
 }
