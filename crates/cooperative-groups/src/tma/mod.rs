@@ -26,6 +26,11 @@
 //!   tile's columns over the banks. The layout is the map's last type
 //!   parameter, and [`TensorMap2d::tile_index`] finds element `(x, y)` of
 //!   the box in the tile whatever it is (see [`TileLayout`]).
+//! * In a cluster, one block can load a tile for several:
+//!   [`Mbarrier::copy_tile_multicast`] lands it at the same offset in every
+//!   block of a mask, each completing the bytes on its own barrier (and
+//!   [`Mbarrier::arrive_remote`] lets a block tell the loader that a
+//!   buffer is free again).
 //! * A **store** is [`TensorTilesMut::store_tile`], a block collective: each
 //!   thread fences its shared writes for the copy engine, the block syncs,
 //!   and thread 0 issues the store; a store's source may be written again
