@@ -76,6 +76,7 @@ pub mod launch;
 pub mod ptx;
 pub mod sass;
 pub mod tensor_map;
+pub mod tensor_map_3d;
 pub mod tools;
 
 pub use backend::{
@@ -98,3 +99,4 @@ pub use launch::{
 };
 pub use ptx::{EmbeddedPtx, PtxModule};
 pub use tensor_map::{RawTensorMap, TensorMap, TensorMapMut};
+pub use tensor_map_3d::{TensorMap3, TensorMap3Mut};

@@ -120,22 +120,17 @@ impl Backend {
         let base = buf.as_ptr() as usize;
         tensor_map_span::<T, BW, BH, L>(base, width, height, pitch, buf.len())
             .map_err(RuntimeError::InvalidArgument)?;
-        let gpu = match (self, buf) {
-            (Backend::Gpu(g), Buffer::Device(_)) => Some(g.encode_tensor_map(
+        let elem = std::mem::size_of::<T>();
+        let gpu = self.device_map(buf, |g| {
+            g.encode_tensor_map(
                 base as u64,
-                std::mem::size_of::<T>(),
-                [width as u64, height as u64],
-                (pitch * std::mem::size_of::<T>()) as u64,
-                [BW, BH],
+                elem,
+                &[width as u64, height as u64],
+                &[(pitch * elem) as u64],
+                &[BW, BH],
                 L::SWIZZLE,
-            )?),
-            (Backend::Sim(_), Buffer::Host(_)) => None,
-            _ => {
-                return Err(RuntimeError::InvalidArgument(
-                    "a tensor map of a buffer of the other backend".into(),
-                ));
-            }
-        };
+            )
+        })?;
         Ok(Encoded {
             width: width as u32,
             height: height as u32,
@@ -145,21 +140,73 @@ impl Backend {
     }
 }
 
+impl Backend {
+    /// The device map `encode` makes of a GPU buffer (`None` for a
+    /// simulator buffer, which is its own map); a buffer of the other
+    /// backend is an error.
+    pub(crate) fn device_map<T: Pod>(
+        &self,
+        buf: &Buffer<T>,
+        encode: impl FnOnce(&Gpu) -> Result<RawTensorMap>,
+    ) -> Result<Option<RawTensorMap>> {
+        match (self, buf) {
+            (Backend::Gpu(g), Buffer::Device(_)) => encode(g).map(Some),
+            (Backend::Sim(_), Buffer::Host(_)) => Ok(None),
+            _ => Err(RuntimeError::InvalidArgument(
+                "a tensor map of a buffer of the other backend".into(),
+            )),
+        }
+    }
+}
+
+/// The map's bytes for a kernel parameter (zeros on the simulator, where
+/// `register` checks the tensor and registers it as the launch's region).
+pub(crate) fn param_bytes(
+    gpu: &Option<RawTensorMap>,
+    name: &'static str,
+    to: &mut Target,
+    register: impl FnOnce(&mut Target) -> std::result::Result<(), String>,
+) -> std::result::Result<RawTensorMap, String> {
+    match (gpu, to.sim) {
+        (Some(raw), false) => Ok(*raw),
+        (None, true) => register(to).map(|()| [0; 16]),
+        (Some(_), true) => Err(format!(
+            "`{name}`: a GPU tensor map passed to a simulator launch"
+        )),
+        (None, false) => Err(format!(
+            "`{name}`: a simulator tensor map passed to a GPU launch"
+        )),
+    }
+}
+
 impl Gpu {
-    /// `cuTensorMapEncodeTiled` of a 2-D tensor of `elem`-byte elements at
-    /// device address `base`: `dims` (elements), rows `pitch` bytes apart,
-    /// `boxd` boxes laid out by `swizzle` in shared memory; no interleave,
-    /// L2 promotion of 128 bytes, zeros outside the tensor. Elements are moved as raw bits (unsigned
-    /// integers of their size: a tile copy converts nothing).
+    /// `cuTensorMapEncodeTiled` of a tensor of `elem`-byte elements at
+    /// device address `base` of rank `dims.len()` (2 or 3): `dims`
+    /// (elements, innermost first), `strides` (bytes, from the second
+    /// dimension on), `boxd` boxes laid out by `swizzle` in shared memory;
+    /// no interleave, L2 promotion of 128 bytes, zeros outside the tensor.
+    /// Elements are moved as raw bits (unsigned integers of their size: a
+    /// tile copy converts nothing).
     pub fn encode_tensor_map(
         &self,
         base: u64,
         elem: usize,
-        dims: [u64; 2],
-        pitch: u64,
-        boxd: [u32; 2],
+        dims: &[u64],
+        strides: &[u64],
+        boxd: &[u32],
         swizzle: Swizzle,
     ) -> Result<RawTensorMap> {
+        let rank = dims.len();
+        if !(1..=5).contains(&rank) || strides.len() + 1 != rank || boxd.len() != rank {
+            return Err(RuntimeError::InvalidArgument(format!(
+                "a tensor map of rank {rank} needs {rank} sides, {} strides and {rank} box sides \
+                 (got {}, {} and {})",
+                rank.saturating_sub(1),
+                dims.len(),
+                strides.len(),
+                boxd.len()
+            )));
+        }
         use sys::CUtensorMapDataType as D;
         let dtype = match elem {
             1 => D::CU_TENSOR_MAP_DATA_TYPE_UINT8,
@@ -174,15 +221,14 @@ impl Gpu {
         };
         self.bind()?;
         let mut map = sys::CUtensorMap { opaque: [0; 16] };
-        let strides = [pitch];
-        let elem_strides = [1u32, 1];
+        let elem_strides = [1u32; 5];
         // SAFETY: every array has the rank's entries (strides one fewer);
         // the driver writes the 128-byte map and reads nothing else.
         unsafe {
             cu!(cuTensorMapEncodeTiled(
                 &mut map,
                 dtype,
-                2,
+                rank as u32,
                 base as *mut std::ffi::c_void,
                 dims.as_ptr(),
                 strides.as_ptr(),
@@ -255,26 +301,17 @@ impl Encoded {
         to: &mut Target,
         writable: bool,
     ) -> std::result::Result<RawTensorMap, String> {
-        match (&self.gpu, to.sim) {
-            (Some(raw), false) => Ok(*raw),
-            (None, true) => {
-                let span = tensor_map_span::<T, BW, BH, L>(
-                    buf.as_ptr() as usize,
-                    self.width as usize,
-                    self.height as usize,
-                    self.pitch,
-                    buf.len(),
-                )?;
-                to.regions.push(region(name, buf.as_ptr(), span, writable));
-                Ok([0; 16])
-            }
-            (Some(_), true) => Err(format!(
-                "`{name}`: a GPU tensor map passed to a simulator launch"
-            )),
-            (None, false) => Err(format!(
-                "`{name}`: a simulator tensor map passed to a GPU launch"
-            )),
-        }
+        param_bytes(&self.gpu, name, to, |to| {
+            let span = tensor_map_span::<T, BW, BH, L>(
+                buf.as_ptr() as usize,
+                self.width as usize,
+                self.height as usize,
+                self.pitch,
+                buf.len(),
+            )?;
+            to.regions.push(region(name, buf.as_ptr(), span, writable));
+            Ok(())
+        })
     }
 }
 

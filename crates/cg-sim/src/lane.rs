@@ -461,7 +461,7 @@ pub unsafe fn bulk_copy_arrive(dst: *mut u8, src: *const u8, len: usize, bar: *m
     block_on(|core, me| unsafe { core.bulk_copy(me, dst, src, len, bar as usize, loc) })
 }
 
-/// The tensor tile load of the box at `(x, y)` of `t` into shared `dst`,
+/// The tensor tile load of the box at `at` (`[x, y, z]`, z 0 in 2-D) of `t` into shared `dst`,
 /// completing on the mbarrier at `bar`, then one arrival on it that
 /// expects the box's bytes: the token. Elements outside the tensor land as
 /// zeros; the destination is in flight until the barrier's phase
@@ -473,17 +473,16 @@ pub unsafe fn bulk_copy_arrive(dst: *mut u8, src: *const u8, len: usize, bar: *m
 #[track_caller]
 pub unsafe fn tile_load_arrive(
     dst: *mut u8,
-    t: crate::Tile2d,
-    x: i32,
-    y: i32,
+    t: crate::TensorBox,
+    at: [i32; 3],
     bar: *mut u8,
 ) -> u64 {
     let loc = here();
     // SAFETY: forwarded from the caller.
-    block_on(|core, me| unsafe { core.tile_load(me, dst, t, (x, y), bar as usize, loc) })
+    block_on(|core, me| unsafe { core.tile_load(me, dst, t, at, bar as usize, loc) })
 }
 
-/// The tensor tile load of the box at `(x, y)` of `t` into `dst`'s offset
+/// The tensor tile load of the box at `at` (`[x, y, z]`, z 0 in 2-D) of `t` into `dst`'s offset
 /// in each block of this lane's cluster whose rank is in `mask`, each
 /// completing on the mbarrier at `bar`'s offset there, with no arrival
 /// (`.multicast::cluster`): every destination is in flight until its
@@ -495,16 +494,15 @@ pub unsafe fn tile_load_arrive(
 #[track_caller]
 pub unsafe fn tile_load_multicast(
     dst: *mut u8,
-    t: crate::Tile2d,
-    x: i32,
-    y: i32,
+    t: crate::TensorBox,
+    at: [i32; 3],
     bar: *mut u8,
     mask: u16,
 ) {
     let loc = here();
     // SAFETY: forwarded from the caller.
     block_on(|core, me| unsafe {
-        core.tile_load_multicast(me, dst, t, (x, y), (bar as usize, mask), loc)
+        core.tile_load_multicast(me, dst, t, at, (bar as usize, mask), loc)
     });
 }
 
@@ -531,7 +529,7 @@ pub unsafe fn bulk_copy_multicast(
     });
 }
 
-/// The tensor tile store of shared `src` into the box at `(x, y)` of `t`,
+/// The tensor tile store of shared `src` into the box at `at` of `t`,
 /// in this lane's open bulk group: the global writes happen now, and `src`
 /// is being read until the lane waits for the group ([`bulk_wait`]).
 ///
@@ -539,10 +537,10 @@ pub unsafe fn bulk_copy_multicast(
 /// `t` must describe writable memory and `src` be readable for the box's
 /// bytes.
 #[track_caller]
-pub unsafe fn tile_store(t: crate::Tile2d, x: i32, y: i32, src: *const u8) {
+pub unsafe fn tile_store(t: crate::TensorBox, at: [i32; 3], src: *const u8) {
     let loc = here();
     // SAFETY: forwarded from the caller.
-    block_on(|core, me| unsafe { core.tile_store(me, t, (x, y), src, loc) });
+    block_on(|core, me| unsafe { core.tile_store(me, t, at, src, loc) });
 }
 
 /// `cp.async.bulk.commit_group`.

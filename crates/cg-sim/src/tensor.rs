@@ -1,4 +1,4 @@
-//! The Tensor Memory Accelerator's 2-D tile copies (sm_90's
+//! The Tensor Memory Accelerator's 2-D and 3-D tile copies (sm_90's
 //! `cp.async.bulk.tensor`), as a lane sees them.
 //!
 //! * A **tile load** is a bulk copy whose source is a box of a 2-D tensor:
@@ -23,33 +23,41 @@ use crate::SimError;
 use crate::report::Report;
 use crate::state::{Core, Loc, Step};
 
-/// A 2-D tensor (row-major, rows `pitch` bytes apart) and the box its tile
-/// copies move: `bw × bh` elements of `elem` bytes, laid out in shared
-/// memory by `swizzle` (the dense box's 16-byte chunks permuted).
+/// A tensor of up to three dimensions (row-major: rows `pitch` bytes
+/// apart, planes `plane` bytes apart; a 2-D tensor has one plane) and the
+/// box its tile copies move: `bw × bh × bd` elements of `elem` bytes, laid
+/// out in shared memory by `swizzle` (the dense box's 16-byte chunks
+/// permuted).
 #[derive(Clone, Copy, Debug)]
-pub struct Tile2d {
-    /// Address of element `(0, 0)`.
+pub struct TensorBox {
+    /// Address of element `(0, 0, 0)`.
     pub base: usize,
     /// Elements per row.
     pub width: u32,
-    /// Rows.
+    /// Rows per plane.
     pub height: u32,
+    /// Planes (1 for a 2-D tensor).
+    pub depth: u32,
     /// Bytes from one row to the next.
     pub pitch: usize,
+    /// Bytes from one plane to the next (unused for one plane).
+    pub plane: usize,
     /// Bytes per element.
     pub elem: usize,
     /// The box's width, elements.
     pub bw: u32,
     /// The box's height, rows.
     pub bh: u32,
+    /// The box's depth, planes (1 for a 2-D box).
+    pub bd: u32,
     /// The box's layout in shared memory.
     pub swizzle: cg_isa::Swizzle,
 }
 
-impl Tile2d {
+impl TensorBox {
     /// Bytes of the box in shared memory (dense, row-major).
     pub fn box_bytes(&self) -> usize {
-        self.bw as usize * self.bh as usize * self.elem
+        self.bw as usize * self.bh as usize * self.bd as usize * self.elem
     }
 
     /// The box's bytes as they lie in shared memory, from the dense box
@@ -65,12 +73,12 @@ impl Tile2d {
         out
     }
 
-    /// The box at `(x, y)` as it lands in shared memory: the tensor's
-    /// elements inside it, zeros outside, laid out by the swizzle. The
-    /// tensor must be readable (the tile copies' contract).
-    fn read_box(&self, c: &mut Core, x: i32, y: i32) -> Vec<u8> {
+    /// The box at `at` as it lands in shared memory: the tensor's elements
+    /// inside it, zeros outside, laid out by the swizzle. The tensor must
+    /// be readable (the tile copies' contract).
+    fn read_box(&self, c: &mut Core, at: [i32; 3]) -> Vec<u8> {
         let mut data = vec![0u8; self.box_bytes()];
-        for (off, src, n) in self.runs(x, y) {
+        for (off, src, n) in self.runs(at) {
             // SAFETY: the run lies inside the tensor (`runs`), readable by
             // the tile copies' contract; `data` has the box's bytes.
             unsafe { c.read_global(src as *const u8, &mut data[off..off + n]) };
@@ -78,19 +86,23 @@ impl Tile2d {
         self.swizzled(&data)
     }
 
-    /// The parts of the box at `(x, y)` inside the tensor: per box row,
+    /// The parts of the box at `[x, y, z]` inside the tensor: per box row,
     /// (byte offset in the box, global address, bytes).
-    fn runs(&self, x: i32, y: i32) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
-        let (x, y) = (x as i64, y as i64);
+    fn runs(&self, [x, y, z]: [i32; 3]) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
+        let (x, y, z) = (x as i64, y as i64, z as i64);
         let c0 = x.max(0);
         let c1 = (x + self.bw as i64).min(self.width as i64);
-        (0..self.bh as i64).filter_map(move |r| {
-            let row = y + r;
-            if row < 0 || row >= self.height as i64 || c0 >= c1 {
+        let rows = self.bh as i64;
+        (0..self.bd as i64 * rows).filter_map(move |k| {
+            let (p, r) = (z + k / rows, y + k % rows);
+            if p < 0 || p >= self.depth as i64 || r < 0 || r >= self.height as i64 || c0 >= c1 {
                 return None;
             }
-            let off = (r * self.bw as i64 + (c0 - x)) as usize * self.elem;
-            let addr = self.base + row as usize * self.pitch + c0 as usize * self.elem;
+            let off = (k * self.bw as i64 + (c0 - x)) as usize * self.elem;
+            let addr = self.base
+                + p as usize * self.plane
+                + r as usize * self.pitch
+                + c0 as usize * self.elem;
             Some((off, addr, (c1 - c0) as usize * self.elem))
         })
     }
@@ -107,7 +119,7 @@ pub(crate) struct Reading {
 }
 
 impl Core {
-    /// The tile load of the box at `(x, y)` of `t` into shared `dst` by
+    /// The tile load of the box at `at` of `t` into shared `dst` by
     /// lane `me`, completing its bytes on the mbarrier at `bar`, then one
     /// arrival on it expecting them (`arrive.expect_tx`).
     ///
@@ -118,14 +130,14 @@ impl Core {
         &mut self,
         me: u32,
         dst: *mut u8,
-        t: Tile2d,
-        (x, y): (i32, i32),
+        t: TensorBox,
+        at: [i32; 3],
         bar: usize,
         loc: Loc,
     ) -> Step {
         let len = t.box_bytes();
         let fill = |c: &mut Core| {
-            for (_, src, n) in t.runs(x, y) {
+            for (_, src, n) in t.runs(at) {
                 if !c.tile_access(me, src, n, false, loc) {
                     return None;
                 }
@@ -133,13 +145,13 @@ impl Core {
             if !c.tile_access(me, dst as usize, len, true, loc) {
                 return None;
             }
-            Some((t.base, t.read_box(c, x, y)))
+            Some((t.base, t.read_box(c, at)))
         };
         // SAFETY: forwarded from the caller.
         unsafe { self.bulk_arrive(me, dst, len, (bar, loc), "tensor tile load", fill) }
     }
 
-    /// The tile load of the box at `(x, y)` of `t` into `dst`'s offset in
+    /// The tile load of the box at `at` of `t` into `dst`'s offset in
     /// the blocks of `me`'s cluster named by `mask`, each completing on the
     /// mbarrier at `bar`'s offset there, with no arrival
     /// (`.multicast::cluster`).
@@ -151,14 +163,14 @@ impl Core {
         &mut self,
         me: u32,
         dst: *mut u8,
-        t: Tile2d,
-        (x, y): (i32, i32),
+        t: TensorBox,
+        at: [i32; 3],
         (bar, mask): (usize, u16),
         loc: Loc,
     ) -> Step {
         let len = t.box_bytes();
         let fill = |c: &mut Core, dsts: &[usize]| {
-            for (_, src, n) in t.runs(x, y) {
+            for (_, src, n) in t.runs(at) {
                 if !c.tile_access(me, src, n, false, loc) {
                     return None;
                 }
@@ -168,13 +180,13 @@ impl Core {
                     return None;
                 }
             }
-            Some((t.base, t.read_box(c, x, y)))
+            Some((t.base, t.read_box(c, at)))
         };
         // SAFETY: forwarded from the caller.
         unsafe { self.bulk_multicast(me, dst, len, (bar, mask, loc), "tensor tile load", fill) }
     }
 
-    /// The tile store of shared `src` into the box at `(x, y)` of `t` by
+    /// The tile store of shared `src` into the box at `at` of `t` by
     /// lane `me`, in its open bulk group.
     ///
     /// # Safety
@@ -183,8 +195,8 @@ impl Core {
     pub unsafe fn tile_store(
         &mut self,
         me: u32,
-        t: Tile2d,
-        (x, y): (i32, i32),
+        t: TensorBox,
+        at: [i32; 3],
         src: *const u8,
         loc: Loc,
     ) -> Step {
@@ -202,7 +214,7 @@ impl Core {
         if !self.tile_access(me, src as usize, len, false, loc) {
             return Step::Wait;
         }
-        for (_, dst, n) in t.runs(x, y) {
+        for (_, dst, n) in t.runs(at) {
             if !self.tile_access(me, dst, n, true, loc) {
                 return Step::Wait;
             }
@@ -210,7 +222,7 @@ impl Core {
         // SAFETY: `src` is readable for the box's bytes (the caller's
         // contract).
         let dense = t.swizzled(unsafe { std::slice::from_raw_parts(src, len) });
-        for (off, dst, n) in t.runs(x, y) {
+        for (off, dst, n) in t.runs(at) {
             // SAFETY: the run lies inside the tensor, writable by the
             // caller's contract.
             unsafe { self.write_global(dst as *mut u8, &dense[off..off + n]) };

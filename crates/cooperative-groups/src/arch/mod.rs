@@ -183,24 +183,45 @@ pub const HAS_ELECT: bool = cfg!(any(not(target_arch = "nvptx64"), target_featur
 /// (`group::barrier`); below sm_80 it is a pair of flags.
 pub const HAS_MBARRIER: bool = cfg!(any(not(target_arch = "nvptx64"), target_feature = "sm_80"));
 
-/// A 2-D tensor as the tile copies see it (`crate::tma`): on the GPU the
-/// device address of its 128-byte tensor map (built by the driver and
-/// uploaded before the launch); on the simulator, which has no copy
-/// engine, the tensor itself. Both backends get the whole descriptor and
-/// read what they need.
+/// A tensor of two or three dimensions as the tile copies see it
+/// (`crate::tma`): on the GPU the generic address of its 128-byte tensor
+/// map (read in place in parameter space); on the simulator, which has no
+/// copy engine, the tensor itself. Both backends get the whole descriptor
+/// and read what they need.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct TensorDesc {
-    /// Generic address of the tensor map in global memory (GPU).
+    /// Generic address of the tensor map (GPU).
     pub map: u64,
-    /// Address of element `(0, 0)`.
+    /// Address of element `(0, 0, 0)`.
     pub base: u64,
     /// Elements per row.
     pub width: u32,
-    /// Rows.
+    /// Rows per plane.
     pub height: u32,
     /// Bytes from one row to the next.
     pub pitch: u64,
+    /// Bytes from one plane to the next (3-D).
+    pub plane: u64,
+    /// Planes (1 for a 2-D tensor).
+    pub depth: u32,
+}
+
+/// A tile copy's box as the simulator needs it (the GPU reads the same
+/// from the map): `bw × bh × bd` elements of `elem` bytes (`bd` 1 in 2-D),
+/// laid out by `swizzle`.
+#[derive(Clone, Copy, Debug)]
+pub struct BoxShape {
+    /// Elements per box row.
+    pub bw: u32,
+    /// Rows per box plane.
+    pub bh: u32,
+    /// Planes (1 in 2-D).
+    pub bd: u32,
+    /// Bytes per element.
+    pub elem: u32,
+    /// The layout in shared memory.
+    pub swizzle: cg_isa::Swizzle,
 }
 
 /// Bytes per warp in the library's per-block collective scratch

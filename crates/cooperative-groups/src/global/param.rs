@@ -62,6 +62,25 @@ unsafe impl<T: Pod, const BW: u32, const BH: u32, L: crate::tma::TileLayout> Ker
     }
 }
 
+// SAFETY: as the 2-D maps.
+unsafe impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: crate::tma::TileLayout>
+    KernelParam for crate::tma::TensorMap3d<T, BW, BH, BD, L>
+{
+    #[inline(always)]
+    fn at_entry(self, param: impl FnOnce() -> u64) -> Self {
+        self.in_place(param)
+    }
+}
+// SAFETY: as above.
+unsafe impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: crate::tma::TileLayout>
+    KernelParam for crate::tma::TensorMap3dMut<T, BW, BH, BD, L>
+{
+    #[inline(always)]
+    fn at_entry(self, param: impl FnOnce() -> u64) -> Self {
+        self.in_place(param)
+    }
+}
+
 /// A parameter with which a kernel needs no promise from its launcher: a
 /// kernel whose parameters are all `SafeParam` is a safe function, and
 /// `cg-runtime` launches it with a safe call that takes the runtime's
@@ -142,6 +161,18 @@ unsafe impl<T: Pod, const BW: u32, const BH: u32, L: crate::tma::TileLayout> Saf
 // keeping each box to one block.
 unsafe impl<T: Pod, const BW: u32, const BH: u32, L: crate::tma::TileLayout> SafeParam
     for crate::tma::TensorMap2dMut<T, BW, BH, L>
+{
+    const SERIAL: bool = !T::PADDING_FREE;
+}
+// SAFETY: as the 2-D read-only map: loads bounds-checked by the copy engine.
+unsafe impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: crate::tma::TileLayout>
+    SafeParam for crate::tma::TensorMap3d<T, BW, BH, BD, L>
+{
+    const SERIAL: bool = !T::PADDING_FREE;
+}
+// SAFETY: as the 2-D writable map: its stores are `unsafe`.
+unsafe impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: crate::tma::TileLayout>
+    SafeParam for crate::tma::TensorMap3dMut<T, BW, BH, BD, L>
 {
     const SERIAL: bool = !T::PADDING_FREE;
 }

@@ -93,11 +93,13 @@ use crate::Pod;
 use crate::arch;
 
 mod layout;
+mod volume;
 #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
 use crate::mbarrier::{ArrivalToken, Mbarrier};
 #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
 use crate::{SharedSlice, ThreadBlock};
 pub use layout::{Dense, Swizzle32B, Swizzle64B, Swizzle128B, TileLayout};
+pub use volume::{TensorMap3d, TensorMap3dMut, TensorTiles3d, TensorTilesMut3d};
 
 /// The largest box side the copy engine takes.
 pub const MAX_BOX: u32 = 256;
@@ -166,6 +168,14 @@ macro_rules! map_common {
             /// The alignment, in bytes, the box's shared tile needs: 128,
             /// or the swizzle's period.
             pub const TILE_ALIGN: usize = L::SWIZZLE.align();
+            /// The box for the arch layer.
+            pub(crate) const SHAPE: arch::BoxShape = arch::BoxShape {
+                bw: BW,
+                bh: BH,
+                bd: 1,
+                elem: core::mem::size_of::<T>() as u32,
+                swizzle: L::SWIZZLE,
+            };
 
             /// Where element `(x, y)` of the box (`x < BW`, `y < BH`) lies
             /// in its shared tile, in elements: `y · BW + x` for
@@ -211,6 +221,8 @@ macro_rules! map_common {
                         width,
                         height,
                         pitch: (pitch * core::mem::size_of::<T>()) as u64,
+                        plane: 0,
+                        depth: 1,
                     },
                     _t: PhantomData,
                 }
@@ -382,16 +394,12 @@ impl Mbarrier {
         // phase's transaction count gains and loses exactly the box's
         // bytes, in range by the caller's contract.
         let state = unsafe {
-            arch::tensor_load_2d_arrive(
+            arch::tensor_load_arrive::<2>(
                 self.addr(),
                 dst.as_ptr().cast(),
                 &tiles.desc,
-                x,
-                y,
-                BW,
-                BH,
-                core::mem::size_of::<T>() as u32,
-                L::SWIZZLE,
+                [x, y, 0],
+                TensorMap2d::<T, BW, BH, L>::SHAPE,
             )
         };
         self.token(state)
@@ -484,17 +492,13 @@ impl Mbarrier {
         // every block of the cluster: the kernel's layout); the caller's
         // contract covers every receiving block's barrier, phase and tile.
         unsafe {
-            arch::tensor_load_2d_multicast(
+            arch::tensor_load_multicast(
                 self.addr(),
                 dst.as_ptr().cast(),
                 &tiles.desc,
-                x,
-                y,
+                [x, y, 0],
                 blocks,
-                BW,
-                BH,
-                core::mem::size_of::<T>() as u32,
-                L::SWIZZLE,
+                TensorMap2d::<T, BW, BH, L>::SHAPE,
             )
         }
     }
@@ -570,15 +574,11 @@ impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> TensorTilesMut<'_, T, 
             // the block before the barrier and fenced for the async proxy;
             // the caller's contract keeps the box and `src` to this store.
             unsafe {
-                arch::tensor_store_2d(
+                arch::tensor_store::<2>(
                     &self.desc,
-                    x,
-                    y,
+                    [x, y, 0],
                     src.as_ptr().cast(),
-                    BW,
-                    BH,
-                    core::mem::size_of::<T>() as u32,
-                    L::SWIZZLE,
+                    TensorMap2dMut::<T, BW, BH, L>::SHAPE,
                 )
             };
             arch::bulk_commit_group();

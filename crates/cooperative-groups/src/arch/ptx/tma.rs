@@ -1,4 +1,4 @@
-//! The Tensor Memory Accelerator (sm_90): 2-D tile copies between a tensor
+//! The Tensor Memory Accelerator (sm_90): 2-D and 3-D tile copies between a tensor
 //! in global memory, described by a tensor map, and shared memory
 //! (`cp.async.bulk.tensor`), with the bulk-group and proxy fences that go
 //! with them. Each primitive is one instruction.
@@ -10,7 +10,7 @@
 use core::arch::asm;
 
 use super::SharedAddr;
-use crate::arch::TensorDesc;
+use crate::arch::{BoxShape, TensorDesc};
 
 /// `prefetch.tensormap [map]`: brings the tensor map into the copy
 /// engine's cache ahead of its first use.
@@ -24,75 +24,77 @@ pub unsafe fn tensormap_prefetch(desc: &TensorDesc) {
     unsafe { asm!("prefetch.tensormap [{0}];", in(reg64) desc.map, options(nostack)) };
 }
 
-/// One arrival on the mbarrier at `bar` expecting the box's bytes
-/// (`bw × bh` elements of `elem` bytes), then the 2-D tile copy of the box
-/// at `(x, y)` (elements) of the tensor map `desc` into this block's shared `dst`, completing those bytes
-/// on the same barrier (`cp.async.bulk.tensor.2d.shared::cluster.global.
-/// tile.mbarrier::complete_tx::bytes`). Elements outside the tensor land
-/// as zeros. The token of the arrival's phase.
+/// One arrival on the mbarrier at `bar` expecting the box's bytes, then
+/// the `R`-D tile copy (`R` 2 or 3) of the box at `at` (elements; `z`
+/// unused in 2-D) of the tensor map `desc` into this block's shared
+/// `dst`, completing those bytes on the same barrier
+/// (`cp.async.bulk.tensor.{2d,3d}.shared::cluster.global.tile.mbarrier::
+/// complete_tx::bytes`). Elements outside the tensor land as zeros. The
+/// token of the arrival's phase.
 ///
 /// # Safety
 /// `bar` must hold an initialised mbarrier whose phase expects this
-/// arrival; `desc` as in [`tensormap_prefetch`], its box `bw × bh` of
-/// `elem`-byte elements laid out by `swizzle` (the map's, which the GPU
-/// reads from the map); `dst` aligned to `swizzle.align()`, generic address of this
-/// block's shared memory valid for the box, untouched until the phase
-/// completes.
+/// arrival; `desc` as in [`tensormap_prefetch`], an `R`-D map whose box
+/// and layout are `shape` (the GPU reads them from the map); `dst`
+/// aligned to `shape.swizzle.align()`, a generic address of this block's
+/// shared memory valid for the box, untouched until the phase completes.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn tensor_load_2d_arrive(
+pub unsafe fn tensor_load_arrive<const R: u32>(
     bar: SharedAddr,
     dst: *mut u8,
     desc: &TensorDesc,
-    x: i32,
-    y: i32,
-    bw: u32,
-    bh: u32,
-    elem: u32,
-    _swizzle: cg_isa::Swizzle,
+    at: [i32; 3],
+    shape: BoxShape,
 ) -> u64 {
-    let bytes = bw * bh * elem;
+    let bytes = shape.bw * shape.bh * shape.bd * shape.elem;
     let state: u64;
     // SAFETY: the caller's contract.
     unsafe {
-        asm!(
-            "mbarrier.arrive.expect_tx.shared::cta.b64 {0}, [{1}], {6};",
-            "{{ .reg .u64 d; .reg .u32 d32; cvta.to.shared.u64 d, {2}; cvt.u32.u64 d32, d; \
-             cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes \
-             [d32], [{3}, {{{4}, {5}}}], [{1}]; }}",
-            out(reg64) state, in(reg32) bar, in(reg64) dst, in(reg64) desc.map, in(reg32) x,
-            in(reg32) y, in(reg32) bytes,
-            options(nostack)
-        )
+        if R == 2 {
+            asm!(
+                "mbarrier.arrive.expect_tx.shared::cta.b64 {0}, [{1}], {6};",
+                "{{ .reg .u64 d; .reg .u32 d32; cvta.to.shared.u64 d, {2}; cvt.u32.u64 d32, d; \
+                 cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes \
+                 [d32], [{3}, {{{4}, {5}}}], [{1}]; }}",
+                out(reg64) state, in(reg32) bar, in(reg64) dst, in(reg64) desc.map,
+                in(reg32) at[0], in(reg32) at[1], in(reg32) bytes,
+                options(nostack)
+            )
+        } else {
+            asm!(
+                "mbarrier.arrive.expect_tx.shared::cta.b64 {0}, [{1}], {7};",
+                "{{ .reg .u64 d; .reg .u32 d32; cvta.to.shared.u64 d, {2}; cvt.u32.u64 d32, d; \
+                 cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes \
+                 [d32], [{3}, {{{4}, {5}, {6}}}], [{1}]; }}",
+                out(reg64) state, in(reg32) bar, in(reg64) dst, in(reg64) desc.map,
+                in(reg32) at[0], in(reg32) at[1], in(reg32) at[2], in(reg32) bytes,
+                options(nostack)
+            )
+        }
     };
     state
 }
 
-/// The 2-D tile copy of the box at `(x, y)` of `desc` into `dst`'s offset
-/// in the shared memory of every block of the cluster whose rank is in
+/// The 2-D tile copy of the box at `at` of `desc` into `dst`'s offset in
+/// the shared memory of every block of the cluster whose rank is in
 /// `mask`, completing the box's bytes on the mbarrier at `bar`'s offset in
 /// each (`cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::
 /// complete_tx::bytes.multicast::cluster`): one read, every block of the
 /// mask served. No arrival.
 ///
 /// # Safety
-/// As [`tensor_load_2d_arrive`] for every block of `mask` (running, its
+/// As [`tensor_load_arrive`] for every block of `mask` (running, its
 /// barrier at `bar`'s offset initialised and its phase expecting the
 /// box's bytes, its copy of `dst` untouched until the phase completes),
 /// less the arrival.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn tensor_load_2d_multicast(
+pub unsafe fn tensor_load_multicast(
     bar: SharedAddr,
     dst: *mut u8,
     desc: &TensorDesc,
-    x: i32,
-    y: i32,
+    at: [i32; 3],
     mask: u16,
-    _bw: u32,
-    _bh: u32,
-    _elem: u32,
-    _swizzle: cg_isa::Swizzle,
+    _shape: BoxShape,
 ) {
     // SAFETY: the caller's contract.
     unsafe {
@@ -100,45 +102,49 @@ pub unsafe fn tensor_load_2d_multicast(
             "{{ .reg .u64 d; .reg .u32 d32; cvta.to.shared.u64 d, {1}; cvt.u32.u64 d32, d; \
              cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster \
              [d32], [{2}, {{{3}, {4}}}], [{0}], {5}; }}",
-            in(reg32) bar, in(reg64) dst, in(reg64) desc.map, in(reg32) x, in(reg32) y,
+            in(reg32) bar, in(reg64) dst, in(reg64) desc.map, in(reg32) at[0], in(reg32) at[1],
             in(reg16) mask,
             options(nostack)
         )
     };
 }
 
-/// The 2-D tile store of this block's shared `src` into the box at
-/// `(x, y)` of the tensor map `desc` (`cp.async.bulk.tensor.2d.global.
-/// shared::cta.tile.bulk_group`; elements outside the tensor are not
-/// written), in this thread's current bulk group.
+/// The `R`-D tile store (`R` 2 or 3) of this block's shared `src` into the
+/// box at `at` of the tensor map `desc` (`cp.async.bulk.tensor.{2d,3d}.
+/// global.shared::cta.tile.bulk_group`; elements outside the tensor are
+/// not written), in this thread's current bulk group.
 ///
 /// # Safety
-/// `desc` as in [`tensormap_prefetch`], of writable memory, its box
-/// `bw × bh` of `elem`-byte elements laid out by `swizzle`; `src` a
-/// generic address aligned to `swizzle.align()`
-/// address of this block's shared memory holding the box, its
-/// generic-proxy writes fenced ([`fence_proxy_async_shared`]) and not
-/// written again until the group's reads complete.
+/// `desc` as in [`tensormap_prefetch`], an `R`-D map of writable memory
+/// whose box and layout are `shape`; `src` a generic address of this
+/// block's shared memory aligned to `shape.swizzle.align()` holding the
+/// box, its generic-proxy writes fenced ([`fence_proxy_async_shared`])
+/// and not written again until the group's reads complete.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn tensor_store_2d(
+pub unsafe fn tensor_store<const R: u32>(
     desc: &TensorDesc,
-    x: i32,
-    y: i32,
+    at: [i32; 3],
     src: *const u8,
-    _bw: u32,
-    _bh: u32,
-    _elem: u32,
-    _swizzle: cg_isa::Swizzle,
+    _shape: BoxShape,
 ) {
     // SAFETY: the caller's contract.
     unsafe {
-        asm!(
-            "{{ .reg .u64 s; .reg .u32 s32; cvta.to.shared.u64 s, {3}; cvt.u32.u64 s32, s; \
-             cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [{0}, {{{1}, {2}}}], [s32]; }}",
-            in(reg64) desc.map, in(reg32) x, in(reg32) y, in(reg64) src,
-            options(nostack)
-        )
+        if R == 2 {
+            asm!(
+                "{{ .reg .u64 s; .reg .u32 s32; cvta.to.shared.u64 s, {3}; cvt.u32.u64 s32, s; \
+                 cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [{0}, {{{1}, {2}}}], [s32]; }}",
+                in(reg64) desc.map, in(reg32) at[0], in(reg32) at[1], in(reg64) src,
+                options(nostack)
+            )
+        } else {
+            asm!(
+                "{{ .reg .u64 s; .reg .u32 s32; cvta.to.shared.u64 s, {4}; cvt.u32.u64 s32, s; \
+                 cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group [{0}, {{{1}, {2}, {3}}}], [s32]; }}",
+                in(reg64) desc.map, in(reg32) at[0], in(reg32) at[1], in(reg32) at[2],
+                in(reg64) src,
+                options(nostack)
+            )
+        }
     };
 }
 

@@ -5,24 +5,21 @@
 use cg_sim::lane;
 
 use super::SharedAddr;
-use crate::arch::TensorDesc;
+use crate::arch::{BoxShape, TensorDesc};
 
-fn tile(
-    desc: &TensorDesc,
-    bw: u32,
-    bh: u32,
-    elem: u32,
-    swizzle: cg_isa::Swizzle,
-) -> cg_sim::Tile2d {
-    cg_sim::Tile2d {
+fn tile(desc: &TensorDesc, shape: BoxShape) -> cg_sim::TensorBox {
+    cg_sim::TensorBox {
         base: desc.base as usize,
         width: desc.width,
         height: desc.height,
+        depth: desc.depth,
         pitch: desc.pitch as usize,
-        elem: elem as usize,
-        bw,
-        bh,
-        swizzle,
+        plane: desc.plane as usize,
+        elem: shape.elem as usize,
+        bw: shape.bw,
+        bh: shape.bh,
+        bd: shape.bd,
+        swizzle: shape.swizzle,
     }
 }
 
@@ -39,20 +36,15 @@ pub unsafe fn tensormap_prefetch(_desc: &TensorDesc) {}
 /// As on the GPU (the simulator reports a destination still in flight).
 #[track_caller]
 #[inline]
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn tensor_load_2d_arrive(
+pub unsafe fn tensor_load_arrive<const R: u32>(
     bar: SharedAddr,
     dst: *mut u8,
     desc: &TensorDesc,
-    x: i32,
-    y: i32,
-    bw: u32,
-    bh: u32,
-    elem: u32,
-    swizzle: cg_isa::Swizzle,
+    at: [i32; 3],
+    shape: BoxShape,
 ) -> u64 {
     // SAFETY: forwarded from the caller.
-    unsafe { lane::tile_load_arrive(dst, tile(desc, bw, bh, elem, swizzle), x, y, bar) }
+    unsafe { lane::tile_load_arrive(dst, tile(desc, shape), at, bar) }
 }
 
 /// The multicast tile load: the simulator's, to each block of `mask`.
@@ -62,21 +54,16 @@ pub unsafe fn tensor_load_2d_arrive(
 /// barrier or a destination still in flight).
 #[track_caller]
 #[inline]
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn tensor_load_2d_multicast(
+pub unsafe fn tensor_load_multicast(
     bar: SharedAddr,
     dst: *mut u8,
     desc: &TensorDesc,
-    x: i32,
-    y: i32,
+    at: [i32; 3],
     mask: u16,
-    bw: u32,
-    bh: u32,
-    elem: u32,
-    swizzle: cg_isa::Swizzle,
+    shape: BoxShape,
 ) {
     // SAFETY: forwarded from the caller.
-    unsafe { lane::tile_load_multicast(dst, tile(desc, bw, bh, elem, swizzle), x, y, bar, mask) }
+    unsafe { lane::tile_load_multicast(dst, tile(desc, shape), at, bar, mask) }
 }
 
 /// The tile store, in this lane's open bulk group.
@@ -85,19 +72,14 @@ pub unsafe fn tensor_load_2d_multicast(
 /// As on the GPU (the simulator reports a source rewritten too early).
 #[track_caller]
 #[inline]
-#[allow(clippy::too_many_arguments)]
-pub unsafe fn tensor_store_2d(
+pub unsafe fn tensor_store<const R: u32>(
     desc: &TensorDesc,
-    x: i32,
-    y: i32,
+    at: [i32; 3],
     src: *const u8,
-    bw: u32,
-    bh: u32,
-    elem: u32,
-    swizzle: cg_isa::Swizzle,
+    shape: BoxShape,
 ) {
     // SAFETY: forwarded from the caller.
-    unsafe { lane::tile_store(tile(desc, bw, bh, elem, swizzle), x, y, src) }
+    unsafe { lane::tile_store(tile(desc, shape), at, src) }
 }
 
 /// The bulk store: the simulator's tile store of one row.
@@ -107,18 +89,21 @@ pub unsafe fn tensor_store_2d(
 #[track_caller]
 #[inline]
 pub unsafe fn bulk_store(dst: *mut u8, src: *const u8, bytes: u32) {
-    let row = cg_sim::Tile2d {
+    let row = cg_sim::TensorBox {
         base: dst as usize,
         width: bytes,
         height: 1,
+        depth: 1,
         pitch: bytes as usize,
+        plane: bytes as usize,
         elem: 1,
         bw: bytes,
         bh: 1,
+        bd: 1,
         swizzle: cg_isa::Swizzle::None,
     };
     // SAFETY: forwarded from the caller.
-    unsafe { lane::tile_store(row, 0, 0, src) }
+    unsafe { lane::tile_store(row, [0; 3], src) }
 }
 
 /// `cp.async.bulk.commit_group`.

@@ -6,6 +6,9 @@
 
 extern crate std;
 
+mod volume;
+pub use volume::{Volume, tensor_map_3d, tensor_map_3d_mut, tensor_map_span_3d};
+
 use std::format;
 use std::string::String;
 use std::vec::Vec;

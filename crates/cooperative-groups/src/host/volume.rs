@@ -1,0 +1,157 @@
+//! 3-D tensors on the host: [`Volume`] for a simulator launch's
+//! [`TensorMap3d`](crate::tma::TensorMap3d) parameters, and the driver's
+//! rules for 3-D maps ([`tensor_map_span_3d`]), which `cg-runtime` checks
+//! the same way.
+
+extern crate std;
+
+use std::format;
+use std::string::String;
+
+use super::{HostArg, Target, host_memory, region, tensor_map_span};
+use crate::Pod;
+use crate::tma::{TensorMap3d, TensorMap3dMut, TileLayout};
+
+/// A host slice seen as a 3-D tensor: `depth` planes of `height` rows of
+/// `width` elements, rows `pitch` and planes `plane` elements apart.
+pub struct Volume<R> {
+    data: R,
+    dims: (usize, usize, usize),
+    pitch: usize,
+    plane: usize,
+}
+
+impl<R> Volume<R> {
+    /// `data` as `dims = (width, height, depth)`, rows `pitch` and planes
+    /// `plane` elements apart.
+    pub fn new(data: R, dims: (usize, usize, usize), pitch: usize, plane: usize) -> Volume<R> {
+        Volume {
+            data,
+            dims,
+            pitch,
+            plane,
+        }
+    }
+}
+
+/// The elements a `width × height × depth` tensor of `T` (rows `pitch`,
+/// planes `plane` elements apart) from address `base` in a buffer of
+/// `len` elements spans — or why it cannot have a 3-D tensor map with a
+/// `BW × BH × BD` box: the 2-D rules for each plane
+/// ([`tensor_map_span`](super::tensor_map_span)), planes a multiple of 16
+/// bytes apart (below 2^40) and not overlapping, the depth in `1..=2^32`.
+pub fn tensor_map_span_3d<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>(
+    base: usize,
+    (width, height, depth): (usize, usize, usize),
+    pitch: usize,
+    plane: usize,
+    len: usize,
+) -> Result<usize, String> {
+    let _ = TensorMap3d::<T, BW, BH, BD, L>::BOX_BYTES;
+    let elem = core::mem::size_of::<T>();
+    if depth == 0 || depth > 1 << 32 {
+        return Err(format!(
+            "a tensor map's sides are 1..=2^32 elements (got a depth of {depth})"
+        ));
+    }
+    if !(plane * elem).is_multiple_of(16) || (plane * elem) as u64 >= 1 << 40 {
+        return Err(format!(
+            "a tensor map's planes must be a multiple of 16 bytes apart, below 2^40 (the plane \
+             stride is {plane} elements, {} bytes)",
+            plane * elem
+        ));
+    }
+    if plane < pitch * (height - height.min(1)) + width {
+        return Err(format!(
+            "a plane stride of {plane} elements is less than a plane's {} elements",
+            pitch * (height - height.min(1)) + width
+        ));
+    }
+    // The first plane, as a 2-D tensor in what the buffer holds past the
+    // other planes.
+    let rest = plane * (depth - 1);
+    let first =
+        tensor_map_span::<T, BW, BH, L>(base, width, height, pitch, len.saturating_sub(rest))
+            .map_err(|e| {
+                if len < rest {
+                    format!(
+                        "a {width} × {height} × {depth} tensor spans more than the {len} elements"
+                    )
+                } else {
+                    e
+                }
+            })?;
+    Ok(rest + first)
+}
+
+/// A 3-D tensor map of the host volume `v` with a `BW × BH × BD` box, for
+/// a kernel run on the simulator with `cg_sim::launch` (the volume must
+/// outlive the launch). [`run`](super::run) takes `Volume<&[T]>` for a
+/// `TensorMap3d` parameter itself.
+pub fn tensor_map_3d<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>(
+    v: Volume<&[T]>,
+) -> Result<TensorMap3d<T, BW, BH, BD, L>, String> {
+    let mut to = Target::sim();
+    v.into_param("", &mut to)
+}
+
+/// A writable 3-D tensor map of the host volume `v`, as [`tensor_map_3d`].
+pub fn tensor_map_3d_mut<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>(
+    v: Volume<&mut [T]>,
+) -> Result<TensorMap3dMut<T, BW, BH, BD, L>, String> {
+    let mut to = Target::sim();
+    v.into_param("", &mut to)
+}
+
+impl<R> Volume<R> {
+    /// Checks the volume at `p` (of `len` elements) and registers it as the
+    /// launch's region `name`.
+    fn register<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>(
+        &self,
+        name: &'static str,
+        to: &mut Target,
+        (p, len): (*const T, usize),
+        writable: bool,
+    ) -> Result<(u32, u32, u32), String> {
+        host_memory(name, to)?;
+        let span = tensor_map_span_3d::<T, BW, BH, BD, L>(
+            p as usize, self.dims, self.pitch, self.plane, len,
+        )
+        .map_err(|e| format!("`{name}`: {e}"))?;
+        to.regions.push(region(name, p, span, writable));
+        let (w, h, d) = self.dims;
+        Ok((w as u32, h as u32, d as u32))
+    }
+}
+
+impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>
+    HostArg<TensorMap3d<T, BW, BH, BD, L>> for Volume<&[T]>
+{
+    fn into_param(
+        self,
+        name: &'static str,
+        to: &mut Target,
+    ) -> Result<TensorMap3d<T, BW, BH, BD, L>, String> {
+        let p = self.data.as_ptr();
+        let dims = self.register::<T, BW, BH, BD, L>(name, to, (p, self.data.len()), false)?;
+        // SAFETY: the simulator's map (no device map) of a tensor inside a
+        // shared borrow held for the launch.
+        Ok(unsafe { TensorMap3d::from_raw_parts([0; 16], p, dims, self.pitch, self.plane) })
+    }
+}
+
+impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>
+    HostArg<TensorMap3dMut<T, BW, BH, BD, L>> for Volume<&mut [T]>
+{
+    fn into_param(
+        self,
+        name: &'static str,
+        to: &mut Target,
+    ) -> Result<TensorMap3dMut<T, BW, BH, BD, L>, String> {
+        let p = self.data.as_ptr();
+        let dims = self.register::<T, BW, BH, BD, L>(name, to, (p, self.data.len()), true)?;
+        // SAFETY: the simulator's map of a tensor inside an exclusive
+        // borrow held for the launch.
+        Ok(unsafe { TensorMap3dMut::from_raw_parts([0; 16], p, dims, self.pitch, self.plane) })
+    }
+}
