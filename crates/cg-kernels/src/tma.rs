@@ -367,20 +367,20 @@ pub fn tma_swizzle_probe(
     }
 }
 
-/// Words each thread of [`tma_volume_probe`] writes (of its 512: the two
-/// tiles' 384 + 96, then zeros).
-pub const VOLUME_PROBE_WORDS: usize = 4;
+/// Words each thread of [`tma_volume_probe`] writes: the two tiles' 512 +
+/// 96, then zeros.
+pub const VOLUME_PROBE_WORDS: usize = 5;
 /// The 3-D probe's maps: a swizzled box, a dense one, and the volume the
 /// dense tile is stored into; then the raw tiles' output.
 pub type VolumeProbeArgs = (
-    TensorMap3d<u32, 32, 4, 3, Swizzle128B>,
+    TensorMap3d<u32, 32, 4, 4, Swizzle128B>,
     TensorMap3d<u32, 8, 4, 3>,
     TensorMap3dMut<u32, 8, 4, 3>,
     OwnedSlice<u32, Chunked<VOLUME_PROBE_WORDS>>,
 );
 
 /// 3-D tensor copies as the copy engine does them: one block of
-/// [`PROBE_BLOCK`] threads loads the 32 × 4 × 3 box at `(4, 2, 1)` of `a`
+/// [`PROBE_BLOCK`] threads loads the 32 × 4 × 4 box at `(4, 2, 1)` of `a`
 /// (128-byte swizzle) and the 8 × 4 × 3 box at `(-2, 1, 3)` of `b` (dense,
 /// partly outside the tensor: zeros there), writes both tiles out raw,
 /// and stores the second into `out` at `(6, 3, 3)` (partly outside it:
@@ -389,7 +389,7 @@ pub type VolumeProbeArgs = (
 /// `out`.
 #[kernel]
 pub fn tma_volume_probe(
-    a: TensorMap3d<u32, 32, 4, 3, Swizzle128B>,
+    a: TensorMap3d<u32, 32, 4, 4, Swizzle128B>,
     b: TensorMap3d<u32, 8, 4, 3>,
     out: TensorMap3dMut<u32, 8, 4, 3>,
     raw: OwnedSlice<u32, Chunked<VOLUME_PROBE_WORDS>>,
@@ -398,10 +398,10 @@ pub fn tma_volume_probe(
     {
         let block = this_thread_block().with_threads::<PROBE_BLOCK>();
         let full = cooperative_groups::mbarrier!(&block, 2);
-        let sw = cooperative_groups::shared_array!(u32; 384, align 1024);
+        let sw = cooperative_groups::shared_array!(u32; 512, align 1024);
         let dense = cooperative_groups::shared_array!(u32; 96, align 128);
         if block.thread_rank() == 0 {
-            // SAFETY: two copies (1.9 KiB) in flight on the phase, each one
+            // SAFETY: two copies (2.4 KiB) in flight on the phase, each one
             // of its two arrivals.
             unsafe {
                 full.arrive_copy_tile_3d(sw.as_slice(), &a.tiles(), 4, 2, 1)
@@ -415,8 +415,8 @@ pub fn tma_volume_probe(
         for j in 0..VOLUME_PROBE_WORDS {
             let k = block.thread_rank() as usize * VOLUME_PROBE_WORDS + j;
             let v = match k {
-                0..384 => sw.load(k),
-                384..480 => dense.load(k - 384),
+                0..512 => sw.load(k),
+                512..608 => dense.load(k - 512),
                 _ => 0,
             };
             mine.store(j, v);

@@ -631,7 +631,7 @@ fn volume_probe(backend: &Backend) -> Result<(Vec<u32>, Vec<u32>)> {
     let (ow, oh, od) = VOLUME_OUT;
     let mut out_buf = backend.upload(&vec![u32::MAX; ow * oh * od])?;
     let mut raw = backend.alloc::<u32>(PROBE_BLOCK as usize * VOLUME_PROBE_WORDS)?;
-    let a: TensorMap3<'_, u32, 32, 4, 3, Swizzle128B> =
+    let a: TensorMap3<'_, u32, 32, 4, 4, Swizzle128B> =
         backend.tensor_map_3d(&src, VOLUME_SRC, w, w * h)?;
     let b: TensorMap3<'_, u32, 8, 4, 3> = backend.tensor_map_3d(&src, VOLUME_SRC, w, w * h)?;
     {
@@ -800,29 +800,27 @@ mod tests {
                 0
             }
         };
-        for z in 0..3 {
+        for z in 0..4 {
             for y in 0..4 {
                 for x in 0..32 {
                     let row = y + 4 * z;
                     let chunk = (x / 4) ^ (row % 8);
                     let got = raw[row * 32 + chunk * 4 + x % 4];
-                    assert_eq!(
-                        got,
-                        at(4 + x as i64, 2 + y as i64, 1 + z as i64),
-                        "swizzled ({x}, {y}, {z})"
-                    );
-                }
-                for x in 0..8 {
-                    let got = raw[384 + (z * 4 + y) * 8 + x];
-                    assert_eq!(
-                        got,
-                        at(x as i64 - 2, 1 + y as i64, 3 + z as i64),
-                        "dense ({x}, {y}, {z})"
-                    );
+                    let want = at(4 + x as i64, 2 + y as i64, 1 + z as i64);
+                    assert_eq!(got, want, "swizzled ({x}, {y}, {z})");
                 }
             }
         }
-        assert!(raw[480..].iter().all(|&v| v == 0));
+        for z in 0..3 {
+            for y in 0..4 {
+                for x in 0..8 {
+                    let got = raw[512 + (z * 4 + y) * 8 + x];
+                    let want = at(x as i64 - 2, 1 + y as i64, 3 + z as i64);
+                    assert_eq!(got, want, "dense ({x}, {y}, {z})");
+                }
+            }
+        }
+        assert!(raw[608..].iter().all(|&v| v == 0));
         let (ow, oh, od) = VOLUME_OUT;
         for z in 0..od {
             for y in 0..oh {
