@@ -108,7 +108,7 @@
 //! | a `shfl` source rank | `int` | `u32` (`u32::MAX` is CUDA's `-1`: same bits, same result) | ranks are never negative elsewhere in the API |
 //! | what a shuffle moves | any trivially copyable type | [`ShflValue`]: plain data without padding or invalid bit patterns | a safe function must not hand out padding or forged values |
 //! | a tensor tile store | one thread's `cp.async.bulk.tensor` after the user's `fence.proxy.async` and `__syncthreads()` | [`TensorTilesMut::store_tile`](tma::TensorTilesMut::store_tile): a block collective doing all three, and waiting for the earlier stores' reads | the fence and the barrier cannot be forgotten, nor a source reused while the copy engine reads it |
-//! | a tensor map | `CUtensorMap` of any shape, `void*` coordinates | [`TensorMap2d<T, BW, BH, L>`](tma::TensorMap2d): element type, box and tile layout (dense or a 32/64/128-byte swizzle) in the type; 2-D | the shared tile's size, alignment and transaction bytes follow from the type, and [`tile_index`](tma::TensorMap2d::tile_index) finds an element in any layout |
+//! | a tensor map | `CUtensorMap` of any shape, `void*` coordinates | [`TensorMap2d<T, BW, BH, L>`](tma::TensorMap2d): element type, box and tile layout (dense or a 32/64/128-byte swizzle) in the type; 2-D and 3-D ([`TensorMap3d`](tma::TensorMap3d)) | the shared tile's size, alignment and transaction bytes follow from the type, [`tile_index`](tma::TensorMap2d::tile_index) finds an element in any layout, and an x coordinate the copy engine would reject (not a multiple of 16 bytes) is a checked error instead of an illegal-instruction fault |
 //!
 //! ## Named barriers
 //!

@@ -1,4 +1,5 @@
-//! The Tensor Memory Accelerator (sm_90): whole 2-D tiles copied between a
+//! The Tensor Memory Accelerator (sm_90): whole 2-D and 3-D tiles
+//! ([`TensorMap3d`]) copied between a
 //! tensor in global memory and shared memory by the copy engine, with no
 //! thread moving the data — CUDA's `cp.async.bulk.tensor` with a tensor map
 //! (`cuTensorMapEncodeTiled`), as `cuda::ptx`/CUTLASS use it.
@@ -79,8 +80,10 @@
 //! 16 bytes — exactly the swizzle's width when swizzled —, `BW` and `BH`
 //! in `1..=256`: errors when the program is built). The shared side must
 //! be aligned as the layout needs (128 bytes dense: `shared_array!(T; N,
-//! align 128)`; 256, 512 or 1024 bytes swizzled) and hold the box: a
-//! panic on the simulator, a trap on the GPU. The map's tensor
+//! align 128)`; 256, 512 or 1024 bytes swizzled) and hold the box, and
+//! a box's x coordinate must be a multiple of 16 bytes (the copy engine
+//! raises an illegal-instruction error otherwise): a panic on the
+//! simulator, a trap on the GPU. The map's tensor
 //! is checked against its buffer on the host. The simulator reports a
 //! tile read before its phase completes, a store's source written before
 //! its reads are waited for, a thread exiting with such a store, and
@@ -338,16 +341,27 @@ impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> TensorMap2dMut<T, BW, 
     }
 }
 
-/// Checks a shared tile: aligned as the layout needs, room for the box.
+/// Checks a tile copy: the shared tile aligned as the layout needs and
+/// room for the box, and the box's innermost coordinate `x` a multiple of
+/// 16 bytes (`x · size_of::<T>()`, negative ones too) — the copy engine
+/// raises an illegal-instruction error otherwise (H200: an 8-byte `x`
+/// did, `runs/2026-12-04-tma-probes-7b4c1a3`).
 #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
 #[inline(always)]
 #[track_caller]
-fn check_tile<T: Pod>(what: &str, tile: &SharedSlice<T>, len: usize, align: usize) {
+fn check_tile<T: Pod>(what: &str, tile: &SharedSlice<T>, (len, align): (usize, usize), x: i32) {
     if !(tile.as_ptr() as usize).is_multiple_of(align) || tile.len() < len {
         crate::group::violation!(
             "{what}: the shared tile must be {align}-byte aligned (shared_array!(T; N, align \
              {align})) and hold the box ({len} elements; got {})",
             tile.len()
+        );
+    }
+    if (x as i64 * core::mem::size_of::<T>() as i64) % 16 != 0 {
+        crate::group::violation!(
+            "{what}: the box's x coordinate must be a multiple of 16 bytes ({x} elements of {} \
+             bytes)",
+            core::mem::size_of::<T>()
         );
     }
 }
@@ -384,8 +398,11 @@ impl Mbarrier {
         check_tile(
             "Mbarrier::arrive_copy_tile",
             &dst,
-            TensorMap2d::<T, BW, BH, L>::BOX_LEN,
-            TensorMap2d::<T, BW, BH, L>::TILE_ALIGN,
+            (
+                TensorMap2d::<T, BW, BH, L>::BOX_LEN,
+                TensorMap2d::<T, BW, BH, L>::TILE_ALIGN,
+            ),
+            x,
         );
         // SAFETY: an initialised barrier (one arrival never outnumbers a
         // phase); `tiles` holds a fenced map (`TensorMap2d::tiles`) of this
@@ -484,8 +501,11 @@ impl Mbarrier {
         check_tile(
             "Mbarrier::copy_tile_multicast",
             &dst,
-            TensorMap2d::<T, BW, BH, L>::BOX_LEN,
-            TensorMap2d::<T, BW, BH, L>::TILE_ALIGN,
+            (
+                TensorMap2d::<T, BW, BH, L>::BOX_LEN,
+                TensorMap2d::<T, BW, BH, L>::TILE_ALIGN,
+            ),
+            x,
         );
         // SAFETY: `tiles` holds a fenced map of this box; `dst` is this
         // block's shared memory, checked above (so is the same offset in
@@ -564,8 +584,11 @@ impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> TensorTilesMut<'_, T, 
         check_tile(
             "TensorTilesMut::store_tile",
             &src,
-            TensorMap2dMut::<T, BW, BH, L>::BOX_LEN,
-            TensorMap2dMut::<T, BW, BH, L>::TILE_ALIGN,
+            (
+                TensorMap2dMut::<T, BW, BH, L>::BOX_LEN,
+                TensorMap2dMut::<T, BW, BH, L>::TILE_ALIGN,
+            ),
+            x,
         );
         let leader = TileStore::begin(block);
         if leader {

@@ -303,8 +303,11 @@ impl Mbarrier {
         check_tile(
             "Mbarrier::arrive_copy_tile_3d",
             &dst,
-            TensorMap3d::<T, BW, BH, BD, L>::BOX_LEN,
-            TensorMap3d::<T, BW, BH, BD, L>::TILE_ALIGN,
+            (
+                TensorMap3d::<T, BW, BH, BD, L>::BOX_LEN,
+                TensorMap3d::<T, BW, BH, BD, L>::TILE_ALIGN,
+            ),
+            x,
         );
         // SAFETY: as in `arrive_copy_tile`, for the 3-D box of `tiles`.
         let state = unsafe {
@@ -347,8 +350,11 @@ impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>
         check_tile(
             "TensorTilesMut3d::store_tile",
             &src,
-            TensorMap3dMut::<T, BW, BH, BD, L>::BOX_LEN,
-            TensorMap3dMut::<T, BW, BH, BD, L>::TILE_ALIGN,
+            (
+                TensorMap3dMut::<T, BW, BH, BD, L>::BOX_LEN,
+                TensorMap3dMut::<T, BW, BH, BD, L>::TILE_ALIGN,
+            ),
+            x,
         );
         let leader = TileStore::begin(block);
         if leader {
