@@ -276,7 +276,7 @@ impl Tma<'_> {
             Rust::None if v.work == Work::Fold => {
                 let f = self.module.function(v.cpp)?;
                 let src = size.src.raw().context("a GPU map")?;
-                let out = self.folds.as_ptr() as *mut u32;
+                let out = self.folds.as_ptr();
                 // SAFETY: the twin reads the map (encoded from this GPU's
                 // buffer, alive for the launch) and writes one word per
                 // thread of the grid into `folds`, which has them.
