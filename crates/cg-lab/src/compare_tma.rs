@@ -591,7 +591,7 @@ pub fn run(
 /// The tensor the swizzle probe loads from: 64 × 40 words, all distinct.
 const PROBE_TENSOR: (usize, usize) = (64, 40);
 
-/// [`tma_swizzle_probe`]'s 896 words on `backend`: the 32-, 64- and
+/// [`cg_kernels::tma::tma_swizzle_probe`]'s 896 words on `backend`: the 32-, 64- and
 /// 128-byte swizzled tiles as the copy engine (or the simulator) lays them
 /// out.
 fn swizzle_probe(backend: &Backend) -> Result<Vec<u32>> {
@@ -613,7 +613,7 @@ fn swizzle_probe(backend: &Backend) -> Result<Vec<u32>> {
 /// The tensor of the 3-D probe: 40 × 8 × 6 words, rows and planes dense.
 const VOLUME_SRC: (usize, usize, usize) = (40, 8, 6);
 
-/// [`tma_volume_probe`]'s raw tile on `backend`.
+/// [`cg_kernels::tma::tma_volume_probe`]'s raw tile on `backend`.
 fn volume_probe(backend: &Backend) -> Result<Vec<u32>> {
     let (w, h, d) = VOLUME_SRC;
     let data: Vec<u32> = (0..w * h * d).map(|i| i as u32 * 5 + 3).collect();
