@@ -207,6 +207,19 @@ pub struct TensorDesc {
     pub depth: u32,
 }
 
+impl TensorDesc {
+    /// The descriptor of a map parameter at the kernel's entry: `param`
+    /// gives the generic address of the parameter's bytes, where the copy
+    /// engine reads the map (on sm_90; elsewhere there are no copies).
+    #[inline(always)]
+    pub fn in_place(self, param: impl FnOnce() -> u64) -> Self {
+        TensorDesc {
+            map: grid_constant_address(param),
+            ..self
+        }
+    }
+}
+
 /// A tile copy's box as the simulator needs it (the GPU reads the same
 /// from the map): `bw × bh × bd` elements of `elem` bytes (`bd` 1 in 2-D),
 /// laid out by `swizzle`.

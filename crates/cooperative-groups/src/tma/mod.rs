@@ -231,16 +231,11 @@ macro_rules! map_common {
                 }
             }
 
-            /// The map at the kernel's entry: `param` gives the generic
-            /// address of the parameter's bytes, where the copy engine
-            /// reads the map (on sm_90; elsewhere there are no copies).
+            /// The map at the kernel's entry ([`arch::TensorDesc::in_place`]).
             #[inline(always)]
             pub(crate) fn in_place(self, param: impl FnOnce() -> u64) -> Self {
                 $ty {
-                    desc: arch::TensorDesc {
-                        map: arch::grid_constant_address(param),
-                        ..self.desc
-                    },
+                    desc: self.desc.in_place(param),
                     ..self
                 }
             }

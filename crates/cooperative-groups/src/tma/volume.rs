@@ -153,14 +153,11 @@ macro_rules! map3_common {
                 }
             }
 
-            /// The map at the kernel's entry (see `TensorMap2d`).
+            /// The map at the kernel's entry ([`arch::TensorDesc::in_place`]).
             #[inline(always)]
             pub(crate) fn in_place(self, param: impl FnOnce() -> u64) -> Self {
                 $ty {
-                    desc: arch::TensorDesc {
-                        map: arch::grid_constant_address(param),
-                        ..self.desc
-                    },
+                    desc: self.desc.in_place(param),
                     ..self
                 }
             }
