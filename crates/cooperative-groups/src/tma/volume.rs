@@ -14,14 +14,15 @@
 //! # use cooperative_groups::host::Volume;
 //! # use core::sync::atomic::{AtomicU32, Ordering::Relaxed};
 //! type Boxes = TensorMap3d<u32, 4, 2, 3>;
-//! // One block loads the 4 × 2 × 3 box at (1, 1, 1) of an 8 × 4 × 5 tensor.
+//! // One block loads the 4 × 2 × 3 box at (4, 1, 1) of an 8 × 4 × 5 tensor
+//! // (x a multiple of 16 bytes, as the copy engine needs).
 //! fn load(v: Boxes, out: &[AtomicU32]) {
 //!     let block = this_thread_block();
 //!     let full = mbarrier!(&block, 1);
 //!     let tile = shared_array!(u32; 24, align 128);
 //!     if block.thread_rank() == 0 {
 //!         // SAFETY: one 96-byte copy in flight on the phase.
-//!         unsafe { full.arrive_copy_tile_3d(tile.as_slice(), &v.tiles(), 1, 1, 1) }.discard();
+//!         unsafe { full.arrive_copy_tile_3d(tile.as_slice(), &v.tiles(), 4, 1, 1) }.discard();
 //!     }
 //!     full.wait_parity(0);
 //!     let t = block.thread_rank();
@@ -31,7 +32,7 @@
 //! let out: Vec<AtomicU32> = (0..24).map(|_| AtomicU32::new(0)).collect();
 //! let map: Boxes = cooperative_groups::host::tensor_map_3d(Volume::new(&data[..], (8, 4, 5), 8, 32)).unwrap();
 //! cg_sim::launch(&cg_sim::LaunchConfig::new(1, 24), &|| load(map, &out)).unwrap();
-//! let want = |t: u32| (1 + t / 8) * 32 + (1 + t / 4 % 2) * 8 + 1 + t % 4;
+//! let want = |t: u32| (1 + t / 8) * 32 + (1 + t / 4 % 2) * 8 + 4 + t % 4;
 //! assert!((0..24).all(|t| out[t as usize].load(Relaxed) == want(t)));
 //! ```
 
