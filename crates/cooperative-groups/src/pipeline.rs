@@ -168,18 +168,24 @@ impl ProducerSlot {
         unsafe { self.full.arrive_copy(dst, src) }.discard();
     }
 
-    /// Fills `dst` (in the stage) with the tile at `(x, y)` of `tiles` and
-    /// commits: [`Mbarrier::arrive_copy_tile`] on the stage's full barrier.
+    /// Fills `dst` (in the stage) with the tile at `(x, y)` of `tiles` (in
+    /// the map's layout) and commits: [`Mbarrier::arrive_copy_tile`] on the
+    /// stage's full barrier.
     ///
     /// # Safety
     /// As [`Mbarrier::arrive_copy_tile`]; one arrival per fill.
     #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
     #[inline(always)]
     #[track_caller]
-    pub unsafe fn copy_tile<T: crate::Pod, const BW: u32, const BH: u32>(
+    pub unsafe fn copy_tile<
+        T: crate::Pod,
+        const BW: u32,
+        const BH: u32,
+        L: crate::tma::TileLayout,
+    >(
         self,
         dst: crate::SharedSlice<T>,
-        tiles: &crate::tma::TensorTiles<'_, T, BW, BH>,
+        tiles: &crate::tma::TensorTiles<'_, T, BW, BH, L>,
         x: i32,
         y: i32,
     ) {
