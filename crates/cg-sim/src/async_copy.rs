@@ -120,13 +120,52 @@ impl Core {
         if !self.copy_access(me, dst as usize, src as usize, len, loc) {
             return false;
         }
-        let mut data = vec![0u8; len];
-        // SAFETY: the caller guarantees `src` readable for `len` bytes;
-        // `data` is a fresh buffer of `len` bytes.
-        unsafe { self.read_global(src, &mut data) };
+        // SAFETY: the caller guarantees `src` readable for `len` bytes.
+        let data = unsafe { self.read_source(src, len) };
         // SAFETY: `dst` writable for `len` bytes (the caller's contract).
         unsafe { self.pend(me, dst, src as usize, data, loc, bulk) };
         true
+    }
+
+    /// A copy's source: `len` bytes of global memory at `src`, read now.
+    ///
+    /// # Safety
+    /// `src` must be readable for `len` bytes.
+    unsafe fn read_source(&self, src: *const u8, len: usize) -> Vec<u8> {
+        let mut data = vec![0u8; len];
+        // SAFETY: the caller's contract; `data` has `len` bytes.
+        unsafe { self.read_global(src, &mut data) };
+        data
+    }
+
+    /// Why a copy of `len` bytes may not land at `dst` in block `b` (`into`
+    /// names the memory: this block's, or a rank's of the cluster): an
+    /// earlier copy still fills some of it, or a tile store still reads
+    /// it. `None` when it is free.
+    fn copy_dest_busy(
+        &self,
+        b: usize,
+        dst: usize,
+        len: usize,
+        what: &str,
+        into: &str,
+    ) -> Option<String> {
+        if let Some(c) = self.blocks[b].copies.overlapping(dst, len) {
+            return Some(format!(
+                "{what} into {into} that an earlier copy ({}, at {}) is still filling: wait for \
+                 its phase (or its memcpy_async) before reusing the buffer",
+                self.copy_owner(c.lane),
+                crate::SourceLocation::from(c.loc)
+            ));
+        }
+        self.reading_overlap(b, dst, len).map(|r| {
+            format!(
+                "{what} into {into} that a tile store ({}, at {}) is still reading: wait for the \
+                 store's reads first",
+                self.copy_owner(r.lane),
+                crate::SourceLocation::from(r.loc)
+            )
+        })
     }
 
     /// A copy's destination poisoned and in flight, its bytes `data`
@@ -185,22 +224,7 @@ impl Core {
             // The arrival reports the missing barrier.
             return self.mbar_arrive(me, bar, 1, 0, false, loc);
         };
-        if let Some(c) = self.blocks[b].copies.overlapping(dst as usize, len) {
-            let msg = format!(
-                "{what} into shared memory that an earlier copy ({}, at {}) is still filling: \
-                 wait for its phase (or its memcpy_async) before reusing the buffer",
-                self.copy_owner(c.lane),
-                crate::SourceLocation::from(c.loc)
-            );
-            return self.misuse(me, loc, msg);
-        }
-        if let Some(r) = self.reading_overlap(b, dst as usize, len) {
-            let msg = format!(
-                "{what} into shared memory that a tile store ({}, at {}) is still reading: wait \
-                 for the store's reads first",
-                self.copy_owner(r.lane),
-                crate::SourceLocation::from(r.loc)
-            );
+        if let Some(msg) = self.copy_dest_busy(b, dst as usize, len, what, "shared memory") {
             return self.misuse(me, loc, msg);
         }
         if let Err(s) = self.mbar_bulk(me, bar, len, loc) {
@@ -271,22 +295,9 @@ impl Core {
                 );
                 return self.misuse(me, loc, msg);
             };
-            if let Some(c) = self.blocks[tb].copies.overlapping(d, len) {
-                let msg = format!(
-                    "{what} multicast into block rank {rank}'s shared memory that an earlier copy \
-                     ({}, at {}) is still filling: wait for its phase before reusing the buffer",
-                    self.copy_owner(c.lane),
-                    crate::SourceLocation::from(c.loc)
-                );
-                return self.misuse(me, loc, msg);
-            }
-            if let Some(r) = self.reading_overlap(tb, d, len) {
-                let msg = format!(
-                    "{what} multicast into block rank {rank}'s shared memory that a tile store \
-                     ({}, at {}) is still reading: wait for the store's reads first",
-                    self.copy_owner(r.lane),
-                    crate::SourceLocation::from(r.loc)
-                );
+            let into = format!("block rank {rank}'s shared memory");
+            if let Some(msg) = self.copy_dest_busy(tb, d, len, &format!("{what} multicast"), &into)
+            {
                 return self.misuse(me, loc, msg);
             }
             targets.push((d, m, phase));
@@ -339,11 +350,9 @@ impl Core {
                     return None;
                 }
             }
-            let mut data = vec![0u8; len];
             // SAFETY: `src` is readable for `len` bytes (the caller's
-            // contract); `data` has `len` bytes.
-            unsafe { c.read_global(src, &mut data) };
-            Some((src as usize, data))
+            // contract).
+            Some((src as usize, unsafe { c.read_source(src, len) }))
         };
         // SAFETY: forwarded from the caller.
         unsafe { self.bulk_multicast(me, dst, len, (bar, mask, loc), "bulk copy", fill) }
@@ -467,11 +476,9 @@ impl Core {
             if !c.copy_access(me, dst as usize, src as usize, len, loc) {
                 return None;
             }
-            let mut data = vec![0u8; len];
             // SAFETY: `src` is readable for `len` bytes (the caller's
-            // contract); `data` has `len` bytes.
-            unsafe { c.read_global(src, &mut data) };
-            Some((src as usize, data))
+            // contract).
+            Some((src as usize, unsafe { c.read_source(src, len) }))
         };
         // SAFETY: forwarded from the caller.
         unsafe { self.bulk_arrive(me, dst, len, (bar, loc), "bulk copy", fill) }

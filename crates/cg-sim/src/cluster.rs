@@ -129,16 +129,31 @@ impl Core {
         }
     }
 
+    /// The block, of `me`'s cluster, whose shared memory holds `addr`
+    /// (`me`'s own looked at first, the others only in a cluster of
+    /// several): what DSMEM accesses, `getctarank` and mbarrier operations
+    /// on other blocks' barriers resolve.
+    pub(crate) fn cluster_block_of(&self, me: u32, addr: usize) -> Option<usize> {
+        let b = self.lanes[me as usize].block as usize;
+        if self.blocks[b].smem.locate(addr as *mut u8).is_some() {
+            return Some(b);
+        }
+        let c = &self.clusters[self.blocks[b].cluster as usize];
+        if c.nblocks <= 1 {
+            return None;
+        }
+        (c.first_block..c.first_block + c.nblocks)
+            .map(|p| p as usize)
+            .find(|&p| self.blocks[p].smem.locate(addr as *mut u8).is_some())
+    }
+
     /// `getctarank`: the rank, in the caller's cluster, of the block whose
     /// shared memory holds `p`.
     pub fn cluster_query_rank(&mut self, me: u32, p: *const u8, loc: Loc) -> Step {
         let b = self.lanes[me as usize].block as usize;
-        let cl = &self.clusters[self.blocks[b].cluster as usize];
-        let (first, n) = (cl.first_block as usize, cl.nblocks as usize);
-        match (first..first + n)
-            .position(|blk| self.blocks[blk].smem.locate(p.cast_mut()).is_some())
-        {
-            Some(rank) => Step::Done(rank as u64),
+        let first = self.clusters[self.blocks[b].cluster as usize].first_block as usize;
+        match self.cluster_block_of(me, p as usize) {
+            Some(blk) => Step::Done((blk - first) as u64),
             None => {
                 let msg = format!(
                     "cluster query_shared_rank: {p:p} is not an address in the shared memory of this block's cluster"

@@ -101,15 +101,8 @@ impl Core {
     /// block of its cluster (an mbarrier reached at the same offset by a
     /// multicast copy, or through `mapa`). `me`'s own when none does.
     pub(crate) fn smem_block(&self, me: u32, addr: usize) -> usize {
-        let b = self.lanes[me as usize].block as usize;
-        if self.blocks[b].smem.locate(addr as *mut u8).is_some() {
-            return b;
-        }
-        let c = &self.clusters[self.blocks[b].cluster as usize];
-        (c.first_block..c.first_block + c.nblocks)
-            .map(|p| p as usize)
-            .find(|&p| self.blocks[p].smem.locate(addr as *mut u8).is_some())
-            .unwrap_or(b)
+        self.cluster_block_of(me, addr)
+            .unwrap_or(self.lanes[me as usize].block as usize)
     }
 
     /// The object at `addr` in `me`'s cluster, or the misuse of using an
@@ -160,8 +153,9 @@ impl Core {
 
     /// The current phase of the object at `addr`, if there is one.
     pub(crate) fn mbar_phase(&self, me: u32, addr: usize) -> Option<u64> {
-        let b = self.smem_block(me, addr);
-        self.blocks[b].mbars.objects.get(&addr).map(|m| m.phase)
+        self.blocks[self.smem_block(me, addr)]
+            .mbars
+            .objects_phase(addr)
     }
 
     fn mbar(&mut self, me: u32, addr: usize) -> &mut Mbar {

@@ -1250,18 +1250,7 @@ impl Core {
     /// Whether `addr` lies in the shared memory of lane `me`'s cluster (its
     /// block's, or a peer's reached through DSMEM).
     pub(crate) fn addr_is_shared(&self, me: u32, addr: usize) -> bool {
-        let b = self.lanes[me as usize].block as usize;
-        let c = &self.clusters[self.blocks[b].cluster as usize];
-        if self.blocks[b].smem.locate(addr as *mut u8).is_some() {
-            return true;
-        }
-        c.nblocks > 1
-            && (c.first_block..c.first_block + c.nblocks).any(|p| {
-                self.blocks[p as usize]
-                    .smem
-                    .locate(addr as *mut u8)
-                    .is_some()
-            })
+        self.cluster_block_of(me, addr).is_some()
     }
 
     /// Where `addr` is, in words: a shared variable and element, a kernel

@@ -61,10 +61,10 @@ pub fn tensor_map_span_3d<T: Pod, const BW: u32, const BH: u32, const BD: u32, L
             plane * elem
         ));
     }
-    if plane < pitch * (height - height.min(1)) + width {
+    let plane_span = pitch * height.saturating_sub(1) + width;
+    if plane < plane_span {
         return Err(format!(
-            "a plane stride of {plane} elements is less than a plane's {} elements",
-            pitch * (height - height.min(1)) + width
+            "a plane stride of {plane} elements is less than a plane's {plane_span} elements"
         ));
     }
     // The first plane, as a 2-D tensor in what the buffer holds past the
