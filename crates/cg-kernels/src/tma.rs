@@ -307,14 +307,6 @@ pub const PROBE_BLOCK: u32 = 128;
 pub const PROBE_WORDS: usize = 7;
 /// Where [`tma_swizzle_probe`] loads each box: `(x, y)` in elements.
 pub const PROBE_AT: (i32, i32) = (4, 3);
-/// The probe's maps: `u32` boxes of 16 rows as wide as each swizzle (32,
-/// 64, 128 bytes), then its output.
-pub type ProbeArgs = (
-    TensorMap2d<u32, 8, 16, Swizzle32B>,
-    TensorMap2d<u32, 16, 16, Swizzle64B>,
-    TensorMap2d<u32, 32, 16, Swizzle128B>,
-    OwnedSlice<u32, Chunked<PROBE_WORDS>>,
-);
 
 /// The swizzles' layouts as the copy engine writes them: one block loads
 /// the box at [`PROBE_AT`] of each map (32-, 64- and 128-byte swizzles)
@@ -369,11 +361,6 @@ pub fn tma_swizzle_probe(
 
 /// Words each thread of [`tma_volume_probe`] writes: the tile's 512.
 pub const VOLUME_PROBE_WORDS: usize = 4;
-/// The 3-D probe's map (a box in the 128-byte swizzle), then its output.
-pub type VolumeProbeArgs = (
-    TensorMap3d<u32, 32, 4, 4, Swizzle128B>,
-    OwnedSlice<u32, Chunked<VOLUME_PROBE_WORDS>>,
-);
 
 /// A 3-D tensor copy as the copy engine does it: one block of
 /// [`PROBE_BLOCK`] threads loads the 32 × 4 × 4 box at `(4, 2, 1)` of `a`

@@ -469,27 +469,15 @@ pub fn run(
         fold_want: SIDES.iter().map(|_| None).collect(),
     };
     progress.set_message("verify tma swizzle layouts".to_string());
-    let (gpu_words, sim_words) = (swizzle_probe(backend)?, swizzle_probe(&Backend::sim())?);
-    let probe_diff = gpu_words
-        .iter()
-        .zip(&sim_words)
-        .filter(|(g, s)| g != s)
-        .count();
-    println!(
-        "verified tma swizzle layouts (32-, 64-, 128-byte tiles) GPU = simulator: {} ({probe_diff} \
-         of {} words differ)",
-        if probe_diff == 0 { "OK" } else { "FAILED" },
-        gpu_words.len()
-    );
-    let (gpu_vol, sim_vol) = (volume_probe(backend)?, volume_probe(&Backend::sim())?);
-    let vol_diff = gpu_vol.iter().zip(&sim_vol).filter(|(g, s)| g != s).count();
-    let probe_diff = probe_diff + vol_diff;
-    println!(
-        "verified tma 3-D tile (a 32 × 4 × 4 box, 128-byte swizzle) GPU = simulator: {} \
-         ({vol_diff} of {} words differ)",
-        if vol_diff == 0 { "OK" } else { "FAILED" },
-        gpu_vol.len()
-    );
+    let probe_diff = gpu_equals_sim(
+        backend,
+        "swizzle layouts (32-, 64-, 128-byte tiles)",
+        swizzle_probe,
+    )? + gpu_equals_sim(
+        backend,
+        "3-D tile (a 32 × 4 × 4 box, 128-byte swizzle)",
+        volume_probe,
+    )?;
     let mut checks = Vec::new();
     for s in 0..SIDES.len() {
         for v in &VARS {
@@ -586,6 +574,23 @@ pub fn run(
         );
     }
     Ok(())
+}
+
+/// Runs `probe` on the GPU `backend` and on the simulator, prints whether
+/// their words agree, and returns how many differ.
+fn gpu_equals_sim(
+    backend: &Backend,
+    what: &str,
+    probe: fn(&Backend) -> Result<Vec<u32>>,
+) -> Result<usize> {
+    let (gpu, sim) = (probe(backend)?, probe(&Backend::sim())?);
+    let diff = gpu.iter().zip(&sim).filter(|(g, s)| g != s).count();
+    println!(
+        "verified tma {what} GPU = simulator: {} ({diff} of {} words differ)",
+        if diff == 0 { "OK" } else { "FAILED" },
+        gpu.len()
+    );
+    Ok(diff)
 }
 
 /// The tensor the swizzle probe loads from: 64 × 40 words, all distinct.
