@@ -23,8 +23,8 @@ use cooperative_groups::global::PerBlock;
 use cooperative_groups::intrinsics::{block_idx, grid_dim};
 use cooperative_groups::prelude::*;
 use cooperative_groups::tma::{
-    Swizzle32B, Swizzle64B, Swizzle128B, TensorMap2d, TensorMap2dMut, TensorMap3d, TileLayout,
-    TileStore,
+    Swizzle32B, Swizzle64B, Swizzle128B, TensorMap2d, TensorMap2dMut, TensorMap3d, TensorMap3dMut,
+    TileLayout, TileStore,
 };
 use cooperative_groups::{Chunked, GlobalSlice, OwnedSlice, kernel};
 #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
@@ -359,40 +359,78 @@ pub fn tma_swizzle_probe(
     }
 }
 
-/// Words each thread of [`tma_volume_probe`] writes: the tile's 512.
-pub const VOLUME_PROBE_WORDS: usize = 4;
+/// Words each thread of [`tma_volume_probe`] writes: the swizzled tile's
+/// 512, then the dense tile's 64, then zeros.
+pub const VOLUME_PROBE_WORDS: usize = 5;
+/// Where [`tma_volume_probe`] loads its dense box (partly outside the
+/// source: 2 of its 4 rows and 1 of its 2 planes) and where it stores it
+/// (partly outside the destination, which clips it).
+pub const VOLUME_DENSE_AT: ([i32; 3], [i32; 3]) = ([-4, 6, 5], [16, 4, 3]);
+/// What [`tma_volume_probe`] adds to each word of the dense tile between
+/// its load and its store (written by the threads, so the store must see
+/// generic-proxy writes).
+pub const VOLUME_BUMP: u32 = 1000;
 
-/// A 3-D tensor copy as the copy engine does it: one block of
+/// 3-D tensor copies as the copy engine does them: one block of
 /// [`PROBE_BLOCK`] threads loads the 32 × 4 × 4 box at `(4, 2, 1)` of `a`
-/// (128-byte swizzle) and writes the tile out raw. `cg-lab compare --only
+/// (128-byte swizzle) and the dense 8 × 4 × 2 box of `b` at
+/// [`VOLUME_DENSE_AT`]`.0` (zeros outside the tensor), writes both tiles
+/// out raw, adds [`VOLUME_BUMP`] to the dense tile in shared memory and
+/// stores it into `out` at [`VOLUME_DENSE_AT`]`.1`. `cg-lab compare --only
 /// tma` runs it on the GPU and on the simulator and requires the same
-/// words.
+/// words, raw and in `out`.
 #[kernel]
 pub fn tma_volume_probe(
     a: TensorMap3d<u32, 32, 4, 4, Swizzle128B>,
+    b: TensorMap3d<u32, 8, 4, 2>,
+    out: TensorMap3dMut<u32, 8, 4, 2>,
     raw: OwnedSlice<u32, Chunked<VOLUME_PROBE_WORDS>>,
 ) {
     #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
     {
         let block = this_thread_block().with_threads::<PROBE_BLOCK>();
-        let full = cooperative_groups::mbarrier!(&block, 1);
+        let full = cooperative_groups::mbarrier!(&block, 2);
         let tile = cooperative_groups::shared_array!(u32; 512, align 1024);
+        let dense = cooperative_groups::shared_array!(u32; 64, align 128);
         if block.thread_rank() == 0 {
-            // SAFETY: one 2 KiB copy in flight on the phase.
-            unsafe { full.arrive_copy_tile_3d(tile.as_slice(), &a.tiles(), 4, 2, 1) }.discard();
+            let [x, y, z] = VOLUME_DENSE_AT.0;
+            // SAFETY: two copies (2.25 KiB) in flight on the phase, each
+            // the phase's arrival.
+            unsafe {
+                full.arrive_copy_tile_3d(tile.as_slice(), &a.tiles(), 4, 2, 1)
+                    .discard();
+                full.arrive_copy_tile_3d(dense.as_slice(), &b.tiles(), x, y, z)
+                    .discard();
+            }
         }
         full.wait_parity(0);
         let mine = raw.chunk(&this_grid());
         for j in 0..VOLUME_PROBE_WORDS {
-            mine.store(
-                j,
-                tile.load(block.thread_rank() as usize * VOLUME_PROBE_WORDS + j),
-            );
+            let k = block.thread_rank() as usize * VOLUME_PROBE_WORDS + j;
+            let word = match k {
+                0..512 => tile.load(k),
+                512..576 => dense.load(k - 512),
+                _ => 0,
+            };
+            mine.store(j, word);
         }
+        block.sync();
+        let r = block.thread_rank() as usize;
+        if r < 64 {
+            dense.store(r, dense.load(r) + VOLUME_BUMP);
+        }
+        let [x, y, z] = VOLUME_DENSE_AT.1;
+        // SAFETY: the only store into `out` of a one-block launch; `dense`
+        // is not written again.
+        unsafe {
+            out.tiles_mut(&block)
+                .store_tile(&block, dense.as_slice(), x, y, z)
+        }
+        .wait_read(&block);
     }
     #[cfg(all(target_arch = "nvptx64", not(target_feature = "sm_90")))]
     {
-        let _ = (a, raw);
+        let _ = (a, b, out, raw);
         panic!("tensor copies need sm_90")
     }
 }

@@ -26,7 +26,8 @@ use cg_kernels::tma_multicast::{
     MC_BLOCK, MC_CLUSTER, McArgs, TMA_MULTICAST_FOLD, TMA_UNICAST_FOLD, mc_expected,
 };
 use cg_runtime::{
-    Backend, Buffer, Gpu, Kernel, LaunchConfig, Module, TensorMap, TensorMap3, TensorMapMut,
+    Backend, Buffer, Gpu, Kernel, LaunchConfig, Module, TensorMap, TensorMap3, TensorMap3Mut,
+    TensorMapMut,
 };
 use cooperative_groups::tma::{Swizzle32B, Swizzle64B, Swizzle128B, TensorMap2d, TensorMap2dMut};
 
@@ -475,7 +476,7 @@ pub fn run(
         swizzle_probe,
     )? + gpu_equals_sim(
         backend,
-        "3-D tile (a 32 × 4 × 4 box, 128-byte swizzle)",
+        "3-D tiles (a swizzled load, a dense load and store)",
         volume_probe,
     )?;
     let mut checks = Vec::new();
@@ -617,21 +618,33 @@ fn swizzle_probe(backend: &Backend) -> Result<Vec<u32>> {
 
 /// The tensor of the 3-D probe: 40 × 8 × 6 words, rows and planes dense.
 const VOLUME_SRC: (usize, usize, usize) = (40, 8, 6);
+/// The volume the 3-D probe stores into: 24 × 6 × 4 words, zeroed.
+const VOLUME_DST: (usize, usize, usize) = (24, 6, 4);
 
-/// [`cg_kernels::tma::tma_volume_probe`]'s raw tile on `backend`.
+/// [`cg_kernels::tma::tma_volume_probe`]'s words on `backend`: its raw
+/// tiles, then the volume it stored into.
 fn volume_probe(backend: &Backend) -> Result<Vec<u32>> {
     let (w, h, d) = VOLUME_SRC;
     let data: Vec<u32> = (0..w * h * d).map(|i| i as u32 * 5 + 3).collect();
     let src = backend.upload(&data)?;
     let mut raw = backend.alloc::<u32>(PROBE_BLOCK as usize * VOLUME_PROBE_WORDS)?;
-    let a: TensorMap3<'_, u32, 32, 4, 4, Swizzle128B> =
-        backend.tensor_map_3d(&src, VOLUME_SRC, w, w * h)?;
-    backend.launch(
-        &TMA_VOLUME_PROBE,
-        &LaunchConfig::linear(1, PROBE_BLOCK),
-        (&a, &mut raw),
-    )?;
-    Ok(raw.to_vec()?)
+    let (ow, oh, od) = VOLUME_DST;
+    let mut dst = backend.alloc::<u32>(ow * oh * od)?;
+    {
+        let a: TensorMap3<'_, u32, 32, 4, 4, Swizzle128B> =
+            backend.tensor_map_3d(&src, VOLUME_SRC, w, w * h)?;
+        let b: TensorMap3<'_, u32, 8, 4, 2> = backend.tensor_map_3d(&src, VOLUME_SRC, w, w * h)?;
+        let mut out: TensorMap3Mut<'_, u32, 8, 4, 2> =
+            backend.tensor_map_3d_mut(&mut dst, VOLUME_DST, ow, ow * oh)?;
+        backend.launch(
+            &TMA_VOLUME_PROBE,
+            &LaunchConfig::linear(1, PROBE_BLOCK),
+            (&a, &b, &mut out, &mut raw),
+        )?;
+    }
+    let mut words = raw.to_vec()?;
+    words.extend(dst.to_vec()?);
+    Ok(words)
 }
 
 /// One (size, kernel) result.
@@ -758,6 +771,7 @@ fn markdown(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use cg_kernels::tma::{VOLUME_BUMP, VOLUME_DENSE_AT};
 
     /// Where the copy engine puts element `(x, y)` of a box of `u32` rows
     /// of `row_words` words (the swizzle's width): a 128-byte line holds
@@ -770,24 +784,63 @@ mod tests {
     }
 
     /// The 3-D probe on the simulator against the copy engine's rules
-    /// written out: the box's rows (one 128-byte line each, `y + 4z`) with
-    /// their 16-byte chunks XOR the row mod 8 (GPU = these words:
-    /// `compare --only tma`).
+    /// written out. The swizzled box: its rows (one 128-byte line each,
+    /// `y + 4z`) with their 16-byte chunks XOR the row mod 8. The dense
+    /// box: row-major, zeros outside the source. The store: the dense box
+    /// plus the bump where it falls inside the destination, nothing else
+    /// written (GPU = these words: `compare --only tma`).
     #[test]
     fn the_volume_probe_follows_the_copy_engines_rules_on_the_simulator() {
         let raw = volume_probe(&Backend::sim()).unwrap();
-        let (w, h, _) = VOLUME_SRC;
+        let (w, h, d) = VOLUME_SRC;
+        let src = |x: i32, y: i32, z: i32| {
+            let inside = (0..w as i32).contains(&x)
+                && (0..h as i32).contains(&y)
+                && (0..d as i32).contains(&z);
+            if inside {
+                ((z as usize * h + y as usize) * w + x as usize) as u32 * 5 + 3
+            } else {
+                0
+            }
+        };
         for z in 0..4 {
             for y in 0..4 {
                 for x in 0..32 {
                     let row = y + 4 * z;
                     let chunk = (x / 4) ^ (row % 8);
                     let got = raw[row * 32 + chunk * 4 + x % 4];
-                    let want = (((1 + z) * h + 2 + y) * w + 4 + x) as u32 * 5 + 3;
-                    assert_eq!(got, want, "({x}, {y}, {z})");
+                    let want = src(4 + x as i32, 2 + y as i32, 1 + z as i32);
+                    assert_eq!(got, want, "swizzled ({x}, {y}, {z})");
                 }
             }
         }
+        let ([lx, ly, lz], [sx, sy, sz]) = VOLUME_DENSE_AT;
+        let dense = &raw[512..576];
+        assert!(dense.iter().any(|&v| v == 0) && dense.iter().any(|&v| v != 0));
+        for (i, &got) in dense.iter().enumerate() {
+            let (x, y, z) = ((i % 8) as i32, (i / 8 % 4) as i32, (i / 32) as i32);
+            assert_eq!(got, src(lx + x, ly + y, lz + z), "dense ({x}, {y}, {z})");
+        }
+        let (ow, oh, od) = VOLUME_DST;
+        let out = &raw[PROBE_BLOCK as usize * VOLUME_PROBE_WORDS..];
+        assert_eq!(out.len(), ow * oh * od);
+        let mut stored = 0;
+        for (i, &got) in out.iter().enumerate() {
+            let (x, y, z) = (
+                (i % ow) as i32,
+                (i / ow % oh) as i32,
+                (i / (ow * oh)) as i32,
+            );
+            let (bx, by, bz) = (x - sx, y - sy, z - sz);
+            let want = if (0..8).contains(&bx) && (0..4).contains(&by) && (0..2).contains(&bz) {
+                stored += 1;
+                dense[(bz * 32 + by * 8 + bx) as usize] + VOLUME_BUMP
+            } else {
+                0
+            };
+            assert_eq!(got, want, "stored ({x}, {y}, {z})");
+        }
+        assert_eq!(stored, 8 * 2, "the store is clipped to 8 × 2 × 1");
     }
 
     /// The probe on the simulator: each tile's words where the hardware's

@@ -164,8 +164,14 @@ pub unsafe fn mbarrier_wait(addr: SharedAddr, state: u64) {
     while !unsafe { mbarrier_test_wait(addr, state) } {}
 }
 
-/// Waits until the phase of parity `parity` completes (as
-/// [`mbarrier_wait`], on the parity).
+/// Waits until the phase of parity `parity` completes: on sm_90 one
+/// `try_wait.parity` loop written in PTX, the shape nvcc gives
+/// `while (!mbarrier_try_wait_parity(…))` (ptxas: one `TRYWAIT` and a
+/// branch to an out-of-line retry). The peeled Rust form of
+/// [`mbarrier_wait`] cost one more `TRYWAIT` per wait here and was no
+/// faster: the H200 A/B in `runs/2026-12-04-wait-loop-138d015` (tensor
+/// copies and folds within ±0.01; `cg-lab sync`'s parity-wait rows 6 %
+/// faster at 128 and 256 threads, equal beyond).
 ///
 /// # Safety
 /// As [`mbarrier_test_wait_parity`].
@@ -173,10 +179,12 @@ pub unsafe fn mbarrier_wait(addr: SharedAddr, state: u64) {
 pub unsafe fn mbarrier_wait_parity(addr: SharedAddr, parity: u32) {
     #[cfg(target_feature = "sm_90")]
     // SAFETY: the caller's contract.
-    if !unsafe { mbarrier_try_wait_parity(addr, parity) } {
-        // SAFETY: as above.
-        while !unsafe { mbarrier_try_wait_parity(addr, parity) } {}
-    }
+    unsafe {
+        asm!(
+            "{{ .reg .pred p; $Lwait: mbarrier.try_wait.parity.shared::cta.b64 p, [{0}], {1}; @!p bra $Lwait; }}",
+            in(reg32) addr, in(reg32) parity, options(nostack)
+        )
+    };
     #[cfg(not(target_feature = "sm_90"))]
     // SAFETY: the caller's contract.
     while !unsafe { mbarrier_test_wait_parity(addr, parity) } {}
