@@ -23,7 +23,9 @@
 //!   [`memcpy_async`](cooperative_groups::memcpy_async()), so no register
 //!   holds data while it is in flight, and an SM keeps more tiles' loads
 //!   in flight than with the elements in registers (measured against such
-//!   variants: `docs/results/h200/runs/2026-12-01-device_wide-9d5769e/variants/`). Each lane sums its vectors, the
+//!   variants: `docs/results/h200/runs/2026-12-01-device_wide-9d5769e/variants/`;
+//!   one bulk copy per warp on an mbarrier instead was 3–5 % slower:
+//!   `runs/2026-12-04-scan-bulk-ab-319df28`). Each lane sums its vectors, the
 //!   warp scans the lanes' sums of each round (`inclusive_scan` on a
 //!   32-thread tile), the warps' totals go through shared memory, and the
 //!   last warp publishes the tile's aggregate, looks back over the tile
