@@ -37,5 +37,5 @@ mod warp;
 pub use dim::Dim3;
 pub use launch::{LaunchConfig, ShapeError};
 pub use memory::{MemOrder, MemScope};
-pub use swizzle::Swizzle;
+pub use swizzle::{MAX_TENSOR_RANK, Swizzle};
 pub use warp::{ReduxOp, ShflMode};

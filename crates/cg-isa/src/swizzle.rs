@@ -67,3 +67,7 @@ impl Swizzle {
         offset ^ (((offset >> 7) & lines) << 4)
     }
 }
+
+/// The most dimensions a tensor map has (`CUtensorMap`: 1 to 5); the tile
+/// copies' descriptors carry this many, the unused ones 1.
+pub const MAX_TENSOR_RANK: usize = 5;

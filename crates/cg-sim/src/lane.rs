@@ -461,7 +461,7 @@ pub unsafe fn bulk_copy_arrive(dst: *mut u8, src: *const u8, len: usize, bar: *m
     block_on(|core, me| unsafe { core.bulk_copy(me, dst, src, len, bar as usize, loc) })
 }
 
-/// The tensor tile load of the box at `at` (`[x, y, z]`, z 0 in 2-D) of `t` into shared `dst`,
+/// The tensor tile load of the box at `at` of `t` into shared `dst`,
 /// completing on the mbarrier at `bar`, then one arrival on it that
 /// expects the box's bytes: the token. Elements outside the tensor land as
 /// zeros; the destination is in flight until the barrier's phase
@@ -474,7 +474,7 @@ pub unsafe fn bulk_copy_arrive(dst: *mut u8, src: *const u8, len: usize, bar: *m
 pub unsafe fn tile_load_arrive(
     dst: *mut u8,
     t: crate::TensorBox,
-    at: [i32; 3],
+    at: crate::TensorAt,
     bar: *mut u8,
 ) -> u64 {
     let loc = here();
@@ -482,7 +482,7 @@ pub unsafe fn tile_load_arrive(
     block_on(|core, me| unsafe { core.tile_load(me, dst, t, at, bar as usize, loc) })
 }
 
-/// The tensor tile load of the box at `at` (`[x, y, z]`, z 0 in 2-D) of `t` into `dst`'s offset
+/// The tensor tile load of the box at `at` of `t` into `dst`'s offset
 /// in each block of this lane's cluster whose rank is in `mask`, each
 /// completing on the mbarrier at `bar`'s offset there, with no arrival
 /// (`.multicast::cluster`): every destination is in flight until its
@@ -495,7 +495,7 @@ pub unsafe fn tile_load_arrive(
 pub unsafe fn tile_load_multicast(
     dst: *mut u8,
     t: crate::TensorBox,
-    at: [i32; 3],
+    at: crate::TensorAt,
     bar: *mut u8,
     mask: u16,
 ) {
@@ -537,7 +537,7 @@ pub unsafe fn bulk_copy_multicast(
 /// `t` must describe writable memory and `src` be readable for the box's
 /// bytes.
 #[track_caller]
-pub unsafe fn tile_store(t: crate::TensorBox, at: [i32; 3], src: *const u8) {
+pub unsafe fn tile_store(t: crate::TensorBox, at: crate::TensorAt, src: *const u8) {
     let loc = here();
     // SAFETY: forwarded from the caller.
     block_on(|core, me| unsafe { core.tile_store(me, t, at, src, loc) });

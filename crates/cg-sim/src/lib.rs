@@ -76,4 +76,4 @@ pub use report::{BlockedGroup, LaunchStats, Report, SimError, SourceLocation};
 pub use sched::{launch, launch_on, launch_parallel, launch_with};
 pub use shared::POISON;
 pub use stack::MAX_LIVE_STACKS;
-pub use tensor::TensorBox;
+pub use tensor::{TensorAt, TensorBox};

@@ -1,4 +1,4 @@
-//! The Tensor Memory Accelerator's 2-D and 3-D tile copies (sm_90's
+//! The Tensor Memory Accelerator's tile copies (1 to 5 dimensions) (sm_90's
 //! `cp.async.bulk.tensor`), as a lane sees them.
 //!
 //! * A **tile load** is a bulk copy whose source is a box of a 2-D tensor:
@@ -23,41 +23,35 @@ use crate::SimError;
 use crate::report::Report;
 use crate::state::{Core, Loc, Step};
 
-/// A tensor of up to three dimensions (row-major: rows `pitch` bytes
-/// apart, planes `plane` bytes apart; a 2-D tensor has one plane) and the
-/// box its tile copies move: `bw × bh × bd` elements of `elem` bytes, laid
-/// out in shared memory by `swizzle` (the dense box's 16-byte chunks
-/// permuted).
+/// A tensor of up to [`MAX_TENSOR_RANK`](cg_isa::MAX_TENSOR_RANK)
+/// dimensions (dimension 0 innermost and dense; index `i` along dimension
+/// `d ≥ 1` is `strides[d - 1] · i` bytes on; unused dimensions 1) and the
+/// box its tile copies move: `boxdim[0] × … × boxdim[4]` elements of
+/// `elem` bytes, laid out in shared memory by `swizzle` (the dense box's
+/// 16-byte chunks permuted).
 #[derive(Clone, Copy, Debug)]
 pub struct TensorBox {
-    /// Address of element `(0, 0, 0)`.
+    /// Address of element `(0, 0, …)`.
     pub base: usize,
-    /// Elements per row.
-    pub width: u32,
-    /// Rows per plane.
-    pub height: u32,
-    /// Planes (1 for a 2-D tensor).
-    pub depth: u32,
-    /// Bytes from one row to the next.
-    pub pitch: usize,
-    /// Bytes from one plane to the next (unused for one plane).
-    pub plane: usize,
+    /// Elements along each dimension (rows of `dims[0]` elements).
+    pub dims: [u32; cg_isa::MAX_TENSOR_RANK],
+    /// Bytes from one index to the next along dimensions 1, 2, ….
+    pub strides: [usize; cg_isa::MAX_TENSOR_RANK - 1],
     /// Bytes per element.
     pub elem: usize,
-    /// The box's width, elements.
-    pub bw: u32,
-    /// The box's height, rows.
-    pub bh: u32,
-    /// The box's depth, planes (1 for a 2-D box).
-    pub bd: u32,
+    /// The box's extent along each dimension.
+    pub boxdim: [u32; cg_isa::MAX_TENSOR_RANK],
     /// The box's layout in shared memory.
     pub swizzle: cg_isa::Swizzle,
 }
 
+/// A box coordinate: the box's first element along each dimension.
+pub type TensorAt = [i32; cg_isa::MAX_TENSOR_RANK];
+
 impl TensorBox {
     /// Bytes of the box in shared memory (dense, row-major).
     pub fn box_bytes(&self) -> usize {
-        self.bw as usize * self.bh as usize * self.bd as usize * self.elem
+        self.boxdim.iter().map(|&b| b as usize).product::<usize>() * self.elem
     }
 
     /// The box's bytes as they lie in shared memory, from the dense box
@@ -76,7 +70,7 @@ impl TensorBox {
     /// The box at `at` as it lands in shared memory: the tensor's elements
     /// inside it, zeros outside, laid out by the swizzle. The tensor must
     /// be readable (the tile copies' contract).
-    fn read_box(&self, c: &mut Core, at: [i32; 3]) -> Vec<u8> {
+    fn read_box(&self, c: &mut Core, at: TensorAt) -> Vec<u8> {
         let mut data = vec![0u8; self.box_bytes()];
         for (off, src, n) in self.runs(at) {
             // SAFETY: the run lies inside the tensor (`runs`), readable by
@@ -86,23 +80,30 @@ impl TensorBox {
         self.swizzled(&data)
     }
 
-    /// The parts of the box at `[x, y, z]` inside the tensor: per box row,
-    /// (byte offset in the box, global address, bytes).
-    fn runs(&self, [x, y, z]: [i32; 3]) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
-        let (x, y, z) = (x as i64, y as i64, z as i64);
+    /// The parts of the box at `at` inside the tensor: per box row (the
+    /// rows in row-major order over dimensions 1, 2, …), (byte offset in
+    /// the box, global address, bytes).
+    fn runs(&self, at: TensorAt) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
+        let x = at[0] as i64;
         let c0 = x.max(0);
-        let c1 = (x + self.bw as i64).min(self.width as i64);
-        let rows = self.bh as i64;
-        (0..self.bd as i64 * rows).filter_map(move |k| {
-            let (p, r) = (z + k / rows, y + k % rows);
-            if p < 0 || p >= self.depth as i64 || r < 0 || r >= self.height as i64 || c0 >= c1 {
+        let c1 = (x + self.boxdim[0] as i64).min(self.dims[0] as i64);
+        let rows: i64 = self.boxdim[1..].iter().map(|&b| b as i64).product();
+        (0..rows).filter_map(move |k| {
+            if c0 >= c1 {
                 return None;
             }
-            let off = (k * self.bw as i64 + (c0 - x)) as usize * self.elem;
-            let addr = self.base
-                + p as usize * self.plane
-                + r as usize * self.pitch
-                + c0 as usize * self.elem;
+            let mut addr = self.base + c0 as usize * self.elem;
+            let mut rest = k;
+            let dims = self.boxdim.iter().zip(&self.dims).zip(&at).skip(1);
+            for (((&b, &n), &a), &stride) in dims.zip(&self.strides) {
+                let i = a as i64 + rest % b as i64;
+                rest /= b as i64;
+                if i < 0 || i >= n as i64 {
+                    return None;
+                }
+                addr += i as usize * stride;
+            }
+            let off = (k * self.boxdim[0] as i64 + (c0 - x)) as usize * self.elem;
             Some((off, addr, (c1 - c0) as usize * self.elem))
         })
     }
@@ -131,7 +132,7 @@ impl Core {
         me: u32,
         dst: *mut u8,
         t: TensorBox,
-        at: [i32; 3],
+        at: TensorAt,
         bar: usize,
         loc: Loc,
     ) -> Step {
@@ -164,7 +165,7 @@ impl Core {
         me: u32,
         dst: *mut u8,
         t: TensorBox,
-        at: [i32; 3],
+        at: TensorAt,
         (bar, mask): (usize, u16),
         loc: Loc,
     ) -> Step {
@@ -196,7 +197,7 @@ impl Core {
         &mut self,
         me: u32,
         t: TensorBox,
-        at: [i32; 3],
+        at: TensorAt,
         src: *const u8,
         loc: Loc,
     ) -> Step {

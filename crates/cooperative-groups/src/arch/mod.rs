@@ -183,7 +183,7 @@ pub const HAS_ELECT: bool = cfg!(any(not(target_arch = "nvptx64"), target_featur
 /// (`group::barrier`); below sm_80 it is a pair of flags.
 pub const HAS_MBARRIER: bool = cfg!(any(not(target_arch = "nvptx64"), target_feature = "sm_80"));
 
-/// A tensor of two or three dimensions as the tile copies see it
+/// A tensor of up to five dimensions as the tile copies see it
 /// (`crate::tma`): on the GPU the generic address of its 128-byte tensor
 /// map (read in place in parameter space); on the simulator, which has no
 /// copy engine, the tensor itself. Both backends get the whole descriptor
@@ -193,21 +193,44 @@ pub const HAS_MBARRIER: bool = cfg!(any(not(target_arch = "nvptx64"), target_fea
 pub struct TensorDesc {
     /// Generic address of the tensor map (GPU).
     pub map: u64,
-    /// Address of element `(0, 0, 0)`.
+    /// Address of element `(0, 0, …)`.
     pub base: u64,
-    /// Elements per row.
-    pub width: u32,
-    /// Rows per plane.
-    pub height: u32,
-    /// Bytes from one row to the next.
-    pub pitch: u64,
-    /// Bytes from one plane to the next (3-D).
-    pub plane: u64,
-    /// Planes (1 for a 2-D tensor).
-    pub depth: u32,
+    /// Elements along each dimension, dimension 0 innermost (1 past the
+    /// tensor's rank).
+    pub dims: [u32; cg_isa::MAX_TENSOR_RANK],
+    /// Bytes from one index to the next along dimensions 1, 2, … (0 past
+    /// the tensor's rank).
+    pub strides: [u64; cg_isa::MAX_TENSOR_RANK - 1],
 }
 
 impl TensorDesc {
+    /// The descriptor of a tensor from `base` of `dims.len()` ≤ 5
+    /// dimensions: `dims[d]` elements along dimension `d`, `strides[d - 1]`
+    /// elements from one index to the next along dimension `d ≥ 1`
+    /// (`strides.len() == dims.len() - 1`), elements of `elem` bytes; no
+    /// map yet (the driver's is the parameter's own bytes,
+    /// [`in_place`](Self::in_place)).
+    #[inline(always)]
+    pub const fn of(base: u64, dims: &[u32], strides: &[usize], elem: usize) -> Self {
+        let mut d = TensorDesc {
+            map: 0,
+            base,
+            dims: [1; cg_isa::MAX_TENSOR_RANK],
+            strides: [0; cg_isa::MAX_TENSOR_RANK - 1],
+        };
+        let mut k = 0;
+        while k < dims.len() {
+            d.dims[k] = dims[k];
+            k += 1;
+        }
+        let mut k = 0;
+        while k < strides.len() {
+            d.strides[k] = (strides[k] * elem) as u64;
+            k += 1;
+        }
+        d
+    }
+
     /// The descriptor of a map parameter at the kernel's entry: `param`
     /// gives the generic address of the parameter's bytes, where the copy
     /// engine reads the map (on sm_90; elsewhere there are no copies).
@@ -221,20 +244,61 @@ impl TensorDesc {
 }
 
 /// A tile copy's box as the simulator needs it (the GPU reads the same
-/// from the map): `bw × bh × bd` elements of `elem` bytes (`bd` 1 in 2-D),
-/// laid out by `swizzle`.
+/// from the map): `boxdim[0] × … × boxdim[4]` elements of `elem` bytes
+/// (1 past the map's rank), laid out by `swizzle`.
 #[derive(Clone, Copy, Debug)]
 pub struct BoxShape {
-    /// Elements per box row.
-    pub bw: u32,
-    /// Rows per box plane.
-    pub bh: u32,
-    /// Planes (1 in 2-D).
-    pub bd: u32,
+    /// The box's extent along each dimension.
+    pub boxdim: [u32; cg_isa::MAX_TENSOR_RANK],
     /// Bytes per element.
     pub elem: u32,
     /// The layout in shared memory.
     pub swizzle: cg_isa::Swizzle,
+}
+
+impl BoxShape {
+    /// The box of a rank-`R` map: `boxdim` elements of `elem` bytes per
+    /// dimension, laid out by `swizzle`.
+    pub const fn of<const R: usize>(
+        boxdim: [u32; R],
+        elem: usize,
+        swizzle: cg_isa::Swizzle,
+    ) -> Self {
+        let mut b = [1; cg_isa::MAX_TENSOR_RANK];
+        let mut k = 0;
+        while k < R {
+            b[k] = boxdim[k];
+            k += 1;
+        }
+        BoxShape {
+            boxdim: b,
+            elem: elem as u32,
+            swizzle,
+        }
+    }
+
+    /// Bytes of the box (the GPU's transaction count).
+    #[cfg_attr(not(target_arch = "nvptx64"), allow(dead_code))]
+    pub const fn bytes(&self) -> u32 {
+        let b = &self.boxdim;
+        b[0] * b[1] * b[2] * b[3] * b[4] * self.elem
+    }
+}
+
+/// A box coordinate for the tile copies: its first element along each
+/// dimension (0 past the map's rank).
+pub type TensorAt = [i32; cg_isa::MAX_TENSOR_RANK];
+
+/// `at` padded to a [`TensorAt`].
+#[inline(always)]
+pub const fn tensor_at<const R: usize>(at: [i32; R]) -> TensorAt {
+    let mut a = [0; cg_isa::MAX_TENSOR_RANK];
+    let mut k = 0;
+    while k < R {
+        a[k] = at[k];
+        k += 1;
+    }
+    a
 }
 
 /// Bytes per warp in the library's per-block collective scratch

@@ -172,13 +172,8 @@ macro_rules! map_common {
             /// or the swizzle's period.
             pub const TILE_ALIGN: usize = L::SWIZZLE.align();
             /// The box for the arch layer.
-            pub(crate) const SHAPE: arch::BoxShape = arch::BoxShape {
-                bw: BW,
-                bh: BH,
-                bd: 1,
-                elem: core::mem::size_of::<T>() as u32,
-                swizzle: L::SWIZZLE,
-            };
+            pub(crate) const SHAPE: arch::BoxShape =
+                arch::BoxShape::of([BW, BH], core::mem::size_of::<T>(), L::SWIZZLE);
 
             /// Where element `(x, y)` of the box (`x < BW`, `y < BH`) lies
             /// in its shared tile, in elements: `y · BW + x` for
@@ -218,15 +213,12 @@ macro_rules! map_common {
                 let _ = Self::BOX_BYTES;
                 $ty {
                     raw,
-                    desc: arch::TensorDesc {
-                        map: 0,
-                        base: base as u64,
-                        width,
-                        height,
-                        pitch: (pitch * core::mem::size_of::<T>()) as u64,
-                        plane: 0,
-                        depth: 1,
-                    },
+                    desc: arch::TensorDesc::of(
+                        base as u64,
+                        &[width, height],
+                        &[pitch],
+                        core::mem::size_of::<T>(),
+                    ),
                     _t: PhantomData,
                 }
             }
@@ -243,25 +235,25 @@ macro_rules! map_common {
             /// Elements per row.
             #[inline(always)]
             pub fn width(&self) -> u32 {
-                self.desc.width
+                self.desc.dims[0]
             }
 
             /// Rows.
             #[inline(always)]
             pub fn height(&self) -> u32 {
-                self.desc.height
+                self.desc.dims[1]
             }
 
             /// Boxes across a row (the last one may stick out).
             #[inline(always)]
             pub fn tiles_x(&self) -> u32 {
-                self.desc.width.div_ceil(BW)
+                self.desc.dims[0].div_ceil(BW)
             }
 
             /// Boxes down a column.
             #[inline(always)]
             pub fn tiles_y(&self) -> u32 {
-                self.desc.height.div_ceil(BH)
+                self.desc.dims[1].div_ceil(BH)
             }
         }
     };
@@ -410,7 +402,7 @@ impl Mbarrier {
                 self.addr(),
                 dst.as_ptr().cast(),
                 &tiles.desc,
-                [x, y, 0],
+                arch::tensor_at([x, y]),
                 TensorMap2d::<T, BW, BH, L>::SHAPE,
             )
         };
@@ -511,7 +503,7 @@ impl Mbarrier {
                 self.addr(),
                 dst.as_ptr().cast(),
                 &tiles.desc,
-                [x, y, 0],
+                arch::tensor_at([x, y]),
                 blocks,
                 TensorMap2d::<T, BW, BH, L>::SHAPE,
             )
@@ -594,7 +586,7 @@ impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> TensorTilesMut<'_, T, 
             unsafe {
                 arch::tensor_store::<2>(
                     &self.desc,
-                    [x, y, 0],
+                    arch::tensor_at([x, y]),
                     src.as_ptr().cast(),
                     TensorMap2dMut::<T, BW, BH, L>::SHAPE,
                 )

@@ -101,13 +101,8 @@ macro_rules! map3_common {
             /// The alignment, in bytes, the box's shared tile needs.
             pub const TILE_ALIGN: usize = L::SWIZZLE.align();
             /// The box for the arch layer.
-            pub(crate) const SHAPE: arch::BoxShape = arch::BoxShape {
-                bw: BW,
-                bh: BH,
-                bd: BD,
-                elem: core::mem::size_of::<T>() as u32,
-                swizzle: L::SWIZZLE,
-            };
+            pub(crate) const SHAPE: arch::BoxShape =
+                arch::BoxShape::of([BW, BH, BD], core::mem::size_of::<T>(), L::SWIZZLE);
 
             /// Where element `(x, y, z)` of the box lies in its shared
             /// tile, in elements: `(z · BH + y) · BW + x` for [`Dense`]
@@ -138,18 +133,14 @@ macro_rules! map3_common {
                 plane: usize,
             ) -> Self {
                 let _ = Self::BOX_BYTES;
-                let elem = core::mem::size_of::<T>();
                 $ty {
                     raw,
-                    desc: arch::TensorDesc {
-                        map: 0,
-                        base: base as u64,
-                        width,
-                        height,
-                        pitch: (pitch * elem) as u64,
-                        plane: (plane * elem) as u64,
-                        depth,
-                    },
+                    desc: arch::TensorDesc::of(
+                        base as u64,
+                        &[width, height, depth],
+                        &[pitch, plane],
+                        core::mem::size_of::<T>(),
+                    ),
                     _t: PhantomData,
                 }
             }
@@ -166,19 +157,19 @@ macro_rules! map3_common {
             /// Elements per row.
             #[inline(always)]
             pub fn width(&self) -> u32 {
-                self.desc.width
+                self.desc.dims[0]
             }
 
             /// Rows per plane.
             #[inline(always)]
             pub fn height(&self) -> u32 {
-                self.desc.height
+                self.desc.dims[1]
             }
 
             /// Planes.
             #[inline(always)]
             pub fn depth(&self) -> u32 {
-                self.desc.depth
+                self.desc.dims[2]
             }
 
             /// Boxes across a row, down a plane, through the planes (the
@@ -186,9 +177,9 @@ macro_rules! map3_common {
             #[inline(always)]
             pub fn tiles_xyz(&self) -> (u32, u32, u32) {
                 (
-                    self.desc.width.div_ceil(BW),
-                    self.desc.height.div_ceil(BH),
-                    self.desc.depth.div_ceil(BD),
+                    self.desc.dims[0].div_ceil(BW),
+                    self.desc.dims[1].div_ceil(BH),
+                    self.desc.dims[2].div_ceil(BD),
                 )
             }
         }
@@ -313,7 +304,7 @@ impl Mbarrier {
                 self.addr(),
                 dst.as_ptr().cast(),
                 &tiles.desc,
-                [x, y, z],
+                arch::tensor_at([x, y, z]),
                 TensorMap3d::<T, BW, BH, BD, L>::SHAPE,
             )
         };
@@ -360,7 +351,7 @@ impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>
             unsafe {
                 arch::tensor_store::<3>(
                     &self.desc,
-                    [x, y, z],
+                    arch::tensor_at([x, y, z]),
                     src.as_ptr().cast(),
                     TensorMap3dMut::<T, BW, BH, BD, L>::SHAPE,
                 )

@@ -1,4 +1,4 @@
-//! The Tensor Memory Accelerator (sm_90): 2-D and 3-D tile copies between a tensor
+//! The Tensor Memory Accelerator (sm_90): tile copies (1 to 5 dimensions) between a tensor
 //! in global memory, described by a tensor map, and shared memory
 //! (`cp.async.bulk.tensor`), with the bulk-group and proxy fences that go
 //! with them. Each primitive is one instruction.
@@ -10,7 +10,7 @@
 use core::arch::asm;
 
 use super::SharedAddr;
-use crate::arch::{BoxShape, TensorDesc};
+use crate::arch::{BoxShape, TensorAt, TensorDesc};
 
 /// `prefetch.tensormap [map]`: brings the tensor map into the copy
 /// engine's cache ahead of its first use.
@@ -24,11 +24,46 @@ pub unsafe fn tensormap_prefetch(desc: &TensorDesc) {
     unsafe { asm!("prefetch.tensormap [{0}];", in(reg64) desc.map, options(nostack)) };
 }
 
+/// The tile copies of each rank: `$rank` the PTX shape (`"1d"` …
+/// `"5d"`), `$coords` the template's coordinate list, one named operand
+/// per coordinate.
+macro_rules! load_arrive {
+    ($rank:literal, $coords:literal, $state:ident, $bar:expr, $dst:expr, $map:expr,
+     $bytes:expr, $($c:ident = $v:expr),+) => {
+        asm!(
+            "mbarrier.arrive.expect_tx.shared::cta.b64 {state}, [{bar}], {bytes};",
+            concat!(
+                "{{ .reg .u64 d; .reg .u32 d32; cvta.to.shared.u64 d, {dst}; cvt.u32.u64 d32, d; \
+                 cp.async.bulk.tensor.", $rank, ".shared::cluster.global.tile.mbarrier::complete_tx::bytes \
+                 [d32], [{map}, {{", $coords, "}}], [{bar}]; }}"
+            ),
+            state = out(reg64) $state, bar = in(reg32) $bar, dst = in(reg64) $dst,
+            map = in(reg64) $map, bytes = in(reg32) $bytes, $($c = in(reg32) $v,)+
+            options(nostack)
+        )
+    };
+}
+
+/// See [`load_arrive`].
+macro_rules! store {
+    ($rank:literal, $coords:literal, $map:expr, $src:expr, $($c:ident = $v:expr),+) => {
+        asm!(
+            concat!(
+                "{{ .reg .u64 s; .reg .u32 s32; cvta.to.shared.u64 s, {src}; cvt.u32.u64 s32, s; \
+                 cp.async.bulk.tensor.", $rank, ".global.shared::cta.tile.bulk_group \
+                 [{map}, {{", $coords, "}}], [s32]; }}"
+            ),
+            map = in(reg64) $map, src = in(reg64) $src, $($c = in(reg32) $v,)+
+            options(nostack)
+        )
+    };
+}
+
 /// One arrival on the mbarrier at `bar` expecting the box's bytes, then
-/// the `R`-D tile copy (`R` 2 or 3) of the box at `at` (elements; `z`
-/// unused in 2-D) of the tensor map `desc` into this block's shared
-/// `dst`, completing those bytes on the same barrier
-/// (`cp.async.bulk.tensor.{2d,3d}.shared::cluster.global.tile.mbarrier::
+/// the `R`-D tile copy (`R` 1 to 5) of the box at `at` (elements; the
+/// coordinates past `R` unused) of the tensor map `desc` into this block's
+/// shared `dst`, completing those bytes on the same barrier
+/// (`cp.async.bulk.tensor.Rd.shared::cluster.global.tile.mbarrier::
 /// complete_tx::bytes`). Elements outside the tensor land as zeros. The
 /// token of the arrival's phase.
 ///
@@ -43,33 +78,56 @@ pub unsafe fn tensor_load_arrive<const R: u32>(
     bar: SharedAddr,
     dst: *mut u8,
     desc: &TensorDesc,
-    at: [i32; 3],
+    at: TensorAt,
     shape: BoxShape,
 ) -> u64 {
-    let bytes = shape.bw * shape.bh * shape.bd * shape.elem;
+    let bytes = shape.bytes();
+    let (map, [x, y, z, w, v]) = (desc.map, at);
     let state: u64;
     // SAFETY: the caller's contract.
     unsafe {
-        if R == 2 {
-            asm!(
-                "mbarrier.arrive.expect_tx.shared::cta.b64 {0}, [{1}], {6};",
-                "{{ .reg .u64 d; .reg .u32 d32; cvta.to.shared.u64 d, {2}; cvt.u32.u64 d32, d; \
-                 cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes \
-                 [d32], [{3}, {{{4}, {5}}}], [{1}]; }}",
-                out(reg64) state, in(reg32) bar, in(reg64) dst, in(reg64) desc.map,
-                in(reg32) at[0], in(reg32) at[1], in(reg32) bytes,
-                options(nostack)
-            )
-        } else {
-            asm!(
-                "mbarrier.arrive.expect_tx.shared::cta.b64 {0}, [{1}], {7};",
-                "{{ .reg .u64 d; .reg .u32 d32; cvta.to.shared.u64 d, {2}; cvt.u32.u64 d32, d; \
-                 cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes \
-                 [d32], [{3}, {{{4}, {5}, {6}}}], [{1}]; }}",
-                out(reg64) state, in(reg32) bar, in(reg64) dst, in(reg64) desc.map,
-                in(reg32) at[0], in(reg32) at[1], in(reg32) at[2], in(reg32) bytes,
-                options(nostack)
-            )
+        match R {
+            1 => load_arrive!("1d", "{x}", state, bar, dst, map, bytes, x = x),
+            2 => load_arrive!("2d", "{x}, {y}", state, bar, dst, map, bytes, x = x, y = y),
+            3 => load_arrive!(
+                "3d",
+                "{x}, {y}, {z}",
+                state,
+                bar,
+                dst,
+                map,
+                bytes,
+                x = x,
+                y = y,
+                z = z
+            ),
+            4 => load_arrive!(
+                "4d",
+                "{x}, {y}, {z}, {w}",
+                state,
+                bar,
+                dst,
+                map,
+                bytes,
+                x = x,
+                y = y,
+                z = z,
+                w = w
+            ),
+            _ => load_arrive!(
+                "5d",
+                "{x}, {y}, {z}, {w}, {v}",
+                state,
+                bar,
+                dst,
+                map,
+                bytes,
+                x = x,
+                y = y,
+                z = z,
+                w = w,
+                v = v
+            ),
         }
     };
     state
@@ -92,7 +150,7 @@ pub unsafe fn tensor_load_multicast(
     bar: SharedAddr,
     dst: *mut u8,
     desc: &TensorDesc,
-    at: [i32; 3],
+    at: TensorAt,
     mask: u16,
     _shape: BoxShape,
 ) {
@@ -109,8 +167,8 @@ pub unsafe fn tensor_load_multicast(
     };
 }
 
-/// The `R`-D tile store (`R` 2 or 3) of this block's shared `src` into the
-/// box at `at` of the tensor map `desc` (`cp.async.bulk.tensor.{2d,3d}.
+/// The `R`-D tile store (`R` 1 to 5) of this block's shared `src` into the
+/// box at `at` of the tensor map `desc` (`cp.async.bulk.tensor.Rd.
 /// global.shared::cta.tile.bulk_group`; elements outside the tensor are
 /// not written), in this thread's current bulk group.
 ///
@@ -123,27 +181,38 @@ pub unsafe fn tensor_load_multicast(
 #[inline(always)]
 pub unsafe fn tensor_store<const R: u32>(
     desc: &TensorDesc,
-    at: [i32; 3],
+    at: TensorAt,
     src: *const u8,
     _shape: BoxShape,
 ) {
+    let (map, [x, y, z, w, v]) = (desc.map, at);
     // SAFETY: the caller's contract.
     unsafe {
-        if R == 2 {
-            asm!(
-                "{{ .reg .u64 s; .reg .u32 s32; cvta.to.shared.u64 s, {3}; cvt.u32.u64 s32, s; \
-                 cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [{0}, {{{1}, {2}}}], [s32]; }}",
-                in(reg64) desc.map, in(reg32) at[0], in(reg32) at[1], in(reg64) src,
-                options(nostack)
-            )
-        } else {
-            asm!(
-                "{{ .reg .u64 s; .reg .u32 s32; cvta.to.shared.u64 s, {4}; cvt.u32.u64 s32, s; \
-                 cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group [{0}, {{{1}, {2}, {3}}}], [s32]; }}",
-                in(reg64) desc.map, in(reg32) at[0], in(reg32) at[1], in(reg32) at[2],
-                in(reg64) src,
-                options(nostack)
-            )
+        match R {
+            1 => store!("1d", "{x}", map, src, x = x),
+            2 => store!("2d", "{x}, {y}", map, src, x = x, y = y),
+            3 => store!("3d", "{x}, {y}, {z}", map, src, x = x, y = y, z = z),
+            4 => store!(
+                "4d",
+                "{x}, {y}, {z}, {w}",
+                map,
+                src,
+                x = x,
+                y = y,
+                z = z,
+                w = w
+            ),
+            _ => store!(
+                "5d",
+                "{x}, {y}, {z}, {w}, {v}",
+                map,
+                src,
+                x = x,
+                y = y,
+                z = z,
+                w = w,
+                v = v
+            ),
         }
     };
 }

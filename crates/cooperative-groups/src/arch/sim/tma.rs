@@ -5,20 +5,15 @@
 use cg_sim::lane;
 
 use super::SharedAddr;
-use crate::arch::{BoxShape, TensorDesc};
+use crate::arch::{BoxShape, TensorAt, TensorDesc};
 
 fn tile(desc: &TensorDesc, shape: BoxShape) -> cg_sim::TensorBox {
     cg_sim::TensorBox {
         base: desc.base as usize,
-        width: desc.width,
-        height: desc.height,
-        depth: desc.depth,
-        pitch: desc.pitch as usize,
-        plane: desc.plane as usize,
+        dims: desc.dims,
+        strides: desc.strides.map(|s| s as usize),
         elem: shape.elem as usize,
-        bw: shape.bw,
-        bh: shape.bh,
-        bd: shape.bd,
+        boxdim: shape.boxdim,
         swizzle: shape.swizzle,
     }
 }
@@ -40,7 +35,7 @@ pub unsafe fn tensor_load_arrive<const R: u32>(
     bar: SharedAddr,
     dst: *mut u8,
     desc: &TensorDesc,
-    at: [i32; 3],
+    at: TensorAt,
     shape: BoxShape,
 ) -> u64 {
     // SAFETY: forwarded from the caller.
@@ -58,7 +53,7 @@ pub unsafe fn tensor_load_multicast(
     bar: SharedAddr,
     dst: *mut u8,
     desc: &TensorDesc,
-    at: [i32; 3],
+    at: TensorAt,
     mask: u16,
     shape: BoxShape,
 ) {
@@ -74,7 +69,7 @@ pub unsafe fn tensor_load_multicast(
 #[inline]
 pub unsafe fn tensor_store<const R: u32>(
     desc: &TensorDesc,
-    at: [i32; 3],
+    at: TensorAt,
     src: *const u8,
     shape: BoxShape,
 ) {
@@ -89,21 +84,12 @@ pub unsafe fn tensor_store<const R: u32>(
 #[track_caller]
 #[inline]
 pub unsafe fn bulk_store(dst: *mut u8, src: *const u8, bytes: u32) {
-    let row = cg_sim::TensorBox {
-        base: dst as usize,
-        width: bytes,
-        height: 1,
-        depth: 1,
-        pitch: bytes as usize,
-        plane: bytes as usize,
-        elem: 1,
-        bw: bytes,
-        bh: 1,
-        bd: 1,
-        swizzle: cg_isa::Swizzle::None,
-    };
+    let row = tile(
+        &TensorDesc::of(dst as u64, &[bytes], &[], 1),
+        BoxShape::of([bytes], 1, cg_isa::Swizzle::None),
+    );
     // SAFETY: forwarded from the caller.
-    unsafe { lane::tile_store(row, [0; 3], src) }
+    unsafe { lane::tile_store(row, [0; 5], src) }
 }
 
 /// `cp.async.bulk.commit_group`.
