@@ -24,7 +24,7 @@ use cooperative_groups::intrinsics::{block_idx, grid_dim};
 use cooperative_groups::prelude::*;
 use cooperative_groups::tma::{
     Swizzle32B, Swizzle64B, Swizzle128B, TensorMap2d, TensorMap2dMut, TensorMap3d, TensorMap3dMut,
-    TileLayout, TileStore,
+    TensorMap4d, TensorMap5d, TensorMap5dMut, TileLayout, TileStore,
 };
 use cooperative_groups::{Chunked, GlobalSlice, OwnedSlice, kernel};
 #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
@@ -355,6 +355,78 @@ pub fn tma_swizzle_probe(
     #[cfg(all(target_arch = "nvptx64", not(target_feature = "sm_90")))]
     {
         let _ = (a, b, c, out);
+        panic!("tensor copies need sm_90")
+    }
+}
+
+/// Words each thread of [`tma_rank_probe`] writes: the 4-D tile's 256,
+/// then the 5-D tile's 256.
+pub const RANK_PROBE_WORDS: usize = 4;
+/// Where [`tma_rank_probe`] loads its 4-D box, loads its 5-D box, and
+/// stores the 5-D box (each partly outside its tensor).
+pub const RANK_PROBE_AT: ([i32; 4], [i32; 5], [i32; 5]) =
+    ([16, 2, 1, 1], [8, 1, 1, 2, 1], [0, 2, 0, 1, 1]);
+
+/// 4-D and 5-D tensor copies as the copy engine does them: one block of
+/// [`PROBE_BLOCK`] threads loads the 16 × 2 × 4 × 2 box of `a` (64-byte
+/// swizzle) and the dense 8 × 4 × 2 × 2 × 2 box of `b` at
+/// [`RANK_PROBE_AT`] (zeros outside the tensors), writes both tiles out
+/// raw, adds [`VOLUME_BUMP`] to the dense tile in shared memory and stores
+/// it into `out`. `cg-lab compare --only tma` runs it on the GPU and on the
+/// simulator and requires the same words, raw and in `out`.
+#[kernel]
+pub fn tma_rank_probe(
+    a: TensorMap4d<u32, 16, 2, 4, 2, Swizzle64B>,
+    b: TensorMap5d<u32, 8, 4, 2, 2, 2>,
+    out: TensorMap5dMut<u32, 8, 4, 2, 2, 2>,
+    raw: OwnedSlice<u32, Chunked<RANK_PROBE_WORDS>>,
+) {
+    #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+    {
+        let block = this_thread_block().with_threads::<PROBE_BLOCK>();
+        let full = cooperative_groups::mbarrier!(&block, 2);
+        let swizzled = cooperative_groups::shared_array!(u32; 256, align 512);
+        let dense = cooperative_groups::shared_array!(u32; 256, align 128);
+        let (at4, at5, store_at) = RANK_PROBE_AT;
+        if block.thread_rank() == 0 {
+            // SAFETY: two 1 KiB copies in flight on the phase, each the
+            // phase's arrival.
+            unsafe {
+                full.arrive_copy_tile_4d(swizzled.as_slice(), &a.tiles(), at4)
+                    .discard();
+                full.arrive_copy_tile_5d(dense.as_slice(), &b.tiles(), at5)
+                    .discard();
+            }
+        }
+        full.wait_parity(0);
+        let mine = raw.chunk(&this_grid());
+        for j in 0..RANK_PROBE_WORDS {
+            let k = block.thread_rank() as usize * RANK_PROBE_WORDS + j;
+            let word = if k < 256 {
+                swizzled.load(k)
+            } else {
+                dense.load(k - 256)
+            };
+            mine.store(j, word);
+        }
+        block.sync();
+        for r in [
+            block.thread_rank() as usize,
+            block.thread_rank() as usize + 128,
+        ] {
+            dense.store(r, dense.load(r) + VOLUME_BUMP);
+        }
+        // SAFETY: the only store into `out` of a one-block launch; `dense`
+        // is not written again.
+        unsafe {
+            out.tiles_mut(&block)
+                .store_tile(&block, dense.as_slice(), store_at)
+        }
+        .wait_read(&block);
+    }
+    #[cfg(all(target_arch = "nvptx64", not(target_feature = "sm_90")))]
+    {
+        let _ = (a, b, out, raw);
         panic!("tensor copies need sm_90")
     }
 }

@@ -19,17 +19,21 @@ use std::path::Path;
 use anyhow::{Context, Result, bail};
 use cg_kernels::tma::{
     BULK_BLOCK, BULK_COPY, BULK_TILE, BulkArgs, COPY_BLOCK, PROBE_BLOCK, PROBE_WORDS,
-    SwizzledTiles, SwizzledTilesMut, TILE, TMA_COPY, TMA_COPY_4, TMA_SWIZZLE_PROBE, TMA_TRANSPOSE,
-    TMA_TRANSPOSE_SWIZZLED, TMA_VOLUME_PROBE, TRANSPOSE_BLOCK, VOLUME_PROBE_WORDS,
+    RANK_PROBE_WORDS, SwizzledTiles, SwizzledTilesMut, TILE, TMA_COPY, TMA_COPY_4, TMA_RANK_PROBE,
+    TMA_SWIZZLE_PROBE, TMA_TRANSPOSE, TMA_TRANSPOSE_SWIZZLED, TMA_VOLUME_PROBE, TRANSPOSE_BLOCK,
+    VOLUME_PROBE_WORDS,
 };
 use cg_kernels::tma_multicast::{
     MC_BLOCK, MC_CLUSTER, McArgs, TMA_MULTICAST_FOLD, TMA_UNICAST_FOLD, mc_expected,
 };
 use cg_runtime::{
     Backend, Buffer, Gpu, Kernel, LaunchConfig, Module, TensorMap, TensorMap3, TensorMap3Mut,
-    TensorMapMut,
+    TensorMapMut, TensorMapNd, TensorMapNdMut,
 };
-use cooperative_groups::tma::{Swizzle32B, Swizzle64B, Swizzle128B, TensorMap2d, TensorMap2dMut};
+use cooperative_groups::tma::{
+    Swizzle32B, Swizzle64B, Swizzle128B, TensorMap2d, TensorMap2dMut, TensorMap4d, TensorMap5d,
+    TensorMap5dMut,
+};
 
 use crate::cli::LabArgs;
 use crate::output::write_atomic;
@@ -478,6 +482,10 @@ pub fn run(
         backend,
         "3-D tiles (a swizzled load, a dense load and store)",
         volume_probe,
+    )? + gpu_equals_sim(
+        backend,
+        "4-D and 5-D tiles (a swizzled 4-D load, a dense 5-D load and store)",
+        rank_probe,
     )?;
     let mut checks = Vec::new();
     for s in 0..SIDES.len() {
@@ -638,6 +646,38 @@ fn volume_probe(backend: &Backend) -> Result<Vec<u32>> {
             backend.tensor_map_3d_mut(&mut dst, VOLUME_DST, ow, ow * oh)?;
         backend.launch(
             &TMA_VOLUME_PROBE,
+            &LaunchConfig::linear(1, PROBE_BLOCK),
+            (&a, &b, &mut out, &mut raw),
+        )?;
+    }
+    let mut words = raw.to_vec()?;
+    words.extend(dst.to_vec()?);
+    Ok(words)
+}
+
+/// The source of the rank probe's loads: 576 words, seen as a 32 × 3 ×
+/// 3 × 2 (4-D) and as a 16 × 3 × 2 × 3 × 2 (5-D) dense tensor; the 5-D
+/// store's destination has that shape too.
+const RANK_4D: ([usize; 4], [usize; 3]) = ([32, 3, 3, 2], [32, 96, 288]);
+/// See [`RANK_4D`].
+const RANK_5D: ([usize; 5], [usize; 4]) = ([16, 3, 2, 3, 2], [16, 48, 96, 288]);
+
+/// [`cg_kernels::tma::tma_rank_probe`]'s words on `backend`: its raw
+/// tiles, then the tensor it stored into.
+fn rank_probe(backend: &Backend) -> Result<Vec<u32>> {
+    let data: Vec<u32> = (0..576).map(|i| i as u32 * 3 + 2).collect();
+    let src = backend.upload(&data)?;
+    let mut raw = backend.alloc::<u32>(PROBE_BLOCK as usize * RANK_PROBE_WORDS)?;
+    let mut dst = backend.alloc::<u32>(576)?;
+    {
+        let a: TensorMapNd<'_, TensorMap4d<u32, 16, 2, 4, 2, Swizzle64B>> =
+            backend.tensor_map_nd(&src, RANK_4D.0, RANK_4D.1)?;
+        let b: TensorMapNd<'_, TensorMap5d<u32, 8, 4, 2, 2, 2>> =
+            backend.tensor_map_nd(&src, RANK_5D.0, RANK_5D.1)?;
+        let mut out: TensorMapNdMut<'_, TensorMap5dMut<u32, 8, 4, 2, 2, 2>> =
+            backend.tensor_map_nd_mut(&mut dst, RANK_5D.0, RANK_5D.1)?;
+        backend.launch(
+            &TMA_RANK_PROBE,
             &LaunchConfig::linear(1, PROBE_BLOCK),
             (&a, &b, &mut out, &mut raw),
         )?;
@@ -816,7 +856,7 @@ mod tests {
         }
         let ([lx, ly, lz], [sx, sy, sz]) = VOLUME_DENSE_AT;
         let dense = &raw[512..576];
-        assert!(dense.iter().any(|&v| v == 0) && dense.iter().any(|&v| v != 0));
+        assert!(dense.contains(&0) && dense.iter().any(|&v| v != 0));
         for (i, &got) in dense.iter().enumerate() {
             let (x, y, z) = ((i % 8) as i32, (i / 8 % 4) as i32, (i / 32) as i32);
             assert_eq!(got, src(lx + x, ly + y, lz + z), "dense ({x}, {y}, {z})");
@@ -841,6 +881,77 @@ mod tests {
             assert_eq!(got, want, "stored ({x}, {y}, {z})");
         }
         assert_eq!(stored, 8 * 2, "the store is clipped to 8 × 2 × 1");
+    }
+
+    /// The rank probe on the simulator against the copy engine's rules
+    /// written out: the 4-D tile's 64-byte rows with their chunks XOR the
+    /// row's 128-byte line mod 4, the 5-D tile dense, zeros outside the
+    /// source, and the store of the bumped 5-D tile clipped to the
+    /// destination (GPU = these words: `compare --only tma`).
+    #[test]
+    fn the_rank_probe_follows_the_copy_engines_rules_on_the_simulator() {
+        use cg_kernels::tma::{RANK_PROBE_AT, VOLUME_BUMP};
+        let words = rank_probe(&Backend::sim()).unwrap();
+        // Element `c` of a dense tensor of `dims` (innermost first), or
+        // None outside.
+        fn at<const N: usize>(dims: [usize; N], c: [i64; N]) -> Option<usize> {
+            let mut i = 0;
+            for d in (0..N).rev() {
+                if c[d] < 0 || c[d] >= dims[d] as i64 {
+                    return None;
+                }
+                i = i * dims[d] + c[d] as usize;
+            }
+            Some(i)
+        }
+        fn coords<const N: usize>(sides: [usize; N], mut i: usize) -> [i64; N] {
+            core::array::from_fn(|d| {
+                let c = (i % sides[d]) as i64;
+                i /= sides[d];
+                c
+            })
+        }
+        let src = |k: Option<usize>| k.map_or(0, |k| k as u32 * 3 + 2);
+        let (at4, at5, store_at) = RANK_PROBE_AT;
+        for i in 0..256 {
+            let c = coords([16, 2, 4, 2], i);
+            let (row, chunk) = (i / 16, i % 16 / 4);
+            let got = words[row * 16 + (chunk ^ (row / 2 % 4)) * 4 + i % 4];
+            let want = src(at(
+                RANK_4D.0,
+                core::array::from_fn(|d| c[d] + at4[d] as i64),
+            ));
+            assert_eq!(got, want, "4-D {c:?}");
+        }
+        let dense = &words[256..512];
+        for (i, &got) in dense.iter().enumerate() {
+            let c = coords([8, 4, 2, 2, 2], i);
+            let want = src(at(
+                RANK_5D.0,
+                core::array::from_fn(|d| c[d] + at5[d] as i64),
+            ));
+            assert_eq!(got, want, "5-D {c:?}");
+        }
+        assert!(dense.contains(&0) && dense.iter().any(|&v| v != 0));
+        let out = &words[512..];
+        let mut stored = 0;
+        for (i, &got) in out.iter().enumerate() {
+            let c = coords(RANK_5D.0, i);
+            let b: [i64; 5] = core::array::from_fn(|d| c[d] - store_at[d] as i64);
+            let want = match at([8, 4, 2, 2, 2], b) {
+                Some(k) => {
+                    stored += 1;
+                    dense[k] + VOLUME_BUMP
+                }
+                None => 0,
+            };
+            assert_eq!(got, want, "stored {c:?}");
+        }
+        assert_eq!(
+            stored,
+            8 * 2 * 2,
+            "the store is clipped to 8 × 1 × 2 × 2 × 1"
+        );
     }
 
     /// The probe on the simulator: each tile's words where the hardware's

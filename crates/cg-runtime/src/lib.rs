@@ -77,6 +77,7 @@ pub mod ptx;
 pub mod sass;
 pub mod tensor_map;
 pub mod tensor_map_3d;
+pub mod tensor_map_nd;
 pub mod tools;
 
 pub use backend::{
@@ -100,3 +101,4 @@ pub use launch::{
 pub use ptx::{EmbeddedPtx, PtxModule};
 pub use tensor_map::{RawTensorMap, TensorMap, TensorMapMut};
 pub use tensor_map_3d::{TensorMap3, TensorMap3Mut};
+pub use tensor_map_nd::{TensorMapNd, TensorMapNdMut};

@@ -181,7 +181,7 @@ pub(crate) fn param_bytes(
 
 impl Gpu {
     /// `cuTensorMapEncodeTiled` of a tensor of `elem`-byte elements at
-    /// device address `base` of rank `dims.len()` (2 or 3): `dims`
+    /// device address `base` of rank `dims.len()` (1 to 5): `dims`
     /// (elements, innermost first), `strides` (bytes, from the second
     /// dimension on), `boxd` boxes laid out by `swizzle` in shared memory;
     /// no interleave, L2 promotion of 128 bytes, zeros outside the tensor.

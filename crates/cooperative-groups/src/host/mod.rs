@@ -6,7 +6,9 @@
 
 extern crate std;
 
+mod nd;
 mod volume;
+pub use nd::{TensorNd, tensor_map_nd, tensor_map_span_nd};
 pub use volume::{Volume, tensor_map_3d, tensor_map_3d_mut, tensor_map_span_3d};
 
 use std::format;

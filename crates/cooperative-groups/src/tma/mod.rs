@@ -96,12 +96,17 @@ use crate::Pod;
 use crate::arch;
 
 mod layout;
+mod nd;
 mod volume;
 #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
 use crate::mbarrier::{ArrivalToken, Mbarrier};
 #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
 use crate::{SharedSlice, ThreadBlock};
 pub use layout::{Dense, Swizzle32B, Swizzle64B, Swizzle128B, TileLayout};
+pub use nd::{
+    RankedMap, TensorMap4d, TensorMap4dMut, TensorMap5d, TensorMap5dMut, TensorTiles4d,
+    TensorTiles5d, TensorTilesMut4d, TensorTilesMut5d,
+};
 pub use volume::{TensorMap3d, TensorMap3dMut, TensorTiles3d, TensorTilesMut3d};
 
 /// The largest box side the copy engine takes.

@@ -1,0 +1,225 @@
+//! Tensor maps of four and five dimensions
+//! (`cooperative_groups::tma::TensorMap4d`, `TensorMap5d` and their
+//! writable twins): the driver encodes a map of the parameter's rank, a
+//! launch passes its 128 bytes as the kernel parameter; on the simulator
+//! the map is the tensor itself. One type serves every rank: it is named
+//! by the kernel's parameter type.
+//!
+//! ```
+//! # use cg_runtime::{Backend, TensorMapNd};
+//! # use cooperative_groups::tma::TensorMap4d;
+//! # fn main() -> cg_runtime::Result<()> {
+//! let backend = Backend::sim();
+//! let t = backend.upload(&vec![0f32; 64 * 4 * 3 * 2])?;
+//! // 64 × 4 × 3 × 2 floats, dense; 32 × 2 × 1 × 1 boxes.
+//! let map: TensorMapNd<'_, TensorMap4d<f32, 32, 2, 1, 1>> =
+//!     backend.tensor_map_nd(&t, [64, 4, 3, 2], [64, 256, 768])?;
+//! assert_eq!(map.tiles(), [2, 2, 3, 2]);
+//! // A 3-D shape for a 4-D map is refused.
+//! let r: cg_runtime::Result<TensorMapNd<'_, TensorMap4d<f32, 32, 2, 1, 1>>> =
+//!     backend.tensor_map_nd(&t, [64, 4, 6], [64, 256]);
+//! assert!(r.is_err());
+//! # Ok(())
+//! # }
+//! ```
+
+use std::marker::PhantomData;
+
+use cooperative_groups::KernelParam;
+use cooperative_groups::host::{region, tensor_map_span_nd};
+use cooperative_groups::tma::RankedMap;
+
+use crate::backend::{Backend, Buffer};
+use crate::error::{Result, RuntimeError};
+use crate::launch::{HostArg, Target};
+use crate::tensor_map::{RawTensorMap, param_bytes};
+
+/// A tensor's shape and strides, and on a GPU its encoded map.
+struct EncodedNd {
+    dims: Vec<u32>,
+    strides: Vec<usize>,
+    gpu: Option<RawTensorMap>,
+}
+
+/// A read-only tensor of a [`Buffer`] for a kernel's tensor-map parameter
+/// of type `M` (a `TensorMap4d` or `TensorMap5d`; passed as `&map`): made
+/// by [`Backend::tensor_map_nd`].
+pub struct TensorMapNd<'a, M: RankedMap> {
+    buf: &'a Buffer<M::Elem>,
+    enc: EncodedNd,
+    _map: PhantomData<M>,
+}
+
+/// A tensor of a [`Buffer`] that kernels may also store tiles to, for a
+/// parameter of type `M` (a `TensorMap4dMut` or `TensorMap5dMut`; passed as
+/// `&mut map`): made by [`Backend::tensor_map_nd_mut`].
+pub struct TensorMapNdMut<'a, M: RankedMap> {
+    buf: &'a mut Buffer<M::Elem>,
+    enc: EncodedNd,
+    _map: PhantomData<M>,
+}
+
+impl Backend {
+    /// A tensor map of `buf` for a read-only parameter of type `M`: `dims`
+    /// elements along each dimension (innermost first, as many as `M`
+    /// has), `strides` elements from one index to the next along each
+    /// dimension past the first. An error naming the rule when the shape
+    /// breaks the driver's ([`tensor_map_span_nd`]) — the same on the
+    /// simulator.
+    pub fn tensor_map_nd<'a, M: RankedMap, const N: usize, const S: usize>(
+        &self,
+        buf: &'a Buffer<M::Elem>,
+        dims: [usize; N],
+        strides: [usize; S],
+    ) -> Result<TensorMapNd<'a, M>> {
+        if M::WRITABLE {
+            return Err(RuntimeError::InvalidArgument(
+                "a writable tensor map needs `tensor_map_nd_mut`".into(),
+            ));
+        }
+        let enc = self.encode_nd::<M>(buf, &dims, &strides)?;
+        Ok(TensorMapNd {
+            buf,
+            enc,
+            _map: PhantomData,
+        })
+    }
+
+    /// A tensor map as [`tensor_map_nd`](Self::tensor_map_nd) for a
+    /// writable parameter of type `M`, whose kernels may store tiles.
+    pub fn tensor_map_nd_mut<'a, M: RankedMap, const N: usize, const S: usize>(
+        &self,
+        buf: &'a mut Buffer<M::Elem>,
+        dims: [usize; N],
+        strides: [usize; S],
+    ) -> Result<TensorMapNdMut<'a, M>> {
+        if !M::WRITABLE {
+            return Err(RuntimeError::InvalidArgument(
+                "a read-only tensor map needs `tensor_map_nd`".into(),
+            ));
+        }
+        let enc = self.encode_nd::<M>(buf, &dims, &strides)?;
+        Ok(TensorMapNdMut {
+            buf,
+            enc,
+            _map: PhantomData,
+        })
+    }
+
+    fn encode_nd<M: RankedMap>(
+        &self,
+        buf: &Buffer<M::Elem>,
+        dims: &[usize],
+        strides: &[usize],
+    ) -> Result<EncodedNd> {
+        if dims.len() != M::RANK || strides.len() + 1 != M::RANK {
+            return Err(RuntimeError::InvalidArgument(format!(
+                "a {}-D tensor map needs {} sides and {} strides (got {} and {})",
+                M::RANK,
+                M::RANK,
+                M::RANK - 1,
+                dims.len(),
+                strides.len()
+            )));
+        }
+        let base = buf.as_ptr() as usize;
+        let elem = std::mem::size_of::<M::Elem>();
+        tensor_map_span_nd(base, elem, dims, strides, buf.len())
+            .map_err(RuntimeError::InvalidArgument)?;
+        let gpu = self.device_map(buf, |g| {
+            let d: Vec<u64> = dims.iter().map(|&d| d as u64).collect();
+            let s: Vec<u64> = strides.iter().map(|&s| (s * elem) as u64).collect();
+            g.encode_tensor_map(
+                base as u64,
+                elem,
+                &d,
+                &s,
+                &M::BOX_DIMS[..M::RANK],
+                M::SWIZZLE,
+            )
+        })?;
+        Ok(EncodedNd {
+            dims: dims.iter().map(|&d| d as u32).collect(),
+            strides: strides.to_vec(),
+            gpu,
+        })
+    }
+}
+
+impl EncodedNd {
+    /// The parameter `M` of this tensor in `buf`, after registering the
+    /// tensor for a simulator launch.
+    fn param<M: RankedMap>(
+        &self,
+        buf: &Buffer<M::Elem>,
+        name: &'static str,
+        to: &mut Target,
+    ) -> std::result::Result<M, String> {
+        let map = param_bytes(&self.gpu, name, to, |to| {
+            let dims: Vec<usize> = self.dims.iter().map(|&d| d as usize).collect();
+            let elem = std::mem::size_of::<M::Elem>();
+            let span =
+                tensor_map_span_nd(buf.as_ptr() as usize, elem, &dims, &self.strides, buf.len())?;
+            to.regions
+                .push(region(name, buf.as_ptr(), span, M::WRITABLE));
+            Ok(())
+        })?;
+        // SAFETY: the map was encoded from this tensor and box (GPU), which
+        // lies inside the buffer, borrowed for the map's life (exclusively
+        // for a writable map: `tensor_map_nd_mut`).
+        Ok(unsafe { M::from_parts(map, buf.as_ptr(), &self.dims, &self.strides) })
+    }
+
+    fn tiles(&self, boxdim: &[u32]) -> Vec<u32> {
+        self.dims
+            .iter()
+            .zip(boxdim)
+            .map(|(&d, &b)| d.div_ceil(b))
+            .collect()
+    }
+}
+
+macro_rules! nd_accessors {
+    ($ty:ident) => {
+        impl<M: RankedMap> $ty<'_, M> {
+            /// Boxes along each dimension, innermost first (the last ones
+            /// may stick out).
+            pub fn tiles(&self) -> Vec<u32> {
+                self.enc.tiles(&M::BOX_DIMS)
+            }
+
+            /// The driver's encoding (GPU; `None` on the simulator): the
+            /// argument of a C++ twin's `const __grid_constant__
+            /// CUtensorMap` parameter.
+            pub fn raw(&self) -> Option<RawTensorMap> {
+                self.enc.gpu
+            }
+
+            /// The buffer the map reads.
+            pub fn buffer(&self) -> &Buffer<M::Elem> {
+                self.buf
+            }
+        }
+    };
+}
+nd_accessors!(TensorMapNd);
+nd_accessors!(TensorMapNdMut);
+
+impl<M: RankedMap> TensorMapNdMut<'_, M> {
+    /// The buffer, writable between launches (to reset it).
+    pub fn buffer_mut(&mut self) -> &mut Buffer<M::Elem> {
+        self.buf
+    }
+}
+
+impl<M: RankedMap + KernelParam> HostArg<M> for &TensorMapNd<'_, M> {
+    fn into_param(self, name: &'static str, to: &mut Target) -> std::result::Result<M, String> {
+        self.enc.param::<M>(self.buf, name, to)
+    }
+}
+
+impl<M: RankedMap + KernelParam> HostArg<M> for &mut TensorMapNdMut<'_, M> {
+    fn into_param(self, name: &'static str, to: &mut Target) -> std::result::Result<M, String> {
+        self.enc.param::<M>(self.buf, name, to)
+    }
+}

@@ -1,0 +1,451 @@
+//! Tensor maps of four and five dimensions ([`TensorMap4d`],
+//! [`TensorMap5d`] and their writable twins): `CUtensorMap`s of rank 4 and
+//! 5, whose boxes are `B0 × B1 × B2 × B3 (× B4)` elements, dimension 0
+//! innermost (a row of `B0` elements) — the shapes of batched, multi-head
+//! tensors. Coordinates are arrays, innermost first, as `cuda::ptx`'s
+//! `cp_async_bulk_tensor` takes them.
+//!
+//! The rules are the 2-D maps' for dimensions 0 and 1 (a box row a
+//! multiple of 16 bytes, exactly the swizzle's width when swizzled), every
+//! side `1..=256`, and the box's x coordinate a multiple of 16 bytes
+//! (checked at the copy). A full kernel, run on the simulator:
+//!
+//! ```
+//! use cooperative_groups::prelude::*;
+//! use cooperative_groups::host::TensorNd;
+//! use cooperative_groups::tma::{TensorMap4d, TensorMap4dMut};
+//! use cooperative_groups::{kernel, mbarrier, shared_array};
+//!
+//! /// Moves the 8 × 2 × 2 × 2 box at `at` of `src` to the same place of
+//! /// `dst`, adding 1 to every element on the way.
+//! #[kernel]
+//! fn bump_box(src: TensorMap4d<u32, 8, 2, 2, 2>, dst: TensorMap4dMut<u32, 8, 2, 2, 2>, at: [i32; 4]) {
+//!     let block = this_thread_block();
+//!     let full = mbarrier!(&block, 1);
+//!     let tile = shared_array!(u32; 64, align 128);
+//!     if block.thread_rank() == 0 {
+//!         // SAFETY: one 256-byte copy in flight on the phase.
+//!         unsafe { full.arrive_copy_tile_4d(tile.as_slice(), &src.tiles(), at) }.discard();
+//!     }
+//!     full.wait_parity(0);
+//!     let r = block.thread_rank() as usize;
+//!     tile.store(r, tile.load(r) + 1);
+//!     // SAFETY: the launch's only store into `dst`; `tile` not written again.
+//!     unsafe { dst.tiles_mut(&block).store_tile(&block, tile.as_slice(), at) }.wait_read(&block);
+//! }
+//!
+//! let (dims, strides) = ([16, 3, 2, 2], [16, 48, 96]);
+//! let src: Vec<u32> = (0..192).collect();
+//! let mut dst = vec![0u32; 192];
+//! cooperative_groups::host::run(
+//!     &BUMP_BOX,
+//!     &cg_sim::LaunchConfig::linear(1, 64),
+//!     (TensorNd::new(&src[..], dims, strides), TensorNd::new(&mut dst[..], dims, strides), [8, 2, 0, 1]),
+//! )
+//! .unwrap();
+//! // Element (x, y, z, w) is at x + 16 y + 48 z + 96 w. The box covers
+//! // x 8..16, y 2..4, z 0..2, w 1..3: inside the tensor, y 2 and w 1 only.
+//! assert_eq!(dst[8 + 2 * 16 + 96], src[8 + 2 * 16 + 96] + 1);
+//! assert_eq!(dst[15 + 2 * 16 + 48 + 96], src[15 + 2 * 16 + 48 + 96] + 1);
+//! assert_eq!(dst[8 + 16 + 96], 0); // y 1 is outside the box
+//! assert_eq!(dst.iter().filter(|&&v| v != 0).count(), 8 * 2);
+//! ```
+
+use core::marker::PhantomData;
+
+#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+use super::check_tile;
+use super::{Dense, MAX_BOX, TileLayout, TileStore};
+use crate::Pod;
+use crate::arch;
+#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+use crate::mbarrier::{ArrivalToken, Mbarrier};
+#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+use crate::{SharedSlice, ThreadBlock};
+
+/// What the host needs of a tensor-map parameter of any rank to make one
+/// (`cooperative_groups::host::TensorNd`, `cg-runtime`'s `TensorMapNd`):
+/// implemented by [`TensorMap4d`], [`TensorMap5d`] and their writable
+/// twins. Not for use outside the crates of this project.
+#[doc(hidden)]
+pub trait RankedMap: Sized {
+    /// The element type.
+    type Elem: Pod;
+    /// Dimensions.
+    const RANK: usize;
+    /// The box's side along each dimension (1 past the rank).
+    const BOX_DIMS: [u32; cg_isa::MAX_TENSOR_RANK];
+    /// The tile layout.
+    const SWIZZLE: cg_isa::Swizzle;
+    /// Whether kernels may store tiles into the tensor.
+    const WRITABLE: bool;
+
+    /// The map of a tensor: `raw` the driver's encoding (zeros on the
+    /// simulator), `dims` its elements along each dimension, `strides` the
+    /// elements from one index to the next along dimensions 1, 2, ….
+    ///
+    /// # Safety
+    /// As the map types' `from_raw_parts`; `dims.len() == RANK` and
+    /// `strides.len() == RANK - 1` (a panic otherwise).
+    unsafe fn from_parts(
+        raw: [u64; 16],
+        base: *const Self::Elem,
+        dims: &[u32],
+        strides: &[usize],
+    ) -> Self;
+}
+
+macro_rules! map_nd {
+    (@common $rank:literal, $ty:ident, $writable:literal, [$b0:ident, $b1:ident $(, $b:ident)*]) => {
+        impl<T, const $b0: u32, const $b1: u32, $(const $b: u32,)* L: TileLayout> Clone
+            for $ty<T, $b0, $b1, $($b,)* L>
+        {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<T, const $b0: u32, const $b1: u32, $(const $b: u32,)* L: TileLayout> Copy
+            for $ty<T, $b0, $b1, $($b,)* L>
+        {
+        }
+
+        impl<T: Pod, const $b0: u32, const $b1: u32, $(const $b: u32,)* L: TileLayout>
+            $ty<T, $b0, $b1, $($b,)* L>
+        {
+            /// Bytes of one box (one tile in shared memory): the 2-D rules
+            /// ([`TensorMap2d::BOX_BYTES`](super::TensorMap2d::BOX_BYTES))
+            /// for the first two sides, every other side in `1..=256`.
+            pub const BOX_BYTES: u32 = {
+                $(assert!($b >= 1 && $b <= MAX_BOX, "a box side is 1..=256 elements");)*
+                super::TensorMap2d::<T, $b0, $b1, L>::BOX_BYTES $(* $b)*
+            };
+            /// Elements of one box.
+            pub const BOX_LEN: usize = ($b0 * $b1 $(* $b)*) as usize;
+            /// The alignment, in bytes, the box's shared tile needs.
+            pub const TILE_ALIGN: usize = L::SWIZZLE.align();
+            /// The box for the arch layer.
+            pub(crate) const SHAPE: arch::BoxShape =
+                arch::BoxShape::of([$b0, $b1 $(, $b)*], core::mem::size_of::<T>(), L::SWIZZLE);
+
+            /// Where element `at` of the box (innermost first, each below
+            /// its side) lies in its shared tile, in elements: row-major
+            /// (dimension 0 fastest) for [`Dense`] tiles, permuted by the
+            /// swizzle otherwise.
+            #[inline(always)]
+            pub const fn tile_index(at: [u32; $rank]) -> usize {
+                let sides = [$b0, $b1 $(, $b)*];
+                let elem = core::mem::size_of::<T>();
+                let mut i = 0usize;
+                let mut k = $rank;
+                while k > 0 {
+                    k -= 1;
+                    i = i * sides[k] as usize + at[k] as usize;
+                }
+                L::SWIZZLE.apply(i * elem) / elem
+            }
+
+            /// The descriptor of a tensor: `raw`, its 128-byte tensor map
+            /// as the driver encoded it (zeros on the simulator), and the
+            /// tensor it was encoded from: `dims[d]` elements along
+            /// dimension `d` from `base`, `strides[d - 1]` elements from one
+            /// index to the next along dimension `d ≥ 1`.
+            ///
+            /// # Safety
+            /// As [`TensorMap2d::from_raw_parts`](super::TensorMap2d::from_raw_parts),
+            /// for this tensor and box.
+            #[doc(hidden)]
+            pub unsafe fn from_raw_parts(
+                raw: [u64; 16],
+                base: *const T,
+                dims: [u32; $rank],
+                strides: [usize; $rank - 1],
+            ) -> Self {
+                let _ = Self::BOX_BYTES;
+                $ty {
+                    raw,
+                    desc: arch::TensorDesc::of(
+                        base as u64,
+                        &dims,
+                        &strides,
+                        core::mem::size_of::<T>(),
+                    ),
+                    _t: PhantomData,
+                }
+            }
+
+            /// The map at the kernel's entry ([`arch::TensorDesc::in_place`]).
+            #[inline(always)]
+            pub(crate) fn in_place(self, param: impl FnOnce() -> u64) -> Self {
+                $ty { desc: self.desc.in_place(param), ..self }
+            }
+
+            /// Elements along each dimension, innermost first.
+            #[inline(always)]
+            pub fn dims(&self) -> [u32; $rank] {
+                let mut d = [0; $rank];
+                d.copy_from_slice(&self.desc.dims[..$rank]);
+                d
+            }
+
+            /// Boxes along each dimension (the last ones may stick out).
+            #[inline(always)]
+            pub fn tiles_per_dim(&self) -> [u32; $rank] {
+                let sides = [$b0, $b1 $(, $b)*];
+                let mut t = self.dims();
+                for (t, s) in t.iter_mut().zip(sides) {
+                    *t = t.div_ceil(s);
+                }
+                t
+            }
+        }
+
+        impl<T: Pod, const $b0: u32, const $b1: u32, $(const $b: u32,)* L: TileLayout> RankedMap
+            for $ty<T, $b0, $b1, $($b,)* L>
+        {
+            type Elem = T;
+            const RANK: usize = $rank;
+            const BOX_DIMS: [u32; cg_isa::MAX_TENSOR_RANK] = Self::SHAPE.boxdim;
+            const SWIZZLE: cg_isa::Swizzle = L::SWIZZLE;
+            const WRITABLE: bool = $writable;
+
+            unsafe fn from_parts(
+                raw: [u64; 16],
+                base: *const T,
+                dims: &[u32],
+                strides: &[usize],
+            ) -> Self {
+                // SAFETY: the caller's contract.
+                unsafe {
+                    Self::from_raw_parts(
+                        raw,
+                        base,
+                        dims.try_into().expect("one side per dimension"),
+                        strides.try_into().expect("one stride per dimension past the first"),
+                    )
+                }
+            }
+        }
+    };
+
+    (
+        $rank:literal, $map:ident, $map_mut:ident, $tiles:ident, $tiles_mut:ident, $copy:ident,
+        [$b0:ident, $b1:ident $(, $b:ident)*]
+    ) => {
+        #[doc = concat!(
+            "A read-only ", stringify!($rank), "-D tensor of `T` in global memory, whose tile ",
+            "copies move boxes of `", stringify!($b0), " × ", stringify!($b1),
+            $(" × ", stringify!($b),)* "` elements laid out by `L` (dimension 0 innermost): a ",
+            "kernel parameter (a safe one: loads are bounds-checked by the copy engine). See the ",
+            "[module](self)."
+        )]
+        #[repr(C, align(16))]
+        pub struct $map<T, const $b0: u32, const $b1: u32, $(const $b: u32,)* L: TileLayout = Dense> {
+            /// The driver's map, first (64-byte aligned in parameter space).
+            raw: [u64; 16],
+            desc: arch::TensorDesc,
+            _t: PhantomData<(*const T, L)>,
+        }
+
+        #[doc = concat!(
+            "A ", stringify!($rank), "-D tensor of `T` that this launch may also write, with tile ",
+            "stores ([`", stringify!($tiles_mut), "::store_tile`]): from an exclusive borrow."
+        )]
+        #[repr(C, align(16))]
+        pub struct $map_mut<T, const $b0: u32, const $b1: u32, $(const $b: u32,)* L: TileLayout = Dense> {
+            raw: [u64; 16],
+            desc: arch::TensorDesc,
+            _t: PhantomData<(*mut T, L)>,
+        }
+
+        map_nd!(@common $rank, $map, false, [$b0, $b1 $(, $b)*]);
+        map_nd!(@common $rank, $map_mut, true, [$b0, $b1 $(, $b)*]);
+
+        #[doc = concat!(
+            "The tile loads of a [`", stringify!($map), "`] for the thread that made them: from [`",
+            stringify!($map), "::tiles`]."
+        )]
+        #[derive(Clone, Copy)]
+        pub struct $tiles<'a, T, const $b0: u32, const $b1: u32, $(const $b: u32,)* L: TileLayout = Dense> {
+            desc: arch::TensorDesc,
+            _t: PhantomData<(&'a *const T, L)>,
+        }
+
+        #[doc = concat!(
+            "The tile stores of a [`", stringify!($map_mut), "`] for a block: from [`",
+            stringify!($map_mut), "::tiles_mut`]."
+        )]
+        pub struct $tiles_mut<'a, T, const $b0: u32, const $b1: u32, $(const $b: u32,)* L: TileLayout = Dense> {
+            desc: arch::TensorDesc,
+            _t: PhantomData<(&'a *mut T, L)>,
+        }
+
+        impl<T: Pod, const $b0: u32, const $b1: u32, $(const $b: u32,)* L: TileLayout>
+            $map<T, $b0, $b1, $($b,)* L>
+        {
+            /// This thread's tile loads, the map prefetched
+            /// (`prefetch.tensormap`). Once per thread that issues copies.
+            #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+            #[inline(always)]
+            pub fn tiles(&self) -> $tiles<'_, T, $b0, $b1, $($b,)* L> {
+                // SAFETY: a map made by `from_raw_parts` and placed by `in_place`.
+                unsafe { arch::tensormap_prefetch(&self.desc) };
+                $tiles { desc: self.desc, _t: PhantomData }
+            }
+        }
+
+        impl<T: Pod, const $b0: u32, const $b1: u32, $(const $b: u32,)* L: TileLayout>
+            $map_mut<T, $b0, $b1, $($b,)* L>
+        {
+            /// The map's loads, as a read-only map.
+            #[inline(always)]
+            pub fn as_read(&self) -> $map<T, $b0, $b1, $($b,)* L> {
+                $map { raw: self.raw, desc: self.desc, _t: PhantomData }
+            }
+
+            /// The block's tile stores: a collective handle of `block`,
+            /// whose thread 0 issues them (and prefetches the map).
+            #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+            #[inline(always)]
+            pub fn tiles_mut<const M: u32>(
+                &self,
+                block: &ThreadBlock<M>,
+            ) -> $tiles_mut<'_, T, $b0, $b1, $($b,)* L> {
+                if block.thread_rank() == 0 {
+                    // SAFETY: as in `tiles`.
+                    unsafe { arch::tensormap_prefetch(&self.desc) };
+                }
+                $tiles_mut { desc: self.desc, _t: PhantomData }
+            }
+        }
+
+        impl<T: Pod, const $b0: u32, const $b1: u32, $(const $b: u32,)* L: TileLayout>
+            $tiles_mut<'_, T, $b0, $b1, $($b,)* L>
+        {
+            /// The loads of this map, for thread 0 of the block, which
+            /// prefetched the map.
+            #[inline(always)]
+            pub fn as_read(&self) -> $tiles<'_, T, $b0, $b1, $($b,)* L> {
+                $tiles { desc: self.desc, _t: PhantomData }
+            }
+
+            #[doc = concat!(
+                "[`TensorTilesMut::store_tile`](super::TensorTilesMut::store_tile) for a ",
+                stringify!($rank), "-D box at `at` (innermost first): the same block collective ",
+                "(`cp.async.bulk.tensor.", stringify!($rank), "d.global.shared::cta`)."
+            )]
+            ///
+            /// # Panics
+            /// (traps on the GPU) Unless `src` is aligned as the layout
+            /// needs and holds the box, and `at[0]` is a multiple of 16
+            /// bytes.
+            ///
+            /// # Safety
+            /// As [`TensorTilesMut::store_tile`](super::TensorTilesMut::store_tile).
+            #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+            #[inline(always)]
+            #[track_caller]
+            pub unsafe fn store_tile<const M: u32>(
+                &self,
+                block: &ThreadBlock<M>,
+                src: SharedSlice<T>,
+                at: [i32; $rank],
+            ) -> TileStore {
+                check_tile(
+                    concat!(stringify!($tiles_mut), "::store_tile"),
+                    &src,
+                    (
+                        $map_mut::<T, $b0, $b1, $($b,)* L>::BOX_LEN,
+                        $map_mut::<T, $b0, $b1, $($b,)* L>::TILE_ALIGN,
+                    ),
+                    at[0],
+                );
+                let leader = TileStore::begin(block);
+                if leader {
+                    // SAFETY: as in `store_tile`, for this map's box.
+                    unsafe {
+                        arch::tensor_store::<$rank>(
+                            &self.desc,
+                            arch::tensor_at(at),
+                            src.as_ptr().cast(),
+                            $map_mut::<T, $b0, $b1, $($b,)* L>::SHAPE,
+                        )
+                    };
+                    arch::bulk_commit_group();
+                }
+                TileStore { leader }
+            }
+        }
+
+        #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+        impl Mbarrier {
+            #[doc = concat!(
+                "[`arrive_copy_tile`](Self::arrive_copy_tile) for a ", stringify!($rank),
+                "-D box at `at` (innermost first): one arrival expecting the box's bytes and ",
+                "the copy of the box into `dst` (`cp.async.bulk.tensor.", stringify!($rank),
+                "d`), zeros outside the tensor."
+            )]
+            ///
+            /// # Panics
+            /// (traps on the GPU) Unless `dst` is aligned as the layout
+            /// needs and holds the box, and `at[0]` is a multiple of 16
+            /// bytes.
+            ///
+            /// # Safety
+            /// As [`arrive_copy_tile`](Self::arrive_copy_tile).
+            #[inline(always)]
+            #[track_caller]
+            pub unsafe fn $copy<
+                T: Pod,
+                const $b0: u32,
+                const $b1: u32,
+                $(const $b: u32,)*
+                L: TileLayout,
+            >(
+                &self,
+                dst: SharedSlice<T>,
+                tiles: &$tiles<'_, T, $b0, $b1, $($b,)* L>,
+                at: [i32; $rank],
+            ) -> ArrivalToken {
+                check_tile(
+                    concat!("Mbarrier::", stringify!($copy)),
+                    &dst,
+                    (
+                        $map::<T, $b0, $b1, $($b,)* L>::BOX_LEN,
+                        $map::<T, $b0, $b1, $($b,)* L>::TILE_ALIGN,
+                    ),
+                    at[0],
+                );
+                // SAFETY: as in `arrive_copy_tile`, for this map's box.
+                let state = unsafe {
+                    arch::tensor_load_arrive::<$rank>(
+                        self.addr(),
+                        dst.as_ptr().cast(),
+                        &tiles.desc,
+                        arch::tensor_at(at),
+                        $map::<T, $b0, $b1, $($b,)* L>::SHAPE,
+                    )
+                };
+                self.token(state)
+            }
+        }
+    };
+}
+
+map_nd!(
+    4,
+    TensorMap4d,
+    TensorMap4dMut,
+    TensorTiles4d,
+    TensorTilesMut4d,
+    arrive_copy_tile_4d,
+    [B0, B1, B2, B3]
+);
+map_nd!(
+    5,
+    TensorMap5d,
+    TensorMap5dMut,
+    TensorTiles5d,
+    TensorTilesMut5d,
+    arrive_copy_tile_5d,
+    [B0, B1, B2, B3, B4]
+);
