@@ -1,5 +1,6 @@
-//! The Tensor Memory Accelerator (sm_90): whole 2-D and 3-D tiles
-//! ([`TensorMap3d`]) copied between a
+//! The Tensor Memory Accelerator (sm_90): whole tiles of 2 to 5
+//! dimensions ([`TensorMap2d`], [`TensorMap3d`], [`TensorMap4d`],
+//! [`TensorMap5d`]) copied between a
 //! tensor in global memory and shared memory by the copy engine, with no
 //! thread moving the data — CUDA's `cp.async.bulk.tensor` with a tensor map
 //! (`cuTensorMapEncodeTiled`), as `cuda::ptx`/CUTLASS use it.
