@@ -5,51 +5,7 @@
 //! tensors. Coordinates are arrays, innermost first, as `cuda::ptx`'s
 //! `cp_async_bulk_tensor` takes them.
 //!
-//! The rules are the 2-D maps' for dimensions 0 and 1 (a box row a
-//! multiple of 16 bytes, exactly the swizzle's width when swizzled), every
-//! side `1..=256`, and the box's x coordinate a multiple of 16 bytes
-//! (checked at the copy). A full kernel, run on the simulator:
-//!
-//! ```
-//! use cooperative_groups::prelude::*;
-//! use cooperative_groups::host::TensorNd;
-//! use cooperative_groups::tma::{TensorMap4d, TensorMap4dMut};
-//! use cooperative_groups::{kernel, mbarrier, shared_array};
-//!
-//! /// Moves the 8 × 2 × 2 × 2 box at `at` of `src` to the same place of
-//! /// `dst`, adding 1 to every element on the way.
-//! #[kernel]
-//! fn bump_box(src: TensorMap4d<u32, 8, 2, 2, 2>, dst: TensorMap4dMut<u32, 8, 2, 2, 2>, at: [i32; 4]) {
-//!     let block = this_thread_block();
-//!     let full = mbarrier!(&block, 1);
-//!     let tile = shared_array!(u32; 64, align 128);
-//!     if block.thread_rank() == 0 {
-//!         // SAFETY: one 256-byte copy in flight on the phase.
-//!         unsafe { full.arrive_copy_tile_4d(tile.as_slice(), &src.tiles(), at) }.discard();
-//!     }
-//!     full.wait_parity(0);
-//!     let r = block.thread_rank() as usize;
-//!     tile.store(r, tile.load(r) + 1);
-//!     // SAFETY: the launch's only store into `dst`; `tile` not written again.
-//!     unsafe { dst.tiles_mut(&block).store_tile(&block, tile.as_slice(), at) }.wait_read(&block);
-//! }
-//!
-//! let (dims, strides) = ([16, 3, 2, 2], [16, 48, 96]);
-//! let src: Vec<u32> = (0..192).collect();
-//! let mut dst = vec![0u32; 192];
-//! cooperative_groups::host::run(
-//!     &BUMP_BOX,
-//!     &cg_sim::LaunchConfig::linear(1, 64),
-//!     (TensorNd::new(&src[..], dims, strides), TensorNd::new(&mut dst[..], dims, strides), [8, 2, 0, 1]),
-//! )
-//! .unwrap();
-//! // Element (x, y, z, w) is at x + 16 y + 48 z + 96 w. The box covers
-//! // x 8..16, y 2..4, z 0..2, w 1..3: inside the tensor, y 2 and w 1 only.
-//! assert_eq!(dst[8 + 2 * 16 + 96], src[8 + 2 * 16 + 96] + 1);
-//! assert_eq!(dst[15 + 2 * 16 + 48 + 96], src[15 + 2 * 16 + 48 + 96] + 1);
-//! assert_eq!(dst[8 + 16 + 96], 0); // y 1 is outside the box
-//! assert_eq!(dst.iter().filter(|&&v| v != 0).count(), 8 * 2);
-//! ```
+//! The rules and an example: [the `tma` module](super#four-and-five-dimensions).
 
 use core::marker::PhantomData;
 
@@ -236,7 +192,7 @@ macro_rules! map_nd {
             "copies move boxes of `", stringify!($b0), " × ", stringify!($b1),
             $(" × ", stringify!($b),)* "` elements laid out by `L` (dimension 0 innermost): a ",
             "kernel parameter (a safe one: loads are bounds-checked by the copy engine). See the ",
-            "[module](self)."
+            "[`tma` module](crate::tma#four-and-five-dimensions)."
         )]
         #[repr(C, align(16))]
         pub struct $map<T, const $b0: u32, const $b1: u32, $(const $b: u32,)* L: TileLayout = Dense> {
