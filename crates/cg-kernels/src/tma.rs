@@ -23,8 +23,8 @@ use cooperative_groups::global::PerBlock;
 use cooperative_groups::intrinsics::{block_idx, grid_dim};
 use cooperative_groups::prelude::*;
 use cooperative_groups::tma::{
-    Swizzle32B, Swizzle64B, Swizzle128B, TensorMap2d, TensorMap2dMut, TensorMap3d, TensorMap3dMut,
-    TensorMap4d, TensorMap5d, TensorMap5dMut, TileLayout, TileStore,
+    Swizzle32B, Swizzle64B, Swizzle128B, TensorMap1d, TensorMap1dMut, TensorMap2d, TensorMap2dMut,
+    TensorMap3d, TensorMap3dMut, TensorMap4d, TensorMap5d, TensorMap5dMut, TileLayout, TileStore,
 };
 use cooperative_groups::{Chunked, GlobalSlice, OwnedSlice, kernel};
 #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
@@ -360,8 +360,12 @@ pub fn tma_swizzle_probe(
 }
 
 /// Words each thread of [`tma_rank_probe`] writes: the 4-D tile's 256,
-/// then the 5-D tile's 256.
-pub const RANK_PROBE_WORDS: usize = 4;
+/// the 5-D tile's 256, the 1-D tile's 64, then zeros.
+pub const RANK_PROBE_WORDS: usize = 5;
+/// Where [`tma_rank_probe`] loads its 1-D box (its first 16 elements
+/// outside the source) and stores it (its last 28 outside the
+/// destination's 100).
+pub const RANK_PROBE_1D_AT: (i32, i32) = (-16, 64);
 /// Where [`tma_rank_probe`] loads its 4-D box, loads its 5-D box, and
 /// stores the 5-D box (each partly outside its tensor).
 pub const RANK_PROBE_AT: ([i32; 4], [i32; 5], [i32; 5]) =
@@ -372,29 +376,37 @@ pub const RANK_PROBE_AT: ([i32; 4], [i32; 5], [i32; 5]) =
 /// swizzle) and the dense 8 × 4 × 2 × 2 × 2 box of `b` at
 /// [`RANK_PROBE_AT`] (zeros outside the tensors), writes both tiles out
 /// raw, adds [`VOLUME_BUMP`] to the dense tile in shared memory and stores
-/// it into `out`. `cg-lab compare --only tma` runs it on the GPU and on the
-/// simulator and requires the same words, raw and in `out`.
+/// it into `out`; the same for the 64-element row of the 1-D map `c` at
+/// [`RANK_PROBE_1D_AT`], stored into `out1`. `cg-lab compare --only tma`
+/// runs it on the GPU and on the simulator and requires the same words,
+/// raw and in `out` and `out1`.
 #[kernel]
 pub fn tma_rank_probe(
     a: TensorMap4d<u32, 16, 2, 4, 2, Swizzle64B>,
     b: TensorMap5d<u32, 8, 4, 2, 2, 2>,
+    c: TensorMap1d<u32, 64>,
     out: TensorMap5dMut<u32, 8, 4, 2, 2, 2>,
+    out1: TensorMap1dMut<u32, 64>,
     raw: OwnedSlice<u32, Chunked<RANK_PROBE_WORDS>>,
 ) {
     #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
     {
         let block = this_thread_block().with_threads::<PROBE_BLOCK>();
-        let full = cooperative_groups::mbarrier!(&block, 2);
+        let full = cooperative_groups::mbarrier!(&block, 3);
         let swizzled = cooperative_groups::shared_array!(u32; 256, align 512);
         let dense = cooperative_groups::shared_array!(u32; 256, align 128);
+        let row = cooperative_groups::shared_array!(u32; 64, align 128);
         let (at4, at5, store_at) = RANK_PROBE_AT;
+        let (at1, store_at1) = RANK_PROBE_1D_AT;
         if block.thread_rank() == 0 {
-            // SAFETY: two 1 KiB copies in flight on the phase, each the
-            // phase's arrival.
+            // SAFETY: three copies (2.25 KiB) in flight on the phase, each
+            // the phase's arrival.
             unsafe {
                 full.arrive_copy_tile_4d(swizzled.as_slice(), &a.tiles(), at4)
                     .discard();
                 full.arrive_copy_tile_5d(dense.as_slice(), &b.tiles(), at5)
+                    .discard();
+                full.arrive_copy_tile_1d(row.as_slice(), &c.tiles(), [at1])
                     .discard();
             }
         }
@@ -402,31 +414,36 @@ pub fn tma_rank_probe(
         let mine = raw.chunk(&this_grid());
         for j in 0..RANK_PROBE_WORDS {
             let k = block.thread_rank() as usize * RANK_PROBE_WORDS + j;
-            let word = if k < 256 {
-                swizzled.load(k)
-            } else {
-                dense.load(k - 256)
+            let word = match k {
+                0..256 => swizzled.load(k),
+                256..512 => dense.load(k - 256),
+                512..576 => row.load(k - 512),
+                _ => 0,
             };
             mine.store(j, word);
         }
         block.sync();
-        for r in [
-            block.thread_rank() as usize,
-            block.thread_rank() as usize + 128,
-        ] {
-            dense.store(r, dense.load(r) + VOLUME_BUMP);
+        let r = block.thread_rank() as usize;
+        for k in [r, r + 128] {
+            dense.store(k, dense.load(k) + VOLUME_BUMP);
         }
-        // SAFETY: the only store into `out` of a one-block launch; `dense`
-        // is not written again.
+        if r < 64 {
+            row.store(r, row.load(r) + VOLUME_BUMP);
+        }
+        // SAFETY: the only stores into `out` and `out1` of a one-block
+        // launch; `dense` and `row` are not written again.
         unsafe {
             out.tiles_mut(&block)
                 .store_tile(&block, dense.as_slice(), store_at)
+                .discard();
+            out1.tiles_mut(&block)
+                .store_tile(&block, row.as_slice(), [store_at1])
+                .wait_read(&block);
         }
-        .wait_read(&block);
     }
     #[cfg(all(target_arch = "nvptx64", not(target_feature = "sm_90")))]
     {
-        let _ = (a, b, out, raw);
+        let _ = (a, b, c, out, out1, raw);
         panic!("tensor copies need sm_90")
     }
 }

@@ -31,8 +31,8 @@ use cg_runtime::{
     TensorMapMut, TensorMapNd, TensorMapNdMut,
 };
 use cooperative_groups::tma::{
-    Swizzle32B, Swizzle64B, Swizzle128B, TensorMap2d, TensorMap2dMut, TensorMap4d, TensorMap5d,
-    TensorMap5dMut,
+    Swizzle32B, Swizzle64B, Swizzle128B, TensorMap1d, TensorMap1dMut, TensorMap2d, TensorMap2dMut,
+    TensorMap4d, TensorMap5d, TensorMap5dMut,
 };
 
 use crate::cli::LabArgs;
@@ -484,7 +484,7 @@ pub fn run(
         volume_probe,
     )? + gpu_equals_sim(
         backend,
-        "4-D and 5-D tiles (a swizzled 4-D load, a dense 5-D load and store)",
+        "1-D, 4-D and 5-D tiles (a swizzled 4-D load, dense 5-D and 1-D loads and stores)",
         rank_probe,
     )?;
     let mut checks = Vec::new();
@@ -662,28 +662,36 @@ const RANK_4D: ([usize; 4], [usize; 3]) = ([32, 3, 3, 2], [32, 96, 288]);
 /// See [`RANK_4D`].
 const RANK_5D: ([usize; 5], [usize; 4]) = ([16, 3, 2, 3, 2], [16, 48, 96, 288]);
 
+/// The 1-D destination of the rank probe: 100 words.
+const RANK_1D_DST: usize = 100;
+
 /// [`cg_kernels::tma::tma_rank_probe`]'s words on `backend`: its raw
-/// tiles, then the tensor it stored into.
+/// tiles, then the tensors it stored into (5-D, 1-D).
 fn rank_probe(backend: &Backend) -> Result<Vec<u32>> {
     let data: Vec<u32> = (0..576).map(|i| i as u32 * 3 + 2).collect();
     let src = backend.upload(&data)?;
     let mut raw = backend.alloc::<u32>(PROBE_BLOCK as usize * RANK_PROBE_WORDS)?;
     let mut dst = backend.alloc::<u32>(576)?;
+    let mut dst1 = backend.alloc::<u32>(RANK_1D_DST)?;
     {
         let a: TensorMapNd<'_, TensorMap4d<u32, 16, 2, 4, 2, Swizzle64B>> =
             backend.tensor_map_nd(&src, RANK_4D.0, RANK_4D.1)?;
         let b: TensorMapNd<'_, TensorMap5d<u32, 8, 4, 2, 2, 2>> =
             backend.tensor_map_nd(&src, RANK_5D.0, RANK_5D.1)?;
+        let c: TensorMapNd<'_, TensorMap1d<u32, 64>> = backend.tensor_map_nd(&src, [576], [])?;
         let mut out: TensorMapNdMut<'_, TensorMap5dMut<u32, 8, 4, 2, 2, 2>> =
             backend.tensor_map_nd_mut(&mut dst, RANK_5D.0, RANK_5D.1)?;
+        let mut out1: TensorMapNdMut<'_, TensorMap1dMut<u32, 64>> =
+            backend.tensor_map_nd_mut(&mut dst1, [RANK_1D_DST], [])?;
         backend.launch(
             &TMA_RANK_PROBE,
             &LaunchConfig::linear(1, PROBE_BLOCK),
-            (&a, &b, &mut out, &mut raw),
+            (&a, &b, &c, &mut out, &mut out1, &mut raw),
         )?;
     }
     let mut words = raw.to_vec()?;
     words.extend(dst.to_vec()?);
+    words.extend(dst1.to_vec()?);
     Ok(words)
 }
 
@@ -886,11 +894,11 @@ mod tests {
     /// The rank probe on the simulator against the copy engine's rules
     /// written out: the 4-D tile's 64-byte rows with their chunks XOR the
     /// row's 128-byte line mod 4, the 5-D tile dense, zeros outside the
-    /// source, and the store of the bumped 5-D tile clipped to the
-    /// destination (GPU = these words: `compare --only tma`).
+    /// source, and the stores of the bumped 5-D tile and 1-D row clipped
+    /// to their destinations (GPU = these words: `compare --only tma`).
     #[test]
     fn the_rank_probe_follows_the_copy_engines_rules_on_the_simulator() {
-        use cg_kernels::tma::{RANK_PROBE_AT, VOLUME_BUMP};
+        use cg_kernels::tma::{RANK_PROBE_1D_AT, RANK_PROBE_AT, VOLUME_BUMP};
         let words = rank_probe(&Backend::sim()).unwrap();
         // Element `c` of a dense tensor of `dims` (innermost first), or
         // None outside.
@@ -933,7 +941,23 @@ mod tests {
             assert_eq!(got, want, "5-D {c:?}");
         }
         assert!(dense.contains(&0) && dense.iter().any(|&v| v != 0));
-        let out = &words[512..];
+        let row = &words[512..576];
+        for (i, &got) in row.iter().enumerate() {
+            let x = i as i64 + RANK_PROBE_1D_AT.0 as i64;
+            assert_eq!(got, src(at([576], [x])), "1-D {x}");
+        }
+        assert!(words[576..640].iter().all(|&v| v == 0));
+        let out1 = &words[640 + 576..];
+        for (x, &got) in out1.iter().enumerate() {
+            let b = x as i64 - RANK_PROBE_1D_AT.1 as i64;
+            let want = if (0..64).contains(&b) {
+                row[b as usize] + VOLUME_BUMP
+            } else {
+                0
+            };
+            assert_eq!(got, want, "1-D stored {x}");
+        }
+        let out = &words[640..640 + 576];
         let mut stored = 0;
         for (i, &got) in out.iter().enumerate() {
             let c = coords(RANK_5D.0, i);

@@ -97,6 +97,8 @@ macro_rules! ranked_map_params {
     )*};
 }
 ranked_map_params!(
+    TensorMap1d [B0],
+    TensorMap1dMut [B0],
     TensorMap4d [B0, B1, B2, B3],
     TensorMap4dMut [B0, B1, B2, B3],
     TensorMap5d [B0, B1, B2, B3, B4],
@@ -212,6 +214,8 @@ macro_rules! ranked_map_safe_params {
     )*};
 }
 ranked_map_safe_params!(
+    TensorMap1d [B0],
+    TensorMap1dMut [B0],
     TensorMap4d [B0, B1, B2, B3],
     TensorMap4dMut [B0, B1, B2, B3],
     TensorMap5d [B0, B1, B2, B3, B4],

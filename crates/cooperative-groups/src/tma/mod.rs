@@ -1,6 +1,6 @@
-//! The Tensor Memory Accelerator (sm_90): whole tiles of 2 to 5
-//! dimensions ([`TensorMap2d`], [`TensorMap3d`], [`TensorMap4d`],
-//! [`TensorMap5d`]) copied between a
+//! The Tensor Memory Accelerator (sm_90): whole tiles of 1 to 5
+//! dimensions ([`TensorMap1d`], [`TensorMap2d`], [`TensorMap3d`],
+//! [`TensorMap4d`], [`TensorMap5d`]) copied between a
 //! tensor in global memory and shared memory by the copy engine, with no
 //! thread moving the data — CUDA's `cp.async.bulk.tensor` with a tensor map
 //! (`cuTensorMapEncodeTiled`), as `cuda::ptx`/CUTLASS use it.
@@ -91,12 +91,14 @@
 //! races on either side (the copies are weak accesses of the issuing
 //! thread).
 //!
-//! # Four and five dimensions
+//! # One, four and five dimensions
 //!
 //! [`TensorMap4d`] and [`TensorMap5d`] (and their writable twins) are
 //! `CUtensorMap`s of rank 4 and 5, whose boxes are `B0 × B1 × B2 × B3 (×
 //! B4)` elements, dimension 0 innermost — the shapes of batched,
-//! multi-head tensors. Coordinates are arrays, innermost first, as
+//! multi-head tensors; [`TensorMap1d`] moves a row of `B0` elements whose
+//! parts outside the tensor load as zeros (where a 1-D bulk copy,
+//! [`Mbarrier::arrive_copy`], must lie inside its source). Coordinates are arrays, innermost first, as
 //! `cuda::ptx`'s `cp_async_bulk_tensor` takes them; `cg-runtime`'s
 //! `Backend::tensor_map_nd` (or [`TensorNd`](crate::host::TensorNd) on the
 //! simulator) makes them from a shape and strides.
@@ -161,8 +163,9 @@ use crate::mbarrier::{ArrivalToken, Mbarrier};
 use crate::{SharedSlice, ThreadBlock};
 pub use layout::{Dense, Swizzle32B, Swizzle64B, Swizzle128B, TileLayout};
 pub use nd::{
-    RankedMap, TensorMap4d, TensorMap4dMut, TensorMap5d, TensorMap5dMut, TensorTiles4d,
-    TensorTiles5d, TensorTilesMut4d, TensorTilesMut5d,
+    RankedMap, TensorMap1d, TensorMap1dMut, TensorMap4d, TensorMap4dMut, TensorMap5d,
+    TensorMap5dMut, TensorTiles1d, TensorTiles4d, TensorTiles5d, TensorTilesMut1d,
+    TensorTilesMut4d, TensorTilesMut5d,
 };
 pub use volume::{TensorMap3d, TensorMap3dMut, TensorTiles3d, TensorTilesMut3d};
 

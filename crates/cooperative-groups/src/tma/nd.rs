@@ -1,11 +1,11 @@
-//! Tensor maps of four and five dimensions ([`TensorMap4d`],
-//! [`TensorMap5d`] and their writable twins): `CUtensorMap`s of rank 4 and
-//! 5, whose boxes are `B0 × B1 × B2 × B3 (× B4)` elements, dimension 0
-//! innermost (a row of `B0` elements) — the shapes of batched, multi-head
-//! tensors. Coordinates are arrays, innermost first, as `cuda::ptx`'s
+//! Tensor maps of one, four and five dimensions ([`TensorMap1d`],
+//! [`TensorMap4d`], [`TensorMap5d`] and their writable twins): `CUtensorMap`s
+//! of rank 1, 4 and 5, whose boxes are `B0`, `B0 × B1 × B2 × B3` and `B0 ×
+//! … × B4` elements, dimension 0 innermost — a row whose ends outside the
+//! tensor load as zeros, and the shapes of batched, multi-head tensors. Coordinates are arrays, innermost first, as `cuda::ptx`'s
 //! `cp_async_bulk_tensor` takes them.
 //!
-//! The rules and an example: [the `tma` module](super#four-and-five-dimensions).
+//! The rules and an example: [the `tma` module](super#one-four-and-five-dimensions).
 
 use core::marker::PhantomData;
 
@@ -21,8 +21,8 @@ use crate::{SharedSlice, ThreadBlock};
 
 /// What the host needs of a tensor-map parameter of any rank to make one
 /// (`cooperative_groups::host::TensorNd`, `cg-runtime`'s `TensorMapNd`):
-/// implemented by [`TensorMap4d`], [`TensorMap5d`] and their writable
-/// twins. Not for use outside the crates of this project.
+/// implemented by [`TensorMap1d`], [`TensorMap4d`], [`TensorMap5d`] and
+/// their writable twins. Not for use outside the crates of this project.
 #[doc(hidden)]
 pub trait RankedMap: Sized {
     /// The element type.
@@ -52,36 +52,36 @@ pub trait RankedMap: Sized {
 }
 
 macro_rules! map_nd {
-    (@common $rank:literal, $ty:ident, $writable:literal, [$b0:ident, $b1:ident $(, $b:ident)*]) => {
-        impl<T, const $b0: u32, const $b1: u32, $(const $b: u32,)* L: TileLayout> Clone
-            for $ty<T, $b0, $b1, $($b,)* L>
+    (@common $rank:literal, $ty:ident, $writable:literal, [$b0:ident $(, $b:ident)*]) => {
+        impl<T, const $b0: u32, $(const $b: u32,)* L: TileLayout> Clone
+            for $ty<T, $b0, $($b,)* L>
         {
             fn clone(&self) -> Self {
                 *self
             }
         }
-        impl<T, const $b0: u32, const $b1: u32, $(const $b: u32,)* L: TileLayout> Copy
-            for $ty<T, $b0, $b1, $($b,)* L>
+        impl<T, const $b0: u32, $(const $b: u32,)* L: TileLayout> Copy
+            for $ty<T, $b0, $($b,)* L>
         {
         }
 
-        impl<T: Pod, const $b0: u32, const $b1: u32, $(const $b: u32,)* L: TileLayout>
-            $ty<T, $b0, $b1, $($b,)* L>
+        impl<T: Pod, const $b0: u32, $(const $b: u32,)* L: TileLayout>
+            $ty<T, $b0, $($b,)* L>
         {
             /// Bytes of one box (one tile in shared memory): the 2-D rules
             /// ([`TensorMap2d::BOX_BYTES`](super::TensorMap2d::BOX_BYTES))
-            /// for the first two sides, every other side in `1..=256`.
+            /// for the box row, every other side in `1..=256`.
             pub const BOX_BYTES: u32 = {
                 $(assert!($b >= 1 && $b <= MAX_BOX, "a box side is 1..=256 elements");)*
-                super::TensorMap2d::<T, $b0, $b1, L>::BOX_BYTES $(* $b)*
+                super::TensorMap2d::<T, $b0, 1, L>::BOX_BYTES $(* $b)*
             };
             /// Elements of one box.
-            pub const BOX_LEN: usize = ($b0 * $b1 $(* $b)*) as usize;
+            pub const BOX_LEN: usize = ($b0 $(* $b)*) as usize;
             /// The alignment, in bytes, the box's shared tile needs.
             pub const TILE_ALIGN: usize = L::SWIZZLE.align();
             /// The box for the arch layer.
             pub(crate) const SHAPE: arch::BoxShape =
-                arch::BoxShape::of([$b0, $b1 $(, $b)*], core::mem::size_of::<T>(), L::SWIZZLE);
+                arch::BoxShape::of([$b0 $(, $b)*], core::mem::size_of::<T>(), L::SWIZZLE);
 
             /// Where element `at` of the box (innermost first, each below
             /// its side) lies in its shared tile, in elements: row-major
@@ -89,7 +89,7 @@ macro_rules! map_nd {
             /// swizzle otherwise.
             #[inline(always)]
             pub const fn tile_index(at: [u32; $rank]) -> usize {
-                let sides = [$b0, $b1 $(, $b)*];
+                let sides = [$b0 $(, $b)*];
                 let elem = core::mem::size_of::<T>();
                 let mut i = 0usize;
                 let mut k = $rank;
@@ -146,7 +146,7 @@ macro_rules! map_nd {
             /// Boxes along each dimension (the last ones may stick out).
             #[inline(always)]
             pub fn tiles_per_dim(&self) -> [u32; $rank] {
-                let sides = [$b0, $b1 $(, $b)*];
+                let sides = [$b0 $(, $b)*];
                 let mut t = self.dims();
                 for (t, s) in t.iter_mut().zip(sides) {
                     *t = t.div_ceil(s);
@@ -155,8 +155,8 @@ macro_rules! map_nd {
             }
         }
 
-        impl<T: Pod, const $b0: u32, const $b1: u32, $(const $b: u32,)* L: TileLayout> RankedMap
-            for $ty<T, $b0, $b1, $($b,)* L>
+        impl<T: Pod, const $b0: u32, $(const $b: u32,)* L: TileLayout> RankedMap
+            for $ty<T, $b0, $($b,)* L>
         {
             type Elem = T;
             const RANK: usize = $rank;
@@ -185,17 +185,17 @@ macro_rules! map_nd {
 
     (
         $rank:literal, $map:ident, $map_mut:ident, $tiles:ident, $tiles_mut:ident, $copy:ident,
-        [$b0:ident, $b1:ident $(, $b:ident)*]
+        [$b0:ident $(, $b:ident)*]
     ) => {
         #[doc = concat!(
             "A read-only ", stringify!($rank), "-D tensor of `T` in global memory, whose tile ",
-            "copies move boxes of `", stringify!($b0), " × ", stringify!($b1),
+            "copies move boxes of `", stringify!($b0),
             $(" × ", stringify!($b),)* "` elements laid out by `L` (dimension 0 innermost): a ",
             "kernel parameter (a safe one: loads are bounds-checked by the copy engine). See the ",
-            "[`tma` module](crate::tma#four-and-five-dimensions)."
+            "[`tma` module](crate::tma#one-four-and-five-dimensions)."
         )]
         #[repr(C, align(16))]
-        pub struct $map<T, const $b0: u32, const $b1: u32, $(const $b: u32,)* L: TileLayout = Dense> {
+        pub struct $map<T, const $b0: u32, $(const $b: u32,)* L: TileLayout = Dense> {
             /// The driver's map, first (64-byte aligned in parameter space).
             raw: [u64; 16],
             desc: arch::TensorDesc,
@@ -207,21 +207,21 @@ macro_rules! map_nd {
             "stores ([`", stringify!($tiles_mut), "::store_tile`]): from an exclusive borrow."
         )]
         #[repr(C, align(16))]
-        pub struct $map_mut<T, const $b0: u32, const $b1: u32, $(const $b: u32,)* L: TileLayout = Dense> {
+        pub struct $map_mut<T, const $b0: u32, $(const $b: u32,)* L: TileLayout = Dense> {
             raw: [u64; 16],
             desc: arch::TensorDesc,
             _t: PhantomData<(*mut T, L)>,
         }
 
-        map_nd!(@common $rank, $map, false, [$b0, $b1 $(, $b)*]);
-        map_nd!(@common $rank, $map_mut, true, [$b0, $b1 $(, $b)*]);
+        map_nd!(@common $rank, $map, false, [$b0 $(, $b)*]);
+        map_nd!(@common $rank, $map_mut, true, [$b0 $(, $b)*]);
 
         #[doc = concat!(
             "The tile loads of a [`", stringify!($map), "`] for the thread that made them: from [`",
             stringify!($map), "::tiles`]."
         )]
         #[derive(Clone, Copy)]
-        pub struct $tiles<'a, T, const $b0: u32, const $b1: u32, $(const $b: u32,)* L: TileLayout = Dense> {
+        pub struct $tiles<'a, T, const $b0: u32, $(const $b: u32,)* L: TileLayout = Dense> {
             desc: arch::TensorDesc,
             _t: PhantomData<(&'a *const T, L)>,
         }
@@ -230,31 +230,31 @@ macro_rules! map_nd {
             "The tile stores of a [`", stringify!($map_mut), "`] for a block: from [`",
             stringify!($map_mut), "::tiles_mut`]."
         )]
-        pub struct $tiles_mut<'a, T, const $b0: u32, const $b1: u32, $(const $b: u32,)* L: TileLayout = Dense> {
+        pub struct $tiles_mut<'a, T, const $b0: u32, $(const $b: u32,)* L: TileLayout = Dense> {
             desc: arch::TensorDesc,
             _t: PhantomData<(&'a *mut T, L)>,
         }
 
-        impl<T: Pod, const $b0: u32, const $b1: u32, $(const $b: u32,)* L: TileLayout>
-            $map<T, $b0, $b1, $($b,)* L>
+        impl<T: Pod, const $b0: u32, $(const $b: u32,)* L: TileLayout>
+            $map<T, $b0, $($b,)* L>
         {
             /// This thread's tile loads, the map prefetched
             /// (`prefetch.tensormap`). Once per thread that issues copies.
             #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
             #[inline(always)]
-            pub fn tiles(&self) -> $tiles<'_, T, $b0, $b1, $($b,)* L> {
+            pub fn tiles(&self) -> $tiles<'_, T, $b0, $($b,)* L> {
                 // SAFETY: a map made by `from_raw_parts` and placed by `in_place`.
                 unsafe { arch::tensormap_prefetch(&self.desc) };
                 $tiles { desc: self.desc, _t: PhantomData }
             }
         }
 
-        impl<T: Pod, const $b0: u32, const $b1: u32, $(const $b: u32,)* L: TileLayout>
-            $map_mut<T, $b0, $b1, $($b,)* L>
+        impl<T: Pod, const $b0: u32, $(const $b: u32,)* L: TileLayout>
+            $map_mut<T, $b0, $($b,)* L>
         {
             /// The map's loads, as a read-only map.
             #[inline(always)]
-            pub fn as_read(&self) -> $map<T, $b0, $b1, $($b,)* L> {
+            pub fn as_read(&self) -> $map<T, $b0, $($b,)* L> {
                 $map { raw: self.raw, desc: self.desc, _t: PhantomData }
             }
 
@@ -265,7 +265,7 @@ macro_rules! map_nd {
             pub fn tiles_mut<const M: u32>(
                 &self,
                 block: &ThreadBlock<M>,
-            ) -> $tiles_mut<'_, T, $b0, $b1, $($b,)* L> {
+            ) -> $tiles_mut<'_, T, $b0, $($b,)* L> {
                 if block.thread_rank() == 0 {
                     // SAFETY: as in `tiles`.
                     unsafe { arch::tensormap_prefetch(&self.desc) };
@@ -274,13 +274,13 @@ macro_rules! map_nd {
             }
         }
 
-        impl<T: Pod, const $b0: u32, const $b1: u32, $(const $b: u32,)* L: TileLayout>
-            $tiles_mut<'_, T, $b0, $b1, $($b,)* L>
+        impl<T: Pod, const $b0: u32, $(const $b: u32,)* L: TileLayout>
+            $tiles_mut<'_, T, $b0, $($b,)* L>
         {
             /// The loads of this map, for thread 0 of the block, which
             /// prefetched the map.
             #[inline(always)]
-            pub fn as_read(&self) -> $tiles<'_, T, $b0, $b1, $($b,)* L> {
+            pub fn as_read(&self) -> $tiles<'_, T, $b0, $($b,)* L> {
                 $tiles { desc: self.desc, _t: PhantomData }
             }
 
@@ -310,8 +310,8 @@ macro_rules! map_nd {
                     concat!(stringify!($tiles_mut), "::store_tile"),
                     &src,
                     (
-                        $map_mut::<T, $b0, $b1, $($b,)* L>::BOX_LEN,
-                        $map_mut::<T, $b0, $b1, $($b,)* L>::TILE_ALIGN,
+                        $map_mut::<T, $b0, $($b,)* L>::BOX_LEN,
+                        $map_mut::<T, $b0, $($b,)* L>::TILE_ALIGN,
                     ),
                     at[0],
                 );
@@ -323,7 +323,7 @@ macro_rules! map_nd {
                             &self.desc,
                             arch::tensor_at(at),
                             src.as_ptr().cast(),
-                            $map_mut::<T, $b0, $b1, $($b,)* L>::SHAPE,
+                            $map_mut::<T, $b0, $($b,)* L>::SHAPE,
                         )
                     };
                     arch::bulk_commit_group();
@@ -353,21 +353,20 @@ macro_rules! map_nd {
             pub unsafe fn $copy<
                 T: Pod,
                 const $b0: u32,
-                const $b1: u32,
                 $(const $b: u32,)*
                 L: TileLayout,
             >(
                 &self,
                 dst: SharedSlice<T>,
-                tiles: &$tiles<'_, T, $b0, $b1, $($b,)* L>,
+                tiles: &$tiles<'_, T, $b0, $($b,)* L>,
                 at: [i32; $rank],
             ) -> ArrivalToken {
                 check_tile(
                     concat!("Mbarrier::", stringify!($copy)),
                     &dst,
                     (
-                        $map::<T, $b0, $b1, $($b,)* L>::BOX_LEN,
-                        $map::<T, $b0, $b1, $($b,)* L>::TILE_ALIGN,
+                        $map::<T, $b0, $($b,)* L>::BOX_LEN,
+                        $map::<T, $b0, $($b,)* L>::TILE_ALIGN,
                     ),
                     at[0],
                 );
@@ -378,7 +377,7 @@ macro_rules! map_nd {
                         dst.as_ptr().cast(),
                         &tiles.desc,
                         arch::tensor_at(at),
-                        $map::<T, $b0, $b1, $($b,)* L>::SHAPE,
+                        $map::<T, $b0, $($b,)* L>::SHAPE,
                     )
                 };
                 self.token(state)
@@ -387,6 +386,15 @@ macro_rules! map_nd {
     };
 }
 
+map_nd!(
+    1,
+    TensorMap1d,
+    TensorMap1dMut,
+    TensorTiles1d,
+    TensorTilesMut1d,
+    arrive_copy_tile_1d,
+    [B0]
+);
 map_nd!(
     4,
     TensorMap4d,
