@@ -364,9 +364,10 @@ fn target_cfgs_only_inside_arch() {
     // remote arrival among them), their bulk-copy check and the host's
     // token check; lib.rs: `mod pipeline`; pipeline.rs: its two sm_90
     // copies; tma/mod.rs: the imports, the loads, the multicast load, the
-    // stores, the bulk store and their handles (eleven); tma/volume.rs:
-    // the 3-D maps' imports, loads, stores and handles (seven); tma/nd.rs:
-    // the same for the 4-D and 5-D maps (seven, in their macro).
+    // stores, the bulk store, their handles and the loads' and stores'
+    // shared steps (thirteen); tma/volume.rs: the 3-D maps' imports, loads,
+    // stores and handles (six); tma/nd.rs: the same for the 1-D, 4-D and
+    // 5-D maps (six, in their macro).
     assert_eq!(
         seen, 44,
         "target cfgs at the crate root and the panic handler"

@@ -81,30 +81,6 @@ unsafe impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: crate::tma::
     }
 }
 
-/// The 4-D and 5-D maps' `KernelParam`s.
-macro_rules! ranked_map_params {
-    ($($map:ident [$($b:ident),+]),*) => {$(
-        // SAFETY: as the 2-D maps: `#[repr(C)]` descriptors, the same
-        // layout on both targets, read in place (`at_entry`).
-        unsafe impl<T: Pod, $(const $b: u32,)+ L: crate::tma::TileLayout> KernelParam
-            for crate::tma::$map<T, $($b,)+ L>
-        {
-            #[inline(always)]
-            fn at_entry(self, param: impl FnOnce() -> u64) -> Self {
-                self.in_place(param)
-            }
-        }
-    )*};
-}
-ranked_map_params!(
-    TensorMap1d [B0],
-    TensorMap1dMut [B0],
-    TensorMap4d [B0, B1, B2, B3],
-    TensorMap4dMut [B0, B1, B2, B3],
-    TensorMap5d [B0, B1, B2, B3, B4],
-    TensorMap5dMut [B0, B1, B2, B3, B4]
-);
-
 /// A parameter with which a kernel needs no promise from its launcher: a
 /// kernel whose parameters are all `SafeParam` is a safe function, and
 /// `cg-runtime` launches it with a safe call that takes the runtime's
@@ -201,9 +177,19 @@ unsafe impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: crate::tma::
     const SERIAL: bool = !T::PADDING_FREE;
 }
 
-/// The 4-D and 5-D maps' `SafeParam`s.
-macro_rules! ranked_map_safe_params {
+/// The 1-D, 4-D and 5-D maps' `KernelParam`s and `SafeParam`s.
+macro_rules! ranked_map_params {
     ($($map:ident [$($b:ident),+]),*) => {$(
+        // SAFETY: as the 2-D maps: `#[repr(C)]` descriptors, the same
+        // layout on both targets, read in place (`at_entry`).
+        unsafe impl<T: Pod, $(const $b: u32,)+ L: crate::tma::TileLayout> KernelParam
+            for crate::tma::$map<T, $($b,)+ L>
+        {
+            #[inline(always)]
+            fn at_entry(self, param: impl FnOnce() -> u64) -> Self {
+                self.in_place(param)
+            }
+        }
         // SAFETY: as the 2-D maps: loads bounds-checked by the copy
         // engine, stores `unsafe`.
         unsafe impl<T: Pod, $(const $b: u32,)+ L: crate::tma::TileLayout> SafeParam
@@ -213,7 +199,7 @@ macro_rules! ranked_map_safe_params {
         }
     )*};
 }
-ranked_map_safe_params!(
+ranked_map_params!(
     TensorMap1d [B0],
     TensorMap1dMut [B0],
     TensorMap4d [B0, B1, B2, B3],

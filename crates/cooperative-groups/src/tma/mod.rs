@@ -393,15 +393,17 @@ impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> TensorMap2dMut<T, BW, 
     }
 }
 
-/// Checks a tile copy: the shared tile aligned as the layout needs and
-/// room for the box, and the box's innermost coordinate `x` a multiple of
-/// 16 bytes (`x · size_of::<T>()`, negative ones too) — the copy engine
-/// raises an illegal-instruction error otherwise (H200: an 8-byte `x`
-/// did, `runs/2026-12-04-tma-probes-dfa3957`).
+/// Checks a tile copy of a box of `shape`: the shared tile aligned as the
+/// layout needs and room for the box, and the box's innermost coordinate
+/// `x` a multiple of 16 bytes (`x · size_of::<T>()`, negative ones too) —
+/// the copy engine raises an illegal-instruction error otherwise (H200:
+/// an 8-byte `x` did, `runs/2026-12-04-tma-probes-dfa3957`).
 #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
 #[inline(always)]
 #[track_caller]
-fn check_tile<T: Pod>(what: &str, tile: &SharedSlice<T>, (len, align): (usize, usize), x: i32) {
+fn check_tile<T: Pod>(what: &str, tile: &SharedSlice<T>, shape: arch::BoxShape, x: i32) {
+    let len = shape.boxdim.iter().map(|&b| b as usize).product::<usize>();
+    let align = shape.swizzle.align();
     if !(tile.as_ptr() as usize).is_multiple_of(align) || tile.len() < len {
         crate::group::violation!(
             "{what}: the shared tile must be {align}-byte aligned (shared_array!(T; N, align \
@@ -415,6 +417,76 @@ fn check_tile<T: Pod>(what: &str, tile: &SharedSlice<T>, (len, align): (usize, u
              bytes)",
             core::mem::size_of::<T>()
         );
+    }
+}
+
+#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+impl Mbarrier {
+    /// The tile loads of every rank (`arrive_copy_tile`, `_1d`, `_3d`,
+    /// …), named `what` in their violations: the checks, then one arrival
+    /// expecting the box's bytes and the rank-`R` copy of the box of
+    /// `shape` at `at` of `desc` into `dst`.
+    ///
+    /// # Safety
+    /// `desc` a fenced map (a `tiles()` handle) of rank `R` whose box and
+    /// layout are `shape`; the caller's contract of `arrive_copy_tile`.
+    #[inline(always)]
+    #[track_caller]
+    pub(crate) unsafe fn load_box<T: Pod, const R: u32>(
+        &self,
+        what: &str,
+        dst: SharedSlice<T>,
+        desc: &arch::TensorDesc,
+        at: arch::TensorAt,
+        shape: arch::BoxShape,
+    ) -> ArrivalToken {
+        check_tile(what, &dst, shape, at[0]);
+        // SAFETY: an initialised barrier (one arrival never outnumbers a
+        // phase); `desc` a fenced map of this box (the caller's contract);
+        // `dst` is this block's shared memory, checked above, in flight
+        // until the phase completes (the simulator checks it); the phase's
+        // transaction count gains and loses exactly the box's bytes, in
+        // range by the caller's contract.
+        let state = unsafe {
+            arch::tensor_load_arrive::<R>(self.addr(), dst.as_ptr().cast(), desc, at, shape)
+        };
+        self.token(state)
+    }
+}
+
+#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+impl TileStore {
+    /// The tile stores of every rank (`store_tile` of each map), named
+    /// `what` in their violations: the checks, the block's steps before a
+    /// store ([`begin`](Self::begin)), and thread 0's rank-`R` store of
+    /// `src` into the box of `shape` at `at` of `desc`, in a bulk group of
+    /// its own.
+    ///
+    /// # Safety
+    /// `desc` a fenced map of writable memory (a `tiles_mut()` handle) of
+    /// rank `R` whose box and layout are `shape`; the caller's contract of
+    /// `TensorTilesMut::store_tile`.
+    #[inline(always)]
+    #[track_caller]
+    pub(crate) unsafe fn store_box<T: Pod, const R: u32, const M: u32>(
+        what: &str,
+        block: &ThreadBlock<M>,
+        src: SharedSlice<T>,
+        desc: &arch::TensorDesc,
+        at: arch::TensorAt,
+        shape: arch::BoxShape,
+    ) -> TileStore {
+        check_tile(what, &src, shape, at[0]);
+        let leader = TileStore::begin(block);
+        if leader {
+            // SAFETY: a fenced map of writable memory with this box (the
+            // caller's contract); `src` checked above, written by the block
+            // before the barrier and fenced for the async proxy; the
+            // caller's contract keeps the box and `src` to this store.
+            unsafe { arch::tensor_store::<R>(desc, at, src.as_ptr().cast(), shape) };
+            arch::bulk_commit_group();
+        }
+        TileStore { leader }
     }
 }
 
@@ -447,31 +519,17 @@ impl Mbarrier {
         x: i32,
         y: i32,
     ) -> ArrivalToken {
-        check_tile(
-            "Mbarrier::arrive_copy_tile",
-            &dst,
-            (
-                TensorMap2d::<T, BW, BH, L>::BOX_LEN,
-                TensorMap2d::<T, BW, BH, L>::TILE_ALIGN,
-            ),
-            x,
-        );
-        // SAFETY: an initialised barrier (one arrival never outnumbers a
-        // phase); `tiles` holds a fenced map (`TensorMap2d::tiles`) of this
-        // box; `dst` is this block's shared memory, checked above, in
-        // flight until the phase completes (the simulator checks it); the
-        // phase's transaction count gains and loses exactly the box's
-        // bytes, in range by the caller's contract.
-        let state = unsafe {
-            arch::tensor_load_arrive::<2>(
-                self.addr(),
-                dst.as_ptr().cast(),
+        // SAFETY: `tiles` holds a fenced map (`TensorMap2d::tiles`) of
+        // this box; the caller's contract.
+        unsafe {
+            self.load_box::<T, 2>(
+                "Mbarrier::arrive_copy_tile",
+                dst,
                 &tiles.desc,
                 arch::tensor_at([x, y]),
                 TensorMap2d::<T, BW, BH, L>::SHAPE,
             )
-        };
-        self.token(state)
+        }
     }
 }
 
@@ -553,10 +611,7 @@ impl Mbarrier {
         check_tile(
             "Mbarrier::copy_tile_multicast",
             &dst,
-            (
-                TensorMap2d::<T, BW, BH, L>::BOX_LEN,
-                TensorMap2d::<T, BW, BH, L>::TILE_ALIGN,
-            ),
+            TensorMap2d::<T, BW, BH, L>::SHAPE,
             x,
         );
         // SAFETY: `tiles` holds a fenced map of this box; `dst` is this
@@ -633,32 +688,18 @@ impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> TensorTilesMut<'_, T, 
         x: i32,
         y: i32,
     ) -> TileStore {
-        check_tile(
-            "TensorTilesMut::store_tile",
-            &src,
-            (
-                TensorMap2dMut::<T, BW, BH, L>::BOX_LEN,
-                TensorMap2dMut::<T, BW, BH, L>::TILE_ALIGN,
-            ),
-            x,
-        );
-        let leader = TileStore::begin(block);
-        if leader {
-            // SAFETY: a fenced map of writable memory with this box
-            // (`TensorMap2dMut::tiles_mut`); `src` checked above, written by
-            // the block before the barrier and fenced for the async proxy;
-            // the caller's contract keeps the box and `src` to this store.
-            unsafe {
-                arch::tensor_store::<2>(
-                    &self.desc,
-                    arch::tensor_at([x, y]),
-                    src.as_ptr().cast(),
-                    TensorMap2dMut::<T, BW, BH, L>::SHAPE,
-                )
-            };
-            arch::bulk_commit_group();
+        // SAFETY: a fenced map of writable memory with this box
+        // (`TensorMap2dMut::tiles_mut`); the caller's contract.
+        unsafe {
+            TileStore::store_box::<T, 2, M>(
+                "TensorTilesMut::store_tile",
+                block,
+                src,
+                &self.desc,
+                arch::tensor_at([x, y]),
+                TensorMap2dMut::<T, BW, BH, L>::SHAPE,
+            )
         }
-        TileStore { leader }
     }
 }
 

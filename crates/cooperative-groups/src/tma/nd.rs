@@ -9,8 +9,6 @@
 
 use core::marker::PhantomData;
 
-#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
-use super::check_tile;
 use super::{Dense, MAX_BOX, TileLayout, TileStore};
 use crate::Pod;
 use crate::arch;
@@ -306,29 +304,18 @@ macro_rules! map_nd {
                 src: SharedSlice<T>,
                 at: [i32; $rank],
             ) -> TileStore {
-                check_tile(
-                    concat!(stringify!($tiles_mut), "::store_tile"),
-                    &src,
-                    (
-                        $map_mut::<T, $b0, $($b,)* L>::BOX_LEN,
-                        $map_mut::<T, $b0, $($b,)* L>::TILE_ALIGN,
-                    ),
-                    at[0],
-                );
-                let leader = TileStore::begin(block);
-                if leader {
-                    // SAFETY: as in `store_tile`, for this map's box.
-                    unsafe {
-                        arch::tensor_store::<$rank>(
-                            &self.desc,
-                            arch::tensor_at(at),
-                            src.as_ptr().cast(),
-                            $map_mut::<T, $b0, $($b,)* L>::SHAPE,
-                        )
-                    };
-                    arch::bulk_commit_group();
+                // SAFETY: a fenced map of writable memory with this box
+                // (`tiles_mut`); the caller's contract.
+                unsafe {
+                    TileStore::store_box::<T, $rank, M>(
+                        concat!(stringify!($tiles_mut), "::store_tile"),
+                        block,
+                        src,
+                        &self.desc,
+                        arch::tensor_at(at),
+                        $map_mut::<T, $b0, $($b,)* L>::SHAPE,
+                    )
                 }
-                TileStore { leader }
             }
         }
 
@@ -361,26 +348,17 @@ macro_rules! map_nd {
                 tiles: &$tiles<'_, T, $b0, $($b,)* L>,
                 at: [i32; $rank],
             ) -> ArrivalToken {
-                check_tile(
-                    concat!("Mbarrier::", stringify!($copy)),
-                    &dst,
-                    (
-                        $map::<T, $b0, $($b,)* L>::BOX_LEN,
-                        $map::<T, $b0, $($b,)* L>::TILE_ALIGN,
-                    ),
-                    at[0],
-                );
-                // SAFETY: as in `arrive_copy_tile`, for this map's box.
-                let state = unsafe {
-                    arch::tensor_load_arrive::<$rank>(
-                        self.addr(),
-                        dst.as_ptr().cast(),
+                // SAFETY: `tiles` holds a fenced map (`tiles`) of this
+                // box; the caller's contract.
+                unsafe {
+                    self.load_box::<T, $rank>(
+                        concat!("Mbarrier::", stringify!($copy)),
+                        dst,
                         &tiles.desc,
                         arch::tensor_at(at),
                         $map::<T, $b0, $($b,)* L>::SHAPE,
                     )
-                };
-                self.token(state)
+                }
             }
         }
     };

@@ -38,8 +38,6 @@
 
 use core::marker::PhantomData;
 
-#[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
-use super::check_tile;
 use super::{Dense, TileLayout, TileStore};
 use crate::Pod;
 use crate::arch;
@@ -289,26 +287,17 @@ impl Mbarrier {
         y: i32,
         z: i32,
     ) -> ArrivalToken {
-        check_tile(
-            "Mbarrier::arrive_copy_tile_3d",
-            &dst,
-            (
-                TensorMap3d::<T, BW, BH, BD, L>::BOX_LEN,
-                TensorMap3d::<T, BW, BH, BD, L>::TILE_ALIGN,
-            ),
-            x,
-        );
-        // SAFETY: as in `arrive_copy_tile`, for the 3-D box of `tiles`.
-        let state = unsafe {
-            arch::tensor_load_arrive::<3>(
-                self.addr(),
-                dst.as_ptr().cast(),
+        // SAFETY: `tiles` holds a fenced map (`TensorMap3d::tiles`) of
+        // this box; the caller's contract.
+        unsafe {
+            self.load_box::<T, 3>(
+                "Mbarrier::arrive_copy_tile_3d",
+                dst,
                 &tiles.desc,
                 arch::tensor_at([x, y, z]),
                 TensorMap3d::<T, BW, BH, BD, L>::SHAPE,
             )
-        };
-        self.token(state)
+        }
     }
 }
 
@@ -336,28 +325,17 @@ impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>
         y: i32,
         z: i32,
     ) -> TileStore {
-        check_tile(
-            "TensorTilesMut3d::store_tile",
-            &src,
-            (
-                TensorMap3dMut::<T, BW, BH, BD, L>::BOX_LEN,
-                TensorMap3dMut::<T, BW, BH, BD, L>::TILE_ALIGN,
-            ),
-            x,
-        );
-        let leader = TileStore::begin(block);
-        if leader {
-            // SAFETY: as in `store_tile`, for the 3-D box of this map.
-            unsafe {
-                arch::tensor_store::<3>(
-                    &self.desc,
-                    arch::tensor_at([x, y, z]),
-                    src.as_ptr().cast(),
-                    TensorMap3dMut::<T, BW, BH, BD, L>::SHAPE,
-                )
-            };
-            arch::bulk_commit_group();
+        // SAFETY: a fenced map of writable memory with this box
+        // (`TensorMap3dMut::tiles_mut`); the caller's contract.
+        unsafe {
+            TileStore::store_box::<T, 3, M>(
+                "TensorTilesMut3d::store_tile",
+                block,
+                src,
+                &self.desc,
+                arch::tensor_at([x, y, z]),
+                TensorMap3dMut::<T, BW, BH, BD, L>::SHAPE,
+            )
         }
-        TileStore { leader }
     }
 }
