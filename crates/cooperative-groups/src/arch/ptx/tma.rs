@@ -24,36 +24,40 @@ pub unsafe fn tensormap_prefetch(desc: &TensorDesc) {
     unsafe { asm!("prefetch.tensormap [{0}];", in(reg64) desc.map, options(nostack)) };
 }
 
-/// The tile copies of each rank: `$rank` the PTX shape (`"1d"` …
-/// `"5d"`), `$coords` the template's coordinate list, one named operand
-/// per coordinate.
+/// The tile load of each rank: `$rank` the PTX shape (`"1d"` … `"5d"`),
+/// `[$c0, …]` the coordinates' variables, each a named operand of its own
+/// name in the template's coordinate list.
 macro_rules! load_arrive {
-    ($rank:literal, $coords:literal, $state:ident, $bar:expr, $dst:expr, $map:expr,
-     $bytes:expr, $($c:ident = $v:expr),+) => {
+    ($rank:literal, $state:ident, $bar:expr, $dst:expr, $map:expr, $bytes:expr,
+     [$c0:ident $(, $c:ident)*]) => {
         asm!(
             "mbarrier.arrive.expect_tx.shared::cta.b64 {state}, [{bar}], {bytes};",
             concat!(
                 "{{ .reg .u64 d; .reg .u32 d32; cvta.to.shared.u64 d, {dst}; cvt.u32.u64 d32, d; \
                  cp.async.bulk.tensor.", $rank, ".shared::cluster.global.tile.mbarrier::complete_tx::bytes \
-                 [d32], [{map}, {{", $coords, "}}], [{bar}]; }}"
+                 [d32], [{map}, {{{", stringify!($c0), "}" $(, ", {", stringify!($c), "}")*,
+                "}}], [{bar}]; }}"
             ),
             state = out(reg64) $state, bar = in(reg32) $bar, dst = in(reg64) $dst,
-            map = in(reg64) $map, bytes = in(reg32) $bytes, $($c = in(reg32) $v,)+
+            map = in(reg64) $map, bytes = in(reg32) $bytes, $c0 = in(reg32) $c0,
+            $($c = in(reg32) $c,)*
             options(nostack)
         )
     };
 }
 
-/// See [`load_arrive`].
+/// The tile store of each rank, as [`load_arrive`].
 macro_rules! store {
-    ($rank:literal, $coords:literal, $map:expr, $src:expr, $($c:ident = $v:expr),+) => {
+    ($rank:literal, $map:expr, $src:expr, [$c0:ident $(, $c:ident)*]) => {
         asm!(
             concat!(
                 "{{ .reg .u64 s; .reg .u32 s32; cvta.to.shared.u64 s, {src}; cvt.u32.u64 s32, s; \
                  cp.async.bulk.tensor.", $rank, ".global.shared::cta.tile.bulk_group \
-                 [{map}, {{", $coords, "}}], [s32]; }}"
+                 [{map}, {{{", stringify!($c0), "}" $(, ", {", stringify!($c), "}")*,
+                "}}], [s32]; }}"
             ),
-            map = in(reg64) $map, src = in(reg64) $src, $($c = in(reg32) $v,)+
+            map = in(reg64) $map, src = in(reg64) $src, $c0 = in(reg32) $c0,
+            $($c = in(reg32) $c,)*
             options(nostack)
         )
     };
@@ -87,47 +91,11 @@ pub unsafe fn tensor_load_arrive<const R: u32>(
     // SAFETY: the caller's contract.
     unsafe {
         match R {
-            1 => load_arrive!("1d", "{x}", state, bar, dst, map, bytes, x = x),
-            2 => load_arrive!("2d", "{x}, {y}", state, bar, dst, map, bytes, x = x, y = y),
-            3 => load_arrive!(
-                "3d",
-                "{x}, {y}, {z}",
-                state,
-                bar,
-                dst,
-                map,
-                bytes,
-                x = x,
-                y = y,
-                z = z
-            ),
-            4 => load_arrive!(
-                "4d",
-                "{x}, {y}, {z}, {w}",
-                state,
-                bar,
-                dst,
-                map,
-                bytes,
-                x = x,
-                y = y,
-                z = z,
-                w = w
-            ),
-            _ => load_arrive!(
-                "5d",
-                "{x}, {y}, {z}, {w}, {v}",
-                state,
-                bar,
-                dst,
-                map,
-                bytes,
-                x = x,
-                y = y,
-                z = z,
-                w = w,
-                v = v
-            ),
+            1 => load_arrive!("1d", state, bar, dst, map, bytes, [x]),
+            2 => load_arrive!("2d", state, bar, dst, map, bytes, [x, y]),
+            3 => load_arrive!("3d", state, bar, dst, map, bytes, [x, y, z]),
+            4 => load_arrive!("4d", state, bar, dst, map, bytes, [x, y, z, w]),
+            _ => load_arrive!("5d", state, bar, dst, map, bytes, [x, y, z, w, v]),
         }
     };
     state
@@ -189,30 +157,11 @@ pub unsafe fn tensor_store<const R: u32>(
     // SAFETY: the caller's contract.
     unsafe {
         match R {
-            1 => store!("1d", "{x}", map, src, x = x),
-            2 => store!("2d", "{x}, {y}", map, src, x = x, y = y),
-            3 => store!("3d", "{x}, {y}, {z}", map, src, x = x, y = y, z = z),
-            4 => store!(
-                "4d",
-                "{x}, {y}, {z}, {w}",
-                map,
-                src,
-                x = x,
-                y = y,
-                z = z,
-                w = w
-            ),
-            _ => store!(
-                "5d",
-                "{x}, {y}, {z}, {w}, {v}",
-                map,
-                src,
-                x = x,
-                y = y,
-                z = z,
-                w = w,
-                v = v
-            ),
+            1 => store!("1d", map, src, [x]),
+            2 => store!("2d", map, src, [x, y]),
+            3 => store!("3d", map, src, [x, y, z]),
+            4 => store!("4d", map, src, [x, y, z, w]),
+            _ => store!("5d", map, src, [x, y, z, w, v]),
         }
     };
 }
