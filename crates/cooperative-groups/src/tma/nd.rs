@@ -20,9 +20,10 @@ use crate::{SharedSlice, ThreadBlock};
 /// What the host needs of a tensor-map parameter of any rank to make one
 /// (`cooperative_groups::host::TensorNd`, `cg-runtime`'s `TensorMapNd`):
 /// implemented by [`TensorMap1d`], [`TensorMap4d`], [`TensorMap5d`] and
-/// their writable twins. Not for use outside the crates of this project.
+/// their writable twins (sealed). Not for use outside the crates of this
+/// project.
 #[doc(hidden)]
-pub trait RankedMap: Sized {
+pub trait RankedMap: Sized + sealed::Sealed {
     /// The element type.
     type Elem: Pod;
     /// Dimensions.
@@ -47,6 +48,10 @@ pub trait RankedMap: Sized {
         dims: &[u32],
         strides: &[usize],
     ) -> Self;
+}
+
+mod sealed {
+    pub trait Sealed {}
 }
 
 macro_rules! map_nd {
@@ -151,6 +156,11 @@ macro_rules! map_nd {
                 }
                 t
             }
+        }
+
+        impl<T, const $b0: u32, $(const $b: u32,)* L: TileLayout> sealed::Sealed
+            for $ty<T, $b0, $($b,)* L>
+        {
         }
 
         impl<T: Pod, const $b0: u32, $(const $b: u32,)* L: TileLayout> RankedMap
