@@ -155,6 +155,8 @@ use crate::Pod;
 use crate::arch;
 
 mod layout;
+#[macro_use]
+mod map_core;
 mod nd;
 mod volume;
 #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
@@ -162,10 +164,11 @@ use crate::mbarrier::{ArrivalToken, Mbarrier};
 #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
 use crate::{SharedSlice, ThreadBlock};
 pub use layout::{Dense, Swizzle32B, Swizzle64B, Swizzle128B, TileLayout};
+pub use map_core::RankedMap;
 pub use nd::{
-    RankedMap, TensorMap1d, TensorMap1dMut, TensorMap4d, TensorMap4dMut, TensorMap5d,
-    TensorMap5dMut, TensorTiles1d, TensorTiles4d, TensorTiles5d, TensorTilesMut1d,
-    TensorTilesMut4d, TensorTilesMut5d,
+    TensorMap1d, TensorMap1dMut, TensorMap4d, TensorMap4dMut, TensorMap5d, TensorMap5dMut,
+    TensorTiles1d, TensorTiles4d, TensorTiles5d, TensorTilesMut1d, TensorTilesMut4d,
+    TensorTilesMut5d,
 };
 pub use volume::{TensorMap3d, TensorMap3dMut, TensorTiles3d, TensorTilesMut3d};
 
@@ -201,45 +204,10 @@ pub struct TensorMap2dMut<T, const BW: u32, const BH: u32, L: TileLayout = Dense
 }
 
 macro_rules! map_common {
-    ($ty:ident) => {
-        impl<T, const BW: u32, const BH: u32, L: TileLayout> Clone for $ty<T, BW, BH, L> {
-            fn clone(&self) -> Self {
-                *self
-            }
-        }
-        impl<T, const BW: u32, const BH: u32, L: TileLayout> Copy for $ty<T, BW, BH, L> {}
+    ($ty:ident, $writable:literal) => {
+        map_core!(2, $ty, $writable, [BW, BH]);
 
         impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> $ty<T, BW, BH, L> {
-            /// Bytes of one box (one tile in shared memory).
-            pub const BOX_BYTES: u32 = {
-                let elem = core::mem::size_of::<T>();
-                assert!(
-                    elem == 1 || elem == 2 || elem == 4 || elem == 8,
-                    "a tensor map's elements are 1, 2, 4 or 8 bytes"
-                );
-                assert!(
-                    BW >= 1 && BW <= MAX_BOX && BH >= 1 && BH <= MAX_BOX,
-                    "a box side is 1..=256 elements"
-                );
-                assert!(
-                    (BW as usize * elem) % 16 == 0,
-                    "a box row is a multiple of 16 bytes"
-                );
-                assert!(
-                    L::SWIZZLE.bytes() == 0 || BW as usize * elem == L::SWIZZLE.bytes(),
-                    "a swizzled box row is exactly the swizzle's width (32, 64 or 128 bytes)"
-                );
-                BW * BH * elem as u32
-            };
-            /// Elements of one box.
-            pub const BOX_LEN: usize = (BW * BH) as usize;
-            /// The alignment, in bytes, the box's shared tile needs: 128,
-            /// or the swizzle's period.
-            pub const TILE_ALIGN: usize = L::SWIZZLE.align();
-            /// The box for the arch layer.
-            pub(crate) const SHAPE: arch::BoxShape =
-                arch::BoxShape::of([BW, BH], core::mem::size_of::<T>(), L::SWIZZLE);
-
             /// Where element `(x, y)` of the box (`x < BW`, `y < BH`) lies
             /// in its shared tile, in elements: `y · BW + x` for
             /// [`Dense`] tiles, permuted by the swizzle otherwise.
@@ -275,26 +243,8 @@ macro_rules! map_common {
                 height: u32,
                 pitch: usize,
             ) -> Self {
-                let _ = Self::BOX_BYTES;
-                $ty {
-                    raw,
-                    desc: arch::TensorDesc::of(
-                        base as u64,
-                        &[width, height],
-                        &[pitch],
-                        core::mem::size_of::<T>(),
-                    ),
-                    _t: PhantomData,
-                }
-            }
-
-            /// The map at the kernel's entry ([`arch::TensorDesc::in_place`]).
-            #[inline(always)]
-            pub(crate) fn in_place(self, param: impl FnOnce() -> u64) -> Self {
-                $ty {
-                    desc: self.desc.in_place(param),
-                    ..self
-                }
+                // SAFETY: the caller's contract.
+                unsafe { Self::from_desc_parts(raw, base, &[width, height], &[pitch]) }
             }
 
             /// Elements per row.
@@ -323,8 +273,8 @@ macro_rules! map_common {
         }
     };
 }
-map_common!(TensorMap2d);
-map_common!(TensorMap2dMut);
+map_common!(TensorMap2d, false);
+map_common!(TensorMap2dMut, true);
 
 /// The tile loads of a [`TensorMap2d`] for the thread that made it (the
 /// tensor map fenced for its copy engine): from

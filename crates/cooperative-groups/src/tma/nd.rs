@@ -9,7 +9,7 @@
 
 use core::marker::PhantomData;
 
-use super::{Dense, MAX_BOX, TileLayout, TileStore};
+use super::{Dense, TileLayout, TileStore};
 use crate::Pod;
 use crate::arch;
 #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
@@ -17,90 +17,20 @@ use crate::mbarrier::{ArrivalToken, Mbarrier};
 #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
 use crate::{SharedSlice, ThreadBlock};
 
-/// What the host needs of a tensor-map parameter of any rank to make one
-/// (`cooperative_groups::host::TensorNd`, `cg-runtime`'s `TensorMapNd`):
-/// implemented by [`TensorMap1d`], [`TensorMap4d`], [`TensorMap5d`] and
-/// their writable twins (sealed). Not for use outside the crates of this
-/// project.
-#[doc(hidden)]
-pub trait RankedMap: Sized + sealed::Sealed {
-    /// The element type.
-    type Elem: Pod;
-    /// Dimensions.
-    const RANK: usize;
-    /// The box's side along each dimension (1 past the rank).
-    const BOX_DIMS: [u32; cg_isa::MAX_TENSOR_RANK];
-    /// The tile layout.
-    const SWIZZLE: cg_isa::Swizzle;
-    /// Whether kernels may store tiles into the tensor.
-    const WRITABLE: bool;
-
-    /// The map of a tensor: `raw` the driver's encoding (zeros on the
-    /// simulator), `dims` its elements along each dimension, `strides` the
-    /// elements from one index to the next along dimensions 1, 2, ….
-    ///
-    /// # Safety
-    /// As the map types' `from_raw_parts`; `dims.len() == RANK` and
-    /// `strides.len() == RANK - 1` (a panic otherwise).
-    unsafe fn from_parts(
-        raw: [u64; 16],
-        base: *const Self::Elem,
-        dims: &[u32],
-        strides: &[usize],
-    ) -> Self;
-}
-
-mod sealed {
-    pub trait Sealed {}
-}
-
 macro_rules! map_nd {
     (@common $rank:literal, $ty:ident, $writable:literal, [$b0:ident $(, $b:ident)*]) => {
-        impl<T, const $b0: u32, $(const $b: u32,)* L: TileLayout> Clone
-            for $ty<T, $b0, $($b,)* L>
-        {
-            fn clone(&self) -> Self {
-                *self
-            }
-        }
-        impl<T, const $b0: u32, $(const $b: u32,)* L: TileLayout> Copy
-            for $ty<T, $b0, $($b,)* L>
-        {
-        }
+        map_core!($rank, $ty, $writable, [$b0 $(, $b)*]);
 
         impl<T: Pod, const $b0: u32, $(const $b: u32,)* L: TileLayout>
             $ty<T, $b0, $($b,)* L>
         {
-            /// Bytes of one box (one tile in shared memory): the 2-D rules
-            /// ([`TensorMap2d::BOX_BYTES`](super::TensorMap2d::BOX_BYTES))
-            /// for the box row, every other side in `1..=256`.
-            pub const BOX_BYTES: u32 = {
-                $(assert!($b >= 1 && $b <= MAX_BOX, "a box side is 1..=256 elements");)*
-                super::TensorMap2d::<T, $b0, 1, L>::BOX_BYTES $(* $b)*
-            };
-            /// Elements of one box.
-            pub const BOX_LEN: usize = ($b0 $(* $b)*) as usize;
-            /// The alignment, in bytes, the box's shared tile needs.
-            pub const TILE_ALIGN: usize = L::SWIZZLE.align();
-            /// The box for the arch layer.
-            pub(crate) const SHAPE: arch::BoxShape =
-                arch::BoxShape::of([$b0 $(, $b)*], core::mem::size_of::<T>(), L::SWIZZLE);
-
             /// Where element `at` of the box (innermost first, each below
             /// its side) lies in its shared tile, in elements: row-major
             /// (dimension 0 fastest) for [`Dense`] tiles, permuted by the
             /// swizzle otherwise.
             #[inline(always)]
             pub const fn tile_index(at: [u32; $rank]) -> usize {
-                let sides = [$b0 $(, $b)*];
-                let elem = core::mem::size_of::<T>();
-                let mut i = 0usize;
-                let mut k = $rank;
-                while k > 0 {
-                    k -= 1;
-                    i = i * sides[k] as usize + at[k] as usize;
-                }
-                L::SWIZZLE.apply(i * elem) / elem
+                super::map_core::box_index::<T, L>(&[$b0 $(, $b)*], &at)
             }
 
             /// The descriptor of a tensor: `raw`, its 128-byte tensor map
@@ -119,23 +49,8 @@ macro_rules! map_nd {
                 dims: [u32; $rank],
                 strides: [usize; $rank - 1],
             ) -> Self {
-                let _ = Self::BOX_BYTES;
-                $ty {
-                    raw,
-                    desc: arch::TensorDesc::of(
-                        base as u64,
-                        &dims,
-                        &strides,
-                        core::mem::size_of::<T>(),
-                    ),
-                    _t: PhantomData,
-                }
-            }
-
-            /// The map at the kernel's entry ([`arch::TensorDesc::in_place`]).
-            #[inline(always)]
-            pub(crate) fn in_place(self, param: impl FnOnce() -> u64) -> Self {
-                $ty { desc: self.desc.in_place(param), ..self }
+                // SAFETY: the caller's contract.
+                unsafe { Self::from_desc_parts(raw, base, &dims, &strides) }
             }
 
             /// Elements along each dimension, innermost first.
@@ -155,38 +70,6 @@ macro_rules! map_nd {
                     *t = t.div_ceil(s);
                 }
                 t
-            }
-        }
-
-        impl<T, const $b0: u32, $(const $b: u32,)* L: TileLayout> sealed::Sealed
-            for $ty<T, $b0, $($b,)* L>
-        {
-        }
-
-        impl<T: Pod, const $b0: u32, $(const $b: u32,)* L: TileLayout> RankedMap
-            for $ty<T, $b0, $($b,)* L>
-        {
-            type Elem = T;
-            const RANK: usize = $rank;
-            const BOX_DIMS: [u32; cg_isa::MAX_TENSOR_RANK] = Self::SHAPE.boxdim;
-            const SWIZZLE: cg_isa::Swizzle = L::SWIZZLE;
-            const WRITABLE: bool = $writable;
-
-            unsafe fn from_parts(
-                raw: [u64; 16],
-                base: *const T,
-                dims: &[u32],
-                strides: &[usize],
-            ) -> Self {
-                // SAFETY: the caller's contract.
-                unsafe {
-                    Self::from_raw_parts(
-                        raw,
-                        base,
-                        dims.try_into().expect("one side per dimension"),
-                        strides.try_into().expect("one stride per dimension past the first"),
-                    )
-                }
             }
         }
     };

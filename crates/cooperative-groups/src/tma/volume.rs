@@ -68,40 +68,12 @@ pub struct TensorMap3dMut<T, const BW: u32, const BH: u32, const BD: u32, L: Til
 }
 
 macro_rules! map3_common {
-    ($ty:ident) => {
-        impl<T, const BW: u32, const BH: u32, const BD: u32, L: TileLayout> Clone
-            for $ty<T, BW, BH, BD, L>
-        {
-            fn clone(&self) -> Self {
-                *self
-            }
-        }
-        impl<T, const BW: u32, const BH: u32, const BD: u32, L: TileLayout> Copy
-            for $ty<T, BW, BH, BD, L>
-        {
-        }
+    ($ty:ident, $writable:literal) => {
+        map_core!(3, $ty, $writable, [BW, BH, BD]);
 
         impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>
             $ty<T, BW, BH, BD, L>
         {
-            /// Bytes of one box (one tile in shared memory): the 2-D rules
-            /// ([`TensorMap2d::BOX_BYTES`](super::TensorMap2d::BOX_BYTES))
-            /// and `BD` in `1..=256`.
-            pub const BOX_BYTES: u32 = {
-                assert!(
-                    BD >= 1 && BD <= super::MAX_BOX,
-                    "a box side is 1..=256 elements"
-                );
-                super::TensorMap2d::<T, BW, BH, L>::BOX_BYTES * BD
-            };
-            /// Elements of one box.
-            pub const BOX_LEN: usize = (BW * BH * BD) as usize;
-            /// The alignment, in bytes, the box's shared tile needs.
-            pub const TILE_ALIGN: usize = L::SWIZZLE.align();
-            /// The box for the arch layer.
-            pub(crate) const SHAPE: arch::BoxShape =
-                arch::BoxShape::of([BW, BH, BD], core::mem::size_of::<T>(), L::SWIZZLE);
-
             /// Where element `(x, y, z)` of the box lies in its shared
             /// tile, in elements: `(z · BH + y) · BW + x` for [`Dense`]
             /// tiles, permuted by the swizzle otherwise.
@@ -130,25 +102,9 @@ macro_rules! map3_common {
                 pitch: usize,
                 plane: usize,
             ) -> Self {
-                let _ = Self::BOX_BYTES;
-                $ty {
-                    raw,
-                    desc: arch::TensorDesc::of(
-                        base as u64,
-                        &[width, height, depth],
-                        &[pitch, plane],
-                        core::mem::size_of::<T>(),
-                    ),
-                    _t: PhantomData,
-                }
-            }
-
-            /// The map at the kernel's entry ([`arch::TensorDesc::in_place`]).
-            #[inline(always)]
-            pub(crate) fn in_place(self, param: impl FnOnce() -> u64) -> Self {
-                $ty {
-                    desc: self.desc.in_place(param),
-                    ..self
+                // SAFETY: the caller's contract.
+                unsafe {
+                    Self::from_desc_parts(raw, base, &[width, height, depth], &[pitch, plane])
                 }
             }
 
@@ -183,8 +139,8 @@ macro_rules! map3_common {
         }
     };
 }
-map3_common!(TensorMap3d);
-map3_common!(TensorMap3dMut);
+map3_common!(TensorMap3d, false);
+map3_common!(TensorMap3dMut, true);
 
 /// The tile loads of a [`TensorMap3d`] for the thread that made it: from
 /// [`TensorMap3d::tiles`].
