@@ -24,7 +24,7 @@
 
 use cooperative_groups::Pod;
 use cooperative_groups::host::{region, tensor_map_span};
-use cooperative_groups::tma::{Dense, TensorMap2d, TensorMap2dMut, TileLayout};
+use cooperative_groups::tma::{Dense, RankedMap, TensorMap2d, TensorMap2dMut, TileLayout};
 use cudarc::driver::sys;
 use std::marker::PhantomData;
 
@@ -40,13 +40,84 @@ use crate::launch::{HostArg, Target};
 /// kernel's `const __grid_constant__ CUtensorMap` parameter takes.
 pub type RawTensorMap = [u64; 16];
 
-/// The tensor and box of a map, and on a GPU its encoded bytes.
-struct Encoded {
-    width: u32,
-    height: u32,
-    pitch: usize,
+/// The tensor of a map of any rank — its elements along each dimension
+/// (innermost first) and the elements from one index to the next along
+/// each dimension past the first — and on a GPU the driver's encoding:
+/// the state behind every map type of this crate.
+pub(crate) struct Encoded {
+    pub(crate) dims: Vec<u32>,
+    pub(crate) strides: Vec<usize>,
     /// GPU: the map's bytes.
-    gpu: Option<RawTensorMap>,
+    pub(crate) gpu: Option<RawTensorMap>,
+}
+
+/// A rank's driver rules for a tensor in a buffer: `(address of its
+/// first element, the buffer's elements)` → the elements it spans, or
+/// why the driver refuses it (each rank's own messages:
+/// `cooperative_groups::host::tensor_map_span` and its 3-D and N-D twins).
+pub(crate) type SpanCheck<'c> = &'c dyn Fn(usize, usize) -> std::result::Result<usize, String>;
+
+impl Backend {
+    /// The map of `buf` for parameters like `M` (its box and layout):
+    /// `dims` and `strides` (elements) checked by `span`, then encoded by
+    /// the driver on a GPU.
+    pub(crate) fn encode_map<M: RankedMap>(
+        &self,
+        buf: &Buffer<M::Elem>,
+        dims: &[usize],
+        strides: &[usize],
+        span: SpanCheck<'_>,
+    ) -> Result<Encoded> {
+        let base = buf.as_ptr() as usize;
+        span(base, buf.len()).map_err(RuntimeError::InvalidArgument)?;
+        let elem = std::mem::size_of::<M::Elem>();
+        let gpu = self.device_map(buf, |g| {
+            let d: Vec<u64> = dims.iter().map(|&d| d as u64).collect();
+            let s: Vec<u64> = strides.iter().map(|&s| (s * elem) as u64).collect();
+            g.encode_tensor_map(
+                base as u64,
+                elem,
+                &d,
+                &s,
+                &M::BOX_DIMS[..M::RANK],
+                M::SWIZZLE,
+            )
+        })?;
+        Ok(Encoded {
+            dims: dims.iter().map(|&d| d as u32).collect(),
+            strides: strides.to_vec(),
+            gpu,
+        })
+    }
+}
+
+impl Encoded {
+    /// The parameter `M` of this tensor in `buf`: the driver's map on a
+    /// GPU; on the simulator the tensor, checked again by `span` and
+    /// registered as the launch's region `name` (writable if `M` is).
+    pub(crate) fn param<M: RankedMap>(
+        &self,
+        buf: &Buffer<M::Elem>,
+        name: &'static str,
+        to: &mut Target,
+        span: SpanCheck<'_>,
+    ) -> std::result::Result<M, String> {
+        let map = param_bytes(&self.gpu, name, to, |to| {
+            let span = span(buf.as_ptr() as usize, buf.len())?;
+            to.regions
+                .push(region(name, buf.as_ptr(), span, M::WRITABLE));
+            Ok(())
+        })?;
+        // SAFETY: the map was encoded from this tensor and box (GPU), which
+        // lies inside the buffer; the map types borrow the buffer for their
+        // life, exclusively for a writable map.
+        Ok(unsafe { M::from_parts(map, buf.as_ptr(), &self.dims, &self.strides) })
+    }
+
+    /// The elements along dimension `d`.
+    pub(crate) fn dim(&self, d: usize) -> usize {
+        self.dims[d] as usize
+    }
 }
 
 /// A read-only 2-D tensor of a [`Buffer`] with a `BW × BH` box laid out
@@ -117,26 +188,12 @@ impl Backend {
         height: usize,
         pitch: usize,
     ) -> Result<Encoded> {
-        let base = buf.as_ptr() as usize;
-        tensor_map_span::<T, BW, BH, L>(base, width, height, pitch, buf.len())
-            .map_err(RuntimeError::InvalidArgument)?;
-        let elem = std::mem::size_of::<T>();
-        let gpu = self.device_map(buf, |g| {
-            g.encode_tensor_map(
-                base as u64,
-                elem,
-                &[width as u64, height as u64],
-                &[(pitch * elem) as u64],
-                &[BW, BH],
-                L::SWIZZLE,
-            )
-        })?;
-        Ok(Encoded {
-            width: width as u32,
-            height: height as u32,
-            pitch,
-            gpu,
-        })
+        self.encode_map::<TensorMap2d<T, BW, BH, L>>(
+            buf,
+            &[width, height],
+            &[pitch],
+            &|base, len| tensor_map_span::<T, BW, BH, L>(base, width, height, pitch, len),
+        )
     }
 }
 
@@ -255,7 +312,7 @@ macro_rules! map_accessors {
             /// Boxes across and down the tensor (the last ones may stick
             /// out).
             pub fn tiles(&self) -> (u32, u32) {
-                (self.enc.width.div_ceil(BW), self.enc.height.div_ceil(BH))
+                (self.enc.dims[0].div_ceil(BW), self.enc.dims[1].div_ceil(BH))
             }
 
             /// The driver's encoding (GPU; `None` on the simulator): the
@@ -291,28 +348,11 @@ impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> TensorMapMut<'_, T, BW
     }
 }
 
-impl Encoded {
-    /// The map's bytes for the kernel parameter (zeros on the simulator),
-    /// after registering the tensor for a simulator launch.
-    fn param_parts<T: Pod, const BW: u32, const BH: u32, L: TileLayout>(
-        &self,
-        buf: &Buffer<T>,
-        name: &'static str,
-        to: &mut Target,
-        writable: bool,
-    ) -> std::result::Result<RawTensorMap, String> {
-        param_bytes(&self.gpu, name, to, |to| {
-            let span = tensor_map_span::<T, BW, BH, L>(
-                buf.as_ptr() as usize,
-                self.width as usize,
-                self.height as usize,
-                self.pitch,
-                buf.len(),
-            )?;
-            to.regions.push(region(name, buf.as_ptr(), span, writable));
-            Ok(())
-        })
-    }
+/// The 2-D rules for the tensor of `e`.
+fn span_2d<T: Pod, const BW: u32, const BH: u32, L: TileLayout>(
+    e: &Encoded,
+) -> impl Fn(usize, usize) -> std::result::Result<usize, String> + '_ {
+    move |base, len| tensor_map_span::<T, BW, BH, L>(base, e.dim(0), e.dim(1), e.strides[0], len)
 }
 
 impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> HostArg<TensorMap2d<T, BW, BH, L>>
@@ -323,15 +363,8 @@ impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> HostArg<TensorMap2d<T,
         name: &'static str,
         to: &mut Target,
     ) -> std::result::Result<TensorMap2d<T, BW, BH, L>, String> {
-        let map = self
-            .enc
-            .param_parts::<T, BW, BH, L>(self.buf, name, to, false)?;
-        let e = &self.enc;
-        // SAFETY: the map was encoded from this tensor and box (GPU), which
-        // lies inside the buffer, borrowed shared for the map's life.
-        Ok(unsafe {
-            TensorMap2d::from_raw_parts(map, self.buf.as_ptr(), e.width, e.height, e.pitch)
-        })
+        self.enc
+            .param(self.buf, name, to, &span_2d::<T, BW, BH, L>(&self.enc))
     }
 }
 
@@ -343,13 +376,7 @@ impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> HostArg<TensorMap2dMut
         name: &'static str,
         to: &mut Target,
     ) -> std::result::Result<TensorMap2dMut<T, BW, BH, L>, String> {
-        let map = self
-            .enc
-            .param_parts::<T, BW, BH, L>(self.buf, name, to, true)?;
-        let e = &self.enc;
-        // SAFETY: as above, the buffer borrowed exclusively.
-        Ok(unsafe {
-            TensorMap2dMut::from_raw_parts(map, self.buf.as_ptr(), e.width, e.height, e.pitch)
-        })
+        self.enc
+            .param(self.buf, name, to, &span_2d::<T, BW, BH, L>(&self.enc))
     }
 }

@@ -20,28 +20,20 @@
 use std::marker::PhantomData;
 
 use cooperative_groups::Pod;
-use cooperative_groups::host::{region, tensor_map_span_3d};
+use cooperative_groups::host::tensor_map_span_3d;
 use cooperative_groups::tma::{Dense, TensorMap3d, TensorMap3dMut, TileLayout};
 
 use crate::backend::{Backend, Buffer};
-use crate::error::{Result, RuntimeError};
+use crate::error::Result;
 use crate::launch::{HostArg, Target};
-use crate::tensor_map::{RawTensorMap, param_bytes};
-
-/// A 3-D tensor's shape and strides, and on a GPU its encoded map.
-struct Encoded3 {
-    dims: (u32, u32, u32),
-    pitch: usize,
-    plane: usize,
-    gpu: Option<RawTensorMap>,
-}
+use crate::tensor_map::{Encoded, RawTensorMap};
 
 /// A read-only 3-D tensor of a [`Buffer`] with a `BW × BH × BD` box laid
 /// out by `L`, for a kernel's [`TensorMap3d<T, BW, BH, BD, L>`] parameter
 /// (passed as `&map`): made by [`Backend::tensor_map_3d`].
 pub struct TensorMap3<'a, T, const BW: u32, const BH: u32, const BD: u32, L: TileLayout = Dense> {
     buf: &'a Buffer<T>,
-    enc: Encoded3,
+    enc: Encoded,
     _layout: PhantomData<L>,
 }
 
@@ -51,7 +43,7 @@ pub struct TensorMap3<'a, T, const BW: u32, const BH: u32, const BD: u32, L: Til
 pub struct TensorMap3Mut<'a, T, const BW: u32, const BH: u32, const BD: u32, L: TileLayout = Dense>
 {
     buf: &'a mut Buffer<T>,
-    enc: Encoded3,
+    enc: Encoded,
     _layout: PhantomData<L>,
 }
 
@@ -106,52 +98,23 @@ impl Backend {
         (w, h, d): (usize, usize, usize),
         pitch: usize,
         plane: usize,
-    ) -> Result<Encoded3> {
-        let base = buf.as_ptr() as usize;
-        tensor_map_span_3d::<T, BW, BH, BD, L>(base, (w, h, d), pitch, plane, buf.len())
-            .map_err(RuntimeError::InvalidArgument)?;
-        let elem = std::mem::size_of::<T>();
-        let gpu = self.device_map(buf, |g| {
-            g.encode_tensor_map(
-                base as u64,
-                elem,
-                &[w as u64, h as u64, d as u64],
-                &[(pitch * elem) as u64, (plane * elem) as u64],
-                &[BW, BH, BD],
-                L::SWIZZLE,
-            )
-        })?;
-        Ok(Encoded3 {
-            dims: (w as u32, h as u32, d as u32),
-            pitch,
-            plane,
-            gpu,
-        })
+    ) -> Result<Encoded> {
+        self.encode_map::<TensorMap3d<T, BW, BH, BD, L>>(
+            buf,
+            &[w, h, d],
+            &[pitch, plane],
+            &|base, len| tensor_map_span_3d::<T, BW, BH, BD, L>(base, (w, h, d), pitch, plane, len),
+        )
     }
 }
 
-impl Encoded3 {
-    /// The map's bytes for the kernel parameter, after registering the
-    /// tensor for a simulator launch.
-    fn param<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>(
-        &self,
-        buf: &Buffer<T>,
-        name: &'static str,
-        to: &mut Target,
-        writable: bool,
-    ) -> std::result::Result<RawTensorMap, String> {
-        param_bytes(&self.gpu, name, to, |to| {
-            let (w, h, d) = self.dims;
-            let span = tensor_map_span_3d::<T, BW, BH, BD, L>(
-                buf.as_ptr() as usize,
-                (w as usize, h as usize, d as usize),
-                self.pitch,
-                self.plane,
-                buf.len(),
-            )?;
-            to.regions.push(region(name, buf.as_ptr(), span, writable));
-            Ok(())
-        })
+/// The 3-D rules for the tensor of `e`.
+fn span_3d<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>(
+    e: &Encoded,
+) -> impl Fn(usize, usize) -> std::result::Result<usize, String> + '_ {
+    move |base, len| {
+        let dims = (e.dim(0), e.dim(1), e.dim(2));
+        tensor_map_span_3d::<T, BW, BH, BD, L>(base, dims, e.strides[0], e.strides[1], len)
     }
 }
 
@@ -163,8 +126,8 @@ macro_rules! map3_accessors {
             /// Boxes across, down and through the tensor (the last ones
             /// may stick out).
             pub fn tiles(&self) -> (u32, u32, u32) {
-                let (w, h, d) = self.enc.dims;
-                (w.div_ceil(BW), h.div_ceil(BH), d.div_ceil(BD))
+                let d = &self.enc.dims;
+                (d[0].div_ceil(BW), d[1].div_ceil(BH), d[2].div_ceil(BD))
             }
 
             /// The driver's encoding (GPU; `None` on the simulator): the
@@ -201,17 +164,8 @@ impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>
         name: &'static str,
         to: &mut Target,
     ) -> std::result::Result<TensorMap3d<T, BW, BH, BD, L>, String> {
-        let map = self
-            .enc
-            .param::<T, BW, BH, BD, L>(self.buf, name, to, false)?;
-        let e = &self.enc;
-        // SAFETY: the map was encoded from this tensor and box (GPU), which
-        // lies inside the buffer, borrowed shared for the map's life.
-        Ok(
-            unsafe {
-                TensorMap3d::from_raw_parts(map, self.buf.as_ptr(), e.dims, e.pitch, e.plane)
-            },
-        )
+        self.enc
+            .param(self.buf, name, to, &span_3d::<T, BW, BH, BD, L>(&self.enc))
     }
 }
 
@@ -223,13 +177,7 @@ impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>
         name: &'static str,
         to: &mut Target,
     ) -> std::result::Result<TensorMap3dMut<T, BW, BH, BD, L>, String> {
-        let map = self
-            .enc
-            .param::<T, BW, BH, BD, L>(self.buf, name, to, true)?;
-        let e = &self.enc;
-        // SAFETY: as above, the buffer borrowed exclusively.
-        Ok(unsafe {
-            TensorMap3dMut::from_raw_parts(map, self.buf.as_ptr(), e.dims, e.pitch, e.plane)
-        })
+        self.enc
+            .param(self.buf, name, to, &span_3d::<T, BW, BH, BD, L>(&self.enc))
     }
 }

@@ -26,27 +26,20 @@
 use std::marker::PhantomData;
 
 use cooperative_groups::KernelParam;
-use cooperative_groups::host::{region, tensor_map_span_nd};
+use cooperative_groups::host::tensor_map_span_nd;
 use cooperative_groups::tma::RankedMap;
 
 use crate::backend::{Backend, Buffer};
 use crate::error::{Result, RuntimeError};
 use crate::launch::{HostArg, Target};
-use crate::tensor_map::{RawTensorMap, param_bytes};
-
-/// A tensor's shape and strides, and on a GPU its encoded map.
-struct EncodedNd {
-    dims: Vec<u32>,
-    strides: Vec<usize>,
-    gpu: Option<RawTensorMap>,
-}
+use crate::tensor_map::{Encoded, RawTensorMap};
 
 /// A read-only tensor of a [`Buffer`] for a kernel's tensor-map parameter
 /// of type `M` (a `TensorMap4d` or `TensorMap5d`; passed as `&map`): made
 /// by [`Backend::tensor_map_nd`].
 pub struct TensorMapNd<'a, M: RankedMap> {
     buf: &'a Buffer<M::Elem>,
-    enc: EncodedNd,
+    enc: Encoded,
     _map: PhantomData<M>,
 }
 
@@ -55,7 +48,7 @@ pub struct TensorMapNd<'a, M: RankedMap> {
 /// `&mut map`): made by [`Backend::tensor_map_nd_mut`].
 pub struct TensorMapNdMut<'a, M: RankedMap> {
     buf: &'a mut Buffer<M::Elem>,
-    enc: EncodedNd,
+    enc: Encoded,
     _map: PhantomData<M>,
 }
 
@@ -111,7 +104,7 @@ impl Backend {
         buf: &Buffer<M::Elem>,
         dims: &[usize],
         strides: &[usize],
-    ) -> Result<EncodedNd> {
+    ) -> Result<Encoded> {
         if dims.len() != M::RANK || strides.len() + 1 != M::RANK {
             return Err(RuntimeError::InvalidArgument(format!(
                 "a {}-D tensor map needs {} sides and {} strides (got {} and {})",
@@ -122,61 +115,31 @@ impl Backend {
                 strides.len()
             )));
         }
-        let base = buf.as_ptr() as usize;
         let elem = std::mem::size_of::<M::Elem>();
-        tensor_map_span_nd(base, elem, dims, strides, buf.len())
-            .map_err(RuntimeError::InvalidArgument)?;
-        let gpu = self.device_map(buf, |g| {
-            let d: Vec<u64> = dims.iter().map(|&d| d as u64).collect();
-            let s: Vec<u64> = strides.iter().map(|&s| (s * elem) as u64).collect();
-            g.encode_tensor_map(
-                base as u64,
-                elem,
-                &d,
-                &s,
-                &M::BOX_DIMS[..M::RANK],
-                M::SWIZZLE,
-            )
-        })?;
-        Ok(EncodedNd {
-            dims: dims.iter().map(|&d| d as u32).collect(),
-            strides: strides.to_vec(),
-            gpu,
+        self.encode_map::<M>(buf, dims, strides, &|base, len| {
+            tensor_map_span_nd(base, elem, dims, strides, len)
         })
     }
 }
 
-impl EncodedNd {
-    /// The parameter `M` of this tensor in `buf`, after registering the
-    /// tensor for a simulator launch.
-    fn param<M: RankedMap>(
-        &self,
-        buf: &Buffer<M::Elem>,
-        name: &'static str,
-        to: &mut Target,
-    ) -> std::result::Result<M, String> {
-        let map = param_bytes(&self.gpu, name, to, |to| {
-            let dims: Vec<usize> = self.dims.iter().map(|&d| d as usize).collect();
-            let elem = std::mem::size_of::<M::Elem>();
-            let span =
-                tensor_map_span_nd(buf.as_ptr() as usize, elem, &dims, &self.strides, buf.len())?;
-            to.regions
-                .push(region(name, buf.as_ptr(), span, M::WRITABLE));
-            Ok(())
-        })?;
-        // SAFETY: the map was encoded from this tensor and box (GPU), which
-        // lies inside the buffer, borrowed for the map's life (exclusively
-        // for a writable map: `tensor_map_nd_mut`).
-        Ok(unsafe { M::from_parts(map, buf.as_ptr(), &self.dims, &self.strides) })
+/// The rules of any rank for the tensor of `e`, of `elem`-byte elements.
+fn span_nd(
+    e: &Encoded,
+    elem: usize,
+) -> impl Fn(usize, usize) -> std::result::Result<usize, String> + '_ {
+    move |base, len| {
+        let dims: Vec<usize> = (0..e.dims.len()).map(|d| e.dim(d)).collect();
+        tensor_map_span_nd(base, elem, &dims, &e.strides, len)
     }
+}
 
-    fn tiles(&self, boxdim: &[u32]) -> Vec<u32> {
-        self.dims
-            .iter()
-            .zip(boxdim)
-            .map(|(&d, &b)| d.div_ceil(b))
-            .collect()
-    }
+/// The boxes along each dimension of the tensor of `e`.
+fn tiles(e: &Encoded, boxdim: &[u32]) -> Vec<u32> {
+    e.dims
+        .iter()
+        .zip(boxdim)
+        .map(|(&d, &b)| d.div_ceil(b))
+        .collect()
 }
 
 macro_rules! nd_accessors {
@@ -185,7 +148,7 @@ macro_rules! nd_accessors {
             /// Boxes along each dimension, innermost first (the last ones
             /// may stick out).
             pub fn tiles(&self) -> Vec<u32> {
-                self.enc.tiles(&M::BOX_DIMS)
+                tiles(&self.enc, &M::BOX_DIMS)
             }
 
             /// The driver's encoding (GPU; `None` on the simulator): the
@@ -214,12 +177,16 @@ impl<M: RankedMap> TensorMapNdMut<'_, M> {
 
 impl<M: RankedMap + KernelParam> HostArg<M> for &TensorMapNd<'_, M> {
     fn into_param(self, name: &'static str, to: &mut Target) -> std::result::Result<M, String> {
-        self.enc.param::<M>(self.buf, name, to)
+        let elem = std::mem::size_of::<M::Elem>();
+        self.enc
+            .param(self.buf, name, to, &span_nd(&self.enc, elem))
     }
 }
 
 impl<M: RankedMap + KernelParam> HostArg<M> for &mut TensorMapNdMut<'_, M> {
     fn into_param(self, name: &'static str, to: &mut Target) -> std::result::Result<M, String> {
-        self.enc.param::<M>(self.buf, name, to)
+        let elem = std::mem::size_of::<M::Elem>();
+        self.enc
+            .param(self.buf, name, to, &span_nd(&self.enc, elem))
     }
 }

@@ -67,7 +67,10 @@ pub(super) const fn box_bytes<T, L: TileLayout>(sides: &[u32]) -> u32 {
         k += 1;
     }
     let row = sides[0] as usize * elem;
-    assert!(row.is_multiple_of(16), "a box row is a multiple of 16 bytes");
+    assert!(
+        row.is_multiple_of(16),
+        "a box row is a multiple of 16 bytes"
+    );
     assert!(
         L::SWIZZLE.bytes() == 0 || row == L::SWIZZLE.bytes(),
         "a swizzled box row is exactly the swizzle's width (32, 64 or 128 bytes)"
