@@ -23,7 +23,7 @@ use crate::{Kernel, Pod};
 use crate::global::{
     AtomicSlice, GlobalSlice, KernelParam, OwnedPitched, OwnedSlice, Partition, Pitched, SafeParam,
 };
-use crate::tma::{TensorMap2d, TensorMap2dMut, TileLayout};
+use crate::tma::{RankedMap, TensorMap2d, TensorMap2dMut, TileLayout};
 
 /// Where a launch runs, as its arguments become parameters: on the
 /// simulator (`sim`) the memory of each typed parameter is added to
@@ -408,22 +408,27 @@ pub fn tensor_map_mut<T: Pod, const BW: u32, const BH: u32, L: TileLayout>(
     img.into_param("", &mut to)
 }
 
-/// A simulator launch's tensor `(width, height, pitch)` at `p` in a host
-/// slice of `len` elements: checked by the driver's rules and registered
-/// as the launch's region `name`.
-fn register_tensor<T: Pod, const BW: u32, const BH: u32, L: TileLayout>(
+/// A simulator launch's tensor-map parameter `M` of the host tensor at
+/// `p` (in a slice of `len` elements; for a writable `M`, a pointer from
+/// the slice's exclusive borrow): `dims` elements along each dimension,
+/// `strides` elements apart along each past the first, checked by the
+/// rank's driver rules `span` and registered as the launch's region
+/// `name`. The one path of `Image`, `Volume` and `TensorNd`.
+fn map_param<M: RankedMap>(
     name: &'static str,
     to: &mut Target,
-    p: *const T,
-    (width, height, pitch): (usize, usize, usize),
-    len: usize,
-    writable: bool,
-) -> Result<(), String> {
+    (p, len): (*const M::Elem, usize),
+    (dims, strides): (&[usize], &[usize]),
+    span: impl FnOnce(usize, usize) -> Result<usize, String>,
+) -> Result<M, String> {
     host_memory(name, to)?;
-    let span = tensor_map_span::<T, BW, BH, L>(p as usize, width, height, pitch, len)
-        .map_err(|e| format!("`{name}`: {e}"))?;
-    to.regions.push(region(name, p, span, writable));
-    Ok(())
+    let span = span(p as usize, len).map_err(|e| format!("`{name}`: {e}"))?;
+    to.regions.push(region(name, p, span, M::WRITABLE));
+    let dims: Vec<u32> = dims.iter().map(|&d| d as u32).collect();
+    // SAFETY: the simulator's map (no device map) of a tensor checked to
+    // lie inside the caller's slice, whose borrow (exclusive for a
+    // writable map) the launch holds.
+    Ok(unsafe { M::from_parts([0; 16], p, &dims, strides) })
 }
 
 impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> HostArg<TensorMap2d<T, BW, BH, L>>
@@ -434,26 +439,14 @@ impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> HostArg<TensorMap2d<T,
         name: &'static str,
         to: &mut Target,
     ) -> Result<TensorMap2d<T, BW, BH, L>, String> {
-        let p = self.data.as_ptr();
-        register_tensor::<T, BW, BH, L>(
+        let (w, h, pitch) = (self.width, self.height, self.pitch);
+        map_param(
             name,
             to,
-            p,
-            (self.width, self.height, self.pitch),
-            self.data.len(),
-            false,
-        )?;
-        // SAFETY: the simulator's map (no device map) of a tensor inside a
-        // shared borrow held for the launch.
-        Ok(unsafe {
-            TensorMap2d::from_raw_parts(
-                [0; 16],
-                p,
-                self.width as u32,
-                self.height as u32,
-                self.pitch,
-            )
-        })
+            (self.data.as_ptr(), self.data.len()),
+            (&[w, h], &[pitch]),
+            |base, len| tensor_map_span::<T, BW, BH, L>(base, w, h, pitch, len),
+        )
     }
 }
 
@@ -465,25 +458,14 @@ impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> HostArg<TensorMap2dMut
         name: &'static str,
         to: &mut Target,
     ) -> Result<TensorMap2dMut<T, BW, BH, L>, String> {
-        let p = self.data.as_mut_ptr();
-        register_tensor::<T, BW, BH, L>(
+        let (w, h, pitch) = (self.width, self.height, self.pitch);
+        let len = self.data.len();
+        map_param(
             name,
             to,
-            p,
-            (self.width, self.height, self.pitch),
-            self.data.len(),
-            true,
-        )?;
-        // SAFETY: the simulator's map of a tensor inside an exclusive
-        // borrow held for the launch.
-        Ok(unsafe {
-            TensorMap2dMut::from_raw_parts(
-                [0; 16],
-                p,
-                self.width as u32,
-                self.height as u32,
-                self.pitch,
-            )
-        })
+            (self.data.as_mut_ptr(), len),
+            (&[w, h], &[pitch]),
+            |base, len| tensor_map_span::<T, BW, BH, L>(base, w, h, pitch, len),
+        )
     }
 }

@@ -9,7 +9,7 @@ extern crate std;
 use std::format;
 use std::string::String;
 
-use super::{HostArg, KernelParam, Target, host_memory, region};
+use super::{HostArg, KernelParam, Target, host_memory, map_param};
 use crate::tma::RankedMap;
 
 /// A host slice seen as an `N`-D tensor: `dims[d]` elements along
@@ -88,9 +88,10 @@ pub fn tensor_map_span_nd(
 }
 
 impl<R, const N: usize, const S: usize> TensorNd<R, N, S> {
-    /// Checks the tensor at `p` (of `len` elements) as the parameter `M`
-    /// and registers it as the launch's region `name`; the parameter.
-    fn param<M: RankedMap + KernelParam>(
+    /// The parameter `M` of the tensor at `p` (of `len` elements; from an
+    /// exclusive borrow where `writable`), after the rank and the borrow
+    /// are checked against `M`.
+    fn param<M: RankedMap>(
         &self,
         name: &'static str,
         to: &mut Target,
@@ -110,14 +111,10 @@ impl<R, const N: usize, const S: usize> TensorNd<R, N, S> {
             ));
         }
         let elem = core::mem::size_of::<M::Elem>();
-        let span = tensor_map_span_nd(p as usize, elem, &self.dims, &self.strides, len)
-            .map_err(|e| format!("`{name}`: {e}"))?;
-        to.regions.push(region(name, p, span, M::WRITABLE));
-        let dims = self.dims.map(|d| d as u32);
-        // SAFETY: the simulator's map (no device map) of a tensor inside a
-        // borrow of the host slice held for the launch (exclusive where
-        // the map is writable, checked above).
-        Ok(unsafe { M::from_parts([0; 16], p, &dims, &self.strides) })
+        let (dims, strides) = (&self.dims, &self.strides);
+        map_param(name, to, (p, len), (dims, strides), |base, len| {
+            tensor_map_span_nd(base, elem, dims, strides, len)
+        })
     }
 }
 
@@ -133,7 +130,8 @@ impl<M: RankedMap + KernelParam, const N: usize, const S: usize> HostArg<M>
     for TensorNd<&mut [M::Elem], N, S>
 {
     fn into_param(self, name: &'static str, to: &mut Target) -> Result<M, String> {
-        self.param(name, to, (self.data.as_ptr(), self.data.len()), true)
+        let (p, len) = (self.data.as_mut_ptr(), self.data.len());
+        self.param(name, to, (p, len), true)
     }
 }
 

@@ -8,7 +8,7 @@ extern crate std;
 use std::format;
 use std::string::String;
 
-use super::{HostArg, Target, host_memory, region, tensor_map_span};
+use super::{HostArg, Target, map_param, tensor_map_span};
 use crate::Pod;
 use crate::tma::{TensorMap3d, TensorMap3dMut, TileLayout};
 
@@ -103,27 +103,6 @@ pub fn tensor_map_3d_mut<T: Pod, const BW: u32, const BH: u32, const BD: u32, L:
     v.into_param("", &mut to)
 }
 
-impl<R> Volume<R> {
-    /// Checks the volume at `p` (of `len` elements) and registers it as the
-    /// launch's region `name`.
-    fn register<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>(
-        &self,
-        name: &'static str,
-        to: &mut Target,
-        (p, len): (*const T, usize),
-        writable: bool,
-    ) -> Result<(u32, u32, u32), String> {
-        host_memory(name, to)?;
-        let span = tensor_map_span_3d::<T, BW, BH, BD, L>(
-            p as usize, self.dims, self.pitch, self.plane, len,
-        )
-        .map_err(|e| format!("`{name}`: {e}"))?;
-        to.regions.push(region(name, p, span, writable));
-        let (w, h, d) = self.dims;
-        Ok((w as u32, h as u32, d as u32))
-    }
-}
-
 impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>
     HostArg<TensorMap3d<T, BW, BH, BD, L>> for Volume<&[T]>
 {
@@ -132,11 +111,14 @@ impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>
         name: &'static str,
         to: &mut Target,
     ) -> Result<TensorMap3d<T, BW, BH, BD, L>, String> {
-        let p = self.data.as_ptr();
-        let dims = self.register::<T, BW, BH, BD, L>(name, to, (p, self.data.len()), false)?;
-        // SAFETY: the simulator's map (no device map) of a tensor inside a
-        // shared borrow held for the launch.
-        Ok(unsafe { TensorMap3d::from_raw_parts([0; 16], p, dims, self.pitch, self.plane) })
+        let ((w, h, d), pitch, plane) = (self.dims, self.pitch, self.plane);
+        map_param(
+            name,
+            to,
+            (self.data.as_ptr(), self.data.len()),
+            (&[w, h, d], &[pitch, plane]),
+            |base, len| tensor_map_span_3d::<T, BW, BH, BD, L>(base, (w, h, d), pitch, plane, len),
+        )
     }
 }
 
@@ -148,10 +130,14 @@ impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>
         name: &'static str,
         to: &mut Target,
     ) -> Result<TensorMap3dMut<T, BW, BH, BD, L>, String> {
-        let p = self.data.as_ptr();
-        let dims = self.register::<T, BW, BH, BD, L>(name, to, (p, self.data.len()), true)?;
-        // SAFETY: the simulator's map of a tensor inside an exclusive
-        // borrow held for the launch.
-        Ok(unsafe { TensorMap3dMut::from_raw_parts([0; 16], p, dims, self.pitch, self.plane) })
+        let ((w, h, d), pitch, plane) = (self.dims, self.pitch, self.plane);
+        let len = self.data.len();
+        map_param(
+            name,
+            to,
+            (self.data.as_mut_ptr(), len),
+            (&[w, h, d], &[pitch, plane]),
+            |base, len| tensor_map_span_3d::<T, BW, BH, BD, L>(base, (w, h, d), pitch, plane, len),
+        )
     }
 }
