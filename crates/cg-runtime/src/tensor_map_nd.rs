@@ -1,9 +1,10 @@
-//! Tensor maps of four and five dimensions
-//! (`cooperative_groups::tma::TensorMap4d`, `TensorMap5d` and their
-//! writable twins): the driver encodes a map of the parameter's rank, a
-//! launch passes its 128 bytes as the kernel parameter; on the simulator
-//! the map is the tensor itself. One type serves every rank: it is named
-//! by the kernel's parameter type.
+//! Tensor maps of one, four and five dimensions
+//! (`cooperative_groups::tma::TensorMap1d`, `TensorMap4d`, `TensorMap5d`
+//! and their writable twins; the 2-D and 3-D map types work here too, and
+//! have their named shapes in `TensorMap` and `TensorMap3`): the driver
+//! encodes a map of the parameter's rank, a launch passes its 128 bytes as
+//! the kernel parameter; on the simulator the map is the tensor itself.
+//! One type serves every rank: it is named by the kernel's parameter type.
 //!
 //! ```
 //! # use cg_runtime::{Backend, TensorMapNd};
@@ -35,8 +36,8 @@ use crate::launch::{HostArg, Target};
 use crate::tensor_map::{Encoded, RawTensorMap};
 
 /// A read-only tensor of a [`Buffer`] for a kernel's tensor-map parameter
-/// of type `M` (a `TensorMap4d` or `TensorMap5d`; passed as `&map`): made
-/// by [`Backend::tensor_map_nd`].
+/// of type `M` (a `TensorMap1d`, `TensorMap4d` or `TensorMap5d`; passed as
+/// `&map`): made by [`Backend::tensor_map_nd`].
 pub struct TensorMapNd<'a, M: RankedMap> {
     buf: &'a Buffer<M::Elem>,
     enc: Encoded,
@@ -44,7 +45,7 @@ pub struct TensorMapNd<'a, M: RankedMap> {
 }
 
 /// A tensor of a [`Buffer`] that kernels may also store tiles to, for a
-/// parameter of type `M` (a `TensorMap4dMut` or `TensorMap5dMut`; passed as
+/// parameter of type `M` (a `TensorMap1dMut`, `TensorMap4dMut` or `TensorMap5dMut`; passed as
 /// `&mut map`): made by [`Backend::tensor_map_nd_mut`].
 pub struct TensorMapNdMut<'a, M: RankedMap> {
     buf: &'a mut Buffer<M::Elem>,

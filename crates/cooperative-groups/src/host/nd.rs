@@ -1,8 +1,11 @@
-//! Tensors of four and five dimensions on the host: [`TensorNd`] for a
-//! simulator launch's [`TensorMap4d`](crate::tma::TensorMap4d) and
-//! [`TensorMap5d`](crate::tma::TensorMap5d) parameters (and their writable
-//! twins), and the driver's rules for a map of any rank
-//! ([`tensor_map_span_nd`]), which `cg-runtime` checks the same way.
+//! Tensors of any rank on the host: [`TensorNd`] for a simulator launch's
+//! [`TensorMap1d`](crate::tma::TensorMap1d),
+//! [`TensorMap4d`](crate::tma::TensorMap4d) and
+//! [`TensorMap5d`](crate::tma::TensorMap5d) parameters and their writable
+//! twins (the 2-D and 3-D maps take it too, beside
+//! [`Image`](super::Image) and [`Volume`](super::Volume)), and the driver's
+//! rules for a map of any rank ([`tensor_map_span_nd`]), which `cg-runtime`
+//! checks the same way.
 
 extern crate std;
 
@@ -135,7 +138,8 @@ impl<M: RankedMap + KernelParam, const N: usize, const S: usize> HostArg<M>
     }
 }
 
-/// A tensor map `M` (a [`TensorMap4d`](crate::tma::TensorMap4d),
+/// A tensor map `M` (a [`TensorMap1d`](crate::tma::TensorMap1d),
+/// [`TensorMap4d`](crate::tma::TensorMap4d),
 /// [`TensorMap5d`](crate::tma::TensorMap5d) or a writable twin) of the
 /// host tensor `t`, for a kernel run on the simulator with
 /// `cg_sim::launch` (the tensor must outlive the launch).
