@@ -532,6 +532,7 @@ impl<T: Pod> SharedSlice<T> {
     pub fn load(&self, i: usize) -> T {
         assert!(i < self.len, "shared slice index out of bounds");
         check(self.ptr.wrapping_add(i), false);
+        arch::note_load(self.ptr.wrapping_add(i).cast(), core::mem::size_of::<T>());
         // SAFETY: `i < len`, and the slice lies inside a shared allocation.
         unsafe { self.ptr.add(i).read() }
     }
@@ -542,6 +543,7 @@ impl<T: Pod> SharedSlice<T> {
     pub fn store(&self, i: usize, v: T) {
         assert!(i < self.len, "shared slice index out of bounds");
         check(self.ptr.wrapping_add(i), true);
+        arch::note_store(self.ptr.wrapping_add(i).cast(), core::mem::size_of::<T>());
         // SAFETY: `i < len`, and the slice lies inside a shared allocation.
         unsafe { self.ptr.add(i).write(v) }
     }

@@ -213,3 +213,36 @@ fn soft_tile_recreated_without_the_first_parent_sync_is_reported() {
     );
     assert!(report.mentions_line(file!(), recreate), "{report}");
 }
+
+/// Every thread writes its word of a `SharedSlice` of the dynamic shared
+/// memory, then reads its neighbour's: ordered by the block barrier, a
+/// race without it. (The slice's accessors went unseen by the detector
+/// until they reported their accesses as the arrays' do.)
+fn slice_exchange(sync: bool) -> Result<cg_sim::LaunchStats, cg_sim::SimError> {
+    let device = cg_sim::SimDevice {
+        stack_size: 4 << 20,
+        ..cg_sim::SimDevice::default()
+    };
+    let cfg = cg_sim::LaunchConfig::new(1, 64).with_dynamic_smem(256);
+    cg_sim::launch_on(&device, &cfg, &|| {
+        let block = this_thread_block();
+        let t = block.thread_rank() as usize;
+        let s = cooperative_groups::dynamic_shared::<u32>().slice(0, 64);
+        mark(0, line!() + 1);
+        s.store(t, t as u32);
+        if sync {
+            block.sync();
+        }
+        mark(1, line!() + 1);
+        let v = s.load((t + 33) % 64);
+        if sync {
+            assert_eq!(v as usize, (t + 33) % 64);
+        }
+    })
+}
+
+#[test]
+fn shared_slice_accesses_are_checked_for_races() {
+    slice_exchange(true).expect("ordered by the barrier");
+    race_between_marks(slice_exchange(false));
+}
