@@ -673,7 +673,8 @@ pub fn global_out_of_bounds(_base: *const u8, _index: usize, _len: usize, _write
 }
 
 /// Loads a `T` from the shared window: `ld.shared.b16/b32/b64` for 2-,
-/// 4- and 8-byte types aligned to their size (SASS `LDS`), a generic load
+/// 4- and 8-byte types aligned to their size, `ld.shared.v4.b32` for
+/// 16-byte types aligned to 16 (SASS `LDS`, `LDS.128`), a generic load
 /// otherwise.
 ///
 /// # Safety
@@ -703,6 +704,16 @@ pub unsafe fn ld_shared<T: Copy + 'static>(addr: SharedAddr) -> T {
             let r: u16;
             asm!("ld.shared.u8 {0}, [{1}];", out(reg16) r, in(reg32) addr, options(pure, readonly, nostack));
             core::mem::transmute_copy(&(r as u8))
+        } else if size == 16 && align >= 16 {
+            // A 16-byte vector (`LDS.128`): the generic read below would
+            // be a generic `LD.E.128`.
+            let (a, b, c, d): (u32, u32, u32, u32);
+            asm!(
+                "ld.shared.v4.b32 {{{0}, {1}, {2}, {3}}}, [{4}];",
+                out(reg32) a, out(reg32) b, out(reg32) c, out(reg32) d, in(reg32) addr,
+                options(pure, readonly, nostack)
+            );
+            core::mem::transmute_copy(&[a, b, c, d])
         } else {
             shared_to_generic(addr).cast::<T>().read()
         }
