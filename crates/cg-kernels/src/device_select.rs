@@ -50,6 +50,10 @@
 //! without a bounds check (one uniform branch: `rounds`), and each
 //! round's ballot is taken again for the stores instead of kept in
 //! registers across the look-back: 32 registers, eight blocks per SM.
+//! `Unique` counts a whole tile's heads by 16-byte vectors instead (each
+//! head compares two staged elements; by rounds the count loaded both):
+//! 0.989–0.994 → 1.004–1.010 of CUB at 2^28 on the H200, A/B in one call
+//! (`docs/results/h200/runs/2026-12-04-unique-count-ab-3182d5f`).
 //!
 //! The tile states are the device scan's: one `u64` per block of the grid
 //! (one for an empty input too), a new non-zero `epoch` per launch, no
@@ -215,7 +219,14 @@ unsafe fn select_body<const MODE: u32, const PART: bool, const ITEMS: usize, con
         warp.ballot(selected)
     };
     let mut total = 0u32;
-    rounds::<ITEMS>(full, |k, check| total += round(k, check).count_ones());
+    if MODE == UNIQUE && full {
+        // A whole tile's heads, counted by vectors (the vectors' count is
+        // the tile's: `Unique` runs with `SELECT_ITEMS`).
+        const { assert!(MODE != UNIQUE || ITEMS == SELECT_ITEMS) };
+        total = count_heads::<{ 8 * SELECT_ITEMS }>(&warp, wloc, before_warp, base + wloc == 0);
+    } else {
+        rounds::<ITEMS>(full, |k, check| total += round(k, check).count_ones());
+    }
     let offsets = tile_offsets::<i32, SELECT_BLOCK>(&block, &warp, total as i32, states, epoch);
     let mut at = offsets.before_warp().map_or(0, |b| b as u32);
     let below = (1u32 << lane) - 1;
@@ -369,6 +380,42 @@ pub(crate) unsafe fn element_before(input: *const i32, wbase: u32, n: u32, lane:
     }
 }
 
+/// The run heads among a warp's whole staged part of `4 · VECS` elements
+/// from `wloc` (see [`run_head`]; `before`: the element before the part,
+/// `input_first`: the part starts the input), in every lane: counted by
+/// 16-byte vectors, four elements per `LDS.128`, where the rounds of
+/// [`select_body`] load two words per element (the count needs no order;
+/// the stores that follow keep their rounds). In trip `k` lane `l` takes
+/// vector `32k + l` (conflict-free); the element before it is the last of
+/// the lane below's vector, by a shuffle, or in lane 0 the last lane's
+/// vector's of the trip before (the shuffle's rotation gives it a trip
+/// early). A plain loop: written out, ptxas hoisted every trip's load and
+/// shuffle and spilled under the kernel's 32 registers (and without the
+/// bound took 40: six blocks per SM, 0.93× CUB on the H200).
+#[inline(always)]
+fn count_heads<const VECS: usize>(
+    warp: &ThreadBlockTile<32>,
+    wloc: u32,
+    before: i32,
+    input_first: bool,
+) -> u32 {
+    const { assert!(VECS.is_multiple_of(32)) };
+    let vecs = dynamic_shared::<V4<i32>>().array_at::<VECS>(wloc as usize / 4);
+    let lane = warp.thread_rank();
+    let mut carry = before;
+    let mut count = 0u32;
+    for k in 0..VECS / 32 {
+        let x = vecs.load(32 * k + lane as usize).0;
+        let below = warp.shfl(x[3], (lane + 31) % 32);
+        let prev = if lane == 0 { carry } else { below };
+        carry = below;
+        let head = x[0] != prev || (k == 0 && lane == 0 && input_first);
+        count +=
+            head as u32 + (x[1] != x[0]) as u32 + (x[2] != x[1]) as u32 + (x[3] != x[2]) as u32;
+    }
+    reduce(warp, count, Plus)
+}
+
 /// Whether the element staged at `e` differs from the one before it
 /// (staged at `e − 1`, or `before` when `e` starts the warp's part,
 /// `first`): a run's head, unless it is the input's first element (a head
@@ -459,8 +506,10 @@ pub fn device_select_if_i32(
 
 /// The first element of each run of equal elements (see
 /// [`device_select_flagged_i32`]; [`select_smem`]`(false)` bytes of
-/// dynamic shared memory).
-#[kernel]
+/// dynamic shared memory). Eight blocks per SM on sm_90
+/// (`launch_bounds(256, 8, sm_90)`: 32 registers), as the other
+/// selections have.
+#[kernel(launch_bounds(256, 8, sm_90))]
 pub fn device_select_unique_i32(
     input: *const i32,
     output: *mut i32,

@@ -1108,7 +1108,7 @@ fn tensor_tile_copies_are_one_instruction_each() {
 /// entry as nvcc's `__launch_bounds__(256)` does: `.maxntid 256, 1, 1`
 /// between the parameters and the body, no `.minnctapersm`;
 /// `launch_bounds(256, 6, sm_90)` on the scan declares `.minnctapersm 6`
-/// in the sm_90 PTX only; every entry that carries the macro's mark
+/// in the sm_90 PTX only (`launch_bounds(256, 8, sm_90)` on `Unique`: 8); every entry that carries the macro's mark
 /// declares its bounds, and no other entry does.
 #[test]
 fn launch_bounds_reach_the_entry_header() {
@@ -1123,6 +1123,14 @@ fn launch_bounds_reach_the_entry_header() {
             };
             assert!(header.ends_with(want), "sm_{}: {name}: {header}", p.sm);
         }
+        let text = entry_text(p.ptx, "device_select_unique_i32");
+        let header = &text[..text.find("\n{").unwrap()];
+        let want = if p.sm == 90 {
+            ")\n.maxntid 256, 1, 1\n.minnctapersm 8"
+        } else {
+            ")\n.maxntid 256, 1, 1"
+        };
+        assert!(header.ends_with(want), "sm_{}: unique: {header}", p.sm);
         for name in ["device_segmented_reduce_i32", "device_segmented_reduce_f32"] {
             let text = entry_text(p.ptx, name);
             let header = &text[..text.find("\n{").unwrap()];
@@ -1143,8 +1151,10 @@ fn launch_bounds_reach_the_entry_header() {
 /// The device-wide kernels staged in shared memory (the scan, the
 /// selections, the partitions, the encoding) copy their tiles with 16-byte
 /// `cp.async` (`LDGSTS`) on sm_80 and later, and keep their per-item arrays
-/// in registers (`unroll!`): no local memory. Both shapes were measured;
-/// losing either is a regression the timings would show only on a GPU.
+/// in registers (`unroll!`): no local memory, and no spills in the sm_90
+/// SASS. `Unique` counts a whole tile's run heads with `ld.shared.v4`.
+/// Each shape was measured; losing one is a regression the timings would
+/// show only on a GPU.
 #[test]
 fn staged_device_kernels_copy_with_cp_async_and_use_no_local_memory() {
     let kernels = [
@@ -1174,6 +1184,28 @@ fn staged_device_kernels_copy_with_cp_async_and_use_no_local_memory() {
                 "sm_{}: {name} uses local memory",
                 p.sm
             );
+        }
+        // `Unique` counts a whole tile's run heads by 16-byte shared loads.
+        let unique = entry_text(p.ptx, "device_select_unique_i32");
+        assert!(
+            unique.contains("ld.shared.v4.b32"),
+            "sm_{}: Unique's count by vectors",
+            p.sm
+        );
+        // Nor does ptxas spill them (at 32 registers for `Unique` on sm_90,
+        // where a written-out count spilled).
+        if p.sm != 90 {
+            continue;
+        }
+        let Some(listing) = sass_of(p.ptx, 90) else {
+            return;
+        };
+        for name in kernels {
+            let spills = listing[name]
+                .iter()
+                .filter(|i| i.opcode.starts_with("LDL") || i.opcode.starts_with("STL"))
+                .count();
+            assert_eq!(spills, 0, "sm_90: {name} spills");
         }
     }
 }
