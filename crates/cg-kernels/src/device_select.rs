@@ -53,7 +53,7 @@
 //! `Unique` counts a whole tile's heads by 16-byte vectors instead (each
 //! head compares two staged elements; by rounds the count loaded both):
 //! 0.989–0.994 → 1.004–1.010 of CUB at 2^28 on the H200, A/B in one call
-//! (`docs/results/h200/runs/2026-12-04-unique-count-ab-3182d5f`).
+//! (`docs/results/h200/runs/2026-12-04-unique-count-8450f21`).
 //!
 //! The tile states are the device scan's: one `u64` per block of the grid
 //! (one for an empty input too), a new non-zero `epoch` per launch, no
