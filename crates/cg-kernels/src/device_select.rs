@@ -387,9 +387,9 @@ pub(crate) unsafe fn element_before(input: *const i32, wbase: u32, n: u32, lane:
 /// [`select_body`] load two words per element (the count needs no order;
 /// the stores that follow keep their rounds). In trip `k` lane `l` takes
 /// vector `32k + l` (conflict-free); the element before it is the last of
-/// the lane below's vector, by a shuffle, or in lane 0 the last lane's
-/// vector's of the trip before (the shuffle's rotation gives it a trip
-/// early). A plain loop: written out, ptxas hoisted every trip's load and
+/// the lane below's vector, by a shuffle, and in lane 0 the last of lane
+/// 31's vector in the trip before (the shuffle's rotation hands it to
+/// lane 0 one trip early). A plain loop: written out, ptxas hoisted every trip's load and
 /// shuffle and spilled under the kernel's 32 registers (and without the
 /// bound took 40: six blocks per SM, 0.93× CUB on the H200).
 #[inline(always)]
