@@ -7,7 +7,11 @@
 //! `.shared` state space (`ld.shared`/`st.shared`, SASS `LDS`/`STS`), as
 //! nvcc's do: a generic `ld`/`st` that ptxas cannot prove to be shared costs
 //! a block barrier after it several times its own price (measured by
-//! `cg-lab sync`). Arrays of a peer block (DSMEM,
+//! `cg-lab sync`). The exception is a [`SharedSlice`] (a copy's
+//! destination or source, its length known at run time): its `load` and
+//! `store` go through its generic address; for hot loops take the same
+//! elements as an array ([`DynamicShared::array_at`]). Arrays of a peer
+//! block (DSMEM,
 //! [`ClusterGroup::map_shared_array`](crate::ClusterGroup::map_shared_array))
 //! are reached through generic addresses, as in CUDA. Shared memory is shared
 //! by every thread of the block: a value stored by one thread is visible to
