@@ -84,7 +84,7 @@ fn bad_flags_give_one_line_and_fail() {
 
 #[test]
 fn whole_lab_passes_on_the_simulator() {
-    let dir = std::env::temp_dir().join(format!("cg-lab-sim-{}", std::process::id()));
+    let dir = scratch("sim");
     let dir_s = dir.to_string_lossy().into_owned();
     let (code, stdout, stderr) = cg_lab(&[
         "--backend",
@@ -116,7 +116,6 @@ fn whole_lab_passes_on_the_simulator() {
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("C-02.json")).unwrap()).unwrap();
     assert_eq!(json["sweep"].as_array().unwrap().len(), 5);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
@@ -187,11 +186,36 @@ fn cg_lab_env(args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
     )
 }
 
-/// A fresh output folder for one test.
-fn scratch(name: &str) -> std::path::PathBuf {
+/// A fresh output folder for one test, removed when the test passes (a
+/// failed test leaves it for a look).
+fn scratch(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("cg-lab-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    dir
+    Scratch(dir)
+}
+
+/// See [`scratch`].
+struct Scratch(std::path::PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::path::Path> for Scratch {
+    fn as_ref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
 }
 
 /// Temporary files (`NAME.tmp-PID`) left in `dir`: there must be none.
@@ -258,7 +282,6 @@ fn a_failure_after_measuring_saves_what_was_measured() {
         !partial.exists(),
         "a stale partial file survived a complete run"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// A report file that cannot be written (a folder stands in its way) stops
@@ -285,7 +308,6 @@ fn a_failed_write_saves_every_row() {
     assert_eq!(json["complete"], false);
     assert_eq!(json["rows"].as_array().unwrap().len(), 5, "{json}");
     assert!(temporaries(&dir).is_empty(), "{:?}", temporaries(&dir));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// `verify --reference … --out DIR`: a failure after two comparisons saves
@@ -378,7 +400,6 @@ fn verify_saves_partial_results_and_records_differences() {
     assert_eq!(cases[0]["identical"], false);
     assert!(cases[1..].iter().all(|c| c["identical"] == true));
     assert!(!partial.exists());
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
