@@ -24,7 +24,13 @@ if [[ ${1:-} == --registry ]]; then
     registry=$(realpath -m "${2:?--registry needs a directory}")
     shift 2
 fi
-root=${1:-$(mktemp -d)}
+if [[ -n ${1:-} ]]; then
+    root=$1
+else
+    # A directory of our own: removed when the script ends.
+    root=$(mktemp -d)
+    trap 'rm -rf "$root"' EXIT
+fi
 proj=$root/my-kernels
 step() { printf '\n--> %s\n' "$*"; }
 
