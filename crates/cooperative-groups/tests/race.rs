@@ -246,3 +246,84 @@ fn shared_slice_accesses_are_checked_for_races() {
     slice_exchange(true).expect("ordered by the barrier");
     race_between_marks(slice_exchange(false));
 }
+
+/// One neighbour exchange per way of naming shared memory — a
+/// `shared_array!`, the dynamic shared memory, an array of it
+/// (`array_at`), a 64-thread tile's ranks (`store_rank`/`load_rank`) and a
+/// constant index (`load_at`): each thread writes its word, then reads
+/// one that a thread of the other warp wrote. Ordered by the block
+/// barrier, a race (naming both lines) without it.
+#[test]
+fn every_shared_accessor_is_checked_for_races() {
+    fn exchange(sync: bool, way: usize) -> Result<cg_sim::LaunchStats, cg_sim::SimError> {
+        let device = cg_sim::SimDevice {
+            stack_size: 4 << 20,
+            ..cg_sim::SimDevice::default()
+        };
+        let cfg = cg_sim::LaunchConfig::new(1, 64).with_dynamic_smem(256);
+        cg_sim::launch_on(&device, &cfg, &|| {
+            let block = this_thread_block();
+            let t = block.thread_rank() as usize;
+            let other = (t + 33) % 64;
+            let barrier = || {
+                if sync {
+                    block.sync();
+                }
+            };
+            let got = match way {
+                0 => {
+                    let a = shared_array!(u32; 64);
+                    mark(0, line!() + 1);
+                    a.store(t, t as u32);
+                    barrier();
+                    mark(1, line!() + 1);
+                    a.load(other)
+                }
+                1 => {
+                    let d = cooperative_groups::dynamic_shared::<u32>();
+                    mark(0, line!() + 1);
+                    d.store(t, t as u32);
+                    barrier();
+                    mark(1, line!() + 1);
+                    d.load(other)
+                }
+                2 => {
+                    let a = cooperative_groups::dynamic_shared::<u32>().array_at::<64>(0);
+                    mark(0, line!() + 1);
+                    a.store(t, t as u32);
+                    barrier();
+                    mark(1, line!() + 1);
+                    a.load(other)
+                }
+                3 => {
+                    let a = shared_array!(u32; 64);
+                    let tile = tiled_partition::<64>(&block);
+                    mark(0, line!() + 1);
+                    a.store_rank(&tile, t as u32);
+                    barrier();
+                    mark(1, line!() + 1);
+                    a.load(other)
+                }
+                _ => {
+                    let a = shared_array!(u32; 64);
+                    mark(0, line!() + 1);
+                    a.store(t, t as u32);
+                    barrier();
+                    mark(1, line!() + 1);
+                    let v = a.load_at::<33>();
+                    if sync {
+                        assert_eq!(v, 33);
+                    }
+                    return;
+                }
+            };
+            if sync {
+                assert_eq!(got as usize, other);
+            }
+        })
+    }
+    for way in 0..5 {
+        exchange(true, way).unwrap_or_else(|e| panic!("way {way}: {e}"));
+        race_between_marks(exchange(false, way));
+    }
+}
