@@ -21,11 +21,19 @@ fn mark(i: usize, line: u32) {
 }
 
 fn run(block: u32, kernel: &dyn Fn()) -> Result<cg_sim::LaunchStats, cg_sim::SimError> {
+    run_with(&cg_sim::LaunchConfig::new(1, block), kernel)
+}
+
+/// [`run`] with a launch configuration of its own (dynamic shared memory).
+fn run_with(
+    cfg: &cg_sim::LaunchConfig,
+    kernel: &dyn Fn(),
+) -> Result<cg_sim::LaunchStats, cg_sim::SimError> {
     let device = cg_sim::SimDevice {
         stack_size: 4 << 20,
         ..cg_sim::SimDevice::default()
     };
-    cg_sim::launch_on(&device, &cg_sim::LaunchConfig::new(1, block), kernel)
+    cg_sim::launch_on(&device, cfg, kernel)
 }
 
 /// Asserts a data race between the two marked lines (either order: which
@@ -214,54 +222,19 @@ fn soft_tile_recreated_without_the_first_parent_sync_is_reported() {
     assert!(report.mentions_line(file!(), recreate), "{report}");
 }
 
-/// Every thread writes its word of a `SharedSlice` of the dynamic shared
-/// memory, then reads its neighbour's: ordered by the block barrier, a
-/// race without it. (The slice's accessors went unseen by the detector
-/// until they reported their accesses as the arrays' do.)
-fn slice_exchange(sync: bool) -> Result<cg_sim::LaunchStats, cg_sim::SimError> {
-    let device = cg_sim::SimDevice {
-        stack_size: 4 << 20,
-        ..cg_sim::SimDevice::default()
-    };
-    let cfg = cg_sim::LaunchConfig::new(1, 64).with_dynamic_smem(256);
-    cg_sim::launch_on(&device, &cfg, &|| {
-        let block = this_thread_block();
-        let t = block.thread_rank() as usize;
-        let s = cooperative_groups::dynamic_shared::<u32>().slice(0, 64);
-        mark(0, line!() + 1);
-        s.store(t, t as u32);
-        if sync {
-            block.sync();
-        }
-        mark(1, line!() + 1);
-        let v = s.load((t + 33) % 64);
-        if sync {
-            assert_eq!(v as usize, (t + 33) % 64);
-        }
-    })
-}
-
-#[test]
-fn shared_slice_accesses_are_checked_for_races() {
-    slice_exchange(true).expect("ordered by the barrier");
-    race_between_marks(slice_exchange(false));
-}
-
 /// One neighbour exchange per way of naming shared memory — a
 /// `shared_array!`, the dynamic shared memory, an array of it
-/// (`array_at`), a 64-thread tile's ranks (`store_rank`/`load_rank`) and a
-/// constant index (`load_at`): each thread writes its word, then reads
-/// one that a thread of the other warp wrote. Ordered by the block
-/// barrier, a race (naming both lines) without it.
+/// (`array_at`), a 64-thread tile's ranks (`store_rank`/`load_rank`), a
+/// slice of it (`SharedSlice`, whose accessors went unseen by the detector
+/// until they reported their accesses as the arrays' do) and a constant
+/// index (`load_at`): each thread writes its word, then reads one that a
+/// thread of the other warp wrote. Ordered by the block barrier, a race
+/// (naming both lines) without it.
 #[test]
 fn every_shared_accessor_is_checked_for_races() {
     fn exchange(sync: bool, way: usize) -> Result<cg_sim::LaunchStats, cg_sim::SimError> {
-        let device = cg_sim::SimDevice {
-            stack_size: 4 << 20,
-            ..cg_sim::SimDevice::default()
-        };
         let cfg = cg_sim::LaunchConfig::new(1, 64).with_dynamic_smem(256);
-        cg_sim::launch_on(&device, &cfg, &|| {
+        run_with(&cfg, &|| {
             let block = this_thread_block();
             let t = block.thread_rank() as usize;
             let other = (t + 33) % 64;
@@ -304,6 +277,14 @@ fn every_shared_accessor_is_checked_for_races() {
                     mark(1, line!() + 1);
                     a.load(other)
                 }
+                4 => {
+                    let s = cooperative_groups::dynamic_shared::<u32>().slice(0, 64);
+                    mark(0, line!() + 1);
+                    s.store(t, t as u32);
+                    barrier();
+                    mark(1, line!() + 1);
+                    s.load(other)
+                }
                 _ => {
                     let a = shared_array!(u32; 64);
                     mark(0, line!() + 1);
@@ -322,7 +303,7 @@ fn every_shared_accessor_is_checked_for_races() {
             }
         })
     }
-    for way in 0..5 {
+    for way in 0..6 {
         exchange(true, way).unwrap_or_else(|e| panic!("way {way}: {e}"));
         race_between_marks(exchange(false, way));
     }
