@@ -66,12 +66,7 @@ impl Backend {
         dims: [usize; N],
         strides: [usize; S],
     ) -> Result<TensorMapNd<'a, M>> {
-        if M::WRITABLE {
-            return Err(RuntimeError::InvalidArgument(
-                "a writable tensor map needs `tensor_map_nd_mut`".into(),
-            ));
-        }
-        let enc = self.encode_nd::<M>(buf, &dims, &strides)?;
+        let enc = self.encode_nd::<M>(buf, &dims, &strides, false)?;
         Ok(TensorMapNd {
             buf,
             enc,
@@ -87,12 +82,7 @@ impl Backend {
         dims: [usize; N],
         strides: [usize; S],
     ) -> Result<TensorMapNdMut<'a, M>> {
-        if !M::WRITABLE {
-            return Err(RuntimeError::InvalidArgument(
-                "a read-only tensor map needs `tensor_map_nd`".into(),
-            ));
-        }
-        let enc = self.encode_nd::<M>(buf, &dims, &strides)?;
+        let enc = self.encode_nd::<M>(buf, &dims, &strides, true)?;
         Ok(TensorMapNdMut {
             buf,
             enc,
@@ -100,12 +90,24 @@ impl Backend {
         })
     }
 
+    /// The map of both constructors; `mutable`: which one was called (a
+    /// writable `M` needs `tensor_map_nd_mut`, a read-only one
+    /// `tensor_map_nd`).
     fn encode_nd<M: RankedMap>(
         &self,
         buf: &Buffer<M::Elem>,
         dims: &[usize],
         strides: &[usize],
+        mutable: bool,
     ) -> Result<Encoded> {
+        if M::WRITABLE != mutable {
+            let need = if M::WRITABLE {
+                "a writable tensor map needs `tensor_map_nd_mut`"
+            } else {
+                "a read-only tensor map needs `tensor_map_nd`"
+            };
+            return Err(RuntimeError::InvalidArgument(need.into()));
+        }
         if dims.len() != M::RANK || strides.len() + 1 != M::RANK {
             return Err(RuntimeError::InvalidArgument(format!(
                 "a {}-D tensor map needs {} sides and {} strides (got {} and {})",
