@@ -52,6 +52,11 @@ pub struct CompareArgs {
     /// follow the largest size; the simulator runs its own small sizes
     #[arg(long, value_delimiter = ',', value_name = "EXPONENTS", value_parser = clap::value_parser!(u32).range(10..=28))]
     pub(crate) sizes: Vec<u32>,
+    /// primitives only: the kernels to run, by name (comma-separated, e.g.
+    /// adjacent_left,warp_scan; each at blocks of 128, 256 and 512);
+    /// default: all thirty
+    #[arg(long, value_delimiter = ',', value_name = "NAMES")]
+    pub(crate) prims: Vec<String>,
 }
 
 /// The input sizes of device_wide, device_histogram, device_select and
@@ -60,6 +65,29 @@ pub struct CompareArgs {
 const DEFAULT_SIZES: [u32; 5] = [1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28];
 
 impl CompareArgs {
+    /// Refuses `--keys`, `--sizes` and `--prims` when `--only` names none
+    /// of the experiments they apply to: they would be ignored.
+    fn check_scoped_flags(&self) -> Result<()> {
+        let scoped: [(&str, bool, &[&str]); 3] = [
+            ("--keys", !self.keys.is_empty(), &[DEVICE_RADIX_SORT]),
+            (
+                "--sizes",
+                !self.sizes.is_empty(),
+                &[DEVICE_WIDE, DEVICE_HISTOGRAM, DEVICE_SELECT, DEVICE_RADIX_SORT],
+            ),
+            ("--prims", !self.prims.is_empty(), &[PRIMITIVES]),
+        ];
+        for (flag, given, applies) in scoped {
+            if given && !self.only.iter().any(|n| applies.contains(&n.as_str())) {
+                bail!(
+                    "{flag} applies to {} only: name it in --only",
+                    applies.join(", ")
+                );
+            }
+        }
+        Ok(())
+    }
+
     /// The input sizes of `--sizes`, ascending and each once (the host's
     /// histograms count the samples size after size; the reports' tables
     /// list the sizes in that order), or [`DEFAULT_SIZES`].
@@ -409,6 +437,7 @@ pub fn run(args: &CompareArgs) -> Result<()> {
             || n == DEVICE_RADIX_SORT
             || n == PRIMITIVES
     };
+    args.check_scoped_flags()?;
     let sizes = args.sizes();
     if args.only.iter().any(|n| n == DEVICE_WIDE) {
         let progress = Progress::new(0, a.csv_only);
@@ -436,7 +465,7 @@ pub fn run(args: &CompareArgs) -> Result<()> {
     }
     if args.only.iter().any(|n| n == PRIMITIVES) {
         let progress = Progress::new(0, a.csv_only);
-        let r = crate::compare_prims::run(a, &progress);
+        let r = crate::compare_prims::run(a, &args.prims, &progress);
         progress.finish();
         r?;
     }

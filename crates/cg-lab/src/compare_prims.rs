@@ -719,10 +719,32 @@ impl Timed for Bench<'_> {
     }
 }
 
-/// Every variant, Rust then CUB for each kernel and block size.
-fn variants(cub: bool) -> Vec<Var> {
+/// The experiments named in `names` (`--prims`; all of them for none), in
+/// the table's order; an error names the unknown ones and the valid names.
+fn chosen(names: &[String]) -> Result<Vec<usize>> {
+    let unknown: Vec<&str> = names
+        .iter()
+        .filter(|n| !EXPS.iter().any(|e| e.stem == n.as_str()))
+        .map(String::as_str)
+        .collect();
+    if !unknown.is_empty() {
+        let valid: Vec<&str> = EXPS.iter().map(|e| e.stem).collect();
+        bail!(
+            "--prims: no primitive kernel named {} (the names: {})",
+            unknown.join(", "),
+            valid.join(", ")
+        );
+    }
+    Ok((0..EXPS.len())
+        .filter(|&i| names.is_empty() || names.iter().any(|n| n == EXPS[i].stem))
+        .collect())
+}
+
+/// Every variant of the experiments `exps`, Rust then CUB for each kernel
+/// and block size.
+fn variants(exps: &[usize], cub: bool) -> Vec<Var> {
     let mut v = Vec::new();
-    for exp in 0..EXPS.len() {
+    for &exp in exps {
         for block in BLOCKS {
             v.push(Var {
                 exp,
@@ -780,7 +802,10 @@ struct Point {
 
 /// Runs the experiment into `a.out` (on a GPU), or verifies the Rust
 /// kernels on the simulator (without one).
-pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
+///
+/// `prims` names the kernels to run (`--prims`; all of them when empty).
+pub fn run(a: &LabArgs, prims: &[String], progress: &Progress) -> Result<()> {
+    let exps = chosen(prims)?;
     let backend = a.backend.open()?;
     let max = EXPS.iter().map(|e| e.n).max().expect("experiments");
     let Backend::Gpu(gpu) = &backend else {
@@ -796,7 +821,7 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
             model: None,
         };
         let mut bad = Vec::new();
-        for v in variants(false) {
+        for v in variants(&exps, false) {
             let (ok, what) = b.verify(v)?;
             println!(
                 "verified primitives {:<28} on the simulator: {} ({what})",
@@ -845,7 +870,7 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
         n: if small { sim_n } else { gpu_n },
         model: None,
     };
-    let vars = variants(true);
+    let vars = variants(&exps, true);
     let mut checks = Vec::new();
     for &v in &vars {
         progress.set_message(format!("verify {}", v.name()));
@@ -936,7 +961,7 @@ pub fn run(a: &LabArgs, progress: &Progress) -> Result<()> {
             ok(p.cub_verified)
         );
     }
-    if let Err(e) = write_sass(gpu, &cubin, &dir, &out) {
+    if let Err(e) = write_sass(gpu, &cubin, &dir, &out, &vars) {
         eprintln!("note: primitives SASS not written: {e}");
     }
     std::fs::remove_dir_all(&dir).ok();
@@ -1126,9 +1151,15 @@ fn svg(points: &[Point], device: &str) -> String {
 }
 
 /// Opcode counts per kernel pair, and both sides' full SASS.
-fn write_sass(gpu: &cg_runtime::Gpu, cubin: &Path, dir: &Path, out: &Path) -> Result<()> {
+fn write_sass(
+    gpu: &cg_runtime::Gpu,
+    cubin: &Path,
+    dir: &Path,
+    out: &Path,
+    vars: &[Var],
+) -> Result<()> {
     let l = crate::listings::listings(gpu, cubin, dir)?;
-    let names: Vec<(String, String, String)> = variants(true)
+    let names: Vec<(String, String, String)> = vars
         .chunks(2)
         .map(|p| {
             (

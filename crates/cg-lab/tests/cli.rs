@@ -60,6 +60,23 @@ fn bad_flags_give_one_line_and_fail() {
         (&["--min-sample-ms", "-1"], "between 0 and 100 (got -1)"),
         (&["compare", "--sizes", "9"], "9 is not in 10..=28"),
         (&["compare", "--sizes", "20,29"], "29 is not in 10..=28"),
+        // Flags of experiments --only does not name would be ignored.
+        (
+            &["compare", "--backend", "sim", "--sizes", "24"],
+            "--sizes applies to device_wide, device_histogram, device_select, device_radix_sort only",
+        ),
+        (
+            &["compare", "--backend", "sim", "--only", "device_wide", "--keys", "u32"],
+            "--keys applies to device_radix_sort only: name it in --only",
+        ),
+        (
+            &["compare", "--backend", "sim", "--prims", "warp_scan"],
+            "--prims applies to primitives only",
+        ),
+        (
+            &["compare", "--backend", "sim", "--only", "primitives", "--prims", "warp_scan,nope"],
+            "no primitive kernel named nope (the names: copy_direct,",
+        ),
     ];
     for (args, expect) in cases {
         let start = std::time::Instant::now();
@@ -443,6 +460,21 @@ fn primitives_verify_every_kernel_on_the_simulator() {
         .count();
     assert_eq!(ok, 90, "{out}");
     assert!(!out.contains("FAILED"), "{out}");
+}
+
+#[test]
+fn primitives_run_the_kernels_asked_for() {
+    let args = ["compare", "--only", "primitives", "--backend", "sim"];
+    let (code, out, err) = cg_lab(&[&args[..], &["--prims", "warp_scan,adjacent_left"]].concat());
+    assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
+    let verified: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("verified primitives prim_") && l.contains(": OK"))
+        .collect();
+    // Two kernels at three block sizes, in the table's order.
+    assert_eq!(verified.len(), 6, "{out}");
+    assert!(verified[0].contains("prim_adjacent_left_128"), "{out}");
+    assert!(verified[5].contains("prim_warp_scan_512"), "{out}");
 }
 
 #[test]
