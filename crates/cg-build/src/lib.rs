@@ -473,22 +473,30 @@ pub fn align_grid_constants(ptx: &str) -> String {
 /// (`// cg-launch-bounds NAME T B` in its body) declaring `.maxntid T, 1,
 /// 1` and, when `B > 0`, `.minnctapersm B` in its header, as nvcc does for
 /// `__launch_bounds__(T, B)`; ptxas then budgets registers for `B` blocks
-/// of `T` threads per SM. rustc cannot declare either.
+/// of `T` threads per SM. An entry that `#[kernel(block_dim(X, Y, Z))]`
+/// marked (`// cg-block-dim NAME X Y Z`) declares `.reqntid X, Y, Z`
+/// instead of `.maxntid` (ptxas refuses both): the driver then launches
+/// it with blocks of that shape only. rustc cannot declare any of them.
 pub fn declare_launch_bounds(ptx: &str) -> String {
-    const MARK: &str = "// cg-launch-bounds ";
-    let bounds: Vec<(&str, &str, &str)> = ptx
-        .lines()
-        .filter_map(|l| l.trim().strip_prefix(MARK))
-        .filter_map(|m| {
-            let mut it = m.split_whitespace();
-            Some((it.next()?, it.next()?, it.next()?))
-        })
+    let marked = |mark: &str| -> Vec<Vec<&str>> {
+        ptx.lines()
+            .filter_map(|l| l.trim().strip_prefix(mark))
+            .map(|m| m.split_whitespace().collect())
+            .collect()
+    };
+    let bounds: Vec<Vec<&str>> = marked("// cg-launch-bounds ")
+        .into_iter()
+        .filter(|f| f.len() == 3)
         .collect();
-    if bounds.is_empty() {
+    let dims: Vec<Vec<&str>> = marked("// cg-block-dim ")
+        .into_iter()
+        .filter(|f| f.len() == 4)
+        .collect();
+    if bounds.is_empty() && dims.is_empty() {
         return ptx.to_string();
     }
-    let mut out = String::with_capacity(ptx.len() + 64 * bounds.len());
-    let mut pending: Option<(&str, &str)> = None;
+    let mut out = String::with_capacity(ptx.len() + 64 * (bounds.len() + dims.len()));
+    let mut pending: Option<String> = None;
     for line in ptx.split_inclusive('\n') {
         let t = line.trim();
         if let Some(rest) = t
@@ -496,18 +504,24 @@ pub fn declare_launch_bounds(ptx: &str) -> String {
             .or_else(|| t.strip_prefix(".entry "))
         {
             let name = rest.split('(').next().unwrap_or("").trim();
-            pending = bounds
-                .iter()
-                .find(|b| b.0 == name)
-                .map(|&(_, threads, blocks)| (threads, blocks));
+            let bound = bounds.iter().find(|b| b[0] == name);
+            let dim = dims.iter().find(|d| d[0] == name);
+            let mut header = String::new();
+            match (dim, bound) {
+                (Some(d), _) => header += &format!(".reqntid {}, {}, {}\n", d[1], d[2], d[3]),
+                (None, Some(b)) => header += &format!(".maxntid {}, 1, 1\n", b[1]),
+                (None, None) => {}
+            }
+            if let Some(b) = bound
+                && b[2] != "0"
+            {
+                header += &format!(".minnctapersm {}\n", b[2]);
+            }
+            pending = (!header.is_empty()).then_some(header);
         }
         out.push_str(line);
-        if let (Some((threads, blocks)), true) = (pending, t.ends_with(')')) {
-            out.push_str(&format!(".maxntid {threads}, 1, 1\n"));
-            if blocks != "0" {
-                out.push_str(&format!(".minnctapersm {blocks}\n"));
-            }
-            pending = None;
+        if pending.is_some() && t.ends_with(')') {
+            out.push_str(&pending.take().unwrap_or_default());
         }
     }
     out
@@ -889,6 +903,21 @@ mod tests {
         assert!(out.contains("c()\n.maxntid 128, 1, 1\n{"), "{out}");
         assert_eq!(out.matches(".maxntid").count(), 2, "{out}");
         assert_eq!(declare_launch_bounds("no marks"), "no marks");
+    }
+
+    #[test]
+    fn a_block_dim_declares_reqntid_instead_of_maxntid() {
+        let ptx = ".visible .entry a(\n\t.param .u32 a_param_0\n)\n{\n\t// cg-block-dim a 256 1 1\n}\n\
+                   .visible .entry b()\n{\n\t// cg-launch-bounds b 128 8\n\t// cg-block-dim b 32 4 1\n}\n\
+                   .visible .entry c()\n{\n}\n";
+        let out = declare_launch_bounds(ptx);
+        assert!(out.contains("a_param_0\n)\n.reqntid 256, 1, 1\n{"), "{out}");
+        assert!(
+            out.contains("b()\n.reqntid 32, 4, 1\n.minnctapersm 8\n{"),
+            "{out}"
+        );
+        assert!(out.contains("c()\n{"), "{out}");
+        assert!(!out.contains(".maxntid"), "{out}");
     }
 
     #[test]

@@ -73,7 +73,12 @@ impl CompareArgs {
             (
                 "--sizes",
                 !self.sizes.is_empty(),
-                &[DEVICE_WIDE, DEVICE_HISTOGRAM, DEVICE_SELECT, DEVICE_RADIX_SORT],
+                &[
+                    DEVICE_WIDE,
+                    DEVICE_HISTOGRAM,
+                    DEVICE_SELECT,
+                    DEVICE_RADIX_SORT,
+                ],
             ),
             ("--prims", !self.prims.is_empty(), &[PRIMITIVES]),
         ];

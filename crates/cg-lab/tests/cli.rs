@@ -66,7 +66,15 @@ fn bad_flags_give_one_line_and_fail() {
             "--sizes applies to device_wide, device_histogram, device_select, device_radix_sort only",
         ),
         (
-            &["compare", "--backend", "sim", "--only", "device_wide", "--keys", "u32"],
+            &[
+                "compare",
+                "--backend",
+                "sim",
+                "--only",
+                "device_wide",
+                "--keys",
+                "u32",
+            ],
             "--keys applies to device_radix_sort only: name it in --only",
         ),
         (
@@ -74,7 +82,15 @@ fn bad_flags_give_one_line_and_fail() {
             "--prims applies to primitives only",
         ),
         (
-            &["compare", "--backend", "sim", "--only", "primitives", "--prims", "warp_scan,nope"],
+            &[
+                "compare",
+                "--backend",
+                "sim",
+                "--only",
+                "primitives",
+                "--prims",
+                "warp_scan,nope",
+            ],
             "no primitive kernel named nope (the names: copy_direct,",
         ),
     ];

@@ -1142,6 +1142,63 @@ fn launch_bounds_reach_the_entry_header() {
         let declared = p.ptx.matches("\n.maxntid ").count();
         assert_eq!(marks, declared, "sm_{}: marks and declarations", p.sm);
         assert!(marks >= 2, "sm_{}", p.sm);
+        let marks = p.ptx.matches("// cg-block-dim ").count();
+        let declared = p.ptx.matches("\n.reqntid ").count();
+        assert_eq!(marks, declared, "sm_{}: block_dim marks and .reqntid", p.sm);
+    }
+}
+
+/// The primitives' kernels declare their blocks (`#[kernel(block_dim(B))]`:
+/// `.reqntid B, 1, 1`), and then know them: no read of `%ntid`, `%tid.y`
+/// or `%tid.z`, no `trap` (the block-size check of `with_threads`, the
+/// tile partition's, and the slices' bounds checks on the rank fold away;
+/// the histograms keep the check of a tile index from their loop),
+/// as CUB's twins, written for `blockDim.x == B`, check nothing. The
+/// copies check their block size at run time, as before.
+#[test]
+fn declared_blocks_need_no_block_checks() {
+    let copies = [
+        "copy_direct",
+        "copy_striped",
+        "copy_vectorize",
+        "copy_transpose",
+        "copy_warp_transpose",
+        "warp_copy_direct",
+        "warp_copy_striped",
+        "warp_copy_vectorize",
+        "warp_copy_transpose",
+    ];
+    for p in LAB_PTX.ptx() {
+        let mut declared = 0;
+        for start in p.ptx.match_indices(".visible .entry prim_").map(|(i, _)| i) {
+            let name = p.ptx[start + ".visible .entry ".len()..]
+                .split('(')
+                .next()
+                .unwrap();
+            let (stem, b) = name["prim_".len()..].rsplit_once('_').unwrap();
+            let text = entry_text(p.ptx, name);
+            let header = &text[..text.find("\n{").unwrap()];
+            if copies.contains(&stem) {
+                assert!(!header.contains(".reqntid"), "sm_{}: {name}", p.sm);
+                continue;
+            }
+            assert!(
+                header.ends_with(&format!(")\n.reqntid {b}, 1, 1")),
+                "sm_{}: {name}: {header}",
+                p.sm
+            );
+            for reg in ["%ntid", "%tid.y", "%tid.z"] {
+                assert!(!text.contains(reg), "sm_{}: {name} has {reg}", p.sm);
+            }
+            // The histograms' tile slices (`bytes[t * tile..]`, a tile
+            // index from the loop) keep their bounds check.
+            if !stem.starts_with("histo_") {
+                assert!(!text.contains("trap;"), "sm_{}: {name} has a trap", p.sm);
+            }
+            declared += 1;
+        }
+        // 21 kernels at three block sizes.
+        assert_eq!(declared, 63, "sm_{}", p.sm);
     }
 }
 
@@ -1250,6 +1307,19 @@ fn primitives_keep_their_cub_shape_in_sass() {
         }
         // Five steps per scan of the thread totals, in every unrolled round.
         assert!(steps >= 5 && steps % 5 == 0, "{name}: {steps} steps");
+        // The neighbour differences: thread 0's (the last thread's) item is
+        // a predicated subtract, as CUB's, not a select of the neighbour
+        // and an unconditional one (1.02x CUB's time at 512 threads).
+        for side in ["left", "right"] {
+            let name = format!("prim_adjacent_{side}_{b}");
+            let ins = &listing[&name];
+            assert!(!ins.iter().any(|i| i.opcode.starts_with("SEL")), "{name}");
+            let predicated = ins.iter().filter(|i| {
+                i.guard.starts_with("@P")
+                    && (i.opcode.starts_with("IADD") || i.opcode.starts_with("IMAD.IADD"))
+            });
+            assert!(predicated.count() >= 4, "{name}: no predicated subtract");
+        }
         for kernel in ["prim_histo_sort", "prim_run_length_decode"] {
             let name = format!("{kernel}_{b}");
             let ops: Vec<&str> = listing[&name].iter().map(|i| i.opcode.as_str()).collect();

@@ -69,6 +69,27 @@ use syn::{FnArg, ItemFn, Pat, Token, Type, parse_macro_input};
 /// pub fn pass(keys: GlobalSlice<u32>, out: OwnedSlice<u32>) { /* … */ }
 /// ```
 ///
+/// # Block shape
+///
+/// `#[kernel(block_dim(X))]`, `block_dim(X, Y)` or `block_dim(X, Y, Z)`
+/// (integer literals; the dimensions left out are 1) declares the one
+/// block shape the kernel runs with: cg-build declares `.reqntid X, Y, Z`
+/// in the PTX entry, so the driver refuses a launch of any other shape,
+/// and so do cg-runtime (both backends) and `cooperative_groups::host`,
+/// naming the kernel. Inside the kernel the shape is then a fact the
+/// compiler knows: the block's size and a thread's rank are constants and
+/// `%tid.x` (a 1-D block), so `this_thread_block().with_threads::<X>()`
+/// checks nothing at run time and `thread_rank()` reads one register —
+/// what a CUDA kernel written for `blockDim.x == X` costs, without its
+/// silent wrong answers for another block. Beside `launch_bounds`, whose
+/// MAX_THREADS must then be X·Y·Z, it adds `.minnctapersm` (ptxas refuses
+/// `.maxntid` beside `.reqntid`).
+///
+/// ```ignore
+/// #[kernel(block_dim(256), launch_bounds(256, 8))]
+/// pub fn pass(keys: GlobalSlice<u32>, out: OwnedSlice<u32>) { /* … */ }
+/// ```
+///
 /// # What a kernel crate needs
 ///
 /// A library crate, `#![no_std]`, that depends on `cooperative-groups` and
@@ -82,8 +103,8 @@ use syn::{FnArg, ItemFn, Pat, Token, Type, parse_macro_input};
 pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     let func = parse_macro_input!(item as ItemFn);
     let result = syn::parse::<KernelAttr>(attr).and_then(|a| match a.instances {
-        None => expand_kernel(func, a.bounds),
-        Some(inst) => expand_generic(func, inst, a.bounds),
+        None => expand_kernel(func, a.shape),
+        Some(inst) => expand_generic(func, inst, a.shape),
     });
     match result {
         Ok(ts) => ts.into(),
@@ -102,24 +123,71 @@ struct Bounds {
     only_on: Option<String>,
 }
 
-/// The attribute's arguments: `instances(…)` and `launch_bounds(…)`, each
-/// at most once, in any order.
+/// What a kernel declares about its blocks: `launch_bounds(…)` and
+/// `block_dim(…)`, each optional.
+#[derive(Clone, Default)]
+struct BlockShape {
+    bounds: Option<Bounds>,
+    /// `block_dim(X, Y, Z)`: the one block shape of every launch.
+    block_dim: Option<[u32; 3]>,
+}
+
+/// The attribute's arguments: `instances(…)`, `launch_bounds(…)` and
+/// `block_dim(…)`, each at most once, in any order.
 struct KernelAttr {
     instances: Option<Instances>,
-    bounds: Option<Bounds>,
+    shape: BlockShape,
+}
+
+/// `block_dim(X)`, `block_dim(X, Y)` or `block_dim(X, Y, Z)`: integer
+/// literals, a block CUDA allows (x, y ≤ 1024, z ≤ 64, at most 1024
+/// threads); the dimensions left out are 1.
+fn parse_block_dim(kw: &syn::Ident, input: ParseStream) -> syn::Result<[u32; 3]> {
+    input.parse::<syn::Ident>()?;
+    let content;
+    syn::parenthesized!(content in input);
+    let args = content.parse_terminated(syn::LitInt::parse, Token![,])?;
+    if args.is_empty() || args.len() > 3 {
+        return Err(syn::Error::new(
+            kw.span(),
+            "`block_dim(X)`, `block_dim(X, Y)` or `block_dim(X, Y, Z)`",
+        ));
+    }
+    let mut dim = [1u32; 3];
+    for (i, a) in args.iter().enumerate() {
+        dim[i] = a.base10_parse()?;
+        let most = if i == 2 { 64 } else { 1024 };
+        if !(1..=most).contains(&dim[i]) {
+            return Err(syn::Error::new(
+                a.span(),
+                format!("a block's {} extent is 1 to {most}", ["x", "y", "z"][i]),
+            ));
+        }
+    }
+    if dim.iter().product::<u32>() > 1024 {
+        return Err(syn::Error::new(
+            kw.span(),
+            "a block has at most 1024 threads",
+        ));
+    }
+    Ok(dim)
 }
 
 impl Parse for KernelAttr {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let mut attr = KernelAttr {
             instances: None,
-            bounds: None,
+            shape: BlockShape::default(),
         };
+        let mut dim_kw = None;
         while !input.is_empty() {
             let kw: syn::Ident = input.fork().parse()?;
             if kw == "instances" && attr.instances.is_none() {
                 attr.instances = Some(input.parse()?);
-            } else if kw == "launch_bounds" && attr.bounds.is_none() {
+            } else if kw == "block_dim" && attr.shape.block_dim.is_none() {
+                attr.shape.block_dim = Some(parse_block_dim(&kw, input)?);
+                dim_kw = Some(kw);
+            } else if kw == "launch_bounds" && attr.shape.bounds.is_none() {
                 input.parse::<syn::Ident>()?;
                 let content;
                 syn::parenthesized!(content in input);
@@ -159,7 +227,7 @@ impl Parse for KernelAttr {
                         "a block has 1 to 1024 threads",
                     ));
                 }
-                attr.bounds = Some(Bounds {
+                attr.shape.bounds = Some(Bounds {
                     max_threads,
                     min_blocks,
                     only_on,
@@ -167,13 +235,30 @@ impl Parse for KernelAttr {
             } else {
                 return Err(syn::Error::new(
                     kw.span(),
-                    "expected `#[kernel]`, `#[kernel(instances(…))]` or `#[kernel(launch_bounds(…))]` (each once)",
+                    "expected `#[kernel]`, `#[kernel(instances(…))]`, `#[kernel(launch_bounds(…))]` \
+                     or `#[kernel(block_dim(…))]` (each once)",
                 ));
             }
             if input.is_empty() {
                 break;
             }
             input.parse::<Token![,]>()?;
+        }
+        // With `block_dim`, `launch_bounds` only adds MIN_BLOCKS: the PTX
+        // entry declares `.reqntid`, which ptxas refuses beside `.maxntid`.
+        if let (Some(dim), Some(b), Some(kw)) = (attr.shape.block_dim, &attr.shape.bounds, &dim_kw)
+        {
+            let threads: u32 = dim.iter().product();
+            if b.max_threads != threads {
+                return Err(syn::Error::new(
+                    kw.span(),
+                    format!(
+                        "beside `block_dim` (a block of {threads} threads), `launch_bounds` declares \
+                         MAX_THREADS = {threads}, not {}",
+                        b.max_threads
+                    ),
+                ));
+            }
         }
         Ok(attr)
     }
@@ -282,7 +367,7 @@ fn instance_name(base: &str, args: &[syn::GenericArgument]) -> String {
 fn expand_generic(
     func: ItemFn,
     inst: Instances,
-    bounds: Option<Bounds>,
+    shape: BlockShape,
 ) -> syn::Result<proc_macro2::TokenStream> {
     let sig = &func.sig;
     if sig.generics.params.is_empty() {
@@ -342,7 +427,7 @@ fn expand_generic(
         } else {
             syn::parse_quote!({ #generic::<#(#args),*>(#(#names),*) })
         };
-        out.extend(expand_kernel(inner, bounds.clone())?);
+        out.extend(expand_kernel(inner, shape.clone())?);
     }
     // The generic function itself: a function both backends inline, `unsafe`
     // if a raw pointer parameter makes the kernel `unsafe`.
@@ -475,7 +560,7 @@ fn kernel_params(sig: &syn::Signature) -> syn::Result<(Vec<syn::Ident>, Vec<Type
     Ok((names, types))
 }
 
-fn expand_kernel(func: ItemFn, bounds: Option<Bounds>) -> syn::Result<proc_macro2::TokenStream> {
+fn expand_kernel(func: ItemFn, shape: BlockShape) -> syn::Result<proc_macro2::TokenStream> {
     let sig = &func.sig;
     if !sig.generics.params.is_empty() {
         return Err(syn::Error::new_spanned(
@@ -577,7 +662,7 @@ fn expand_kernel(func: ItemFn, bounds: Option<Bounds>) -> syn::Result<proc_macro
     // `launch_bounds`: a comment in the entry's PTX that tells cg-build to
     // declare `.maxntid` (and `.minnctapersm`) in the entry's header, which
     // rustc cannot; the descriptor carries them for the launch checks.
-    let (bounds_asm, bounds_desc) = match bounds {
+    let (bounds_asm, bounds_desc) = match shape.bounds {
         Some(Bounds {
             max_threads,
             min_blocks,
@@ -605,6 +690,30 @@ fn expand_kernel(func: ItemFn, bounds: Option<Bounds>) -> syn::Result<proc_macro
         }
         None => (quote!(), quote!()),
     };
+    // `block_dim`: a comment that tells cg-build to declare `.reqntid`, and
+    // at the top of the body the promise that the block has that shape
+    // (the driver refuses every other launch of a `.reqntid` entry; on the
+    // host the same call checks it), from which LLVM folds the block's size
+    // and the thread's rank; the descriptor carries it for the launch
+    // checks.
+    let (dim_asm, dim_assume, dim_desc) = match shape.block_dim {
+        Some([x, y, z]) => {
+            let mark = format!("// cg-block-dim {name_lit} {x} {y} {z}");
+            (
+                quote! {
+                    // SAFETY: a PTX comment: no instruction.
+                    unsafe { ::core::arch::asm!(#mark, options(nomem, nostack, preserves_flags)) };
+                },
+                quote! {
+                    // SAFETY: the entry declares `.reqntid x, y, z`: every launch
+                    // that runs has blocks of that shape (on the host: checked).
+                    unsafe { ::cooperative_groups::__private::assume_block_dim(#x, #y, #z) };
+                },
+                quote!(.with_block_dim([#x, #y, #z])),
+            )
+        }
+        None => (quote!(), quote!(), quote!()),
+    };
     Ok(quote! {
         #[cfg(target_arch = "nvptx64")]
         #(#attrs)*
@@ -612,6 +721,8 @@ fn expand_kernel(func: ItemFn, bounds: Option<Bounds>) -> syn::Result<proc_macro
         #[allow(clippy::missing_safety_doc)]
         #vis #unsafety extern "gpu-kernel" fn #ident(#(#entry_inputs),*) {
             #bounds_asm
+            #dim_asm
+            #dim_assume
             #(#prologue)*
             #body
         }
@@ -619,7 +730,10 @@ fn expand_kernel(func: ItemFn, bounds: Option<Bounds>) -> syn::Result<proc_macro
         #[cfg(not(target_arch = "nvptx64"))]
         #(#attrs)*
         #[allow(clippy::missing_safety_doc, clippy::too_many_arguments)]
-        #vis #unsafety fn #ident(#inputs) #body
+        #vis #unsafety fn #ident(#inputs) {
+            #dim_assume
+            #body
+        }
 
         #safe_check
 
@@ -630,7 +744,8 @@ fn expand_kernel(func: ItemFn, bounds: Option<Bounds>) -> syn::Result<proc_macro
                 #call
             })
             .with_params(&[#(#name_lits),*])
-            #bounds_desc;
+            #bounds_desc
+            #dim_desc;
     })
 }
 

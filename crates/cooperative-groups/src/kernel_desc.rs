@@ -17,6 +17,9 @@ pub struct Kernel<A> {
     /// `launch_bounds`: most threads per block, fewest blocks per SM (0:
     /// none asked); `max_threads == 0`: no bounds.
     bounds: (u32, u32),
+    /// `block_dim`: the only block shape the kernel runs with; `[0; 3]`:
+    /// any.
+    block_dim: [u32; 3],
     host: fn(A),
 }
 
@@ -30,6 +33,7 @@ impl<A> Kernel<A> {
             name,
             params: &[],
             bounds: (0, 0),
+            block_dim: [0; 3],
             host,
         }
     }
@@ -52,10 +56,42 @@ impl<A> Kernel<A> {
         }
     }
 
-    /// Whether a block of `threads` threads respects the kernel's launch
-    /// bounds: an error to report (naming the kernel) if not. A GPU refuses
-    /// such a launch; so do this crate's launchers and the simulator's.
-    pub fn check_block(&self, threads: u64) -> Result<(), std::string::String> {
+    /// The same descriptor with the one block shape `[x, y, z]` the kernel
+    /// runs with (`#[kernel(block_dim(…))]` records it; the PTX entry
+    /// declares it as `.reqntid x, y, z`).
+    pub const fn with_block_dim(mut self, block_dim: [u32; 3]) -> Self {
+        self.block_dim = block_dim;
+        self
+    }
+
+    /// `[x, y, z]` of `#[kernel(block_dim(…))]` (`y`, `z` 1 if not
+    /// given), or `None`.
+    pub const fn block_dim(&self) -> Option<[u32; 3]> {
+        if self.block_dim[0] == 0 {
+            None
+        } else {
+            Some(self.block_dim)
+        }
+    }
+
+    /// Whether a block of shape `block` (`[x, y, z]` threads) respects the
+    /// kernel's launch bounds and block shape: an error to report (naming
+    /// the kernel) if not. A GPU refuses such a launch; so do this crate's
+    /// launchers and the simulator's.
+    pub fn check_block(&self, block: [u32; 3]) -> Result<(), std::string::String> {
+        let threads = block.iter().map(|&d| d as u64).product::<u64>();
+        if let Some(want) = self.block_dim()
+            && want != block
+        {
+            let [x, y, z] = want;
+            return Err(std::format!(
+                "`{}` is declared with block_dim({x}, {y}, {z}): a block of ({}, {}, {}) threads is another shape",
+                self.name,
+                block[0],
+                block[1],
+                block[2]
+            ));
+        }
         match self.launch_bounds() {
             Some((max, _)) if threads > max as u64 => Err(std::format!(
                 "`{}` is declared with launch_bounds({max}): a block of {threads} threads is more than it may have",

@@ -82,6 +82,21 @@ pub(crate) fn from_words<T: ShflValue>(buf: [u32; 8]) -> T {
     unsafe { buf.as_ptr().cast::<T>().read_unaligned() }
 }
 
+/// `v`, word by word through [`arch::opaque`](crate::arch::opaque): the
+/// kept arm of a choice whose other arm computes from `v`, so that the
+/// choice stays one between the two results (a predicated instruction)
+/// instead of becoming a choice of an operand.
+#[inline(always)]
+pub(crate) fn opaque<T: ShflValue>(v: T) -> T {
+    let mut w = to_words(v);
+    let mut i = 0;
+    while i < words::<T>() {
+        w[i] = crate::arch::opaque(w[i]);
+        i += 1;
+    }
+    from_words(w)
+}
+
 /// A zero-filled `T` (valid for every `ShflValue`): what threads that do not
 /// produce a value contribute to a broadcast.
 #[inline(always)]

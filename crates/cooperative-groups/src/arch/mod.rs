@@ -369,12 +369,13 @@ pub const fn fns_model(mask: u32, base: u32, offset: i32) -> u32 {
 /// `cg_grid_scratch` array holds two halves, one per grid-barrier phase).
 pub const GRID_SCRATCH_BYTES: usize = 1 << 16;
 
-/// What `__private` exports for the macros' host expansions and the
-/// simulator tests: on the host, [`static_shared`] (`shared_array!`) and
+/// What `__private` exports for the macros' expansions and the simulator
+/// tests: [`assume_block_dim`] (`#[kernel(block_dim(…))]`, both backends);
+/// on the host, [`static_shared`] (`shared_array!`) and
 /// [`set_soft_setup_first_sync`] (a test switch: leave out the first parent
-/// sync of a software-barrier tile's set-up, see `tests/race.rs`); nothing
-/// on the GPU.
+/// sync of a software-barrier tile's set-up, see `tests/race.rs`).
 pub mod hooks {
+    pub use super::assume_block_dim;
     #[cfg(not(target_arch = "nvptx64"))]
     pub use super::sim::{set_soft_setup_first_sync, static_shared};
 }

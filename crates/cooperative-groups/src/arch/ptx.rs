@@ -175,6 +175,37 @@ sreg!(nctaid_y, nv_nctaid_y, "%nctaid.y");
 sreg!(nctaid_z, nv_nctaid_z, "%nctaid.z");
 sreg!(lane_id, nv_laneid, "%laneid");
 
+/// Tells LLVM that the block is `[x, y, z]` threads (`%ntid`) and the
+/// thread's index (`%tid`) lies inside it, so the block's size and a
+/// thread's rank fold to constants and `tid.x`.
+///
+/// # Safety
+/// The launch's blocks must have that shape: the entry declares `.reqntid
+/// x, y, z` (`#[kernel(block_dim(…))]`, the only caller), and the driver
+/// refuses every other launch.
+#[inline(always)]
+pub unsafe fn assume_block_dim(x: u32, y: u32, z: u32) {
+    // SAFETY: the caller's contract: `.reqntid x, y, z` makes both facts
+    // hold for every thread of every launch that runs.
+    unsafe {
+        core::hint::assert_unchecked(ntid_x() == x && ntid_y() == y && ntid_z() == z);
+        core::hint::assert_unchecked(tid_x() < x && tid_y() < y && tid_z() < z);
+    }
+}
+
+/// `v` through a `mov` that LLVM cannot see into (ptxas drops it): a value
+/// the optimiser must not rewrite in terms of where it came from. The arm
+/// of `if c { x - y } else { opaque(x) }` stays `x`'s own select, which
+/// ptxas predicates (`@p IADD`); with a plain `x` LLVM makes it `x -
+/// select(c, y, 0)`, one instruction more.
+#[inline(always)]
+pub fn opaque(v: u32) -> u32 {
+    let r: u32;
+    // SAFETY: a register move; touches no memory.
+    unsafe { asm!("mov.b32 {0}, {1};", out(reg32) r, in(reg32) v, options(pure, nomem, nostack)) };
+    r
+}
+
 /// Reads `%dynamic_smem_size` (no intrinsic exists; the asm is pure).
 #[inline(always)]
 pub fn dynamic_smem_size() -> u32 {

@@ -42,6 +42,27 @@ pub fn block_idx() -> RawDim3 {
 pub fn grid_dim() -> RawDim3 {
     lane::grid_dim()
 }
+/// The simulator's side of the GPU's `assume_block_dim`: a block of
+/// another shape than `[x, y, z]` is a contract violation (a launcher
+/// refuses it before it runs; a kernel body run by hand gets this panic).
+///
+/// # Safety
+/// None on the host (the signature is the GPU's).
+#[track_caller]
+pub unsafe fn assume_block_dim(x: u32, y: u32, z: u32) {
+    let dim = block_dim();
+    if dim != [x, y, z] {
+        panic!(
+            "the kernel is declared with block_dim({x}, {y}, {z}) and runs in a block of {:?} threads",
+            dim
+        );
+    }
+}
+/// `v` (the GPU's is a `mov` the optimiser cannot see into).
+#[inline]
+pub fn opaque(v: u32) -> u32 {
+    v
+}
 /// `%laneid`.
 #[inline]
 pub fn lane_id() -> u32 {

@@ -8,7 +8,7 @@ use core::mem::size_of;
 use super::{rank_of, sync};
 use crate::group::ThreadBlock;
 use crate::primitives::storage::{NeedsTempStorage, Smem, TempStorage};
-use crate::value::ShflValue;
+use crate::value::{ShflValue, opaque};
 
 /// Differences of neighbouring items of a block of `BLOCK` threads,
 /// blocked (CUB's `BlockAdjacentDifference<T, BLOCK>`), by an operator
@@ -178,7 +178,7 @@ impl<T: ShflValue, const BLOCK: u32> BlockAdjacentDifference<T, BLOCK> {
 
 /// Left differences of the thread's items below block position `valid`.
 #[inline(always)]
-fn left_of<T: Copy, F: Fn(T, T) -> T, const N: usize>(
+fn left_of<T: ShflValue, F: Fn(T, T) -> T, const N: usize>(
     items: &[T; N],
     prev: Option<T>,
     valid: usize,
@@ -191,9 +191,11 @@ fn left_of<T: Copy, F: Fn(T, T) -> T, const N: usize>(
     while i < N {
         if base + i < valid {
             let before = if i == 0 { prev } else { Some(items[i - 1]) };
-            if let Some(b) = before {
-                out[i] = op(items[i], b);
-            }
+            out[i] = match before {
+                Some(b) => op(items[i], b),
+                // Thread 0's first item: CUB's predicated `op` (see `opaque`).
+                None => opaque(items[i]),
+            };
         }
         i += 1;
     }
@@ -203,7 +205,7 @@ fn left_of<T: Copy, F: Fn(T, T) -> T, const N: usize>(
 /// Right differences of the thread's items, an item's right neighbour
 /// counting only below block position `valid`.
 #[inline(always)]
-fn right_of<T: Copy, F: Fn(T, T) -> T, const N: usize>(
+fn right_of<T: ShflValue, F: Fn(T, T) -> T, const N: usize>(
     items: &[T; N],
     next: Option<T>,
     valid: usize,
@@ -216,9 +218,11 @@ fn right_of<T: Copy, F: Fn(T, T) -> T, const N: usize>(
     while i < N {
         if base + i + 1 < valid {
             let after = if i + 1 == N { next } else { Some(items[i + 1]) };
-            if let Some(a) = after {
-                out[i] = op(items[i], a);
-            }
+            out[i] = match after {
+                Some(a) => op(items[i], a),
+                // The last thread's last item, as in `left_of`.
+                None => opaque(items[i]),
+            };
         }
         i += 1;
     }
