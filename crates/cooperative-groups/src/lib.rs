@@ -59,6 +59,7 @@
 //! |---|---|---|
 //! | `this_thread_block()` | [`this_thread_block`] → [`ThreadBlock`] | `bar.sync 0` |
 //! | `__launch_bounds__(M)` | [`this_thread_block()`](this_thread_block)[`.with_max_threads::<M>()`](ThreadBlock::with_max_threads) → `ThreadBlock<M>` | (tiles' barrier ids become immediates, see [Named barriers](#named-barriers)) |
+//! | a kernel written for `blockDim.x == B` | [`#[kernel(block_dim(B))]`](kernel) (`.reqntid B, 1, 1`: no other block shape launches) with [`.with_threads::<B>()`](ThreadBlock::with_threads) | (the size check and the rank's arithmetic fold away: `thread_rank()` is `%tid.x`) |
 //! | `tiled_partition<N>(g)` | [`tiled_partition::<N>`](tiled_partition) → [`ThreadBlockTile<N>`] | `bar.warp.sync` (N ≤ 32), `bar.sync id, N` (N ≥ 64) |
 //! | `tiled_partition(g, n)` | [`tiled_partition_dyn`] → [`DynamicTile`] | `bar.warp.sync` |
 //! | `coalesced_threads()` | [`coalesced_threads`] → [`CoalescedGroup`] | `bar.warp.sync` |

@@ -97,7 +97,7 @@ fn another_shape_is_refused_before_it_runs() {
 fn the_body_run_in_another_block_stops_at_its_first_line() {
     // Past the launchers' check, as a hand-made launch of the host body.
     use cooperative_groups::host::{HostArgs, Target};
-    let mut out = vec![0u32; 32];
+    let mut out = [0u32; 32];
     let mut to = Target::sim();
     let params = (&mut out[..],)
         .into_params(RANKS.param_names(), &mut to)
