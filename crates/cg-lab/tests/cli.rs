@@ -478,15 +478,19 @@ fn primitives_verify_every_kernel_on_the_simulator() {
     assert!(!out.contains("FAILED"), "{out}");
 }
 
+/// The lines of `out` that start with `prefix` and report a check passed.
+fn ok_lines<'a>(out: &'a str, prefix: &str) -> Vec<&'a str> {
+    out.lines()
+        .filter(|l| l.starts_with(prefix) && l.contains(": OK"))
+        .collect()
+}
+
 #[test]
 fn primitives_run_the_kernels_asked_for() {
     let args = ["compare", "--only", "primitives", "--backend", "sim"];
     let (code, out, err) = cg_lab(&[&args[..], &["--prims", "warp_scan,adjacent_left"]].concat());
     assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
-    let verified: Vec<&str> = out
-        .lines()
-        .filter(|l| l.starts_with("verified primitives prim_") && l.contains(": OK"))
-        .collect();
+    let verified = ok_lines(&out, "verified primitives prim_");
     // Two kernels at three block sizes, in the table's order.
     assert_eq!(verified.len(), 6, "{out}");
     assert!(verified[0].contains("prim_adjacent_left_128"), "{out}");
@@ -547,10 +551,7 @@ fn device_radix_sort_sorts_the_key_types_asked_for() {
     let args = ["compare", "--only", "device_radix_sort", "--backend", "sim"];
     let (code, out, err) = cg_lab(&[&args[..], &["--keys", "u64,f32"]].concat());
     assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
-    let lines: Vec<&str> = out
-        .lines()
-        .filter(|l| l.starts_with("verified device_radix_sort") && l.contains(": OK"))
-        .collect();
+    let lines = ok_lines(&out, "verified device_radix_sort");
     // Keys and pairs of two types at two sizes.
     assert_eq!(lines.len(), 8, "{out}");
     assert!(
