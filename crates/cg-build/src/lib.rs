@@ -476,7 +476,9 @@ pub fn align_grid_constants(ptx: &str) -> String {
 /// of `T` threads per SM. An entry that `#[kernel(block_dim(X, Y, Z))]`
 /// marked (`// cg-block-dim NAME X Y Z`) declares `.reqntid X, Y, Z`
 /// instead of `.maxntid` (ptxas refuses both): the driver then launches
-/// it with blocks of that shape only. rustc cannot declare any of them.
+/// it with blocks of that shape only. An entry that
+/// `#[kernel(max_registers(N))]` marked (`// cg-max-registers NAME N`)
+/// declares `.maxnreg N`. rustc cannot declare any of them.
 pub fn declare_launch_bounds(ptx: &str) -> String {
     let marked = |mark: &str| -> Vec<Vec<&str>> {
         ptx.lines()
@@ -492,10 +494,15 @@ pub fn declare_launch_bounds(ptx: &str) -> String {
         .into_iter()
         .filter(|f| f.len() == 4)
         .collect();
-    if bounds.is_empty() && dims.is_empty() {
+    let regs: Vec<Vec<&str>> = marked("// cg-max-registers ")
+        .into_iter()
+        .filter(|f| f.len() == 2)
+        .collect();
+    if bounds.is_empty() && dims.is_empty() && regs.is_empty() {
         return ptx.to_string();
     }
-    let mut out = String::with_capacity(ptx.len() + 64 * (bounds.len() + dims.len()));
+    let marks = bounds.len() + dims.len() + regs.len();
+    let mut out = String::with_capacity(ptx.len() + 64 * marks);
     let mut pending: Option<String> = None;
     for line in ptx.split_inclusive('\n') {
         let t = line.trim();
@@ -516,6 +523,9 @@ pub fn declare_launch_bounds(ptx: &str) -> String {
                 && b[2] != "0"
             {
                 header += &format!(".minnctapersm {}\n", b[2]);
+            }
+            if let Some(r) = regs.iter().find(|r| r[0] == name) {
+                header += &format!(".maxnreg {}\n", r[1]);
             }
             pending = (!header.is_empty()).then_some(header);
         }
@@ -918,6 +928,18 @@ mod tests {
         );
         assert!(out.contains("c()\n{"), "{out}");
         assert!(!out.contains(".maxntid"), "{out}");
+    }
+
+    #[test]
+    fn a_register_limit_declares_maxnreg() {
+        let ptx = ".visible .entry a()\n{\n\t// cg-block-dim a 128 1 1\n\t// cg-max-registers a 24\n}\n\
+                   .visible .entry b()\n{\n\t// cg-max-registers b 40\n}\n";
+        let out = declare_launch_bounds(ptx);
+        assert!(
+            out.contains("a()\n.reqntid 128, 1, 1\n.maxnreg 24\n{"),
+            "{out}"
+        );
+        assert!(out.contains("b()\n.maxnreg 40\n{"), "{out}");
     }
 
     #[test]

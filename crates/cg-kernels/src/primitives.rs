@@ -48,7 +48,9 @@
 //!   `prim_shuffle_down_<B>`: `reps` rounds of `up_with_suffix` /
 //!   `down_with_prefix` with the previous round's suffix / prefix (0 at
 //!   first) as the fill, a block barrier after each (K = 4); stored
-//!   blocked.
+//!   blocked. At 128 threads these two cap their registers at CUB's 24
+//!   (`#[kernel(max_registers(24))]`; ptxas takes 32 otherwise, and the
+//!   SM's register file is then full: 1.013 -> 1.006 CUB's time for `up`).
 //! * `prim_run_length_decode_<B>`: [`BlockRunLengthDecode`] of
 //!   [`RLD_RUNS`] runs per thread (the input words: values xor-ed with the
 //!   round constant, lengths [`rld_length`], 1 to 8), `reps` rounds of
@@ -74,7 +76,9 @@
 //!   [`WarpExchange`] (striped ↔ blocked in the warp's part of the
 //!   storage, a warp barrier after each exchange; K = 4).
 //!
-//! Every kernel takes `(input, output, n, reps)` ([`PrimArgs`]); `n` is
+//! Every kernel but the copies declares its block
+//! (`#[kernel(block_dim(B))]`, as CUB's twins are written for `blockDim.x
+//! == B`). Every kernel takes `(input, output, n, reps)` ([`PrimArgs`]); `n` is
 //! in elements (`u32`), bytes for the histograms, runs for the run-length
 //! decode.
 
@@ -885,6 +889,15 @@ macro_rules! at_sizes {
         at_sizes!(@one [block_dim(256)] 256, $what, $k256, $input, $output, $n, $reps, $body);
         at_sizes!(@one [block_dim(512)] 512, $what, $k512, $input, $output, $n, $reps, $body);
     };
+    // Registers capped at 128 threads (the block shuffles: ptxas takes 32
+    // there, and CUB's twins 24; see `max_registers`).
+    (regs128($r:literal) $what:literal, $k128:ident $k256:ident $k512:ident,
+     |$input:ident, $output:ident, $n:ident, $reps:ident| $body:block) => {
+        at_sizes!(@one [block_dim(128), max_registers($r)] 128, $what, $k128, $input, $output, $n,
+            $reps, $body);
+        at_sizes!(@one [block_dim(256)] 256, $what, $k256, $input, $output, $n, $reps, $body);
+        at_sizes!(@one [block_dim(512)] 512, $what, $k512, $input, $output, $n, $reps, $body);
+    };
     // The copies: the block size checked at run time (see `sized!`).
     (checked $what:literal, $k128:ident $k256:ident $k512:ident,
      |$input:ident, $output:ident, $n:ident, $reps:ident| $body:block) => {
@@ -960,7 +973,7 @@ at_sizes! {
     }
 }
 at_sizes! {
-    "Block shuffle up",
+    regs128(24) "Block shuffle up",
     prim_shuffle_up_128 prim_shuffle_up_256 prim_shuffle_up_512,
     |input, output, n, reps| {
         let t = temp_storage!(BlockShuffle<u32, B>);
@@ -968,7 +981,7 @@ at_sizes! {
     }
 }
 at_sizes! {
-    "Block shuffle down",
+    regs128(24) "Block shuffle down",
     prim_shuffle_down_128 prim_shuffle_down_256 prim_shuffle_down_512,
     |input, output, n, reps| {
         let t = temp_storage!(BlockShuffle<u32, B>);

@@ -1145,6 +1145,14 @@ fn launch_bounds_reach_the_entry_header() {
         let marks = p.ptx.matches("// cg-block-dim ").count();
         let declared = p.ptx.matches("\n.reqntid ").count();
         assert_eq!(marks, declared, "sm_{}: block_dim marks and .reqntid", p.sm);
+        let marks = p.ptx.matches("// cg-max-registers ").count();
+        let declared = p.ptx.matches("\n.maxnreg ").count();
+        assert_eq!(
+            marks, declared,
+            "sm_{}: max_registers marks and .maxnreg",
+            p.sm
+        );
+        assert_eq!(marks, 2, "sm_{}", p.sm);
     }
 }
 
@@ -1182,8 +1190,15 @@ fn declared_blocks_need_no_block_checks() {
                 assert!(!header.contains(".reqntid"), "sm_{}: {name}", p.sm);
                 continue;
             }
+            // The block shuffles up and down at 128 threads also cap their
+            // registers at CUB's 24 (`max_registers(24)`).
+            let regs = if b == "128" && (stem == "shuffle_up" || stem == "shuffle_down") {
+                "\n.maxnreg 24"
+            } else {
+                ""
+            };
             assert!(
-                header.ends_with(&format!(")\n.reqntid {b}, 1, 1")),
+                header.ends_with(&format!(")\n.reqntid {b}, 1, 1{regs}")),
                 "sm_{}: {name}: {header}",
                 p.sm
             );
@@ -1307,6 +1322,17 @@ fn primitives_keep_their_cub_shape_in_sass() {
         }
         // Five steps per scan of the thread totals, in every unrolled round.
         assert!(steps >= 5 && steps % 5 == 0, "{name}: {steps} steps");
+        // Capped at 24 registers, the block shuffles at 128 threads spill
+        // nothing.
+        if b == 128 {
+            for side in ["up", "down"] {
+                let name = format!("prim_shuffle_{side}_128");
+                let local = listing[&name]
+                    .iter()
+                    .any(|i| i.opcode.starts_with("LDL") || i.opcode.starts_with("STL"));
+                assert!(!local, "{name} spills");
+            }
+        }
         // The neighbour differences: thread 0's (the last thread's) item is
         // a predicated subtract, as CUB's, not a select of the neighbour
         // and an unconditional one (1.02x CUB's time at 512 threads).

@@ -90,6 +90,15 @@ use syn::{FnArg, ItemFn, Pat, Token, Type, parse_macro_input};
 /// pub fn pass(keys: GlobalSlice<u32>, out: OwnedSlice<u32>) { /* … */ }
 /// ```
 ///
+/// # Registers
+///
+/// `#[kernel(max_registers(N))]` (16 to 255) is CUDA's `__maxnreg__(N)`:
+/// cg-build declares `.maxnreg N` in the PTX entry, and ptxas keeps the
+/// kernel's threads to N registers (spilling if it must). Where
+/// `launch_bounds` asks for blocks per SM and lets ptxas derive the
+/// budget, this names it: a block of 128 threads cannot ask for more than
+/// 16 blocks per SM, and so not for fewer than 32 registers that way.
+///
 /// # What a kernel crate needs
 ///
 /// A library crate, `#![no_std]`, that depends on `cooperative-groups` and
@@ -123,17 +132,19 @@ struct Bounds {
     only_on: Option<String>,
 }
 
-/// What a kernel declares about its blocks: `launch_bounds(…)` and
-/// `block_dim(…)`, each optional.
+/// What a kernel's PTX entry declares: `launch_bounds(…)`,
+/// `block_dim(…)` and `max_registers(…)`, each optional.
 #[derive(Clone, Default)]
 struct BlockShape {
     bounds: Option<Bounds>,
     /// `block_dim(X, Y, Z)`: the one block shape of every launch.
     block_dim: Option<[u32; 3]>,
+    /// `max_registers(N)`: `.maxnreg N`.
+    max_registers: Option<u32>,
 }
 
-/// The attribute's arguments: `instances(…)`, `launch_bounds(…)` and
-/// `block_dim(…)`, each at most once, in any order.
+/// The attribute's arguments: `instances(…)`, `launch_bounds(…)`,
+/// `block_dim(…)` and `max_registers(…)`, each at most once, in any order.
 struct KernelAttr {
     instances: Option<Instances>,
     shape: BlockShape,
@@ -184,6 +195,19 @@ impl Parse for KernelAttr {
             let kw: syn::Ident = input.fork().parse()?;
             if kw == "instances" && attr.instances.is_none() {
                 attr.instances = Some(input.parse()?);
+            } else if kw == "max_registers" && attr.shape.max_registers.is_none() {
+                input.parse::<syn::Ident>()?;
+                let content;
+                syn::parenthesized!(content in input);
+                let n: syn::LitInt = content.parse()?;
+                let regs = n.base10_parse::<u32>()?;
+                if !(16..=255).contains(&regs) || !content.is_empty() {
+                    return Err(syn::Error::new(
+                        n.span(),
+                        "`max_registers(N)`: N from 16 to 255 registers per thread",
+                    ));
+                }
+                attr.shape.max_registers = Some(regs);
             } else if kw == "block_dim" && attr.shape.block_dim.is_none() {
                 attr.shape.block_dim = Some(parse_block_dim(&kw, input)?);
                 dim_kw = Some(kw);
@@ -235,8 +259,8 @@ impl Parse for KernelAttr {
             } else {
                 return Err(syn::Error::new(
                     kw.span(),
-                    "expected `#[kernel]`, `#[kernel(instances(…))]`, `#[kernel(launch_bounds(…))]` \
-                     or `#[kernel(block_dim(…))]` (each once)",
+                    "expected `#[kernel]`, `#[kernel(instances(…))]`, `#[kernel(launch_bounds(…))]`, \
+                     `#[kernel(block_dim(…))]` or `#[kernel(max_registers(…))]` (each once)",
                 ));
             }
             if input.is_empty() {
@@ -714,6 +738,17 @@ fn expand_kernel(func: ItemFn, shape: BlockShape) -> syn::Result<proc_macro2::To
         }
         None => (quote!(), quote!(), quote!()),
     };
+    // `max_registers`: a comment that tells cg-build to declare `.maxnreg`.
+    let regs_asm = match shape.max_registers {
+        Some(n) => {
+            let mark = format!("// cg-max-registers {name_lit} {n}");
+            quote! {
+                // SAFETY: a PTX comment: no instruction.
+                unsafe { ::core::arch::asm!(#mark, options(nomem, nostack, preserves_flags)) };
+            }
+        }
+        None => quote!(),
+    };
     Ok(quote! {
         #[cfg(target_arch = "nvptx64")]
         #(#attrs)*
@@ -722,6 +757,7 @@ fn expand_kernel(func: ItemFn, shape: BlockShape) -> syn::Result<proc_macro2::To
         #vis #unsafety extern "gpu-kernel" fn #ident(#(#entry_inputs),*) {
             #bounds_asm
             #dim_asm
+            #regs_asm
             #dim_assume
             #(#prologue)*
             #body

@@ -68,6 +68,17 @@ pub enum RuntimeError {
         /// The JIT's error log.
         log: String,
     },
+    /// PTX whose `#[kernel(block_dim(…))]` kernels lack `.reqntid` (it did
+    /// not come through cg-build): their bodies assume the block shape.
+    #[error(
+        "the PTX for sm_{sm} was not built by cg-build: {kernels} declare block_dim(…) but their entries have no `.reqntid`, which makes the shape their bodies assume a fact"
+    )]
+    UndeclaredBlockDim {
+        /// The SM of the PTX.
+        sm: u32,
+        /// The kernels, comma-separated.
+        kernels: String,
+    },
     /// A kernel name is not in the loaded module.
     #[error(
         "kernel `{0}` is not in the loaded module (is it marked #[kernel], and was the module built from its crate?)"

@@ -827,6 +827,13 @@ fn load_ptx(
     block_threads: Option<u32>,
 ) -> Result<Module> {
     bind(ctx)?;
+    let undeclared = crate::ptx::undeclared_block_dims(ptx.ptx);
+    if !undeclared.is_empty() {
+        return Err(RuntimeError::UndeclaredBlockDim {
+            sm: ptx.sm,
+            kernels: undeclared.join(", "),
+        });
+    }
     let text = CString::new(ptx.ptx).expect("PTX has no NUL bytes");
     let mut log = vec![0u8; 16 * 1024];
     let mut opts = vec![

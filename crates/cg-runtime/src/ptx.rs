@@ -38,6 +38,34 @@ impl PtxModule {
     }
 }
 
+/// The entries of `ptx` that `#[kernel(block_dim(…))]` marked (`//
+/// cg-block-dim NAME …` in the body) but whose header does not declare
+/// `.reqntid`: PTX that did not come through cg-build. Such a kernel's
+/// body assumes its block shape, which only `.reqntid` (the driver's
+/// refusal of other shapes) makes true, so a module with one is not
+/// loaded.
+pub fn undeclared_block_dims(ptx: &str) -> Vec<&str> {
+    const MARK: &str = "// cg-block-dim ";
+    let mut declared = Vec::new();
+    let mut entry = "";
+    for line in ptx.lines() {
+        let t = line.trim();
+        if let Some(rest) = t
+            .strip_prefix(".visible .entry ")
+            .or_else(|| t.strip_prefix(".entry "))
+        {
+            entry = rest.split('(').next().unwrap_or("").trim();
+        } else if t.starts_with(".reqntid ") {
+            declared.push(entry);
+        }
+    }
+    ptx.lines()
+        .filter_map(|l| l.trim().strip_prefix(MARK))
+        .filter_map(|m| m.split_whitespace().next())
+        .filter(|name| !declared.contains(name))
+        .collect()
+}
+
 /// The newest PTX of `set` whose SM is ≤ the device's compute capability
 /// (`major * 10 + minor`), or `None` if the device is older than all of them.
 pub fn select_from(
@@ -94,6 +122,16 @@ fn select_capped(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_block_dim_mark_needs_its_reqntid() {
+        let built = ".visible .entry a(\n)\n.reqntid 64, 1, 1\n{\n\t// cg-block-dim a 64 1 1\n}\n\
+                     .visible .entry b()\n{\n}\n";
+        assert!(super::undeclared_block_dims(built).is_empty());
+        let raw = ".visible .entry a(\n)\n{\n\t// cg-block-dim a 64 1 1\n}\n\
+                   .visible .entry b()\n.reqntid 32, 1, 1\n{\n}\n";
+        assert_eq!(super::undeclared_block_dims(raw), ["a"]);
+    }
+
     use super::*;
 
     static SET: &[EmbeddedPtx] = &[

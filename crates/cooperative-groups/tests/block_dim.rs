@@ -30,8 +30,13 @@ pub fn ranks_2d(out: OwnedSlice<u32>) {
 }
 
 /// On generic instances, beside `launch_bounds` (which then only adds its
-/// block count).
-#[kernel(instances(u32, u64), block_dim(32), launch_bounds(32, 4))]
+/// block count) and `max_registers`.
+#[kernel(
+    instances(u32, u64),
+    block_dim(32),
+    launch_bounds(32, 4),
+    max_registers(32)
+)]
 pub fn ones<T: cooperative_groups::Pod + From<u8>>(out: OwnedSlice<T>) {
     if let Some(e) = out.at(&this_grid()) {
         e.store(T::from(1));
