@@ -119,6 +119,33 @@ impl<const MAX_THREADS: u32> ThreadBlock<MAX_THREADS> {
     /// # assert_eq!(total, 768);
     /// # }).unwrap();
     /// ```
+    ///
+    /// In a kernel declared with [`#[kernel(block_dim(N))]`](crate::kernel)
+    /// the check costs nothing: no other block shape launches (`.reqntid`),
+    /// so the compiler knows the size, and `thread_rank()` is `%tid.x`.
+    /// Another shape is refused before the kernel runs:
+    ///
+    /// ```
+    /// use cooperative_groups::prelude::*;
+    /// use cooperative_groups::{OwnedSlice, kernel};
+    ///
+    /// #[kernel(block_dim(128))]
+    /// pub fn ranks(out: OwnedSlice<u32>) {
+    ///     let block = this_thread_block().with_threads::<128>(); // no check left
+    ///     if let Some(e) = out.at(&this_grid()) {
+    ///         e.store(block.thread_rank());
+    ///     }
+    /// }
+    ///
+    /// let mut out = vec![0u32; 256];
+    /// let run = |block: u32, out: &mut [u32]| {
+    ///     cooperative_groups::host::run(&RANKS, &cg_sim::LaunchConfig::new(2, block), (out,))
+    /// };
+    /// run(128, &mut out).unwrap();
+    /// assert_eq!(out[200], 72);
+    /// let e = run(64, &mut out).unwrap_err();
+    /// assert!(e.to_string().contains("declared with block_dim(128, 1, 1)"));
+    /// ```
     #[inline(always)]
     #[track_caller]
     pub fn with_threads<const N: u32>(self) -> ThreadBlock<N> {
