@@ -480,24 +480,17 @@ pub fn align_grid_constants(ptx: &str) -> String {
 /// `#[kernel(max_registers(N))]` marked (`// cg-max-registers NAME N`)
 /// declares `.maxnreg N`. rustc cannot declare any of them.
 pub fn declare_launch_bounds(ptx: &str) -> String {
-    let marked = |mark: &str| -> Vec<Vec<&str>> {
+    // The marks of one kind, each as its `fields` words (NAME first).
+    let marked = |mark: &str, fields: usize| -> Vec<Vec<&str>> {
         ptx.lines()
             .filter_map(|l| l.trim().strip_prefix(mark))
-            .map(|m| m.split_whitespace().collect())
+            .map(|m| m.split_whitespace().collect::<Vec<_>>())
+            .filter(|f| f.len() == fields)
             .collect()
     };
-    let bounds: Vec<Vec<&str>> = marked("// cg-launch-bounds ")
-        .into_iter()
-        .filter(|f| f.len() == 3)
-        .collect();
-    let dims: Vec<Vec<&str>> = marked("// cg-block-dim ")
-        .into_iter()
-        .filter(|f| f.len() == 4)
-        .collect();
-    let regs: Vec<Vec<&str>> = marked("// cg-max-registers ")
-        .into_iter()
-        .filter(|f| f.len() == 2)
-        .collect();
+    let bounds = marked("// cg-launch-bounds ", 3);
+    let dims = marked("// cg-block-dim ", 4);
+    let regs = marked("// cg-max-registers ", 2);
     if bounds.is_empty() && dims.is_empty() && regs.is_empty() {
         return ptx.to_string();
     }

@@ -692,21 +692,18 @@ fn expand_kernel(func: ItemFn, shape: BlockShape) -> syn::Result<proc_macro2::To
             min_blocks,
             only_on,
         }) => {
-            let mark = format!("// cg-launch-bounds {name_lit} {max_threads} {min_blocks}");
+            let mark = ptx_mark(&format!(
+                "cg-launch-bounds {name_lit} {max_threads} {min_blocks}"
+            ));
             let asm = match only_on {
-                None => quote! {
-                    // SAFETY: a PTX comment: no instruction.
-                    unsafe { ::core::arch::asm!(#mark, options(nomem, nostack, preserves_flags)) };
-                },
+                None => mark,
                 Some(sm) => {
-                    let plain = format!("// cg-launch-bounds {name_lit} {max_threads} 0");
+                    let plain = ptx_mark(&format!("cg-launch-bounds {name_lit} {max_threads} 0"));
                     quote! {
-                        // SAFETY: a PTX comment: no instruction.
                         #[cfg(target_feature = #sm)]
-                        unsafe { ::core::arch::asm!(#mark, options(nomem, nostack, preserves_flags)) };
-                        // SAFETY: a PTX comment: no instruction.
+                        { #mark }
                         #[cfg(not(target_feature = #sm))]
-                        unsafe { ::core::arch::asm!(#plain, options(nomem, nostack, preserves_flags)) };
+                        { #plain }
                     }
                 }
             };
@@ -722,12 +719,8 @@ fn expand_kernel(func: ItemFn, shape: BlockShape) -> syn::Result<proc_macro2::To
     // checks.
     let (dim_asm, dim_assume, dim_desc) = match shape.block_dim {
         Some([x, y, z]) => {
-            let mark = format!("// cg-block-dim {name_lit} {x} {y} {z}");
             (
-                quote! {
-                    // SAFETY: a PTX comment: no instruction.
-                    unsafe { ::core::arch::asm!(#mark, options(nomem, nostack, preserves_flags)) };
-                },
+                ptx_mark(&format!("cg-block-dim {name_lit} {x} {y} {z}")),
                 quote! {
                     // SAFETY: the entry declares `.reqntid x, y, z`: every launch
                     // that runs has blocks of that shape (on the host: checked).
@@ -740,13 +733,7 @@ fn expand_kernel(func: ItemFn, shape: BlockShape) -> syn::Result<proc_macro2::To
     };
     // `max_registers`: a comment that tells cg-build to declare `.maxnreg`.
     let regs_asm = match shape.max_registers {
-        Some(n) => {
-            let mark = format!("// cg-max-registers {name_lit} {n}");
-            quote! {
-                // SAFETY: a PTX comment: no instruction.
-                unsafe { ::core::arch::asm!(#mark, options(nomem, nostack, preserves_flags)) };
-            }
-        }
+        Some(n) => ptx_mark(&format!("cg-max-registers {name_lit} {n}")),
         None => quote!(),
     };
     Ok(quote! {
@@ -783,6 +770,16 @@ fn expand_kernel(func: ItemFn, shape: BlockShape) -> syn::Result<proc_macro2::To
             #bounds_desc
             #dim_desc;
     })
+}
+
+/// `// TEXT` in the entry's PTX (an `asm` of a comment), a mark that
+/// cg-build turns into a directive of the entry's header.
+fn ptx_mark(text: &str) -> proc_macro2::TokenStream {
+    let comment = format!("// {text}");
+    quote! {
+        // SAFETY: a PTX comment: no instruction.
+        unsafe { ::core::arch::asm!(#comment, options(nomem, nostack, preserves_flags)) };
+    }
 }
 
 /// Whether a parameter type is, or holds, a raw pointer (`*const T`,

@@ -46,24 +46,22 @@ impl PtxModule {
 /// loaded.
 pub fn undeclared_block_dims(ptx: &str) -> Vec<&str> {
     const MARK: &str = "// cg-block-dim ";
-    let mut declared = Vec::new();
-    let mut entry = "";
+    let mut undeclared = Vec::new();
+    // The header (`.reqntid`) comes before the body (the mark): one pass.
+    let mut declared = false;
     for line in ptx.lines() {
         let t = line.trim();
-        if let Some(rest) = t
-            .strip_prefix(".visible .entry ")
-            .or_else(|| t.strip_prefix(".entry "))
-        {
-            entry = rest.split('(').next().unwrap_or("").trim();
+        if t.starts_with(".visible .entry ") || t.starts_with(".entry ") {
+            declared = false;
         } else if t.starts_with(".reqntid ") {
-            declared.push(entry);
+            declared = true;
+        } else if let Some(mark) = t.strip_prefix(MARK)
+            && !declared
+        {
+            undeclared.extend(mark.split_whitespace().next());
         }
     }
-    ptx.lines()
-        .filter_map(|l| l.trim().strip_prefix(MARK))
-        .filter_map(|m| m.split_whitespace().next())
-        .filter(|name| !declared.contains(name))
-        .collect()
+    undeclared
 }
 
 /// The newest PTX of `set` whose SM is ≤ the device's compute capability
