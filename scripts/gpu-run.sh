@@ -10,8 +10,11 @@
 #   sync/                    what a sync() costs on every group, against NVIDIA's C++
 #   compare/                 Rust vs C++ in blocks of 128 (memcpy_async and last_block included)
 #   compare-block256/ -512/ -1024/   the same in larger blocks
-#   device_wide/             device-wide reduce and scan against CUB
-#   device_histogram/        the device-wide even histogram against CUB's HistogramEven
+#   primitives/              CUB's block and warp primitives (30 kernels at 128, 256 and 512 threads)
+#                            against their CUB twins
+#   tma/                     tensor-map copies and transposes against cuda::ptx (sm_90 and newer)
+#   device_wide/             device-wide reduce, scan and segmented sum against CUB
+#   device_histogram/        the device-wide even and range histograms against CUB's
 #   device_select/           the device-wide selections and run-length encoding against CUB's
 #   device_radix_sort/       the device-wide radix sort of u32, i32, f32 and u64 keys and pairs against CUB's
 #   samples/                 the seven ported NVIDIA samples (each checks itself; the timed ones
@@ -21,7 +24,8 @@
 #   sanitizer.txt            compute-sanitizer racecheck, synccheck and memcheck summaries
 #   <step>.log               each command's console output
 # and packs it into OUT_DIR/results.tgz. Steps (default: all): lab verify
-# sync compare compare-large device_wide device_histogram device_select device_radix_sort samples sanitize.
+# sync compare compare-large primitives tma device_wide device_histogram device_select device_radix_sort
+# samples sanitize.
 #
 # Usage (on the GPU machine):
 #   scripts/gpu-run.sh [OUT_DIR] [STEP...]        (default OUT_DIR: results/run)
@@ -64,7 +68,7 @@ fi
 
 out=${1:-results/run}
 shift || true
-steps=${*:-lab verify sync compare compare-large device_wide device_histogram device_select device_radix_sort samples sanitize}
+steps=${*:-lab verify sync compare compare-large primitives tma device_wide device_histogram device_select device_radix_sort samples sanitize}
 bin=$(realpath "${CG_LAB:-./target/release/cg-lab}")
 samples_dir=${CG_SAMPLES:-./target/samples/release}
 mkdir -p "$out"
@@ -108,6 +112,12 @@ if has compare-large; then
         run "compare-block$b.log" "$bin" compare --block "$b" --runs 31 --warmup 3 --out "compare-block$b"
     done
 fi
+if has primitives; then
+    run primitives.log "$bin" compare --only primitives --runs 15 --warmup 2 --out primitives
+fi
+if has tma; then
+    run tma.log "$bin" compare --only tma --runs 15 --warmup 2 --out tma
+fi
 if has device_wide; then
     run device_wide.log "$bin" compare --only device_wide --runs 15 --warmup 2 --out device_wide
 fi
@@ -143,5 +153,7 @@ if has sanitize; then
     done
     rm -rf sanitizer sanitizer-compare
 fi
-tar czf results.tgz --exclude=results.tgz .
+# Packed beside the folder and moved in (tar reading the folder it writes
+# into warns that the folder changed).
+tar czf "$out.tgz.part" --exclude=results.tgz -C "$out" . && mv "$out.tgz.part" "$out/results.tgz"
 echo "packed $out/results.tgz ($(grep -vc ' rc=0$' rc.txt) failed commands, see rc.txt)"
