@@ -5,7 +5,9 @@
 
 use cg_sim::{LaunchConfig, SimError, launch};
 use cooperative_groups::ops::Plus;
-use cooperative_groups::{reduce, this_thread_block, tiled_partition, tiled_partition_dyn};
+use cooperative_groups::{
+    exclusive_scan, inclusive_scan, reduce, this_thread_block, tiled_partition, tiled_partition_dyn,
+};
 
 fn run(block: u32, kernel: &dyn Fn()) -> SimError {
     launch(&LaunchConfig::new(1, block), kernel).expect_err("the launch must fail")
@@ -132,6 +134,37 @@ fn reduce_in_a_divergent_branch_is_reported() {
         "{e}"
     );
     assert_points_here(&e);
+}
+
+/// The odd lanes of every 8-lane tile skip the collective. On the GPU a
+/// sub-warp tile's shuffles take the lanes `activemask` reports as their
+/// member mask, so the even lanes would read the odd lanes' stale
+/// registers and go on with a wrong result; the simulator names the lanes
+/// that left, at the call.
+#[test]
+fn sub_warp_collectives_skipped_by_members_are_reported() {
+    let collectives: [(&str, fn(f32) -> f32); 3] = [
+        ("reduce", |v| {
+            reduce(&tiled_partition::<8>(&this_thread_block()), v, Plus)
+        }),
+        ("inclusive_scan", |v| {
+            inclusive_scan(&tiled_partition::<8>(&this_thread_block()), v, Plus)
+        }),
+        ("exclusive_scan", |v| {
+            exclusive_scan(&tiled_partition::<8>(&this_thread_block()), v, Plus)
+        }),
+    ];
+    for (what, collective) in collectives {
+        let e = run(32, &|| {
+            if this_thread_block().thread_rank().is_multiple_of(2) {
+                collective(1.0);
+            }
+        });
+        let msg = e.to_string();
+        assert!(matches!(e, SimError::Misuse(_)), "{what}: {msg}");
+        assert!(msg.contains("have already exited"), "{what}: {msg}");
+        assert_points_here(&e);
+    }
 }
 
 /// A 128-thread tile (named barrier, 4 warps) of a 256-thread block whose

@@ -422,6 +422,16 @@ pub fn activemask() -> u32 {
     unsafe { nv_activemask() }
 }
 
+/// The `membermask` for the shuffles of a segment whose members (`members`)
+/// all execute this call: the lanes `activemask` reports, which ptxas takes
+/// as converged (no convergence check around the shuffles). The simulator
+/// uses `members` itself, so that a member that skipped the call is
+/// reported instead of read.
+#[inline(always)]
+pub fn converged_mask(_members: u32) -> u32 {
+    activemask()
+}
+
 /// Branch-weight hint: `b` is expected to be true (LLVM lays the true side
 /// out as the fall-through path).
 #[inline(always)]

@@ -160,6 +160,15 @@ pub fn redux(op: ReduxOp, mask: u32, v: u32) -> u32 {
 pub fn activemask() -> u32 {
     lane::activemask()
 }
+/// The `membermask` for the shuffles of a segment whose members all
+/// execute this call: `members` itself. The GPU's `activemask` would name
+/// only the lanes that are here, and a member that skipped the call would be
+/// read, not reported; with `members` the shuffle reports it (the data
+/// moved is the same either way when every member is here).
+#[inline(always)]
+pub fn converged_mask(members: u32) -> u32 {
+    members
+}
 /// Branch-weight hint (no effect on the simulator).
 #[inline(always)]
 pub fn likely(b: bool) -> bool {

@@ -152,12 +152,16 @@ impl Seg {
     /// costs), and no branch is needed to choose between masks: one
     /// `VOTE.ANY` per call, which ptxas shares between the calls of an
     /// unrolled loop.
+    ///
+    /// On the simulator the mask stays the segment's own
+    /// ([`arch::converged_mask`]): a member that skipped the call is then
+    /// reported as a misuse, where the GPU would read its stale register.
     #[inline(always)]
     #[track_caller]
     pub(crate) fn with_active_lanes(self) -> Seg {
         if self.width < 32 {
             Seg {
-                op_mask: arch::activemask(),
+                op_mask: arch::converged_mask(self.op_mask),
                 ..self
             }
         } else {
