@@ -143,7 +143,8 @@ fn reduce_in_a_divergent_branch_is_reported() {
 /// that left, at the call.
 #[test]
 fn sub_warp_collectives_skipped_by_members_are_reported() {
-    let collectives: [(&str, fn(f32) -> f32); 3] = [
+    type Collective = fn(f32) -> f32;
+    let collectives: [(&str, Collective); 3] = [
         ("reduce", |v| {
             reduce(&tiled_partition::<8>(&this_thread_block()), v, Plus)
         }),
