@@ -97,6 +97,16 @@ fn text_of(path: &Path) -> String {
     }
 }
 
+/// Asserts that every number of `quoted` is in `haystack`; returns how many
+/// it checked. `source` names the quoting row and the files, for the message.
+fn assert_in(quoted: &str, haystack: &str, source: impl Fn() -> String) -> usize {
+    let quoted = numbers(quoted);
+    for n in &quoted {
+        assert!(haystack.contains(n.as_str()), "{n} is not in {}", source());
+    }
+    quoted.len()
+}
+
 #[test]
 fn readme_results_are_in_the_files_they_cite() {
     let root = root();
@@ -111,21 +121,15 @@ fn readme_results_are_in_the_files_they_cite() {
     let mut checked = 0;
     for row in &rows {
         let (what, files) = (&row[..row.len() - 1], &row[row.len() - 1]);
-        let own = links(files, &root);
         if !files.starts_with("same") {
             cited.clear();
         }
-        cited.extend(own);
+        cited.extend(links(files, &root));
         assert!(!cited.is_empty(), "row cites no file: {row:?}");
         let haystack: String = cited.iter().map(|p| text_of(p)).collect();
-        for n in numbers(&what.join(" | ")) {
-            assert!(
-                haystack.contains(&n),
-                "README quotes {n} in {:?}, which none of {cited:?} has",
-                row[0]
-            );
-            checked += 1;
-        }
+        checked += assert_in(&what.join(" | "), &haystack, || {
+            format!("the files of the README's row {:?}: {cited:?}", row[0])
+        });
     }
     assert!(checked >= 40, "only {checked} numbers checked");
 }
@@ -137,14 +141,12 @@ fn the_performance_chapters_current_run_is_the_current_set() {
     let current = text_of(&root.join("docs/results/h200/current"));
     let mut checked = 0;
     for row in table_rows(&section(&chapter, "## The current run")) {
-        for n in numbers(&row.join(" | ")) {
-            assert!(
-                current.contains(&n),
-                "the performance chapter's current run quotes {n} in {:?}, which no file of docs/results/h200/current/ has",
+        checked += assert_in(&row.join(" | "), &current, || {
+            format!(
+                "docs/results/h200/current/ (performance chapter, row {:?})",
                 row[0]
-            );
-            checked += 1;
-        }
+            )
+        });
     }
     assert!(checked >= 80, "only {checked} numbers checked");
 }
