@@ -1092,7 +1092,7 @@ impl Drop for Event {
 /// refuse the launch with a bare "invalid value").
 pub(crate) fn check_bounds<A>(kernel: &Kernel<A>, cfg: &LaunchConfig) -> Result<()> {
     kernel
-        .check_block([cfg.block.x, cfg.block.y, cfg.block.z])
+        .check_block(cfg.block)
         .map_err(|reason| RuntimeError::InvalidLaunch {
             kernel: kernel.name().into(),
             reason,

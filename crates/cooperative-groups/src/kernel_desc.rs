@@ -74,22 +74,22 @@ impl<A> Kernel<A> {
         }
     }
 
-    /// Whether a block of shape `block` (`[x, y, z]` threads) respects the
-    /// kernel's launch bounds and block shape: an error to report (naming
-    /// the kernel) if not. A GPU refuses such a launch; so do this crate's
-    /// launchers and the simulator's.
-    pub fn check_block(&self, block: [u32; 3]) -> Result<(), std::string::String> {
-        let threads = block.iter().map(|&d| d as u64).product::<u64>();
+    /// Whether a block of shape `block` respects the kernel's launch bounds
+    /// and block shape: an error to report (naming the kernel) if not. A
+    /// GPU refuses such a launch; so do this crate's launchers and the
+    /// simulator's.
+    pub fn check_block(&self, block: crate::Dim3) -> Result<(), std::string::String> {
+        let threads = block.volume();
         if let Some(want) = self.block_dim()
-            && want != block
+            && want != block.to_array()
         {
             let [x, y, z] = want;
             return Err(std::format!(
                 "`{}` is declared with block_dim({x}, {y}, {z}): a block of ({}, {}, {}) threads is another shape",
                 self.name,
-                block[0],
-                block[1],
-                block[2]
+                block.x,
+                block.y,
+                block.z
             ));
         }
         match self.launch_bounds() {

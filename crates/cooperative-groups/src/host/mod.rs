@@ -331,7 +331,7 @@ pub fn run_on<A: SafeArgs + KernelParams, H: HostArgs<A>>(
     args: H,
 ) -> Result<cg_sim::LaunchStats, cg_sim::SimError> {
     kernel
-        .check_block([cfg.block.x, cfg.block.y, cfg.block.z])
+        .check_block(cfg.block)
         .map_err(cg_sim::SimError::InvalidLaunch)?;
     let mut to = Target::sim();
     let params = args
