@@ -67,7 +67,7 @@ const DEFAULT_SIZES: [u32; 5] = [1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28];
 impl CompareArgs {
     /// Refuses `--keys`, `--sizes` and `--prims` when `--only` names none
     /// of the experiments they apply to: they would be ignored.
-    fn check_scoped_flags(&self) -> Result<()> {
+    fn check_scoped_flags(&self) -> Result<(), String> {
         let scoped: [(&str, bool, &[&str]); 3] = [
             ("--keys", !self.keys.is_empty(), &[DEVICE_RADIX_SORT]),
             (
@@ -84,10 +84,10 @@ impl CompareArgs {
         ];
         for (flag, given, applies) in scoped {
             if given && !self.only.iter().any(|n| applies.contains(&n.as_str())) {
-                bail!(
+                return Err(format!(
                     "{flag} applies to {} only: name it in --only",
                     applies.join(", ")
-                );
+                ));
             }
         }
         Ok(())
@@ -370,11 +370,14 @@ const MEMCPY_ASYNC: &str = "memcpy_async";
 const TMA: &str = "tma";
 
 impl CompareArgs {
-    /// The lab's flag checks, and `--only`'s names, before anything is
-    /// built or launched.
+    /// The lab's flag checks, `--only`'s names, the flags of one
+    /// experiment and `--prims`' names, before anything is built or
+    /// launched.
     pub fn validate(&self) -> Result<(), String> {
         self.lab.validate()?;
-        check_only(&self.only)
+        check_only(&self.only)?;
+        self.check_scoped_flags()?;
+        crate::compare_prims::check_names(&self.prims)
     }
 }
 
@@ -442,7 +445,6 @@ pub fn run(args: &CompareArgs) -> Result<()> {
             || n == DEVICE_RADIX_SORT
             || n == PRIMITIVES
     };
-    args.check_scoped_flags()?;
     let sizes = args.sizes();
     if args.only.iter().any(|n| n == DEVICE_WIDE) {
         let progress = Progress::new(0, a.csv_only);

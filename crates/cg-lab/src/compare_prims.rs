@@ -719,25 +719,31 @@ impl Timed for Bench<'_> {
     }
 }
 
-/// The experiments named in `names` (`--prims`; all of them for none), in
-/// the table's order; an error names the unknown ones and the valid names.
-fn chosen(names: &[String]) -> Result<Vec<usize>> {
+/// Refuses names in `--prims` that name no primitive kernel, listing the
+/// valid names.
+pub fn check_names(names: &[String]) -> Result<(), String> {
     let unknown: Vec<&str> = names
         .iter()
         .filter(|n| !EXPS.iter().any(|e| e.stem == n.as_str()))
         .map(String::as_str)
         .collect();
-    if !unknown.is_empty() {
-        let valid: Vec<&str> = EXPS.iter().map(|e| e.stem).collect();
-        bail!(
-            "--prims: no primitive kernel named {} (the names: {})",
-            unknown.join(", "),
-            valid.join(", ")
-        );
+    if unknown.is_empty() {
+        return Ok(());
     }
-    Ok((0..EXPS.len())
+    let valid: Vec<&str> = EXPS.iter().map(|e| e.stem).collect();
+    Err(format!(
+        "--prims: no primitive kernel named {} (the names: {})",
+        unknown.join(", "),
+        valid.join(", ")
+    ))
+}
+
+/// The experiments named in `names` (`--prims`, checked by
+/// [`check_names`]; all of them for none), in the table's order.
+fn chosen(names: &[String]) -> Vec<usize> {
+    (0..EXPS.len())
         .filter(|&i| names.is_empty() || names.iter().any(|n| n == EXPS[i].stem))
-        .collect())
+        .collect()
 }
 
 /// Every variant of the experiments `exps`, Rust then CUB for each kernel
@@ -803,9 +809,10 @@ struct Point {
 /// Runs the experiment into `a.out` (on a GPU), or verifies the Rust
 /// kernels on the simulator (without one).
 ///
-/// `prims` names the kernels to run (`--prims`; all of them when empty).
+/// `prims` names the kernels to run (`--prims`, checked by
+/// [`check_names`]; all of them when empty).
 pub fn run(a: &LabArgs, prims: &[String], progress: &Progress) -> Result<()> {
-    let exps = chosen(prims)?;
+    let exps = chosen(prims);
     let backend = a.backend.open()?;
     let max = EXPS.iter().map(|e| e.n).max().expect("experiments");
     let Backend::Gpu(gpu) = &backend else {
