@@ -470,10 +470,7 @@ fn primitives_verify_every_kernel_on_the_simulator() {
     assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
     assert!(out.contains("nothing was timed"), "{out}");
     // 30 kernels at 3 block sizes.
-    let ok = out
-        .lines()
-        .filter(|l| l.starts_with("verified primitives prim_") && l.contains(": OK"))
-        .count();
+    let ok = ok_lines(&out, "verified primitives prim_").len();
     assert_eq!(ok, 90, "{out}");
     assert!(!out.contains("FAILED"), "{out}");
 }
@@ -503,12 +500,7 @@ fn device_histogram_verifies_on_the_simulator() {
     assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
     assert!(out.contains("nothing was timed"), "{out}");
     // Two sizes, each with a partial last tile.
-    let ok = out
-        .lines()
-        .filter(|l| {
-            l.starts_with("verified device_histogram device_histogram_even") && l.contains(": OK")
-        })
-        .count();
+    let ok = ok_lines(&out, "verified device_histogram device_histogram_even").len();
     assert_eq!(ok, 2, "{out}");
     assert!(!out.contains("FAILED"), "{out}");
 }
@@ -520,10 +512,7 @@ fn device_select_verifies_on_the_simulator() {
     assert!(out.contains("nothing was timed"), "{out}");
     // Flagged, If, Unique, the run-length encoding and the two partitions
     // at two sizes, each with a partial last tile.
-    let ok = out
-        .lines()
-        .filter(|l| l.starts_with("verified device_select device_") && l.contains(": OK"))
-        .count();
+    let ok = ok_lines(&out, "verified device_select device_").len();
     assert_eq!(ok, 12, "{out}");
     assert!(!out.contains("FAILED"), "{out}");
 }
@@ -534,12 +523,7 @@ fn device_radix_sort_verifies_on_the_simulator() {
     assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
     assert!(out.contains("nothing was timed"), "{out}");
     // Two sizes, each with a partial last tile.
-    let ok = out
-        .lines()
-        .filter(|l| {
-            l.starts_with("verified device_radix_sort radix_onesweep") && l.contains(": OK")
-        })
-        .count();
+    let ok = ok_lines(&out, "verified device_radix_sort radix_onesweep").len();
     // Keys and pairs of u32, i32, f32 and u64.
     assert_eq!(ok, 16, "{out}");
     assert!(out.contains("radix_onesweep_pairs_u64"), "{out}");
