@@ -49,6 +49,13 @@ fn entry_text<'a>(ptx: &'a str, name: &str) -> &'a str {
     &body[..close + 2]
 }
 
+/// The header of kernel `name`: its entry line, parameters and
+/// directives, up to its opening brace.
+fn entry_header<'a>(ptx: &'a str, name: &str) -> &'a str {
+    let text = entry_text(ptx, name);
+    &text[..text.find("\n{").unwrap()]
+}
+
 /// The instructions of kernel `name` (comments and blank lines dropped).
 fn entry(ptx: &str, name: &str) -> Vec<String> {
     let text = entry_text(ptx, name);
@@ -1120,8 +1127,7 @@ fn launch_bounds_reach_the_entry_header() {
             ("device_scan_f32", 6),
             ("device_select_unique_i32", 8),
         ] {
-            let text = entry_text(p.ptx, name);
-            let header = &text[..text.find("\n{").unwrap()];
+            let header = entry_header(p.ptx, name);
             let want = if p.sm == 90 {
                 format!(")\n.maxntid 256, 1, 1\n.minnctapersm {blocks}")
             } else {
@@ -1130,8 +1136,7 @@ fn launch_bounds_reach_the_entry_header() {
             assert!(header.ends_with(&want), "sm_{}: {name}: {header}", p.sm);
         }
         for name in ["device_segmented_reduce_i32", "device_segmented_reduce_f32"] {
-            let text = entry_text(p.ptx, name);
-            let header = &text[..text.find("\n{").unwrap()];
+            let header = entry_header(p.ptx, name);
             assert!(
                 header.ends_with(")\n.maxntid 256, 1, 1"),
                 "sm_{}: {name}: {header}",
@@ -1183,7 +1188,7 @@ fn declared_blocks_need_no_block_checks() {
                 .unwrap();
             let (stem, b) = name["prim_".len()..].rsplit_once('_').unwrap();
             let text = entry_text(p.ptx, name);
-            let header = &text[..text.find("\n{").unwrap()];
+            let header = entry_header(p.ptx, name);
             if copies.contains(&stem) {
                 assert!(!header.contains(".reqntid"), "sm_{}: {name}", p.sm);
                 continue;
