@@ -17,7 +17,7 @@ pub const DIFF_WORDS: usize = 4;
 
 /// The output of every differential kernel: each thread owns its
 /// [`DIFF_WORDS`] words.
-pub type DiffOut = OwnedSlice<u32, Chunked<DIFF_WORDS>>;
+pub type DiffOut<'a> = OwnedSlice<'a, u32, Chunked<DIFF_WORDS>>;
 
 #[inline(always)]
 fn gtid() -> u32 {
@@ -294,7 +294,7 @@ pub mod cases {
         /// Short name.
         pub name: &'static str,
         /// The kernel.
-        pub kernel: Kernel<(super::DiffOut,)>,
+        pub kernel: Kernel<(super::DiffOut<'static>,)>,
         /// Blocks.
         pub grid: u32,
         /// Threads per block.

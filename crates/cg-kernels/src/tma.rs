@@ -39,13 +39,13 @@ pub const TRANSPOSE_BLOCK: u32 = 256;
 pub const TILE: u32 = 32;
 
 /// The experiment's maps: `f32` tiles of 32 × 32.
-pub type Tiles = TensorMap2d<f32, TILE, TILE>;
+pub type Tiles<'a> = TensorMap2d<'a, f32, TILE, TILE>;
 /// The experiment's output maps.
-pub type TilesMut = TensorMap2dMut<f32, TILE, TILE>;
+pub type TilesMut<'a> = TensorMap2dMut<'a, f32, TILE, TILE>;
 /// The swizzled transpose's maps: the same tiles in the 128-byte swizzle.
-pub type SwizzledTiles = TensorMap2d<f32, TILE, TILE, Swizzle128B>;
+pub type SwizzledTiles<'a> = TensorMap2d<'a, f32, TILE, TILE, Swizzle128B>;
 /// The swizzled transpose's output maps.
-pub type SwizzledTilesMut = TensorMap2dMut<f32, TILE, TILE, Swizzle128B>;
+pub type SwizzledTilesMut<'a> = TensorMap2dMut<'a, f32, TILE, TILE, Swizzle128B>;
 
 const TILE_LEN: usize = (TILE * TILE) as usize;
 
@@ -255,7 +255,10 @@ pub const BULK_TILE: usize = 4096;
 pub const BULK_BLOCK: u32 = 128;
 /// The parameters of [`bulk_copy`]: the source, and the destination
 /// owned by blocks in windows of [`BULK_TILE`].
-pub type BulkArgs = (GlobalSlice<f32>, OwnedSlice<f32, PerBlock<BULK_TILE>>);
+pub type BulkArgs = (
+    GlobalSlice<'static, f32>,
+    OwnedSlice<'static, f32, PerBlock<BULK_TILE>>,
+);
 
 /// Copies `src` to `dst` (the same length) with 1-D bulk copies, one
 /// window of [`BULK_TILE`] floats per block (launch `⌈n / BULK_TILE⌉`

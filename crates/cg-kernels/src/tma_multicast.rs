@@ -28,7 +28,7 @@ pub const MC_BLOCK: u32 = 128;
 const TILE_LEN: usize = (TILE * TILE) as usize;
 
 /// The parameters: the matrix's tiles, and one word per thread.
-pub type McArgs = (Tiles, OwnedSlice<u32>);
+pub type McArgs = (Tiles<'static>, OwnedSlice<'static, u32>);
 
 /// One step of a thread's fold: the hash so far and the next element's
 /// bits.

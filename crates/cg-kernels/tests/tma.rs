@@ -59,8 +59,8 @@ fn run_transpose(w: usize, h: usize, pitch: usize, out_pitch: usize, grid: u32) 
 }
 
 type TransposeArgs<L> = (
-    TensorMap2d<f32, TILE, TILE, L>,
-    TensorMap2dMut<f32, TILE, TILE, L>,
+    TensorMap2d<'static, f32, TILE, TILE, L>,
+    TensorMap2dMut<'static, f32, TILE, TILE, L>,
 );
 
 fn transpose_with<L: TileLayout>(

@@ -46,10 +46,10 @@ use crate::timing::{self, Timed};
 pub const SIDES: [u32; 5] = [1024, 2048, 4096, 8192, 16384];
 
 type Args = (
-    TensorMap2d<f32, TILE, TILE>,
-    TensorMap2dMut<f32, TILE, TILE>,
+    TensorMap2d<'static, f32, TILE, TILE>,
+    TensorMap2dMut<'static, f32, TILE, TILE>,
 );
-type SwizzledArgs = (SwizzledTiles, SwizzledTilesMut);
+type SwizzledArgs = (SwizzledTiles<'static>, SwizzledTilesMut<'static>);
 
 /// What a kernel does with the matrix.
 #[derive(Clone, Copy, PartialEq, Eq)]

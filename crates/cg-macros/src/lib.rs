@@ -622,20 +622,35 @@ fn expand_kernel(func: ItemFn, shape: BlockShape) -> syn::Result<proc_macro2::To
     // typed parameters only it is safe, and each parameter must be
     // `SafeParam` (a pointer hidden behind an alias does not compile).
     let raw = types.iter().any(has_raw_pointer);
+    // The body gets each parameter in the scope of one call (a borrow of a
+    // local): a view whose lifetime the signature names `'static` (even
+    // through an alias) does not compile, so no body keeps a view past its
+    // launch.
+    let scoped: Vec<proc_macro2::TokenStream> = names
+        .iter()
+        .map(|n| quote!(::cooperative_groups::global::KernelParam::scoped(#n, &__cg_launch_scope)))
+        .collect();
+    let scope = quote! {
+        let __cg_launch_scope = ::cooperative_groups::global::LaunchScope::new();
+    };
     let (unsafety, call, safe_check) = if raw {
         (
             quote!(unsafe),
             quote! {
+                #scope
                 // SAFETY: the launcher passes the arguments the kernel was declared
                 // with; an `unsafe` launch carries the kernel's contract.
-                unsafe { #ident(#(#names),*) }
+                unsafe { #ident(#(#scoped),*) }
             },
             quote!(),
         )
     } else {
         (
             quote!(),
-            quote!(#ident(#(#names),*)),
+            quote!({
+                #scope
+                #ident(#(#scoped),*)
+            }),
             quote! {
                 #[cfg(not(target_arch = "nvptx64"))]
                 const _: fn() = || {
@@ -674,12 +689,15 @@ fn expand_kernel(func: ItemFn, shape: BlockShape) -> syn::Result<proc_macro2::To
                 "// cg-grid-constant {name_lit}_param_{i}\n\tmov.b64 {{0}}, {name_lit}_param_{i};\n\tcvta.param.u64 {{0}}, {{0}};"
             );
             quote! {
-                let #mutability #n = <#t as ::cooperative_groups::global::KernelParam>::at_entry(#n, || {
-                    let a: u64;
-                    // SAFETY: reads the address of this kernel's own parameter.
-                    unsafe { ::core::arch::asm!(#asm, out(reg64) a, options(pure, nomem, nostack)) };
-                    a
-                });
+                let #mutability #n = ::cooperative_groups::global::KernelParam::scoped(
+                    <#t as ::cooperative_groups::global::KernelParam>::at_entry(#n, || {
+                        let a: u64;
+                        // SAFETY: reads the address of this kernel's own parameter.
+                        unsafe { ::core::arch::asm!(#asm, out(reg64) a, options(pure, nomem, nostack)) };
+                        a
+                    }),
+                    &__cg_launch_scope,
+                );
             }
         })
         .collect();
@@ -746,6 +764,7 @@ fn expand_kernel(func: ItemFn, shape: BlockShape) -> syn::Result<proc_macro2::To
             #dim_asm
             #regs_asm
             #dim_assume
+            #scope
             #(#prologue)*
             #body
         }
@@ -763,9 +782,14 @@ fn expand_kernel(func: ItemFn, shape: BlockShape) -> syn::Result<proc_macro2::To
         #[cfg(not(target_arch = "nvptx64"))]
         #[doc = #doc]
         #vis const #desc: ::cooperative_groups::Kernel<(#(#types,)*)> =
-            ::cooperative_groups::Kernel::new(::core::env!("CARGO_CRATE_NAME"), #name_lit, |(#(#names,)*)| {
-                #call
-            })
+            // SAFETY: `#name_lit` is this crate's PTX entry of this very function
+            // (above), whose parameters are the tuple's types, and the host body
+            // calls it.
+            unsafe {
+                ::cooperative_groups::Kernel::new(::core::env!("CARGO_CRATE_NAME"), #name_lit, |(#(#names,)*)| {
+                    #call
+                })
+            }
             .with_params(&[#(#name_lits),*])
             #bounds_desc
             #dim_desc;

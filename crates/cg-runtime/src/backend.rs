@@ -349,12 +349,12 @@ pub struct BufferCastMut<'b, T, U> {
     _u: std::marker::PhantomData<U>,
 }
 
-impl<T: Pod, U: Pod, P: Partition> HostArg<OwnedSlice<U, P>> for BufferCastMut<'_, T, U> {
+impl<'p, T: Pod, U: Pod, P: Partition> HostArg<OwnedSlice<'p, U, P>> for BufferCastMut<'_, T, U> {
     fn into_param(
         self,
         name: &'static str,
         to: &mut Target,
-    ) -> std::result::Result<OwnedSlice<U, P>, String> {
+    ) -> std::result::Result<OwnedSlice<'p, U, P>, String> {
         let total = self.buf.len();
         let p = self.buf.memory(name, to, total, true)?.cast::<U>();
         if to.sim {
@@ -368,12 +368,12 @@ impl<T: Pod, U: Pod, P: Partition> HostArg<OwnedSlice<U, P>> for BufferCastMut<'
     }
 }
 
-impl<T: Pod, P: Partition> HostArg<OwnedSlice<T, P>> for BufferSliceMut<'_, T> {
+impl<'p, T: Pod, P: Partition> HostArg<OwnedSlice<'p, T, P>> for BufferSliceMut<'_, T> {
     fn into_param(
         self,
         name: &'static str,
         to: &mut Target,
-    ) -> std::result::Result<OwnedSlice<T, P>, String> {
+    ) -> std::result::Result<OwnedSlice<'p, T, P>, String> {
         let total = self.buf.len();
         let p = self
             .buf
@@ -453,12 +453,12 @@ impl<T: Pod> Buffer<T> {
     }
 }
 
-impl<T: Pod> HostArg<GlobalSlice<T>> for &Buffer<T> {
+impl<'p, T: Pod> HostArg<GlobalSlice<'p, T>> for &Buffer<T> {
     fn into_param(
         self,
         name: &'static str,
         to: &mut Target,
-    ) -> std::result::Result<GlobalSlice<T>, String> {
+    ) -> std::result::Result<GlobalSlice<'p, T>, String> {
         let p = self.memory(name, to, self.len(), false)?;
         // SAFETY: `len` elements of this backend's memory, borrowed shared
         // for the launch (the caller holds the borrow across it).
@@ -466,12 +466,12 @@ impl<T: Pod> HostArg<GlobalSlice<T>> for &Buffer<T> {
     }
 }
 
-impl<T: Pod, P: Partition> HostArg<OwnedSlice<T, P>> for &mut Buffer<T> {
+impl<'p, T: Pod, P: Partition> HostArg<OwnedSlice<'p, T, P>> for &mut Buffer<T> {
     fn into_param(
         self,
         name: &'static str,
         to: &mut Target,
-    ) -> std::result::Result<OwnedSlice<T, P>, String> {
+    ) -> std::result::Result<OwnedSlice<'p, T, P>, String> {
         let p = self.memory(name, to, self.len(), true)?;
         // SAFETY: borrowed exclusively for the launch: no other parameter
         // reaches it.
@@ -479,12 +479,14 @@ impl<T: Pod, P: Partition> HostArg<OwnedSlice<T, P>> for &mut Buffer<T> {
     }
 }
 
-impl<T: Pod + AtomicValue, S: Scope + 'static> HostArg<AtomicSlice<T, S>> for &mut Buffer<T> {
+impl<'p, T: Pod + AtomicValue, S: Scope + 'static> HostArg<AtomicSlice<'p, T, S>>
+    for &mut Buffer<T>
+{
     fn into_param(
         self,
         name: &'static str,
         to: &mut Target,
-    ) -> std::result::Result<AtomicSlice<T, S>, String> {
+    ) -> std::result::Result<AtomicSlice<'p, T, S>, String> {
         let p = self.memory(name, to, self.len(), true)?;
         // SAFETY: borrowed exclusively for the launch; the kernel reaches it
         // only atomically.
@@ -492,12 +494,12 @@ impl<T: Pod + AtomicValue, S: Scope + 'static> HostArg<AtomicSlice<T, S>> for &m
     }
 }
 
-impl<T: Pod> HostArg<Pitched<T>> for Image<&Buffer<T>> {
+impl<'p, T: Pod> HostArg<Pitched<'p, T>> for Image<&Buffer<T>> {
     fn into_param(
         self,
         name: &'static str,
         to: &mut Target,
-    ) -> std::result::Result<Pitched<T>, String> {
+    ) -> std::result::Result<Pitched<'p, T>, String> {
         let span = image_span(self.width, self.height, self.pitch, self.buf.len())
             .map_err(|e| format!("`{name}`: {e}"))?;
         let p = self.buf.memory(name, to, span, false)?;
@@ -506,12 +508,12 @@ impl<T: Pod> HostArg<Pitched<T>> for Image<&Buffer<T>> {
     }
 }
 
-impl<T: Pod> HostArg<OwnedPitched<T>> for Image<&mut Buffer<T>> {
+impl<'p, T: Pod> HostArg<OwnedPitched<'p, T>> for Image<&mut Buffer<T>> {
     fn into_param(
         self,
         name: &'static str,
         to: &mut Target,
-    ) -> std::result::Result<OwnedPitched<T>, String> {
+    ) -> std::result::Result<OwnedPitched<'p, T>, String> {
         let span = image_span(self.width, self.height, self.pitch, self.buf.len())
             .map_err(|e| format!("`{name}`: {e}"))?;
         let p = self.buf.memory(name, to, span, true)?;

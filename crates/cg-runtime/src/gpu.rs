@@ -888,26 +888,26 @@ pub struct DeviceBuffer<T> {
     _t: PhantomData<T>,
 }
 
-impl<T: Pod> HostArg<cooperative_groups::GlobalSlice<T>> for &DeviceBuffer<T> {
+impl<'p, T: Pod> HostArg<cooperative_groups::GlobalSlice<'p, T>> for &DeviceBuffer<T> {
     fn into_param(
         self,
         name: &'static str,
         to: &mut Target,
-    ) -> std::result::Result<cooperative_groups::GlobalSlice<T>, String> {
+    ) -> std::result::Result<cooperative_groups::GlobalSlice<'p, T>, String> {
         device_only(name, to)?;
         // SAFETY: device memory of `len` elements, borrowed shared for the launch.
         Ok(unsafe { cooperative_groups::GlobalSlice::from_raw_parts(self.as_ptr(), self.len) })
     }
 }
 
-impl<T: Pod, P: cooperative_groups::global::Partition> HostArg<cooperative_groups::OwnedSlice<T, P>>
-    for &mut DeviceBuffer<T>
+impl<'p, T: Pod, P: cooperative_groups::global::Partition>
+    HostArg<cooperative_groups::OwnedSlice<'p, T, P>> for &mut DeviceBuffer<T>
 {
     fn into_param(
         self,
         name: &'static str,
         to: &mut Target,
-    ) -> std::result::Result<cooperative_groups::OwnedSlice<T, P>, String> {
+    ) -> std::result::Result<cooperative_groups::OwnedSlice<'p, T, P>, String> {
         device_only(name, to)?;
         // SAFETY: device memory of `len` elements, borrowed exclusively for the launch.
         Ok(unsafe { cooperative_groups::OwnedSlice::from_raw_parts(self.as_ptr(), self.len) })
@@ -915,15 +915,16 @@ impl<T: Pod, P: cooperative_groups::global::Partition> HostArg<cooperative_group
 }
 
 impl<
+    'p,
     T: Pod + cooperative_groups::atomic::AtomicValue,
     S: cooperative_groups::atomic::Scope + 'static,
-> HostArg<cooperative_groups::AtomicSlice<T, S>> for &mut DeviceBuffer<T>
+> HostArg<cooperative_groups::AtomicSlice<'p, T, S>> for &mut DeviceBuffer<T>
 {
     fn into_param(
         self,
         name: &'static str,
         to: &mut Target,
-    ) -> std::result::Result<cooperative_groups::AtomicSlice<T, S>, String> {
+    ) -> std::result::Result<cooperative_groups::AtomicSlice<'p, T, S>, String> {
         device_only(name, to)?;
         // SAFETY: device memory, borrowed exclusively; reached only atomically.
         Ok(unsafe { cooperative_groups::AtomicSlice::from_raw_parts(self.as_ptr(), self.len) })

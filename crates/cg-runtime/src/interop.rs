@@ -300,7 +300,7 @@ impl<'s, T: SafeParam + Pod> StreamArg<'s, T> for T {
 /// # Safety
 /// `ptr` must address `len` elements of `T` of device memory that nothing
 /// writes while the kernel runs (ordered on the launch's stream).
-unsafe fn global<T: Pod>(ptr: u64, len: usize) -> GlobalSlice<T> {
+unsafe fn global<'p, T: Pod>(ptr: u64, len: usize) -> GlobalSlice<'p, T> {
     // SAFETY: forwarded contract.
     unsafe { GlobalSlice::from_raw_parts(ptr as *const T, len) }
 }
@@ -310,7 +310,7 @@ unsafe fn global<T: Pod>(ptr: u64, len: usize) -> GlobalSlice<T> {
 /// # Safety
 /// `ptr` must address `len` elements of `T` of device memory that nothing
 /// else reaches while the kernel runs (ordered on the launch's stream).
-unsafe fn owned<T: Pod, P: Partition>(ptr: u64, len: usize) -> OwnedSlice<T, P> {
+unsafe fn owned<'p, T: Pod, P: Partition>(ptr: u64, len: usize) -> OwnedSlice<'p, T, P> {
     // SAFETY: forwarded contract.
     unsafe { OwnedSlice::from_raw_parts(ptr as *mut T, len) }
 }
@@ -319,20 +319,20 @@ unsafe fn owned<T: Pod, P: Partition>(ptr: u64, len: usize) -> OwnedSlice<T, P> 
 ///
 /// # Safety
 /// As [`owned`]; the kernel reaches the elements only atomically.
-unsafe fn atomic<T: Pod + AtomicValue, S: Scope + 'static>(
+unsafe fn atomic<'p, T: Pod + AtomicValue, S: Scope + 'static>(
     ptr: u64,
     len: usize,
-) -> AtomicSlice<T, S> {
+) -> AtomicSlice<'p, T, S> {
     // SAFETY: forwarded contract.
     unsafe { AtomicSlice::from_raw_parts(ptr as *mut T, len) }
 }
 
-impl<'s, 'b: 's, T: Pod> StreamArg<'s, GlobalSlice<T>> for &'b CudaSlice<T> {
+impl<'p, 's, 'b: 's, T: Pod> StreamArg<'s, GlobalSlice<'p, T>> for &'b CudaSlice<T> {
     fn into_stream_param(
         self,
         name: &'static str,
         launch: &mut StreamLaunch<'s>,
-    ) -> Result<GlobalSlice<T>, String> {
+    ) -> Result<GlobalSlice<'p, T>, String> {
         launch.same_context(name, self.context())?;
         let len = self.len();
         // cudarc's read: the stream waits for the slice's last write; the
@@ -346,12 +346,12 @@ impl<'s, 'b: 's, T: Pod> StreamArg<'s, GlobalSlice<T>> for &'b CudaSlice<T> {
     }
 }
 
-impl<'s, 'b: 's, 'c: 'b, T: Pod> StreamArg<'s, GlobalSlice<T>> for &'b CudaView<'c, T> {
+impl<'p, 's, 'b: 's, 'c: 'b, T: Pod> StreamArg<'s, GlobalSlice<'p, T>> for &'b CudaView<'c, T> {
     fn into_stream_param(
         self,
         name: &'static str,
         launch: &mut StreamLaunch<'s>,
-    ) -> Result<GlobalSlice<T>, String> {
+    ) -> Result<GlobalSlice<'p, T>, String> {
         launch.same_context(name, DeviceSlice::stream(self).context())?;
         let len = self.len();
         let (ptr, guard) = self.device_ptr(launch.stream);
@@ -361,12 +361,12 @@ impl<'s, 'b: 's, 'c: 'b, T: Pod> StreamArg<'s, GlobalSlice<T>> for &'b CudaView<
     }
 }
 
-impl<'s, 'c: 's, T: Pod> StreamArg<'s, GlobalSlice<T>> for CudaView<'c, T> {
+impl<'p, 's, 'c: 's, T: Pod> StreamArg<'s, GlobalSlice<'p, T>> for CudaView<'c, T> {
     fn into_stream_param(
         self,
         name: &'static str,
         launch: &mut StreamLaunch<'s>,
-    ) -> Result<GlobalSlice<T>, String> {
+    ) -> Result<GlobalSlice<'p, T>, String> {
         launch.same_context(name, DeviceSlice::stream(&self).context())?;
         let len = self.len();
         // The view borrows its slice for 'c, which outlives the launch.
@@ -378,12 +378,14 @@ impl<'s, 'c: 's, T: Pod> StreamArg<'s, GlobalSlice<T>> for CudaView<'c, T> {
     }
 }
 
-impl<'s, 'b: 's, T: Pod, P: Partition> StreamArg<'s, OwnedSlice<T, P>> for &'b mut CudaSlice<T> {
+impl<'p, 's, 'b: 's, T: Pod, P: Partition> StreamArg<'s, OwnedSlice<'p, T, P>>
+    for &'b mut CudaSlice<T>
+{
     fn into_stream_param(
         self,
         name: &'static str,
         launch: &mut StreamLaunch<'s>,
-    ) -> Result<OwnedSlice<T, P>, String> {
+    ) -> Result<OwnedSlice<'p, T, P>, String> {
         launch.same_context(name, self.context())?;
         let len = self.len();
         // cudarc's write: the stream waits for the slice's last read and
@@ -397,14 +399,14 @@ impl<'s, 'b: 's, T: Pod, P: Partition> StreamArg<'s, OwnedSlice<T, P>> for &'b m
     }
 }
 
-impl<'s, 'b: 's, 'c: 'b, T: Pod, P: Partition> StreamArg<'s, OwnedSlice<T, P>>
+impl<'p, 's, 'b: 's, 'c: 'b, T: Pod, P: Partition> StreamArg<'s, OwnedSlice<'p, T, P>>
     for &'b mut CudaViewMut<'c, T>
 {
     fn into_stream_param(
         self,
         name: &'static str,
         launch: &mut StreamLaunch<'s>,
-    ) -> Result<OwnedSlice<T, P>, String> {
+    ) -> Result<OwnedSlice<'p, T, P>, String> {
         launch.same_context(name, DeviceSlice::stream(self).context())?;
         let len = self.len();
         let (ptr, guard) = self.device_ptr_mut(launch.stream);
@@ -415,12 +417,14 @@ impl<'s, 'b: 's, 'c: 'b, T: Pod, P: Partition> StreamArg<'s, OwnedSlice<T, P>>
     }
 }
 
-impl<'s, 'c: 's, T: Pod, P: Partition> StreamArg<'s, OwnedSlice<T, P>> for CudaViewMut<'c, T> {
+impl<'p, 's, 'c: 's, T: Pod, P: Partition> StreamArg<'s, OwnedSlice<'p, T, P>>
+    for CudaViewMut<'c, T>
+{
     fn into_stream_param(
         self,
         name: &'static str,
         launch: &mut StreamLaunch<'s>,
-    ) -> Result<OwnedSlice<T, P>, String> {
+    ) -> Result<OwnedSlice<'p, T, P>, String> {
         launch.same_context(name, DeviceSlice::stream(&self).context())?;
         let len = self.len();
         let view: CudaViewMut<'s, T> = self;
@@ -432,14 +436,14 @@ impl<'s, 'c: 's, T: Pod, P: Partition> StreamArg<'s, OwnedSlice<T, P>> for CudaV
     }
 }
 
-impl<'s, 'b: 's, T: Pod + AtomicValue, S: Scope + 'static> StreamArg<'s, AtomicSlice<T, S>>
+impl<'p, 's, 'b: 's, T: Pod + AtomicValue, S: Scope + 'static> StreamArg<'s, AtomicSlice<'p, T, S>>
     for &'b mut CudaSlice<T>
 {
     fn into_stream_param(
         self,
         name: &'static str,
         launch: &mut StreamLaunch<'s>,
-    ) -> Result<AtomicSlice<T, S>, String> {
+    ) -> Result<AtomicSlice<'p, T, S>, String> {
         launch.same_context(name, self.context())?;
         let len = self.len();
         let (ptr, guard) = self.device_ptr_mut(launch.stream);
@@ -449,14 +453,14 @@ impl<'s, 'b: 's, T: Pod + AtomicValue, S: Scope + 'static> StreamArg<'s, AtomicS
     }
 }
 
-impl<'s, 'b: 's, 'c: 'b, T: Pod + AtomicValue, S: Scope + 'static> StreamArg<'s, AtomicSlice<T, S>>
-    for &'b mut CudaViewMut<'c, T>
+impl<'p, 's, 'b: 's, 'c: 'b, T: Pod + AtomicValue, S: Scope + 'static>
+    StreamArg<'s, AtomicSlice<'p, T, S>> for &'b mut CudaViewMut<'c, T>
 {
     fn into_stream_param(
         self,
         name: &'static str,
         launch: &mut StreamLaunch<'s>,
-    ) -> Result<AtomicSlice<T, S>, String> {
+    ) -> Result<AtomicSlice<'p, T, S>, String> {
         launch.same_context(name, DeviceSlice::stream(self).context())?;
         let len = self.len();
         let (ptr, guard) = self.device_ptr_mut(launch.stream);
@@ -466,14 +470,14 @@ impl<'s, 'b: 's, 'c: 'b, T: Pod + AtomicValue, S: Scope + 'static> StreamArg<'s,
     }
 }
 
-impl<'s, 'c: 's, T: Pod + AtomicValue, S: Scope + 'static> StreamArg<'s, AtomicSlice<T, S>>
+impl<'p, 's, 'c: 's, T: Pod + AtomicValue, S: Scope + 'static> StreamArg<'s, AtomicSlice<'p, T, S>>
     for CudaViewMut<'c, T>
 {
     fn into_stream_param(
         self,
         name: &'static str,
         launch: &mut StreamLaunch<'s>,
-    ) -> Result<AtomicSlice<T, S>, String> {
+    ) -> Result<AtomicSlice<'p, T, S>, String> {
         launch.same_context(name, DeviceSlice::stream(&self).context())?;
         let len = self.len();
         let view: CudaViewMut<'s, T> = self;
@@ -487,38 +491,40 @@ impl<'s, 'c: 's, T: Pod + AtomicValue, S: Scope + 'static> StreamArg<'s, AtomicS
 // This crate's device buffers: the `HostArg` conversion of a GPU launch,
 // ordered with the default stream that their copies use.
 
-impl<'s, 'b: 's, T: Pod> StreamArg<'s, GlobalSlice<T>> for &'b DeviceBuffer<T> {
+impl<'p, 's, 'b: 's, T: Pod> StreamArg<'s, GlobalSlice<'p, T>> for &'b DeviceBuffer<T> {
     fn into_stream_param(
         self,
         name: &'static str,
         launch: &mut StreamLaunch<'s>,
-    ) -> Result<GlobalSlice<T>, String> {
+    ) -> Result<GlobalSlice<'p, T>, String> {
         launch.same_context(name, self.context())?;
         launch.order_with_default_stream();
         HostArg::into_param(self, name, &mut Target::gpu())
     }
 }
 
-impl<'s, 'b: 's, T: Pod, P: Partition> StreamArg<'s, OwnedSlice<T, P>> for &'b mut DeviceBuffer<T> {
-    fn into_stream_param(
-        self,
-        name: &'static str,
-        launch: &mut StreamLaunch<'s>,
-    ) -> Result<OwnedSlice<T, P>, String> {
-        launch.same_context(name, self.context())?;
-        launch.order_with_default_stream();
-        HostArg::into_param(self, name, &mut Target::gpu())
-    }
-}
-
-impl<'s, 'b: 's, T: Pod + AtomicValue, S: Scope + 'static> StreamArg<'s, AtomicSlice<T, S>>
+impl<'p, 's, 'b: 's, T: Pod, P: Partition> StreamArg<'s, OwnedSlice<'p, T, P>>
     for &'b mut DeviceBuffer<T>
 {
     fn into_stream_param(
         self,
         name: &'static str,
         launch: &mut StreamLaunch<'s>,
-    ) -> Result<AtomicSlice<T, S>, String> {
+    ) -> Result<OwnedSlice<'p, T, P>, String> {
+        launch.same_context(name, self.context())?;
+        launch.order_with_default_stream();
+        HostArg::into_param(self, name, &mut Target::gpu())
+    }
+}
+
+impl<'p, 's, 'b: 's, T: Pod + AtomicValue, S: Scope + 'static> StreamArg<'s, AtomicSlice<'p, T, S>>
+    for &'b mut DeviceBuffer<T>
+{
+    fn into_stream_param(
+        self,
+        name: &'static str,
+        launch: &mut StreamLaunch<'s>,
+    ) -> Result<AtomicSlice<'p, T, S>, String> {
         launch.same_context(name, self.context())?;
         launch.order_with_default_stream();
         HostArg::into_param(self, name, &mut Target::gpu())
@@ -530,12 +536,12 @@ fn host_buffer(name: &'static str) -> String {
     format!("`{name}`: a simulator buffer passed to a launch on a cudarc stream")
 }
 
-impl<'s, 'b: 's, T: Pod> StreamArg<'s, GlobalSlice<T>> for &'b Buffer<T> {
+impl<'p, 's, 'b: 's, T: Pod> StreamArg<'s, GlobalSlice<'p, T>> for &'b Buffer<T> {
     fn into_stream_param(
         self,
         name: &'static str,
         launch: &mut StreamLaunch<'s>,
-    ) -> Result<GlobalSlice<T>, String> {
+    ) -> Result<GlobalSlice<'p, T>, String> {
         match self {
             Buffer::Device(d) => d.into_stream_param(name, launch),
             Buffer::Host(_) => Err(host_buffer(name)),
@@ -543,27 +549,29 @@ impl<'s, 'b: 's, T: Pod> StreamArg<'s, GlobalSlice<T>> for &'b Buffer<T> {
     }
 }
 
-impl<'s, 'b: 's, T: Pod, P: Partition> StreamArg<'s, OwnedSlice<T, P>> for &'b mut Buffer<T> {
-    fn into_stream_param(
-        self,
-        name: &'static str,
-        launch: &mut StreamLaunch<'s>,
-    ) -> Result<OwnedSlice<T, P>, String> {
-        match self {
-            Buffer::Device(d) => d.into_stream_param(name, launch),
-            Buffer::Host(_) => Err(host_buffer(name)),
-        }
-    }
-}
-
-impl<'s, 'b: 's, T: Pod + AtomicValue, S: Scope + 'static> StreamArg<'s, AtomicSlice<T, S>>
+impl<'p, 's, 'b: 's, T: Pod, P: Partition> StreamArg<'s, OwnedSlice<'p, T, P>>
     for &'b mut Buffer<T>
 {
     fn into_stream_param(
         self,
         name: &'static str,
         launch: &mut StreamLaunch<'s>,
-    ) -> Result<AtomicSlice<T, S>, String> {
+    ) -> Result<OwnedSlice<'p, T, P>, String> {
+        match self {
+            Buffer::Device(d) => d.into_stream_param(name, launch),
+            Buffer::Host(_) => Err(host_buffer(name)),
+        }
+    }
+}
+
+impl<'p, 's, 'b: 's, T: Pod + AtomicValue, S: Scope + 'static> StreamArg<'s, AtomicSlice<'p, T, S>>
+    for &'b mut Buffer<T>
+{
+    fn into_stream_param(
+        self,
+        name: &'static str,
+        launch: &mut StreamLaunch<'s>,
+    ) -> Result<AtomicSlice<'p, T, S>, String> {
         match self {
             Buffer::Device(d) => d.into_stream_param(name, launch),
             Buffer::Host(_) => Err(host_buffer(name)),

@@ -16,7 +16,7 @@ pub trait KernelArgs: Copy + 'static {
 
 macro_rules! args {
     ($($n:tt $t:ident),*) => {
-        impl<$($t: KernelParam),*> KernelArgs for ($($t,)*) {
+        impl<$($t: KernelParam + 'static),*> KernelArgs for ($($t,)*) {
             #[allow(unused_mut)]
             fn with_params<R>(&self, f: impl FnOnce(&mut [*mut c_void]) -> R) -> R {
                 let mut p = [$(&self.$n as *const $t as *mut c_void),*];

@@ -355,27 +355,27 @@ fn span_2d<T: Pod, const BW: u32, const BH: u32, L: TileLayout>(
     move |base, len| tensor_map_span::<T, BW, BH, L>(base, e.dim(0), e.dim(1), e.strides[0], len)
 }
 
-impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> HostArg<TensorMap2d<T, BW, BH, L>>
+impl<'p, T: Pod, const BW: u32, const BH: u32, L: TileLayout> HostArg<TensorMap2d<'p, T, BW, BH, L>>
     for &TensorMap<'_, T, BW, BH, L>
 {
     fn into_param(
         self,
         name: &'static str,
         to: &mut Target,
-    ) -> std::result::Result<TensorMap2d<T, BW, BH, L>, String> {
+    ) -> std::result::Result<TensorMap2d<'p, T, BW, BH, L>, String> {
         self.enc
             .param(self.buf, name, to, &span_2d::<T, BW, BH, L>(&self.enc))
     }
 }
 
-impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> HostArg<TensorMap2dMut<T, BW, BH, L>>
-    for &mut TensorMapMut<'_, T, BW, BH, L>
+impl<'p, T: Pod, const BW: u32, const BH: u32, L: TileLayout>
+    HostArg<TensorMap2dMut<'p, T, BW, BH, L>> for &mut TensorMapMut<'_, T, BW, BH, L>
 {
     fn into_param(
         self,
         name: &'static str,
         to: &mut Target,
-    ) -> std::result::Result<TensorMap2dMut<T, BW, BH, L>, String> {
+    ) -> std::result::Result<TensorMap2dMut<'p, T, BW, BH, L>, String> {
         self.enc
             .param(self.buf, name, to, &span_2d::<T, BW, BH, L>(&self.enc))
     }

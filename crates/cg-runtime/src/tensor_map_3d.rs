@@ -156,27 +156,27 @@ impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>
     }
 }
 
-impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>
-    HostArg<TensorMap3d<T, BW, BH, BD, L>> for &TensorMap3<'_, T, BW, BH, BD, L>
+impl<'p, T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>
+    HostArg<TensorMap3d<'p, T, BW, BH, BD, L>> for &TensorMap3<'_, T, BW, BH, BD, L>
 {
     fn into_param(
         self,
         name: &'static str,
         to: &mut Target,
-    ) -> std::result::Result<TensorMap3d<T, BW, BH, BD, L>, String> {
+    ) -> std::result::Result<TensorMap3d<'p, T, BW, BH, BD, L>, String> {
         self.enc
             .param(self.buf, name, to, &span_3d::<T, BW, BH, BD, L>(&self.enc))
     }
 }
 
-impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>
-    HostArg<TensorMap3dMut<T, BW, BH, BD, L>> for &mut TensorMap3Mut<'_, T, BW, BH, BD, L>
+impl<'p, T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>
+    HostArg<TensorMap3dMut<'p, T, BW, BH, BD, L>> for &mut TensorMap3Mut<'_, T, BW, BH, BD, L>
 {
     fn into_param(
         self,
         name: &'static str,
         to: &mut Target,
-    ) -> std::result::Result<TensorMap3dMut<T, BW, BH, BD, L>, String> {
+    ) -> std::result::Result<TensorMap3dMut<'p, T, BW, BH, BD, L>, String> {
         self.enc
             .param(self.buf, name, to, &span_3d::<T, BW, BH, BD, L>(&self.enc))
     }

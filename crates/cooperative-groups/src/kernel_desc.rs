@@ -26,8 +26,16 @@ pub struct Kernel<A> {
 impl<A> Kernel<A> {
     /// A descriptor for the PTX entry `name` of the crate `krate` (its
     /// library name, as `CARGO_CRATE_NAME` spells it) whose host body is
-    /// `host`.
-    pub const fn new(krate: &'static str, name: &'static str, host: fn(A)) -> Self {
+    /// `host`. `#[kernel]` makes every descriptor; a launch trusts it to
+    /// name the entry its arguments fit.
+    ///
+    /// # Safety
+    /// `name` must be a PTX entry of the crate `krate` whose parameters are
+    /// exactly `A`, in order, and `host` must run that entry's body. A
+    /// descriptor that names another entry, or types a raw-pointer kernel's
+    /// parameters as safe ones, would let a safe launch hand a GPU kernel
+    /// arguments it reads as something else.
+    pub const unsafe fn new(krate: &'static str, name: &'static str, host: fn(A)) -> Self {
         Kernel {
             krate,
             name,

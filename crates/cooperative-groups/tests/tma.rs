@@ -39,7 +39,7 @@ fn tensor() -> Vec<u32> {
         .collect()
 }
 
-fn map(data: &[u32]) -> TensorMap2d<u32, 8, 4> {
+fn map(data: &[u32]) -> TensorMap2d<'_, u32, 8, 4> {
     tensor_map(Image::new(data, 20, 12, 24)).unwrap()
 }
 
@@ -348,7 +348,7 @@ fn launch_clusters(
 fn a_multicast_tile_reaches_every_block_of_the_mask() {
     use cooperative_groups::this_cluster;
     use cooperative_groups::tma::Swizzle128B;
-    type Tiles = TensorMap2d<u32, 32, 4, Swizzle128B>;
+    type Tiles<'a> = TensorMap2d<'a, u32, 32, 4, Swizzle128B>;
     let data: Vec<u32> = (0..40 * 24).map(|i| i as u32 * 7 + 1).collect();
     let m: Tiles = tensor_map(Image::new(&data[..], 40, 24, 40)).unwrap();
     let got: Vec<AtomicU32> = (0..8 * 128).map(|_| AtomicU32::new(0)).collect();
@@ -433,7 +433,7 @@ fn multicast_misuse_is_reported() {
     use cooperative_groups::this_cluster;
     let data = tensor();
     let m = map(&data);
-    type Tiles = TensorMap2d<u32, 8, 4>;
+    type Tiles<'a> = TensorMap2d<'a, u32, 8, 4>;
     let bytes = Tiles::BOX_BYTES;
     let run = |init: bool, expect: bool, wait: bool, mask: u16| {
         launch_clusters(2, 2, 32, &|| {
@@ -488,7 +488,7 @@ fn multicast_misuse_is_reported() {
 fn a_3d_box_round_trips_through_shared_memory() {
     use cooperative_groups::host::{Volume, tensor_map_3d, tensor_map_3d_mut};
     use cooperative_groups::tma::{TensorMap3d, TensorMap3dMut};
-    type Boxes = TensorMap3d<u32, 8, 2, 2>;
+    type Boxes<'a> = TensorMap3d<'a, u32, 8, 2, 2>;
     let data: Vec<u32> = (0..16 * 4 * 3).map(|i| i as u32 + 1).collect();
     let m: Boxes = tensor_map_3d(Volume::new(&data[..], (16, 4, 3), 16, 64)).unwrap();
     let mut out = vec![0u32; 12 * 4 * 3];
@@ -538,8 +538,8 @@ fn a_3d_box_round_trips_through_shared_memory() {
 fn a_5d_box_round_trips_through_shared_memory() {
     use cooperative_groups::host::{TensorNd, tensor_map_nd};
     use cooperative_groups::tma::{Swizzle64B, TensorMap5d, TensorMap5dMut};
-    type Src = TensorMap5d<u32, 16, 2, 2, 2, 2, Swizzle64B>;
-    type Dst = TensorMap5dMut<u32, 16, 2, 2, 2, 2>;
+    type Src<'a> = TensorMap5d<'a, u32, 16, 2, 2, 2, 2, Swizzle64B>;
+    type Dst<'a> = TensorMap5dMut<'a, u32, 16, 2, 2, 2, 2>;
     // 32 × 3 × 2 × 3 × 2 words, dense.
     let dims = [32, 3, 2, 3, 2];
     let strides = [32, 96, 192, 576];

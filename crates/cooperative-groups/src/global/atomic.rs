@@ -34,20 +34,22 @@ use crate::atomic::{AtomicRef, AtomicValue, Device, Scope};
 /// # assert_eq!(bins.iter().sum::<u32>(), 200);
 /// ```
 #[repr(C)]
-pub struct AtomicSlice<T, S: Scope = Device> {
+pub struct AtomicSlice<'a, T, S: Scope = Device> {
     ptr: *mut T,
     len: usize,
-    _t: PhantomData<(T, S)>,
+    /// The launch (or the borrow of the buffer) the view lives in: a view
+    /// cannot be kept past it.
+    _t: PhantomData<(&'a (), T, S)>,
 }
 
-impl<T, S: Scope> Clone for AtomicSlice<T, S> {
+impl<T, S: Scope> Clone for AtomicSlice<'_, T, S> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<T, S: Scope> Copy for AtomicSlice<T, S> {}
+impl<T, S: Scope> Copy for AtomicSlice<'_, T, S> {}
 
-impl<T, S: Scope> core::fmt::Debug for AtomicSlice<T, S> {
+impl<T, S: Scope> core::fmt::Debug for AtomicSlice<'_, T, S> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("AtomicSlice")
             .field("ptr", &self.ptr)
@@ -56,7 +58,7 @@ impl<T, S: Scope> core::fmt::Debug for AtomicSlice<T, S> {
     }
 }
 
-impl<T: AtomicValue + Pod, S: Scope> AtomicSlice<T, S> {
+impl<T: AtomicValue + Pod, S: Scope> AtomicSlice<'_, T, S> {
     /// A view of `len` atomic objects at `ptr`.
     ///
     /// # Safety

@@ -167,7 +167,7 @@ mod slice;
 
 pub use atomic::AtomicSlice;
 pub use owned::{Elem, OwnedSlice};
-pub use param::{KernelParam, SafeParam};
+pub use param::{KernelParam, LaunchScope, SafeParam};
 pub use partition::{
     Chunk, Chunked, GridStride, Partition, PerBlock, PerThread, PerTile, Window, WindowOwner,
 };

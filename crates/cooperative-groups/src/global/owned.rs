@@ -43,20 +43,22 @@ use super::partition::{Partition, PerThread};
 /// # assert!(y.iter().all(|&v| v == 5.0));
 /// ```
 #[repr(C)]
-pub struct OwnedSlice<T, P: Partition = PerThread> {
+pub struct OwnedSlice<'a, T, P: Partition = PerThread> {
     ptr: *mut T,
     len: usize,
-    _p: PhantomData<(T, P)>,
+    /// The launch (or the borrow of the buffer) the view lives in: a view
+    /// cannot be kept past it.
+    _p: PhantomData<(&'a (), T, P)>,
 }
 
-impl<T, P: Partition> Clone for OwnedSlice<T, P> {
+impl<T, P: Partition> Clone for OwnedSlice<'_, T, P> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<T, P: Partition> Copy for OwnedSlice<T, P> {}
+impl<T, P: Partition> Copy for OwnedSlice<'_, T, P> {}
 
-impl<T, P: Partition> core::fmt::Debug for OwnedSlice<T, P> {
+impl<T, P: Partition> core::fmt::Debug for OwnedSlice<'_, T, P> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("OwnedSlice")
             .field("ptr", &self.ptr)
@@ -65,7 +67,7 @@ impl<T, P: Partition> core::fmt::Debug for OwnedSlice<T, P> {
     }
 }
 
-impl<T: Pod, P: Partition> OwnedSlice<T, P> {
+impl<'a, T: Pod, P: Partition> OwnedSlice<'a, T, P> {
     /// A view of `len` elements at `ptr`.
     ///
     /// # Safety
@@ -105,7 +107,7 @@ impl<T: Pod, P: Partition> OwnedSlice<T, P> {
     /// `x.grid_stride(&grid)`.
     #[inline(always)]
     #[track_caller]
-    pub fn prefix(&self, len: usize) -> OwnedSlice<T, P> {
+    pub fn prefix(&self, len: usize) -> OwnedSlice<'a, T, P> {
         if len > self.len {
             arch::global_out_of_bounds(self.ptr.cast(), len, self.len, false)
         }

@@ -6,6 +6,23 @@ use crate::atomic::{AtomicValue, Scope};
 
 use super::{AtomicSlice, GlobalSlice, OwnedPitched, OwnedSlice, Partition, Pitched};
 
+/// The scope of one launch of a kernel's body: `#[kernel]` makes one per
+/// call of the body and lends it to [`KernelParam::scoped`], so the views
+/// a body sees live no longer than that call. It cannot be made outside
+/// this crate's macros' expansions (its field is private).
+#[doc(hidden)]
+#[derive(Debug)]
+pub struct LaunchScope(());
+
+impl LaunchScope {
+    /// A scope for one call of a kernel's body (`#[kernel]`'s expansion).
+    #[doc(hidden)]
+    #[inline(always)]
+    pub const fn new() -> LaunchScope {
+        LaunchScope(())
+    }
+}
+
 /// A value a kernel takes as a parameter: the same bytes on the host and on
 /// the device (the launcher hands the driver a pointer to it). Every [`Pod`]
 /// type (scalars, `#[repr(C)]` structs, raw pointers) and the typed views of
@@ -15,7 +32,24 @@ use super::{AtomicSlice, GlobalSlice, OwnedPitched, OwnedSlice, Partition, Pitch
 /// # Safety
 /// `Copy` plain data whose bytes the kernel reads as they are, with the same
 /// layout on the host and on `nvptx64`.
-pub unsafe trait KernelParam: Copy + 'static {
+pub unsafe trait KernelParam: Copy {
+    /// The same parameter living in the launch scope `'s` (a view's
+    /// lifetime shortened to it; a scalar itself). `#[kernel]` hands the
+    /// body its parameters through [`scoped`](Self::scoped) with `'s` a
+    /// borrow of a local of the launch, so a kernel cannot keep a view past
+    /// its launch even if its signature says `'static`.
+    #[doc(hidden)]
+    type Scoped<'s>: Copy
+    where
+        Self: 's;
+
+    /// The parameter in the launch scope `'s` (a lifetime's shortening:
+    /// the same bytes).
+    #[doc(hidden)]
+    fn scoped<'s>(self, scope: &'s LaunchScope) -> Self::Scoped<'s>
+    where
+        Self: 's;
+
     /// The parameter as the kernel's body sees it, given `param` (the
     /// generic address of its bytes in the kernel's parameter space, on the
     /// GPU): itself, for every type but the tensor maps, which keep the
@@ -30,23 +64,106 @@ pub unsafe trait KernelParam: Copy + 'static {
 }
 
 // SAFETY: `Pod` is plain data of the same layout on both targets.
-unsafe impl<T: Pod> KernelParam for T {}
+unsafe impl<T: Pod> KernelParam for T {
+    type Scoped<'s>
+        = T
+    where
+        Self: 's;
+    #[inline(always)]
+    fn scoped<'s>(self, _: &'s LaunchScope) -> Self::Scoped<'s>
+    where
+        Self: 's,
+    {
+        self
+    }
+}
 // SAFETY: the views are `#[repr(C)]` structs of a pointer and `usize`s,
 // the same layout on the host and on `nvptx64` (both 64-bit).
-unsafe impl<T: Pod> KernelParam for GlobalSlice<T> {}
+unsafe impl<T: Pod> KernelParam for GlobalSlice<'_, T> {
+    type Scoped<'s>
+        = GlobalSlice<'s, T>
+    where
+        Self: 's;
+    #[inline(always)]
+    fn scoped<'s>(self, _: &'s LaunchScope) -> Self::Scoped<'s>
+    where
+        Self: 's,
+    {
+        self
+    }
+}
 // SAFETY: as above.
-unsafe impl<T: Pod, P: Partition> KernelParam for OwnedSlice<T, P> {}
+unsafe impl<T: Pod, P: Partition> KernelParam for OwnedSlice<'_, T, P> {
+    type Scoped<'s>
+        = OwnedSlice<'s, T, P>
+    where
+        Self: 's;
+    #[inline(always)]
+    fn scoped<'s>(self, _: &'s LaunchScope) -> Self::Scoped<'s>
+    where
+        Self: 's,
+    {
+        self
+    }
+}
 // SAFETY: as above.
-unsafe impl<T: AtomicValue + Pod, S: Scope + 'static> KernelParam for AtomicSlice<T, S> {}
+unsafe impl<T: AtomicValue + Pod, S: Scope + 'static> KernelParam for AtomicSlice<'_, T, S> {
+    type Scoped<'s>
+        = AtomicSlice<'s, T, S>
+    where
+        Self: 's;
+    #[inline(always)]
+    fn scoped<'s>(self, _: &'s LaunchScope) -> Self::Scoped<'s>
+    where
+        Self: 's,
+    {
+        self
+    }
+}
 // SAFETY: as above.
-unsafe impl<T: Pod> KernelParam for Pitched<T> {}
+unsafe impl<T: Pod> KernelParam for Pitched<'_, T> {
+    type Scoped<'s>
+        = Pitched<'s, T>
+    where
+        Self: 's;
+    #[inline(always)]
+    fn scoped<'s>(self, _: &'s LaunchScope) -> Self::Scoped<'s>
+    where
+        Self: 's,
+    {
+        self
+    }
+}
 // SAFETY: as above.
-unsafe impl<T: Pod> KernelParam for OwnedPitched<T> {}
+unsafe impl<T: Pod> KernelParam for OwnedPitched<'_, T> {
+    type Scoped<'s>
+        = OwnedPitched<'s, T>
+    where
+        Self: 's;
+    #[inline(always)]
+    fn scoped<'s>(self, _: &'s LaunchScope) -> Self::Scoped<'s>
+    where
+        Self: 's,
+    {
+        self
+    }
+}
 // SAFETY: `#[repr(C)]` descriptors of `u64`s and `u32`s, the same layout
 // on both targets; read in place in parameter space (`at_entry`).
 unsafe impl<T: Pod, const BW: u32, const BH: u32, L: crate::tma::TileLayout> KernelParam
-    for crate::tma::TensorMap2d<T, BW, BH, L>
+    for crate::tma::TensorMap2d<'_, T, BW, BH, L>
 {
+    type Scoped<'s>
+        = crate::tma::TensorMap2d<'s, T, BW, BH, L>
+    where
+        Self: 's;
+    #[inline(always)]
+    fn scoped<'s>(self, _: &'s LaunchScope) -> Self::Scoped<'s>
+    where
+        Self: 's,
+    {
+        self
+    }
     #[inline(always)]
     fn at_entry(self, param: impl FnOnce() -> u64) -> Self {
         self.in_place(param)
@@ -54,8 +171,19 @@ unsafe impl<T: Pod, const BW: u32, const BH: u32, L: crate::tma::TileLayout> Ker
 }
 // SAFETY: as above.
 unsafe impl<T: Pod, const BW: u32, const BH: u32, L: crate::tma::TileLayout> KernelParam
-    for crate::tma::TensorMap2dMut<T, BW, BH, L>
+    for crate::tma::TensorMap2dMut<'_, T, BW, BH, L>
 {
+    type Scoped<'s>
+        = crate::tma::TensorMap2dMut<'s, T, BW, BH, L>
+    where
+        Self: 's;
+    #[inline(always)]
+    fn scoped<'s>(self, _: &'s LaunchScope) -> Self::Scoped<'s>
+    where
+        Self: 's,
+    {
+        self
+    }
     #[inline(always)]
     fn at_entry(self, param: impl FnOnce() -> u64) -> Self {
         self.in_place(param)
@@ -64,8 +192,19 @@ unsafe impl<T: Pod, const BW: u32, const BH: u32, L: crate::tma::TileLayout> Ker
 
 // SAFETY: as the 2-D maps.
 unsafe impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: crate::tma::TileLayout>
-    KernelParam for crate::tma::TensorMap3d<T, BW, BH, BD, L>
+    KernelParam for crate::tma::TensorMap3d<'_, T, BW, BH, BD, L>
 {
+    type Scoped<'s>
+        = crate::tma::TensorMap3d<'s, T, BW, BH, BD, L>
+    where
+        Self: 's;
+    #[inline(always)]
+    fn scoped<'s>(self, _: &'s LaunchScope) -> Self::Scoped<'s>
+    where
+        Self: 's,
+    {
+        self
+    }
     #[inline(always)]
     fn at_entry(self, param: impl FnOnce() -> u64) -> Self {
         self.in_place(param)
@@ -73,8 +212,19 @@ unsafe impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: crate::tma::
 }
 // SAFETY: as above.
 unsafe impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: crate::tma::TileLayout>
-    KernelParam for crate::tma::TensorMap3dMut<T, BW, BH, BD, L>
+    KernelParam for crate::tma::TensorMap3dMut<'_, T, BW, BH, BD, L>
 {
+    type Scoped<'s>
+        = crate::tma::TensorMap3dMut<'s, T, BW, BH, BD, L>
+    where
+        Self: 's;
+    #[inline(always)]
+    fn scoped<'s>(self, _: &'s LaunchScope) -> Self::Scoped<'s>
+    where
+        Self: 's,
+    {
+        self
+    }
     #[inline(always)]
     fn at_entry(self, param: impl FnOnce() -> u64) -> Self {
         self.in_place(param)
@@ -130,49 +280,49 @@ unsafe impl<T: SafeParam + Pod, const N: usize> SafeParam for [T; N] {
     const SERIAL: bool = T::SERIAL;
 }
 // SAFETY: every access is bounds-checked (or `unsafe`); nothing writes it.
-unsafe impl<T: Pod> SafeParam for GlobalSlice<T> {
+unsafe impl<T: Pod> SafeParam for GlobalSlice<'_, T> {
     const SERIAL: bool = !T::PADDING_FREE;
 }
 // SAFETY: bounds-checked, and every safe write goes through a witness of
 // the element's owner.
-unsafe impl<T: Pod, P: Partition> SafeParam for OwnedSlice<T, P> {
+unsafe impl<T: Pod, P: Partition> SafeParam for OwnedSlice<'_, T, P> {
     const SERIAL: bool = !T::PADDING_FREE;
 }
 // SAFETY: bounds-checked, every access atomic.
-unsafe impl<T: AtomicValue + Pod, S: Scope + 'static> SafeParam for AtomicSlice<T, S> {
+unsafe impl<T: AtomicValue + Pod, S: Scope + 'static> SafeParam for AtomicSlice<'_, T, S> {
     const SERIAL: bool = true;
 }
 // SAFETY: as `GlobalSlice`, in two dimensions.
-unsafe impl<T: Pod> SafeParam for Pitched<T> {
+unsafe impl<T: Pod> SafeParam for Pitched<'_, T> {
     const SERIAL: bool = !T::PADDING_FREE;
 }
 // SAFETY: as `OwnedSlice`, in two dimensions.
-unsafe impl<T: Pod> SafeParam for OwnedPitched<T> {
+unsafe impl<T: Pod> SafeParam for OwnedPitched<'_, T> {
     const SERIAL: bool = !T::PADDING_FREE;
 }
 // SAFETY: loads only, bounds-checked by the copy engine (elements outside
 // the tensor arrive as zeros); nothing writes the tensor during the launch.
 unsafe impl<T: Pod, const BW: u32, const BH: u32, L: crate::tma::TileLayout> SafeParam
-    for crate::tma::TensorMap2d<T, BW, BH, L>
+    for crate::tma::TensorMap2d<'_, T, BW, BH, L>
 {
     const SERIAL: bool = !T::PADDING_FREE;
 }
 // SAFETY: its loads as above; its stores are `unsafe`, their contract
 // keeping each box to one block.
 unsafe impl<T: Pod, const BW: u32, const BH: u32, L: crate::tma::TileLayout> SafeParam
-    for crate::tma::TensorMap2dMut<T, BW, BH, L>
+    for crate::tma::TensorMap2dMut<'_, T, BW, BH, L>
 {
     const SERIAL: bool = !T::PADDING_FREE;
 }
 // SAFETY: as the 2-D read-only map: loads bounds-checked by the copy engine.
 unsafe impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: crate::tma::TileLayout>
-    SafeParam for crate::tma::TensorMap3d<T, BW, BH, BD, L>
+    SafeParam for crate::tma::TensorMap3d<'_, T, BW, BH, BD, L>
 {
     const SERIAL: bool = !T::PADDING_FREE;
 }
 // SAFETY: as the 2-D writable map: its stores are `unsafe`.
 unsafe impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: crate::tma::TileLayout>
-    SafeParam for crate::tma::TensorMap3dMut<T, BW, BH, BD, L>
+    SafeParam for crate::tma::TensorMap3dMut<'_, T, BW, BH, BD, L>
 {
     const SERIAL: bool = !T::PADDING_FREE;
 }
@@ -183,8 +333,19 @@ macro_rules! ranked_map_params {
         // SAFETY: as the 2-D maps: `#[repr(C)]` descriptors, the same
         // layout on both targets, read in place (`at_entry`).
         unsafe impl<T: Pod, $(const $b: u32,)+ L: crate::tma::TileLayout> KernelParam
-            for crate::tma::$map<T, $($b,)+ L>
+            for crate::tma::$map<'_, T, $($b,)+ L>
         {
+    type Scoped<'s>
+        = crate::tma::$map<'s, T, $($b,)+ L>
+    where
+        Self: 's;
+    #[inline(always)]
+    fn scoped<'s>(self, _: &'s LaunchScope) -> Self::Scoped<'s>
+    where
+        Self: 's,
+    {
+        self
+    }
             #[inline(always)]
             fn at_entry(self, param: impl FnOnce() -> u64) -> Self {
                 self.in_place(param)
@@ -193,7 +354,7 @@ macro_rules! ranked_map_params {
         // SAFETY: as the 2-D maps: loads bounds-checked by the copy
         // engine, stores `unsafe`.
         unsafe impl<T: Pod, $(const $b: u32,)+ L: crate::tma::TileLayout> SafeParam
-            for crate::tma::$map<T, $($b,)+ L>
+            for crate::tma::$map<'_, T, $($b,)+ L>
         {
             const SERIAL: bool = !T::PADDING_FREE;
         }

@@ -56,7 +56,7 @@ impl<const W: usize> Partition for PerBlock<W> {}
 impl<const N: u32, const W: usize> sealed::Sealed for PerTile<N, W> {}
 impl<const N: u32, const W: usize> Partition for PerTile<N, W> {}
 
-impl<T: Pod> OwnedSlice<T, PerThread> {
+impl<T: Pod> OwnedSlice<'_, T, PerThread> {
     /// The calling thread's element: index `grid.thread_rank()`, if the
     /// slice is that long.
     #[inline(always)]
@@ -84,7 +84,7 @@ impl<T: Pod> OwnedSlice<T, PerThread> {
 
 /// The iterator of [`OwnedSlice::grid_stride`].
 pub struct GridStride<'s, T> {
-    slice: &'s OwnedSlice<T, PerThread>,
+    slice: &'s OwnedSlice<'s, T, PerThread>,
     next: usize,
     step: usize,
 }
@@ -102,7 +102,7 @@ impl<'s, T: Pod> Iterator for GridStride<'s, T> {
     }
 }
 
-impl<T: Pod, const N: usize> OwnedSlice<T, Chunked<N>> {
+impl<T: Pod, const N: usize> OwnedSlice<'_, T, Chunked<N>> {
     /// The calling thread's `N` contiguous elements, `rank·N .. rank·N + N`
     /// (fewer at the end of the slice, none past it).
     #[inline(always)]
@@ -120,7 +120,7 @@ impl<T: Pod, const N: usize> OwnedSlice<T, Chunked<N>> {
 
 /// The elements of one thread's chunk ([`OwnedSlice::chunk`]).
 pub struct Chunk<'s, T, const N: usize> {
-    slice: &'s OwnedSlice<T, Chunked<N>>,
+    slice: &'s OwnedSlice<'s, T, Chunked<N>>,
     start: usize,
     len: usize,
 }
@@ -228,7 +228,7 @@ where
 /// calling member's elements in it are those of index `rank, rank + size,
 /// …` (striped, CUB's default arrangement for coalesced stores).
 pub struct Window<'s, T, P: Partition> {
-    slice: &'s OwnedSlice<T, P>,
+    slice: &'s OwnedSlice<'s, T, P>,
     start: usize,
     len: usize,
     rank: usize,
@@ -238,7 +238,7 @@ pub struct Window<'s, T, P: Partition> {
 
 macro_rules! windowed {
     ($p:ty, [$($gen:tt)*]) => {
-        impl<T: Pod, $($gen)*> OwnedSlice<T, $p> {
+        impl<T: Pod, $($gen)*> OwnedSlice<'_, T, $p> {
             /// The calling thread's group's window: `W` elements starting at
             /// `W ·` the group's grid-wide index (fewer at the end of the
             /// slice).

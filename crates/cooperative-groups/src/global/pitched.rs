@@ -13,12 +13,14 @@ use super::identity;
 /// [`load(x, y)`](Self::load) is `ld.global.nc`, checked against the width
 /// and the height.
 #[repr(C)]
-pub struct Pitched<T> {
+pub struct Pitched<'a, T> {
     ptr: *const T,
     width: usize,
     height: usize,
     pitch: usize,
-    _t: PhantomData<T>,
+    /// The launch (or the borrow of the buffer) the view lives in: a view
+    /// cannot be kept past it.
+    _t: PhantomData<(&'a (), T)>,
 }
 
 /// A writable image in the layout of [`Pitched`], element `(x, y)` owned by
@@ -47,23 +49,25 @@ pub struct Pitched<T> {
 /// # assert_eq!(dst[3 * h + 5], src[5 * w + 3]);
 /// ```
 #[repr(C)]
-pub struct OwnedPitched<T> {
+pub struct OwnedPitched<'a, T> {
     ptr: *mut T,
     width: usize,
     height: usize,
     pitch: usize,
-    _t: PhantomData<T>,
+    /// The launch (or the borrow of the buffer) the view lives in: a view
+    /// cannot be kept past it.
+    _t: PhantomData<(&'a (), T)>,
 }
 
 macro_rules! copy_debug {
     ($name:ident) => {
-        impl<T> Clone for $name<T> {
+        impl<T> Clone for $name<'_, T> {
             fn clone(&self) -> Self {
                 *self
             }
         }
-        impl<T> Copy for $name<T> {}
-        impl<T> core::fmt::Debug for $name<T> {
+        impl<T> Copy for $name<'_, T> {}
+        impl<T> core::fmt::Debug for $name<'_, T> {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                 f.debug_struct(stringify!($name))
                     .field("ptr", &self.ptr)
@@ -101,7 +105,7 @@ fn index(
     y * pitch + x
 }
 
-impl<T: Pod> Pitched<T> {
+impl<T: Pod> Pitched<'_, T> {
     /// A view of rows of `width` elements at `ptr`, `pitch ≥ width`
     /// elements apart, `height` rows.
     ///
@@ -160,7 +164,7 @@ impl<T: Pod> Pitched<T> {
     }
 }
 
-impl<T: Pod> OwnedPitched<T> {
+impl<T: Pod> OwnedPitched<'_, T> {
     /// A writable view (see [`Pitched::from_raw_parts`]).
     ///
     /// # Safety

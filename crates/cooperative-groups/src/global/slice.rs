@@ -33,20 +33,22 @@ use crate::arch;
 /// # assert_eq!(y[9], 81.0);
 /// ```
 #[repr(C)]
-pub struct GlobalSlice<T> {
+pub struct GlobalSlice<'a, T> {
     ptr: *const T,
     len: usize,
-    _t: PhantomData<T>,
+    /// The launch (or the borrow of the buffer) the view lives in: a view
+    /// cannot be kept past it.
+    _t: PhantomData<(&'a (), T)>,
 }
 
-impl<T> Clone for GlobalSlice<T> {
+impl<T> Clone for GlobalSlice<'_, T> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<T> Copy for GlobalSlice<T> {}
+impl<T> Copy for GlobalSlice<'_, T> {}
 
-impl<T> core::fmt::Debug for GlobalSlice<T> {
+impl<T> core::fmt::Debug for GlobalSlice<'_, T> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("GlobalSlice")
             .field("ptr", &self.ptr)
@@ -55,7 +57,7 @@ impl<T> core::fmt::Debug for GlobalSlice<T> {
     }
 }
 
-impl<T: Pod> GlobalSlice<T> {
+impl<'a, T: Pod> GlobalSlice<'a, T> {
     /// A view of `len` elements at `ptr`.
     ///
     /// # Safety
@@ -117,7 +119,7 @@ impl<T: Pod> GlobalSlice<T> {
     /// assert_eq!(sums[0] + sums[1], 1000);
     /// ```
     #[inline(always)]
-    pub fn with_u32_len(&self) -> (GlobalSlice<T>, u32) {
+    pub fn with_u32_len(&self) -> (GlobalSlice<'a, T>, u32) {
         let n = if self.len > u32::MAX as usize {
             u32::MAX
         } else {
@@ -168,7 +170,7 @@ impl<T: Pod> GlobalSlice<T> {
     /// `let x = x.prefix(y.len());` then `x.load(i)` for `i < y.len()`.
     #[inline(always)]
     #[track_caller]
-    pub fn prefix(&self, len: usize) -> GlobalSlice<T> {
+    pub fn prefix(&self, len: usize) -> GlobalSlice<'a, T> {
         if len > self.len {
             arch::global_out_of_bounds(self.ptr.cast(), len, self.len, false)
         }
@@ -183,7 +185,7 @@ impl<T: Pod> GlobalSlice<T> {
     /// on the GPU) if they are not all inside.
     #[inline(always)]
     #[track_caller]
-    pub fn slice(&self, start: usize, len: usize) -> GlobalSlice<T> {
+    pub fn slice(&self, start: usize, len: usize) -> GlobalSlice<'a, T> {
         if start > self.len || len > self.len - start {
             arch::global_out_of_bounds(self.ptr.cast(), start.saturating_add(len), self.len, false)
         }

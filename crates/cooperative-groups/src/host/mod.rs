@@ -57,6 +57,14 @@ impl Target {
 /// [`GlobalSlice`], an exclusive one for an [`OwnedSlice`] or an
 /// [`AtomicSlice`] — so the borrow checker keeps one launch's parameters
 /// from aliasing a written buffer.
+///
+/// A view made here may name a longer lifetime than the borrow it was
+/// made from (a kernel's descriptor types its views `'static`): the
+/// launchers hold the borrow for the whole launch, which waits for the
+/// kernel, and the kernel's body sees each view only in the scope of its
+/// launch ([`KernelParam::scoped`]). Used outside a launch a view reaches
+/// nothing: the simulator checks each access against the running launch's
+/// regions (and a write against a writable one).
 pub trait HostArg<P: KernelParam> {
     /// The parameter named `name`, for a launch on `to` (an error if this
     /// memory cannot serve there: host memory on a GPU, say).
@@ -199,8 +207,8 @@ fn host_memory(name: &'static str, to: &Target) -> Result<(), String> {
     }
 }
 
-impl<T: Pod> HostArg<GlobalSlice<T>> for &[T] {
-    fn into_param(self, name: &'static str, to: &mut Target) -> Result<GlobalSlice<T>, String> {
+impl<'p, T: Pod> HostArg<GlobalSlice<'p, T>> for &[T] {
+    fn into_param(self, name: &'static str, to: &mut Target) -> Result<GlobalSlice<'p, T>, String> {
         host_memory(name, to)?;
         to.regions
             .push(region(name, self.as_ptr(), self.len(), false));
@@ -210,8 +218,12 @@ impl<T: Pod> HostArg<GlobalSlice<T>> for &[T] {
     }
 }
 
-impl<T: Pod, P: Partition> HostArg<OwnedSlice<T, P>> for &mut [T] {
-    fn into_param(self, name: &'static str, to: &mut Target) -> Result<OwnedSlice<T, P>, String> {
+impl<'p, T: Pod, P: Partition> HostArg<OwnedSlice<'p, T, P>> for &mut [T] {
+    fn into_param(
+        self,
+        name: &'static str,
+        to: &mut Target,
+    ) -> Result<OwnedSlice<'p, T, P>, String> {
         host_memory(name, to)?;
         to.regions
             .push(region(name, self.as_ptr(), self.len(), true));
@@ -221,8 +233,12 @@ impl<T: Pod, P: Partition> HostArg<OwnedSlice<T, P>> for &mut [T] {
     }
 }
 
-impl<T: Pod + AtomicValue, S: Scope + 'static> HostArg<AtomicSlice<T, S>> for &mut [T] {
-    fn into_param(self, name: &'static str, to: &mut Target) -> Result<AtomicSlice<T, S>, String> {
+impl<'p, T: Pod + AtomicValue, S: Scope + 'static> HostArg<AtomicSlice<'p, T, S>> for &mut [T] {
+    fn into_param(
+        self,
+        name: &'static str,
+        to: &mut Target,
+    ) -> Result<AtomicSlice<'p, T, S>, String> {
         host_memory(name, to)?;
         to.regions
             .push(region(name, self.as_ptr(), self.len(), true));
@@ -276,8 +292,8 @@ pub fn image_span(width: usize, height: usize, pitch: usize, len: usize) -> Resu
     Ok(span)
 }
 
-impl<T: Pod> HostArg<Pitched<T>> for Image<&[T]> {
-    fn into_param(self, name: &'static str, to: &mut Target) -> Result<Pitched<T>, String> {
+impl<'p, T: Pod> HostArg<Pitched<'p, T>> for Image<&[T]> {
+    fn into_param(self, name: &'static str, to: &mut Target) -> Result<Pitched<'p, T>, String> {
         host_memory(name, to)?;
         let span = image_span(self.width, self.height, self.pitch, self.data.len())
             .map_err(|e| format!("`{name}`: {e}"))?;
@@ -290,8 +306,12 @@ impl<T: Pod> HostArg<Pitched<T>> for Image<&[T]> {
     }
 }
 
-impl<T: Pod> HostArg<OwnedPitched<T>> for Image<&mut [T]> {
-    fn into_param(self, name: &'static str, to: &mut Target) -> Result<OwnedPitched<T>, String> {
+impl<'p, T: Pod> HostArg<OwnedPitched<'p, T>> for Image<&mut [T]> {
+    fn into_param(
+        self,
+        name: &'static str,
+        to: &mut Target,
+    ) -> Result<OwnedPitched<'p, T>, String> {
         host_memory(name, to)?;
         let span = image_span(self.width, self.height, self.pitch, self.data.len())
             .map_err(|e| format!("`{name}`: {e}"))?;
@@ -345,7 +365,7 @@ pub trait KernelParams: Copy + 'static {}
 
 macro_rules! params_tuples {
     ($(($($p:ident),*))*) => {$(
-        impl<$($p: KernelParam),*> KernelParams for ($($p,)*) {}
+        impl<$($p: KernelParam + 'static),*> KernelParams for ($($p,)*) {}
     )*};
 }
 params_tuples! {
@@ -391,19 +411,19 @@ pub fn tensor_map_span<T: Pod, const BW: u32, const BH: u32, L: TileLayout>(
 
 /// A tensor map of the host image `img` with a `BW × BH` box, for a
 /// kernel run on the simulator with [`cg_sim::launch`] (which takes no
-/// regions): the image must outlive the launch. [`run`] takes
+/// regions). The map borrows the image: it cannot outlive it. [`run`] takes
 /// `Image<&[T]>` for a `TensorMap2d` parameter itself.
-pub fn tensor_map<T: Pod, const BW: u32, const BH: u32, L: TileLayout>(
-    img: Image<&[T]>,
-) -> Result<TensorMap2d<T, BW, BH, L>, String> {
+pub fn tensor_map<'a, T: Pod, const BW: u32, const BH: u32, L: TileLayout>(
+    img: Image<&'a [T]>,
+) -> Result<TensorMap2d<'a, T, BW, BH, L>, String> {
     let mut to = Target::sim();
     img.into_param("", &mut to)
 }
 
 /// A writable tensor map of the host image `img`, as [`tensor_map`].
-pub fn tensor_map_mut<T: Pod, const BW: u32, const BH: u32, L: TileLayout>(
-    img: Image<&mut [T]>,
-) -> Result<TensorMap2dMut<T, BW, BH, L>, String> {
+pub fn tensor_map_mut<'a, T: Pod, const BW: u32, const BH: u32, L: TileLayout>(
+    img: Image<&'a mut [T]>,
+) -> Result<TensorMap2dMut<'a, T, BW, BH, L>, String> {
     let mut to = Target::sim();
     img.into_param("", &mut to)
 }
@@ -431,14 +451,14 @@ fn map_param<M: RankedMap>(
     Ok(unsafe { M::from_parts([0; 16], p, &dims, strides) })
 }
 
-impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> HostArg<TensorMap2d<T, BW, BH, L>>
+impl<'p, T: Pod, const BW: u32, const BH: u32, L: TileLayout> HostArg<TensorMap2d<'p, T, BW, BH, L>>
     for Image<&[T]>
 {
     fn into_param(
         self,
         name: &'static str,
         to: &mut Target,
-    ) -> Result<TensorMap2d<T, BW, BH, L>, String> {
+    ) -> Result<TensorMap2d<'p, T, BW, BH, L>, String> {
         let (w, h, pitch) = (self.width, self.height, self.pitch);
         map_param(
             name,
@@ -450,14 +470,14 @@ impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> HostArg<TensorMap2d<T,
     }
 }
 
-impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> HostArg<TensorMap2dMut<T, BW, BH, L>>
-    for Image<&mut [T]>
+impl<'p, T: Pod, const BW: u32, const BH: u32, L: TileLayout>
+    HostArg<TensorMap2dMut<'p, T, BW, BH, L>> for Image<&mut [T]>
 {
     fn into_param(
         self,
         name: &'static str,
         to: &mut Target,
-    ) -> Result<TensorMap2dMut<T, BW, BH, L>, String> {
+    ) -> Result<TensorMap2dMut<'p, T, BW, BH, L>, String> {
         let (w, h, pitch) = (self.width, self.height, self.pitch);
         let len = self.data.len();
         map_param(

@@ -88,29 +88,29 @@ pub fn tensor_map_span_3d<T: Pod, const BW: u32, const BH: u32, const BD: u32, L
 /// a kernel run on the simulator with `cg_sim::launch` (the volume must
 /// outlive the launch). [`run`](super::run) takes `Volume<&[T]>` for a
 /// `TensorMap3d` parameter itself.
-pub fn tensor_map_3d<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>(
-    v: Volume<&[T]>,
-) -> Result<TensorMap3d<T, BW, BH, BD, L>, String> {
+pub fn tensor_map_3d<'a, T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>(
+    v: Volume<&'a [T]>,
+) -> Result<TensorMap3d<'a, T, BW, BH, BD, L>, String> {
     let mut to = Target::sim();
     v.into_param("", &mut to)
 }
 
 /// A writable 3-D tensor map of the host volume `v`, as [`tensor_map_3d`].
-pub fn tensor_map_3d_mut<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>(
-    v: Volume<&mut [T]>,
-) -> Result<TensorMap3dMut<T, BW, BH, BD, L>, String> {
+pub fn tensor_map_3d_mut<'a, T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>(
+    v: Volume<&'a mut [T]>,
+) -> Result<TensorMap3dMut<'a, T, BW, BH, BD, L>, String> {
     let mut to = Target::sim();
     v.into_param("", &mut to)
 }
 
-impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>
-    HostArg<TensorMap3d<T, BW, BH, BD, L>> for Volume<&[T]>
+impl<'p, T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>
+    HostArg<TensorMap3d<'p, T, BW, BH, BD, L>> for Volume<&[T]>
 {
     fn into_param(
         self,
         name: &'static str,
         to: &mut Target,
-    ) -> Result<TensorMap3d<T, BW, BH, BD, L>, String> {
+    ) -> Result<TensorMap3d<'p, T, BW, BH, BD, L>, String> {
         let ((w, h, d), pitch, plane) = (self.dims, self.pitch, self.plane);
         map_param(
             name,
@@ -122,14 +122,14 @@ impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>
     }
 }
 
-impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>
-    HostArg<TensorMap3dMut<T, BW, BH, BD, L>> for Volume<&mut [T]>
+impl<'p, T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>
+    HostArg<TensorMap3dMut<'p, T, BW, BH, BD, L>> for Volume<&mut [T]>
 {
     fn into_param(
         self,
         name: &'static str,
         to: &mut Target,
-    ) -> Result<TensorMap3dMut<T, BW, BH, BD, L>, String> {
+    ) -> Result<TensorMap3dMut<'p, T, BW, BH, BD, L>, String> {
         let ((w, h, d), pitch, plane) = (self.dims, self.pitch, self.plane);
         let len = self.data.len();
         map_param(

@@ -103,25 +103,25 @@ pub(super) const fn box_index<T, L: TileLayout>(sides: &[u32], at: &[u32]) -> us
 /// `from_raw_parts` calls with its own coordinates.
 macro_rules! map_core {
     ($rank:literal, $ty:ident, $writable:literal, [$b0:ident $(, $b:ident)*]) => {
-        impl<T, const $b0: u32, $(const $b: u32,)* L: TileLayout> Clone
-            for $ty<T, $b0, $($b,)* L>
+        impl<'a, T, const $b0: u32, $(const $b: u32,)* L: TileLayout> Clone
+            for $ty<'a, T, $b0, $($b,)* L>
         {
             fn clone(&self) -> Self {
                 *self
             }
         }
-        impl<T, const $b0: u32, $(const $b: u32,)* L: TileLayout> Copy
-            for $ty<T, $b0, $($b,)* L>
+        impl<'a, T, const $b0: u32, $(const $b: u32,)* L: TileLayout> Copy
+            for $ty<'a, T, $b0, $($b,)* L>
         {
         }
 
-        impl<T, const $b0: u32, $(const $b: u32,)* L: TileLayout>
-            $crate::tma::map_core::sealed::Sealed for $ty<T, $b0, $($b,)* L>
+        impl<'a, T, const $b0: u32, $(const $b: u32,)* L: TileLayout>
+            $crate::tma::map_core::sealed::Sealed for $ty<'a, T, $b0, $($b,)* L>
         {
         }
 
-        impl<T: Pod, const $b0: u32, $(const $b: u32,)* L: TileLayout>
-            $ty<T, $b0, $($b,)* L>
+        impl<'a, T: Pod, const $b0: u32, $(const $b: u32,)* L: TileLayout>
+            $ty<'a, T, $b0, $($b,)* L>
         {
             /// Bytes of one box (one tile in shared memory), checked when
             /// a kernel using the map is built: elements of 1, 2, 4 or 8
@@ -172,8 +172,8 @@ macro_rules! map_core {
             }
         }
 
-        impl<T: Pod, const $b0: u32, $(const $b: u32,)* L: TileLayout>
-            $crate::tma::RankedMap for $ty<T, $b0, $($b,)* L>
+        impl<'a, T: Pod, const $b0: u32, $(const $b: u32,)* L: TileLayout>
+            $crate::tma::RankedMap for $ty<'a, T, $b0, $($b,)* L>
         {
             type Elem = T;
             const RANK: usize = $rank;

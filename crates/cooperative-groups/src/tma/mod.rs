@@ -5,7 +5,7 @@
 //! thread moving the data — CUDA's `cp.async.bulk.tensor` with a tensor map
 //! (`cuTensorMapEncodeTiled`), as `cuda::ptx`/CUTLASS use it.
 //!
-//! * The host describes the tensor once: a [`TensorMap2d<T, BW, BH>`]
+//! * The host describes the tensor once: a [`TensorMap2d<'a, T, BW, BH>`]
 //!   kernel parameter names a row-major `width × height` tensor of `T` and
 //!   the `BW × BH` box its tiles move (from `cg-runtime`'s
 //!   `Backend::tensor_map`, or [`Image`](crate::host::Image) on the
@@ -184,38 +184,38 @@ pub const TILE_ALIGN: usize = 128;
 /// bounds-checked by the copy engine). Row-major: element `(x, y)` is at
 /// `y · pitch + x`.
 #[repr(C, align(16))]
-pub struct TensorMap2d<T, const BW: u32, const BH: u32, L: TileLayout = Dense> {
+pub struct TensorMap2d<'a, T, const BW: u32, const BH: u32, L: TileLayout = Dense> {
     /// The driver's 128-byte map (zeros on the simulator), read in place
     /// by the copy engine: first, so that it is 64-byte aligned in
     /// parameter space (cg-build aligns the parameter).
     raw: [u64; 16],
     desc: arch::TensorDesc,
-    _t: PhantomData<(*const T, L)>,
+    _t: PhantomData<(&'a (), *const T, L)>,
 }
 
 /// A 2-D tensor of `T` that this launch may also write, with tile stores
 /// ([`TensorTilesMut::store_tile`]): from an exclusive borrow of its
 /// buffer. [`as_read`](Self::as_read) gives its loads.
 #[repr(C, align(16))]
-pub struct TensorMap2dMut<T, const BW: u32, const BH: u32, L: TileLayout = Dense> {
+pub struct TensorMap2dMut<'a, T, const BW: u32, const BH: u32, L: TileLayout = Dense> {
     raw: [u64; 16],
     desc: arch::TensorDesc,
-    _t: PhantomData<(*mut T, L)>,
+    _t: PhantomData<(&'a (), *mut T, L)>,
 }
 
 macro_rules! map_common {
     ($ty:ident, $writable:literal) => {
         map_core!(2, $ty, $writable, [BW, BH]);
 
-        impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> $ty<T, BW, BH, L> {
+        impl<'a, T: Pod, const BW: u32, const BH: u32, L: TileLayout> $ty<'a, T, BW, BH, L> {
             /// Where element `(x, y)` of the box (`x < BW`, `y < BH`) lies
             /// in its shared tile, in elements: `y · BW + x` for
             /// [`Dense`] tiles, permuted by the swizzle otherwise.
             ///
             /// ```
             /// use cooperative_groups::tma::{Swizzle128B, TensorMap2d};
-            /// type Dense = TensorMap2d<f32, 32, 8>;
-            /// type Swizzled = TensorMap2d<f32, 32, 8, Swizzle128B>;
+            /// type Dense = TensorMap2d<'static, f32, 32, 8>;
+            /// type Swizzled = TensorMap2d<'static, f32, 32, 8, Swizzle128B>;
             /// assert_eq!(Dense::tile_index(5, 3), 3 * 32 + 5);
             /// // Row 3's chunk 1 (elements 4..8) sits in chunk 1 ^ 3 = 2.
             /// assert_eq!(Swizzled::tile_index(5, 3), 3 * 32 + 9);
@@ -295,7 +295,7 @@ pub struct TensorTilesMut<'a, T, const BW: u32, const BH: u32, L: TileLayout = D
     _t: PhantomData<(&'a *mut T, L)>,
 }
 
-impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> TensorMap2d<T, BW, BH, L> {
+impl<'a, T: Pod, const BW: u32, const BH: u32, L: TileLayout> TensorMap2d<'a, T, BW, BH, L> {
     /// This thread's tile loads, the map prefetched into the copy
     /// engine's cache (`prefetch.tensormap`). Once per thread that issues
     /// copies, before its first.
@@ -312,10 +312,10 @@ impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> TensorMap2d<T, BW, BH,
     }
 }
 
-impl<T: Pod, const BW: u32, const BH: u32, L: TileLayout> TensorMap2dMut<T, BW, BH, L> {
+impl<'a, T: Pod, const BW: u32, const BH: u32, L: TileLayout> TensorMap2dMut<'a, T, BW, BH, L> {
     /// The map's loads, as a read-only map.
     #[inline(always)]
-    pub fn as_read(&self) -> TensorMap2d<T, BW, BH, L> {
+    pub fn as_read(&self) -> TensorMap2d<'a, T, BW, BH, L> {
         TensorMap2d {
             raw: self.raw,
             desc: self.desc,
@@ -502,9 +502,9 @@ impl Mbarrier {
     /// # use cooperative_groups::tma::TensorMap2d;
     /// # use cooperative_groups::host::Image;
     /// # use core::sync::atomic::{AtomicU32, Ordering::Relaxed};
-    /// type Tiles = TensorMap2d<u32, 8, 8>;
+    /// type Tiles<'a> = TensorMap2d<'a, u32, 8, 8>;
     /// // Rank 0 of each cluster of two loads one 8 × 8 tile for both blocks.
-    /// fn broadcast(img: Tiles, out: &[AtomicU32]) {
+    /// fn broadcast(img: Tiles<'_>, out: &[AtomicU32]) {
     ///     let block = this_thread_block();
     ///     let cluster = this_cluster();
     ///     let full = mbarrier!(&block, 1);

@@ -21,8 +21,8 @@ macro_rules! map_nd {
     (@common $rank:literal, $ty:ident, $writable:literal, [$b0:ident $(, $b:ident)*]) => {
         map_core!($rank, $ty, $writable, [$b0 $(, $b)*]);
 
-        impl<T: Pod, const $b0: u32, $(const $b: u32,)* L: TileLayout>
-            $ty<T, $b0, $($b,)* L>
+        impl<'a, T: Pod, const $b0: u32, $(const $b: u32,)* L: TileLayout>
+            $ty<'a, T, $b0, $($b,)* L>
         {
             /// Where element `at` of the box (innermost first, each below
             /// its side) lies in its shared tile, in elements: row-major
@@ -86,11 +86,11 @@ macro_rules! map_nd {
             "[`tma` module](crate::tma#one-four-and-five-dimensions)."
         )]
         #[repr(C, align(16))]
-        pub struct $map<T, const $b0: u32, $(const $b: u32,)* L: TileLayout = Dense> {
+        pub struct $map<'a, T, const $b0: u32, $(const $b: u32,)* L: TileLayout = Dense> {
             /// The driver's map, first (64-byte aligned in parameter space).
             raw: [u64; 16],
             desc: arch::TensorDesc,
-            _t: PhantomData<(*const T, L)>,
+            _t: PhantomData<(&'a (), *const T, L)>,
         }
 
         #[doc = concat!(
@@ -98,10 +98,10 @@ macro_rules! map_nd {
             "stores ([`", stringify!($tiles_mut), "::store_tile`]): from an exclusive borrow."
         )]
         #[repr(C, align(16))]
-        pub struct $map_mut<T, const $b0: u32, $(const $b: u32,)* L: TileLayout = Dense> {
+        pub struct $map_mut<'a, T, const $b0: u32, $(const $b: u32,)* L: TileLayout = Dense> {
             raw: [u64; 16],
             desc: arch::TensorDesc,
-            _t: PhantomData<(*mut T, L)>,
+            _t: PhantomData<(&'a (), *mut T, L)>,
         }
 
         map_nd!(@common $rank, $map, false, [$b0 $(, $b)*]);
@@ -126,8 +126,8 @@ macro_rules! map_nd {
             _t: PhantomData<(&'a *mut T, L)>,
         }
 
-        impl<T: Pod, const $b0: u32, $(const $b: u32,)* L: TileLayout>
-            $map<T, $b0, $($b,)* L>
+        impl<'a, T: Pod, const $b0: u32, $(const $b: u32,)* L: TileLayout>
+            $map<'a, T, $b0, $($b,)* L>
         {
             /// This thread's tile loads, the map prefetched
             /// (`prefetch.tensormap`). Once per thread that issues copies.
@@ -140,12 +140,12 @@ macro_rules! map_nd {
             }
         }
 
-        impl<T: Pod, const $b0: u32, $(const $b: u32,)* L: TileLayout>
-            $map_mut<T, $b0, $($b,)* L>
+        impl<'a, T: Pod, const $b0: u32, $(const $b: u32,)* L: TileLayout>
+            $map_mut<'a, T, $b0, $($b,)* L>
         {
             /// The map's loads, as a read-only map.
             #[inline(always)]
-            pub fn as_read(&self) -> $map<T, $b0, $($b,)* L> {
+            pub fn as_read(&self) -> $map<'a, T, $b0, $($b,)* L> {
                 $map { raw: self.raw, desc: self.desc, _t: PhantomData }
             }
 

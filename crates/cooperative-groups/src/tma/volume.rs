@@ -1,4 +1,4 @@
-//! Three-dimensional tensors: [`TensorMap3d<T, BW, BH, BD, L>`] moves
+//! Three-dimensional tensors: [`TensorMap3d<'a, T, BW, BH, BD, L>`] moves
 //! `BW × BH × BD` boxes of a `width × height × depth` tensor (rows `pitch`
 //! elements apart, planes `plane` elements apart) — a batch of matrices, a
 //! volume, a stack of images — with `cp.async.bulk.tensor.3d`, exactly as
@@ -13,10 +13,10 @@
 //! # use cooperative_groups::tma::TensorMap3d;
 //! # use cooperative_groups::host::Volume;
 //! # use core::sync::atomic::{AtomicU32, Ordering::Relaxed};
-//! type Boxes = TensorMap3d<u32, 4, 2, 3>;
+//! type Boxes<'a> = TensorMap3d<'a, u32, 4, 2, 3>;
 //! // One block loads the 4 × 2 × 3 box at (4, 1, 1) of an 8 × 4 × 5 tensor
 //! // (x a multiple of 16 bytes, as the copy engine needs).
-//! fn load(v: Boxes, out: &[AtomicU32]) {
+//! fn load(v: Boxes<'_>, out: &[AtomicU32]) {
 //!     let block = this_thread_block();
 //!     let full = mbarrier!(&block, 1);
 //!     let tile = shared_array!(u32; 24, align 128);
@@ -51,28 +51,29 @@ use crate::{SharedSlice, ThreadBlock};
 /// loads are bounds-checked by the copy engine). Element `(x, y, z)` is at
 /// `z · plane + y · pitch + x`.
 #[repr(C, align(16))]
-pub struct TensorMap3d<T, const BW: u32, const BH: u32, const BD: u32, L: TileLayout = Dense> {
+pub struct TensorMap3d<'a, T, const BW: u32, const BH: u32, const BD: u32, L: TileLayout = Dense> {
     /// The driver's map, first (64-byte aligned in parameter space).
     raw: [u64; 16],
     desc: arch::TensorDesc,
-    _t: PhantomData<(*const T, L)>,
+    _t: PhantomData<(&'a (), *const T, L)>,
 }
 
 /// A 3-D tensor of `T` that this launch may also write, with tile stores
 /// ([`TensorTilesMut3d::store_tile`]): from an exclusive borrow.
 #[repr(C, align(16))]
-pub struct TensorMap3dMut<T, const BW: u32, const BH: u32, const BD: u32, L: TileLayout = Dense> {
+pub struct TensorMap3dMut<'a, T, const BW: u32, const BH: u32, const BD: u32, L: TileLayout = Dense>
+{
     raw: [u64; 16],
     desc: arch::TensorDesc,
-    _t: PhantomData<(*mut T, L)>,
+    _t: PhantomData<(&'a (), *mut T, L)>,
 }
 
 macro_rules! map3_common {
     ($ty:ident, $writable:literal) => {
         map_core!(3, $ty, $writable, [BW, BH, BD]);
 
-        impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>
-            $ty<T, BW, BH, BD, L>
+        impl<'a, T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>
+            $ty<'a, T, BW, BH, BD, L>
         {
             /// Where element `(x, y, z)` of the box lies in its shared
             /// tile, in elements: `(z · BH + y) · BW + x` for [`Dense`]
@@ -165,8 +166,8 @@ pub struct TensorTilesMut3d<
     _t: PhantomData<(&'a *mut T, L)>,
 }
 
-impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>
-    TensorMap3d<T, BW, BH, BD, L>
+impl<'a, T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>
+    TensorMap3d<'a, T, BW, BH, BD, L>
 {
     /// This thread's tile loads, the map prefetched
     /// (`prefetch.tensormap`). Once per thread that issues copies.
@@ -182,12 +183,12 @@ impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>
     }
 }
 
-impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>
-    TensorMap3dMut<T, BW, BH, BD, L>
+impl<'a, T: Pod, const BW: u32, const BH: u32, const BD: u32, L: TileLayout>
+    TensorMap3dMut<'a, T, BW, BH, BD, L>
 {
     /// The map's loads, as a read-only map.
     #[inline(always)]
-    pub fn as_read(&self) -> TensorMap3d<T, BW, BH, BD, L> {
+    pub fn as_read(&self) -> TensorMap3d<'a, T, BW, BH, BD, L> {
         TensorMap3d {
             raw: self.raw,
             desc: self.desc,
