@@ -21,15 +21,15 @@ use cooperative_groups::{AtomicSlice, GlobalSlice, OwnedSlice, dynamic_shared, k
 /// `rows[i + 1]`) index the nonzeros of row `i` in `cols` (their columns)
 /// and `vals`.
 #[derive(Clone, Copy)]
-struct Csr {
-    starts: GlobalSlice<i32>,
-    ends: GlobalSlice<i32>,
-    cols: GlobalSlice<i32>,
-    vals: GlobalSlice<f32>,
+struct Csr<'a> {
+    starts: GlobalSlice<'a, i32>,
+    ends: GlobalSlice<'a, i32>,
+    cols: GlobalSlice<'a, i32>,
+    vals: GlobalSlice<'a, f32>,
 }
 
 /// A vector of the solver: each grid thread owns its grid-stride elements.
-type Vector = OwnedSlice<f32>;
+type Vector<'a> = OwnedSlice<'a, f32>;
 
 /// `y = alpha · A x`.
 #[inline(always)]
