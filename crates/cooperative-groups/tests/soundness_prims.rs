@@ -2,13 +2,168 @@
 //! primitives and the launch checks, each re-created through the public
 //! safe API (issue 55).
 //!
+//! * A block store's writes go through the race detector: another block's
+//!   read of `store_window`'s output without a grid barrier is a race
+//!   naming both lines, as it is for `Elem::store`.
 //! * An image whose pitch makes its span overflow is refused, not wrapped.
 //! * A grid of more blocks than a 32-bit block rank numbers is refused.
 
 use cg_sim::{LaunchConfig, SimError};
-use cooperative_groups::host::{Image, run};
+use cooperative_groups::host::{Image, run, run_on};
 use cooperative_groups::prelude::*;
-use cooperative_groups::{OwnedPitched, OwnedSlice, PerBlock, kernel};
+use cooperative_groups::primitives::{BlockStore, Striped, Transpose};
+use cooperative_groups::{OwnedPitched, OwnedSlice, PerBlock, kernel, temp_storage};
+
+/// The line of this file that ends with `marker`.
+fn marked(marker: &str) -> u32 {
+    let src = include_str!("soundness_prims.rs");
+    let i = src
+        .lines()
+        .position(|l| l.trim_end().ends_with(marker))
+        .expect("marker");
+    i as u32 + 1
+}
+
+/// The data race of `r`, with the lines of its two accesses (sorted),
+/// both in this file.
+fn race(r: Result<cg_sim::LaunchStats, SimError>) -> (String, Vec<u32>) {
+    let rep = match r {
+        Err(SimError::DataRace(rep)) => rep,
+        other => panic!("expected a data race, got {other:?}"),
+    };
+    let mut lines: Vec<u32> = rep
+        .race_accesses()
+        .iter()
+        .map(|a| a.location.line)
+        .collect();
+    lines.sort_unstable();
+    assert!(
+        rep.race_accesses()
+            .iter()
+            .all(|a| a.location.file.ends_with("soundness_prims.rs")),
+        "the report names the user's lines, not the library's: {rep}"
+    );
+    (rep.to_string(), lines)
+}
+
+/// A device whose blocks run on two worker threads: the stores of one
+/// block and the loads of another then run at the same time on the host.
+fn two_workers() -> cg_sim::SimDevice {
+    cg_sim::SimDevice {
+        workers: 2,
+        ..cg_sim::SimDevice::default()
+    }
+}
+
+// ---- block stores are seen by the race detector -----------------------------
+
+/// How the block orders its store before block 1's read of block 0's
+/// window: not at all (0), a block barrier (1), a grid barrier (2).
+#[kernel]
+pub fn store_then_peek(
+    sync: u32,
+    out: OwnedSlice<u32, PerBlock<128>>,
+    seen: OwnedSlice<u32, PerBlock>,
+) {
+    let block = this_thread_block().with_threads::<32>();
+    let grid = this_grid();
+    let (b, r) = (grid.block_rank(), block.thread_rank());
+    // Striped: thread r holds items r, r + 32, r + 64, r + 96 of its tile.
+    let items = [0, 1, 2, 3].map(|i| 128 * b + r + 32 * i);
+    let store = BlockStore::<u32, 32, 4, Striped>::without_storage(&block);
+    store.store_window(out.window(&block), items); // the striped store
+    if sync == 1 {
+        block.sync();
+    } else if sync == 2 {
+        grid.sync();
+    }
+    let v = if b == 1 { out.load(5) } else { 0 }; // the read
+    if let Some(e) = seen.leader(&block) {
+        e.store(v);
+    }
+}
+
+#[test]
+fn a_read_of_another_blocks_store_window_output_needs_a_grid_barrier() {
+    let cfg = LaunchConfig::new(2, 32).with_cooperative(true);
+    let want = [marked("// the striped store"), marked("// the read")];
+    for sync in [0u32, 1] {
+        for device in [cg_sim::SimDevice::default(), two_workers()] {
+            let (mut out, mut seen) = ([0u32; 256], [0u32; 2]);
+            let (text, lines) = race(run_on(
+                &device,
+                &STORE_THEN_PEEK,
+                &cfg,
+                (sync, &mut out[..], &mut seen[..]),
+            ));
+            assert_eq!(lines, want, "sync {sync}: {text}");
+            assert!(text.contains("`out`[5]"), "{text}");
+            assert!(text.contains("different blocks"), "{text}");
+        }
+    }
+    // The grid barrier orders them: block 1 reads what block 0 stored.
+    let (mut out, mut seen) = ([0u32; 256], [0u32; 2]);
+    run(&STORE_THEN_PEEK, &cfg, (2u32, &mut out[..], &mut seen[..])).unwrap();
+    assert_eq!(out, core::array::from_fn(|i| i as u32));
+    assert_eq!(seen, [0, 5]);
+}
+
+/// As [`store_then_peek`] with the exchanging store (`Transpose`: the
+/// registers hold the blocked arrangement) and no barrier.
+#[kernel]
+pub fn transpose_then_peek(out: OwnedSlice<u32, PerBlock<128>>, seen: OwnedSlice<u32, PerBlock>) {
+    let block = this_thread_block().with_threads::<32>();
+    let temp = temp_storage!(BlockStore<u32, 32, 4, Transpose>);
+    let b = this_grid().block_rank();
+    let r = block.thread_rank();
+    let items = [0, 1, 2, 3].map(|i| 128 * b + 4 * r + i);
+    let store = BlockStore::<u32, 32, 4, Transpose>::new(&block, &temp);
+    store.store_window(out.window(&block), items); // the exchanging store
+    let v = if b == 0 { out.load(130) } else { 0 }; // block 0 reads block 1's
+    if let Some(e) = seen.leader(&block) {
+        e.store(v);
+    }
+}
+
+#[test]
+fn a_transpose_store_window_is_seen_by_the_race_detector() {
+    let (mut out, mut seen) = ([0u32; 256], [0u32; 2]);
+    let (text, lines) = race(run(
+        &TRANSPOSE_THEN_PEEK,
+        &LaunchConfig::new(2, 32),
+        (&mut out[..], &mut seen[..]),
+    ));
+    assert_eq!(
+        lines,
+        [
+            marked("// the exchanging store"),
+            marked("// block 0 reads block 1's")
+        ],
+        "{text}"
+    );
+    assert!(text.contains("`out`[130]"), "{text}");
+}
+
+#[test]
+fn a_raw_block_store_is_seen_by_the_race_detector() {
+    // Two blocks store one tile through the raw, `unsafe` store (the
+    // caller's promise broken): the detector sees the writes.
+    let mut out = vec![0u32; 128];
+    let p = out.as_mut_ptr() as usize;
+    let device = cg_sim::SimDevice {
+        stack_size: 4 << 20,
+        ..cg_sim::SimDevice::default()
+    };
+    let r = cg_sim::launch_on(&device, &LaunchConfig::new(2, 32), &|| {
+        let block = this_thread_block().with_threads::<32>();
+        let store = BlockStore::<u32, 32, 4, Striped>::without_storage(&block);
+        // SAFETY: not kept, for the test: both blocks write the tile.
+        unsafe { store.store(p as *mut u32, [1; 4]) }; // the raw store
+    });
+    let line = marked("// the raw store");
+    let (_, lines) = race(r);
+    assert_eq!(lines, [line, line]);
+}
 
 // ---- pitches whose span overflows -------------------------------------------
 
