@@ -1,18 +1,23 @@
 //! Holes in "safe Rust never causes undefined behaviour" around the
 //! primitives and the launch checks, each re-created through the public
-//! safe API (issue 55).
+//! safe API (issue 55): what the types now reject is under `tests/ui/`
+//! (`store_window_*`, `store_chunk_*`); what the simulator or the launcher
+//! must refuse is here.
 //!
 //! * A block store's writes go through the race detector: another block's
-//!   read of `store_window`'s output without a grid barrier is a race
-//!   naming both lines, as it is for `Elem::store`.
+//!   read of `store_window`'s (or `store_chunk`'s) output without a grid
+//!   barrier is a race naming both lines, as it is for `Elem::store`.
+//! * A striped window store and the window's own witnesses agree on who
+//!   writes what: a thread that also writes its `mine(k)` elements races
+//!   with no one.
 //! * An image whose pitch makes its span overflow is refused, not wrapped.
 //! * A grid of more blocks than a 32-bit block rank numbers is refused.
 
 use cg_sim::{LaunchConfig, SimError};
 use cooperative_groups::host::{Image, run, run_on};
 use cooperative_groups::prelude::*;
-use cooperative_groups::primitives::{BlockStore, Striped, Transpose};
-use cooperative_groups::{OwnedPitched, OwnedSlice, PerBlock, kernel, temp_storage};
+use cooperative_groups::primitives::{BlockStore, Striped, Transpose, Vectorize};
+use cooperative_groups::{Chunked, OwnedPitched, OwnedSlice, PerBlock, kernel, temp_storage};
 
 /// The line of this file that ends with `marker`.
 fn marked(marker: &str) -> u32 {
@@ -144,6 +149,51 @@ fn a_transpose_store_window_is_seen_by_the_race_detector() {
     assert!(text.contains("`out`[130]"), "{text}");
 }
 
+/// Each thread's `ITEMS = 4` contiguous elements (`Chunked<4>`), stored
+/// blocked with 16-byte vectors (`Vectorize`); block 1 reads element 5 of
+/// block 0's, ordered by `sync` as in [`store_then_peek`].
+#[kernel]
+pub fn chunk_then_peek(
+    sync: u32,
+    out: OwnedSlice<u32, Chunked<4>>,
+    seen: OwnedSlice<u32, PerBlock>,
+) {
+    let block = this_thread_block().with_threads::<32>();
+    let grid = this_grid();
+    let (b, r) = (grid.block_rank(), block.thread_rank());
+    let items = [0, 1, 2, 3].map(|i| 128 * b + 4 * r + i);
+    let store = BlockStore::<u32, 32, 4, Vectorize>::without_storage(&block);
+    store.store_chunk(out.chunk(&grid), items); // the vector store
+    if sync == 2 {
+        grid.sync();
+    }
+    let v = if b == 1 { out.load(5) } else { 0 }; // the chunk's read
+    if let Some(e) = seen.leader(&block) {
+        e.store(v);
+    }
+}
+
+#[test]
+fn a_read_of_another_blocks_store_chunk_output_needs_a_grid_barrier() {
+    let cfg = LaunchConfig::new(2, 32).with_cooperative(true);
+    let (mut out, mut seen) = ([0u32; 256], [0u32; 2]);
+    let (text, lines) = race(run_on(
+        &two_workers(),
+        &CHUNK_THEN_PEEK,
+        &cfg,
+        (0u32, &mut out[..], &mut seen[..]),
+    ));
+    assert_eq!(
+        lines,
+        [marked("// the vector store"), marked("// the chunk's read")],
+        "{text}"
+    );
+    assert!(text.contains("`out`[5]"), "{text}");
+    run(&CHUNK_THEN_PEEK, &cfg, (2u32, &mut out[..], &mut seen[..])).unwrap();
+    assert_eq!(out, core::array::from_fn(|i| i as u32));
+    assert_eq!(seen, [0, 5]);
+}
+
 #[test]
 fn a_raw_block_store_is_seen_by_the_race_detector() {
     // Two blocks store one tile through the raw, `unsafe` store (the
@@ -163,6 +213,46 @@ fn a_raw_block_store_is_seen_by_the_race_detector() {
     let line = marked("// the raw store");
     let (_, lines) = race(r);
     assert_eq!(lines, [line, line]);
+}
+
+// ---- a striped window store and the window's witnesses agree ---------------
+
+/// Thread `r` writes its window element `r` through its witness
+/// (`mine(0)`), then the block stores the whole window (striped): every
+/// element is written by one thread only, the last write the store's.
+#[kernel]
+pub fn mine_then_store(out: OwnedSlice<u32, PerBlock<128>>) {
+    let block = this_thread_block().with_threads::<32>();
+    let temp = temp_storage!(BlockStore<u32, 32, 4, Transpose>);
+    let (b, r) = (this_grid().block_rank(), block.thread_rank());
+    if let Some(e) = out.window(&block).mine(0) {
+        e.store(u32::MAX);
+    }
+    let striped = [0, 1, 2, 3].map(|i| 128 * b + r + 32 * i);
+    BlockStore::<u32, 32, 4, Striped>::without_storage(&block)
+        .store_window(out.window(&block), striped);
+    let blocked = [0, 1, 2, 3].map(|i| 1000 + 128 * b + 4 * r + i);
+    BlockStore::<u32, 32, 4, Transpose>::new(&block, &temp)
+        .store_window(out.window(&block), blocked);
+}
+
+#[test]
+fn the_window_witnesses_and_the_striped_stores_have_one_owner_per_element() {
+    // The slice's last window is short (a partial store).
+    let mut out = vec![0u32; 300];
+    for device in [cg_sim::SimDevice::default(), two_workers()] {
+        run_on(
+            &device,
+            &MINE_THEN_STORE,
+            &LaunchConfig::new(3, 32),
+            (&mut out[..],),
+        )
+        .unwrap();
+        assert!(
+            out.iter().enumerate().all(|(i, &v)| v == 1000 + i as u32),
+            "{out:?}"
+        );
+    }
 }
 
 // ---- pitches whose span overflows -------------------------------------------
