@@ -49,10 +49,23 @@ impl Dim3 {
     }
 
     /// The row-major linear index of `idx` inside an extent `self` (x
-    /// fastest), in 32 bits (as CUDA's `thread_rank`: the caller knows the
-    /// extent's volume fits).
+    /// fastest), in 32 bits, as CUDA's `thread_rank` and `block_rank`.
+    ///
+    /// Precondition: `idx` lies inside `self` and `self.volume() ≤
+    /// u32::MAX`; then no intermediate wraps and distinct indices get
+    /// distinct ranks. Every block has at most 1024 threads, and the
+    /// launchers refuse a grid of more than
+    /// [`MAX_GRID_BLOCKS`](crate::MAX_GRID_BLOCKS) blocks
+    /// ([`LaunchConfig::validate_shape`](crate::LaunchConfig::validate_shape),
+    /// the simulator's launch check), so the ranks of a launch's threads in
+    /// their block and of its blocks in the grid hold it: the kernels pay
+    /// no check. Checked in builds with debug assertions.
     #[inline(always)]
     pub const fn linear(&self, idx: Dim3) -> u32 {
+        debug_assert!(
+            self.volume() <= u32::MAX as u64,
+            "Dim3::linear: the extent has more than u32::MAX indices"
+        );
         (idx.z * self.y + idx.y) * self.x + idx.x
     }
 

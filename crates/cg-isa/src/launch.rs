@@ -109,6 +109,9 @@ impl LaunchConfig {
         if g.x > i32::MAX as u32 || g.y > 65535 || g.z > 65535 {
             return Err(ShapeError::GridDimension(g));
         }
+        if g.volume() > MAX_GRID_BLOCKS {
+            return Err(ShapeError::TooManyBlocks(g));
+        }
         if !(g.x.is_multiple_of(c.x) && g.y.is_multiple_of(c.y) && g.z.is_multiple_of(c.z)) {
             return Err(ShapeError::NotClusterMultiple {
                 grid: g,
@@ -121,6 +124,17 @@ impl LaunchConfig {
         Ok(())
     }
 }
+
+/// The most blocks a grid may have: `u32::MAX`.
+///
+/// CUDA allows grids of up to (2^31 − 1) · 65535 · 65535 blocks, but block
+/// ranks here are 32-bit ([`Dim3::linear`], the device library's
+/// `grid.block_rank()` and the per-block and per-tile windows of its
+/// output slices, as CUDA's own `grid.block_rank()`): in a larger grid two
+/// blocks would get one rank, and so one window of an output each. The
+/// launchers refuse such a grid instead ([`ShapeError::TooManyBlocks`]),
+/// which costs the kernels nothing.
+pub const MAX_GRID_BLOCKS: u64 = u32::MAX as u64;
 
 /// Why [`LaunchConfig::validate_shape`] refused a launch; its
 /// [`Display`](fmt::Display) names the limit.
@@ -135,6 +149,9 @@ pub enum ShapeError {
     BlockDimension(Dim3),
     /// The grid exceeds the per-dimension limits (2^31-1, 65535, 65535).
     GridDimension(Dim3),
+    /// The grid has more than [`MAX_GRID_BLOCKS`] blocks: more than 32-bit
+    /// block ranks number.
+    TooManyBlocks(Dim3),
     /// The grid is not a multiple of the cluster in every dimension.
     NotClusterMultiple {
         /// The grid.
@@ -160,6 +177,13 @@ impl fmt::Display for ShapeError {
             ShapeError::GridDimension(g) => write!(
                 f,
                 "grid {g} exceeds the per-dimension limits (2^31-1, 65535, 65535)"
+            ),
+            ShapeError::TooManyBlocks(g) => write!(
+                f,
+                "grid {g} has {} blocks; block ranks are 32-bit, so a grid has at most \
+                 {MAX_GRID_BLOCKS} blocks (two blocks would share a rank, and a window of \
+                 an output)",
+                g.volume()
             ),
             ShapeError::NotClusterMultiple { grid, cluster } => {
                 write!(f, "grid {grid} is not a multiple of the cluster {cluster}")
@@ -205,6 +229,24 @@ mod tests {
             "grid (5,1,1) is not a multiple of the cluster (2,1,1)"
         );
         assert!(e(LaunchConfig::linear(16, 32).with_cluster(16)).contains("limit is 8"));
+        // Each dimension legal, but 32-bit block ranks would wrap: blocks
+        // (0, 3, 0) and (2^31 - 3, 0, 0) both have rank 2^31 - 3.
+        let wraps = Dim3::new(i32::MAX as u32, 4, 1);
+        assert_eq!(
+            3u32.wrapping_mul(wraps.x),
+            wraps.x - 2,
+            "the wrap the check prevents"
+        );
+        assert_eq!(
+            e(LaunchConfig::new(wraps, 1)),
+            "grid (2147483647,4,1) has 8589934588 blocks; block ranks are 32-bit, so a grid has \
+             at most 4294967295 blocks (two blocks would share a rank, and a window of an output)"
+        );
+        assert!(
+            LaunchConfig::new((i32::MAX as u32, 2, 1), 1)
+                .validate_shape()
+                .is_ok()
+        );
     }
 
     #[test]

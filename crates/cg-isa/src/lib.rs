@@ -35,7 +35,7 @@ mod swizzle;
 mod warp;
 
 pub use dim::Dim3;
-pub use launch::{LaunchConfig, ShapeError};
+pub use launch::{LaunchConfig, MAX_GRID_BLOCKS, ShapeError};
 pub use memory::{MemOrder, MemScope};
 pub use swizzle::{MAX_TENSOR_RANK, Swizzle};
 pub use warp::{ReduxOp, ShflMode};

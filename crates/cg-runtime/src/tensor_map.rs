@@ -71,9 +71,20 @@ impl Backend {
         let base = buf.as_ptr() as usize;
         span(base, buf.len()).map_err(RuntimeError::InvalidArgument)?;
         let elem = std::mem::size_of::<M::Elem>();
+        // In bytes, checked: `span` refused a stride whose bytes overflow
+        // (every rank's rules), and a wrapped stride must not reach the
+        // driver whatever a rule forgets.
+        let s = strides
+            .iter()
+            .map(|&s| s.checked_mul(elem).map(|b| b as u64))
+            .collect::<Option<Vec<u64>>>()
+            .ok_or_else(|| {
+                RuntimeError::InvalidArgument(format!(
+                    "a tensor map's strides {strides:?} of {elem}-byte elements overflow"
+                ))
+            })?;
         let gpu = self.device_map(buf, |g| {
             let d: Vec<u64> = dims.iter().map(|&d| d as u64).collect();
-            let s: Vec<u64> = strides.iter().map(|&s| (s * elem) as u64).collect();
             g.encode_tensor_map(
                 base as u64,
                 elem,

@@ -136,6 +136,11 @@ impl SimDevice {
                 "grid dimensions {g} exceed the limits (2^31-1, 65535, 65535)"
             )));
         }
+        // Block ranks are 32-bit (`Dim3::linear`): a larger grid would give
+        // two blocks one rank, and one window of an output.
+        if g.volume() > cg_isa::MAX_GRID_BLOCKS {
+            return Err(invalid(cg_isa::ShapeError::TooManyBlocks(g).to_string()));
+        }
         if g.x % c.x != 0 || g.y % c.y != 0 || g.z % c.z != 0 {
             return Err(invalid(format!(
                 "grid {g} is not a multiple of the cluster dimensions {c}"

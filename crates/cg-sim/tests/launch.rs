@@ -33,6 +33,12 @@ fn launch_shapes_are_validated() {
         invalid(&LaunchConfig::new(16, 32).with_cluster(16))
             .contains("more than the device's maximum of 8")
     );
+    // Legal per dimension, but more blocks than 32-bit block ranks number.
+    let m = invalid(&LaunchConfig::new((i32::MAX as u32, 4, 1), 1));
+    assert!(
+        m.contains("8589934588 blocks; block ranks are 32-bit"),
+        "{m}"
+    );
     let m = invalid(&LaunchConfig::new(1, 32).with_dynamic_smem(64 * 1024));
     assert!(m.contains("65536 bytes of dynamic shared memory"), "{m}");
     // A device with the opt-in limit accepts it.

@@ -700,6 +700,21 @@ pub unsafe fn st_global<T: crate::Pod>(p: *mut T, v: T) {
     }
 }
 
+/// A plain store through `p`, whatever its state space (the compiler's:
+/// `st.global` where it knows the address is global, a generic `st`
+/// otherwise): the block and warp primitives' tile stores, the exact
+/// instructions of a Rust write (the lab times them against CUB's). The
+/// simulator's twin shows it to the race detector.
+///
+/// # Safety
+/// `p` must be valid for a write of a `T` and aligned for it; `T` has no
+/// padding bytes.
+#[inline(always)]
+pub unsafe fn st_plain<T: Copy>(p: *mut T, v: T) {
+    // SAFETY: the caller's contract.
+    unsafe { p.write(v) }
+}
+
 /// The simulator's check that a typed view belongs to the running launch:
 /// nothing on the GPU (a view cannot outlive its launch there).
 #[inline(always)]

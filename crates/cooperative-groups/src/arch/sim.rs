@@ -360,6 +360,26 @@ pub unsafe fn st_global<T: crate::Pod>(p: *mut T, v: T) {
     note_store(p.cast(), core::mem::size_of::<T>());
 }
 
+/// A plain store through `p` (`p.write(v)` on the GPU: the block and warp
+/// primitives' tile stores), as a lane makes it: through
+/// `cg_sim::global_mem`, so that blocks of a launch on other worker
+/// threads never race on the host, and seen by the race detector at the
+/// caller's line. Unlike [`st_global`] it checks no region: the raw stores
+/// reach whatever memory their caller's `unsafe` contract names (a typed
+/// caller checks its view's region itself).
+///
+/// # Safety
+/// `p` must be valid for a write of a `T` and aligned for it; `T` has no
+/// padding bytes.
+#[track_caller]
+#[inline]
+pub unsafe fn st_plain<T: Copy>(p: *mut T, v: T) {
+    // SAFETY: the caller's contract: valid, and every byte of `v` is
+    // initialised (no padding).
+    unsafe { cg_sim::global_mem::store(p, v) };
+    note_store(p.cast(), core::mem::size_of::<T>());
+}
+
 /// Stops a typed view used outside the launch that registered its memory
 /// (before it touches `len` bytes at `p`).
 #[track_caller]

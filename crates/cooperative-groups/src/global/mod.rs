@@ -29,6 +29,8 @@
 //! | one result per block, by its leader | `OwnedSlice<T, PerBlock>` | [`out.leader(&block)`](OwnedSlice::leader) |
 //! | one result per tile (warp), by its leader | `OwnedSlice<T, PerTile<32>>` | [`out.leader(&tile)`](OwnedSlice::leader) |
 //! | a window per block (tile), striped over its members | `OwnedSlice<T, PerBlock<W>>` | [`out.window(&block).striped()`](Window::striped) |
+//! | a block store's tile, striped (`Striped`, `Transpose`) | `OwnedSlice<T, PerBlock<{ B * I }>>` | [`store_window(out.window(&block), items)`](crate::primitives::BlockStore::store_window) |
+//! | a block store's tile, blocked (`Direct`, `Vectorize`) | `OwnedSlice<T, Chunked<I>>` | [`store_chunk(out.chunk(&grid), items)`](crate::primitives::BlockStore::store_chunk) |
 //! | an in-place update | `OwnedSlice<T>` (any partition) | [`e.update(f)`](Elem::update), [`e.load()`](Elem::load) |
 //! | a 2-D image | `OwnedPitched<T>` | [`img.at(&grid)`](OwnedPitched::at) |
 //! | a scatter (histogram, counters) | `AtomicSlice<T>` | [`bins.at(i)`](AtomicSlice::at) |

@@ -186,6 +186,14 @@ impl<'s, T: Pod, const N: usize> Chunk<'s, T, N> {
     pub fn iter(&self) -> impl Iterator<Item = Elem<'s, T>> + '_ {
         (0..self.len).map(move |j| self.slice.elem(self.start + j))
     }
+
+    /// The chunk's element 0 and length, for the blocked block stores
+    /// that write a thread's whole chunk
+    /// ([`BlockStore::store_chunk`](crate::primitives::BlockStore::store_chunk)).
+    #[inline(always)]
+    pub(crate) fn raw_parts(&self) -> (*mut T, usize) {
+        (self.slice.as_ptr().wrapping_add(self.start), self.len)
+    }
 }
 
 /// A group that owns windows of an [`OwnedSlice`] under [`PerBlock`]
@@ -311,8 +319,9 @@ impl<'s, T: Pod, P: Partition> Window<'s, T, P> {
     }
 
     /// The window's element 0 and length, for the block primitives that
-    /// write a whole window between the group's threads
-    /// ([`BlockStore::store_window`](crate::primitives::BlockStore::store_window)).
+    /// write a whole window between the group's threads, each element from
+    /// its owner ([`BlockStore::store_window`](crate::primitives::BlockStore::store_window)'s
+    /// striped stores; `Window::store_bulk`'s one thread, `unsafe`).
     #[inline(always)]
     pub(crate) fn raw_parts(&self) -> (*mut T, usize) {
         (self.slice.as_ptr().wrapping_add(self.start), self.len)

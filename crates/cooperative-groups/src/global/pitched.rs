@@ -98,10 +98,12 @@ fn index(
         arch::global_out_of_bounds(
             base,
             y.saturating_mul(pitch).saturating_add(x),
-            pitch * h,
+            pitch.saturating_mul(h),
             write,
         )
     }
+    // No wrap: `y < h`, `x < w`, and `from_raw_parts`'s span
+    // `pitch · (h − 1) + w` does not overflow.
     y * pitch + x
 }
 
@@ -111,7 +113,9 @@ impl<T: Pod> Pitched<'_, T> {
     ///
     /// # Safety
     /// As [`GlobalSlice::from_raw_parts`](super::GlobalSlice::from_raw_parts)
-    /// for `pitch · (height - 1) + width` elements.
+    /// for `pitch · (height - 1) + width` elements, a number that does not
+    /// overflow `usize` (where it does, rows far apart alias: the host's
+    /// `host::image_span` computes it checked).
     #[inline(always)]
     pub const unsafe fn from_raw_parts(
         ptr: *const T,
@@ -169,7 +173,9 @@ impl<T: Pod> OwnedPitched<'_, T> {
     ///
     /// # Safety
     /// As [`OwnedSlice::from_raw_parts`](super::OwnedSlice::from_raw_parts)
-    /// for `pitch · (height - 1) + width` elements.
+    /// for `pitch · (height - 1) + width` elements, a number that does not
+    /// overflow `usize` (where it does, two threads own one element), with
+    /// `pitch ≥ width` (rows do not overlap).
     #[inline(always)]
     pub const unsafe fn from_raw_parts(
         ptr: *mut T,

@@ -271,8 +271,11 @@ impl<R> Image<R> {
     }
 }
 
-/// The elements a `width × height` image with rows `pitch` apart spans, or
-/// why the shape does not fit `len` elements.
+/// The elements a `width × height` image with rows `pitch` apart spans
+/// (`pitch · (height − 1) + width`), or why the shape does not fit `len`
+/// elements: a pitch below the width (rows would overlap), or a span past
+/// `usize::MAX` (computed checked: a wrapped span would pass the length
+/// check, and rows far apart would land on one element — two owners).
 pub fn image_span(width: usize, height: usize, pitch: usize, len: usize) -> Result<usize, String> {
     if pitch < width {
         return Err(format!(
@@ -282,7 +285,15 @@ pub fn image_span(width: usize, height: usize, pitch: usize, len: usize) -> Resu
     let span = if height == 0 || width == 0 {
         0
     } else {
-        pitch * (height - 1) + width
+        pitch
+            .checked_mul(height - 1)
+            .and_then(|s| s.checked_add(width))
+            .ok_or_else(|| {
+                format!(
+                    "a {width} × {height} image with rows {pitch} elements apart overflows: its \
+                     span, pitch · (height − 1) + width, is past usize::MAX elements"
+                )
+            })?
     };
     if span > len {
         return Err(format!(
@@ -399,14 +410,26 @@ pub fn tensor_map_span<T: Pod, const BW: u32, const BH: u32, L: TileLayout>(
             "a tensor map's first element must be 16-byte aligned (it is at {base:#x})"
         ));
     }
-    if !(pitch * elem).is_multiple_of(16) || (pitch * elem) as u64 >= 1 << 40 {
+    let row = stride_bytes(pitch, elem, "row")?;
+    if !row.is_multiple_of(16) || row as u64 >= 1 << 40 {
         return Err(format!(
             "a tensor map's rows must be a multiple of 16 bytes apart, below 2^40 (the pitch is \
-             {pitch} elements, {} bytes)",
-            pitch * elem
+             {pitch} elements, {row} bytes)"
         ));
     }
     image_span(width, height, pitch, len)
+}
+
+/// The bytes of a stride of `stride` elements of `elem` bytes (a tensor
+/// map's `what` stride), or the error that it overflows: a wrapped product
+/// could pass the driver's rules (a multiple of 16 bytes below 2^40).
+pub(crate) fn stride_bytes(stride: usize, elem: usize, what: &str) -> Result<usize, String> {
+    stride.checked_mul(elem).ok_or_else(|| {
+        format!(
+            "a tensor map's {what} stride of {stride} elements of {elem} bytes overflows: past \
+             usize::MAX bytes"
+        )
+    })
 }
 
 /// A tensor map of the host image `img` with a `BW × BH` box, for a

@@ -12,7 +12,7 @@ extern crate std;
 use std::format;
 use std::string::String;
 
-use super::{HostArg, KernelParam, Target, host_memory, map_param};
+use super::{HostArg, KernelParam, Target, host_memory, map_param, stride_bytes};
 use crate::tma::RankedMap;
 
 /// A host slice seen as an `N`-D tensor: `dims[d]` elements along
@@ -62,15 +62,16 @@ pub fn tensor_map_span_nd(
             "a tensor map's first element must be 16-byte aligned (it is at {base:#x})"
         ));
     }
-    // The span of the dimensions below `d`, as `d` grows.
+    // The span of the dimensions below `d`, as `d` grows; checked, since
+    // a wrapped span would let indices overlap (two owners of an element).
     let mut span = dims[0];
     for (d, (&n, &stride)) in dims[1..].iter().zip(strides).enumerate() {
-        if !(stride * elem).is_multiple_of(16) || (stride * elem) as u64 >= 1 << 40 {
+        let bytes = stride_bytes(stride, elem, "dimension's")?;
+        if !bytes.is_multiple_of(16) || bytes as u64 >= 1 << 40 {
             return Err(format!(
                 "a tensor map's strides must be multiples of 16 bytes, below 2^40 (dimension {} \
-                 is {stride} elements, {} bytes, apart)",
-                d + 1,
-                stride * elem
+                 is {stride} elements, {bytes} bytes, apart)",
+                d + 1
             ));
         }
         if stride < span {
@@ -80,7 +81,15 @@ pub fn tensor_map_span_nd(
                 d + 1
             ));
         }
-        span += stride * (n - 1);
+        span = stride
+            .checked_mul(n - 1)
+            .and_then(|s| s.checked_add(span))
+            .ok_or_else(|| {
+                format!(
+                    "a {dims:?} tensor with strides {strides:?} overflows: its span is past \
+                     usize::MAX elements"
+                )
+            })?;
     }
     if span > len {
         return Err(format!(

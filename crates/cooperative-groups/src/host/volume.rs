@@ -8,7 +8,7 @@ extern crate std;
 use std::format;
 use std::string::String;
 
-use super::{HostArg, Target, map_param, tensor_map_span};
+use super::{HostArg, Target, map_param, stride_bytes, tensor_map_span};
 use crate::Pod;
 use crate::tma::{TensorMap3d, TensorMap3dMut, TileLayout};
 
@@ -54,14 +54,25 @@ pub fn tensor_map_span_3d<T: Pod, const BW: u32, const BH: u32, const BD: u32, L
             "a tensor map's sides are 1..=2^32 elements (got a depth of {depth})"
         ));
     }
-    if !(plane * elem).is_multiple_of(16) || (plane * elem) as u64 >= 1 << 40 {
+    let plane_bytes = stride_bytes(plane, elem, "plane")?;
+    if !plane_bytes.is_multiple_of(16) || plane_bytes as u64 >= 1 << 40 {
         return Err(format!(
             "a tensor map's planes must be a multiple of 16 bytes apart, below 2^40 (the plane \
-             stride is {plane} elements, {} bytes)",
-            plane * elem
+             stride is {plane} elements, {plane_bytes} bytes)"
         ));
     }
-    let plane_span = pitch * height.saturating_sub(1) + width;
+    // Checked: a wrapped span would let planes overlap (two owners of an
+    // element).
+    let overflows = || {
+        format!(
+            "a {width} × {height} × {depth} tensor with rows {pitch} and planes {plane} elements \
+             apart overflows: its span is past usize::MAX elements"
+        )
+    };
+    let plane_span = pitch
+        .checked_mul(height.saturating_sub(1))
+        .and_then(|s| s.checked_add(width))
+        .ok_or_else(overflows)?;
     if plane < plane_span {
         return Err(format!(
             "a plane stride of {plane} elements is less than a plane's {plane_span} elements"
@@ -69,7 +80,7 @@ pub fn tensor_map_span_3d<T: Pod, const BW: u32, const BH: u32, const BD: u32, L
     }
     // The first plane, as a 2-D tensor in what the buffer holds past the
     // other planes.
-    let rest = plane * (depth - 1);
+    let rest = plane.checked_mul(depth - 1).ok_or_else(overflows)?;
     let first =
         tensor_map_span::<T, BW, BH, L>(base, width, height, pitch, len.saturating_sub(rest))
             .map_err(|e| {
@@ -81,6 +92,7 @@ pub fn tensor_map_span_3d<T: Pod, const BW: u32, const BH: u32, const BD: u32, L
                     e
                 }
             })?;
+    // `rest + first ≤ len`: `first` fits what the buffer holds past `rest`.
     Ok(rest + first)
 }
 

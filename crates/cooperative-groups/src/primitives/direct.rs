@@ -18,6 +18,8 @@
 //! forms leave them as they were (CUB's guarded loads without a default).
 //! Stores write through a raw pointer (`unsafe`: the tile must be the
 //! caller's to write); `_partial` stores write only items below `valid`.
+//! On the simulator the race detector sees every store, at the caller's
+//! line.
 //!
 //! ```
 //! use cooperative_groups::prelude::*;
@@ -198,6 +200,7 @@ pub fn load_striped_partial_into<const S: u32, T: ShflValue, const ITEMS: usize>
 /// concurrently (the tile is the caller's block's, each element written by
 /// one thread).
 #[inline(always)]
+#[track_caller]
 pub unsafe fn store_blocked<T: ShflValue, const ITEMS: usize>(
     rank: u32,
     dst: *mut T,
@@ -217,6 +220,7 @@ pub unsafe fn store_blocked<T: ShflValue, const ITEMS: usize>(
 /// # Safety
 /// As [`store_blocked`], for those elements.
 #[inline(always)]
+#[track_caller]
 pub unsafe fn store_striped<const S: u32, T: ShflValue, const ITEMS: usize>(
     rank: u32,
     dst: *mut T,
@@ -236,6 +240,7 @@ pub unsafe fn store_striped<const S: u32, T: ShflValue, const ITEMS: usize>(
 /// # Safety
 /// As [`store_blocked`].
 #[inline(always)]
+#[track_caller]
 pub unsafe fn store_blocked_vectorized<T: ShflValue, const ITEMS: usize>(
     rank: u32,
     dst: *mut T,
@@ -259,6 +264,7 @@ pub unsafe fn store_blocked_vectorized<T: ShflValue, const ITEMS: usize>(
 /// # Safety
 /// As [`store_blocked`], for the elements below `valid`.
 #[inline(always)]
+#[track_caller]
 pub unsafe fn store_blocked_partial<T: ShflValue, const ITEMS: usize>(
     rank: u32,
     dst: *mut T,
@@ -282,6 +288,7 @@ pub unsafe fn store_blocked_partial<T: ShflValue, const ITEMS: usize>(
 /// # Safety
 /// As [`store_blocked`], for the elements below `valid`.
 #[inline(always)]
+#[track_caller]
 pub unsafe fn store_striped_partial<const S: u32, T: ShflValue, const ITEMS: usize>(
     rank: u32,
     dst: *mut T,

@@ -2,8 +2,13 @@
 //! tile from a `&[T]` (a slice of the kernel's input, as
 //! [`memcpy_async`](crate::memcpy_async()) takes), stores write through a
 //! raw pointer (the caller's `unsafe` promise that the tile is its block's
-//! to write). When the library's typed global-memory slices arrive, only
-//! this module and the signatures of the load and store functions change.
+//! to write, or a window or chunk of an `OwnedSlice` that the partition
+//! gives the writers).
+//!
+//! Every store goes through [`arch::st_plain`]: on the GPU the plain write
+//! it always was (the same instructions), on the simulator a write the race
+//! detector sees at the user's line (`#[track_caller]` down to it) and
+//! that blocks on other worker threads never race with on the host.
 //!
 //! Vector accesses move 16 (or 8) bytes per instruction
 //! (`ld.global.v4.u32`, SASS `LDG.E.128`), as CUB's vectorized loads do;
@@ -11,6 +16,7 @@
 
 use core::mem::size_of;
 
+use crate::arch;
 use crate::value::ShflValue;
 
 /// 16 bytes, 16-byte aligned: one vector access.
@@ -39,9 +45,10 @@ pub(crate) unsafe fn read<T: Copy>(src: &[T], i: usize) -> T {
 /// `dst.add(i)` must be valid for a write no other thread makes
 /// concurrently.
 #[inline(always)]
-pub(crate) unsafe fn write<T: Copy>(dst: *mut T, i: usize, v: T) {
-    // SAFETY: the caller's contract.
-    unsafe { dst.add(i).write(v) }
+#[track_caller]
+pub(crate) unsafe fn write<T: ShflValue>(dst: *mut T, i: usize, v: T) {
+    // SAFETY: the caller's contract; a `ShflValue` has no padding.
+    unsafe { arch::st_plain(dst.add(i), v) }
 }
 
 /// The widest vector (16 or 8 bytes; 0: none) that moves `n` items of `T`
@@ -128,6 +135,7 @@ pub(crate) unsafe fn read_run<T: ShflValue, const N: usize, const VEC: usize>(
 /// The `N` elements from `dst.add(i)` must be valid for writes no other
 /// thread makes concurrently; `VEC` as for [`read_run`].
 #[inline(always)]
+#[track_caller]
 pub(crate) unsafe fn write_run<T: ShflValue, const N: usize, const VEC: usize>(
     dst: *mut T,
     i: usize,
@@ -153,16 +161,17 @@ pub(crate) unsafe fn write_run<T: ShflValue, const N: usize, const VEC: usize>(
     let vectors = N * size_of::<T>() / VEC;
     let mut k = 0;
     while k < vectors {
-        // SAFETY: as in `read_run`, for writes.
+        // SAFETY: as in `read_run`, for writes; `V16` and `V8` are words
+        // without padding.
         unsafe {
             if VEC == 16 {
                 let mut v = V16([0; 4]);
                 v.0.copy_from_slice(&buf[4 * k..4 * k + 4]);
-                p.add(16 * k).cast::<V16>().write(v);
+                arch::st_plain(p.add(16 * k).cast::<V16>(), v);
             } else {
                 let mut v = V8([0; 2]);
                 v.0.copy_from_slice(&buf[2 * k..2 * k + 2]);
-                p.add(8 * k).cast::<V8>().write(v);
+                arch::st_plain(p.add(8 * k).cast::<V8>(), v);
             }
         }
         k += 1;

@@ -61,7 +61,13 @@
 //!
 //! Loads read a `&[T]` that starts at the group's tile; stores write
 //! through a raw pointer (`unsafe`: the caller promises the tile is its
-//! group's). Bounds are checked once per call.
+//! group's), or safely into what an [`OwnedSlice`](crate::OwnedSlice)'s
+//! partition gives the writers: the block's striped
+//! [`PerBlock`](crate::PerBlock) window
+//! ([`BlockStore::store_window`], striped algorithms), a thread's blocked
+//! [`Chunked`](crate::Chunked) chunk ([`BlockStore::store_chunk`], blocked
+//! algorithms; see [`algorithm`]). Bounds are checked once per call. On the
+//! simulator the race detector sees every store.
 //!
 //! # Where they differ from CUB
 //!
@@ -143,7 +149,8 @@ pub mod thread;
 pub(crate) mod warp;
 
 pub use algorithm::{
-    BlockAlgorithm, Direct, NoStorage, Striped, Transpose, Vectorize, WarpAlgorithm, WarpTranspose,
+    BlockAlgorithm, BlockedGlobal, Direct, NoStorage, Striped, StripedGlobal, Transpose, Vectorize,
+    WarpAlgorithm, WarpTranspose,
 };
 pub use block::adjacent_difference::BlockAdjacentDifference;
 pub use block::discontinuity::BlockDiscontinuity;

@@ -16,7 +16,8 @@
 //!    (pixels − cdf_min))` (the identity for an image of one grey level).
 //! 3. [`apply_lut`]: each block copies the table to shared memory, loads
 //!    its tile, maps every pixel through the table and stores the tile
-//!    ([`BlockStore`] into its window of the output).
+//!    ([`BlockStore`], vectorised: each thread its own [`ITEMS`] pixels of
+//!    the output, a [`Chunked`] slice).
 //!
 //! Every kernel is safe: typed parameters, no `unsafe`.
 #![no_std]
@@ -30,7 +31,7 @@ use cooperative_groups::prelude::*;
 use cooperative_groups::primitives::{
     BlockHistogram, BlockLoad, BlockReduce, BlockScan, BlockStore, Vectorize,
 };
-use cooperative_groups::{GlobalSlice, OwnedSlice, PerBlock, kernel, shared_array};
+use cooperative_groups::{Chunked, GlobalSlice, OwnedSlice, PerBlock, kernel, shared_array};
 
 /// Threads per block of the tile kernels.
 pub const BLOCK: u32 = 256;
@@ -146,11 +147,17 @@ pub fn equalise_lut(hists: GlobalSlice<u32>, pixels: u32, lut: OwnedSlice<u8>) {
 
 /// `out[i] = lut[pixels[i]]`, a tile per block (grid: one block of
 /// [`BLOCK`] threads per tile; `lut` holds `BINS` levels).
+///
+/// The pixels stay blocked from the load to the store: thread `r` of block
+/// `b` maps pixels `b · TILE + 16r ..` and stores them into its own chunk
+/// of `out` (`Chunked<ITEMS>`: grid thread `t` owns elements `16t ..
+/// 16t + 16`, the same ones), one 16-byte vector store per thread as CUB's
+/// `BLOCK_STORE_VECTORIZE` in the twin.
 #[kernel]
 pub fn apply_lut(
     pixels: GlobalSlice<u8>,
     lut: GlobalSlice<u8>,
-    out: OwnedSlice<u8, PerBlock<TILE>>,
+    out: OwnedSlice<u8, Chunked<ITEMS>>,
 ) {
     let block = this_thread_block().with_threads::<BLOCK>();
     // The table in shared memory, a word per level (no bank conflicts
@@ -162,5 +169,5 @@ pub fn apply_lut(
     let px = load_tile(src, valid, &block);
     block.sync();
     let mapped = px.map(|p| table.load(p as usize) as u8);
-    Store::without_storage(&block).store_window(out.window(&block), mapped);
+    Store::without_storage(&block).store_chunk(out.chunk(&this_grid()), mapped);
 }

@@ -6,10 +6,13 @@ use core::marker::PhantomData;
 use super::exchange::BlockExchange;
 use super::load::{block_temp_bytes, warp_part};
 use super::{full_warp, rank_of};
-use crate::global::{PerBlock, Window};
+use crate::arch;
+use crate::global::{Chunk, PerBlock, Window};
 use crate::group::ThreadBlock;
 use crate::pod::Pod;
-use crate::primitives::algorithm::{BlockAlgorithm, Kind, NoStorage, Transpose};
+use crate::primitives::algorithm::{
+    BlockAlgorithm, BlockedGlobal, Kind, NoStorage, StripedGlobal, Transpose,
+};
 use crate::primitives::direct;
 use crate::primitives::storage::{NeedsTempStorage, Smem, TempStorage};
 use crate::primitives::warp::store::WarpStore;
@@ -146,15 +149,19 @@ impl<T: ShflValue + Pod, const BLOCK: u32, const ITEMS: usize, A: BlockAlgorithm
     /// Stores the tile into `window`, the calling block's window of an
     /// [`OwnedSlice<T, PerBlock<W>>`](crate::OwnedSlice) with `W = BLOCK ·
     /// ITEMS` (one tile per block): all of it, or the first
-    /// `window.len()` items where the slice's last window is shorter. Safe:
-    /// the window is the block's own (its index is the hardware's block
-    /// index), and the store writes each of its elements once, from one
-    /// thread of the block.
+    /// `window.len()` items where the slice's last window is shorter.
     ///
-    /// The block's threads write the window in the store's arrangement,
-    /// not the window's striped one: a thread that also writes the
-    /// window's elements through [`Window::mine`] in the same launch races
-    /// with the store.
+    /// Safe, for the striped algorithms only ([`StripedGlobal`]:
+    /// [`Striped`](crate::primitives::Striped), [`Transpose`]): the window
+    /// is the block's own (its index is the hardware's block index), and
+    /// its element `j` belongs to the block's thread `j mod BLOCK` — the
+    /// thread that a striped store has write it. So the store and the
+    /// window's own witnesses ([`Window::mine`], [`Window::striped`]) give
+    /// each element one writer, and no other thread writes it. A blocked
+    /// store (`Direct`, `Vectorize`) writes each thread's own
+    /// [`Chunked`](crate::Chunked) chunk instead
+    /// ([`store_chunk`](Self::store_chunk)); `WarpTranspose`'s warp-striped
+    /// arrangement is no partition's, and has only the `unsafe` stores.
     ///
     /// ```
     /// use cooperative_groups::prelude::*;
@@ -183,7 +190,9 @@ impl<T: ShflValue + Pod, const BLOCK: u32, const ITEMS: usize, A: BlockAlgorithm
         &self,
         window: Window<'_, T, PerBlock<W>>,
         items: [T; ITEMS],
-    ) {
+    ) where
+        A: StripedGlobal,
+    {
         const {
             assert!(
                 W == BLOCK as usize * ITEMS,
@@ -191,16 +200,78 @@ impl<T: ShflValue + Pod, const BLOCK: u32, const ITEMS: usize, A: BlockAlgorithm
             )
         };
         let (dst, len) = window.raw_parts();
+        arch::global_region_check(dst.cast(), len * core::mem::size_of::<T>());
         // SAFETY: `len` elements from `dst` lie in the slice (the window's
         // bounds) and belong to this block alone (`PerBlock<W>` windows are
-        // made from the hardware's block index); the store writes each of
-        // the first `len ≤ W` once, from one thread. `len` is the same in
-        // every thread: the branch is uniform.
+        // made from the hardware's block index); the striped store writes
+        // element `j < len ≤ W` from thread `j mod BLOCK`, its owner in the
+        // window (`new` checked that the block has `BLOCK` threads). `len`
+        // is the same in every thread: the branch is uniform.
         unsafe {
             if len == W {
                 self.store(dst, items)
             } else {
                 self.store_partial(dst, len, items)
+            }
+        }
+    }
+
+    /// Stores the calling thread's `ITEMS` items (the blocked arrangement)
+    /// into `chunk`, its chunk of an
+    /// [`OwnedSlice<T, Chunked<ITEMS>>`](crate::OwnedSlice): all of them,
+    /// or the first `chunk.len()` where the slice's last chunk is shorter
+    /// (none past its end). In a grid of blocks of `BLOCK` threads, block
+    /// `b`'s chunks are the tile `b · BLOCK · ITEMS ..` in the blocked
+    /// arrangement: what [`store`](Self::store) writes there.
+    ///
+    /// Safe, for the blocked algorithms only ([`BlockedGlobal`]:
+    /// [`Direct`](crate::primitives::Direct),
+    /// [`Vectorize`](crate::primitives::Vectorize), which keeps its 16- or
+    /// 8-byte vector stores where the chunk is aligned): the chunk is the
+    /// thread's own (from its grid rank), and a blocked store writes the
+    /// thread's items, nobody else's. Striped stores write a block's
+    /// [`PerBlock`] window instead ([`store_window`](Self::store_window)).
+    ///
+    /// ```
+    /// use cooperative_groups::prelude::*;
+    /// use cooperative_groups::primitives::{BlockStore, Vectorize};
+    /// use cooperative_groups::{kernel, Chunked, OwnedSlice};
+    ///
+    /// #[kernel]
+    /// pub fn iota(out: OwnedSlice<u32, Chunked<4>>) {
+    ///     let block = this_thread_block().with_threads::<32>();
+    ///     let first = 4 * this_grid().thread_rank() as u32;
+    ///     let items = [0, 1, 2, 3].map(|i| first + i);
+    ///     BlockStore::<u32, 32, 4, Vectorize>::without_storage(&block)
+    ///         .store_chunk(out.chunk(&this_grid()), items);
+    /// }
+    ///
+    /// let mut out = vec![0u32; 298];                  // thread 74's chunk holds 2
+    /// let cfg = cg_sim::LaunchConfig::new(3, 32);
+    /// cooperative_groups::host::run(&IOTA, &cfg, (&mut out[..],)).unwrap();
+    /// assert_eq!(out, (0..298).collect::<Vec<u32>>());
+    /// ```
+    #[inline(always)]
+    #[track_caller]
+    pub fn store_chunk(&self, chunk: Chunk<'_, T, ITEMS>, items: [T; ITEMS])
+    where
+        A: BlockedGlobal,
+    {
+        let (dst, len) = chunk.raw_parts();
+        arch::global_region_check(dst.cast(), len * core::mem::size_of::<T>());
+        // SAFETY: `len ≤ ITEMS` elements from `dst` lie in the slice (the
+        // chunk's bounds) and belong to the calling thread alone
+        // (`Chunked<ITEMS>` chunks are made from its grid rank); the
+        // blocked stores of rank 0 from the chunk's start write exactly
+        // them.
+        unsafe {
+            if len == ITEMS {
+                match A::KIND {
+                    Kind::Vectorize => direct::store_blocked_vectorized(0, dst, &items),
+                    _ => direct::store_blocked(0, dst, &items),
+                }
+            } else {
+                direct::store_blocked_partial(0, dst, len, &items)
             }
         }
     }
