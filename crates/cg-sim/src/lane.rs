@@ -9,7 +9,7 @@ use std::cell::{Cell, RefCell};
 use std::panic::Location;
 
 use crate::barrier::BARRIERS_PER_BLOCK;
-use crate::sched::{block_on, with_core};
+use crate::sched::{block_on, block_on_or, with_core};
 use crate::state::{BarCount, WarpKind, WarpOp};
 
 pub use cg_isa::{ReduxOp, ShflMode};
@@ -670,6 +670,34 @@ pub fn region_check(p: *const u8, len: usize) {
         "a typed global parameter used outside its launch: {len} bytes at {p:p} are in none of \
          this launch's parameters"
     );
+}
+
+/// [`region_check`] for a typed write (a store, an atomic) of `len` bytes
+/// at `p`: the bytes must also lie in a region its launcher registered as
+/// writable. A write into a read-only parameter (one the host lent shared,
+/// as `&[T]`) ends the launch with a misuse report naming the parameter and
+/// the caller's line, before the write.
+#[track_caller]
+pub fn region_check_write(p: *const u8, len: usize) {
+    assert!(
+        crate::sched::in_launch(),
+        "typed global memory accessed outside a simulated kernel launch"
+    );
+    let loc = here();
+    let writable = block_on_or(
+        |core, me| core.region_write(me, p as usize, len, loc),
+        // An unwinding lane cannot be stopped by a report: a write into a
+        // read-only region panics (and the process aborts) below.
+        |core, _| core.in_writable_region(p as usize, len) as u64,
+    ) == 1;
+    if !writable {
+        // In no region: the panic of `region_check`.
+        region_check(p, len);
+        assert!(
+            writable,
+            "a write of {len} bytes at {p:p} into a parameter registered for reads only"
+        );
+    }
 }
 
 /// A plain load of `size` bytes at `p` from a typed global parameter:

@@ -705,6 +705,11 @@ pub unsafe fn st_global<T: crate::Pod>(p: *mut T, v: T) {
 #[inline(always)]
 pub fn global_region_check(_p: *const u8, _len: usize) {}
 
+/// The simulator's check that a typed view belongs to the running launch
+/// and may write its memory: nothing on the GPU.
+#[inline(always)]
+pub fn global_region_check_write(_p: *const u8, _len: usize) {}
+
 /// An index outside a typed global parameter: `trap` (the launch fails
 /// with `CUDA_ERROR_LAUNCH_FAILED`, as `cg-lab info --bounds` shows on the
 /// H200).

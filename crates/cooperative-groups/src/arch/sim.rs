@@ -347,14 +347,15 @@ pub unsafe fn ld_global<T: crate::Pod>(p: *const T) -> T {
     v
 }
 
-/// A weak store to global memory (`st.global`), seen by the race detector.
+/// A weak store to global memory (`st.global`), seen by the race detector;
+/// a store into a parameter registered read-only is a misuse report.
 ///
 /// # Safety
 /// `p` must be valid for a write of a `T`.
 #[track_caller]
 #[inline]
 pub unsafe fn st_global<T: crate::Pod>(p: *mut T, v: T) {
-    lane::region_check(p.cast(), core::mem::size_of::<T>());
+    lane::region_check_write(p.cast(), core::mem::size_of::<T>());
     // SAFETY: forwarded contract (and the region is the running launch's).
     unsafe { global_write(p, v) };
     note_store(p.cast(), core::mem::size_of::<T>());
@@ -366,6 +367,14 @@ pub unsafe fn st_global<T: crate::Pod>(p: *mut T, v: T) {
 #[inline]
 pub fn global_region_check(p: *const u8, len: usize) {
     lane::region_check(p, len)
+}
+
+/// [`global_region_check`] for a view that writes the bytes (an atomic
+/// slice's element): a parameter registered read-only is a misuse report.
+#[track_caller]
+#[inline]
+pub fn global_region_check_write(p: *const u8, len: usize) {
+    lane::region_check_write(p, len)
 }
 
 /// An index outside a typed global parameter: the simulator reports it
