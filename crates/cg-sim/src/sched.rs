@@ -455,11 +455,14 @@ pub unsafe fn launch_parallel(
     );
     let next = AtomicU64::new(0);
     let race_on = device.race_check && crate::race::env_enabled();
+    // One launch number for every worker's units.
+    let launch = crate::shared::next_launch();
     std::thread::scope(|s| {
         for _ in 0..workers {
             s.spawn(|| {
                 let _abort = AbortOnPanic(&board);
                 let mut state = Core::new(device, cfg);
+                state.launch = launch;
                 state.regions = regions.to_vec();
                 state.concurrent = true;
                 if race_on {
