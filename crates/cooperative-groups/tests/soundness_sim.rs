@@ -9,6 +9,8 @@
 //!   a `thread_local!`), while the block's end frees the memory: every use
 //!   through a handle checks that it belongs to the calling thread's
 //!   running block (a mapped handle: to a running block of its cluster).
+//!   A group handle kept past its block works in the calling block's
+//!   collective scratch, never in the freed one.
 //! * A thread that unwinds (its own panic, or the teardown after another
 //!   thread's report) still gets valid shared memory, and a handle it may
 //!   not use is skipped, never dereferenced.
@@ -20,10 +22,12 @@ use std::cell::Cell;
 
 use cg_sim::{LaunchConfig, Region, SimDevice, SimError, launch};
 use cooperative_groups::atomic::Relaxed;
+use cooperative_groups::ops::Plus;
 use cooperative_groups::primitives::{BlockExchange, TempStorage};
 use cooperative_groups::{
-    AtomicSlice, DynamicShared, OwnedSlice, SharedArray, SharedSlice, dynamic_shared, memcpy_async,
-    shared_array, temp_storage, this_cluster, this_grid, this_thread_block, wait,
+    AtomicSlice, DynamicShared, OwnedSlice, SharedArray, SharedSlice, ThreadBlock, dynamic_shared,
+    memcpy_async, reduce, shared_array, temp_storage, this_cluster, this_grid, this_thread_block,
+    wait,
 };
 
 /// This file, to read the line a report points at.
@@ -259,6 +263,26 @@ fn a_kept_handle_cannot_be_mapped_to_a_peer() {
         "map_shared_array: a shared-memory handle of block (0,0,0) used after that block ended",
         "cluster.map_shared_array(old, 1)",
     );
+}
+
+#[test]
+fn a_block_handle_kept_past_its_block_reaches_only_the_callers_memory() {
+    // A group handle carries its block's collective scratch: kept past the
+    // block, it must not exchange through the freed one. Each thread of
+    // block 1 takes the handle of the thread of block 0 with its rank: the
+    // reduction runs in block 1's own scratch.
+    let kept: Vec<Cell<Option<ThreadBlock>>> = (0..64).map(|_| Cell::new(None)).collect();
+    launch(&LaunchConfig::new(2, 64), &|| {
+        let block = this_thread_block();
+        let t = block.thread_rank();
+        if block_x() == 0 {
+            kept[t as usize].set(Some(block));
+            return;
+        }
+        let old = kept[t as usize].take().expect("kept by block 0");
+        assert_eq!(reduce(&old, t, Plus), (0..64).sum::<u32>());
+    })
+    .expect("the reduction runs in the calling block's scratch");
 }
 
 #[test]
