@@ -267,20 +267,29 @@ fn a_kept_handle_cannot_be_mapped_to_a_peer() {
 
 #[test]
 fn a_block_handle_kept_past_its_block_reaches_only_the_callers_memory() {
-    // A group handle carries its block's collective scratch: kept past the
-    // block, it must not exchange through the freed one. Each thread of
-    // block 1 takes the handle of the thread of block 0 with its rank: the
-    // reduction runs in block 1's own scratch.
+    // A group handle carries its block's collective scratch (2 KiB): kept
+    // past the block, it must not exchange through the freed one. Each
+    // thread of block 1 takes the handle of the thread of block 0 with its
+    // rank; block 1's first shared allocation, an array of the scratch's
+    // size, may get the freed scratch's address (the allocator decides):
+    // the reduction must run in block 1's own scratch, with the right sum,
+    // and leave the array alone.
     let kept: Vec<Cell<Option<ThreadBlock>>> = (0..64).map(|_| Cell::new(None)).collect();
     launch(&LaunchConfig::new(2, 64), &|| {
-        let block = this_thread_block();
-        let t = block.thread_rank();
+        let t = cg_sim::lane::thread_idx()[0];
         if block_x() == 0 {
-            kept[t as usize].set(Some(block));
+            kept[t as usize].set(Some(this_thread_block()));
             return;
         }
+        let mine = shared_array!(u32; 512);
+        mine.store(t as usize, 9);
         let old = kept[t as usize].take().expect("kept by block 0");
         assert_eq!(reduce(&old, t, Plus), (0..64).sum::<u32>());
+        assert_eq!(
+            mine.load(t as usize),
+            9,
+            "the reduction wrote the block's array"
+        );
     })
     .expect("the reduction runs in the calling block's scratch");
 }
@@ -431,6 +440,12 @@ thread_local! {
     static STALE: Cell<Option<SharedArray<u32, 64>>> = const { Cell::new(None) };
 }
 
+/// One array per block, the same allocation site in every launch (so a
+/// later launch's block likely gets the freed block's address again).
+fn words() -> SharedArray<u32, 64> {
+    shared_array!(u32; 64)
+}
+
 /// Writes through the handle an earlier launch kept, when dropped while
 /// its thread unwinds.
 struct StoreThroughStale(usize);
@@ -445,24 +460,44 @@ impl Drop for StoreThroughStale {
     }
 }
 
+/// Records word 3 of its block's `words()` (a handle made while the thread
+/// ran), when dropped while its thread is unwound by the teardown.
+struct ReadWhileUnwinding<'a>(&'a Cell<u32>, SharedArray<u32, 64>);
+
+impl Drop for ReadWhileUnwinding<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.set(self.1.load(3));
+        }
+    }
+}
+
 #[test]
 fn a_destructor_writing_through_a_kept_handle_while_unwinding_writes_nothing() {
     launch(&LaunchConfig::new(1, 32), &|| {
-        let a = shared_array!(u32; 64);
         if this_thread_block().thread_rank() == 0 {
-            STALE.set(Some(a));
+            STALE.set(Some(words()));
         }
     })
     .expect("the first launch keeps its handle");
-    // An unwinding thread cannot be stopped by a report: the write through
-    // the freed block's handle is skipped, and the launch reports the
-    // panic that started the unwinding.
+    // An unwinding thread cannot be stopped by a report: its write through
+    // the freed block's handle is skipped (it must not land in freed
+    // memory, nor in this block's array, which likely has the freed one's
+    // address), and the launch reports the panic that started the
+    // unwinding. Thread 4, unwound by the teardown (from the first block
+    // barrier, where it still waits), reads the word.
+    let seen = Cell::new(0);
     let e = launch(&LaunchConfig::new(1, 32), &|| {
-        let t = this_thread_block().thread_rank() as usize;
-        let _guard = StoreThroughStale(t);
+        let block = this_thread_block();
+        let t = block.thread_rank() as usize;
+        let _reader = (t == 4).then(|| ReadWhileUnwinding(&seen, words()));
+        words().store(t, 7);
+        block.sync();
         if t == 3 {
+            let _guard = StoreThroughStale(3);
             panic!("thread 3 unwinds through a stale handle");
         }
+        block.sync();
     })
     .expect_err("thread 3 panics");
     assert!(
@@ -470,6 +505,7 @@ fn a_destructor_writing_through_a_kept_handle_while_unwinding_writes_nothing() {
             .contains("thread 3 unwinds through a stale handle"),
         "{e}"
     );
+    assert_eq!(seen.get(), 7, "the stale handle wrote the block's array");
 }
 
 // ---- typed writes into read-only parameters ----------------------------------
