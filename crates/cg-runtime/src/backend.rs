@@ -236,7 +236,11 @@ impl Backend {
         let params = crate::gpu::kernel_params(kernel, args, &mut to)?;
         // On several cores unless a parameter is `SafeParam::SERIAL`
         // (`CG_SIM_THREADS`, `SimDevice::workers`).
-        cooperative_groups::host::launch_safe(dev, cfg, &to.regions, kernel.host_fn(), params)?;
+        // SAFETY: the regions and views of `args`, whose borrows this call
+        // holds until the launch returns.
+        unsafe {
+            cooperative_groups::host::launch_safe(dev, cfg, &to.regions, kernel.host_fn(), params)
+        }?;
         Ok(())
     }
 
@@ -270,7 +274,9 @@ impl Backend {
                 crate::gpu::check_bounds(kernel, cfg)?;
                 // SAFETY: forwarded contract.
                 let body = unsafe { kernel.host_fn_unchecked() };
-                cg_sim::launch_with(dev, cfg, &to.regions, &|| body(params))?;
+                // SAFETY: the regions of `args`' buffers, whose borrows
+                // this call holds until the launch returns.
+                unsafe { cg_sim::launch_with(dev, cfg, &to.regions, &|| body(params)) }?;
                 Ok(())
             }
         }
@@ -359,7 +365,9 @@ impl<'p, T: Pod, U: Pod, P: Partition> HostArg<OwnedSlice<'p, U, P>> for BufferC
         let p = self.buf.memory(name, to, total, true)?.cast::<U>();
         if to.sim {
             let r = to.regions.last_mut().expect("registered by `memory`");
-            *r = region(name, p, self.len, true);
+            // SAFETY: the buffer's bytes (as `U`s), borrowed exclusively
+            // by `self` for the launch that gets the region.
+            *r = unsafe { region(name, p, self.len, true) };
         }
         // SAFETY: the buffer's bytes, a whole number of `U`s at an address
         // aligned for `U` (checked by `cast_mut`), any bytes a `U` (`Pod`),
@@ -382,7 +390,9 @@ impl<'p, T: Pod, P: Partition> HostArg<OwnedSlice<'p, T, P>> for BufferSliceMut<
         if to.sim {
             // The region is the part, not the whole buffer.
             let r = to.regions.last_mut().expect("registered by `memory`");
-            *r = region(name, p, self.len, true);
+            // SAFETY: a part of the buffer, borrowed exclusively by `self`
+            // for the launch that gets the region.
+            *r = unsafe { region(name, p, self.len, true) };
         }
         // SAFETY: `len` elements from `start`, inside the buffer, borrowed
         // exclusively for the launch.
@@ -440,7 +450,12 @@ impl<T: Pod> Buffer<T> {
         match (self, to.sim) {
             (Buffer::Device(d), false) => Ok(d.as_ptr()),
             (Buffer::Host(h), true) => {
-                to.regions.push(region(name, h.as_ptr(), elems, writable));
+                // SAFETY: `elems` elements of the host buffer (a caller
+                // passes at most its length), borrowed by the argument
+                // (exclusively when `writable`) for the launch that gets
+                // the region: `Backend::launch` holds its arguments across it.
+                let r = unsafe { region(name, h.as_ptr(), elems, writable) };
+                to.regions.push(r);
                 Ok(h.as_ptr())
             }
             (Buffer::Device(_), true) => Err(format!(

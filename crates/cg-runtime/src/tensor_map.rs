@@ -115,8 +115,11 @@ impl Encoded {
     ) -> std::result::Result<M, String> {
         let map = param_bytes(&self.gpu, name, to, |to| {
             let span = span(buf.as_ptr() as usize, buf.len())?;
-            to.regions
-                .push(region(name, buf.as_ptr(), span, M::WRITABLE));
+            // SAFETY: the tensor's span of the buffer, which the argument
+            // borrows (exclusively for a writable map) for the launch that
+            // gets the region.
+            let r = unsafe { region(name, buf.as_ptr(), span, M::WRITABLE) };
+            to.regions.push(r);
             Ok(())
         })?;
         // SAFETY: the map was encoded from this tensor and box (GPU), which

@@ -201,11 +201,15 @@ fn main() {
                 };
                 report(
                     &format!("parallel {workers}"),
-                    launch_parallel(&d, &LaunchConfig::new(8, 64), &[], &|| {
-                        let v = lane::shfl(ShflMode::Bfly, u32::MAX, lane::lane_id(), 3, 0x1f);
-                        lane::sync_threads();
-                        std::hint::black_box(v);
-                    }),
+                    // SAFETY: no regions: the kernel touches no memory
+                    // through the simulator.
+                    unsafe {
+                        launch_parallel(&d, &LaunchConfig::new(8, 64), &[], &|| {
+                            let v = lane::shfl(ShflMode::Bfly, u32::MAX, lane::lane_id(), 3, 0x1f);
+                            lane::sync_threads();
+                            std::hint::black_box(v);
+                        })
+                    },
                 );
             }
         }

@@ -47,29 +47,35 @@ struct Bufs {
 
 impl Bufs {
     fn regions(&self) -> [Region; 3] {
-        [
-            Region {
-                name: "input",
-                addr: self.input.as_ptr() as usize,
-                bytes: self.input.len() * 4,
-                elem: 4,
-                writable: false,
-            },
-            Region {
-                name: "output",
-                addr: self.output.as_ptr() as usize,
-                bytes: self.output.len() * 4,
-                elem: 4,
-                writable: true,
-            },
-            Region {
-                name: "counters",
-                addr: self.counters.as_ptr() as usize,
-                bytes: self.counters.len() * 4,
-                elem: 4,
-                writable: true,
-            },
-        ]
+        let words = |v: usize| v * 4;
+        // SAFETY: the buffers live as long as `self`, which outlives every
+        // launch of these regions (`run` borrows it); the kernels only
+        // read `input` and reach the others through their atomics.
+        unsafe {
+            [
+                Region::new(
+                    "input",
+                    self.input.as_ptr() as usize,
+                    words(self.input.len()),
+                    4,
+                    false,
+                ),
+                Region::new(
+                    "output",
+                    self.output.as_ptr() as usize,
+                    words(self.output.len()),
+                    4,
+                    true,
+                ),
+                Region::new(
+                    "counters",
+                    self.counters.as_ptr() as usize,
+                    words(self.counters.len()),
+                    4,
+                    true,
+                ),
+            ]
+        }
     }
 }
 
@@ -150,7 +156,9 @@ fn run(name: &str, dev: &SimDevice, bufs: &Bufs) -> (u64, f64, f64) {
         other => panic!("unknown workload {other} (shfl, bar, shared, global, atomic)"),
     };
     let (t0, c0) = (Instant::now(), cpu_time());
-    launch_parallel(dev, &cfg, &regions, &*kernel).expect("launch");
+    // SAFETY: `bufs` outlives the launch; its blocks read `input` and
+    // reach the other buffers only through their atomics.
+    unsafe { launch_parallel(dev, &cfg, &regions, &*kernel) }.expect("launch");
     let (wall, cpu) = (t0.elapsed().as_secs_f64(), cpu_time() - c0);
     (ops * LANES as u64, wall, cpu)
 }

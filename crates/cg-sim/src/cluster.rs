@@ -96,14 +96,27 @@ impl Core {
     /// `mapa`: the address at the same offset of the same shared variable in
     /// block `rank` of the caller's cluster.
     pub fn cluster_map(&mut self, me: u32, p: *mut u8, rank: u32, loc: Loc) -> Step {
+        match self.cluster_map_addr(me, p, rank) {
+            Ok(a) => Step::Done(a as u64),
+            Err(msg) => self.misuse(me, loc, msg),
+        }
+    }
+
+    /// The address [`cluster_map`](Self::cluster_map) maps `p` to, or the
+    /// misuse's message.
+    pub(crate) fn cluster_map_addr(
+        &mut self,
+        me: u32,
+        p: *mut u8,
+        rank: u32,
+    ) -> Result<usize, String> {
         let b = self.lanes[me as usize].block as usize;
         let cl = &self.clusters[self.blocks[b].cluster as usize];
         let (first, n) = (cl.first_block as usize, cl.nblocks);
         if rank >= n {
-            let msg = format!(
+            return Err(format!(
                 "cluster map_shared_rank: rank {rank} out of range (the cluster has {n} blocks)"
-            );
-            return self.misuse(me, loc, msg);
+            ));
         }
         // The caller's own block first, then the rest of its cluster (a
         // pointer already mapped to another block may be mapped again).
@@ -111,22 +124,18 @@ impl Core {
             .chain(first..first + n as usize)
             .find_map(|blk| self.blocks[blk].smem.locate(p));
         let Some((which, off)) = found else {
-            let msg = format!(
+            return Err(format!(
                 "cluster map_shared_rank: {p:p} is not an address in the shared memory of this block's cluster"
-            );
-            return self.misuse(me, loc, msg);
+            ));
         };
         let target = (first + rank as usize) as u32;
         let base = match which {
             Which::Dynamic => Ok(self.blocks[target as usize].smem.dynamic().0),
             Which::Static { key, bytes, align } => self.static_buffer(target, key, bytes, align),
-        };
-        match base {
-            // SAFETY: `off` is less than the buffer's length (or 0), and the
-            // target buffer has the same length.
-            Ok(base) => Step::Done(unsafe { base.add(off) } as u64),
-            Err(msg) => self.misuse(me, loc, msg),
-        }
+        }?;
+        // `off` is less than the buffer's length (or 0), and the target
+        // buffer has the same length.
+        Ok(base.wrapping_add(off) as usize)
     }
 
     /// The block, of `me`'s cluster, whose shared memory holds `addr`

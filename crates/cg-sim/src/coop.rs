@@ -116,6 +116,7 @@ impl<'k> CoopWorker<'k> {
                 let mut state = Core::new(device, cfg);
                 state.regions = regions.to_vec();
                 state.concurrent = concurrent;
+                state.launch = shared.launch;
                 state.coop = Some(shared.clone());
                 if race_on {
                     state.race_log = Some(Vec::new());
@@ -428,7 +429,10 @@ pub(crate) fn launch_coop(
     workers: usize,
 ) -> Result<LaunchStats, SimError> {
     let race_on = device.race_check && crate::race::env_enabled();
-    let shared = Arc::new(CoopShared::default());
+    let shared = Arc::new(CoopShared {
+        launch: crate::shared::next_launch(),
+        ..CoopShared::default()
+    });
     let mut merge = CoopMerge::new(device, cfg, regions, race_on);
     let clusters = merge.clusters;
     if workers <= 1 {

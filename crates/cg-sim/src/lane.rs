@@ -9,8 +9,8 @@ use std::cell::{Cell, RefCell};
 use std::panic::Location;
 
 use crate::barrier::BARRIERS_PER_BLOCK;
-use crate::sched::{block_on, with_core};
-use crate::state::{BarCount, WarpKind, WarpOp};
+use crate::sched::{block_on, block_on_or, with_core};
+use crate::state::{BarCount, Step, WarpKind, WarpOp};
 
 pub use cg_isa::{ReduxOp, ShflMode};
 
@@ -235,10 +235,82 @@ pub fn dynamic_shared() -> (*mut u8, usize) {
 /// The calling block's buffer for the static shared allocation `key`:
 /// `bytes` bytes aligned to `align`, filled with [`POISON`](crate::POISON)
 /// when the block starts, and at the same address for the block's lifetime.
+///
+/// A lane that unwinds (a destructor running after a panic, or at the
+/// teardown of a failed launch) gets the buffer too, or, where a report
+/// would have stopped it (a size that differs from the first
+/// declaration's), scratch memory of that size: never an address that
+/// names nothing.
 #[track_caller]
 pub fn static_shared(key: &'static str, bytes: usize, align: usize) -> *mut u8 {
     let loc = here();
-    block_on(|core, me| core.static_shared(me, key, bytes, align, loc)) as usize as *mut u8
+    block_on_or(
+        |core, me| core.static_shared(me, key, bytes, align, loc),
+        |core, me| {
+            let b = core.lanes[me as usize].block;
+            let p = match core.static_buffer(b, key, bytes, align) {
+                Ok(p) => p,
+                Err(_) => core.scratch(bytes, align),
+            };
+            p as u64
+        },
+    ) as usize as *mut u8
+}
+
+pub use crate::shared::SharedOwner;
+
+/// The calling lane's block, as the owner of a shared-memory handle made
+/// now (of its static or dynamic shared memory): see [`SharedOwner`].
+pub fn shared_owner() -> SharedOwner {
+    with_core(|c, me| c.owner(c.lanes[me as usize].block as usize, false))
+}
+
+/// Checks an access (`write`: a store or an atomic; `what` names it) of
+/// `len` bytes at `p` through a shared-memory handle of `owner`: `true`
+/// when the caller may make it.
+///
+/// The handle must be the calling lane's block's, or, for a handle mapped
+/// by [`cluster_map_owned`], a block of the lane's cluster whose threads
+/// have not all exited; otherwise the launch ends with a misuse report
+/// naming both blocks and the caller's line, and the lane stops before the
+/// access. Then the access is checked against the block's copies in flight
+/// ([`async_check_access`]). A lane that unwinds (a destructor after a
+/// panic, or at the teardown of a failed launch) is not stopped by a
+/// report: it gets `false` where one would have stopped it, and must skip
+/// the access (its block's memory may be gone).
+#[track_caller]
+pub fn shared_access(
+    owner: SharedOwner,
+    p: *const u8,
+    len: usize,
+    write: bool,
+    what: &'static str,
+) -> bool {
+    let loc = here();
+    block_on_or(
+        |core, me| match core.shared_access(me, owner, (p, len), write, what, loc) {
+            Step::Done(_) => Step::Done(1),
+            wait => wait,
+        },
+        |core, me| core.shared_reachable(me, owner, false) as u64,
+    ) == 1
+}
+
+/// [`shared_access`] for a use of a handle that must be the calling
+/// block's own shared memory (a copy's destination or a tile store's
+/// source, `what`), without the check of copies in flight (the copy makes
+/// its own): a cluster peer's memory, even mapped, is a misuse. `false`
+/// only for an unwinding lane, which must skip the use.
+#[track_caller]
+pub fn shared_own(owner: SharedOwner, what: &'static str) -> bool {
+    let loc = here();
+    block_on_or(
+        |core, me| match core.shared_own(me, owner, what, loc) {
+            Step::Done(_) => Step::Done(1),
+            wait => wait,
+        },
+        |core, me| core.shared_reachable(me, owner, true) as u64,
+    ) == 1
 }
 
 /// The grid-wide barrier of a cooperative launch (a misuse otherwise).
@@ -372,11 +444,60 @@ pub fn cluster_wait() {
 
 /// `mapa`: the same offset of the same shared variable (static or dynamic)
 /// in block `rank` of the cluster. A pointer outside the cluster's shared
-/// memory is a misuse.
+/// memory is a misuse. A lane that unwinds gets the mapped address where
+/// there is one, else null.
 #[track_caller]
 pub fn cluster_map_shared(p: *mut u8, rank: u32) -> *mut u8 {
     let loc = here();
-    block_on(|core, me| core.cluster_map(me, p, rank, loc)) as usize as *mut u8
+    block_on_or(
+        |core, me| core.cluster_map(me, p, rank, loc),
+        |core, me| core.cluster_map_addr(me, p, rank).unwrap_or(0) as u64,
+    ) as usize as *mut u8
+}
+
+/// `mapa` of a shared-memory handle of `owner` (the calling block's:
+/// another's is a misuse, as for [`shared_own`]) whose `len` bytes start
+/// at `p` (aligned to `align`): the same bytes in block `rank` of the
+/// cluster, and their owner, a mapped handle's (which [`shared_access`]
+/// lets every block of the cluster use while block `rank` runs). A lane
+/// that unwinds gets scratch memory where a report would have stopped it.
+#[track_caller]
+pub fn cluster_map_owned(
+    owner: SharedOwner,
+    p: *mut u8,
+    (len, align): (usize, usize),
+    rank: u32,
+) -> (*mut u8, SharedOwner) {
+    let loc = here();
+    let a = block_on_or(
+        |core, me| match core.shared_own(me, owner, "map_shared_array", loc) {
+            Step::Done(_) => core.cluster_map(me, p, rank, loc),
+            wait => wait,
+        },
+        |core, me| {
+            let mapped = core
+                .shared_reachable(me, owner, true)
+                .then(|| core.cluster_map_addr(me, p, rank).ok())
+                .flatten();
+            match mapped {
+                Some(a) => a as u64,
+                None => core.scratch(len, align) as u64,
+            }
+        },
+    );
+    let peer = with_core(|c, me| {
+        let b = c.lanes[me as usize].block as usize;
+        let cl = &c.clusters[c.blocks[b].cluster as usize];
+        let target = if rank < cl.nblocks {
+            (cl.first_block + rank) as usize
+        } else {
+            b
+        };
+        c.owner(target, true)
+    });
+    // Never 0: a lane stopped by a report is never resumed, only unwound.
+    assert!(a != 0, "a lane stopped by a shared-memory report resumed");
+    (a as usize as *mut u8, peer)
 }
 
 /// `getctarank`: the cluster rank of the block whose shared memory holds `p`.
@@ -670,6 +791,34 @@ pub fn region_check(p: *const u8, len: usize) {
         "a typed global parameter used outside its launch: {len} bytes at {p:p} are in none of \
          this launch's parameters"
     );
+}
+
+/// [`region_check`] for a typed write (a store, an atomic) of `len` bytes
+/// at `p`: the bytes must also lie in a region its launcher registered as
+/// writable. A write into a read-only parameter (one the host lent shared,
+/// as `&[T]`) ends the launch with a misuse report naming the parameter and
+/// the caller's line, before the write.
+#[track_caller]
+pub fn region_check_write(p: *const u8, len: usize) {
+    assert!(
+        crate::sched::in_launch(),
+        "typed global memory accessed outside a simulated kernel launch"
+    );
+    let loc = here();
+    let writable = block_on_or(
+        |core, me| core.region_write(me, p as usize, len, loc),
+        // An unwinding lane cannot be stopped by a report: a write into a
+        // read-only region panics (and the process aborts) below.
+        |core, _| core.in_writable_region(p as usize, len) as u64,
+    ) == 1;
+    if !writable {
+        // In no region: the panic of `region_check`.
+        region_check(p, len);
+        assert!(
+            writable,
+            "a write of {len} bytes at {p:p} into a parameter registered for reads only"
+        );
+    }
 }
 
 /// A plain load of `size` bytes at `p` from a typed global parameter:

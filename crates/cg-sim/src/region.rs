@@ -7,22 +7,78 @@ use crate::state::{Core, Loc, Step, Wait};
 use crate::{Dim3, SimError};
 
 /// A kernel parameter's global memory: `bytes` bytes at `addr`, elements of
-/// `elem` bytes, named `name` in reports.
+/// `elem` bytes, named `name` in reports, writable by the kernel or not.
+///
+/// A region is what the simulator trusts: every typed access that falls
+/// inside one of the launch's regions touches that memory as it is, so
+/// whoever names the regions of a launch ([`launch_with`](crate::launch_with),
+/// [`launch_parallel`](crate::launch_parallel)) vouches for them. Its
+/// fields are private and [`Region::new`] is `unsafe`, so a region cannot
+/// be forged (or edited) by safe code outside this crate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Region {
-    /// The parameter's name (empty if unknown).
-    pub name: &'static str,
-    /// Address of the first byte.
-    pub addr: usize,
-    /// Length in bytes.
-    pub bytes: usize,
-    /// Bytes per element (0 if unknown).
-    pub elem: usize,
-    /// Whether the kernel may write it.
-    pub writable: bool,
+    pub(crate) name: &'static str,
+    pub(crate) addr: usize,
+    pub(crate) bytes: usize,
+    pub(crate) elem: usize,
+    pub(crate) writable: bool,
 }
 
 impl Region {
+    /// The region of `bytes` bytes at `addr`, elements of `elem` bytes (0
+    /// if unknown), named `name` in reports (empty if unknown), `writable`
+    /// by the kernel or only readable.
+    ///
+    /// # Safety
+    /// For every launch the region is passed to, for the whole launch:
+    /// the `bytes` bytes at `addr` must be valid for reads (and for
+    /// writes when `writable`), initialised, and accessed by nothing but
+    /// the launch's kernel (when `writable`; a read-only region may be
+    /// read by others, never written); a region of a shared borrow of the
+    /// host (`&[T]`) must not be `writable`. The region does not keep the
+    /// memory alive: a region kept past its memory's end must not be
+    /// passed to a launch.
+    pub const unsafe fn new(
+        name: &'static str,
+        addr: usize,
+        bytes: usize,
+        elem: usize,
+        writable: bool,
+    ) -> Region {
+        Region {
+            name,
+            addr,
+            bytes,
+            elem,
+            writable,
+        }
+    }
+
+    /// The parameter's name (empty if unknown).
+    pub const fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// Address of the first byte.
+    pub const fn addr(&self) -> usize {
+        self.addr
+    }
+
+    /// Length in bytes.
+    pub const fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    /// Bytes per element (0 if unknown).
+    pub const fn elem(&self) -> usize {
+        self.elem
+    }
+
+    /// Whether the kernel may write it.
+    pub const fn writable(&self) -> bool {
+        self.writable
+    }
+
     fn contains(&self, addr: usize, len: usize) -> bool {
         addr >= self.addr
             && addr - self.addr <= self.bytes
@@ -46,6 +102,38 @@ impl Core {
     /// Whether `len` bytes at `addr` lie inside one registered region.
     pub(crate) fn in_regions(&self, addr: usize, len: usize) -> bool {
         self.regions.iter().any(|r| r.contains(addr, len))
+    }
+
+    /// Whether `len` bytes at `addr` lie inside one writable region.
+    pub(crate) fn in_writable_region(&self, addr: usize, len: usize) -> bool {
+        self.regions
+            .iter()
+            .any(|r| r.writable && r.contains(addr, len))
+    }
+
+    /// A typed write of `len` bytes at `addr` by lane `me`: `Done(1)` inside
+    /// a writable region; the misuse report (naming the parameter and the
+    /// writing line `loc`) when the bytes lie only in read-only ones — a
+    /// parameter borrowed shared by the host, which it may read while the
+    /// kernel runs; `Done(0)` in none (the caller reports a view used
+    /// outside its launch).
+    pub(crate) fn region_write(&mut self, me: u32, addr: usize, len: usize, loc: Loc) -> Step {
+        if self.in_writable_region(addr, len) {
+            return Step::Done(1);
+        }
+        let Some(r) = self.regions.iter().find(|r| r.contains(addr, len)) else {
+            return Step::Done(0);
+        };
+        let what = if r.name.is_empty() {
+            format!("the read-only global parameter at {:#x}", r.addr)
+        } else {
+            format!("`{}`, a read-only parameter", r.name)
+        };
+        let msg = format!(
+            "write of {len} bytes into {what}: its launcher registered it for reads only (the \
+             host may read it while the kernel runs)"
+        );
+        self.misuse(me, loc, msg)
     }
 
     /// Counts lane `me`'s load of `addr`: `true` when it has loaded the same

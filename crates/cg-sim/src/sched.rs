@@ -90,6 +90,17 @@ pub(crate) fn with_core<R>(f: impl FnOnce(&mut Core, u32) -> R) -> R {
 /// held a fifth of the time of a lane's shuffle).
 #[inline(always)]
 pub(crate) fn block_on(f: impl FnOnce(&mut Core, u32) -> Step) -> u64 {
+    block_on_or(f, |_, _| 0)
+}
+
+/// [`block_on`], with what the primitive gives a lane that unwinds:
+/// `unwinding`'s value (the primitive is not run; `block_on` gives 0). A
+/// primitive whose value is an address gives one that may be accessed.
+#[inline(always)]
+pub(crate) fn block_on_or(
+    f: impl FnOnce(&mut Core, u32) -> Step,
+    unwinding: impl FnOnce(&mut Core, u32) -> u64,
+) -> u64 {
     let cell = core_cell();
     let me = CUR.with(Cell::get);
     let mut core = cell.borrow_mut();
@@ -97,7 +108,7 @@ pub(crate) fn block_on(f: impl FnOnce(&mut Core, u32) -> Step) -> u64 {
         // The lane is unwinding (after its own panic, or because the
         // launch failed): it must not suspend, since the panic state is
         // per OS thread and other lanes would run "while panicking".
-        return 0;
+        return unwinding(&mut core, me);
     }
     if let Step::Done(v) = f(&mut core, me) {
         return v;
@@ -255,13 +266,26 @@ pub fn launch_on(
     cfg: &LaunchConfig,
     kernel: &dyn Fn(),
 ) -> Result<LaunchStats, SimError> {
-    launch_with(device, cfg, &[], kernel)
+    // SAFETY: no regions: the simulator trusts no memory for the launch
+    // (every typed access is stopped as outside its launch).
+    unsafe { launch_with(device, cfg, &[], kernel) }
 }
 
 /// [`launch_on`] with the global memory of the kernel's typed parameters:
 /// every typed access must fall inside one of `regions` (the launcher's
-/// buffers, each named after its parameter), which reports name.
-pub fn launch_with(
+/// buffers, each named after its parameter), which reports name; a typed
+/// write, inside a writable one.
+///
+/// # Safety
+/// The simulator lets the kernel's typed accesses (and its copies) touch
+/// any byte of `regions`, reading it and, for a writable region, writing
+/// it: every region must meet [`Region::new`](crate::Region::new)'s
+/// contract for this launch — valid, initialised memory, readable (and
+/// writable where `writable`) for the whole launch, which no one else
+/// writes while the launch runs (nor reads, for a writable one). A region
+/// made for an earlier launch whose memory has since been freed or
+/// re-borrowed breaks it.
+pub unsafe fn launch_with(
     device: &SimDevice,
     cfg: &LaunchConfig,
     regions: &[crate::Region],
@@ -383,7 +407,16 @@ impl Drop for AbortOnPanic<'_> {
 ///
 /// A grid of one cluster runs on the calling thread as with
 /// [`launch_with`].
-pub fn launch_parallel(
+///
+/// # Safety
+/// As [`launch_with`]: every region meets [`Region::new`](crate::Region::new)'s
+/// contract for this launch. Its blocks run on several threads, and the
+/// regions' memory is shared by them: the kernel's accesses to it must be
+/// the typed views' (whose loads, stores and copies of padding-free
+/// elements are byte-wise relaxed atomics, [`global_mem`](crate::global_mem))
+/// or atomics of one size per location, never a mix of the two on one
+/// location from different blocks.
+pub unsafe fn launch_parallel(
     device: &SimDevice,
     cfg: &LaunchConfig,
     regions: &[crate::Region],
@@ -394,7 +427,8 @@ pub fn launch_parallel(
     // A cooperative launch runs in segments with one worker too: its
     // schedule must not depend on the worker count.
     if clusters <= 1 || (workers <= 1 && !cfg.cooperative) {
-        return launch_with(device, cfg, regions, kernel);
+        // SAFETY: forwarded contract (one thread is within it).
+        return unsafe { launch_with(device, cfg, regions, kernel) };
     }
     device.validate(cfg)?;
     if !CORE.with(Cell::get).is_null() {
@@ -421,11 +455,14 @@ pub fn launch_parallel(
     );
     let next = AtomicU64::new(0);
     let race_on = device.race_check && crate::race::env_enabled();
+    // One launch number for every worker's units.
+    let launch = crate::shared::next_launch();
     std::thread::scope(|s| {
         for _ in 0..workers {
             s.spawn(|| {
                 let _abort = AbortOnPanic(&board);
                 let mut state = Core::new(device, cfg);
+                state.launch = launch;
                 state.regions = regions.to_vec();
                 state.concurrent = true;
                 if race_on {

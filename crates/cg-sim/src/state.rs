@@ -246,6 +246,8 @@ pub(crate) struct Grid {
 pub(crate) struct CoopShared {
     /// Allocated on first use; its heap buffer never moves after that.
     pub scratch: std::sync::Mutex<Vec<u128>>,
+    /// The launch's number ([`Core::launch`]), the same in every cluster's unit.
+    pub launch: u64,
 }
 
 /// Launch-wide constants.
@@ -312,6 +314,16 @@ pub(crate) struct Core {
     pub units: u32,
     /// The global memory of the launch's typed parameters.
     pub regions: Vec<crate::region::Region>,
+    /// The launch's number, unique in the process (every unit of a launch
+    /// has the same): with a block's index it names the block in the
+    /// shared-memory handles its lanes make ([`crate::SharedOwner`]).
+    pub launch: u64,
+    /// Memory an unwinding lane gets instead of a shared address a report
+    /// would have refused it (`lane::static_shared`,
+    /// `lane::cluster_map_owned`): it cannot be stopped by a report, and
+    /// must be given nothing freed. Freed with the launch's state, after
+    /// every lane.
+    pub scratch: Vec<crate::shared::Buf>,
     /// Set when this unit is one cluster of a cooperative launch run in
     /// segments (`coop::launch_coop`): its grid barrier never completes
     /// here (the launching thread completes it once every block of the
@@ -368,6 +380,8 @@ impl Core {
             unit: 0,
             units: 0,
             regions: Vec::new(),
+            launch: crate::shared::next_launch(),
+            scratch: Vec::new(),
             coop: None,
             #[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
             fiber_sp: Vec::new(),

@@ -33,12 +33,12 @@ impl Out {
     }
 
     fn regions(&self) -> Vec<Region> {
-        let region = |name, v: &[AtomicU32]| Region {
-            name,
-            addr: v.as_ptr() as usize,
-            bytes: v.len() * 4,
-            elem: 4,
-            writable: true,
+        // SAFETY: every launch of these regions runs while `self` lives
+        // (the callers launch with `out.regions()` of an `out` they keep),
+        // and the kernels reach the atomics only through `self`'s methods
+        // and typed accesses of whole words.
+        let region = |name, v: &[AtomicU32]| unsafe {
+            Region::new(name, v.as_ptr() as usize, v.len() * 4, 4, true)
         };
         vec![
             region("data", &self.data),
@@ -229,7 +229,9 @@ fn run_body(
     };
     let out = Out::new();
     let regions = out.regions();
-    let r = launch_parallel(&dev, cfg, &regions, &|| body(&out));
+    // SAFETY: the regions are `out`'s, alive for the launch, whose blocks
+    // reach them only through `out`'s atomics.
+    let r = unsafe { launch_parallel(&dev, cfg, &regions, &|| body(&out)) };
     let text = match &r {
         Ok(stats) => format!("{stats:?}"),
         Err(e) => format!("{e}\n{e:?}"),
@@ -603,9 +605,12 @@ fn the_cooperative_cases_end_as_the_interleaved_run() {
         let (text, words) = run_coop(2, &cfg, hook);
         let out = Out::new();
         let regions = out.regions();
-        let r = cg_sim::launch_with(&SimDevice::default(), &cfg, &regions, &|| {
-            phases(&out, hook)
-        });
+        // SAFETY: the regions are `out`'s, alive for the launch.
+        let r = unsafe {
+            cg_sim::launch_with(&SimDevice::default(), &cfg, &regions, &|| {
+                phases(&out, hook)
+            })
+        };
         let one = match &r {
             Ok(stats) => format!("{stats:?}"),
             Err(e) => format!("{e}\n{e:?}"),

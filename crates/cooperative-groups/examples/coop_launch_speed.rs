@@ -107,7 +107,9 @@ fn main() {
                         .into_params(PHASES.param_names(), &mut to)
                         .expect("the parameters");
                     let body = PHASES.host_fn();
-                    cg_sim::launch_with(&dev, &cfg, &to.regions, &|| body(params))
+                    // SAFETY: the regions and views of the three slices,
+                    // borrowed until the launch returns.
+                    unsafe { cg_sim::launch_with(&dev, &cfg, &to.regions, &|| body(params)) }
                         .expect("the launch");
                 }
             }

@@ -131,6 +131,11 @@ impl ClusterGroup {
     /// [`map_shared_rank`](Self::map_shared_rank) for a whole
     /// [`SharedArray`]: the same array of block `rank`, with the same
     /// bounds-checked `load`/`store`.
+    ///
+    /// On the simulator `a` must be the calling block's array (a handle
+    /// kept from another block is a misuse report), and every access
+    /// through the result checks that block `rank` still runs: a peer's
+    /// shared memory read after the peer exited is undefined on the GPU.
     #[inline(always)]
     #[track_caller]
     pub fn map_shared_array<T: crate::Pod, const N: usize>(
@@ -138,9 +143,18 @@ impl ClusterGroup {
         a: SharedArray<T, N>,
         rank: u32,
     ) -> SharedArray<T, N, Peer> {
+        // On the simulator `mapa` checks the handle first (see above).
+        let (p, owner) = arch::sim_or_gpu!(
+            {
+                let size = (core::mem::size_of::<[T; N]>(), core::mem::align_of::<T>());
+                let (p, owner) = arch::map_shared_owned(a.owner(), a.as_ptr().cast(), size, rank);
+                (p.cast(), owner)
+            },
+            (self.map_shared_rank(a.as_ptr(), rank), a.owner())
+        );
         // SAFETY: `mapa` of a shared array yields the same array in a peer
         // block of the cluster: same size, same alignment, alive while the
-        // cluster runs.
-        unsafe { SharedArray::from_generic_ptr(self.map_shared_rank(a.as_ptr(), rank), a.addr()) }
+        // cluster runs (which the simulator checks at each access).
+        unsafe { SharedArray::from_generic_ptr(p, a.addr(), owner) }
     }
 }

@@ -329,6 +329,11 @@ impl Mbarrier {
         src: &[T],
     ) -> ArrivalToken {
         let bytes = bulk_bytes("Mbarrier::arrive_copy", &dst, src);
+        arch::sim_only! {
+            if !dst.own("bulk copy destination") {
+                return self.token(0);
+            }
+        }
         // SAFETY: an initialised barrier (one arrival never outnumbers a
         // phase); the sides checked above; `dst` is this block's shared
         // memory (a `SharedSlice`), in flight until the phase completes,
@@ -372,6 +377,11 @@ impl Mbarrier {
         blocks: u16,
     ) {
         let bytes = bulk_bytes("Mbarrier::copy_multicast", &dst, src);
+        arch::sim_only! {
+            if !dst.own("bulk copy destination") {
+                return;
+            }
+        }
         // SAFETY: the sides checked by `bulk_bytes`; `dst` is this block's
         // shared memory, so is the same offset in every block of the
         // cluster; the caller's contract covers every receiving block's

@@ -95,6 +95,11 @@ impl AsyncCopyGroup for CoalescedGroup {}
 #[inline(always)]
 #[track_caller]
 pub fn memcpy_async<G: AsyncCopyGroup, T: Pod>(group: &G, dst: SharedSlice<T>, src: &[T]) {
+    arch::sim_only! {
+        if !dst.own(DESTINATION) {
+            return;
+        }
+    }
     let n = dst.len().min(src.len());
     copy::<G, T>(
         group,
@@ -123,8 +128,19 @@ pub fn memcpy_async_bytes<G: AsyncCopyGroup, T: Pod>(
     if bytes > max {
         violation!("memcpy_async_bytes: {bytes} bytes do not fit (the smaller side has {max})");
     }
+    arch::sim_only! {
+        if !dst.own(DESTINATION) {
+            return;
+        }
+    }
     copy::<G, T>(group, dst.as_ptr().cast(), src.as_ptr().cast(), bytes);
     arch::cp_async_commit();
+}
+
+arch::sim_only! {
+    /// What the simulator's report of a destination that is not the calling
+    /// block's shared memory (another block's, or one that ended) calls it.
+    const DESTINATION: &str = "memcpy_async destination";
 }
 
 /// `cg::wait(group)`: waits until every stage the caller committed has

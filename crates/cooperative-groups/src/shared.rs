@@ -62,6 +62,14 @@ impl Space for Peer {}
 /// another block's array mapped by
 /// [`map_shared_array`](crate::ClusterGroup::map_shared_array).
 ///
+/// On the GPU a handle cannot leave its block in safe code. On the
+/// simulator it can (kept in a `Cell` of the launch's closure, or in a
+/// `thread_local!`), and its block's shared memory is host memory that
+/// the block's end frees: the handle records its block, and every access
+/// through it (and through the slices made from it) is checked first — a
+/// handle used after its block ended, or by another block, ends the
+/// launch with a misuse report naming the access's line.
+///
 /// ```
 /// # use cooperative_groups::{prelude::*, shared_array};
 /// # let dev = cg_sim::SimDevice { stack_size: 4 << 20, ..Default::default() };
@@ -84,6 +92,8 @@ pub struct SharedArray<T, const N: usize, S: Space = Local> {
     ptr: *mut T,
     /// Its address in the `.shared` window (meaningful for [`Local`]).
     addr: arch::SharedAddr,
+    /// The block whose memory it is (the simulator's; nothing on the GPU).
+    owner: arch::SharedOwner,
     _space: PhantomData<S>,
 }
 
@@ -97,15 +107,31 @@ impl<T, const N: usize, S: Space> Copy for SharedArray<T, N, S> {}
 impl<T: Pod, const N: usize> SharedArray<T, N> {
     /// Wraps the shared allocation at `addr`.
     ///
+    /// The handle records the calling thread's block as the array's (see
+    /// the type's docs).
+    ///
     /// # Safety
-    /// `addr` must name a per-block shared allocation of at least
-    /// `size_of::<[T; N]>()` bytes aligned for `T` that lives for the whole
-    /// kernel. [`shared_array!`](crate::shared_array) guarantees this.
+    /// `addr` must name a per-block shared allocation of the calling
+    /// thread's block, of at least `size_of::<[T; N]>()` bytes aligned for
+    /// `T`, that lives as long as the block.
+    /// [`shared_array!`](crate::shared_array) guarantees this.
     #[inline(always)]
     pub unsafe fn from_shared_addr(addr: arch::SharedAddr) -> Self {
+        // SAFETY: the caller's contract, for the calling thread's block.
+        unsafe { Self::from_owned_addr(addr, arch::shared_owner()) }
+    }
+
+    /// Wraps the shared allocation at `addr` of the block `owner` names.
+    ///
+    /// # Safety
+    /// As [`from_shared_addr`](Self::from_shared_addr), for `owner`'s
+    /// block instead of the calling thread's.
+    #[inline(always)]
+    unsafe fn from_owned_addr(addr: arch::SharedAddr, owner: arch::SharedOwner) -> Self {
         SharedArray {
             ptr: arch::shared_to_generic(addr).cast(),
             addr,
+            owner,
             _space: PhantomData,
         }
     }
@@ -145,7 +171,11 @@ impl<const N: usize> SharedArray<u32, N> {
     #[track_caller]
     pub fn fetch_add(&self, i: usize, v: u32) -> u32 {
         assert!(i < N, "shared_array index out of bounds");
-        check(self.ptr.wrapping_add(i), true);
+        arch::sim_only! {
+            if !reach(self.owner, self.ptr.wrapping_add(i), true, ATOMIC) {
+                return 0;
+            }
+        }
         // SAFETY: `i < N`: a 4-byte aligned word of this block's array.
         unsafe { arch::atom_shared_add_u32(arch::shared_add(self.addr, elem_offset::<u32>(i)), v) }
     }
@@ -158,7 +188,11 @@ impl<const N: usize> SharedArray<u32, N> {
     #[track_caller]
     pub fn red_add(&self, i: usize, v: u32) {
         assert!(i < N, "shared_array index out of bounds");
-        check(self.ptr.wrapping_add(i), true);
+        arch::sim_only! {
+            if !reach(self.owner, self.ptr.wrapping_add(i), true, ATOMIC) {
+                return;
+            }
+        }
         // SAFETY: as in `fetch_add`.
         unsafe { arch::red_shared_add_u32(arch::shared_add(self.addr, elem_offset::<u32>(i)), v) }
     }
@@ -170,12 +204,18 @@ impl<T: Pod, const N: usize> SharedArray<T, N, Peer> {
     ///
     /// # Safety
     /// As [`SharedArray::from_shared_addr`], for a generic address of a
-    /// block of the caller's cluster.
+    /// block of the caller's cluster, which `owner` names (a mapped
+    /// handle's owner).
     #[inline(always)]
-    pub(crate) unsafe fn from_generic_ptr(ptr: *mut T, local: arch::SharedAddr) -> Self {
+    pub(crate) unsafe fn from_generic_ptr(
+        ptr: *mut T,
+        local: arch::SharedAddr,
+        owner: arch::SharedOwner,
+    ) -> Self {
         SharedArray {
             ptr,
             addr: local,
+            owner,
             _space: PhantomData,
         }
     }
@@ -243,12 +283,19 @@ impl<T: Pod, const N: usize, S: Space> SharedArray<T, N, S> {
         self.addr
     }
 
+    /// The block whose memory the array is (the simulator's record).
+    #[inline(always)]
+    pub(crate) fn owner(&self) -> arch::SharedOwner {
+        self.owner
+    }
+
     /// The whole array as a [`SharedSlice`] (e.g. a `memcpy_async` destination).
     #[inline(always)]
     pub fn as_slice(&self) -> SharedSlice<T> {
         SharedSlice {
             ptr: self.ptr,
             len: N,
+            owner: self.owner,
         }
     }
 
@@ -272,7 +319,11 @@ impl<T: Pod, const N: usize, S: Space> SharedArray<T, N, S> {
     #[track_caller]
     pub fn load(&self, i: usize) -> T {
         assert!(i < N, "shared_array index out of bounds");
-        check(self.ptr.wrapping_add(i), false);
+        arch::sim_only! {
+            if !reach(self.owner, self.ptr.wrapping_add(i), false, LOAD) {
+                return refused();
+            }
+        }
         // SAFETY: `i < N` and the allocation holds `N` elements of `T`.
         unsafe { self.read(i) }
     }
@@ -282,7 +333,11 @@ impl<T: Pod, const N: usize, S: Space> SharedArray<T, N, S> {
     #[track_caller]
     pub fn store(&self, i: usize, v: T) {
         assert!(i < N, "shared_array index out of bounds");
-        check(self.ptr.wrapping_add(i), true);
+        arch::sim_only! {
+            if !reach(self.owner, self.ptr.wrapping_add(i), true, STORE) {
+                return;
+            }
+        }
         // SAFETY: `i < N` and the allocation holds `N` elements of `T`.
         unsafe { self.write(i, v) }
     }
@@ -293,7 +348,11 @@ impl<T: Pod, const N: usize, S: Space> SharedArray<T, N, S> {
     #[track_caller]
     pub fn load_at<const I: usize>(&self) -> T {
         const { assert!(I < N, "shared_array index out of bounds") };
-        check(self.ptr.wrapping_add(I), false);
+        arch::sim_only! {
+            if !reach(self.owner, self.ptr.wrapping_add(I), false, LOAD) {
+                return refused();
+            }
+        }
         // SAFETY: `I < N` (checked at compile time).
         unsafe { self.read(I) }
     }
@@ -303,7 +362,11 @@ impl<T: Pod, const N: usize, S: Space> SharedArray<T, N, S> {
     #[track_caller]
     pub fn store_at<const I: usize>(&self, v: T) {
         const { assert!(I < N, "shared_array index out of bounds") };
-        check(self.ptr.wrapping_add(I), true);
+        arch::sim_only! {
+            if !reach(self.owner, self.ptr.wrapping_add(I), true, STORE) {
+                return;
+            }
+        }
         // SAFETY: `I < N` (checked at compile time).
         unsafe { self.write(I, v) }
     }
@@ -318,8 +381,12 @@ impl<T: Pod, const N: usize, S: Space> SharedArray<T, N, S> {
         Size<M>: TileSize,
     {
         const { assert!(M as usize <= N, "the tile is larger than the array") };
-        let p = self.ptr.wrapping_add(tile.thread_rank() as usize);
-        check(p, false);
+        arch::sim_only! {
+            let p = self.ptr.wrapping_add(tile.thread_rank() as usize);
+            if !reach(self.owner, p, false, LOAD) {
+                return refused();
+            }
+        }
         // SAFETY: `thread_rank() < M <= N`.
         unsafe { self.read(tile.thread_rank() as usize) }
     }
@@ -333,8 +400,12 @@ impl<T: Pod, const N: usize, S: Space> SharedArray<T, N, S> {
         Size<M>: TileSize,
     {
         const { assert!(M as usize <= N, "the tile is larger than the array") };
-        let p = self.ptr.wrapping_add(tile.thread_rank() as usize);
-        check(p, true);
+        arch::sim_only! {
+            let p = self.ptr.wrapping_add(tile.thread_rank() as usize);
+            if !reach(self.owner, p, true, STORE) {
+                return;
+            }
+        }
         // SAFETY: `thread_rank() < M <= N`.
         unsafe { self.write(tile.thread_rank() as usize, v) }
     }
@@ -350,10 +421,15 @@ fn elem_offset<T>(i: usize) -> u32 {
 ///
 /// Its size is the `dynamic_smem_bytes` of the launch; `len()` is that size
 /// divided by `size_of::<T>()`.
+///
+/// Like a [`SharedArray`], the handle records its block on the simulator,
+/// where every access through it is checked.
 pub struct DynamicShared<T> {
     ptr: *mut T,
     addr: arch::SharedAddr,
     len: usize,
+    /// The block whose memory it is (the simulator's; nothing on the GPU).
+    owner: arch::SharedOwner,
     _t: PhantomData<T>,
 }
 
@@ -378,6 +454,7 @@ pub fn dynamic_shared<T: Pod>() -> DynamicShared<T> {
         ptr: arch::shared_to_generic(addr).cast(),
         addr,
         len: bytes / core::mem::size_of::<T>().max(1),
+        owner: arch::shared_owner(),
         _t: PhantomData,
     }
 }
@@ -387,6 +464,12 @@ impl<T: Pod> DynamicShared<T> {
     #[inline(always)]
     pub(crate) fn addr(&self) -> arch::SharedAddr {
         self.addr
+    }
+
+    /// The block whose memory it is (the simulator's record).
+    #[inline(always)]
+    pub(crate) fn owner(&self) -> arch::SharedOwner {
+        self.owner
     }
 
     /// Number of `T` that fit in the launch's dynamic shared memory.
@@ -436,8 +519,8 @@ impl<T: Pod> DynamicShared<T> {
         // SAFETY: elements `start..start + N` lie inside the launch's
         // dynamic shared memory (checked), aligned for `T` (the region is
         // 16-byte aligned, `T` at most 16: `dynamic_shared`), alive for
-        // the kernel.
-        unsafe { SharedArray::from_shared_addr(addr) }
+        // the block, whose owner the array keeps.
+        unsafe { SharedArray::from_owned_addr(addr, self.owner) }
     }
 
     /// All of it as a [`SharedSlice`] (e.g. a `memcpy_async` destination).
@@ -446,6 +529,7 @@ impl<T: Pod> DynamicShared<T> {
         SharedSlice {
             ptr: self.ptr,
             len: self.len,
+            owner: self.owner,
         }
     }
 
@@ -462,7 +546,11 @@ impl<T: Pod> DynamicShared<T> {
     #[track_caller]
     pub fn load(&self, i: usize) -> T {
         assert!(i < self.len, "dynamic shared memory index out of bounds");
-        check(self.ptr.wrapping_add(i), false);
+        arch::sim_only! {
+            if !reach(self.owner, self.ptr.wrapping_add(i), false, LOAD) {
+                return refused();
+            }
+        }
         arch::note_load(self.ptr.wrapping_add(i).cast(), core::mem::size_of::<T>());
         // SAFETY: `i < len` and the launch provided `len` elements.
         unsafe { arch::ld_shared::<T>(arch::shared_add(self.addr, elem_offset::<T>(i))) }
@@ -473,7 +561,11 @@ impl<T: Pod> DynamicShared<T> {
     #[track_caller]
     pub fn store(&self, i: usize, v: T) {
         assert!(i < self.len, "dynamic shared memory index out of bounds");
-        check(self.ptr.wrapping_add(i), true);
+        arch::sim_only! {
+            if !reach(self.owner, self.ptr.wrapping_add(i), true, STORE) {
+                return;
+            }
+        }
         arch::note_store(self.ptr.wrapping_add(i).cast(), core::mem::size_of::<T>());
         // SAFETY: `i < len` and the launch provided `len` elements.
         unsafe { arch::st_shared::<T>(arch::shared_add(self.addr, elem_offset::<T>(i)), v) }
@@ -483,10 +575,13 @@ impl<T: Pod> DynamicShared<T> {
 /// A run of `len` elements of `T` in the block's shared memory: a part of
 /// a [`SharedArray`] or of [`DynamicShared`] (`slice`, `as_slice`), e.g.
 /// one stage of a double buffer filled by
-/// [`memcpy_async`](fn@crate::memcpy_async).
+/// [`memcpy_async`](fn@crate::memcpy_async). It keeps the block its
+/// memory belongs to, which the simulator checks at every access.
 pub struct SharedSlice<T> {
     ptr: *mut T,
     len: usize,
+    /// The block whose memory it is (the simulator's; nothing on the GPU).
+    owner: arch::SharedOwner,
 }
 
 impl<T> Clone for SharedSlice<T> {
@@ -515,6 +610,20 @@ impl<T: Pod> SharedSlice<T> {
         self.ptr
     }
 
+    arch::sim_only! {
+        /// On the simulator: whether the calling thread may use the slice as
+        /// `what`, a use that must be its own block's shared memory (a copy's
+        /// destination, a store's source) — a misuse report at the caller's
+        /// line, before any access, for another block's memory or an ended
+        /// block's; `false` only for an unwinding thread, which must skip the
+        /// use.
+        #[inline(always)]
+        #[track_caller]
+        pub(crate) fn own(&self, what: &'static str) -> bool {
+            arch::shared_own(self.owner, what)
+        }
+    }
+
     /// Elements `start..start + len` of this slice. Panics (traps on the
     /// GPU) if they are not all inside.
     #[inline(always)]
@@ -527,6 +636,7 @@ impl<T: Pod> SharedSlice<T> {
         SharedSlice {
             ptr: self.ptr.wrapping_add(start),
             len,
+            owner: self.owner,
         }
     }
 
@@ -535,7 +645,11 @@ impl<T: Pod> SharedSlice<T> {
     #[track_caller]
     pub fn load(&self, i: usize) -> T {
         assert!(i < self.len, "shared slice index out of bounds");
-        check(self.ptr.wrapping_add(i), false);
+        arch::sim_only! {
+            if !reach(self.owner, self.ptr.wrapping_add(i), false, LOAD) {
+                return refused();
+            }
+        }
         arch::note_load(self.ptr.wrapping_add(i).cast(), core::mem::size_of::<T>());
         // SAFETY: `i < len`, and the slice lies inside a shared allocation.
         unsafe { self.ptr.add(i).read() }
@@ -546,17 +660,45 @@ impl<T: Pod> SharedSlice<T> {
     #[track_caller]
     pub fn store(&self, i: usize, v: T) {
         assert!(i < self.len, "shared slice index out of bounds");
-        check(self.ptr.wrapping_add(i), true);
+        arch::sim_only! {
+            if !reach(self.owner, self.ptr.wrapping_add(i), true, STORE) {
+                return;
+            }
+        }
         arch::note_store(self.ptr.wrapping_add(i).cast(), core::mem::size_of::<T>());
         // SAFETY: `i < len`, and the slice lies inside a shared allocation.
         unsafe { self.ptr.add(i).write(v) }
     }
 }
 
-/// On the simulator: an access to bytes that a `memcpy_async` has not yet
-/// delivered is reported (nothing on the GPU).
-#[inline(always)]
-#[track_caller]
-fn check<T>(p: *mut T, write: bool) {
-    arch::shared_access_check(p.cast(), core::mem::size_of::<T>(), write);
+arch::sim_only! {
+    /// What the simulator's reports call a load through a handle.
+    const LOAD: &str = "shared-memory load";
+    /// What the simulator's reports call a store through a handle.
+    const STORE: &str = "shared-memory store";
+    /// What the simulator's reports call an atomic through a handle.
+    const ATOMIC: &str = "shared-memory atomic";
+
+    /// On the simulator, before an access (`what`; `write`: a store or an
+    /// atomic) of the `T` at `p` through a handle of `owner`: a misuse
+    /// report at the caller's line if the calling thread's block may not
+    /// use the handle (its block ended, or it is another block's; see
+    /// [`SharedArray`]), or if a `memcpy_async` has not yet delivered the
+    /// bytes. `false` only for an unwinding thread that may not use it (a
+    /// report cannot stop it): the caller skips the access. The GPU has
+    /// nothing to check.
+    #[inline(always)]
+    #[track_caller]
+    fn reach<T>(owner: arch::SharedOwner, p: *mut T, write: bool, what: &'static str) -> bool {
+        arch::shared_access(owner, p.cast(), core::mem::size_of::<T>(), write, what)
+    }
+
+    /// What a load refused to an unwinding thread (see [`reach`]) returns:
+    /// a `T` of zero bytes, which is a `T` (`Pod`: any bytes are).
+    #[inline(always)]
+    fn refused<T: Pod>() -> T {
+        // SAFETY: `T` is `Pod`: every bit pattern, all zeros included, is
+        // a `T`.
+        unsafe { core::mem::zeroed() }
+    }
 }

@@ -109,11 +109,14 @@ fn the_body_run_in_another_block_stops_at_its_first_line() {
         .unwrap();
     let body = RANKS.host_fn();
     let cfg = LaunchConfig::new(1, 32);
-    let e: SimError =
+    // SAFETY: the regions and views of `out`, borrowed until the launch
+    // returns.
+    let e: SimError = unsafe {
         cg_sim::launch_with(&cg_sim::SimDevice::default(), &cfg, &to.regions, &|| {
             body(params)
         })
-        .expect_err("a 32-thread block is not the kernel's");
+    }
+    .expect_err("a 32-thread block is not the kernel's");
     let msg = e.to_string();
     assert!(
         msg.contains("declared with block_dim(64, 1, 1) and runs in a block of [32, 1, 1]"),

@@ -346,24 +346,23 @@ fn lab_staged_kernels_sum_exactly() {
             // The plain kernel reads through `GlobalSlice` views of the
             // input: registered as the launch's region, as cg-runtime's
             // launches register their buffers.
-            let input = cg_sim::Region {
-                name: "input",
-                addr: i,
-                bytes: 4 * n,
-                elem: 4,
-                writable: false,
-            };
+            // SAFETY: `n` floats of `store` from `offset`, which outlives
+            // the launch and which nothing writes while it runs.
+            let input = unsafe { cg_sim::Region::new("input", i, 4 * n, 4, false) };
             // Past 48 KiB (the three-stage ring with the block's static
             // scratch) a block needs the opt-in cg-runtime makes on a GPU.
             let dev = cg_sim::SimDevice {
                 max_smem_per_block: 227 * 1024,
                 ..device()
             };
-            cg_sim::launch_with(&dev, &cfg, &[input], &|| {
+            let kernel = || {
                 // SAFETY: `n` floats of `store` from `offset`, one partial per block.
                 (unsafe { k.host_fn_unchecked() })((i as *const f32, p as *mut f32, n as u32))
-            })
-            .unwrap_or_else(|e| panic!("{} offset {offset}: {e}", k.name()));
+            };
+            // SAFETY: the region is `store`'s, alive and unwritten for the
+            // launch.
+            unsafe { cg_sim::launch_with(&dev, &cfg, &[input], &kernel) }
+                .unwrap_or_else(|e| panic!("{} offset {offset}: {e}", k.name()));
             let got: f64 = partial.iter().map(|&x| x as f64).sum();
             assert_eq!(got, want, "{} offset {offset}", k.name());
         }

@@ -246,9 +246,13 @@ where
         .into_params(kernel.param_names(), &mut to)
         .map_err(SimError::InvalidLaunch)?;
     let body = kernel.host_fn();
-    cg_sim::launch_with(&cg_sim::SimDevice::default(), cfg, &to.regions, &|| {
-        body(params)
-    })
+    // SAFETY: the regions and views of `args`, which this call holds (and
+    // with them their borrows) until the launch returns.
+    unsafe {
+        cg_sim::launch_with(&cg_sim::SimDevice::default(), cfg, &to.regions, &|| {
+            body(params)
+        })
+    }
 }
 
 #[test]

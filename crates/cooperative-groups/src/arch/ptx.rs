@@ -720,6 +720,11 @@ pub unsafe fn st_plain<T: Copy>(p: *mut T, v: T) {
 #[inline(always)]
 pub fn global_region_check(_p: *const u8, _len: usize) {}
 
+/// The simulator's check that a typed view belongs to the running launch
+/// and may write its memory: nothing on the GPU.
+#[inline(always)]
+pub fn global_region_check_write(_p: *const u8, _len: usize) {}
+
 /// An index outside a typed global parameter: `trap` (the launch fails
 /// with `CUDA_ERROR_LAUNCH_FAILED`, as `cg-lab info --bounds` shows on the
 /// H200).
@@ -1496,6 +1501,21 @@ macro_rules! violation {
 }
 pub(crate) use violation;
 
+/// Code only the simulator runs (see the host backend's): nothing here,
+/// so the GPU's instructions are those of the code around it alone.
+macro_rules! sim_only {
+    ($($code:tt)*) => {};
+}
+pub(crate) use sim_only;
+
+/// `$gpu` (the host backend's is `$sim`); the other is not compiled.
+macro_rules! sim_or_gpu {
+    ($sim:expr, $gpu:expr $(,)?) => {
+        $gpu
+    };
+}
+pub(crate) use sim_or_gpu;
+
 // ---- Atomics with an ordering and a scope (`cuda::atomic_ref`) -------------
 //
 // Each operation lowers to the instruction libcu++ emits for the same
@@ -1978,6 +1998,28 @@ pub fn cp_async_wait<const N: u32>() {
 /// on the GPU there is nothing to check.
 #[inline(always)]
 pub fn shared_access_check(_p: *const u8, _len: usize, _write: bool) {}
+
+/// Whose shared memory a handle reaches. The simulator records the block
+/// and checks every access (its shared memory is host memory that the
+/// block's end frees, and a handle kept past it must be caught); on the
+/// GPU a handle cannot leave its block in safe code (statics need `Sync`,
+/// there are no thread locals, it is no kernel parameter): nothing to
+/// record, and no check (the library's checks are host-only code, so the
+/// GPU's instructions are those of an unchecked access).
+#[derive(Clone, Copy, Debug)]
+pub struct SharedOwner;
+
+/// The owner of a shared-memory handle made now: nothing on the GPU.
+#[inline(always)]
+pub fn shared_owner() -> SharedOwner {
+    SharedOwner
+}
+
+/// The owner of a handle that names no memory: nothing on the GPU.
+#[inline(always)]
+pub const fn no_owner() -> SharedOwner {
+    SharedOwner
+}
 
 /// The generic address of a kernel parameter read in place (a tensor
 /// map, as nvcc's `__grid_constant__`), from `param`, which `#[kernel]`

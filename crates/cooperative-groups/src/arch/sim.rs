@@ -347,14 +347,15 @@ pub unsafe fn ld_global<T: crate::Pod>(p: *const T) -> T {
     v
 }
 
-/// A weak store to global memory (`st.global`), seen by the race detector.
+/// A weak store to global memory (`st.global`), seen by the race detector;
+/// a store into a parameter registered read-only is a misuse report.
 ///
 /// # Safety
 /// `p` must be valid for a write of a `T`.
 #[track_caller]
 #[inline]
 pub unsafe fn st_global<T: crate::Pod>(p: *mut T, v: T) {
-    lane::region_check(p.cast(), core::mem::size_of::<T>());
+    lane::region_check_write(p.cast(), core::mem::size_of::<T>());
     // SAFETY: forwarded contract (and the region is the running launch's).
     unsafe { global_write(p, v) };
     note_store(p.cast(), core::mem::size_of::<T>());
@@ -386,6 +387,14 @@ pub unsafe fn st_plain<T: Copy>(p: *mut T, v: T) {
 #[inline]
 pub fn global_region_check(p: *const u8, len: usize) {
     lane::region_check(p, len)
+}
+
+/// [`global_region_check`] for a view that writes the bytes (an atomic
+/// slice's element): a parameter registered read-only is a misuse report.
+#[track_caller]
+#[inline]
+pub fn global_region_check_write(p: *const u8, len: usize) {
+    lane::region_check_write(p, len)
 }
 
 /// An index outside a typed global parameter: the simulator reports it
@@ -955,6 +964,28 @@ macro_rules! violation {
 }
 pub(crate) use violation;
 
+/// Code only the simulator runs: the checks of what safe code can do on
+/// the host but not on the GPU (a shared-memory handle kept past its block
+/// in a `Cell` of the launch's closure or a `thread_local!`, whose memory
+/// the block's end freed). The GPU backend's expands to nothing: the
+/// checks add no instruction there, and the PTX is that of the code
+/// around them.
+macro_rules! sim_only {
+    ($($code:tt)*) => {
+        $($code)*
+    };
+}
+pub(crate) use sim_only;
+
+/// `$sim` on the simulator (the GPU backend's is `$gpu`); the other is not
+/// compiled.
+macro_rules! sim_or_gpu {
+    ($sim:expr, $gpu:expr $(,)?) => {
+        $sim
+    };
+}
+pub(crate) use sim_or_gpu;
+
 // ---- Atomics with an ordering and a scope ---------------------------------
 //
 // Host atomics with the operation's semantics. Lanes are coroutines on one
@@ -1300,6 +1331,67 @@ pub fn cp_async_wait<const N: u32>() {
 #[inline]
 pub fn shared_access_check(p: *const u8, len: usize, write: bool) {
     lane::async_check_access(p, len, write)
+}
+
+/// Whose shared memory a handle reaches: the simulator's record of its
+/// block ([`cg_sim::lane::SharedOwner`]). The simulated block's shared
+/// memory is host memory that its end frees: every access through a
+/// handle is checked against the owner first.
+pub type SharedOwner = lane::SharedOwner;
+
+/// The owner of a shared-memory handle made now: the calling lane's block.
+#[inline]
+pub fn shared_owner() -> SharedOwner {
+    lane::shared_owner()
+}
+
+/// The owner of a handle that names no memory: no lane may use it.
+#[inline]
+pub const fn no_owner() -> SharedOwner {
+    SharedOwner::NOBODY
+}
+
+/// Checks an access (`what`; `write`: a store or an atomic) of `len` bytes
+/// at `p` through a shared-memory handle of `owner`: a misuse report at
+/// the caller's line, before the access, unless the calling lane's block
+/// may use the handle (its own, or a live cluster peer's through a mapped
+/// handle); then the check of copies in flight. `false` only for an
+/// unwinding lane that may not use it: it must skip the access.
+#[track_caller]
+#[inline]
+pub fn shared_access(
+    owner: SharedOwner,
+    p: *const u8,
+    len: usize,
+    write: bool,
+    what: &'static str,
+) -> bool {
+    lane::shared_access(owner, p, len, write, what)
+}
+
+/// Checks a use (`what`) of a shared-memory handle of `owner` that must be
+/// the calling block's own memory (a copy's destination, a store's
+/// source): a misuse report at the caller's line otherwise. `false` only
+/// for an unwinding lane that may not use it: it must skip the use.
+#[track_caller]
+#[inline]
+pub fn shared_own(owner: SharedOwner, what: &'static str) -> bool {
+    lane::shared_own(owner, what)
+}
+
+/// `mapa` of a shared-memory handle of `owner` (the calling block's: a
+/// misuse report otherwise) whose `size = (bytes, alignment)` start at
+/// `p`: the address in block `rank` of the cluster, and the mapped
+/// handle's owner.
+#[track_caller]
+#[inline]
+pub fn map_shared_owned(
+    owner: SharedOwner,
+    p: *mut u8,
+    size: (usize, usize),
+    rank: u32,
+) -> (*mut u8, SharedOwner) {
+    lane::cluster_map_owned(owner, p, size, rank)
 }
 
 /// A kernel parameter's address in parameter space: the simulator's tile

@@ -96,7 +96,9 @@ impl<T: AtomicValue + Pod, S: Scope> AtomicSlice<'_, T, S> {
         if i >= self.len {
             arch::global_out_of_bounds(self.ptr.cast(), i, self.len, true)
         }
-        arch::global_region_check(self.ptr.wrapping_add(i).cast(), core::mem::size_of::<T>());
+        // Every atomic of the element may write it: the simulator checks
+        // that the launch registered it writable.
+        arch::global_region_check_write(self.ptr.wrapping_add(i).cast(), core::mem::size_of::<T>());
         // SAFETY: `i < len`, and `from_raw_parts`'s contract: global
         // memory, valid for atomic accesses for the launch, every access
         // atomic.

@@ -24,6 +24,9 @@ pub struct ThreadBlock<const MAX_THREADS: u32 = 1024> {
     rank: u32,
     size: u32,
     scratch: arch::SharedAddr,
+    /// The block the handle was made in (the simulator's record of whose
+    /// `scratch` it is; nothing on the GPU).
+    owner: arch::SharedOwner,
 }
 
 /// `cg::this_thread_block()`: the calling thread's block.
@@ -40,6 +43,7 @@ pub fn this_thread_block() -> ThreadBlock {
         rank: (tz * ny + ty) * nx + tx,
         size: nx * ny * nz,
         scratch: arch::collective_scratch(),
+        owner: arch::shared_owner(),
     }
 }
 
@@ -96,6 +100,7 @@ impl<const MAX_THREADS: u32> ThreadBlock<MAX_THREADS> {
             rank: self.rank,
             size: self.size,
             scratch: self.scratch,
+            owner: self.owner,
         }
     }
 
@@ -157,6 +162,7 @@ impl<const MAX_THREADS: u32> ThreadBlock<MAX_THREADS> {
             rank: self.rank,
             size: N,
             scratch: self.scratch,
+            owner: self.owner,
         }
     }
 
@@ -247,8 +253,26 @@ impl<const MAX_THREADS: u32> ThreadBlock<MAX_THREADS> {
             max_bar_id: 0,
             max_warps: 32,
             warps_full: self.size & 31 == 0,
-            scratch: self.scratch,
+            scratch: arch::sim_or_gpu!(self.scratch_now(), self.scratch),
             soft: arch::NO_SHARED,
+        }
+    }
+}
+
+arch::sim_only! {
+    impl<const MAX_THREADS: u32> ThreadBlock<MAX_THREADS> {
+        /// The collective scratch a collective of the calling thread uses:
+        /// the handle's while its block runs, and the calling thread's
+        /// block's (looked up now) when the handle was kept past its block
+        /// (in a `Cell` of the launch's closure): on the simulator the
+        /// block's end freed the handle's scratch.
+        #[inline(always)]
+        fn scratch_now(&self) -> arch::SharedAddr {
+            if arch::shared_owner() == self.owner {
+                self.scratch
+            } else {
+                arch::collective_scratch()
+            }
         }
     }
 }

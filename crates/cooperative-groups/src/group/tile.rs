@@ -193,6 +193,9 @@ pub struct ThreadBlockTile<const N: u32> {
     /// at each sync, it costs an `S2R` per sync on sm_90: LLVM does not
     /// hoist the asm out of a loop); else `arch::NO_SHARED`.
     soft: arch::SharedAddr,
+    /// The block the handle was made in (the simulator's record of whose
+    /// `soft` it is; nothing on the GPU).
+    owner: arch::SharedOwner,
 }
 
 /// `cg::tiled_partition<N>(parent)`: the caller's tile of `N` threads of a
@@ -257,6 +260,7 @@ where
         aux,
         max_block: parent.max_block_threads(),
         soft,
+        owner: arch::shared_owner(),
     }
 }
 
@@ -348,8 +352,29 @@ where
                 max_warps: N / 32,
                 warps_full: block & 31 == 0,
                 scratch: crate::arch::collective_scratch(),
-                soft: self.soft,
+                soft: crate::arch::sim_or_gpu!(self.soft_now(), self.soft),
             })
+        }
+    }
+}
+
+arch::sim_only! {
+    impl<const N: u32> ThreadBlockTile<N>
+    where
+        Size<N>: TileSize,
+    {
+        /// The software-barrier state a sync of the calling thread uses:
+        /// the handle's while its block runs, and the calling thread's
+        /// block's (looked up now) when the handle was kept past its block
+        /// (in a `Cell` of the launch's closure): on the simulator the
+        /// block's end freed the handle's state.
+        #[inline(always)]
+        fn soft_now(&self) -> arch::SharedAddr {
+            if self.soft.is_null() || arch::shared_owner() == self.owner {
+                self.soft
+            } else {
+                arch::soft_barrier_scratch()
+            }
         }
     }
 }

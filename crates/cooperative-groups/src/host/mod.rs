@@ -122,7 +122,14 @@ unsafe impl<A> Sync for Shared<A> {}
 /// one, its blocks may wait for each other's flags (their co-residency is
 /// what a cooperative launch promises), which needs every block of the
 /// grid interleaved on one thread: `launch_with`.
-pub fn launch_safe<A: SafeArgs + Copy>(
+///
+/// # Safety
+/// `regions` and `params` are one launch's: every region meets
+/// [`Region::new`]'s contract for this launch (what [`HostArg::into_param`]
+/// registers does while the arguments it borrowed stay borrowed: keep
+/// them across the call, as [`run_on`] and cg-runtime's `Backend::launch`
+/// do), and every view in `params` names memory inside them.
+pub unsafe fn launch_safe<A: SafeArgs + Copy>(
     device: &cg_sim::SimDevice,
     cfg: &cg_sim::LaunchConfig,
     regions: &[cg_sim::Region],
@@ -130,11 +137,17 @@ pub fn launch_safe<A: SafeArgs + Copy>(
     params: A,
 ) -> Result<cg_sim::LaunchStats, cg_sim::SimError> {
     if A::SERIAL {
-        return cg_sim::launch_with(device, cfg, regions, &|| body(params));
+        // SAFETY: the caller's contract.
+        return unsafe { cg_sim::launch_with(device, cfg, regions, &|| body(params)) };
     }
     let shared = Shared(params);
     let shared = &shared;
-    cg_sim::launch_parallel(device, cfg, regions, &move || body(shared.0))
+    // SAFETY: the caller's contract for the regions; the kernel is safe
+    // and its parameters `SafeParam`s none of which is `SERIAL`: its
+    // blocks reach the regions only through typed views of padding-free
+    // elements, whose every access is a byte-wise relaxed atomic (see
+    // `Shared`).
+    unsafe { cg_sim::launch_parallel(device, cfg, regions, &move || body(shared.0)) }
 }
 
 macro_rules! tuples {
@@ -185,15 +198,18 @@ impl<T: 'static> HostArg<*mut T> for *mut T {
     }
 }
 
-/// A region of host memory for the simulator.
-pub fn region<T>(name: &'static str, ptr: *const T, len: usize, writable: bool) -> Region {
-    Region {
-        name,
-        addr: ptr as usize,
-        bytes: len * core::mem::size_of::<T>(),
-        elem: core::mem::size_of::<T>(),
-        writable,
-    }
+/// The simulator's region of `len` elements of `T` at `ptr`, named `name`,
+/// `writable` by the kernel or not (see [`Region`]).
+///
+/// # Safety
+/// As [`Region::new`] for those `len · size_of::<T>()` bytes: for every
+/// launch the region is passed to, valid for the whole launch (writable
+/// memory that only the kernel accesses when `writable`; never `writable`
+/// for a shared borrow).
+pub unsafe fn region<T>(name: &'static str, ptr: *const T, len: usize, writable: bool) -> Region {
+    let elem = core::mem::size_of::<T>();
+    // SAFETY: the caller's contract.
+    unsafe { Region::new(name, ptr as usize, len * elem, elem, writable) }
 }
 
 /// Host memory serves only simulator launches.
@@ -210,8 +226,11 @@ fn host_memory(name: &'static str, to: &Target) -> Result<(), String> {
 impl<'p, T: Pod> HostArg<GlobalSlice<'p, T>> for &[T] {
     fn into_param(self, name: &'static str, to: &mut Target) -> Result<GlobalSlice<'p, T>, String> {
         host_memory(name, to)?;
-        to.regions
-            .push(region(name, self.as_ptr(), self.len(), false));
+        // SAFETY: the memory of a shared borrow, registered read-only; the
+        // launch that gets the region keeps the borrow across it
+        // (`launch_safe`'s contract).
+        let r = unsafe { region(name, self.as_ptr(), self.len(), false) };
+        to.regions.push(r);
         // SAFETY: the borrow holds for the launch (the caller keeps `self`'s
         // borrow alive across it), and it is shared: nothing writes it.
         Ok(unsafe { GlobalSlice::from_raw_parts(self.as_ptr(), self.len()) })
@@ -225,8 +244,10 @@ impl<'p, T: Pod, P: Partition> HostArg<OwnedSlice<'p, T, P>> for &mut [T] {
         to: &mut Target,
     ) -> Result<OwnedSlice<'p, T, P>, String> {
         host_memory(name, to)?;
-        to.regions
-            .push(region(name, self.as_ptr(), self.len(), true));
+        // SAFETY: the memory of an exclusive borrow, which the launch that
+        // gets the region keeps across it (`launch_safe`'s contract).
+        let r = unsafe { region(name, self.as_ptr(), self.len(), true) };
+        to.regions.push(r);
         // SAFETY: an exclusive borrow for the launch: no other parameter
         // reaches it.
         Ok(unsafe { OwnedSlice::from_raw_parts(self.as_mut_ptr(), self.len()) })
@@ -240,8 +261,10 @@ impl<'p, T: Pod + AtomicValue, S: Scope + 'static> HostArg<AtomicSlice<'p, T, S>
         to: &mut Target,
     ) -> Result<AtomicSlice<'p, T, S>, String> {
         host_memory(name, to)?;
-        to.regions
-            .push(region(name, self.as_ptr(), self.len(), true));
+        // SAFETY: as for an `OwnedSlice`: an exclusive borrow kept across
+        // the launch.
+        let r = unsafe { region(name, self.as_ptr(), self.len(), true) };
+        to.regions.push(r);
         // SAFETY: an exclusive borrow for the launch; the kernel reaches it
         // only atomically.
         Ok(unsafe { AtomicSlice::from_raw_parts(self.as_mut_ptr(), self.len()) })
@@ -308,8 +331,10 @@ impl<'p, T: Pod> HostArg<Pitched<'p, T>> for Image<&[T]> {
         host_memory(name, to)?;
         let span = image_span(self.width, self.height, self.pitch, self.data.len())
             .map_err(|e| format!("`{name}`: {e}"))?;
-        to.regions
-            .push(region(name, self.data.as_ptr(), span, false));
+        // SAFETY: the image's span of a shared borrow, registered
+        // read-only, kept across the launch (`launch_safe`'s contract).
+        let r = unsafe { region(name, self.data.as_ptr(), span, false) };
+        to.regions.push(r);
         // SAFETY: a shared borrow for the launch, covering the image.
         Ok(unsafe {
             Pitched::from_raw_parts(self.data.as_ptr(), self.width, self.height, self.pitch)
@@ -326,8 +351,10 @@ impl<'p, T: Pod> HostArg<OwnedPitched<'p, T>> for Image<&mut [T]> {
         host_memory(name, to)?;
         let span = image_span(self.width, self.height, self.pitch, self.data.len())
             .map_err(|e| format!("`{name}`: {e}"))?;
-        to.regions
-            .push(region(name, self.data.as_ptr(), span, true));
+        // SAFETY: the image's span of an exclusive borrow, kept across the
+        // launch (`launch_safe`'s contract).
+        let r = unsafe { region(name, self.data.as_ptr(), span, true) };
+        to.regions.push(r);
         // SAFETY: an exclusive borrow for the launch, covering the image.
         Ok(unsafe {
             OwnedPitched::from_raw_parts(
@@ -368,7 +395,9 @@ pub fn run_on<A: SafeArgs + KernelParams, H: HostArgs<A>>(
     let params = args
         .into_params(kernel.param_names(), &mut to)
         .map_err(cg_sim::SimError::InvalidLaunch)?;
-    launch_safe(device, cfg, &to.regions, kernel.host_fn(), params)
+    // SAFETY: the regions and views of `args`, whose borrows this call
+    // holds until the launch returns.
+    unsafe { launch_safe(device, cfg, &to.regions, kernel.host_fn(), params) }
 }
 
 /// A tuple of [`KernelParam`]s (every kernel's parameter list).
@@ -466,7 +495,11 @@ fn map_param<M: RankedMap>(
 ) -> Result<M, String> {
     host_memory(name, to)?;
     let span = span(p as usize, len).map_err(|e| format!("`{name}`: {e}"))?;
-    to.regions.push(region(name, p, span, M::WRITABLE));
+    // SAFETY: the tensor's span of the caller's slice, writable only for a
+    // writable map (from an exclusive borrow), kept across the launch
+    // that gets the region (`launch_safe`'s contract).
+    let r = unsafe { region(name, p, span, M::WRITABLE) };
+    to.regions.push(r);
     let dims: Vec<u32> = dims.iter().map(|&d| d as u32).collect();
     // SAFETY: the simulator's map (no device map) of a tensor checked to
     // lie inside the caller's slice, whose borrow (exclusive for a

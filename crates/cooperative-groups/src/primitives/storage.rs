@@ -149,6 +149,10 @@ impl<P: NeedsTempStorage, const N: usize> NeedsTempStorage for [P; N] {
 /// ```
 pub struct TempStorage<L: NeedsTempStorage> {
     base: SharedAddr,
+    /// The block whose shared memory it is: on the simulator, where a
+    /// storage kept past its block (or used by another) would reach freed
+    /// memory, every access a primitive makes through it is checked.
+    owner: arch::SharedOwner,
     _layout: PhantomData<fn() -> L>,
 }
 
@@ -175,6 +179,7 @@ impl<L: NeedsTempStorage> TempStorage<L> {
         };
         TempStorage {
             base: array.addr(),
+            owner: array.owner(),
             _layout: PhantomData,
         }
     }
@@ -220,6 +225,7 @@ impl<L: NeedsTempStorage> TempStorage<L> {
         }
         TempStorage {
             base: arch::shared_add(dynamic.addr(), offset as u32),
+            owner: dynamic.owner(),
             _layout: PhantomData,
         }
     }
@@ -240,7 +246,10 @@ impl<L: NeedsTempStorage> TempStorage<L> {
                 "this TempStorage is too small for the primitive: declare it with the primitive's type"
             )
         };
-        Smem { base: self.base }
+        Smem {
+            base: self.base,
+            owner: self.owner,
+        }
     }
 }
 
@@ -259,6 +268,7 @@ impl<P: NeedsTempStorage, const N: usize> TempStorage<[P; N]> {
         }
         TempStorage {
             base: arch::shared_add(self.base, i * part_bytes(P::TEMP_BYTES) as u32),
+            owner: self.owner,
             _layout: PhantomData,
         }
     }
@@ -269,6 +279,8 @@ impl<P: NeedsTempStorage, const N: usize> TempStorage<[P; N]> {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Smem {
     base: SharedAddr,
+    /// Its storage's owner (see [`TempStorage`]).
+    owner: arch::SharedOwner,
 }
 
 /// `T` moves through shared memory as 32-bit words (its size is a multiple
@@ -284,6 +296,7 @@ impl Smem {
     pub(crate) const fn none() -> Smem {
         Smem {
             base: arch::NO_SHARED,
+            owner: arch::no_owner(),
         }
     }
 
@@ -292,6 +305,20 @@ impl Smem {
     pub(crate) fn offset(self, bytes: u32) -> Smem {
         Smem {
             base: arch::shared_add(self.base, bytes),
+            owner: self.owner,
+        }
+    }
+
+    arch::sim_only! {
+        /// On the simulator, before an access: a misuse report at the caller's
+        /// line unless the storage is the calling thread's block's (a storage
+        /// or a primitive kept past its block, or used by another, would reach
+        /// freed memory); `false` only for an unwinding thread that may not
+        /// use it, which skips the access. The GPU has nothing to check.
+        #[inline(always)]
+        #[track_caller]
+        fn reach(self) -> bool {
+            arch::shared_own(self.owner, "primitive's temporary storage")
         }
     }
 
@@ -299,6 +326,11 @@ impl Smem {
     #[inline(always)]
     #[track_caller]
     pub(crate) fn store<T: ShflValue>(self, off: u32, v: T) {
+        arch::sim_only! {
+            if !self.reach() {
+                return;
+            }
+        }
         let a = arch::shared_add(self.base, off);
         if by_words::<T>() {
             let w = to_words(v);
@@ -331,6 +363,11 @@ impl Smem {
     #[inline(always)]
     #[track_caller]
     pub(crate) fn store_if(self, cond: bool, off: u32, v: u32) {
+        arch::sim_only! {
+            if !self.reach() {
+                return;
+            }
+        }
         // SAFETY: inside the primitive's storage where `cond` holds (its
         // callers' offsets stay below `TEMP_BYTES`), 4-byte aligned.
         unsafe { arch::st_shared_u32_if(cond, arch::shared_add(self.base, off), v) };
@@ -340,6 +377,11 @@ impl Smem {
     #[inline(always)]
     #[track_caller]
     pub(crate) fn load<T: ShflValue>(self, off: u32) -> T {
+        arch::sim_only! {
+            if !self.reach() {
+                return crate::value::zeroed::<T>();
+            }
+        }
         let a = arch::shared_add(self.base, off);
         if by_words::<T>() {
             let n = words::<T>();
@@ -389,6 +431,11 @@ impl Smem {
             }
             return;
         }
+        arch::sim_only! {
+            if !self.reach() {
+                return;
+            }
+        }
         let mut buf = [0u32; 4];
         let mut k = 0;
         let mut at = off;
@@ -427,6 +474,11 @@ impl Smem {
             }
             return out;
         }
+        arch::sim_only! {
+            if !self.reach() {
+                return out;
+            }
+        }
         let mut buf = [0u32; 4];
         let mut k = 4;
         let mut at = off;
@@ -455,6 +507,11 @@ impl Smem {
     #[inline(always)]
     #[track_caller]
     pub(crate) fn red_add(self, off: u32, v: u32) {
+        arch::sim_only! {
+            if !self.reach() {
+                return;
+            }
+        }
         // SAFETY: inside the storage, 4-byte aligned (the caller's offset).
         unsafe { arch::red_shared_add_u32(arch::shared_add(self.base, off), v) };
     }
@@ -464,5 +521,8 @@ impl Smem {
 /// caller owns (the histogram's bins).
 #[inline(always)]
 pub(crate) fn array_smem<T: crate::Pod, const N: usize>(a: &SharedArray<T, N>) -> Smem {
-    Smem { base: a.addr() }
+    Smem {
+        base: a.addr(),
+        owner: a.owner(),
+    }
 }

@@ -391,6 +391,11 @@ impl Mbarrier {
         shape: arch::BoxShape,
     ) -> ArrivalToken {
         check_tile(what, &dst, shape, at[0]);
+        arch::sim_only! {
+            if !dst.own("tile load destination") {
+                return self.token(0);
+            }
+        }
         // SAFETY: an initialised barrier (one arrival never outnumbers a
         // phase); `desc` a fenced map of this box (the caller's contract);
         // `dst` is this block's shared memory, checked above, in flight
@@ -427,6 +432,11 @@ impl TileStore {
         shape: arch::BoxShape,
     ) -> TileStore {
         check_tile(what, &src, shape, at[0]);
+        arch::sim_only! {
+            if !src.own("tile store source") {
+                return TileStore { leader: false };
+            }
+        }
         let leader = TileStore::begin(block);
         if leader {
             // SAFETY: a fenced map of writable memory with this box (the
@@ -564,6 +574,11 @@ impl Mbarrier {
             TensorMap2d::<T, BW, BH, L>::SHAPE,
             x,
         );
+        arch::sim_only! {
+            if !dst.own("tile load destination") {
+                return;
+            }
+        }
         // SAFETY: `tiles` holds a fenced map of this box; `dst` is this
         // block's shared memory, checked above (so is the same offset in
         // every block of the cluster: the kernel's layout); the caller's
@@ -700,6 +715,11 @@ impl<T: Pod, const W: usize> crate::global::Window<'_, T, crate::global::PerBloc
                  {}) and both sides be 16-byte aligned",
                 src.len()
             );
+        }
+        arch::sim_only! {
+            if !src.own("bulk store source") {
+                return TileStore { leader: false };
+            }
         }
         let leader = TileStore::begin(block);
         if leader {
