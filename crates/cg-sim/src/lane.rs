@@ -793,6 +793,33 @@ pub fn region_check(p: *const u8, len: usize) {
     );
 }
 
+/// For a lane that is unwinding (its own panic, or the teardown after
+/// another lane's report), whether it may touch `len` bytes at `p` of
+/// typed global memory: only inside the running launch's regions (a
+/// writable one for a write). `None` for a lane that is not unwinding: the
+/// checks of [`region_check`] and [`region_check_write`] apply. No report
+/// can stop an unwinding lane and a second panic would abort the process,
+/// so a destructor's access this refuses is skipped by the caller (a load
+/// gives zero bytes) instead of touching memory or panicking.
+pub fn unwinding_global_access(p: *const u8, len: usize, write: bool) -> Option<bool> {
+    let launch = crate::sched::in_launch();
+    let tearing_down = launch && with_core(|c, _| c.tearing_down);
+    if !tearing_down && !std::thread::panicking() {
+        return None;
+    }
+    if !launch {
+        return Some(false);
+    }
+    let addr = p as usize;
+    Some(with_core(|c, _| {
+        if write {
+            c.in_writable_region(addr, len)
+        } else {
+            c.in_regions(addr, len)
+        }
+    }))
+}
+
 /// [`region_check`] for a typed write (a store, an atomic) of `len` bytes
 /// at `p`: the bytes must also lie in a region its launcher registered as
 /// writable. A write into a read-only parameter (one the host lent shared,

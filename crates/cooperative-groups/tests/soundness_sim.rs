@@ -570,3 +570,65 @@ fn an_atomic_on_a_read_only_parameter_is_reported() {
     assert_misuse_at(&e, "into `counts`, a read-only parameter", "c.at(1)");
     assert!(counts.iter().all(|&x| x == 0), "nothing was written");
 }
+
+// ---- global memory while a thread unwinds ------------------------------------
+
+/// Reads and writes the thread's element of a typed output when dropped:
+/// typed global accesses made while the thread unwinds.
+struct GlobalOnDrop<'a>(cooperative_groups::OwnedSlice<'a, u32>);
+
+impl Drop for GlobalOnDrop<'_> {
+    fn drop(&mut self) {
+        if let Some(e) = self.0.at(&this_grid()) {
+            e.store(e.load() + 1);
+        }
+    }
+}
+
+#[cooperative_groups::kernel]
+pub fn global_in_destructors(out: cooperative_groups::OwnedSlice<u32>) {
+    let block = this_thread_block();
+    let _guard = GlobalOnDrop(out);
+    block.sync();
+    if block.thread_rank() == 0 {
+        this_grid().sync(); // not a cooperative launch: a misuse
+    }
+    block.sync();
+}
+
+#[cooperative_groups::kernel]
+pub fn global_in_a_panicking_destructor(out: cooperative_groups::OwnedSlice<u32>) {
+    let _guard = GlobalOnDrop(out);
+    if this_thread_block().thread_rank() == 5 {
+        panic!("thread 5 gives up");
+    }
+}
+
+#[test]
+fn typed_global_memory_in_destructors_of_unwinding_threads() {
+    // The teardown after thread 0's misuse unwinds the other threads, whose
+    // destructors load and store their elements: the launch ends with the
+    // report (the process does not abort on a second panic).
+    let mut out = [0u32; 64];
+    let e = cooperative_groups::host::run(
+        &GLOBAL_IN_DESTRUCTORS,
+        &LaunchConfig::new(1, 64),
+        (&mut out[..],),
+    )
+    .expect_err("a grid sync outside a cooperative launch");
+    assert_misuse_at(
+        &e,
+        "grid sync outside a cooperative launch",
+        "this_grid().sync()",
+    );
+    // Thread 5's own panic: its destructor and every other thread's ran.
+    let mut out = [0u32; 64];
+    let e = cooperative_groups::host::run(
+        &GLOBAL_IN_A_PANICKING_DESTRUCTOR,
+        &LaunchConfig::new(1, 64),
+        (&mut out[..],),
+    )
+    .expect_err("thread 5 panics");
+    assert!(e.to_string().contains("thread 5 gives up"), "{e}");
+    assert!(out.iter().all(|&w| w <= 1), "{out:?}");
+}

@@ -289,6 +289,14 @@ pub fn note_store(p: *const u8, size: usize) {
 #[inline]
 #[track_caller]
 pub unsafe fn ld_global_nc<T: crate::Pod>(p: *const T) -> T {
+    if let Some(ok) = lane::unwinding_global_access(p.cast(), core::mem::size_of::<T>(), false) {
+        // SAFETY: forwarded contract, and the region check just made.
+        return if ok {
+            unsafe { global_read(p) }
+        } else {
+            zero()
+        };
+    }
     lane::region_check(p.cast(), core::mem::size_of::<T>());
     // SAFETY: forwarded contract (and the region is the running launch's).
     unsafe { global_read(p) }
@@ -316,6 +324,14 @@ unsafe fn global_read<T: crate::Pod>(p: *const T) -> T {
     }
 }
 
+/// The value an unwinding lane's refused load gives: zero bytes (see
+/// `cg_sim::lane::unwinding_global_access`).
+#[inline(never)]
+fn zero<T: crate::Pod>() -> T {
+    // SAFETY: all-zero bytes are a valid `Pod` value.
+    unsafe { core::mem::zeroed() }
+}
+
 /// A lane's write of a `T` to global memory, as [`global_read`] reads.
 ///
 /// # Safety
@@ -340,6 +356,14 @@ unsafe fn global_write<T: crate::Pod>(p: *mut T, v: T) {
 #[track_caller]
 #[inline]
 pub unsafe fn ld_global<T: crate::Pod>(p: *const T) -> T {
+    if let Some(ok) = lane::unwinding_global_access(p.cast(), core::mem::size_of::<T>(), false) {
+        // SAFETY: forwarded contract, and the region check just made.
+        return if ok {
+            unsafe { global_read(p) }
+        } else {
+            zero()
+        };
+    }
     lane::region_check(p.cast(), core::mem::size_of::<T>());
     // SAFETY: forwarded contract (and the region is the running launch's).
     let v = unsafe { global_read(p) };
@@ -355,6 +379,13 @@ pub unsafe fn ld_global<T: crate::Pod>(p: *const T) -> T {
 #[track_caller]
 #[inline]
 pub unsafe fn st_global<T: crate::Pod>(p: *mut T, v: T) {
+    if let Some(ok) = lane::unwinding_global_access(p.cast(), core::mem::size_of::<T>(), true) {
+        if ok {
+            // SAFETY: forwarded contract, and the writable region just checked.
+            unsafe { global_write(p, v) };
+        }
+        return;
+    }
     lane::region_check_write(p.cast(), core::mem::size_of::<T>());
     // SAFETY: forwarded contract (and the region is the running launch's).
     unsafe { global_write(p, v) };
