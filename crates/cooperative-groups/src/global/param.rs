@@ -63,107 +63,56 @@ pub unsafe trait KernelParam: Copy {
     }
 }
 
+/// The body of a [`KernelParam`] implementation's scoping: the same value
+/// as `$scoped` (the type with its lifetime shortened to the launch scope
+/// `'s`; the type itself for plain data).
+macro_rules! scoped_as {
+    ($scoped:ty) => {
+        type Scoped<'s>
+            = $scoped
+        where
+            Self: 's;
+        #[inline(always)]
+        fn scoped<'s>(self, _: &'s LaunchScope) -> Self::Scoped<'s>
+        where
+            Self: 's,
+        {
+            self
+        }
+    };
+}
+
 // SAFETY: `Pod` is plain data of the same layout on both targets.
 unsafe impl<T: Pod> KernelParam for T {
-    type Scoped<'s>
-        = T
-    where
-        Self: 's;
-    #[inline(always)]
-    fn scoped<'s>(self, _: &'s LaunchScope) -> Self::Scoped<'s>
-    where
-        Self: 's,
-    {
-        self
-    }
+    scoped_as!(T);
 }
 // SAFETY: the views are `#[repr(C)]` structs of a pointer and `usize`s,
 // the same layout on the host and on `nvptx64` (both 64-bit).
 unsafe impl<T: Pod> KernelParam for GlobalSlice<'_, T> {
-    type Scoped<'s>
-        = GlobalSlice<'s, T>
-    where
-        Self: 's;
-    #[inline(always)]
-    fn scoped<'s>(self, _: &'s LaunchScope) -> Self::Scoped<'s>
-    where
-        Self: 's,
-    {
-        self
-    }
+    scoped_as!(GlobalSlice<'s, T>);
 }
 // SAFETY: as above.
 unsafe impl<T: Pod, P: Partition> KernelParam for OwnedSlice<'_, T, P> {
-    type Scoped<'s>
-        = OwnedSlice<'s, T, P>
-    where
-        Self: 's;
-    #[inline(always)]
-    fn scoped<'s>(self, _: &'s LaunchScope) -> Self::Scoped<'s>
-    where
-        Self: 's,
-    {
-        self
-    }
+    scoped_as!(OwnedSlice<'s, T, P>);
 }
 // SAFETY: as above.
 unsafe impl<T: AtomicValue + Pod, S: Scope + 'static> KernelParam for AtomicSlice<'_, T, S> {
-    type Scoped<'s>
-        = AtomicSlice<'s, T, S>
-    where
-        Self: 's;
-    #[inline(always)]
-    fn scoped<'s>(self, _: &'s LaunchScope) -> Self::Scoped<'s>
-    where
-        Self: 's,
-    {
-        self
-    }
+    scoped_as!(AtomicSlice<'s, T, S>);
 }
 // SAFETY: as above.
 unsafe impl<T: Pod> KernelParam for Pitched<'_, T> {
-    type Scoped<'s>
-        = Pitched<'s, T>
-    where
-        Self: 's;
-    #[inline(always)]
-    fn scoped<'s>(self, _: &'s LaunchScope) -> Self::Scoped<'s>
-    where
-        Self: 's,
-    {
-        self
-    }
+    scoped_as!(Pitched<'s, T>);
 }
 // SAFETY: as above.
 unsafe impl<T: Pod> KernelParam for OwnedPitched<'_, T> {
-    type Scoped<'s>
-        = OwnedPitched<'s, T>
-    where
-        Self: 's;
-    #[inline(always)]
-    fn scoped<'s>(self, _: &'s LaunchScope) -> Self::Scoped<'s>
-    where
-        Self: 's,
-    {
-        self
-    }
+    scoped_as!(OwnedPitched<'s, T>);
 }
 // SAFETY: `#[repr(C)]` descriptors of `u64`s and `u32`s, the same layout
 // on both targets; read in place in parameter space (`at_entry`).
 unsafe impl<T: Pod, const BW: u32, const BH: u32, L: crate::tma::TileLayout> KernelParam
     for crate::tma::TensorMap2d<'_, T, BW, BH, L>
 {
-    type Scoped<'s>
-        = crate::tma::TensorMap2d<'s, T, BW, BH, L>
-    where
-        Self: 's;
-    #[inline(always)]
-    fn scoped<'s>(self, _: &'s LaunchScope) -> Self::Scoped<'s>
-    where
-        Self: 's,
-    {
-        self
-    }
+    scoped_as!(crate::tma::TensorMap2d<'s, T, BW, BH, L>);
     #[inline(always)]
     fn at_entry(self, param: impl FnOnce() -> u64) -> Self {
         self.in_place(param)
@@ -173,17 +122,7 @@ unsafe impl<T: Pod, const BW: u32, const BH: u32, L: crate::tma::TileLayout> Ker
 unsafe impl<T: Pod, const BW: u32, const BH: u32, L: crate::tma::TileLayout> KernelParam
     for crate::tma::TensorMap2dMut<'_, T, BW, BH, L>
 {
-    type Scoped<'s>
-        = crate::tma::TensorMap2dMut<'s, T, BW, BH, L>
-    where
-        Self: 's;
-    #[inline(always)]
-    fn scoped<'s>(self, _: &'s LaunchScope) -> Self::Scoped<'s>
-    where
-        Self: 's,
-    {
-        self
-    }
+    scoped_as!(crate::tma::TensorMap2dMut<'s, T, BW, BH, L>);
     #[inline(always)]
     fn at_entry(self, param: impl FnOnce() -> u64) -> Self {
         self.in_place(param)
@@ -194,17 +133,7 @@ unsafe impl<T: Pod, const BW: u32, const BH: u32, L: crate::tma::TileLayout> Ker
 unsafe impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: crate::tma::TileLayout>
     KernelParam for crate::tma::TensorMap3d<'_, T, BW, BH, BD, L>
 {
-    type Scoped<'s>
-        = crate::tma::TensorMap3d<'s, T, BW, BH, BD, L>
-    where
-        Self: 's;
-    #[inline(always)]
-    fn scoped<'s>(self, _: &'s LaunchScope) -> Self::Scoped<'s>
-    where
-        Self: 's,
-    {
-        self
-    }
+    scoped_as!(crate::tma::TensorMap3d<'s, T, BW, BH, BD, L>);
     #[inline(always)]
     fn at_entry(self, param: impl FnOnce() -> u64) -> Self {
         self.in_place(param)
@@ -214,17 +143,7 @@ unsafe impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: crate::tma::
 unsafe impl<T: Pod, const BW: u32, const BH: u32, const BD: u32, L: crate::tma::TileLayout>
     KernelParam for crate::tma::TensorMap3dMut<'_, T, BW, BH, BD, L>
 {
-    type Scoped<'s>
-        = crate::tma::TensorMap3dMut<'s, T, BW, BH, BD, L>
-    where
-        Self: 's;
-    #[inline(always)]
-    fn scoped<'s>(self, _: &'s LaunchScope) -> Self::Scoped<'s>
-    where
-        Self: 's,
-    {
-        self
-    }
+    scoped_as!(crate::tma::TensorMap3dMut<'s, T, BW, BH, BD, L>);
     #[inline(always)]
     fn at_entry(self, param: impl FnOnce() -> u64) -> Self {
         self.in_place(param)
@@ -335,17 +254,7 @@ macro_rules! ranked_map_params {
         unsafe impl<T: Pod, $(const $b: u32,)+ L: crate::tma::TileLayout> KernelParam
             for crate::tma::$map<'_, T, $($b,)+ L>
         {
-    type Scoped<'s>
-        = crate::tma::$map<'s, T, $($b,)+ L>
-    where
-        Self: 's;
-    #[inline(always)]
-    fn scoped<'s>(self, _: &'s LaunchScope) -> Self::Scoped<'s>
-    where
-        Self: 's,
-    {
-        self
-    }
+    scoped_as!(crate::tma::$map<'s, T, $($b,)+ L>);
             #[inline(always)]
             fn at_entry(self, param: impl FnOnce() -> u64) -> Self {
                 self.in_place(param)
