@@ -197,6 +197,19 @@ extern "C" __global__ void cpp_sem_closures(unsigned* out) {
     }
 }
 
+// The grid group's identity and is_valid() ("the grid can synchronize"):
+// `cg-lab verify` runs it in a plain and in a cooperative launch.
+extern "C" __global__ void cpp_sem_grid(unsigned* out) {
+    cg::grid_group grid = cg::this_grid();
+    put(out, 0, grid.is_valid() ? 1u : 0u);
+    put(out, 1, (unsigned)grid.num_blocks());
+    put(out, 2, (unsigned)grid.block_rank());
+    put(out, 3, (unsigned)grid.thread_rank());
+    put(out, 4, (unsigned)grid.num_threads());
+    put(out, 5, grid.dim_blocks().x);
+    put(out, 6, grid.block_index().x);
+}
+
 // The collectives that finish in an atomic, on thread_block_tile<8> and
 // <32>: targets in the words 32.. of each tile's first thread.
 extern "C" __global__ void cpp_sem_updates(unsigned* out) {

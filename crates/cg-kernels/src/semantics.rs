@@ -304,6 +304,22 @@ pub fn sem_closures(out: *mut u32) {
     }
 }
 
+/// The grid group's identity and `is_valid()`, which CUDA defines as "the
+/// grid can synchronize": run once in a plain launch (every thread 0) and
+/// once in a cooperative one (every thread 1). A kernel that guards
+/// `grid.sync()` with it depends on the plain launch's 0.
+#[kernel]
+pub fn sem_grid(out: *mut u32) {
+    let grid = this_grid();
+    put(out, 0, grid.is_valid() as u32);
+    put(out, 1, grid.num_blocks());
+    put(out, 2, grid.block_rank());
+    put(out, 3, grid.thread_rank() as u32);
+    put(out, 4, grid.num_threads() as u32);
+    put(out, 5, grid.dim_blocks().x);
+    put(out, 6, grid.block_index().x);
+}
+
 /// The collectives that finish in an atomic (CUDA 12): on
 /// `thread_block_tile<8>` and `<32>`, targets in the words 32.. of each
 /// tile's first thread; scans return their values in words 0.. of every
@@ -383,6 +399,9 @@ pub mod cases {
         pub block: u32,
         /// What the case covers.
         pub note: &'static str,
+        /// Launched cooperatively (`cuLaunchCooperativeKernel`; on the
+        /// simulator a cooperative launch) rather than plainly.
+        pub cooperative: bool,
     }
 
     macro_rules! case {
@@ -395,6 +414,7 @@ pub mod cases {
                 grid: 2,
                 block: $block,
                 note: $note,
+                cooperative: false,
             }
         };
     }
@@ -416,8 +436,37 @@ pub mod cases {
             grid,
             block,
             note,
+            cooperative: false,
         }
     }
+
+    /// Cases no GPU run has recorded NVIDIA's words for yet: `cg-lab
+    /// verify` runs them on a GPU next to [`SEM_CASES`] (and writes them
+    /// into `semantics.json`), while the check of the simulator against a
+    /// committed reference names them as not yet measured until the
+    /// reference has them. Move them into [`SEM_CASES`] once it does.
+    pub const PENDING_CASES: &[SemCase] = &[
+        SemCase {
+            name: "grid_plain",
+            kernel: super::SEM_GRID,
+            cpp: "cpp_sem_grid",
+            cpp_file: "semantics",
+            grid: 2,
+            block: 64,
+            note: "grid: is_valid() and ranks, plain launch",
+            cooperative: false,
+        },
+        SemCase {
+            name: "grid_cooperative",
+            kernel: super::SEM_GRID,
+            cpp: "cpp_sem_grid",
+            cpp_file: "semantics",
+            grid: 2,
+            block: 64,
+            note: "grid: is_valid() and ranks, cooperative launch",
+            cooperative: true,
+        },
+    ];
 
     /// Every case.
     pub const SEM_CASES: &[SemCase] = &[
