@@ -290,12 +290,11 @@ pub fn note_store(p: *const u8, size: usize) {
 #[track_caller]
 pub unsafe fn ld_global_nc<T: crate::Pod>(p: *const T) -> T {
     if let Some(ok) = lane::unwinding_global_access(p.cast(), core::mem::size_of::<T>(), false) {
+        if !ok {
+            return zero();
+        }
         // SAFETY: forwarded contract, and the region check just made.
-        return if ok {
-            unsafe { global_read(p) }
-        } else {
-            zero()
-        };
+        return unsafe { global_read(p) };
     }
     lane::region_check(p.cast(), core::mem::size_of::<T>());
     // SAFETY: forwarded contract (and the region is the running launch's).
@@ -357,12 +356,11 @@ unsafe fn global_write<T: crate::Pod>(p: *mut T, v: T) {
 #[inline]
 pub unsafe fn ld_global<T: crate::Pod>(p: *const T) -> T {
     if let Some(ok) = lane::unwinding_global_access(p.cast(), core::mem::size_of::<T>(), false) {
+        if !ok {
+            return zero();
+        }
         // SAFETY: forwarded contract, and the region check just made.
-        return if ok {
-            unsafe { global_read(p) }
-        } else {
-            zero()
-        };
+        return unsafe { global_read(p) };
     }
     lane::region_check(p.cast(), core::mem::size_of::<T>());
     // SAFETY: forwarded contract (and the region is the running launch's).
