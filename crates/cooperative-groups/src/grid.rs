@@ -67,6 +67,11 @@ impl GridGroup {
     /// GPU it tests the grid workspace the driver hands a cooperative launch
     /// (`%envreg1`/`%envreg2`, as CUDA's header does); on the simulator, the
     /// launch's `cooperative` flag.
+    ///
+    /// Known issue: on a GPU it was seen true in a plain launch (NVIDIA's
+    /// C++ gives false); until that is measured and fixed, launch a kernel
+    /// that syncs its grid cooperatively rather than guarding the sync with
+    /// this (the guide's troubleshooting chapter).
     #[inline(always)]
     pub fn is_valid(&self) -> bool {
         arch::grid_workspace_present()
