@@ -778,9 +778,17 @@ pub fn mem_atomic(p: *const u8, size: usize, kind: AtomicKind, order: MemOrder, 
 /// global memory): inside a launch, within one of the regions its launcher
 /// registered. Anything else — a view made for another launch, or used
 /// outside one — panics before the access, so a view that escaped its
-/// launch reaches no freed memory.
+/// launch reaches no freed memory. `true`: the access may be made.
+///
+/// `false` only for a lane that unwinds (its own panic, or the teardown
+/// after another lane's report) and whose access lies outside the regions:
+/// no report can stop it, and a second panic would abort the process, so
+/// the caller skips the access (a load gives zero bytes).
 #[track_caller]
-pub fn region_check(p: *const u8, len: usize) {
+pub fn region_check(p: *const u8, len: usize) -> bool {
+    if let Some(ok) = unwinding_region(p, len, false) {
+        return ok;
+    }
     assert!(
         crate::sched::in_launch(),
         "typed global memory accessed outside a simulated kernel launch"
@@ -791,17 +799,42 @@ pub fn region_check(p: *const u8, len: usize) {
         "a typed global parameter used outside its launch: {len} bytes at {p:p} are in none of \
          this launch's parameters"
     );
+    true
+}
+
+/// [`region_check`] for a typed write (a store, an atomic) of `len` bytes
+/// at `p`: the bytes must also lie in a region its launcher registered as
+/// writable. A write into a read-only parameter (one the host lent shared,
+/// as `&[T]`) ends the launch with a misuse report naming the parameter and
+/// the caller's line, before the write. `false` only for an unwinding lane
+/// outside the writable regions: it skips the write.
+#[track_caller]
+pub fn region_check_write(p: *const u8, len: usize) -> bool {
+    if let Some(ok) = unwinding_region(p, len, true) {
+        return ok;
+    }
+    assert!(
+        crate::sched::in_launch(),
+        "typed global memory accessed outside a simulated kernel launch"
+    );
+    let loc = here();
+    let writable = block_on(|core, me| core.region_write(me, p as usize, len, loc)) == 1;
+    if !writable {
+        // In no region: the panic of `region_check`.
+        region_check(p, len);
+        assert!(
+            writable,
+            "a write of {len} bytes at {p:p} into a parameter registered for reads only"
+        );
+    }
+    true
 }
 
 /// For a lane that is unwinding (its own panic, or the teardown after
 /// another lane's report), whether it may touch `len` bytes at `p` of
 /// typed global memory: only inside the running launch's regions (a
-/// writable one for a write). `None` for a lane that is not unwinding: the
-/// checks of [`region_check`] and [`region_check_write`] apply. No report
-/// can stop an unwinding lane and a second panic would abort the process,
-/// so a destructor's access this refuses is skipped by the caller (a load
-/// gives zero bytes) instead of touching memory or panicking.
-pub fn unwinding_global_access(p: *const u8, len: usize, write: bool) -> Option<bool> {
+/// writable one for a write). `None` for a lane that is not unwinding.
+fn unwinding_region(p: *const u8, len: usize, write: bool) -> Option<bool> {
     let launch = crate::sched::in_launch();
     let tearing_down = launch && with_core(|c, _| c.tearing_down);
     if !tearing_down && !std::thread::panicking() {
@@ -818,34 +851,6 @@ pub fn unwinding_global_access(p: *const u8, len: usize, write: bool) -> Option<
             c.in_regions(addr, len)
         }
     }))
-}
-
-/// [`region_check`] for a typed write (a store, an atomic) of `len` bytes
-/// at `p`: the bytes must also lie in a region its launcher registered as
-/// writable. A write into a read-only parameter (one the host lent shared,
-/// as `&[T]`) ends the launch with a misuse report naming the parameter and
-/// the caller's line, before the write.
-#[track_caller]
-pub fn region_check_write(p: *const u8, len: usize) {
-    assert!(
-        crate::sched::in_launch(),
-        "typed global memory accessed outside a simulated kernel launch"
-    );
-    let loc = here();
-    let writable = block_on_or(
-        |core, me| core.region_write(me, p as usize, len, loc),
-        // An unwinding lane cannot be stopped by a report: a write into a
-        // read-only region panics (and the process aborts) below.
-        |core, _| core.in_writable_region(p as usize, len) as u64,
-    ) == 1;
-    if !writable {
-        // In no region: the panic of `region_check`.
-        region_check(p, len);
-        assert!(
-            writable,
-            "a write of {len} bytes at {p:p} into a parameter registered for reads only"
-        );
-    }
 }
 
 /// A plain load of `size` bytes at `p` from a typed global parameter:

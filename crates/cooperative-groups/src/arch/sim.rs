@@ -289,14 +289,9 @@ pub fn note_store(p: *const u8, size: usize) {
 #[inline]
 #[track_caller]
 pub unsafe fn ld_global_nc<T: crate::Pod>(p: *const T) -> T {
-    if let Some(ok) = lane::unwinding_global_access(p.cast(), core::mem::size_of::<T>(), false) {
-        if !ok {
-            return zero();
-        }
-        // SAFETY: forwarded contract, and the region check just made.
-        return unsafe { global_read(p) };
+    if !lane::region_check(p.cast(), core::mem::size_of::<T>()) {
+        return zero();
     }
-    lane::region_check(p.cast(), core::mem::size_of::<T>());
     // SAFETY: forwarded contract (and the region is the running launch's).
     unsafe { global_read(p) }
 }
@@ -324,7 +319,7 @@ unsafe fn global_read<T: crate::Pod>(p: *const T) -> T {
 }
 
 /// The value an unwinding lane's refused load gives: zero bytes (see
-/// `cg_sim::lane::unwinding_global_access`).
+/// `cg_sim::lane::region_check`).
 #[inline(never)]
 fn zero<T: crate::Pod>() -> T {
     // SAFETY: all-zero bytes are a valid `Pod` value.
@@ -355,14 +350,9 @@ unsafe fn global_write<T: crate::Pod>(p: *mut T, v: T) {
 #[track_caller]
 #[inline]
 pub unsafe fn ld_global<T: crate::Pod>(p: *const T) -> T {
-    if let Some(ok) = lane::unwinding_global_access(p.cast(), core::mem::size_of::<T>(), false) {
-        if !ok {
-            return zero();
-        }
-        // SAFETY: forwarded contract, and the region check just made.
-        return unsafe { global_read(p) };
+    if !lane::region_check(p.cast(), core::mem::size_of::<T>()) {
+        return zero();
     }
-    lane::region_check(p.cast(), core::mem::size_of::<T>());
     // SAFETY: forwarded contract (and the region is the running launch's).
     let v = unsafe { global_read(p) };
     lane::global_load(p.cast(), core::mem::size_of::<T>());
@@ -377,14 +367,9 @@ pub unsafe fn ld_global<T: crate::Pod>(p: *const T) -> T {
 #[track_caller]
 #[inline]
 pub unsafe fn st_global<T: crate::Pod>(p: *mut T, v: T) {
-    if let Some(ok) = lane::unwinding_global_access(p.cast(), core::mem::size_of::<T>(), true) {
-        if ok {
-            // SAFETY: forwarded contract, and the writable region just checked.
-            unsafe { global_write(p, v) };
-        }
+    if !lane::region_check_write(p.cast(), core::mem::size_of::<T>()) {
         return;
     }
-    lane::region_check_write(p.cast(), core::mem::size_of::<T>());
     // SAFETY: forwarded contract (and the region is the running launch's).
     unsafe { global_write(p, v) };
     note_store(p.cast(), core::mem::size_of::<T>());
@@ -415,7 +400,12 @@ pub unsafe fn st_plain<T: Copy>(p: *mut T, v: T) {
 #[track_caller]
 #[inline]
 pub fn global_region_check(p: *const u8, len: usize) {
-    lane::region_check(p, len)
+    // The callers' accesses cannot be skipped (a Rust slice, a tile store):
+    // an unwinding lane outside the regions stops here instead.
+    assert!(
+        lane::region_check(p, len),
+        "a typed global parameter used outside its launch while the thread unwinds"
+    );
 }
 
 /// [`global_region_check`] for a view that writes the bytes (an atomic
@@ -423,7 +413,11 @@ pub fn global_region_check(p: *const u8, len: usize) {
 #[track_caller]
 #[inline]
 pub fn global_region_check_write(p: *const u8, len: usize) {
-    lane::region_check_write(p, len)
+    // As `global_region_check`: an atomic's access cannot be skipped.
+    assert!(
+        lane::region_check_write(p, len),
+        "a typed global write outside the launch's writable parameters while the thread unwinds"
+    );
 }
 
 /// An index outside a typed global parameter: the simulator reports it
