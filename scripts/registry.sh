@@ -31,6 +31,14 @@ step() { printf -- '--> %s\n' "$*"; }
 
 step "cargo package ${crates[*]} (each verified by a build from its package)"
 rm -f "$target"/package/*.crate
+# The verification builds each crate against the others' packages through a
+# temporary registry in $target/package, which cargo extracts under
+# $CARGO_HOME/registry/src/<that registry's id>/ once per version: a later
+# run from the same folder would build against the first run's sources.
+cargo_home=${CARGO_HOME:-$HOME/.cargo}
+for k in "${crates[@]}"; do
+    rm -rf "$cargo_home"/registry/src/-*/"$k-$version"
+done
 cargo package --locked "${dirty[@]}" $(printf -- '-p %s ' "${crates[@]}")
 
 mkdir -p "$(dirname "$dest")"
