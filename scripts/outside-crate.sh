@@ -73,9 +73,13 @@ else
     grep -q "dependencies: path" "$root/new.log"
 fi
 
-step "cargo run (in $proj)"
-cargo run 2>&1 | tee "$root/run.log"
+step "cargo run (in $proj), the kernel build with warnings denied (CG_DENY_WARNINGS=1)"
+CG_DENY_WARNINGS=1 cargo run 2>&1 | tee "$root/run.log"
 grep -q "verified" "$root/run.log"
+if grep -n "warning" "$root/run.log"; then
+    echo "error: building the new project warned (above)" >&2
+    exit 1
+fi
 
 [[ -x $repo/.tools/cuda/nvidia/cuda_nvcc/bin/ptxas ]] || "$repo/scripts/install-cuda-tools.sh"
 export CG_PTXAS=${CG_PTXAS:-$repo/.tools/cuda/nvidia/cuda_nvcc/bin/ptxas}

@@ -23,6 +23,8 @@ all=(simple-cooperative-groups binary-partition-cg warp-aggregated-atomics-cg re
     shfl-scan conjugate-gradient-multi-block-cg cudarc-interop histogram-equalization)
 samples=("${@:-${all[@]}}")
 export CG_SMS=${CG_SMS:-90}
+# The samples' kernels build without a warning, as users' crates should.
+export CG_DENY_WARNINGS=${CG_DENY_WARNINGS:-1}
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$repo/target/samples}
 cd "$repo/examples"
 start=$SECONDS

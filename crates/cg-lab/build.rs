@@ -7,13 +7,17 @@
 use std::process::Command;
 
 fn main() {
+    // The lab's kernels build without a warning (the library's included:
+    // a path dependency here).
     let lab = cg_build::KernelCrate::at("../cg-kernels")
+        .deny_warnings()
         .name("LAB_PTX")
         .build()
         .unwrap_or_else(|e| e.fail());
     println!("cargo:rustc-env=CG_LAB_FP_CONTRACT={}", lab.fp_contract);
     if std::env::var_os("CARGO_FEATURE_COLLECTIVES").is_some() {
         cg_build::KernelCrate::at("../cg-kernels")
+            .deny_warnings()
             .feature("collectives")
             .name("TEST_PTX")
             .build()

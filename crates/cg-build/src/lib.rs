@@ -75,6 +75,10 @@ pub const SMS_VAR: &str = "CG_SMS";
 /// (`CG_FP_CONTRACT=fast` or `CG_FP_CONTRACT=off`; see [`FpContract`]).
 pub const FP_CONTRACT_VAR: &str = "CG_FP_CONTRACT";
 
+/// The variable that denies warnings in the kernel build
+/// (`CG_DENY_WARNINGS=1`; see [`KernelCrate::deny_warnings`]).
+pub const DENY_WARNINGS_VAR: &str = "CG_DENY_WARNINGS";
+
 /// Whether the nested build may contract a floating-point multiply and add
 /// (`a * b + c`, `a * b - c`, `c - a * b`, …) into one fused multiply-add
 /// (`fma.rn`, one rounding instead of two).
@@ -149,6 +153,7 @@ pub struct KernelCrate {
     name: Option<String>,
     file: Option<String>,
     fp_contract: FpContract,
+    deny_warnings: bool,
 }
 
 /// Why a build failed: one line naming the fix, and the compiler's output
@@ -222,7 +227,17 @@ impl KernelCrate {
             name: None,
             file: None,
             fp_contract: FpContract::default(),
+            deny_warnings: false,
         }
+    }
+
+    /// Builds the kernel crate (and its path dependencies) with warnings
+    /// denied: a warning fails the build as an error would (default: the
+    /// warnings are shown as the build script's; [`DENY_WARNINGS_VAR`]`=1`
+    /// turns this on from outside).
+    pub fn deny_warnings(mut self) -> KernelCrate {
+        self.deny_warnings = true;
+        self
     }
 
     /// The SMs to build for (default [`DEFAULT_SMS`]; [`SMS_VAR`] overrides).
@@ -279,6 +294,7 @@ impl KernelCrate {
             )));
         }
         let fp_contract = fp_contract_override()?.unwrap_or(self.fp_contract);
+        let deny = deny_warnings_override() || self.deny_warnings;
         let cargo = Toolchain::find()?;
         let out = out_dir();
         let target = nested_target_root();
@@ -294,7 +310,7 @@ impl KernelCrate {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
-        let results: Vec<Result<(u32, PathBuf), Error>> = std::thread::scope(|s| {
+        let results: Vec<Result<(u32, PathBuf, String), Error>> = std::thread::scope(|s| {
             let handles: Vec<_> = sms
                 .iter()
                 .map(|&sm| {
@@ -303,9 +319,9 @@ impl KernelCrate {
                     s.spawn(move || {
                         let ptx = out.join(format!("{lib}{tag}_sm_{sm}.ptx"));
                         let dir = target.join(fp_contract.target_subdir(sm));
-                        this.nested_build(cargo, (sm, fp_contract), &dir, &ptx)?;
+                        let log = this.nested_build(cargo, (sm, fp_contract, deny), &dir, &ptx)?;
                         watch_dep_info(&dir, lib);
-                        Ok((sm, ptx))
+                        Ok((sm, ptx, log))
                     })
                 })
                 .collect();
@@ -314,7 +330,9 @@ impl KernelCrate {
                 .map(|h| h.join().expect("kernel build thread"))
                 .collect()
         });
-        let ptx = results.into_iter().collect::<Result<Vec<_>, _>>()?;
+        let built = results.into_iter().collect::<Result<Vec<_>, _>>()?;
+        show_warnings(&package, &built);
+        let ptx: Vec<(u32, PathBuf)> = built.into_iter().map(|(sm, p, _)| (sm, p)).collect();
         let table = out.join(&file);
         fs::write(&table, table_source(&static_name, &lib, &tag, &ptx))
             .map_err(|e| Error::new(format!("cannot write {}: {e}", table.display())))?;
@@ -327,7 +345,7 @@ impl KernelCrate {
     }
 
     /// One `cargo rustc` for `sm` in `target_dir`, then its PTX copied to
-    /// `ptx`.
+    /// `ptx`; the compiler's output (its warnings) returned.
     ///
     /// rustc writes the PTX to a fixed path inside `target_dir` and only
     /// when it compiles the kernel crate: cargo's fingerprints do not
@@ -339,25 +357,26 @@ impl KernelCrate {
     fn nested_build(
         &self,
         cargo: &Toolchain,
-        (sm, fp_contract): (u32, FpContract),
+        (sm, fp_contract, deny): (u32, FpContract, bool),
         target_dir: &Path,
         ptx: &Path,
-    ) -> Result<(), Error> {
+    ) -> Result<String, Error> {
         let name = ptx.file_name().expect("a PTX file name");
         let emitted = target_dir.join("ptx").join(name);
-        let run = || self.run_nested(cargo, (sm, fp_contract), target_dir, &emitted);
-        run()?;
+        let run = || self.run_nested(cargo, (sm, fp_contract, deny), target_dir, &emitted);
+        let mut log = run()?;
         if !emitted.exists() {
             // Up to date, but built before the PTX went to `emitted` (or
             // the file was removed): forget the crate's fingerprints so
             // that cargo compiles it (only it) again.
             forget_fingerprints(target_dir, &self.package()?);
-            run()?;
+            log = run()?;
         }
         let text = fs::read_to_string(&emitted)
             .map_err(|e| Error::new(format!("cannot read {}: {e}", emitted.display())))?;
         fs::write(ptx, declare_launch_bounds(&align_grid_constants(&text)))
-            .map_err(|e| Error::new(format!("cannot write {}: {e}", ptx.display())))
+            .map_err(|e| Error::new(format!("cannot write {}: {e}", ptx.display())))?;
+        Ok(log)
     }
 
     /// The kernel crate's `[package] name`.
@@ -370,21 +389,22 @@ impl KernelCrate {
     }
 
     /// The `cargo rustc` of [`nested_build`](Self::nested_build), writing
-    /// the PTX to `ptx` if it compiles the kernel crate.
+    /// the PTX to `ptx` if it compiles the kernel crate; its output on
+    /// success (cargo replays the warnings of up-to-date crates).
     fn run_nested(
         &self,
         cargo: &Toolchain,
-        (sm, fp_contract): (u32, FpContract),
+        (sm, fp_contract, deny): (u32, FpContract, bool),
         target_dir: &Path,
         ptx: &Path,
-    ) -> Result<(), Error> {
+    ) -> Result<String, Error> {
         if let Some(d) = ptx.parent() {
             fs::create_dir_all(d)
                 .map_err(|e| Error::new(format!("cannot create {}: {e}", d.display())))?;
         }
         let mut cmd = cargo.command();
         cmd.current_dir(&self.dir)
-            .env("RUSTFLAGS", rustflags(sm, fp_contract))
+            .env("RUSTFLAGS", rustflags(sm, fp_contract, deny))
             .arg("rustc")
             .arg("--manifest-path")
             .arg(self.dir.join("Cargo.toml"))
@@ -409,10 +429,10 @@ impl KernelCrate {
         let output = cmd
             .output()
             .map_err(|e| Error::new(format!("cannot run cargo for the kernel build: {e}")))?;
-        if output.status.success() {
-            return Ok(());
-        }
         let log = String::from_utf8_lossy(&output.stderr).into_owned();
+        if output.status.success() {
+            return Ok(log);
+        }
         Err(Error {
             summary: diagnose(&log, sm, &self.dir),
             log,
@@ -536,8 +556,9 @@ pub fn declare_launch_bounds(ptx: &str) -> String {
 /// tensor-map proxy fence of the tile copies (drivers of CUDA 12.3 and
 /// newer JIT it),
 /// PTX ISA 7.1 on sm_80 for `mbarrier.test_wait.parity` (LLVM's default
-/// there is 7.0), and the contraction policy's flag.
-fn rustflags(sm: u32, fp_contract: FpContract) -> String {
+/// there is 7.0), the contraction policy's flag, and `-Dwarnings` when
+/// warnings are denied (registry dependencies stay capped by cargo).
+fn rustflags(sm: u32, fp_contract: FpContract, deny: bool) -> String {
     let mut flags = format!("-Ctarget-cpu=sm_{sm}");
     if sm >= 90 {
         flags += " -Ctarget-feature=+ptx83";
@@ -548,7 +569,69 @@ fn rustflags(sm: u32, fp_contract: FpContract) -> String {
         flags += " ";
         flags += f;
     }
+    if deny {
+        flags += " -Dwarnings";
+    }
     flags
+}
+
+/// The warnings of a successful kernel build, one block of the compiler's
+/// text each, without cargo's per-crate summary lines and without the one
+/// note every nested build gets for the PTX ISA target feature that
+/// [`rustflags`] chose (rustc calls it unstable; no lint, so nothing can
+/// allow it).
+fn kernel_warnings(log: &str) -> Vec<String> {
+    const ISA_NOTE: &str = "warning: unstable feature specified for `-Ctarget-feature`";
+    let mut blocks: Vec<Vec<&str>> = Vec::new();
+    let mut open = false;
+    for line in log.lines() {
+        if open && !line.trim().is_empty() {
+            blocks.last_mut().expect("an open block").push(line);
+            continue;
+        }
+        let summary = line.starts_with("warning: `") && line.contains(" generated ");
+        open = line.starts_with("warning") && !summary;
+        if open {
+            blocks.push(vec![line]);
+        }
+    }
+    blocks
+        .into_iter()
+        .filter(|b| !b[0].starts_with(ISA_NOTE))
+        .map(|b| b.join("\n"))
+        .collect()
+}
+
+/// Shows the kernel build's warnings as the build script's own (cargo
+/// prints them for a package of the workspace), each once however many
+/// SMs gave it: a warning in a kernel is as worth reading as one in host
+/// code, and the nested build's output is otherwise seen only when it
+/// fails.
+fn show_warnings(package: &str, built: &[(u32, PathBuf, String)]) {
+    let mut seen: Vec<String> = Vec::new();
+    for (_, _, log) in built {
+        for w in kernel_warnings(log) {
+            if !seen.contains(&w) {
+                seen.push(w);
+            }
+        }
+    }
+    if seen.is_empty() {
+        return;
+    }
+    println!(
+        "cargo:warning=cg-build: the kernel build of {package} gave {} warning(s) ({DENY_WARNINGS_VAR}=1 makes them errors):",
+        seen.len()
+    );
+    for line in seen.iter().flat_map(|w| w.lines()) {
+        println!("cargo:warning={line}");
+    }
+}
+
+/// [`DENY_WARNINGS_VAR`]: set to anything but empty or `0`.
+fn deny_warnings_override() -> bool {
+    println!("cargo:rerun-if-env-changed={DENY_WARNINGS_VAR}");
+    env::var(DENY_WARNINGS_VAR).is_ok_and(|v| !v.trim().is_empty() && v.trim() != "0")
 }
 
 /// One line saying what to do, from the nested compiler's output.
@@ -938,16 +1021,45 @@ mod tests {
     #[test]
     fn rustflags_name_the_sm_ptx83_and_the_policy() {
         assert_eq!(
-            rustflags(80, FpContract::Off),
+            rustflags(80, FpContract::Off, false),
             "-Ctarget-cpu=sm_80 -Ctarget-feature=+ptx71"
         );
         assert_eq!(
-            rustflags(90, FpContract::Off),
+            rustflags(90, FpContract::Off, false),
             "-Ctarget-cpu=sm_90 -Ctarget-feature=+ptx83"
         );
         assert_eq!(
-            rustflags(70, FpContract::Fast),
+            rustflags(70, FpContract::Fast, false),
             "-Ctarget-cpu=sm_70 -Cllvm-args=-fp-contract=fast"
         );
+        assert_eq!(
+            rustflags(90, FpContract::Off, true),
+            "-Ctarget-cpu=sm_90 -Ctarget-feature=+ptx83 -Dwarnings"
+        );
+    }
+
+    #[test]
+    fn a_kernel_builds_warnings_are_kept_and_its_isa_note_dropped() {
+        let log = "\
+warning: unstable feature specified for `-Ctarget-feature`: `ptx83`
+  |
+  = note: this feature is not stably supported; its behavior can change in the future
+
+warning: `cg-isa` (lib) generated 1 warning
+   Compiling my-kernels v0.1.0 (/p/kernels)
+warning: unused variable: `x`
+ --> src/lib.rs:3:9
+  |
+3 |     let x = 1;
+  |         ^ help: if this is intentional, prefix it with an underscore: `_x`
+
+warning: `my-kernels` (lib) generated 1 warning
+    Finished `cg-ptx` profile [optimized] target(s) in 1.00s
+";
+        let w = kernel_warnings(log);
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert!(w[0].starts_with("warning: unused variable: `x`\n --> src/lib.rs:3:9"));
+        assert!(w[0].ends_with("`_x`"));
+        assert!(kernel_warnings("   Compiling a\n    Finished x\n").is_empty());
     }
 }

@@ -758,7 +758,13 @@ fn expand_kernel(func: ItemFn, shape: BlockShape) -> syn::Result<proc_macro2::To
         #[cfg(target_arch = "nvptx64")]
         #(#attrs)*
         #[unsafe(no_mangle)]
-        #[allow(clippy::missing_safety_doc)]
+        // The lint flags every parameter that is not a primitive or a thin
+        // pointer, `repr(C)` structs included. A typed parameter is either
+        // one of the library's views (each `repr(C)`, the layout the
+        // launcher packs) or a `Pod` (whose contract is a fixed layout), so
+        // the entry's ABI is the one the host writes. `unknown_lints`:
+        // nightlies older than the lint.
+        #[allow(clippy::missing_safety_doc, unknown_lints, improper_gpu_kernel_arg)]
         #vis #unsafety extern "gpu-kernel" fn #ident(#(#entry_inputs),*) {
             #bounds_asm
             #dim_asm

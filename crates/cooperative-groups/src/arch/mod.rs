@@ -144,22 +144,6 @@ pub enum Rmw64 {
     Exch,
 }
 
-/// `atom.inc.u32` as the PTX ISA defines it (CUDA's `atomicInc`).
-#[inline(always)]
-pub const fn inc_model(old: u32, limit: u32) -> u32 {
-    if old >= limit { 0 } else { old + 1 }
-}
-
-/// `atom.dec.u32` as the PTX ISA defines it (CUDA's `atomicDec`).
-#[inline(always)]
-pub const fn dec_model(old: u32, limit: u32) -> u32 {
-    if old == 0 || old > limit {
-        limit
-    } else {
-        old - 1
-    }
-}
-
 /// The `c` operand of `shfl.sync` for a logical warp of `width` lanes
 /// (a power of two ≤ 32): segment mask in bits 8..12, clamp in bits 0..4.
 #[inline(always)]

@@ -1157,8 +1157,8 @@ fn apply_32(op: Rmw32, old: u32, v: u32) -> u32 {
         Rmw32::Or => old | v,
         Rmw32::Xor => old ^ v,
         Rmw32::Exch => v,
-        Rmw32::Inc => super::inc_model(old, v),
-        Rmw32::Dec => super::dec_model(old, v),
+        Rmw32::Inc => inc_model(old, v),
+        Rmw32::Dec => dec_model(old, v),
     }
 }
 
@@ -1447,5 +1447,21 @@ mod tests {
                 }
             }
         }
+    }
+}
+
+/// `atom.inc.u32` as the PTX ISA defines it (CUDA's `atomicInc`).
+#[inline(always)]
+const fn inc_model(old: u32, limit: u32) -> u32 {
+    if old >= limit { 0 } else { old + 1 }
+}
+
+/// `atom.dec.u32` as the PTX ISA defines it (CUDA's `atomicDec`).
+#[inline(always)]
+const fn dec_model(old: u32, limit: u32) -> u32 {
+    if old == 0 || old > limit {
+        limit
+    } else {
+        old - 1
     }
 }

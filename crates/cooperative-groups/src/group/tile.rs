@@ -194,7 +194,8 @@ pub struct ThreadBlockTile<const N: u32> {
     /// hoist the asm out of a loop); else `arch::NO_SHARED`.
     soft: arch::SharedAddr,
     /// The block the handle was made in (the simulator's record of whose
-    /// `soft` it is; nothing on the GPU).
+    /// `soft` it is; nothing on the GPU, where no code reads it).
+    #[cfg_attr(target_arch = "nvptx64", allow(dead_code))]
     owner: arch::SharedOwner,
 }
 
