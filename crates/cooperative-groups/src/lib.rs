@@ -260,7 +260,9 @@ pub use unroll::unroll;
 pub use value::{Label, MAX_SHFL_BYTES, MatchValue, ShflValue};
 
 /// Everything a kernel usually needs: the group constructors, the
-/// collectives, the operators, the group traits, and [`Size`] with its
+/// collectives, the operators, the group traits, CUDA's free functions of
+/// a group ([`thread_rank`]`(&g)`, [`num_threads`], [`group_size`],
+/// [`sync`]`(&g)`), and [`Size`] with its
 /// bounds [`TileSize`], [`WarpTileSize`] (tiles within a warp) and
 /// [`MultiWarpTileSize`] for helpers generic over tile sizes
 /// (`where Size<N>: WarpTileSize`).
@@ -269,9 +271,9 @@ pub mod prelude {
     pub use crate::{
         ClusterGroup, CoalescedGroup, DynamicTile, GridGroup, MultiWarpTileSize, Size, ThreadBlock,
         ThreadBlockTile, ThreadGroup, TileSize, WarpGroup, WarpTileSize, binary_partition,
-        coalesced_threads, exclusive_scan, inclusive_scan, invoke_one, invoke_one_broadcast,
-        labeled_partition, reduce, this_cluster, this_grid, this_thread_block, tiled_partition,
-        tiled_partition_dyn,
+        coalesced_threads, exclusive_scan, group_size, inclusive_scan, invoke_one,
+        invoke_one_broadcast, labeled_partition, num_threads, reduce, sync, this_cluster, this_grid,
+        this_thread_block, thread_rank, tiled_partition, tiled_partition_dyn,
     };
 }
 
