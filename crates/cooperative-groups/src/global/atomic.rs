@@ -4,7 +4,7 @@ use core::marker::PhantomData;
 
 use crate::Pod;
 use crate::arch;
-use crate::atomic::{AtomicRef, AtomicValue, Device, Scope};
+use crate::atomic::{AtomicRef, AtomicValue, Device, LoadOrdering, Scope, StoreOrdering};
 
 /// A kernel's buffer of atomic objects of scope `S`: any thread may reach
 /// any element, and only through an [`AtomicRef`] (a histogram, a counter,
@@ -103,5 +103,53 @@ impl<T: AtomicValue + Pod, S: Scope> AtomicSlice<'_, T, S> {
         // memory, valid for atomic accesses for the launch, every access
         // atomic.
         unsafe { AtomicRef::from_global_ptr(self.ptr.add(i)) }
+    }
+
+    /// Reads element `i`: `self.at(i).load(order)`, PTX
+    /// `ld.relaxed.gpu.global` for [`Relaxed`](crate::atomic::Relaxed)
+    /// (`ld.acquire` for [`Acquire`](crate::atomic::Acquire)). The spin of a
+    /// CUDA kernel on a counter that other blocks increment, `while
+    /// (*(volatile unsigned *)count < n) {}`, is `while count.load(0,
+    /// Relaxed) < n {}` (at [`System`](crate::atomic::System) scope, what
+    /// `volatile` is in the PTX memory model: an `AtomicSlice<u32,
+    /// System>`); [`Acquire`](crate::atomic::Acquire) where the spin must
+    /// also see what the incrementing blocks wrote before.
+    ///
+    /// ```
+    /// # use cooperative_groups::prelude::*;
+    /// # use cooperative_groups::{kernel, AtomicSlice};
+    /// # use cooperative_groups::atomic::{Acquire, Release};
+    /// /// Block 0 waits until every other block has arrived.
+    /// #[kernel]
+    /// pub fn arrivals(count: AtomicSlice<u32>) {
+    ///     let block = this_thread_block();
+    ///     let blocks = this_grid().num_blocks();
+    ///     if block.thread_rank() == 0 {
+    ///         if block.group_index().x == 0 {
+    ///             while count.load(0, Acquire) < blocks - 1 {}
+    ///         } else {
+    ///             count.at(0).fetch_add(1, Release);
+    ///         }
+    ///     }
+    /// }
+    /// # let mut count = [0u32];
+    /// # // Co-resident blocks: a cooperative launch.
+    /// # cooperative_groups::host::run(&ARRIVALS, &cg_sim::LaunchConfig::new(4, 32).with_cooperative(true), (&mut count[..],)).unwrap();
+    /// # assert_eq!(count[0], 3);
+    /// ```
+    #[doc(alias = "volatile")]
+    #[inline(always)]
+    #[track_caller]
+    pub fn load<O: LoadOrdering>(&self, i: usize, order: O) -> T {
+        self.at(i).load(order)
+    }
+
+    /// Writes element `i`: `self.at(i).store(v, order)`, PTX
+    /// `st.relaxed.gpu.global` for [`Relaxed`](crate::atomic::Relaxed)
+    /// (`st.release` for [`Release`](crate::atomic::Release)).
+    #[inline(always)]
+    #[track_caller]
+    pub fn store<O: StoreOrdering>(&self, i: usize, v: T, order: O) {
+        self.at(i).store(v, order)
     }
 }
