@@ -244,6 +244,28 @@ impl Backend {
         Ok(())
     }
 
+    /// [`launch`](Self::launch) without the wait on a GPU: the launch is
+    /// queued on the default stream (what [`Backend::time`] times).
+    pub(crate) fn launch_queued<A: SafeArgs + KernelArgs, H: HostArgs<A>>(
+        &self,
+        kernel: &Kernel<A>,
+        cfg: &LaunchConfig,
+        args: H,
+    ) -> Result<()> {
+        let Backend::Gpu(g) = self else {
+            return self.launch(kernel, cfg, args);
+        };
+        let mut to = Target {
+            sim: false,
+            regions: Vec::new(),
+        };
+        let params = crate::gpu::kernel_params(kernel, args, &mut to)?;
+        // SAFETY: every parameter is `SafeParam` (the kernel needs no
+        // promise) and a device buffer (`into_params` refused others),
+        // freed only after the work queued before its free.
+        unsafe { g.launch_params_of(kernel, cfg, params) }
+    }
+
     /// Launches any kernel, raw-pointer parameters included (passed as they
     /// are), and waits for it to finish.
     ///

@@ -10,13 +10,16 @@
 //!   an older SM's PTX instead;
 //! * device discovery ([`device`]), launches — plain, cooperative (refused
 //!   before launch when the grid cannot be co-resident) and cluster (sm_90+) —
-//!   memory and CUDA-event timing ([`gpu`]), through the CUDA driver API loaded
+//!   memory and CUDA events ([`gpu`]), through the CUDA driver API loaded
 //!   at run time, so binaries start on machines without CUDA;
 //! * one launch API over the GPU and the `cg-sim` simulator ([`backend`]),
 //!   with buffers of [`Pod`] types only: [`Backend::launch`] is safe for
 //!   kernels whose parameters are typed ([`SafeArgs`]) and takes the
 //!   buffers themselves; a kernel with raw-pointer parameters launches only
-//!   through the `unsafe` [`Backend::launch_unchecked`].
+//!   through the `unsafe` [`Backend::launch_unchecked`];
+//! * timing: [`Backend::time`] queues a launch sequence between CUDA
+//!   events, after warm-ups, in repeats, and answers the median and spread
+//!   (the simulator: "not timed") ([`timing`]).
 //!
 //! A complete host program; in a real project `KERNELS` comes from
 //! `include!(concat!(env!("OUT_DIR"), "/<kernel crate>.rs"))` after
@@ -78,6 +81,7 @@ pub mod sass;
 pub mod tensor_map;
 pub mod tensor_map_3d;
 pub mod tensor_map_nd;
+pub mod timing;
 pub mod tools;
 
 pub use backend::{
@@ -102,3 +106,4 @@ pub use ptx::{EmbeddedPtx, PtxModule};
 pub use tensor_map::{RawTensorMap, TensorMap, TensorMapMut};
 pub use tensor_map_3d::{TensorMap3, TensorMap3Mut};
 pub use tensor_map_nd::{TensorMapNd, TensorMapNdMut};
+pub use timing::{Queue, Runs, Timed, Times, Timing};

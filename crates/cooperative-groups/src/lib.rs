@@ -272,8 +272,8 @@ pub mod prelude {
         ClusterGroup, CoalescedGroup, DynamicTile, GridGroup, MultiWarpTileSize, Size, ThreadBlock,
         ThreadBlockTile, ThreadGroup, TileSize, WarpGroup, WarpTileSize, binary_partition,
         coalesced_threads, exclusive_scan, group_size, inclusive_scan, invoke_one,
-        invoke_one_broadcast, labeled_partition, num_threads, reduce, sync, this_cluster, this_grid,
-        this_thread_block, thread_rank, tiled_partition, tiled_partition_dyn,
+        invoke_one_broadcast, labeled_partition, num_threads, reduce, sync, this_cluster,
+        this_grid, this_thread_block, thread_rank, tiled_partition, tiled_partition_dyn,
     };
 }
 

@@ -13,7 +13,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use cg_runtime::{Backend, Gpu, Module, PtxModule};
+use cg_runtime::{Backend, Gpu, Module, PtxModule, Runs, Timing};
 
 /// An error with a message, for the samples' `main`.
 pub type Error = Box<dyn std::error::Error>;
@@ -103,8 +103,9 @@ fn display(p: &Path) -> String {
 
 /// Per-launch times (ms) of two launch sequences, measured in `rounds`
 /// alternating rounds of `reps` launches each (Rust first in even rounds,
-/// C++ first in odd ones), each round between two CUDA events after one
-/// warm-up launch; returns the medians, Rust's first.
+/// C++ first in odd ones), each round one sample of `Gpu::time` (its
+/// launches queued between two CUDA events) after one warm-up launch of
+/// each; returns the medians, Rust's first.
 pub fn time_interleaved(
     gpu: &Gpu,
     rounds: usize,
@@ -115,14 +116,13 @@ pub fn time_interleaved(
     rust()?;
     cpp()?;
     gpu.synchronize()?;
-    let (start, stop) = (gpu.event()?, gpu.event()?);
+    let round = Timing {
+        warmups: 0,
+        repeats: 1,
+        runs: Runs::Exactly(reps as u32),
+    };
     let time = |f: &mut dyn FnMut() -> Result<(), Error>| -> Result<f64, Error> {
-        start.record()?;
-        for _ in 0..reps {
-            f()?;
-        }
-        stop.record()?;
-        Ok(stop.elapsed_since(&start)? as f64 / reps as f64)
+        Ok(gpu.time(&round, f)?.median_ms)
     };
     alternate(rounds, &mut rust, &mut cpp, time)
 }
