@@ -69,6 +69,20 @@ fn all_cases() -> impl Iterator<Item = &'static SemCase> {
     SEM_CASES.iter().chain(PENDING_CASES)
 }
 
+/// Every case, those of plain launches before those of cooperative ones.
+/// Once a context has run a cooperative launch, the driver gives its later
+/// plain launches a grid workspace too (measured with driver 580.159,
+/// CUDA 13.0, on an H100: `scripts/grid-workspace-probe`), and
+/// `grid.is_valid()` — NVIDIA's C++ and this library read the same
+/// registers — is true there; in a context that has not, it is false, as
+/// CUDA defines it and the simulator answers. So the plain cases run
+/// first, and `cg-lab verify` runs this differential before its
+/// cooperative grid checks.
+fn plain_launches_first() -> impl Iterator<Item = &'static SemCase> {
+    let plain = all_cases().filter(|c| !c.cooperative);
+    plain.chain(all_cases().filter(|c| c.cooperative))
+}
+
 /// The case's launch: plain or cooperative, on every side alike.
 fn config(c: &SemCase) -> LaunchConfig {
     LaunchConfig::linear(c.grid, c.block).with_cooperative(c.cooperative)
@@ -146,7 +160,7 @@ pub fn run_on_gpu(
     let sim = Backend::sim();
     let mut cases = Vec::new();
     let mut failures = Vec::new();
-    for c in all_cases() {
+    for c in plain_launches_first() {
         let Some((_, module)) = modules.iter().find(|(stem, _)| *stem == c.cpp_file) else {
             bail!(
                 "semantic case {}: no reference/cuda/{}.cu",

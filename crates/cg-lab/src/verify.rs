@@ -280,8 +280,9 @@ fn from_reference(path: &std::path::Path) -> Result<GpuSide> {
     Ok(side)
 }
 
-/// The GPU half: every differential case, the grid, cluster and module
-/// checks, then the collective launches; each result goes into `side` as
+/// The GPU half: the semantic differential against NVIDIA's C++, every
+/// differential case, the grid, cluster and module checks, then the
+/// collective launches; each result goes into `side` as
 /// it is measured, so that a later error loses none of them.
 fn on_gpu(
     args: &VerifyArgs,
@@ -289,27 +290,8 @@ fn on_gpu(
     gpu: &cg_runtime::Gpu,
     side: &mut GpuSide,
 ) -> Result<()> {
-    for c in DIFF_CASES {
-        let gpu_out = run_case(backend, c)?;
-        side.outputs.push(CaseOutput {
-            name: c.name.into(),
-            gpu: gpu_out,
-        });
-    }
-    for suite in [grid_suite, cluster_suite, generic_suite] {
-        let (lines, ok) = suite(backend)?;
-        if !ok {
-            let failed = lines.iter().filter(|l| l.contains("FAILED")).cloned();
-            side.failures.extend(failed);
-        }
-        for l in lines {
-            println!("{l}");
-            side.checks.push(l);
-        }
-    }
-    let line = foreign_kernel_check(backend)?;
-    println!("{line}");
-    side.checks.push(line);
+    // The semantic differential first: its plain launches must run before
+    // any cooperative launch of this process (`semantics::run_on_gpu`).
     match cg_runtime::tools::find_tool("nvcc") {
         Some(nvcc) => {
             eprintln!(
@@ -335,6 +317,27 @@ fn on_gpu(
             side.checks.push(note.into());
         }
     }
+    for c in DIFF_CASES {
+        let gpu_out = run_case(backend, c)?;
+        side.outputs.push(CaseOutput {
+            name: c.name.into(),
+            gpu: gpu_out,
+        });
+    }
+    for suite in [grid_suite, cluster_suite, generic_suite] {
+        let (lines, ok) = suite(backend)?;
+        if !ok {
+            let failed = lines.iter().filter(|l| l.contains("FAILED")).cloned();
+            side.failures.extend(failed);
+        }
+        for l in lines {
+            println!("{l}");
+            side.checks.push(l);
+        }
+    }
+    let line = foreign_kernel_check(backend)?;
+    println!("{line}");
+    side.checks.push(line);
     match (
         args.collectives > 0 || args.composed > 0,
         crate::kernels::test_ptx(),

@@ -68,10 +68,14 @@ impl GridGroup {
     /// (`%envreg1`/`%envreg2`, as CUDA's header does); on the simulator, the
     /// launch's `cooperative` flag.
     ///
-    /// Known issue: on a GPU it was seen true in a plain launch (NVIDIA's
-    /// C++ gives false); until that is measured and fixed, launch a kernel
-    /// that syncs its grid cooperatively rather than guarding the sync with
-    /// this (the guide's troubleshooting chapter).
+    /// On a GPU, what the driver supplies decides, for NVIDIA's C++ and
+    /// this library alike: once a CUDA context has run a cooperative
+    /// launch, the driver (580, CUDA 13.0; measured on an H100) gives the
+    /// context's later *plain* launches the grid workspace too, and this
+    /// is true there; before that, false (the simulator: always the
+    /// launch's flag). A plain launch is not co-resident by contract, so
+    /// launch a kernel that syncs its grid cooperatively rather than
+    /// guarding the sync with this (the crate docs' table of differences).
     #[inline(always)]
     pub fn is_valid(&self) -> bool {
         arch::grid_workspace_present()
