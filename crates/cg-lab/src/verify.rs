@@ -168,7 +168,7 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
                 bail!(
                     "the differential test compares a GPU with the simulator, and there is no GPU here{}: \
                      compare the simulator with a committed GPU run instead, \
-                     `cg-lab verify --reference docs/results/h200/runs/2026-11-30-verify-b31cd69/differential.json`",
+                     `cg-lab verify --reference docs/results/h100/current/verify/differential.json`",
                     why.map(|e| format!(" ({e})")).unwrap_or_default()
                 );
             };

@@ -54,7 +54,7 @@ fn bad_flags_give_one_line_and_fail() {
         ),
         (
             &["verify", "--backend", "sim"],
-            "--reference docs/results/h200/runs/2026-11-30-verify-b31cd69/differential.json",
+            "--reference docs/results/h100/current/verify/differential.json",
         ),
         (&["--timeout", "0"], "number of seconds"),
         (&["--min-sample-ms", "-1"], "between 0 and 100 (got -1)"),
@@ -181,10 +181,10 @@ fn verify_without_gpu_or_reference_says_why() {
 }
 
 #[test]
-fn verify_against_the_committed_h200_outputs() {
+fn verify_against_the_committed_gpu_outputs() {
     let reference = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../docs/results/h200/runs/2026-11-30-verify-b31cd69/differential.json"
+        "/../../docs/results/h100/current/verify/differential.json"
     );
     let (code, stdout, stderr) = cg_lab(&["verify", "--reference", reference]);
     assert_eq!(code, 0, "{stdout}\n{stderr}");
@@ -348,20 +348,20 @@ fn a_failed_write_saves_every_row() {
 /// into `differential.json` (not only printed) and fails the run.
 #[test]
 fn a_changed_word_of_nvidias_outputs_fails_the_semantic_check() {
-    // The H200 verify run that committed NVIDIA's C++ words (semantics.json)
+    // The GPU verify run that committed NVIDIA's C++ words (semantics.json)
     // next to the differential's.
-    let h200 = concat!(
+    let run = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../docs/results/h200/runs/2026-11-30-verify-b31cd69"
+        "/../../docs/results/h100/current/verify"
     );
     let dir = scratch("semantics-tampered");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::copy(
-        format!("{h200}/differential.json"),
+        format!("{run}/differential.json"),
         dir.join("differential.json"),
     )
     .unwrap();
-    let mut sem = read_json(&std::path::Path::new(h200).join("semantics.json"));
+    let mut sem = read_json(&std::path::Path::new(run).join("semantics.json"));
     let case = sem["cases"]
         .as_array_mut()
         .unwrap()
@@ -384,7 +384,7 @@ fn a_changed_word_of_nvidias_outputs_fails_the_semantic_check() {
 fn verify_saves_partial_results_and_records_differences() {
     let reference = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../../docs/results/h200/runs/2026-11-30-verify-b31cd69/differential.json"
+        "/../../docs/results/h100/current/verify/differential.json"
     );
     let dir = scratch("verify-partial");
     let dir_s = dir.to_string_lossy().into_owned();

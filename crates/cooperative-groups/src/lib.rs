@@ -96,9 +96,9 @@
 //! earlier tile's lane and keeping the own value for a later one), and
 //! coalesced groups pick their source lane as NVIDIA's `coalesced_group`
 //! does. `cg-lab verify` checks this word for word against NVIDIA's C++ on
-//! a GPU (`reference/cuda/semantics.cu`; the H200's words are committed in
-//! `docs/results/h200/runs/2026-11-30-verify-b31cd69/semantics.json` and the simulator is checked against
-//! them on every CI run). The differences, each on purpose:
+//! a GPU (`reference/cuda/semantics.cu`; an H100's words are committed in
+//! `docs/results/h100/current/verify/semantics.json` and the simulator is
+//! checked against them on every CI run). The differences, each on purpose:
 //!
 //! | what | CUDA C++ | here | why |
 //! |---|---|---|---|
