@@ -5,7 +5,8 @@
 //! input's loads take the read-only path, `LDG.E.CONSTANT`).
 
 use cooperative_groups::prelude::*;
-use cooperative_groups::{AtomicSlice, GlobalSlice, OwnedSlice, PerBlock, kernel};
+use cooperative_groups::vector::F32x4;
+use cooperative_groups::{AtomicSlice, GlobalSlice, OwnedSlice, PerBlock, kernel, shared_array};
 
 /// `y[i] = a · x[i] + y[i]`, a grid-stride loop through raw pointers (what
 /// the kernels of this repository were written as).
@@ -174,5 +175,29 @@ pub fn probe_bulk_copy(input: GlobalSlice<u32>, out: OwnedSlice<u32>) {
     {
         let _ = (input, out);
         panic!("bulk copies need sm_90")
+    }
+}
+
+/// Vectors: the aligned middle of a read-only `f32` input read as 16-byte
+/// vectors, exchanged between neighbouring threads through shared memory
+/// and stored to an owned vector output — one `LDG.E.128`, `STS.128`,
+/// `LDS.128` and `STG.E.128` each (zero_cost checks the SASS).
+#[kernel]
+pub fn probe_vector_copy(x: GlobalSlice<f32>, y: OwnedSlice<F32x4>) {
+    let block = this_thread_block();
+    let stage = shared_array!(F32x4; 1024);
+    let (_, body, _) = x.align_to::<4>();
+    // (A block has at most 1024 threads: the remainder only tells the
+    // compiler, so that the indices below need no check.)
+    let t = block.thread_rank() as usize % 1024;
+    let e = y.at(&this_grid());
+    let v = match &e {
+        Some(e) => body.load(e.index()),
+        None => F32x4::default(),
+    };
+    stage.store(t, v);
+    block.sync();
+    if let Some(e) = e {
+        e.store(stage.load(t ^ 1) + v);
     }
 }

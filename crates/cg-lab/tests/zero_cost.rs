@@ -1363,3 +1363,36 @@ fn primitives_keep_their_cub_shape_in_sass() {
         }
     }
 }
+
+/// Vectors (`cooperative_groups::vector`): a `GlobalSlice<f32>`'s aligned
+/// middle read as `F32x4` is one 128-bit read-only load, a shared
+/// `F32x4` one `STS.128` and one `LDS.128` (not a generic `ST.E.128`), an
+/// owned `F32x4` element one `STG.E.128` — and no narrower access of them.
+#[test]
+fn vector_accesses_are_128_bit_in_sass() {
+    for p in LAB_PTX.ptx().iter().filter(|p| p.sm >= 80) {
+        let small = extract_entries(p.ptx, &["probe_vector_copy"]);
+        let Some(listing) = sass_of(&small, p.sm) else {
+            return;
+        };
+        let ops: Vec<&str> = listing["probe_vector_copy"]
+            .iter()
+            .map(|i| i.opcode.as_str())
+            .collect();
+        let n = |op: &str| ops.iter().filter(|o| **o == op).count();
+        let sm = p.sm;
+        assert_eq!(n("LDG.E.128.CONSTANT"), 1, "sm_{sm}: {ops:?}");
+        assert_eq!(n("STS.128"), 1, "sm_{sm}: {ops:?}");
+        assert_eq!(n("LDS.128"), 1, "sm_{sm}: {ops:?}");
+        assert_eq!(n("STG.E.128"), 1, "sm_{sm}: {ops:?}");
+        let memory = ops
+            .iter()
+            .filter(|o| {
+                ["LD.", "ST.", "LDG", "STG", "LDS", "STS", "LDL", "STL"]
+                    .iter()
+                    .any(|m| o.starts_with(m))
+            })
+            .count();
+        assert_eq!(memory, 4, "sm_{sm}: another memory access: {ops:?}");
+    }
+}

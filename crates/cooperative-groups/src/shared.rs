@@ -252,7 +252,7 @@ impl<T: Pod, const N: usize, S: Space> SharedArray<T, N, S> {
         // SAFETY: `i < N` (caller) and the allocation holds `N` elements.
         unsafe {
             if <S as space::Sealed>::LOCAL {
-                arch::st_shared::<T>(arch::shared_add(self.addr, elem_offset::<T>(i)), v)
+                arch::st_shared_pod::<T>(arch::shared_add(self.addr, elem_offset::<T>(i)), v)
             } else {
                 self.ptr.add(i).write(v)
             }
@@ -568,7 +568,7 @@ impl<T: Pod> DynamicShared<T> {
         }
         arch::note_store(self.ptr.wrapping_add(i).cast(), core::mem::size_of::<T>());
         // SAFETY: `i < len` and the launch provided `len` elements.
-        unsafe { arch::st_shared::<T>(arch::shared_add(self.addr, elem_offset::<T>(i)), v) }
+        unsafe { arch::st_shared_pod::<T>(arch::shared_add(self.addr, elem_offset::<T>(i)), v) }
     }
 }
 

@@ -812,6 +812,34 @@ pub unsafe fn st_shared<T: Copy + 'static>(addr: SharedAddr, v: T) {
     }
 }
 
+/// Stores a [`Pod`](crate::Pod) `T` to the shared window: as
+/// [`st_shared`], and for padding-free types of 8 or 16 bytes aligned to
+/// their size (the [`Vector`](crate::vector::Vector)s, `[u32; 4]` aligned
+/// to 16, …) one `st.shared.b64` / `st.shared.v4.b32` (SASS `STS.64`,
+/// `STS.128`) where the generic store would be a generic `ST.E.128`.
+///
+/// # Safety
+/// As [`st_shared`].
+#[inline(always)]
+pub unsafe fn st_shared_pod<T: crate::Pod>(addr: SharedAddr, v: T) {
+    let (size, align) = (core::mem::size_of::<T>(), core::mem::align_of::<T>());
+    // SAFETY: the caller passes a valid address aligned for `T`; a
+    // padding-free `T` is bits that are all part of its value, so they
+    // pass through integer registers as they are.
+    unsafe {
+        if T::PADDING_FREE && size == 16 && align >= 16 {
+            let [a, b, c, d]: [u32; 4] = core::mem::transmute_copy(&v);
+            asm!("st.shared.v4.b32 [{0}], {{{1}, {2}, {3}, {4}}};",
+                in(reg32) addr, in(reg32) a, in(reg32) b, in(reg32) c, in(reg32) d, options(nostack));
+        } else if T::PADDING_FREE && size == 8 && align >= 8 {
+            let r: u64 = core::mem::transmute_copy(&v);
+            asm!("st.shared.b64 [{0}], {1};", in(reg32) addr, in(reg64) r, options(nostack));
+        } else {
+            st_shared::<T>(addr, v)
+        }
+    }
+}
+
 /// 32-bit shared-memory load (`ld.shared.b32`).
 ///
 /// # Safety

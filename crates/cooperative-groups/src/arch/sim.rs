@@ -471,6 +471,17 @@ pub unsafe fn st_shared<T: Copy + 'static>(addr: SharedAddr, v: T) {
     // SAFETY: forwarded contract.
     unsafe { addr.cast::<T>().write(v) }
 }
+
+/// Stores a `Pod` `T` to the shared window (the GPU's picks the vector
+/// store for 8- and 16-byte types).
+///
+/// # Safety
+/// As [`st_shared`].
+#[inline]
+pub unsafe fn st_shared_pod<T: crate::Pod>(addr: SharedAddr, v: T) {
+    // SAFETY: forwarded contract.
+    unsafe { st_shared(addr, v) }
+}
 /// 32-bit shared-memory load.
 ///
 /// # Safety
@@ -1425,6 +1436,22 @@ pub fn grid_constant_address(_param: impl FnOnce() -> u64) -> u64 {
     0
 }
 
+/// `atom.inc.u32` as the PTX ISA defines it (CUDA's `atomicInc`).
+#[inline(always)]
+const fn inc_model(old: u32, limit: u32) -> u32 {
+    if old >= limit { 0 } else { old + 1 }
+}
+
+/// `atom.dec.u32` as the PTX ISA defines it (CUDA's `atomicDec`).
+#[inline(always)]
+const fn dec_model(old: u32, limit: u32) -> u32 {
+    if old == 0 || old > limit {
+        limit
+    } else {
+        old - 1
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{ShflMode, up_in_range};
@@ -1447,21 +1474,5 @@ mod tests {
                 }
             }
         }
-    }
-}
-
-/// `atom.inc.u32` as the PTX ISA defines it (CUDA's `atomicInc`).
-#[inline(always)]
-const fn inc_model(old: u32, limit: u32) -> u32 {
-    if old >= limit { 0 } else { old + 1 }
-}
-
-/// `atom.dec.u32` as the PTX ISA defines it (CUDA's `atomicDec`).
-#[inline(always)]
-const fn dec_model(old: u32, limit: u32) -> u32 {
-    if old == 0 || old > limit {
-        limit
-    } else {
-        old - 1
     }
 }

@@ -4,6 +4,7 @@ use core::marker::PhantomData;
 
 use crate::Pod;
 use crate::arch;
+use crate::vector::{AlignFor, Element, Lanes, Vector};
 
 /// A kernel's read-only input: `len` elements of global memory that nothing
 /// writes while the kernel runs (CUDA's `const T* __restrict__` with its
@@ -212,5 +213,54 @@ impl<'a, T: Pod> GlobalSlice<'a, T> {
         // (on the simulator the check above stops a view used outside the
         // launch that registered its memory).
         unsafe { core::slice::from_raw_parts(self.ptr, self.len) }
+    }
+
+    /// The slice as vectors of `N` elements where it can be (CUDA kernels'
+    /// `reinterpret_cast<const float4*>`, with the edges handled): the
+    /// elements before the first address aligned to a vector, the aligned
+    /// middle as [`Vector`]s (one 16-byte `ld.global.nc.v4` each for
+    /// `N × size_of::<T>() == 16`), and the elements after its last whole
+    /// vector — like [`slice::align_to`], and safe, as nothing writes the
+    /// memory. Runtime buffers start aligned, so the first part is empty
+    /// for a whole buffer; it is at most `N - 1` elements, and so is the
+    /// last. See [the module](crate::vector) for a kernel.
+    #[inline(always)]
+    pub fn align_to<const N: usize>(
+        &self,
+    ) -> (
+        GlobalSlice<'a, T>,
+        GlobalSlice<'a, Vector<T, N>>,
+        GlobalSlice<'a, T>,
+    )
+    where
+        T: Element,
+        Lanes<N>: AlignFor<T::Width>,
+    {
+        let (elem, vec) = (
+            core::mem::size_of::<T>(),
+            core::mem::size_of::<Vector<T, N>>(),
+        );
+        // Bytes to the next vector boundary; a whole number of elements
+        // unless the slice starts between two (then no element is aligned
+        // and every element stays a scalar).
+        let gap = (vec - self.ptr as usize % vec) % vec;
+        let head = if gap.is_multiple_of(elem) {
+            (gap / elem).min(self.len)
+        } else {
+            self.len
+        };
+        let vectors = (self.len - head) / N;
+        let tail = head + vectors * N;
+        let part = |start: usize, len: usize| GlobalSlice {
+            ptr: self.ptr.wrapping_add(start),
+            len,
+            _t: PhantomData,
+        };
+        let body = GlobalSlice {
+            ptr: self.ptr.wrapping_add(head).cast::<Vector<T, N>>(),
+            len: vectors,
+            _t: PhantomData,
+        };
+        (part(0, head), body, part(tail, self.len - tail))
     }
 }

@@ -195,7 +195,6 @@ pub struct ThreadBlockTile<const N: u32> {
     soft: arch::SharedAddr,
     /// The block the handle was made in (the simulator's record of whose
     /// `soft` it is; nothing on the GPU, where no code reads it).
-    #[cfg_attr(target_arch = "nvptx64", allow(dead_code))]
     owner: arch::SharedOwner,
 }
 
