@@ -4,6 +4,7 @@
 //! through pointers, must assemble to the same instructions (the typed
 //! input's loads take the read-only path, `LDG.E.CONSTANT`).
 
+use cooperative_groups::cache::Streaming;
 use cooperative_groups::prelude::*;
 use cooperative_groups::vector::F32x4;
 use cooperative_groups::{AtomicSlice, GlobalSlice, OwnedSlice, PerBlock, kernel, shared_array};
@@ -199,5 +200,17 @@ pub fn probe_vector_copy(x: GlobalSlice<f32>, y: OwnedSlice<F32x4>) {
     block.sync();
     if let Some(e) = e {
         e.store(stage.load(t ^ 1) + v);
+    }
+}
+
+/// Cache hints: a streaming read-modify-write of 16-byte vectors
+/// (`__ldcs`/`__stcs` on `float4`): `y = a·x + y` with `ld.global.cs` and
+/// `st.global.cs` (zero_cost checks the evict-first SASS).
+#[kernel]
+pub fn probe_streaming_rmw(a: f32, x: GlobalSlice<F32x4>, y: OwnedSlice<F32x4>) {
+    let x = x.prefix(y.len());
+    for e in y.grid_stride(&this_grid()) {
+        let v = x.load_hint(e.index(), Streaming) * F32x4::splat(a) + e.load_hint(Streaming);
+        e.store_hint(v, Streaming);
     }
 }

@@ -1396,3 +1396,33 @@ fn vector_accesses_are_128_bit_in_sass() {
         assert_eq!(memory, 4, "sm_{sm}: another memory access: {ops:?}");
     }
 }
+
+/// Cache hints (`cooperative_groups::cache`): the streaming
+/// read-modify-write of `F32x4`s loads both operands with evict-first
+/// 128-bit loads and stores with an evict-first 128-bit store (`__ldcs` /
+/// `__stcs`), and no access without the hint.
+#[test]
+fn streaming_hints_are_evict_first_in_sass() {
+    for p in LAB_PTX.ptx().iter().filter(|p| p.sm >= 80) {
+        let ptx = entry_text(p.ptx, "probe_streaming_rmw");
+        assert_eq!(ptx.matches("ld.global.cs.v4.b32").count(), 2, "sm_{}", p.sm);
+        assert_eq!(ptx.matches("st.global.cs.v4.b32").count(), 1, "sm_{}", p.sm);
+        let small = extract_entries(p.ptx, &["probe_streaming_rmw"]);
+        let Some(listing) = sass_of(&small, p.sm) else {
+            return;
+        };
+        let ops: Vec<&str> = listing["probe_streaming_rmw"]
+            .iter()
+            .map(|i| i.opcode.as_str())
+            .filter(|o| o.starts_with("LDG") || o.starts_with("STG"))
+            .collect();
+        eprintln!("sm_{}: {ops:?}", p.sm);
+        assert!(!ops.is_empty(), "sm_{}: no global access", p.sm);
+        assert!(
+            ops.iter().all(|o| o.contains(".EF") && o.contains(".128")),
+            "sm_{}: {ops:?}",
+            p.sm
+        );
+        assert_eq!(ops.iter().filter(|o| o.starts_with("STG")).count(), 1);
+    }
+}

@@ -214,6 +214,7 @@ extern crate self as cooperative_groups;
 
 mod arch;
 pub mod atomic;
+pub mod cache;
 pub mod cluster;
 mod collective;
 pub mod global;

@@ -47,6 +47,34 @@ pub enum LoadOrder {
     SeqCst,
 }
 
+/// The cache operator of a global load (PTX `ld.global.{ca,cg,cs,lu,cv}`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoadCache {
+    /// `.ca`: cache in L1 and L2.
+    All,
+    /// `.cg`: cache in L2 only.
+    Global,
+    /// `.cs`: streaming, evict first.
+    Streaming,
+    /// `.lu`: last use.
+    LastUse,
+    /// `.cv`: fetch again, cache nothing.
+    Volatile,
+}
+
+/// The cache operator of a global store (PTX `st.global.{wb,cg,cs,wt}`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoreCache {
+    /// `.wb`: write back (the default).
+    WriteBack,
+    /// `.cg`: cache in L2 only.
+    Global,
+    /// `.cs`: streaming, evict first.
+    Streaming,
+    /// `.wt`: write through to system memory.
+    WriteThrough,
+}
+
 /// Orderings an atomic store can have (`st.relaxed`, `st.release`,
 /// `fence.sc` + `st.relaxed`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

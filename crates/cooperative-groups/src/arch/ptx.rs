@@ -13,7 +13,7 @@
 
 use core::arch::asm;
 
-use super::{RawDim3, ShflMode};
+use super::{LoadCache, RawDim3, ShflMode, StoreCache};
 
 #[cfg(target_feature = "sm_80")]
 mod mbarrier;
@@ -640,6 +640,42 @@ macro_rules! global_access {
     }};
 }
 
+/// The stores of [`st_global`] and [`st_global_cached`]: `st.global` with
+/// the cache operator `$cop` (`""` for none) of the padding-free `Pod`
+/// types of 2, 4, 8 or 16 bytes aligned to their size, through registers;
+/// a generic store otherwise.
+macro_rules! global_store {
+    ($cop:literal, $p:ident, $v:ident, $t:ty) => {{
+        let (size, align) = (core::mem::size_of::<$t>(), core::mem::align_of::<$t>());
+        // SAFETY: the caller passes a valid, aligned global address; a
+        // padding-free `T` is bits that are all part of its value, so they
+        // pass through integer registers as they are.
+        unsafe {
+            if !<$t as crate::Pod>::PADDING_FREE {
+                $p.write($v)
+            } else if size == 4 && align >= 4 {
+                let r: u32 = core::mem::transmute_copy(&$v);
+                asm!(concat!("{{ .reg .u64 g; cvta.to.global.u64 g, {0}; st.global", $cop, ".b32 [g], {1}; }}"),
+                    in(reg64) $p, in(reg32) r, options(nostack));
+            } else if size == 8 && align >= 8 {
+                let r: u64 = core::mem::transmute_copy(&$v);
+                asm!(concat!("{{ .reg .u64 g; cvta.to.global.u64 g, {0}; st.global", $cop, ".b64 [g], {1}; }}"),
+                    in(reg64) $p, in(reg64) r, options(nostack));
+            } else if size == 16 && align >= 16 {
+                let [a, b, c, d]: [u32; 4] = core::mem::transmute_copy(&$v);
+                asm!(concat!("{{ .reg .u64 g; cvta.to.global.u64 g, {0}; st.global", $cop, ".v4.b32 [g], {{{1}, {2}, {3}, {4}}}; }}"),
+                    in(reg64) $p, in(reg32) a, in(reg32) b, in(reg32) c, in(reg32) d, options(nostack));
+            } else if size == 2 && align >= 2 {
+                let r: u16 = core::mem::transmute_copy(&$v);
+                asm!(concat!("{{ .reg .u64 g; cvta.to.global.u64 g, {0}; st.global", $cop, ".b16 [g], {1}; }}"),
+                    in(reg64) $p, in(reg16) r, options(nostack));
+            } else {
+                $p.write($v)
+            }
+        }
+    }};
+}
+
 /// `ld.global.nc`: a load of read-only global memory through the
 /// non-coherent (texture) path — legal because nothing writes the memory
 /// while the kernel runs (a `GlobalSlice` has no writable alias in its
@@ -671,32 +707,48 @@ pub unsafe fn ld_global<T: crate::Pod>(p: *const T) -> T {
 /// `p` must be valid for a write of a `T` in global memory, aligned for `T`.
 #[inline(always)]
 pub unsafe fn st_global<T: crate::Pod>(p: *mut T, v: T) {
-    let (size, align) = (core::mem::size_of::<T>(), core::mem::align_of::<T>());
-    // SAFETY: the caller passes a valid, aligned global address; a
-    // padding-free `T` is bits that are all part of its value, so they pass
-    // through integer registers as they are.
+    global_store!("", p, v, T)
+}
+
+/// `ld.global` with the cache operator `c` (`__ldca`, `__ldcg`, `__ldcs`,
+/// `__ldlu`, `__ldcv`): a weak load, as [`ld_global`].
+///
+/// # Safety
+/// As [`ld_global`].
+#[inline(always)]
+pub unsafe fn ld_global_cached<T: crate::Pod>(p: *const T, c: LoadCache) -> T {
+    match c {
+        LoadCache::All => global_access!(ld ".ca", (readonly, nostack), p, T),
+        LoadCache::Global => global_access!(ld ".cg", (readonly, nostack), p, T),
+        LoadCache::Streaming => global_access!(ld ".cs", (readonly, nostack), p, T),
+        LoadCache::LastUse => global_access!(ld ".lu", (readonly, nostack), p, T),
+        LoadCache::Volatile => global_access!(ld ".cv", (readonly, nostack), p, T),
+    }
+}
+
+/// `st.global` with the cache operator `c` (`__stwb`, `__stcg`, `__stcs`,
+/// `__stwt`): a weak store, as [`st_global`].
+///
+/// # Safety
+/// As [`st_global`].
+#[inline(always)]
+pub unsafe fn st_global_cached<T: crate::Pod>(p: *mut T, v: T, c: StoreCache) {
+    match c {
+        StoreCache::WriteBack => global_store!(".wb", p, v, T),
+        StoreCache::Global => global_store!(".cg", p, v, T),
+        StoreCache::Streaming => global_store!(".cs", p, v, T),
+        StoreCache::WriteThrough => global_store!(".wt", p, v, T),
+    }
+}
+
+/// `prefetch.global.L2 [p]`: brings the line holding `p` into L2. A hint:
+/// it reads nothing into a register and faults on no address.
+#[inline(always)]
+pub fn prefetch_global_l2(p: *const u8) {
+    // SAFETY: a prefetch accesses no memory the program can observe.
     unsafe {
-        if !T::PADDING_FREE {
-            p.write(v)
-        } else if size == 4 && align >= 4 {
-            let r: u32 = core::mem::transmute_copy(&v);
-            asm!("{{ .reg .u64 g; cvta.to.global.u64 g, {0}; st.global.b32 [g], {1}; }}",
-                in(reg64) p, in(reg32) r, options(nostack));
-        } else if size == 8 && align >= 8 {
-            let r: u64 = core::mem::transmute_copy(&v);
-            asm!("{{ .reg .u64 g; cvta.to.global.u64 g, {0}; st.global.b64 [g], {1}; }}",
-                in(reg64) p, in(reg64) r, options(nostack));
-        } else if size == 16 && align >= 16 {
-            let [a, b, c, d]: [u32; 4] = core::mem::transmute_copy(&v);
-            asm!("{{ .reg .u64 g; cvta.to.global.u64 g, {0}; st.global.v4.b32 [g], {{{1}, {2}, {3}, {4}}}; }}",
-                in(reg64) p, in(reg32) a, in(reg32) b, in(reg32) c, in(reg32) d, options(nostack));
-        } else if size == 2 && align >= 2 {
-            let r: u16 = core::mem::transmute_copy(&v);
-            asm!("{{ .reg .u64 g; cvta.to.global.u64 g, {0}; st.global.b16 [g], {1}; }}",
-                in(reg64) p, in(reg16) r, options(nostack));
-        } else {
-            p.write(v)
-        }
+        asm!("{{ .reg .u64 g; cvta.to.global.u64 g, {0}; prefetch.global.L2 [g]; }}",
+            in(reg64) p, options(nostack, preserves_flags))
     }
 }
 

@@ -375,6 +375,33 @@ pub unsafe fn st_global<T: crate::Pod>(p: *mut T, v: T) {
     note_store(p.cast(), core::mem::size_of::<T>());
 }
 
+/// A global load with a cache operator: the simulator has no caches, so
+/// it is [`ld_global`].
+///
+/// # Safety
+/// As [`ld_global`].
+#[track_caller]
+#[inline]
+pub unsafe fn ld_global_cached<T: crate::Pod>(p: *const T, _c: super::LoadCache) -> T {
+    // SAFETY: forwarded contract.
+    unsafe { ld_global(p) }
+}
+
+/// A global store with a cache operator: [`st_global`].
+///
+/// # Safety
+/// As [`st_global`].
+#[track_caller]
+#[inline]
+pub unsafe fn st_global_cached<T: crate::Pod>(p: *mut T, v: T, _c: super::StoreCache) {
+    // SAFETY: forwarded contract.
+    unsafe { st_global(p, v) }
+}
+
+/// `prefetch.global.L2`: nothing to do without caches.
+#[inline]
+pub fn prefetch_global_l2(_p: *const u8) {}
+
 /// A plain store through `p` (`p.write(v)` on the GPU: the block and warp
 /// primitives' tile stores), as a lane makes it: through
 /// `cg_sim::global_mem`, so that blocks of a launch on other worker

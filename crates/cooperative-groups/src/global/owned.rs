@@ -5,6 +5,7 @@ use core::marker::PhantomData;
 
 use crate::Pod;
 use crate::arch;
+use crate::cache::{LoadHint, StoreHint};
 
 use super::partition::{Partition, PerThread};
 
@@ -208,6 +209,29 @@ impl<T: Pod> Elem<'_, T> {
     pub fn load(&self) -> T {
         // SAFETY: as `store`.
         unsafe { arch::ld_global(self.ptr) }
+    }
+
+    /// Writes the element with the cache hint `H`
+    /// ([`cache`](crate::cache): `e.store_hint(v, Streaming)` is CUDA's
+    /// `__stcs`, `st.global.cs`).
+    #[doc(alias = "__stcs")]
+    #[doc(alias = "__stcg")]
+    #[doc(alias = "__stwt")]
+    #[inline(always)]
+    #[track_caller]
+    pub fn store_hint<H: StoreHint>(&self, v: T, _hint: H) {
+        // SAFETY: as `store`.
+        unsafe { arch::st_global_cached(self.ptr, v, H::OP) }
+    }
+
+    /// Reads the element with the cache hint `H` (`e.load_hint(Streaming)`
+    /// is `__ldcs`, `ld.global.cs`).
+    #[doc(alias = "__ldcs")]
+    #[inline(always)]
+    #[track_caller]
+    pub fn load_hint<H: LoadHint>(&self, _hint: H) -> T {
+        // SAFETY: as `store`.
+        unsafe { arch::ld_global_cached(self.ptr, H::OP) }
     }
 
     /// `store(f(load()))`.

@@ -4,6 +4,7 @@ use core::marker::PhantomData;
 
 use crate::Pod;
 use crate::arch;
+use crate::cache::LoadHint;
 use crate::vector::{AlignFor, Element, Lanes, Vector};
 
 /// A kernel's read-only input: `len` elements of global memory that nothing
@@ -153,6 +154,33 @@ impl<'a, T: Pod> GlobalSlice<'a, T> {
         // SAFETY: `i < len`, and the launch made `len` elements readable and
         // unwritten (`from_raw_parts`).
         unsafe { arch::ld_global_nc(self.ptr.add(i)) }
+    }
+
+    /// Element `i` with the cache hint `H` ([`cache`](crate::cache):
+    /// `x.load_hint(i, Streaming)` is CUDA's `__ldcs(&x[i])`,
+    /// `ld.global.cs`). Bounds-checked as [`load`](Self::load).
+    #[doc(alias = "__ldcs")]
+    #[doc(alias = "__ldcg")]
+    #[doc(alias = "__ldlu")]
+    #[inline(always)]
+    #[track_caller]
+    pub fn load_hint<H: LoadHint>(&self, i: usize, _hint: H) -> T {
+        if i >= self.len {
+            arch::global_out_of_bounds(self.ptr.cast(), i, self.len, false)
+        }
+        // SAFETY: `i < len`, and the launch made `len` elements readable
+        // (`from_raw_parts`).
+        unsafe { arch::ld_global_cached(self.ptr.add(i), H::OP) }
+    }
+
+    /// Prefetches the cache line of element `i` into L2
+    /// (`prefetch.global.L2`). A hint: past the end it does nothing.
+    #[doc(alias = "prefetch.global.L2")]
+    #[inline(always)]
+    pub fn prefetch_l2(&self, i: usize) {
+        if i < self.len {
+            arch::prefetch_global_l2(self.ptr.wrapping_add(i).cast());
+        }
     }
 
     /// Element `i` without the bounds check.
