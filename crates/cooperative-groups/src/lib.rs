@@ -219,6 +219,7 @@ mod kernel_desc;
 #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_80"))]
 pub mod mbarrier;
 pub mod memcpy_async;
+pub mod narrow;
 pub mod ops;
 mod panic;
 #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_80"))]
@@ -252,6 +253,7 @@ pub use group::{
 };
 #[cfg(not(target_arch = "nvptx64"))]
 pub use kernel_desc::Kernel;
+pub use narrow::{Float16, bf16, bf16x2, f16, f16x2};
 pub use memcpy_async::{AsyncCopyGroup, memcpy_async, memcpy_async_bytes, wait, wait_prior};
 pub use ops::ReduceOp;
 pub use pod::Pod;
@@ -265,6 +267,7 @@ pub use value::{Label, MAX_SHFL_BYTES, MatchValue, ShflValue};
 /// [`MultiWarpTileSize`] for helpers generic over tile sizes
 /// (`where Size<N>: WarpTileSize`).
 pub mod prelude {
+    pub use crate::narrow::Float16;
     pub use crate::ops::{BitAnd, BitOr, BitXor, Greater, Less, Plus};
     pub use crate::{
         ClusterGroup, CoalescedGroup, DynamicTile, GridGroup, MultiWarpTileSize, Size, ThreadBlock,

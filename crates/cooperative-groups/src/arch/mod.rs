@@ -380,6 +380,9 @@ pub mod hooks {
     pub use super::sim::{set_soft_setup_first_sync, static_shared};
 }
 
+/// Software models of the 16-bit float instructions (both backends).
+pub mod soft16;
+
 // Both backends carry the primitives of the whole guide (grid, cluster,
 // atomics, …); a kernel crate uses a subset, and later features the rest.
 #[cfg(target_arch = "nvptx64")]

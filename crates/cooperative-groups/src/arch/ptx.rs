@@ -19,6 +19,8 @@ use super::{RawDim3, ShflMode};
 mod mbarrier;
 #[cfg(target_feature = "sm_80")]
 pub use mbarrier::*;
+mod float16;
+pub use float16::*;
 #[cfg(target_feature = "sm_90")]
 mod tma;
 #[cfg(target_feature = "sm_90")]

@@ -15,6 +15,8 @@ mod mbarrier;
 pub use mbarrier::*;
 mod tma;
 pub use tma::*;
+mod float16;
+pub use float16::*;
 
 /// On the host a shared address is a plain pointer into the simulated block's
 /// shared-memory buffers.
