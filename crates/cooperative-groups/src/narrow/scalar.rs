@@ -44,11 +44,15 @@ mod sealed {
 pub trait Float16:
     sealed::Sealed + Copy + PartialEq + PartialOrd + ShflValue + Pod + MatchValue
 {
-    /// The canonical NaN (`CUDART_NAN_FP16`, `CUDART_NAN_BF16`: `0x7fff`).
-    const NAN: Self;
+    /// The canonical NaN (`CUDART_NAN_FP16`, `CUDART_NAN_BF16`: `0x7fff`),
+    /// which every operation here returns for a NaN result (the `half`
+    /// crate's `NAN` constants are another NaN, `0x7e00` / `0x7fc0`).
+    #[doc(alias = "CUDART_NAN_FP16")]
+    #[doc(alias = "CUDART_NAN_BF16")]
+    const CANONICAL_NAN: Self;
 
     /// `x` rounded to nearest even (`cvt.rn.f16.f32`, `cvt.rn.bf16.f32`);
-    /// a NaN becomes [`NAN`](Self::NAN).
+    /// a NaN becomes [`CANONICAL_NAN`](Self::CANONICAL_NAN).
     #[doc(alias = "__float2half_rn")]
     #[doc(alias = "__float2half")]
     #[doc(alias = "__float2bfloat16_rn")]
@@ -80,7 +84,7 @@ pub trait Float16:
     fn fma_rn(self, b: Self, c: Self) -> Self;
 
     /// The smaller value (`min.f16`, `min.bf16`: CUDA's `__hmin`): a NaN
-    /// operand gives the other one, two NaNs [`NAN`](Self::NAN), and
+    /// operand gives the other one, two NaNs [`CANONICAL_NAN`](Self::CANONICAL_NAN), and
     /// `-0.0` is smaller than `+0.0`.
     #[doc(alias = "__hmin")]
     fn hmin(self, b: Self) -> Self;
@@ -94,7 +98,7 @@ pub trait Float16:
 macro_rules! float16 {
     ($t:ident, $to:ident, $from:ident, $add:ident, $sub:ident, $mul:ident, $fma:ident, $min:ident, $max:ident) => {
         impl Float16 for $t {
-            const NAN: Self = $t::from_bits(arch::soft16::NAN16);
+            const CANONICAL_NAN: Self = $t::from_bits(arch::soft16::NAN16);
             #[inline(always)]
             fn from_f32_rn(x: f32) -> Self {
                 $t::from_bits(arch::$to(x))
