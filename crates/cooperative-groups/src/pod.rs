@@ -3,7 +3,7 @@
 
 /// A type whose every bit pattern of `size_of::<Self>()` bytes, padding
 /// included, is a valid value: integers, floats (the 16-bit
-/// [`f16`](crate::f16) and [`bf16`](crate::bf16) and their pairs too), raw pointers, and arrays
+/// [`f16`](struct@crate::f16) and [`bf16`](crate::bf16) and their pairs too), raw pointers, and arrays
 /// and `#[repr(C)]` structs of them. The host runtime's buffers hold only
 /// such types, so safe code can neither read a forged value back from
 /// device memory nor zero-fill a type that has no zero (`alloc::<&u8>` does

@@ -12,7 +12,7 @@ use crate::arch::{self, SharedAddr};
 /// 32-bit word (a `u64` takes two, a `[f32; 8]` eight).
 ///
 /// Implemented for the integer and float primitives, the 16-bit floats
-/// ([`f16`](crate::f16), [`bf16`](crate::bf16)) and their pairs, and for arrays of
+/// ([`f16`](struct@crate::f16), [`bf16`](crate::bf16)) and their pairs, and for arrays of
 /// `ShflValue`s; at most 32 bytes (a larger type is a compile error when the
 /// collective is instantiated).
 ///

@@ -1,4 +1,4 @@
-//! Narrow floats: [`f16`] and [`bf16`] (the `half` crate's types, which
+//! Narrow floats: [`f16`](struct@crate::f16) and [`bf16`] (the `half` crate's types, which
 //! cudarc and the Rust numeric ecosystem use, so a host buffer and device
 //! code share one type) and the packed pairs [`f16x2`] and [`bf16x2`].
 //!

@@ -216,7 +216,7 @@ macro_rules! pair {
 }
 
 pair!(
-    /// Two [`f16`]s in one register (CUDA's `__half2`): `+ - *` are
+    /// Two [`f16`](struct@crate::f16)s in one register (CUDA's `__half2`): `+ - *` are
     /// `add/sub/mul.rn.f16x2`, [`fma_rn`](f16x2::fma_rn) `fma.rn.f16x2`.
     ///
     /// ```

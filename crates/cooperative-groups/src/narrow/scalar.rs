@@ -1,4 +1,4 @@
-//! [`Float16`]: the arithmetic and conversions of [`f16`] and [`bf16`]
+//! [`Float16`]: the arithmetic and conversions of [`f16`](struct@crate::f16) and [`bf16`]
 //! as single PTX instructions.
 
 use half::{bf16, f16};
@@ -13,7 +13,7 @@ mod sealed {
     impl Sealed for half::bf16 {}
 }
 
-/// The 16-bit floats [`f16`] and [`bf16`] in device code: conversions and
+/// The 16-bit floats [`f16`](struct@crate::f16) and [`bf16`] in device code: conversions and
 /// arithmetic that lower to one PTX instruction each and round once, to
 /// nearest even, as CUDA's `__hadd`, `__hfma`, `__float2bfloat16_rn`, …
 ///
@@ -38,8 +38,11 @@ mod sealed {
 /// ```
 /// use cooperative_groups::{bf16, narrow::Float16};
 /// let x = bf16::from_f32_rn(1.0 / 3.0);          // cvt.rn.bf16.f32
-/// let y = x.fma_rn(bf16::from_f32_rn(3.0), bf16::from_f32_rn(-1.0)); // fma.rn.bf16
-/// assert_eq!(y.widen(), -1.0 / 256.0);           // 0.333984375·3 − 1, rounded once
+/// let (three, minus_one) = (bf16::from_f32_rn(3.0), bf16::from_f32_rn(-1.0));
+/// let y = x.fma_rn(three, minus_one);              // fma.rn.bf16
+/// assert_eq!(y.widen(), 1.0 / 512.0);              // 0.333984375·3 − 1, rounded once
+/// // The product alone rounds to 1.0 in bf16, and the difference is then 0.
+/// assert_eq!(x.mul_rn(three).add_rn(minus_one).widen(), 0.0);
 /// ```
 pub trait Float16:
     sealed::Sealed + Copy + PartialEq + PartialOrd + ShflValue + Pod + MatchValue
