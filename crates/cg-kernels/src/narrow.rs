@@ -8,9 +8,10 @@
 //! `cg::inclusive_scan` on `__nv_bfloat16` and `__half`) is in
 //! [`crate::semantics`].
 
+use cooperative_groups::atomic::Relaxed;
 use cooperative_groups::prelude::*;
 use cooperative_groups::{
-    GlobalSlice, OwnedSlice, PerBlock, bf16, bf16x2, f16, f16x2, kernel,
+    AtomicSlice, GlobalSlice, OwnedSlice, PerBlock, bf16, bf16x2, f16, f16x2, kernel,
 };
 
 /// bf16 `+ - * fma min max` of two inputs, one output each: sm_90
@@ -126,5 +127,27 @@ pub fn bf16_block_sums(input: GlobalSlice<bf16>, sums: OwnedSlice<bf16, PerBlock
     let s = reduce(&block, x, Plus);
     if let Some(e) = sums.leader(&block) {
         e.store(s);
+    }
+}
+
+/// The pair atomics: `fetch_add` and `red_add` of an `f16x2`
+/// (`atom`/`red.relaxed.gpu.global.add.noftz.f16x2`) and of a `bf16x2`
+/// (`.bf16x2` on sm_90, a `cas.b32` loop below), the old values summed
+/// into `out` — CUDA's `atomicAdd` on `__half2` and `__nv_bfloat162`.
+#[kernel]
+pub fn probe_pair_atomics(
+    x: GlobalSlice<u32>,
+    h: AtomicSlice<f16x2>,
+    b: AtomicSlice<bf16x2>,
+    out: OwnedSlice<u32>,
+) {
+    let grid = this_grid();
+    let v = x.load(grid.thread_rank() as usize);
+    let old_h = h.at(0).fetch_add(f16x2::from_bits(v), Relaxed);
+    h.at(1).red_add(f16x2::from_bits(v), Relaxed);
+    let old_b = b.at(0).fetch_add(bf16x2::from_bits(v), Relaxed);
+    b.at(1).red_add(bf16x2::from_bits(v), Relaxed);
+    if let Some(e) = out.at(&grid) {
+        e.store(old_h.to_bits() ^ old_b.to_bits());
     }
 }

@@ -116,11 +116,17 @@ fn sem_half_is_what_the_cpp_twin_computes() {
     let sim = Backend::sim();
     for block in [64u32, 128] {
         let grid = 2;
-        let mut out = sim.alloc::<u32>((grid * block) as usize * SEM_WORDS).unwrap();
+        let mut out = sim
+            .alloc::<u32>((grid * block) as usize * SEM_WORDS)
+            .unwrap();
         out.zero().unwrap();
         // SAFETY: the kernel writes SEM_WORDS words per thread of the grid.
         unsafe {
-            sim.launch_unchecked(&SEM_HALF, &LaunchConfig::linear(grid, block), (out.as_ptr(),))
+            sim.launch_unchecked(
+                &SEM_HALF,
+                &LaunchConfig::linear(grid, block),
+                (out.as_ptr(),),
+            )
         }
         .unwrap();
         let got = out.to_vec().unwrap();
@@ -153,8 +159,12 @@ fn bf16_buffers_are_kernel_arguments() {
     let data: Vec<bf16> = (0..384).map(|g| bf16::from_f32(input(g))).collect();
     let x = sim.upload(&data).unwrap();
     let mut sums = sim.alloc::<bf16>(3).unwrap();
-    sim.launch(&BF16_BLOCK_SUMS, &LaunchConfig::linear(3, 128), (&x, &mut sums))
-        .unwrap();
+    sim.launch(
+        &BF16_BLOCK_SUMS,
+        &LaunchConfig::linear(3, 128),
+        (&x, &mut sums),
+    )
+    .unwrap();
     let got = sums.to_vec().unwrap();
     // Each warp's butterfly, then the four warp partials in warp order,
     // from the identity +0.

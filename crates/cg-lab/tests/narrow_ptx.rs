@@ -90,7 +90,11 @@ fn scalar_arithmetic_is_one_instruction_per_operation() {
         expect(ptx, sm, "probe_bf16_arith", bf16);
         if sm < 80 {
             // No bf16 instruction exists: all in software (f32 and integers).
-            assert_eq!(half_ops(ptx, "probe_bf16_arith"), Vec::<String>::new(), "sm_{sm}");
+            assert_eq!(
+                half_ops(ptx, "probe_bf16_arith"),
+                Vec::<String>::new(),
+                "sm_{sm}"
+            );
         }
     }
 }
@@ -159,6 +163,36 @@ fn bf16_tile_reduce_and_scan_are_the_shuffle_tree() {
             expect(ptx, sm, name, &[("add.rn.bf16", 11)]);
         } else if sm >= 80 {
             expect(ptx, sm, name, &[("fma.rn.bf16", 11)]);
+        }
+    }
+}
+
+/// `atomicAdd` on `__half2` is one `atom.add.noftz.f16x2` on every SM; on
+/// `__nv_bfloat162` one `atom.add.noftz.bf16x2` on sm_90 and a
+/// compare-and-swap loop before (as `cuda_bf16.hpp`); the `red` forms
+/// likewise.
+#[test]
+fn pair_atomics_are_one_instruction() {
+    for p in LAB_PTX.ptx() {
+        let (sm, ptx) = (p.sm, p.ptx);
+        let name = "probe_pair_atomics";
+        let bf = usize::from(sm >= 90);
+        expect(
+            ptx,
+            sm,
+            name,
+            &[
+                ("atom.relaxed.gpu.global.add.noftz.f16x2", 1),
+                ("red.relaxed.gpu.global.add.noftz.f16x2", 1),
+                ("atom.relaxed.gpu.global.add.noftz.bf16x2", bf),
+                ("red.relaxed.gpu.global.add.noftz.bf16x2", bf),
+            ],
+        );
+        if sm < 90 {
+            assert!(
+                count(ptx, name, "atom.relaxed.gpu.global.cas.b32") >= 1,
+                "sm_{sm}"
+            );
         }
     }
 }

@@ -174,7 +174,10 @@ fn every_argument_form(
 /// `y[i] = x[i] · 2 + 1` in bf16 (`fma.rn.bf16`): buffers of the `half`
 /// crate's `bf16`, on either side.
 #[cooperative_groups::kernel]
-pub fn bf16_affine(x: GlobalSlice<cooperative_groups::bf16>, y: OwnedSlice<cooperative_groups::bf16>) {
+pub fn bf16_affine(
+    x: GlobalSlice<cooperative_groups::bf16>,
+    y: OwnedSlice<cooperative_groups::bf16>,
+) {
     use cooperative_groups::{Float16, bf16};
     if let Some(e) = y.at(&this_grid()) {
         let two = bf16::from_f32_rn(2.0);

@@ -45,17 +45,17 @@ impl Fmt {
     /// the infinity pattern, `2^(emax+1)`, the value rounding with an
     /// unbounded exponent would reach next), decoded from the fields.
     fn value(self, bits: u16) -> f64 {
-        let (mant_bits, bias) = match self {
+        let (mant_bits, bias): (i32, i32) = match self {
             Fmt::F16 => (10, 15),
             Fmt::Bf16 => (7, 127),
         };
         let e = (bits >> mant_bits) as i32;
-        let m = (bits & ((1 << mant_bits) - 1)) as f64;
+        let m = (bits & ((1u16 << mant_bits) - 1)) as f64;
         let scale = |k: i32| 2f64.powi(k);
         if e == 0 {
-            m * scale(1 - bias - mant_bits as i32)
+            m * scale(1 - bias - mant_bits)
         } else {
-            (m + scale(mant_bits as i32)) * scale(e - bias - mant_bits as i32)
+            (m + scale(mant_bits)) * scale(e - bias - mant_bits)
         }
     }
 
@@ -336,7 +336,12 @@ fn narrowing_rounds_to_nearest_even() {
 
 #[test]
 fn nan_converts_to_the_canonical_nan() {
-    for x in [f32::NAN, -f32::NAN, f32::from_bits(0x7f80_0001), f32::from_bits(0xffc0_1234)] {
+    for x in [
+        f32::NAN,
+        -f32::NAN,
+        f32::from_bits(0x7f80_0001),
+        f32::from_bits(0xffc0_1234),
+    ] {
         assert_eq!(f16::from_f32_rn(x).to_bits(), 0x7fff);
         assert_eq!(bf16::from_f32_rn(x).to_bits(), 0x7fff);
     }
@@ -364,8 +369,7 @@ fn check_op(fmt: Fmt, op: Op, random: usize) {
         let got = sim_op(fmt, op, a, b, c);
         let want = ref_op(fmt, &table, op, a, b, c);
         assert_eq!(
-            got,
-            want,
+            got, want,
             "{fmt:?} {op:?}({a:#06x}, {b:#06x}, {c:#06x}) = {got:#06x}, want {want:#06x}"
         );
     };
@@ -451,7 +455,12 @@ fn min_max_follow_hmin_hmax() {
     check_op(Fmt::Bf16, Op::Min, 100_000);
     check_op(Fmt::Bf16, Op::Max, 100_000);
     // The documented cases, spelled out.
-    let (p0, n0, one, nan) = (f16::ZERO, f16::NEG_ZERO, f16::ONE, <f16 as Float16>::CANONICAL_NAN);
+    let (p0, n0, one, nan) = (
+        f16::ZERO,
+        f16::NEG_ZERO,
+        f16::ONE,
+        <f16 as Float16>::CANONICAL_NAN,
+    );
     assert_eq!(p0.hmin(n0).to_bits(), 0x8000);
     assert_eq!(n0.hmin(p0).to_bits(), 0x8000);
     assert_eq!(p0.hmax(n0).to_bits(), 0);
@@ -476,14 +485,22 @@ fn pairs_act_per_element() {
             );
             sim_op(fmt, op, a0, b0, c0) as u32 | (sim_op(fmt, op, a1, b1, c1) as u32) << 16
         };
-        let (h, g, k) = (f16x2::from_bits(a), f16x2::from_bits(b), f16x2::from_bits(c));
+        let (h, g, k) = (
+            f16x2::from_bits(a),
+            f16x2::from_bits(b),
+            f16x2::from_bits(c),
+        );
         assert_eq!((h + g).to_bits(), lanes(Op::Add, Fmt::F16));
         assert_eq!((h - g).to_bits(), lanes(Op::Sub, Fmt::F16));
         assert_eq!((h * g).to_bits(), lanes(Op::Mul, Fmt::F16));
         assert_eq!(h.fma_rn(g, k).to_bits(), lanes(Op::Fma, Fmt::F16));
         assert_eq!(h.hmin(g).to_bits(), lanes(Op::Min, Fmt::F16));
         assert_eq!(h.hmax(g).to_bits(), lanes(Op::Max, Fmt::F16));
-        let (h, g, k) = (bf16x2::from_bits(a), bf16x2::from_bits(b), bf16x2::from_bits(c));
+        let (h, g, k) = (
+            bf16x2::from_bits(a),
+            bf16x2::from_bits(b),
+            bf16x2::from_bits(c),
+        );
         assert_eq!((h + g).to_bits(), lanes(Op::Add, Fmt::Bf16));
         assert_eq!((h - g).to_bits(), lanes(Op::Sub, Fmt::Bf16));
         assert_eq!((h * g).to_bits(), lanes(Op::Mul, Fmt::Bf16));
@@ -526,7 +543,13 @@ fn hillis<T: Copy>(vals: &[T], width: usize, op: impl Fn(T, T) -> T) -> Vec<T> {
     let mut d = 1;
     while d < width {
         v = (0..v.len())
-            .map(|i| if i % width >= d { op(v[i - d], v[i]) } else { v[i] })
+            .map(|i| {
+                if i % width >= d {
+                    op(v[i - d], v[i])
+                } else {
+                    v[i]
+                }
+            })
             .collect();
         d *= 2;
     }
@@ -561,6 +584,8 @@ fn bits<T: Float16>(x: T) -> u16 {
 /// Tiles of `n` threads (1..32) in a block of 64: reduce with `Plus`,
 /// `Less` and `Greater`, inclusive and exclusive `Plus` scans, against the
 /// butterfly and Hillis–Steele models.
+// `t % $n` with `$n == 1` (the tile of one thread): a rank, always 0.
+#[allow(clippy::modulo_one)]
 fn tiles<T: Float16 + Send + Sync>()
 where
     Plus: ReduceOp<T>,
@@ -652,7 +677,8 @@ where
         let last_of = |w: usize| warp_inc[w * 32 + 31];
         for t in 0..block as usize {
             let w = t / 32;
-            let reduce_over = |size: usize| bits(fold(w / (size / 32) * (size / 32), size / 32, &total_of));
+            let reduce_over =
+                |size: usize| bits(fold(w / (size / 32) * (size / 32), size / 32, &total_of));
             let scan_in = |size: usize, inclusive: bool| {
                 let first = w / (size / 32) * (size / 32);
                 let lane = t % 32;
@@ -709,17 +735,21 @@ fn block_and_coalesced_scans_are_exact_on_exact_data() {
         let mut sum = 0.0f32;
         let mut max = f32::NEG_INFINITY;
         let neg_total: f32 = (0..block).map(|t| -((t % 3) as f32)).sum();
-        for t in 0..block as usize {
+        for (t, out) in out.iter().enumerate() {
             sum += (t % 2) as f32;
-            assert_eq!(out[t][0], bf16::from_f32(sum).to_bits(), "block {block}, thread {t}");
+            assert_eq!(
+                out[0],
+                bf16::from_f32(sum).to_bits(),
+                "block {block}, thread {t}"
+            );
             let want_max = if t == 0 {
                 bf16::NEG_INFINITY
             } else {
                 bf16::from_f32(max)
             };
-            assert_eq!(out[t][1], want_max.to_bits(), "block {block}, thread {t}");
+            assert_eq!(out[1], want_max.to_bits(), "block {block}, thread {t}");
             max = max.max((t % 2) as f32);
-            assert_eq!(out[t][2], f16::from_f32(neg_total).to_bits());
+            assert_eq!(out[2], f16::from_f32(neg_total).to_bits());
         }
     }
     // A coalesced group of the odd lanes.
@@ -756,4 +786,75 @@ fn shuffles_move_the_bits() {
         assert_eq!(out[t][0], odd[(t ^ 3) % odd.len()]);
         assert_eq!(out[t][1], (t ^ 5) as u16);
     }
+}
+
+// ---------------------------------------------------------------- atomics
+
+/// `fetch_add` / `fetch_sub` / `red_add` of pairs on the simulator: each
+/// thread's add is one `add.rn` of the word it finds (`fetch_add` returns
+/// it), whatever the order the lanes run in. Integer data, so the final
+/// sums are exact in every order; every returned old value is a prefix
+/// sum of some order, checked by replaying the adds in the order of the
+/// old values.
+#[test]
+fn pair_atomics_add_each_half() {
+    use cooperative_groups::atomic::{AtomicRef, Device, Relaxed};
+    let mut words = [0u32; 3];
+    let p = words.as_mut_ptr();
+    let olds: Vec<AtomicU32> = (0..64).map(|_| AtomicU32::new(0)).collect();
+    let ptr = p as usize;
+    cg_sim::launch(&cg_sim::LaunchConfig::new(2, 32), &|| {
+        let g = this_grid().thread_rank();
+        let p = ptr as *mut u32;
+        // SAFETY: three aligned words that outlive the launch, accessed
+        // only atomically.
+        let (h, b, s) = unsafe {
+            (
+                AtomicRef::<f16x2, Device>::from_ptr(p.cast()),
+                AtomicRef::<bf16x2, Device>::from_ptr(p.add(1).cast()),
+                AtomicRef::<f16x2, Device>::from_ptr(p.add(2).cast()),
+            )
+        };
+        let v = f16x2::from_f32_rn(g as f32, -2.0 * g as f32);
+        let old = h.fetch_add(v, Relaxed);
+        olds[g as usize].store(old.to_bits(), std::sync::atomic::Ordering::Relaxed);
+        b.red_add(bf16x2::from_f32_rn(1.0, 2.0), Relaxed);
+        s.fetch_sub(v, Relaxed);
+    })
+    .unwrap();
+    let total: f32 = (0..64).map(|g| g as f32).sum(); // 2016: exact in f16
+    assert_eq!(f16x2::from_bits(words[0]).widen(), (total, -2.0 * total));
+    assert_eq!(bf16x2::from_bits(words[1]).widen(), (64.0, 128.0));
+    assert_eq!(f16x2::from_bits(words[2]).widen(), (-total, 2.0 * total));
+    // The old values, sorted by their first element, are the running sums
+    // of the adds in that order: each add saw the word the previous left.
+    let mut seen: Vec<(f32, u32)> = olds
+        .iter()
+        .enumerate()
+        .map(|(g, o)| {
+            let old = o.load(std::sync::atomic::Ordering::Relaxed);
+            (f16x2::from_bits(old).widen().0, g as u32)
+        })
+        .collect();
+    seen.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut run = 0.0;
+    for (old, g) in seen {
+        assert_eq!(old, run, "thread {g}");
+        run += g as f32;
+    }
+}
+
+/// A pair add rounds each half once (`add.rn` of the pair), as the
+/// instruction: `1024 + 0.5` in f16 is a tie and stays `1024`.
+#[test]
+fn pair_atomic_add_rounds_like_the_pair_add() {
+    use cooperative_groups::atomic::{AtomicRef, Block, Relaxed};
+    let mut w = f16x2::from_f32_rn(1024.0, 1.0);
+    let a = AtomicRef::<f16x2, Block>::from_mut(&mut w);
+    let inc = f16x2::from_f32_rn(0.5, 1.0 / 3.0);
+    let before = a.fetch_add(inc, Relaxed);
+    assert_eq!(before.widen(), (1024.0, 1.0));
+    let want = f16x2::from_f32_rn(1024.0, 1.0) + inc;
+    assert_eq!(w.to_bits(), want.to_bits());
+    assert_eq!(w.widen().0, 1024.0);
 }

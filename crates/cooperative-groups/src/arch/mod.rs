@@ -116,6 +116,12 @@ pub enum Rmw32 {
     Inc,
     /// `atom.dec.u32`: `old == 0 || old > v ? v : old - 1`.
     Dec,
+    /// `atom.add.noftz.f16x2`: both halves of an `f16` pair, each rounded
+    /// to nearest even (the operands are pair bits).
+    AddF16x2,
+    /// `atom.add.noftz.bf16x2` (sm_90; a compare-and-swap loop below, as
+    /// `cuda_bf16.hpp`'s `atomicAdd` there).
+    AddBf16x2,
 }
 
 /// The read-modify-write operations of `atom` on 64-bit words (PTX has no

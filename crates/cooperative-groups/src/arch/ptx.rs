@@ -1745,6 +1745,33 @@ pub unsafe fn atom_rmw_32(op: Rmw32, p: *mut u32, v: u32, o: MemOrder, s: At) ->
         Rmw32::Exch => sem_scope!(rmw, o, s, atom_asm(".exch.b32", reg32, u32, p, v)),
         Rmw32::Inc => sem_scope!(rmw, o, s, atom_asm(".inc.u32", reg32, u32, p, v)),
         Rmw32::Dec => sem_scope!(rmw, o, s, atom_asm(".dec.u32", reg32, u32, p, v)),
+        Rmw32::AddF16x2 => sem_scope!(rmw, o, s, atom_asm(".add.noftz.f16x2", reg32, u32, p, v)),
+        #[cfg(target_feature = "sm_90")]
+        Rmw32::AddBf16x2 => sem_scope!(rmw, o, s, atom_asm(".add.noftz.bf16x2", reg32, u32, p, v)),
+        #[cfg(not(target_feature = "sm_90"))]
+        // SAFETY: forwarded contract.
+        Rmw32::AddBf16x2 => unsafe { cas_loop_32(p, v, o, s, bf16x2_add) },
+    }
+}
+
+/// A read-modify-write of a 32-bit word as a compare-and-swap loop (for
+/// an operation the SM has no `atom` for): the old value read relaxed,
+/// `atom.cas` of `f(old, v)` until no other thread came in between.
+///
+/// # Safety
+/// As [`atom_rmw_32`].
+#[cfg(not(target_feature = "sm_90"))]
+#[inline(always)]
+unsafe fn cas_loop_32(p: *mut u32, v: u32, o: MemOrder, s: At, f: fn(u32, u32) -> u32) -> u32 {
+    // SAFETY: forwarded contract.
+    let mut old = unsafe { atom_load_32(p, LoadOrder::Relaxed, s) };
+    loop {
+        // SAFETY: forwarded contract.
+        let seen = unsafe { atom_cas_32(p, old, f(old, v), o, s) };
+        if seen == old {
+            return old;
+        }
+        old = seen;
     }
 }
 
@@ -1789,6 +1816,14 @@ pub unsafe fn red_32(op: Rmw32, p: *mut u32, v: u32, o: RedOrder, s: At) {
         Rmw32::Xor => sem_scope!(red, o, s, red_asm(".xor.b32", reg32, p, v)),
         Rmw32::Inc => sem_scope!(red, o, s, red_asm(".inc.u32", reg32, p, v)),
         Rmw32::Dec => sem_scope!(red, o, s, red_asm(".dec.u32", reg32, p, v)),
+        Rmw32::AddF16x2 => sem_scope!(red, o, s, red_asm(".add.noftz.f16x2", reg32, p, v)),
+        #[cfg(target_feature = "sm_90")]
+        Rmw32::AddBf16x2 => sem_scope!(red, o, s, red_asm(".add.noftz.bf16x2", reg32, p, v)),
+        #[cfg(not(target_feature = "sm_90"))]
+        // SAFETY: forwarded contract (the loop's result dropped).
+        Rmw32::AddBf16x2 => {
+            unsafe { atom_rmw_32(op, p, v, o.rmw(), s) };
+        }
         // SAFETY: forwarded contract.
         Rmw32::Exch => {
             unsafe { atom_rmw_32(op, p, v, o.rmw(), s) };

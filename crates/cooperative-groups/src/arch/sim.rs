@@ -1161,6 +1161,8 @@ fn apply_32(op: Rmw32, old: u32, v: u32) -> u32 {
         Rmw32::Exch => v,
         Rmw32::Inc => super::inc_model(old, v),
         Rmw32::Dec => super::dec_model(old, v),
+        Rmw32::AddF16x2 => f16x2_add(old, v),
+        Rmw32::AddBf16x2 => bf16x2_add(old, v),
     }
 }
 

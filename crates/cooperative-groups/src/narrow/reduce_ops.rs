@@ -53,5 +53,15 @@ macro_rules! ops16 {
 
 ops16!(f16, f16::ZERO, f16::INFINITY, f16::NEG_INFINITY);
 ops16!(bf16, bf16::ZERO, bf16::INFINITY, bf16::NEG_INFINITY);
-ops16!(f16x2, f16x2::splat(f16::ZERO), f16x2::splat(f16::INFINITY), f16x2::splat(f16::NEG_INFINITY));
-ops16!(bf16x2, bf16x2::splat(bf16::ZERO), bf16x2::splat(bf16::INFINITY), bf16x2::splat(bf16::NEG_INFINITY));
+ops16!(
+    f16x2,
+    f16x2::splat(f16::ZERO),
+    f16x2::splat(f16::INFINITY),
+    f16x2::splat(f16::NEG_INFINITY)
+);
+ops16!(
+    bf16x2,
+    bf16x2::splat(bf16::ZERO),
+    bf16x2::splat(bf16::INFINITY),
+    bf16x2::splat(bf16::NEG_INFINITY)
+);

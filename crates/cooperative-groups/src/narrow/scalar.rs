@@ -137,5 +137,17 @@ macro_rules! float16 {
         }
     };
 }
-float16!(f16, f32_to_f16, f16_to_f32, f16_add, f16_sub, f16_mul, f16_fma, f16_min, f16_max);
-float16!(bf16, f32_to_bf16, bf16_to_f32, bf16_add, bf16_sub, bf16_mul, bf16_fma, bf16_min, bf16_max);
+float16!(
+    f16, f32_to_f16, f16_to_f32, f16_add, f16_sub, f16_mul, f16_fma, f16_min, f16_max
+);
+float16!(
+    bf16,
+    f32_to_bf16,
+    bf16_to_f32,
+    bf16_add,
+    bf16_sub,
+    bf16_mul,
+    bf16_fma,
+    bf16_min,
+    bf16_max
+);

@@ -140,7 +140,9 @@ fma32!(
 pub fn f32_to_f16(x: f32) -> u16 {
     let d: u16;
     // SAFETY: a register conversion; touches no memory.
-    unsafe { asm!("cvt.rn.f16.f32 {0}, {1};", out(reg16) d, in(reg32) x, options(pure, nomem, nostack)) };
+    unsafe {
+        asm!("cvt.rn.f16.f32 {0}, {1};", out(reg16) d, in(reg32) x, options(pure, nomem, nostack))
+    };
     d
 }
 
@@ -149,7 +151,9 @@ pub fn f32_to_f16(x: f32) -> u16 {
 pub fn f16_to_f32(x: u16) -> f32 {
     let d: f32;
     // SAFETY: a register conversion; touches no memory.
-    unsafe { asm!("cvt.f32.f16 {0}, {1};", out(reg32) d, in(reg16) x, options(pure, nomem, nostack)) };
+    unsafe {
+        asm!("cvt.f32.f16 {0}, {1};", out(reg32) d, in(reg16) x, options(pure, nomem, nostack))
+    };
     d
 }
 
@@ -436,7 +440,9 @@ pub fn bf16x2_fma(a: u32, b: u32, c: u32) -> u32 {
 pub fn f32_to_bf16(x: f32) -> u16 {
     let d: u16;
     // SAFETY: a register conversion; touches no memory.
-    unsafe { asm!("cvt.rn.bf16.f32 {0}, {1};", out(reg16) d, in(reg32) x, options(pure, nomem, nostack)) };
+    unsafe {
+        asm!("cvt.rn.bf16.f32 {0}, {1};", out(reg16) d, in(reg32) x, options(pure, nomem, nostack))
+    };
     d
 }
 /// Rounding to bf16 in software below sm_80 (integer instructions, as
@@ -453,7 +459,9 @@ pub fn f32_to_bf16(x: f32) -> u16 {
 pub fn bf16_to_f32(x: u16) -> f32 {
     let d: f32;
     // SAFETY: a register conversion; touches no memory.
-    unsafe { asm!("cvt.f32.bf16 {0}, {1};", out(reg32) d, in(reg16) x, options(pure, nomem, nostack)) };
+    unsafe {
+        asm!("cvt.f32.bf16 {0}, {1};", out(reg32) d, in(reg16) x, options(pure, nomem, nostack))
+    };
     d
 }
 /// bf16 → f32 below sm_90: the bits shifted into the high half (exact).
