@@ -151,3 +151,26 @@ pub fn probe_pair_atomics(
         e.store(old_h.to_bits() ^ old_b.to_bits());
     }
 }
+
+/// The scalar half atomics: `fetch_add` and `red_add` of an `f16`
+/// (`atom`/`red.relaxed.gpu.global.add.noftz.f16`, sm_70+) and of a `bf16`
+/// (`.bf16` on sm_90, a `cas.b16` loop below): CUDA's `atomicAdd` on
+/// `__half*` and `__nv_bfloat16*`.
+#[kernel]
+pub fn probe_half_atomics(
+    x: GlobalSlice<u32>,
+    h: AtomicSlice<f16>,
+    b: AtomicSlice<bf16>,
+    out: OwnedSlice<u32>,
+) {
+    let grid = this_grid();
+    let v = x.load(grid.thread_rank() as usize);
+    let (vh, vb) = (f16::from_bits(v as u16), bf16::from_bits((v >> 16) as u16));
+    let old_h = h.at(0).fetch_add(vh, Relaxed);
+    h.at(1).red_add(vh, Relaxed);
+    let old_b = b.at(0).fetch_add(vb, Relaxed);
+    b.at(1).red_add(vb, Relaxed);
+    if let Some(e) = out.at(&grid) {
+        e.store(old_h.to_bits() as u32 | (old_b.to_bits() as u32) << 16);
+    }
+}

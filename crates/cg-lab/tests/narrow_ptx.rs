@@ -196,3 +196,32 @@ fn pair_atomics_are_one_instruction() {
         }
     }
 }
+
+/// `atomicAdd` on `__half*` is one `atom.add.noftz.f16` (sm_70+); on
+/// `__nv_bfloat16*` one `atom.add.noftz.bf16` on sm_90 and a `cas.b16`
+/// loop before; the `red` forms likewise.
+#[test]
+fn half_atomics_are_one_instruction() {
+    for p in LAB_PTX.ptx() {
+        let (sm, ptx) = (p.sm, p.ptx);
+        let name = "probe_half_atomics";
+        let bf = usize::from(sm >= 90);
+        expect(
+            ptx,
+            sm,
+            name,
+            &[
+                ("atom.relaxed.gpu.global.add.noftz.f16", 1),
+                ("red.relaxed.gpu.global.add.noftz.f16", 1),
+                ("atom.relaxed.gpu.global.add.noftz.bf16", bf),
+                ("red.relaxed.gpu.global.add.noftz.bf16", bf),
+            ],
+        );
+        if sm < 90 {
+            assert!(
+                count(ptx, name, "atom.relaxed.gpu.global.cas.b16") >= 1,
+                "sm_{sm}"
+            );
+        }
+    }
+}

@@ -128,7 +128,8 @@
 //! and [`reduce`] and the scans take them with [`Plus`](ops::Plus),
 //! [`Less`](ops::Less) and [`Greater`](ops::Greater): a bf16 sum over a
 //! tile is NVIDIA's `cg::reduce(tile, x, cg::plus<__nv_bfloat16>())` bit
-//! for bit. The simulator rounds each operation once, as the GPU. Details:
+//! for bit. Their atomics are CUDA's `atomicAdd` (`atom.add.noftz.bf16`,
+//! …). The simulator rounds each operation once, as the GPU. Details:
 //! [`narrow`].
 //!
 //! ## Named barriers

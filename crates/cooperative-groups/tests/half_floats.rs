@@ -858,3 +858,78 @@ fn pair_atomic_add_rounds_like_the_pair_add() {
     assert_eq!(w.to_bits(), want.to_bits());
     assert_eq!(w.widen().0, 1024.0);
 }
+
+/// The scalar half atomics on the simulator: `fetch_add`, `fetch_sub`,
+/// `red_add`, `exchange`, `compare_exchange` of `f16` and `bf16`, on
+/// integer data (exact in every order): the totals, and each `fetch_add`'s
+/// old value a running sum of the adds in some order.
+#[test]
+fn half_atomics_add_and_exchange() {
+    use cooperative_groups::atomic::{AtomicRef, Device, Relaxed};
+    let mut h = [f16::ZERO; 3];
+    let mut b = [bf16::ZERO; 2];
+    let (ph, pb) = (h.as_mut_ptr() as usize, b.as_mut_ptr() as usize);
+    let olds: Vec<AtomicU32> = (0..64).map(|_| AtomicU32::new(0)).collect();
+    cg_sim::launch(&cg_sim::LaunchConfig::new(2, 32), &|| {
+        let g = this_grid().thread_rank();
+        let (ph, pb) = (ph as *mut f16, pb as *mut bf16);
+        // SAFETY: five aligned 16-bit words that outlive the launch,
+        // accessed only atomically.
+        let (h0, h1, h2, b0, b1) = unsafe {
+            (
+                AtomicRef::<f16, Device>::from_ptr(ph),
+                AtomicRef::<f16, Device>::from_ptr(ph.add(1)),
+                AtomicRef::<f16, Device>::from_ptr(ph.add(2)),
+                AtomicRef::<bf16, Device>::from_ptr(pb),
+                AtomicRef::<bf16, Device>::from_ptr(pb.add(1)),
+            )
+        };
+        let v = f16::from_f32_rn(g as f32);
+        let old = h0.fetch_add(v, Relaxed);
+        olds[g as usize].store(old.to_bits() as u32, std::sync::atomic::Ordering::Relaxed);
+        h1.fetch_sub(v, Relaxed);
+        h2.exchange(f16::from_f32_rn(7.0), Relaxed);
+        b0.red_add(bf16::from_f32_rn(2.0), Relaxed);
+        // Exactly one thread swaps 0 for 1 (the others see 1 afterwards).
+        let _ = b1.compare_exchange(bf16::ZERO, bf16::ONE, Relaxed);
+    })
+    .unwrap();
+    let total: f32 = (0..64).map(|g| g as f32).sum();
+    assert_eq!(h[0].to_f32(), total);
+    assert_eq!(h[1].to_f32(), -total);
+    assert_eq!(h[2].to_f32(), 7.0);
+    assert_eq!(b[0].to_f32(), 128.0);
+    assert_eq!(b[1].to_f32(), 1.0);
+    let mut seen: Vec<(f32, u32)> = olds
+        .iter()
+        .enumerate()
+        .map(|(g, o)| {
+            let old = o.load(std::sync::atomic::Ordering::Relaxed) as u16;
+            (f16::from_bits(old).to_f32(), g as u32)
+        })
+        .collect();
+    seen.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut run = 0.0;
+    for (old, g) in seen {
+        assert_eq!(old, run, "thread {g}");
+        run += g as f32;
+    }
+}
+
+/// A half atomic add rounds as `add.rn`: `256 + 1` in bf16 is a tie and
+/// stays `256`; in f16 it is exact.
+#[test]
+fn half_atomic_add_rounds_like_add_rn() {
+    use cooperative_groups::atomic::{AtomicRef, Block, Relaxed};
+    // In a kernel: an atomic that leaves memory unchanged yields the lane.
+    cg_sim::launch(&cg_sim::LaunchConfig::new(1, 1), &|| {
+        let mut b = bf16::from_f32_rn(256.0);
+        let a = AtomicRef::<bf16, Block>::from_mut(&mut b);
+        assert_eq!(a.fetch_add(bf16::ONE, Relaxed).to_f32(), 256.0);
+        assert_eq!(b.to_f32(), 256.0);
+        let mut h = f16::from_f32_rn(256.0);
+        AtomicRef::<f16, Block>::from_mut(&mut h).fetch_add(f16::ONE, Relaxed);
+        assert_eq!(h.to_f32(), 257.0);
+    })
+    .unwrap();
+}

@@ -124,6 +124,20 @@ pub enum Rmw32 {
     AddBf16x2,
 }
 
+/// The read-modify-write operations on 16-bit words: the half-precision
+/// adds and the exchange (PTX has `atom.cas.b16` but no `atom.exch.b16`:
+/// the exchange is a compare-and-swap loop on the GPU).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rmw16 {
+    /// `atom.add.noftz.f16` (sm_70+; the operands are `f16` bits).
+    AddF16,
+    /// `atom.add.noftz.bf16` (sm_90; a compare-and-swap loop below, as
+    /// `cuda_bf16.hpp`'s `atomicAdd` there).
+    AddBf16,
+    /// The exchange.
+    Exch,
+}
+
 /// The read-modify-write operations of `atom` on 64-bit words (PTX has no
 /// 64-bit `inc`/`dec`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -17,6 +17,10 @@
 //!   cg::plus<__nv_bfloat16>())`), [`Less`](crate::ops::Less) and
 //!   [`Greater`](crate::ops::Greater) (`__hmin` / `__hmax`), on tiles,
 //!   coalesced groups, multi-warp tiles and the block.
+//! * **Atomics.** [`AtomicRef`](crate::atomic::AtomicRef) and
+//!   [`AtomicSlice`](crate::AtomicSlice) of all four: `fetch_add` is
+//!   `atom.add.noftz.{f16,bf16,f16x2,bf16x2}` (the bf16 forms sm_90; a
+//!   compare-and-swap loop below), CUDA's `atomicAdd` on them.
 //! * **The simulator** computes each operation in `f32` and rounds once to
 //!   nearest even, which gives the correctly rounded result for `+ - *`
 //!   (24 ≥ 2·11 + 2 bits), `fma` exactly; a NaN result is the canonical NaN
