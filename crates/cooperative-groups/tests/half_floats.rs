@@ -788,6 +788,23 @@ fn shuffles_move_the_bits() {
     }
 }
 
+/// A multi-warp tile's `shfl` (a broadcast through shared memory) moves
+/// a 16-bit value and a pair as they are.
+#[test]
+fn multi_warp_broadcast_moves_the_bits() {
+    let out = run::<3>(128, |t| {
+        let tile = tiled_partition::<64>(&this_thread_block());
+        let x = f16::from_bits(0x8000 | t as u16);
+        let p = bf16x2::from_bits(0x7fff_0000 | t);
+        let q = tile.shfl(p, 40);
+        [tile.shfl(x, 37).to_bits(), q.x.to_bits(), q.y.to_bits()]
+    });
+    for (t, o) in out.iter().enumerate() {
+        let src = (t / 64 * 64) as u16;
+        assert_eq!(*o, [0x8000 | (src + 37), src + 40, 0x7fff], "thread {t}");
+    }
+}
+
 // ---------------------------------------------------------------- atomics
 
 /// `fetch_add` / `fetch_sub` / `red_add` of pairs on the simulator: each
