@@ -174,3 +174,23 @@ pub fn probe_half_atomics(
         e.store(old_h.to_bits() as u32 | (old_b.to_bits() as u32) << 16);
     }
 }
+
+/// The 8-bit floats: `cvt.rn.satfinite.e4m3x2.f32`,
+/// `cvt.rn.satfinite.e5m2x2.f32` and back `cvt.rn.f16x2.e4m3x2`,
+/// `cvt.rn.f16x2.e5m2x2` (sm_89+: the sm_90 build; software below).
+#[kernel]
+pub fn probe_fp8(x: GlobalSlice<f32>, out: OwnedSlice<u32>) {
+    use cooperative_groups::{e4m3, e5m2};
+    let grid = this_grid();
+    let i = grid.thread_rank() as usize;
+    let (a, b) = (x.load(2 * i), x.load(2 * i + 1));
+    let p = e4m3::pair_from_f32_satfinite(a, b);
+    let q = e5m2::pair_from_f32_satfinite(a, b);
+    let r = [
+        e4m3::pair_to_f16x2(p).to_bits(),
+        e5m2::pair_to_f16x2(q).to_bits(),
+    ];
+    for (k, e) in out.grid_stride(&grid).take(2).enumerate() {
+        e.store(r[k]);
+    }
+}

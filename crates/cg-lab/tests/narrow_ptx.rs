@@ -225,3 +225,24 @@ fn half_atomics_are_one_instruction() {
         }
     }
 }
+
+/// The 8-bit conversions are one `cvt` per pair on sm_90 (sm_89+
+/// instructions) and software before.
+#[test]
+fn fp8_conversions_are_single_cvts_on_sm90() {
+    for p in LAB_PTX.ptx() {
+        let (sm, ptx) = (p.sm, p.ptx);
+        let n = usize::from(sm >= 90);
+        expect(
+            ptx,
+            sm,
+            "probe_fp8",
+            &[
+                ("cvt.rn.satfinite.e4m3x2.f32", n),
+                ("cvt.rn.satfinite.e5m2x2.f32", n),
+                ("cvt.rn.f16x2.e4m3x2", n),
+                ("cvt.rn.f16x2.e5m2x2", n),
+            ],
+        );
+    }
+}

@@ -275,7 +275,7 @@ pub use group::{
 #[cfg(not(target_arch = "nvptx64"))]
 pub use kernel_desc::Kernel;
 pub use memcpy_async::{AsyncCopyGroup, memcpy_async, memcpy_async_bytes, wait, wait_prior};
-pub use narrow::{Float16, bf16, bf16x2, f16, f16x2};
+pub use narrow::{Float16, bf16, bf16x2, e4m3, e5m2, f16, f16x2};
 pub use ops::ReduceOp;
 pub use pod::Pod;
 pub use shared::{DynamicShared, SharedArray, SharedSlice, dynamic_shared};

@@ -950,3 +950,140 @@ fn half_atomic_add_rounds_like_add_rn() {
     })
     .unwrap();
 }
+
+// ---------------------------------------------------------------- 8-bit floats
+
+/// The value of an 8-bit float from its fields (`e4m3`: bias 7, NaN
+/// `S.1111.111`, no infinities; `e5m2`: bias 15, IEEE-style specials).
+fn fp8_ref(bits: u8, e4m3: bool) -> f64 {
+    let (mb, bias) = if e4m3 { (3, 7) } else { (2, 15) };
+    let e = ((bits & 0x7f) >> mb) as i32;
+    let m = (bits & ((1 << mb) - 1)) as f64;
+    let sign = if bits & 0x80 != 0 { -1.0 } else { 1.0 };
+    let top = if e4m3 { 15 } else { 31 };
+    if e == top && (!e4m3 || m == 7.0) {
+        return if e4m3 || m != 0.0 {
+            f64::NAN
+        } else {
+            sign * f64::INFINITY
+        };
+    }
+    let frac = m / 2f64.powi(mb);
+    sign * if e == 0 {
+        frac * 2f64.powi(1 - bias)
+    } else {
+        (1.0 + frac) * 2f64.powi(e - bias)
+    }
+}
+
+/// Saturating round-to-nearest-even of `x` to an 8-bit float, from the
+/// table of its values.
+fn fp8_round_ref(x: f32, e4m3: bool) -> u8 {
+    let max_bits = if e4m3 { 0x7e } else { 0x7b };
+    let sign = if x.is_sign_negative() { 0x80 } else { 0 };
+    if x.is_nan() {
+        let payload = if e4m3 {
+            1
+        } else {
+            ((x.to_bits() >> 21) & 1) as u8
+        };
+        return sign | 0x7e | payload;
+    }
+    let a = (x as f64).abs();
+    if a >= fp8_ref(max_bits, e4m3) {
+        return sign | max_bits;
+    }
+    let mut best = 0u8;
+    for b in 1..=max_bits {
+        let (d, db) = (
+            (fp8_ref(b, e4m3) - a).abs(),
+            (fp8_ref(best, e4m3) - a).abs(),
+        );
+        if d < db || (d == db && b % 2 == 0) {
+            best = b;
+        }
+    }
+    sign | best
+}
+
+#[test]
+fn fp8_widening_is_exact_for_every_value() {
+    use cooperative_groups::narrow::{e4m3, e5m2};
+    for b in 0..=255u8 {
+        for (got, want) in [
+            (e4m3::from_bits(b).to_f32(), fp8_ref(b, true)),
+            (e5m2::from_bits(b).to_f32(), fp8_ref(b, false)),
+        ] {
+            if want.is_nan() {
+                assert!(got.is_nan(), "{b:#04x}");
+            } else {
+                assert_eq!(got as f64, want, "{b:#04x}");
+                assert_eq!(got.is_sign_negative(), want.is_sign_negative(), "{b:#04x}");
+            }
+        }
+    }
+    // The pair form: the low byte is element x.
+    let p = e4m3::pair_to_f16x2([e4m3::from_bits(0x38), e4m3::from_bits(0xb8)]);
+    assert_eq!(p.widen(), (1.0, -1.0));
+}
+
+#[test]
+fn fp8_narrowing_rounds_to_nearest_even_and_saturates() {
+    use cooperative_groups::narrow::{e4m3, e5m2};
+    let check = |x: f32| {
+        assert_eq!(
+            e4m3::from_f32_satfinite(x).to_bits(),
+            fp8_round_ref(x, true),
+            "e4m3 {x:e}"
+        );
+        assert_eq!(
+            e5m2::from_f32_satfinite(x).to_bits(),
+            fp8_round_ref(x, false),
+            "e5m2 {x:e}"
+        );
+        let [lo, hi] = e4m3::pair_from_f32_satfinite(x, -x);
+        assert_eq!(
+            (lo.to_bits(), hi.to_bits()),
+            (fp8_round_ref(x, true), fp8_round_ref(-x, true))
+        );
+    };
+    // Every value of both formats, the midpoints between neighbours (ties)
+    // and the f32s beside them.
+    for e4m3 in [true, false] {
+        for b in 0..=0x7eu8 {
+            let (v, w) = (fp8_ref(b, e4m3), fp8_ref(b + 1, e4m3));
+            for x in [v, (v + w) / 2.0] {
+                if x.is_finite() {
+                    let x = x as f32;
+                    for y in [
+                        x,
+                        -x,
+                        f32::from_bits(x.to_bits() + 1),
+                        f32::from_bits(x.to_bits().saturating_sub(1)),
+                    ] {
+                        check(y);
+                    }
+                }
+            }
+        }
+    }
+    for x in [
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::MAX,
+        1e-30,
+        -0.0,
+        f32::NAN,
+        -f32::NAN,
+        f32::from_bits(0x7fa0_0000),
+    ] {
+        check(x);
+    }
+    let mut r = Rng(4242);
+    for _ in 0..50_000 {
+        // Magnitudes around the formats' range, and any bits.
+        let e = (r.next() % 60) as i32 - 30;
+        check((r.next() as u32 as f32 / u32::MAX as f32 - 0.5) * 2f32.powi(e));
+        check(f32::from_bits(r.next() as u32));
+    }
+}

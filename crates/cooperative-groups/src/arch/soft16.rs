@@ -183,3 +183,93 @@ pub fn lanes3(a: u32, b: u32, c: u32, f: impl Fn(u16, u16, u16) -> u16) -> u32 {
     let ((a0, a1), (b0, b1), (c0, c1)) = (split(a), split(b), split(c));
     join(f(a0, b0, c0), f(a1, b1, c1))
 }
+
+/// The two 8-bit float formats of sm_89+ (OCP FP8): `e4m3` (bias 7, no
+/// infinities, NaN `S.1111.111`, largest 448) and `e5m2` (bias 15, the
+/// top byte of an f16).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fp8 {
+    /// 4 exponent bits, 3 significand bits.
+    E4M3,
+    /// 5 exponent bits, 2 significand bits.
+    E5M2,
+}
+
+impl Fp8 {
+    /// Bits of the largest finite value (`0x7e`: 448; `0x7b`: 57344).
+    pub const fn max_bits(self) -> u8 {
+        match self {
+            Fp8::E4M3 => 0x7e,
+            Fp8::E5M2 => 0x7b,
+        }
+    }
+}
+
+/// The exact `f32` value of the 8-bit float `x`.
+#[inline(always)]
+pub fn fp8_widen(x: u8, fmt: Fp8) -> f32 {
+    match fmt {
+        // An e5m2 is the high byte of the f16 with the same value.
+        Fp8::E5M2 => f16_widen((x as u16) << 8),
+        Fp8::E4M3 => {
+            let sign = if x & 0x80 != 0 { -1.0 } else { 1.0 };
+            let (e, m) = ((x >> 3) & 0xf, (x & 7) as f32);
+            if e == 0xf && x & 7 == 7 {
+                f32::NAN * sign
+            } else if e == 0 {
+                // Subnormal: m · 2^-9.
+                sign * m * (1.0 / 512.0)
+            } else {
+                sign * (8.0 + m) * f32::from_bits(((e as u32 + 127 - 10) & 0xff) << 23)
+            }
+        }
+    }
+}
+
+/// `x` rounded to nearest even in `fmt`, saturating to the largest finite
+/// value (`cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32`): a magnitude at or
+/// beyond it, infinities included, gives `±max`; a NaN gives `0x7f` with
+/// the input's sign (e5m2: `0x7e` or `0x7f`, the NaN's top significand
+/// bits kept), as NVIDIA's `__nv_cvt_float_to_fp8(x, __NV_SATFINITE, …)`.
+pub fn fp8_round(x: f32, fmt: Fp8) -> u8 {
+    let bits = x.to_bits();
+    let sign = ((bits >> 31) as u8) << 7;
+    if x.is_nan() {
+        return sign
+            | match fmt {
+                Fp8::E4M3 => 0x7f,
+                Fp8::E5M2 => 0x7e | ((bits >> 21) & 1) as u8,
+            };
+    }
+    let a = x.abs();
+    let max = fp8_widen(fmt.max_bits(), fmt);
+    if a >= max {
+        return sign | fmt.max_bits();
+    }
+    // The candidates below and above `a`, by bits (the non-negative values
+    // increase with their bits), then the nearer one, ties to even bits.
+    let mut lo = 0u8;
+    let mut hi = fmt.max_bits();
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if fp8_widen(mid, fmt) <= a {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    let (vl, vh) = (fp8_widen(lo, fmt) as f64, fp8_widen(hi, fmt) as f64);
+    let a = a as f64;
+    let pick = if a <= vl {
+        lo
+    } else if a - vl < vh - a {
+        lo
+    } else if a - vl > vh - a {
+        hi
+    } else if lo & 1 == 0 {
+        lo
+    } else {
+        hi
+    };
+    sign | pick
+}

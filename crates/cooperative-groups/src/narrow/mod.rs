@@ -21,6 +21,9 @@
 //!   [`AtomicSlice`](crate::AtomicSlice) of all four: `fetch_add` is
 //!   `atom.add.noftz.{f16,bf16,f16x2,bf16x2}` (the bf16 forms sm_90; a
 //!   compare-and-swap loop below), CUDA's `atomicAdd` on them.
+//! * **8-bit floats.** [`e4m3`] and [`e5m2`] (sm_89+ in hardware;
+//!   software elsewhere): storage with saturating conversions from `f32`
+//!   and exact ones back, one `cvt` per pair.
 //! * **The simulator** computes each operation in `f32` and rounds once to
 //!   nearest even, which gives the correctly rounded result for `+ - *`
 //!   (24 ≥ 2·11 + 2 bits), `fma` exactly; a NaN result is the canonical NaN
@@ -41,10 +44,12 @@
 //! # }).unwrap();
 //! ```
 
+mod fp8;
 mod pair;
 mod reduce_ops;
 mod scalar;
 
+pub use fp8::{e4m3, e5m2};
 pub use half::{bf16, f16};
 pub use pair::{bf16x2, f16x2};
 pub use scalar::Float16;

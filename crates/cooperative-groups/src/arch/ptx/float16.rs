@@ -21,7 +21,7 @@
 
 use core::arch::asm;
 
-#[cfg(not(target_feature = "sm_80"))]
+#[cfg(not(target_feature = "sm_90"))]
 use super::super::soft16;
 
 /// A binary instruction on two `.b16` registers.
@@ -507,4 +507,79 @@ pub fn f32x2_to_bf16x2(lo: f32, hi: f32) -> u32 {
 #[inline(always)]
 pub fn f32x2_to_bf16x2(lo: f32, hi: f32) -> u32 {
     soft16::join(f32_to_bf16(lo), f32_to_bf16(hi))
+}
+
+// ---- 8-bit floats (sm_89+: used in the sm_90 build; software below) ----
+
+/// `cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32 d, hi, lo` (the first source
+/// goes to the upper byte).
+#[cfg(target_feature = "sm_90")]
+macro_rules! cvt_fp8x2 {
+    ($name:ident, $insn:literal) => {
+        #[doc = concat!("`", $insn, "`: `lo` to the low byte, `hi` to the high byte.")]
+        #[inline(always)]
+        pub fn $name(lo: f32, hi: f32) -> u16 {
+            let d: u16;
+            // SAFETY: a register conversion; touches no memory.
+            unsafe {
+                asm!(concat!($insn, " {0}, {1}, {2};"), out(reg16) d, in(reg32) hi, in(reg32) lo,
+                    options(pure, nomem, nostack))
+            };
+            d
+        }
+    };
+}
+/// `cvt.rn.f16x2.{e4m3x2,e5m2x2}` (exact: every 8-bit value is an f16).
+#[cfg(target_feature = "sm_90")]
+macro_rules! cvt_f16x2_fp8 {
+    ($name:ident, $insn:literal) => {
+        #[doc = concat!("`", $insn, "`: both bytes to an f16 pair, the low byte to the low half.")]
+        #[inline(always)]
+        pub fn $name(x: u16) -> u32 {
+            let d: u32;
+            // SAFETY: a register conversion; touches no memory.
+            unsafe {
+                asm!(concat!($insn, " {0}, {1};"), out(reg32) d, in(reg16) x,
+                    options(pure, nomem, nostack))
+            };
+            d
+        }
+    };
+}
+#[cfg(target_feature = "sm_90")]
+cvt_fp8x2!(f32x2_to_e4m3x2, "cvt.rn.satfinite.e4m3x2.f32");
+#[cfg(target_feature = "sm_90")]
+cvt_fp8x2!(f32x2_to_e5m2x2, "cvt.rn.satfinite.e5m2x2.f32");
+#[cfg(target_feature = "sm_90")]
+cvt_f16x2_fp8!(e4m3x2_to_f16x2, "cvt.rn.f16x2.e4m3x2");
+#[cfg(target_feature = "sm_90")]
+cvt_f16x2_fp8!(e5m2x2_to_f16x2, "cvt.rn.f16x2.e5m2x2");
+
+/// Software rounding below sm_89 (as `cuda_fp8.hpp` there).
+#[cfg(not(target_feature = "sm_90"))]
+#[inline(always)]
+pub fn f32x2_to_e4m3x2(lo: f32, hi: f32) -> u16 {
+    use super::super::soft16::{Fp8, fp8_round};
+    fp8_round(lo, Fp8::E4M3) as u16 | (fp8_round(hi, Fp8::E4M3) as u16) << 8
+}
+/// Software rounding below sm_89.
+#[cfg(not(target_feature = "sm_90"))]
+#[inline(always)]
+pub fn f32x2_to_e5m2x2(lo: f32, hi: f32) -> u16 {
+    use super::super::soft16::{Fp8, fp8_round};
+    fp8_round(lo, Fp8::E5M2) as u16 | (fp8_round(hi, Fp8::E5M2) as u16) << 8
+}
+/// Software widening below sm_89 (exact), through `f32`.
+#[cfg(not(target_feature = "sm_90"))]
+#[inline(always)]
+pub fn e4m3x2_to_f16x2(x: u16) -> u32 {
+    use super::super::soft16::{Fp8, fp8_widen};
+    let w = |b: u16| f32_to_f16(fp8_widen(b as u8, Fp8::E4M3));
+    soft16::join(w(x & 0xff), w(x >> 8))
+}
+/// An e5m2 is the high byte of an f16: a shift per element.
+#[cfg(not(target_feature = "sm_90"))]
+#[inline(always)]
+pub fn e5m2x2_to_f16x2(x: u16) -> u32 {
+    soft16::join((x & 0xff) << 8, x & 0xff00)
 }

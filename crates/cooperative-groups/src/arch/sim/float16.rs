@@ -130,3 +130,28 @@ pub fn f16x2_fma(a: u32, b: u32, c: u32) -> u32 {
 pub fn bf16x2_fma(a: u32, b: u32, c: u32) -> u32 {
     soft16::lanes3(a, b, c, bf16_fma)
 }
+
+/// `cvt.rn.satfinite.e4m3x2.f32`: `lo` to the low byte.
+#[inline]
+pub fn f32x2_to_e4m3x2(lo: f32, hi: f32) -> u16 {
+    use soft16::{Fp8, fp8_round};
+    fp8_round(lo, Fp8::E4M3) as u16 | (fp8_round(hi, Fp8::E4M3) as u16) << 8
+}
+/// `cvt.rn.satfinite.e5m2x2.f32`.
+#[inline]
+pub fn f32x2_to_e5m2x2(lo: f32, hi: f32) -> u16 {
+    use soft16::{Fp8, fp8_round};
+    fp8_round(lo, Fp8::E5M2) as u16 | (fp8_round(hi, Fp8::E5M2) as u16) << 8
+}
+/// `cvt.rn.f16x2.e4m3x2` (exact; a NaN becomes the canonical NaN).
+#[inline]
+pub fn e4m3x2_to_f16x2(x: u16) -> u32 {
+    use soft16::{Fp8, fp8_widen};
+    let w = |b: u16| f16_round(fp8_widen(b as u8, Fp8::E4M3));
+    soft16::join(w(x & 0xff), w(x >> 8))
+}
+/// `cvt.rn.f16x2.e5m2x2` (the bytes become the high bytes).
+#[inline]
+pub fn e5m2x2_to_f16x2(x: u16) -> u32 {
+    soft16::join((x & 0xff) << 8, x & 0xff00)
+}
