@@ -260,9 +260,8 @@ pub fn fp8_round(x: f32, fmt: Fp8) -> u8 {
     }
     let (vl, vh) = (fp8_widen(lo, fmt) as f64, fp8_widen(hi, fmt) as f64);
     let a = a as f64;
-    let pick = if a <= vl {
-        lo
-    } else if a - vl < vh - a {
+    // (`a <= vl`: `a` is `lo`'s value itself.)
+    let pick = if a <= vl || a - vl < vh - a {
         lo
     } else if a - vl > vh - a {
         hi
