@@ -12,6 +12,8 @@
 #include <cooperative_groups/reduce.h>
 #include <cooperative_groups/scan.h>
 #include <cuda/atomic>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 
 namespace cg = cooperative_groups;
 
@@ -234,4 +236,54 @@ extern "C" __global__ void cpp_sem_updates(unsigned* out) {
     { auto a = word(r32, 38); put(out, 5, cg::exclusive_scan_update(t32, a, v, cg::bit_xor<int>())); }
     { auto a = word(r32, 39); cg::reduce_update_async(t32, a, v, cg::bit_or<int>()); }
     { auto a = word(r32, 40); cg::reduce_update_async(t32, a, v, cg::plus<int>()); }
+}
+
+// The 16-bit floats' collectives (Rust: sem_half): reduce and the scans
+// with cg::plus on __nv_bfloat16 and __half, and __hadd2 on __nv_bfloat162, on tiles of 8,
+// 32 and 64 (two warps), cg::less / cg::greater on <32> (the inputs have
+// no NaN and no -0.0, where the Rust side's __hmin/__hmax would differ
+// from cg::less's select). Word 13: the converted input.
+__device__ __forceinline__ float half_input(unsigned g) {
+    unsigned m = ((g * 2654435761u) >> 8) % 1000u;
+    int e = (int)(g % 5u) - 2;
+    return ((float)m / 7.0f - 60.0f) * __int_as_float((127 + e) << 23);
+}
+
+__device__ __forceinline__ unsigned bits(__nv_bfloat16 x) { return __bfloat16_as_ushort(x); }
+__device__ __forceinline__ unsigned bits(__half x) { return __half_as_ushort(x); }
+__device__ __forceinline__ unsigned bits(__nv_bfloat162 x) {
+    return bits(__low2bfloat16(x)) | (bits(__high2bfloat16(x)) << 16);
+}
+
+extern "C" __global__ void cpp_sem_half(unsigned* out) {
+    cg::thread_block block = cg::this_thread_block();
+    float x = half_input(gtid());
+    __nv_bfloat16 v = __float2bfloat16_rn(x);
+    __half h = __float2half_rn(x);
+    __nv_bfloat162 p = __halves2bfloat162(v, __float2bfloat16_rn(-x * 0.75f));
+    cg::thread_block_tile<8> t8 = cg::tiled_partition<8>(block);
+    cg::thread_block_tile<32> t32 = cg::tiled_partition<32>(block);
+    cg::thread_block_tile<64> t64 = cg::tiled_partition<64>(block);
+    using bf = __nv_bfloat16;
+    put(out, 0, bits(cg::reduce(t8, v, cg::plus<bf>())));
+    put(out, 1, bits(cg::inclusive_scan(t8, v, cg::plus<bf>())));
+    put(out, 2, bits(cg::reduce(t32, v, cg::plus<bf>())));
+    put(out, 3, bits(cg::inclusive_scan(t32, v, cg::plus<bf>())));
+    put(out, 4, bits(cg::exclusive_scan(t32, v, cg::plus<bf>())));
+    put(out, 5, bits(cg::reduce(t32, v, cg::less<bf>())));
+    put(out, 6, bits(cg::reduce(t32, v, cg::greater<bf>())));
+    put(out, 7, bits(cg::reduce(t64, v, cg::plus<bf>())));
+    put(out, 8, bits(cg::inclusive_scan(t64, v, cg::plus<bf>())));
+    put(out, 9, bits(cg::reduce(t32, h, cg::plus<__half>())));
+    put(out, 10, bits(cg::inclusive_scan(t32, h, cg::plus<__half>())));
+    put(out, 11, bits(cg::reduce(t64, h, cg::plus<__half>())));
+    // __nv_bfloat162 is not trivially copyable, so cg's shuffles reject
+    // it: the pair travels as its 32 bits and adds with __hadd2.
+    auto add2 = [](unsigned a, unsigned b) {
+        __nv_bfloat162 x = *reinterpret_cast<__nv_bfloat162*>(&a);
+        __nv_bfloat162 y = *reinterpret_cast<__nv_bfloat162*>(&b);
+        return bits(__hadd2(x, y));
+    };
+    put(out, 12, cg::reduce(t32, bits(p), add2));
+    put(out, 13, bits(v));
 }

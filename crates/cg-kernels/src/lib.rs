@@ -33,6 +33,7 @@ pub mod faults;
 pub mod generic;
 pub mod grid;
 pub mod memcpy_async;
+pub mod narrow;
 pub mod primitives;
 pub mod semantics;
 pub mod smoke;

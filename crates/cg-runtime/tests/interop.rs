@@ -171,6 +171,52 @@ fn every_argument_form(
         .map_err(|e| RuntimeError::InvalidArgument(e.to_string()))
 }
 
+/// `y[i] = x[i] · 2 + 1` in bf16 (`fma.rn.bf16`): buffers of the `half`
+/// crate's `bf16`, on either side.
+#[cooperative_groups::kernel]
+pub fn bf16_affine(
+    x: GlobalSlice<cooperative_groups::bf16>,
+    y: OwnedSlice<cooperative_groups::bf16>,
+) {
+    use cooperative_groups::{Float16, bf16};
+    if let Some(e) = y.at(&this_grid()) {
+        let two = bf16::from_f32_rn(2.0);
+        e.store(x.load(e.index()).fma_rn(two, bf16::from_f32_rn(1.0)));
+    }
+}
+
+/// cudarc's slices of `half::bf16` are the arguments of `GlobalSlice<bf16>`
+/// and `OwnedSlice<bf16>` (the bridges take any `Pod` element; making a
+/// `CudaSlice<bf16>` from host data takes cudarc's own `f16` feature).
+/// Type-checked only.
+#[allow(dead_code)]
+fn bf16_slices_are_arguments(
+    gpu: &Gpu,
+    stream: &Arc<CudaStream>,
+    x: &CudaSlice<cooperative_groups::bf16>,
+    y: &mut CudaSlice<cooperative_groups::bf16>,
+) -> Result<(), RuntimeError> {
+    gpu.launch_on(stream, &BF16_AFFINE, &cfg(), (x, &mut *y))?;
+    gpu.launch_on(stream, &BF16_AFFINE, &cfg(), (x.slice(..), y.slice_mut(..)))
+}
+
+/// The same kernel on the simulator backend, with `Buffer<bf16>`s.
+#[test]
+fn bf16_buffers_on_the_simulator() {
+    use cooperative_groups::bf16;
+    let sim = cg_runtime::Backend::sim();
+    let data: Vec<bf16> = (0..256).map(|i| bf16::from_f32(i as f32 * 0.37)).collect();
+    let x = sim.upload(&data).unwrap();
+    let mut y = sim.alloc::<bf16>(256).unwrap();
+    sim.launch(&BF16_AFFINE, &LaunchConfig::linear(2, 128), (&x, &mut y))
+        .unwrap();
+    for (i, (a, r)) in data.iter().zip(y.to_vec().unwrap()).enumerate() {
+        // 2a + 1 is exact in f32 (a has 8 bits), so rounding it once is
+        // the fma's one rounding.
+        assert_eq!(r, bf16::from_f32(a.to_f32() * 2.0 + 1.0), "element {i}");
+    }
+}
+
 #[test]
 fn no_driver_is_an_error_to_fall_back_on() {
     // cudarc's dynamic loading panics without libcuda; `cuda_context`

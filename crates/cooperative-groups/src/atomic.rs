@@ -11,7 +11,9 @@
 //!   `AcqRel`, a fence cannot be `Relaxed` (the orderings implement
 //!   [`LoadOrdering`], [`StoreOrdering`], [`FenceOrdering`] accordingly);
 //! * an operation exists only for the types the hardware has it for:
-//!   `fetch_add`/`fetch_sub` on `u32`, `i32`, `u64`, `i64`, `f32`, `f64`
+//!   `fetch_add`/`fetch_sub` on `u32`, `i32`, `u64`, `i64`, `f32`, `f64`, the
+//!   16-bit floats [`f16`](struct@crate::f16), [`bf16`](crate::bf16) and
+//!   their pairs [`f16x2`](crate::f16x2), [`bf16x2`](crate::bf16x2)
 //!   ([`AtomicArith`]); bitwise and min/max on the integers only
 //!   ([`AtomicInteger`]: PTX has no float `atom.min`); CUDA's wrapping
 //!   `atomicInc`/`atomicDec` ([`AtomicRef::fetch_inc`]) on `u32` only (PTX has
@@ -30,7 +32,7 @@
 //! | `load(SeqCst)` | `fence.sc.scope; ld.acquire.scope.b32` |
 //! | `store(v, Relaxed \| Release)` | `st.relaxed.scope.b32` / `st.release.scope.b32` |
 //! | `store(v, SeqCst)` | `fence.sc.scope; st.relaxed.scope.b32` |
-//! | `fetch_add(v, o)` | `atom.sem.scope.add.{u32,u64,f32,f64}` |
+//! | `fetch_add(v, o)` | `atom.sem.scope.add.{u32,u64,f32,f64}`, `atom.sem.scope.add.noftz.{f16,bf16,f16x2,bf16x2}` (bf16 and its pairs: sm_90; a CAS loop below) |
 //! | `fetch_sub(v, o)` | `atom.sem.scope.add` of `-v` (as libcu++) |
 //! | `fetch_min/max(v, o)` | `atom.sem.scope.{min,max}.{u32,s32,u64,s64}` |
 //! | `fetch_and/or/xor(v, o)` | `atom.sem.scope.{and,or,xor}.{b32,b64}` |
@@ -403,12 +405,14 @@ impl FenceOrdering for SeqCst {
 
 // ---- Value types -------------------------------------------------------------
 
-/// The types an [`AtomicRef`] can hold: `u32`, `i32`, `f32` (one 32-bit
-/// word), `u64`, `i64`, `f64` (one 64-bit word). All have atomic `load`,
-/// `store`, `exchange` and `compare_exchange`.
+/// The types an [`AtomicRef`] can hold: [`f16`](struct@crate::f16),
+/// [`bf16`](crate::bf16) (one 16-bit word), `u32`, `i32`, `f32` and the
+/// 16-bit pairs [`f16x2`](crate::f16x2), [`bf16x2`](crate::bf16x2) (one
+/// 32-bit word), `u64`, `i64`, `f64` (one 64-bit word). All have atomic
+/// `load`, `store`, `exchange` and `compare_exchange`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no hardware atomics",
-    label = "atomics exist for u32, i32, f32, u64, i64 and f64"
+    label = "atomics exist for u32, i32, f32, u64, i64, f64, f16, bf16, f16x2 and bf16x2"
 )]
 pub trait AtomicValue: sealed::Sealed + Copy {
     #[doc(hidden)]
@@ -425,10 +429,12 @@ pub trait AtomicValue: sealed::Sealed + Copy {
 }
 
 /// The types with an atomic add and subtract: the integers of
-/// [`AtomicValue`] and `f32`, `f64` (`atom.add.f32`, `atom.add.f64`).
+/// [`AtomicValue`], `f32`, `f64` (`atom.add.f32`, `atom.add.f64`), the
+/// 16-bit floats (`atom.add.noftz.f16`, `.bf16`) and their pairs
+/// (`atom.add.noftz.f16x2`, `.bf16x2`).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no hardware atomic add",
-    label = "atomic add exists for u32, i32, u64, i64, f32 and f64"
+    label = "atomic add exists for u32, i32, u64, i64, f32, f64, f16, bf16, f16x2 and bf16x2"
 )]
 pub trait AtomicArith: AtomicValue {
     #[doc(hidden)]
@@ -684,6 +690,142 @@ atomic_float!(
     Rmw64,
     arch::atom_cas_64
 );
+
+/// The packed 16-bit pairs: one 32-bit word each. `fetch_add` is
+/// `atom.add.noftz.f16x2` / `.bf16x2` (each half rounded to nearest even,
+/// subnormals kept: CUDA's `atomicAdd(__half2*, __half2)` and
+/// `atomicAdd(__nv_bfloat162*, …)`); bf16 pairs below sm_90 take a
+/// compare-and-swap loop, as `cuda_bf16.hpp` there.
+macro_rules! atomic_pair {
+    ($t:ty, $add:ident) => {
+        impl sealed::Sealed for $t {}
+        impl AtomicValue for $t {
+            #[inline(always)]
+            #[track_caller]
+            unsafe fn load(p: *const Self, o: arch::LoadOrder, s: arch::At) -> Self {
+                // SAFETY: forwarded contract; the pair is one aligned 32-bit word.
+                <$t>::from_bits(unsafe { arch::atom_load_32(p.cast(), o, s) })
+            }
+            #[inline(always)]
+            #[track_caller]
+            unsafe fn store(p: *mut Self, v: Self, o: arch::StoreOrder, s: arch::At) {
+                // SAFETY: forwarded contract.
+                unsafe { arch::atom_store_32(p.cast(), v.to_bits(), o, s) }
+            }
+            #[inline(always)]
+            #[track_caller]
+            unsafe fn exchange(p: *mut Self, v: Self, o: arch::MemOrder, s: arch::At) -> Self {
+                // SAFETY: forwarded contract.
+                <$t>::from_bits(unsafe {
+                    arch::atom_rmw_32(arch::Rmw32::Exch, p.cast(), v.to_bits(), o, s)
+                })
+            }
+            #[inline(always)]
+            #[track_caller]
+            unsafe fn cas(p: *mut Self, c: Self, v: Self, o: arch::MemOrder, s: arch::At) -> Self {
+                // SAFETY: forwarded contract.
+                <$t>::from_bits(unsafe {
+                    arch::atom_cas_32(p.cast(), c.to_bits(), v.to_bits(), o, s)
+                })
+            }
+            #[inline(always)]
+            fn same_bits(a: Self, b: Self) -> bool {
+                a.to_bits() == b.to_bits()
+            }
+        }
+        impl AtomicArith for $t {
+            #[inline(always)]
+            #[track_caller]
+            unsafe fn add(p: *mut Self, v: Self, o: arch::MemOrder, s: arch::At) -> Self {
+                // SAFETY: forwarded contract.
+                <$t>::from_bits(unsafe {
+                    arch::atom_rmw_32(arch::Rmw32::$add, p.cast(), v.to_bits(), o, s)
+                })
+            }
+            #[inline(always)]
+            #[track_caller]
+            unsafe fn red_add(p: *mut Self, v: Self, o: arch::RedOrder, s: arch::At) {
+                // SAFETY: forwarded contract.
+                unsafe { arch::red_32(arch::Rmw32::$add, p.cast(), v.to_bits(), o, s) }
+            }
+            #[inline(always)]
+            fn neg(v: Self) -> Self {
+                // Both signs flipped (`__hneg2`): `fetch_sub` adds it.
+                <$t>::from_bits(v.to_bits() ^ 0x8000_8000)
+            }
+        }
+    };
+}
+
+/// The 16-bit floats: `fetch_add` is `atom.add.noftz.f16` (sm_70+) /
+/// `.bf16` (sm_90; a `cas.b16` loop below), CUDA's `atomicAdd(__half*, …)`
+/// and `atomicAdd(__nv_bfloat16*, …)`; `exchange` is a `cas.b16` loop
+/// (PTX has no 16-bit `atom.exch`).
+macro_rules! atomic_half {
+    ($t:ty, $add:ident) => {
+        impl sealed::Sealed for $t {}
+        impl AtomicValue for $t {
+            #[inline(always)]
+            #[track_caller]
+            unsafe fn load(p: *const Self, o: arch::LoadOrder, s: arch::At) -> Self {
+                // SAFETY: forwarded contract; the float is one aligned 16-bit word.
+                <$t>::from_bits(unsafe { arch::atom_load_16(p.cast(), o, s) })
+            }
+            #[inline(always)]
+            #[track_caller]
+            unsafe fn store(p: *mut Self, v: Self, o: arch::StoreOrder, s: arch::At) {
+                // SAFETY: forwarded contract.
+                unsafe { arch::atom_store_16(p.cast(), v.to_bits(), o, s) }
+            }
+            #[inline(always)]
+            #[track_caller]
+            unsafe fn exchange(p: *mut Self, v: Self, o: arch::MemOrder, s: arch::At) -> Self {
+                // SAFETY: forwarded contract.
+                <$t>::from_bits(unsafe {
+                    arch::atom_rmw_16(arch::Rmw16::Exch, p.cast(), v.to_bits(), o, s)
+                })
+            }
+            #[inline(always)]
+            #[track_caller]
+            unsafe fn cas(p: *mut Self, c: Self, v: Self, o: arch::MemOrder, s: arch::At) -> Self {
+                // SAFETY: forwarded contract.
+                <$t>::from_bits(unsafe {
+                    arch::atom_cas_16(p.cast(), c.to_bits(), v.to_bits(), o, s)
+                })
+            }
+            #[inline(always)]
+            fn same_bits(a: Self, b: Self) -> bool {
+                a.to_bits() == b.to_bits()
+            }
+        }
+        impl AtomicArith for $t {
+            #[inline(always)]
+            #[track_caller]
+            unsafe fn add(p: *mut Self, v: Self, o: arch::MemOrder, s: arch::At) -> Self {
+                // SAFETY: forwarded contract.
+                <$t>::from_bits(unsafe {
+                    arch::atom_rmw_16(arch::Rmw16::$add, p.cast(), v.to_bits(), o, s)
+                })
+            }
+            #[inline(always)]
+            #[track_caller]
+            unsafe fn red_add(p: *mut Self, v: Self, o: arch::RedOrder, s: arch::At) {
+                // SAFETY: forwarded contract.
+                unsafe { arch::red_16(arch::Rmw16::$add, p.cast(), v.to_bits(), o, s) }
+            }
+            #[inline(always)]
+            fn neg(v: Self) -> Self {
+                // The sign flipped (`__hneg`): `fetch_sub` adds it.
+                <$t>::from_bits(v.to_bits() ^ 0x8000)
+            }
+        }
+    };
+}
+
+atomic_half!(half::f16, AddF16);
+atomic_half!(half::bf16, AddBf16);
+atomic_pair!(crate::narrow::f16x2, AddF16x2);
+atomic_pair!(crate::narrow::bf16x2, AddBf16x2);
 
 // ---- AtomicRef ---------------------------------------------------------------
 

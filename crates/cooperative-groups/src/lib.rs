@@ -112,6 +112,26 @@
 //! | a grid's block count | up to (2^31 − 1) · 65535 · 65535 | at most 2^32 − 1 blocks (`cg_isa::MAX_GRID_BLOCKS`; a larger grid is refused before it runs) | block ranks are 32-bit, as `grid.block_rank()` is: in a larger grid two blocks would share a rank, and so a window of an output |
 //! | a tensor tile store | one thread's `cp.async.bulk.tensor` after the user's `fence.proxy.async` and `__syncthreads()` | [`TensorTilesMut::store_tile`](tma::TensorTilesMut::store_tile): a block collective doing all three, and waiting for the earlier stores' reads | the fence and the barrier cannot be forgotten, nor a source reused while the copy engine reads it |
 //! | a tensor map | `CUtensorMap` of any shape, `void*` coordinates | [`TensorMap2d<T, BW, BH, L>`](tma::TensorMap2d): element type, box and tile layout (dense or a 32/64/128-byte swizzle) in the type; 1-D to 5-D ([`TensorMap1d`](tma::TensorMap1d), [`TensorMap3d`](tma::TensorMap3d), [`TensorMap4d`](tma::TensorMap4d), [`TensorMap5d`](tma::TensorMap5d)) | the shared tile's size, alignment and transaction bytes follow from the type, [`tile_index`](tma::TensorMap2d::tile_index) finds an element in any layout, and an x coordinate the copy engine would reject (not a multiple of 16 bytes) is a checked error instead of an illegal-instruction fault |
+//! | `cg::less` / `cg::greater` on `__half`, `__nv_bfloat16` | the select `b < a ? b : a`: on zeros of two signs or a NaN the result depends on the operand order (two lanes of one `reduce` may differ) | [`Less`](ops::Less) / [`Greater`](ops::Greater) are `__hmin` / `__hmax` (`min.bf16`, …): a NaN operand ignored, `-0.0 < +0.0` | commutative, so every member gets the same bits; equal to CUDA's whenever no NaN or mixed-sign zero occurs |
+//! | a 16-bit float `+` | `add.bf16` / `add.f16` (ptxas may fuse it with a multiply) | [`Float16::add_rn`] and `Plus` are `add.rn.bf16` / `add.rn.f16` (never fused) | Rust's arithmetic is not contracted behind the user's back; [`Float16::fma_rn`] is the fused form |
+//! | `cg::reduce` on `__nv_bfloat162`, `__half2` | rejected (not trivially copyable in CUDA 13) | [`bf16x2`], [`f16x2`] are [`ShflValue`]s: `reduce`, the scans, shuffles | plain data |
+//! | float `reduce` / scans over tiles of more than two warps | `cg::` combines the warp partials by a butterfly (reduce) or a Hillis–Steele scan | the partials in warp order (as CUB's `BlockReduce`) | one fold shared by every multi-warp group; up to two warps (and within a warp) the order is NVIDIA's |
+//!
+//! ## Half precision
+//!
+//! [`f16`](struct@crate::f16) and [`bf16`] are the `half` crate's types (what cudarc and the
+//! Rust numeric crates use, so host buffers and kernels share them), with
+//! the packed pairs [`f16x2`] and [`bf16x2`]. All four are [`Pod`]
+//! (runtime buffers, `GlobalSlice<bf16>` parameters) and [`ShflValue`];
+//! [`Float16`] (in the prelude) gives each operation as one instruction
+//! (`bf16::from_f32_rn` → `cvt.rn.bf16.f32`, `a.add_rn(b)` → `add.rn.bf16`,
+//! `fma_rn`, `hmin`/`hmax`, …; software below sm_80, as NVIDIA's headers),
+//! and [`reduce`] and the scans take them with [`Plus`](ops::Plus),
+//! [`Less`](ops::Less) and [`Greater`](ops::Greater): a bf16 sum over a
+//! tile is NVIDIA's `cg::reduce(tile, x, cg::plus<__nv_bfloat16>())` bit
+//! for bit. Their atomics are CUDA's `atomicAdd` (`atom.add.noftz.bf16`,
+//! …). The simulator rounds each operation once, as the GPU. Details:
+//! [`narrow`].
 //!
 //! ## Named barriers
 //!
@@ -188,6 +208,7 @@
 //!   kernel safe (read-only slices, slices written by ownership, atomics,
 //!   2-D views), and [Safe kernels](global) with every pattern.
 //! * [`atomic`]: `atomicAdd` and friends.
+//! * [`narrow`]: the 16-bit floats `f16`, `bf16` and their pairs.
 //! * `memcpy_async` (private, re-exported): [`memcpy_async`](fn@memcpy_async), [`wait`],
 //!   [`wait_prior`] — asynchronous copies global → shared (`cp.async`).
 //! * [`primitives`]: CUB's warp and block primitives (loads, stores,
@@ -228,6 +249,7 @@ mod kernel_desc;
 #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_80"))]
 pub mod mbarrier;
 pub mod memcpy_async;
+pub mod narrow;
 pub mod ops;
 mod panic;
 #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_80"))]
@@ -263,6 +285,7 @@ pub use group::{
 #[cfg(not(target_arch = "nvptx64"))]
 pub use kernel_desc::Kernel;
 pub use memcpy_async::{AsyncCopyGroup, memcpy_async, memcpy_async_bytes, wait, wait_prior};
+pub use narrow::{Float16, bf16, bf16x2, e4m3, e5m2, f16, f16x2};
 pub use ops::ReduceOp;
 pub use pod::Pod;
 pub use shared::{DynamicShared, SharedArray, SharedSlice, dynamic_shared};
@@ -277,6 +300,7 @@ pub use value::{Label, MAX_SHFL_BYTES, MatchValue, ShflValue};
 /// [`MultiWarpTileSize`] for helpers generic over tile sizes
 /// (`where Size<N>: WarpTileSize`).
 pub mod prelude {
+    pub use crate::narrow::Float16;
     pub use crate::ops::{BitAnd, BitOr, BitXor, Greater, Less, Plus};
     pub use crate::{
         ClusterGroup, CoalescedGroup, DynamicTile, GridGroup, MultiWarpTileSize, Size, ThreadBlock,

@@ -81,16 +81,20 @@ impl<T: Default, F: Fn(T, T) -> T + Copy> ReduceOp<T> for F {
     }
 }
 
-/// Sum (`cg::plus`): wrapping for integers, IEEE `+` for floats.
+/// Sum (`cg::plus`): wrapping for integers, IEEE `+` for floats (for
+/// [`f16`](struct@crate::f16), [`bf16`](crate::bf16) and their pairs `add.rn`,
+/// rounded once per step).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Plus;
 
 /// Minimum (`cg::less`): `min` for integers, `f32::min`/`f64::min` (PTX
-/// `min.f32`) for floats.
+/// `min.f32`) for floats, `__hmin` (`min.f16`, `min.bf16`) for the 16-bit
+/// floats and their pairs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Less;
 
-/// Maximum (`cg::greater`): `max` for integers, `f32::max`/`f64::max` for floats.
+/// Maximum (`cg::greater`): `max` for integers, `f32::max`/`f64::max` for
+/// floats, `__hmax` for the 16-bit floats and their pairs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Greater;
 

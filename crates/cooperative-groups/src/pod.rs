@@ -2,7 +2,8 @@
 //! bytes (and zero), because every bit pattern is one of their values.
 
 /// A type whose every bit pattern of `size_of::<Self>()` bytes, padding
-/// included, is a valid value: integers, floats, raw pointers, and arrays
+/// included, is a valid value: integers, floats (the 16-bit
+/// [`f16`](struct@crate::f16) and [`bf16`](crate::bf16) and their pairs too), raw pointers, and arrays
 /// and `#[repr(C)]` structs of them. The host runtime's buffers hold only
 /// such types, so safe code can neither read a forged value back from
 /// device memory nor zero-fill a type that has no zero (`alloc::<&u8>` does
@@ -51,6 +52,16 @@ macro_rules! pod {
 pod!(
     u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64
 );
+
+// SAFETY: the `half` crate's floats are `repr(transparent)` over `u16`:
+// every bit pattern is a value, and both bytes are part of it.
+unsafe impl Pod for half::f16 {
+    const PADDING_FREE: bool = true;
+}
+// SAFETY: as for `f16`.
+unsafe impl Pod for half::bf16 {
+    const PADDING_FREE: bool = true;
+}
 
 // SAFETY: an array of `Pod` elements has no padding between them, and every
 // element accepts any bytes.

@@ -11,7 +11,8 @@ use crate::arch::{self, SharedAddr};
 /// Plain data that a shuffle moves between threads, one `shfl.sync` per
 /// 32-bit word (a `u64` takes two, a `[f32; 8]` eight).
 ///
-/// Implemented for the integer and float primitives and for arrays of
+/// Implemented for the integer and float primitives, the 16-bit floats
+/// ([`f16`](struct@crate::f16), [`bf16`](crate::bf16)) and their pairs, and for arrays of
 /// `ShflValue`s; at most 32 bytes (a larger type is a compile error when the
 /// collective is instantiated).
 ///
@@ -38,6 +39,12 @@ macro_rules! shfl_value {
 shfl_value!(
     u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, f32, f64
 );
+// SAFETY: the `half` crate's floats are `repr(transparent)` over `u16`: no
+// padding, and every bit pattern is a value. One travels in the low half
+// of one 32-bit shuffle word.
+unsafe impl ShflValue for half::f16 {}
+// SAFETY: as for `f16`.
+unsafe impl ShflValue for half::bf16 {}
 
 // SAFETY: an array of padding-free, always-valid elements has neither padding
 // nor invalid bit patterns.
@@ -161,7 +168,7 @@ pub(crate) unsafe fn load_shared_strided<T: ShflValue>(addr: SharedAddr, stride:
     from_words(buf)
 }
 
-mod sealed {
+pub(crate) mod sealed {
     pub trait Sealed {}
 }
 
@@ -197,6 +204,8 @@ match_value! {
     u64 => |v| v, true;
     i64 => |v| v as u64, true;
     f64 => |v| v.to_bits(), true;
+    half::f16 => |v| v.to_bits() as u64, false;
+    half::bf16 => |v| v.to_bits() as u64, false;
     usize => |v| v as u64, true;
     isize => |v| v as u64, true;
 }

@@ -24,6 +24,9 @@ pub mod safe_kernels {}
 #[doc = include_str!("../cudarc.md")]
 pub mod cudarc {}
 
+#[doc = include_str!("../numbers.md")]
+pub mod numbers {}
+
 #[doc = include_str!("../simulator.md")]
 pub mod simulator {}
 

@@ -144,6 +144,26 @@ pub enum Rmw32 {
     Inc,
     /// `atom.dec.u32`: `old == 0 || old > v ? v : old - 1`.
     Dec,
+    /// `atom.add.noftz.f16x2`: both halves of an `f16` pair, each rounded
+    /// to nearest even (the operands are pair bits).
+    AddF16x2,
+    /// `atom.add.noftz.bf16x2` (sm_90; a compare-and-swap loop below, as
+    /// `cuda_bf16.hpp`'s `atomicAdd` there).
+    AddBf16x2,
+}
+
+/// The read-modify-write operations on 16-bit words: the half-precision
+/// adds and the exchange (PTX has `atom.cas.b16` but no `atom.exch.b16`:
+/// the exchange is a compare-and-swap loop on the GPU).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rmw16 {
+    /// `atom.add.noftz.f16` (sm_70+; the operands are `f16` bits).
+    AddF16,
+    /// `atom.add.noftz.bf16` (sm_90; a compare-and-swap loop below, as
+    /// `cuda_bf16.hpp`'s `atomicAdd` there).
+    AddBf16,
+    /// The exchange.
+    Exch,
 }
 
 /// The read-modify-write operations of `atom` on 64-bit words (PTX has no
@@ -391,6 +411,9 @@ pub mod hooks {
     #[cfg(not(target_arch = "nvptx64"))]
     pub use super::sim::{set_soft_setup_first_sync, static_shared};
 }
+
+/// Software models of the 16-bit float instructions (both backends).
+pub mod soft16;
 
 // Both backends carry the primitives of the whole guide (grid, cluster,
 // atomics, …); a kernel crate uses a subset, and later features the rest.

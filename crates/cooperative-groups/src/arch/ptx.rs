@@ -19,6 +19,8 @@ use super::{LoadCache, RawDim3, ShflMode, StoreCache};
 mod mbarrier;
 #[cfg(target_feature = "sm_80")]
 pub use mbarrier::*;
+mod float16;
+pub use float16::*;
 #[cfg(target_feature = "sm_90")]
 mod tma;
 #[cfg(target_feature = "sm_90")]
@@ -1610,7 +1612,9 @@ pub(crate) use sim_or_gpu;
 // relaxed store). Addresses are generic, so global and shared memory both
 // work; nvcc writes `.global` only where it proves the space.
 
-use super::{At, FenceOrder, LoadOrder, MemOrder, MemScope, RedOrder, Rmw32, Rmw64, StoreOrder};
+use super::{
+    At, FenceOrder, LoadOrder, MemOrder, MemScope, RedOrder, Rmw16, Rmw32, Rmw64, StoreOrder,
+};
 
 /// Expands `$m!(fence_prefix, sem, scope, space, args…)` for the ordering
 /// `$o` of kind `$kind` (`rmw`, `load`, `store`, `red`) and the place `$at`
@@ -1828,6 +1832,33 @@ pub unsafe fn atom_rmw_32(op: Rmw32, p: *mut u32, v: u32, o: MemOrder, s: At) ->
         Rmw32::Exch => sem_scope!(rmw, o, s, atom_asm(".exch.b32", reg32, u32, p, v)),
         Rmw32::Inc => sem_scope!(rmw, o, s, atom_asm(".inc.u32", reg32, u32, p, v)),
         Rmw32::Dec => sem_scope!(rmw, o, s, atom_asm(".dec.u32", reg32, u32, p, v)),
+        Rmw32::AddF16x2 => sem_scope!(rmw, o, s, atom_asm(".add.noftz.f16x2", reg32, u32, p, v)),
+        #[cfg(target_feature = "sm_90")]
+        Rmw32::AddBf16x2 => sem_scope!(rmw, o, s, atom_asm(".add.noftz.bf16x2", reg32, u32, p, v)),
+        #[cfg(not(target_feature = "sm_90"))]
+        // SAFETY: forwarded contract.
+        Rmw32::AddBf16x2 => unsafe { cas_loop_32(p, v, o, s, bf16x2_add) },
+    }
+}
+
+/// A read-modify-write of a 32-bit word as a compare-and-swap loop (for
+/// an operation the SM has no `atom` for): the old value read relaxed,
+/// `atom.cas` of `f(old, v)` until no other thread came in between.
+///
+/// # Safety
+/// As [`atom_rmw_32`].
+#[cfg(not(target_feature = "sm_90"))]
+#[inline(always)]
+unsafe fn cas_loop_32(p: *mut u32, v: u32, o: MemOrder, s: At, f: fn(u32, u32) -> u32) -> u32 {
+    // SAFETY: forwarded contract.
+    let mut old = unsafe { atom_load_32(p, LoadOrder::Relaxed, s) };
+    loop {
+        // SAFETY: forwarded contract.
+        let seen = unsafe { atom_cas_32(p, old, f(old, v), o, s) };
+        if seen == old {
+            return old;
+        }
+        old = seen;
     }
 }
 
@@ -1872,6 +1903,14 @@ pub unsafe fn red_32(op: Rmw32, p: *mut u32, v: u32, o: RedOrder, s: At) {
         Rmw32::Xor => sem_scope!(red, o, s, red_asm(".xor.b32", reg32, p, v)),
         Rmw32::Inc => sem_scope!(red, o, s, red_asm(".inc.u32", reg32, p, v)),
         Rmw32::Dec => sem_scope!(red, o, s, red_asm(".dec.u32", reg32, p, v)),
+        Rmw32::AddF16x2 => sem_scope!(red, o, s, red_asm(".add.noftz.f16x2", reg32, p, v)),
+        #[cfg(target_feature = "sm_90")]
+        Rmw32::AddBf16x2 => sem_scope!(red, o, s, red_asm(".add.noftz.bf16x2", reg32, p, v)),
+        #[cfg(not(target_feature = "sm_90"))]
+        // SAFETY: forwarded contract (the loop's result dropped).
+        Rmw32::AddBf16x2 => {
+            unsafe { atom_rmw_32(op, p, v, o.rmw(), s) };
+        }
         // SAFETY: forwarded contract.
         Rmw32::Exch => {
             unsafe { atom_rmw_32(op, p, v, o.rmw(), s) };
@@ -2117,5 +2156,90 @@ pub fn grid_constant_address(param: impl FnOnce() -> u64) -> u64 {
         param()
     } else {
         0
+    }
+}
+
+/// `ld{.relaxed|.acquire}.scope.b16` (seq_cst: `fence.sc.scope` +
+/// `ld.acquire`).
+///
+/// # Safety
+/// `p` must be valid for a 2-byte aligned atomic read.
+#[inline(always)]
+pub unsafe fn atom_load_16(p: *const u16, o: LoadOrder, s: At) -> u16 {
+    sem_scope!(load, o, s, ld_asm(".b16", reg16, u16, p))
+}
+
+/// `st{.relaxed|.release}.scope.b16` (seq_cst: `fence.sc.scope` +
+/// `st.relaxed`).
+///
+/// # Safety
+/// `p` must be valid for a 2-byte aligned atomic write.
+#[inline(always)]
+pub unsafe fn atom_store_16(p: *mut u16, v: u16, o: StoreOrder, s: At) {
+    sem_scope!(store, o, s, st_asm(".b16", reg16, p, v))
+}
+
+/// `atom.sem.scope.cas.b16` (sm_70+); returns the old value.
+///
+/// # Safety
+/// `p` must be valid for a 2-byte aligned atomic read-modify-write.
+#[inline(always)]
+pub unsafe fn atom_cas_16(p: *mut u16, cmp: u16, new: u16, o: MemOrder, s: At) -> u16 {
+    sem_scope!(rmw, o, s, cas_asm(".cas.b16", reg16, u16, p, cmp, new))
+}
+
+/// A read-modify-write of a 16-bit word as a compare-and-swap loop (the
+/// exchange, and the bf16 add below sm_90).
+///
+/// # Safety
+/// As [`atom_cas_16`].
+#[inline(always)]
+unsafe fn cas_loop_16(p: *mut u16, v: u16, o: MemOrder, s: At, f: fn(u16, u16) -> u16) -> u16 {
+    // SAFETY: forwarded contract.
+    let mut old = unsafe { atom_load_16(p, LoadOrder::Relaxed, s) };
+    loop {
+        // SAFETY: forwarded contract.
+        let seen = unsafe { atom_cas_16(p, old, f(old, v), o, s) };
+        if seen == old {
+            return old;
+        }
+        old = seen;
+    }
+}
+
+/// `atom.sem.scope.add.noftz.{f16,bf16}` on a 16-bit word (bf16: sm_90;
+/// a CAS loop below), or the exchange (a CAS loop); returns the old value.
+///
+/// # Safety
+/// As [`atom_cas_16`].
+#[inline(always)]
+pub unsafe fn atom_rmw_16(op: Rmw16, p: *mut u16, v: u16, o: MemOrder, s: At) -> u16 {
+    match op {
+        Rmw16::AddF16 => sem_scope!(rmw, o, s, atom_asm(".add.noftz.f16", reg16, u16, p, v)),
+        #[cfg(target_feature = "sm_90")]
+        Rmw16::AddBf16 => sem_scope!(rmw, o, s, atom_asm(".add.noftz.bf16", reg16, u16, p, v)),
+        #[cfg(not(target_feature = "sm_90"))]
+        // SAFETY: forwarded contract.
+        Rmw16::AddBf16 => unsafe { cas_loop_16(p, v, o, s, bf16_add) },
+        // SAFETY: forwarded contract.
+        Rmw16::Exch => unsafe { cas_loop_16(p, v, o, s, |_, v| v) },
+    }
+}
+
+/// `red.sem.scope.add.noftz.{f16,bf16}`: the add without its result
+/// (bf16 below sm_90 and the exchange: the `atom`, its result dropped).
+///
+/// # Safety
+/// As [`atom_cas_16`].
+#[inline(always)]
+pub unsafe fn red_16(op: Rmw16, p: *mut u16, v: u16, o: RedOrder, s: At) {
+    match op {
+        Rmw16::AddF16 => sem_scope!(red, o, s, red_asm(".add.noftz.f16", reg16, p, v)),
+        #[cfg(target_feature = "sm_90")]
+        Rmw16::AddBf16 => sem_scope!(red, o, s, red_asm(".add.noftz.bf16", reg16, p, v)),
+        // SAFETY: forwarded contract.
+        _ => {
+            unsafe { atom_rmw_16(op, p, v, o.rmw(), s) };
+        }
     }
 }

@@ -4,7 +4,7 @@
 //! layer compiles unchanged for both. Blocking primitives are
 //! `#[track_caller]`: the simulator names the user's source line in reports.
 
-use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use core::sync::atomic::{AtomicU16, AtomicU32, AtomicU64, Ordering};
 
 use cg_sim::lane;
 use cg_sim::lane::AtomicKind;
@@ -15,6 +15,8 @@ mod mbarrier;
 pub use mbarrier::*;
 mod tma;
 pub use tma::*;
+mod float16;
+pub use float16::*;
 
 /// On the host a shared address is a plain pointer into the simulated block's
 /// shared-memory buffers.
@@ -1060,7 +1062,9 @@ pub(crate) use sim_or_gpu;
 // value, …) yields the lane, so spin loops make progress and a spin that can
 // never end is reported as a livelock instead of hanging.
 
-use super::{At, FenceOrder, LoadOrder, MemOrder, MemScope, RedOrder, Rmw32, Rmw64, StoreOrder};
+use super::{
+    At, FenceOrder, LoadOrder, MemOrder, MemScope, RedOrder, Rmw16, Rmw32, Rmw64, StoreOrder,
+};
 
 fn rmw_order(o: MemOrder) -> Ordering {
     match o {
@@ -1197,6 +1201,8 @@ fn apply_32(op: Rmw32, old: u32, v: u32) -> u32 {
         Rmw32::Exch => v,
         Rmw32::Inc => inc_model(old, v),
         Rmw32::Dec => dec_model(old, v),
+        Rmw32::AddF16x2 => f16x2_add(old, v),
+        Rmw32::AddBf16x2 => bf16x2_add(old, v),
     }
 }
 
@@ -1461,6 +1467,92 @@ pub fn map_shared_owned(
 #[inline]
 pub fn grid_constant_address(_param: impl FnOnce() -> u64) -> u64 {
     0
+}
+
+/// Atomic 16-bit load.
+///
+/// # Safety
+/// `p` must be valid for a 2-byte aligned atomic read.
+#[track_caller]
+#[inline]
+pub unsafe fn atom_load_16(p: *const u16, o: LoadOrder, at: At) -> u16 {
+    let s = at.scope;
+    // SAFETY: the caller passes a valid, aligned pointer.
+    let v = unsafe { AtomicU16::from_ptr(p as *mut u16) }.load(load_order(o));
+    let mo = load_sim_order(o);
+    note_strong(p, AtomicKind::Load, mo, s);
+    after_atomic(false, mo, s);
+    v
+}
+
+/// Atomic 16-bit store.
+///
+/// # Safety
+/// `p` must be valid for a 2-byte aligned atomic write.
+#[track_caller]
+#[inline]
+pub unsafe fn atom_store_16(p: *mut u16, v: u16, o: StoreOrder, at: At) {
+    let s = at.scope;
+    // SAFETY: the caller passes a valid, aligned pointer.
+    unsafe { AtomicU16::from_ptr(p) }.store(v, store_order(o));
+    note_strong(p, AtomicKind::Store, store_sim_order(o), s);
+}
+
+/// Atomic compare-and-swap of a 16-bit word (bitwise compare); returns the
+/// old value.
+///
+/// # Safety
+/// `p` must be valid for a 2-byte aligned atomic read-modify-write.
+#[track_caller]
+#[inline]
+pub unsafe fn atom_cas_16(p: *mut u16, cmp: u16, new: u16, o: MemOrder, at: At) -> u16 {
+    let s = at.scope;
+    // SAFETY: the caller passes a valid, aligned pointer.
+    let a = unsafe { AtomicU16::from_ptr(p) };
+    let old = a
+        .compare_exchange(cmp, new, rmw_order(o), fail_order(o))
+        .unwrap_or_else(|x| x);
+    note_strong(p, AtomicKind::Rmw, o, s);
+    after_atomic(old == cmp && new != cmp, o, s);
+    old
+}
+
+/// The new value of a 16-bit word under `op`.
+fn apply_16(op: Rmw16, old: u16, v: u16) -> u16 {
+    match op {
+        Rmw16::AddF16 => f16_add(old, v),
+        Rmw16::AddBf16 => bf16_add(old, v),
+        Rmw16::Exch => v,
+    }
+}
+
+/// Atomic read-modify-write of a 16-bit word; returns the old value.
+///
+/// # Safety
+/// `p` must be valid for a 2-byte aligned atomic read-modify-write.
+#[track_caller]
+#[inline]
+pub unsafe fn atom_rmw_16(op: Rmw16, p: *mut u16, v: u16, o: MemOrder, at: At) -> u16 {
+    let s = at.scope;
+    // SAFETY: the caller passes a valid, aligned pointer.
+    let a = unsafe { AtomicU16::from_ptr(p) };
+    let old = a
+        .fetch_update(rmw_order(o), fail_order(o), |x| Some(apply_16(op, x, v)))
+        .unwrap_or_else(|x| x);
+    note_strong(p, AtomicKind::Rmw, o, s);
+    after_atomic(apply_16(op, old, v) != old, o, s);
+    old
+}
+
+/// `red.sem.scope.add.noftz` of a 16-bit word (see [`red_32`]).
+///
+/// # Safety
+/// As [`atom_rmw_16`].
+#[track_caller]
+#[inline]
+pub unsafe fn red_16(op: Rmw16, p: *mut u16, v: u16, o: RedOrder, at: At) {
+    // SAFETY: forwarded contract.
+    unsafe { atom_rmw_16(op, p, v, o.rmw(), at) };
 }
 
 /// `atom.inc.u32` as the PTX ISA defines it (CUDA's `atomicInc`).
