@@ -186,7 +186,10 @@
 //! * [`global`]: typed global memory — the kernel parameters that make a
 //!   kernel safe (read-only slices, slices written by ownership, atomics,
 //!   2-D views), and [Safe kernels](global) with every pattern.
-//! * [`atomic`]: `atomicAdd` and friends.
+//! * [`math`]: CUDA's math functions (`expf`, `sinf`, `erff`, …) in pure
+//!   Rust within CUDA's ulp bounds, bit-identical on the GPU and the
+//!   simulator, and method syntax (`x.exp()`) through [`math::FloatMath`]
+//!   in the prelude.
 //! * `memcpy_async` (private, re-exported): [`memcpy_async`](fn@memcpy_async), [`wait`],
 //!   [`wait_prior`] — asynchronous copies global → shared (`cp.async`).
 //! * [`primitives`]: CUB's warp and block primitives (loads, stores,
@@ -216,6 +219,7 @@ pub mod host;
 pub mod intrinsics;
 #[cfg(not(target_arch = "nvptx64"))]
 mod kernel_desc;
+pub mod math;
 #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_80"))]
 pub mod mbarrier;
 pub mod memcpy_async;
@@ -265,6 +269,7 @@ pub use value::{Label, MAX_SHFL_BYTES, MatchValue, ShflValue};
 /// [`MultiWarpTileSize`] for helpers generic over tile sizes
 /// (`where Size<N>: WarpTileSize`).
 pub mod prelude {
+    pub use crate::math::FloatMath;
     pub use crate::ops::{BitAnd, BitOr, BitXor, Greater, Less, Plus};
     pub use crate::{
         ClusterGroup, CoalescedGroup, DynamicTile, GridGroup, MultiWarpTileSize, Size, ThreadBlock,

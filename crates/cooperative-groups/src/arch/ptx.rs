@@ -15,6 +15,7 @@ use core::arch::asm;
 
 use super::{RawDim3, ShflMode};
 
+pub mod fp;
 #[cfg(target_feature = "sm_80")]
 mod mbarrier;
 #[cfg(target_feature = "sm_80")]
