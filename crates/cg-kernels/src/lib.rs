@@ -26,6 +26,7 @@ pub mod diff;
 pub mod faults;
 pub mod generic;
 pub mod grid;
+pub mod math;
 pub mod memcpy_async;
 pub mod primitives;
 pub mod semantics;
