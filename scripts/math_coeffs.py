@@ -89,5 +89,28 @@ def main():
         1e-6, 1.0, list(range(0, 10, 2)), weight=lambda x: x**3 / np.sinh(x))
 
 
+
+def special():
+    """erf / erfc: erf(x) = x * E(x^2) on |x| <= 1; erfc(a) = exp(-a^2) *
+    G(t), t = 1/a, on a in [0.5, 2] and [2, 10.1] (G(t) = erfc(1/t) e^(1/t^2))."""
+    import mpmath as mp
+    mp.mp.prec = 80
+    c0 = 2 / mp.sqrt(mp.pi)
+    fit("special.rs ERF_P (erf(x)/x - 2/sqrt(pi)) / x^2 in u = x^2",
+        lambda u: float((mp.erf(mp.sqrt(u)) / mp.sqrt(u) - c0) / u) if u > 1e-8 else float(-c0 / 3),
+        0.0, 1.0, list(range(0, 9)), weight=lambda u: u / 1.1)
+    Ga = lambda a: float(mp.erfc(mp.mpf(a)) * mp.exp(mp.mpf(a) ** 2))
+    fit("special.rs ERFC_NEAR_P: erfc(a) e^(a^2) in s = a - 1, a in [0.5, 1.5]", lambda s: Ga(s + 1.0), -0.5, 0.5, list(range(0, 11)))
+    fit("special.rs ERFC_MID_P: erfc(a) e^(a^2) in s = a - 2, a in [1.5, 2.5]", lambda s: Ga(s + 2.0), -0.5, 0.5, list(range(0, 13)))
+    G = lambda t: float(mp.erfc(1 / mp.mpf(t)) * mp.exp(1 / mp.mpf(t) ** 2))
+    c1 = 1 / mp.sqrt(mp.pi)
+    fit("special.rs ERFC_FAR_P: (erfc(a) e^(a^2) a - 1/sqrt(pi)) / u in u = 1/a^2, a in [2.5, 10.1]",
+        lambda u: float((G(mp.sqrt(u)) * mp.sqrt(u) ** -1 - c1) / u) if False else float(((mp.erfc(1 / mp.sqrt(u)) * mp.exp(1 / u)) / mp.sqrt(u) - c1) / u),
+        1 / 10.1**2, 0.16, list(range(0, 8)), weight=lambda u: u / 0.5)
+
 if __name__ == "__main__":
-    main()
+    import sys
+    if "special" in sys.argv:
+        special()
+    else:
+        main()

@@ -51,12 +51,46 @@ fn cases() -> Vec<Case> {
         c!("tanf", math::tanf, f64::tan, 4.0),
         c!("sinpif", math::sinpif, sinpi64, 1.0),
         c!("cospif", math::cospif, cospi64, 1.0),
+        c!("asinf", math::asinf, f64::asin, 2.0),
+        c!("acosf", math::acosf, f64::acos, 2.0),
+        c!("atanf", math::atanf, f64::atan, 2.0),
+        c!("sinhf", math::sinhf, f64::sinh, 3.0),
+        c!("coshf", math::coshf, f64::cosh, 2.0),
+        c!("tanhf", math::tanhf, f64::tanh, 2.0),
+        c!("asinhf", math::asinhf, f64::asinh, 3.0),
+        c!("acoshf", math::acoshf, f64::acosh, 4.0),
+        c!("atanhf", math::atanhf, f64::atanh, 3.0),
+        c!("erff", math::erff, erf64, 2.0),
+        c!("erfcf", math::erfcf, erfc64, 4.0),
+        c!(
+            "normcdff",
+            math::normcdff,
+            |x| erfc64(-x / std::f64::consts::SQRT_2) / 2.0,
+            5.0
+        ),
         c!("floorf", math::floorf, f64::floor, 0.0),
         c!("ceilf", math::ceilf, f64::ceil, 0.0),
         c!("truncf", math::truncf, f64::trunc, 0.0),
         c!("roundf", math::roundf, f64::round, 0.0),
         c!("rintf", math::rintf, f64::round_ties_even, 0.0),
     ]
+}
+
+/// The host C library's `erf`/`erfc` in `f64` (glibc: within a few `f64`
+/// ulp, far below an `f32` ulp).
+fn erf64(x: f64) -> f64 {
+    c::erf(x)
+}
+fn erfc64(x: f64) -> f64 {
+    c::erfc(x)
+}
+
+/// The host's C math library (linked by `std` on every host the tests run on).
+mod c {
+    unsafe extern "C" {
+        pub safe fn erf(x: f64) -> f64;
+        pub safe fn erfc(x: f64) -> f64;
+    }
 }
 
 /// sin(πx) in f64 with an exact reduction (x is an f32, so 2x and the

@@ -68,6 +68,18 @@ pub(crate) fn exp_parts(x: f32) -> (f32, i32) {
     (1.0 + expm1_small(r), j)
 }
 
+/// `e^x = (p_hi + p_lo) * 2^j` for `-104 <= x <= 90`, with `p_hi + p_lo`
+/// (about `[0.7, 1.42]`) accurate beyond `f32`: the sum `1 + m` kept
+/// exactly as two floats (Fast2Sum).
+#[inline(always)]
+pub(crate) fn exp_hilo(x: f32) -> (f32, f32, i32) {
+    let (r, j) = reduce_ln2(x);
+    let m = expm1_small(r);
+    let hi = 1.0 + m;
+    let lo = (1.0 - hi) + m;
+    (hi, lo, j)
+}
+
 /// `expf(x)`: `e^x`. CUDA: 2 ulp (full range); special values
 /// `expf(±0) = 1`, `expf(-∞) = +0`, `expf(+∞) = +∞`.
 #[doc(alias = "exp")]

@@ -56,9 +56,12 @@
 
 mod basic;
 mod exp;
+mod hyperbolic;
+mod inverse;
 mod log;
 mod reduce;
 mod roots;
+mod special;
 mod trig;
 mod util;
 
@@ -67,8 +70,11 @@ pub use basic::{
     remainderf, rintf, roundf, truncf,
 };
 pub use exp::{exp2f, exp10f, expf, expm1f};
+pub use hyperbolic::{acoshf, asinhf, atanhf, coshf, sinhf, tanhf};
+pub use inverse::{acosf, asinf, atan2f, atanf};
 pub use log::{log1pf, log2f, log10f, logf};
 pub use roots::{cbrtf, hypotf, rsqrtf, sqrtf};
+pub use special::{erfcf, erff, normcdff};
 pub use trig::{cosf, cospif, sincosf, sinf, sinpif, tanf};
 
 mod sealed {
