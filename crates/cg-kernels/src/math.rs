@@ -5,6 +5,7 @@
 //! the prelude's `FloatMath`), which must build for `nvptx64`.
 
 use cooperative_groups::math;
+use cooperative_groups::math::{fast, rounded};
 use cooperative_groups::prelude::*;
 use cooperative_groups::{GlobalSlice, OwnedSlice, kernel};
 
@@ -26,6 +27,18 @@ pub const UNARY_F32_FUNCTIONS: &[(&str, fn(f32) -> f32)] = &[
     ("tanf", math::tanf),
     ("sinpif", math::sinpif),
     ("cospif", math::cospif),
+    ("asinf", math::asinf),
+    ("acosf", math::acosf),
+    ("atanf", math::atanf),
+    ("sinhf", math::sinhf),
+    ("coshf", math::coshf),
+    ("tanhf", math::tanhf),
+    ("asinhf", math::asinhf),
+    ("acoshf", math::acoshf),
+    ("atanhf", math::atanhf),
+    ("erff", math::erff),
+    ("erfcf", math::erfcf),
+    ("normcdff", math::normcdff),
     ("floorf", math::floorf),
     ("ceilf", math::ceilf),
     ("truncf", math::truncf),
@@ -54,11 +67,23 @@ pub fn apply_unary_f32(f: u32, x: f32) -> f32 {
         13 => math::tanf(x),
         14 => math::sinpif(x),
         15 => math::cospif(x),
-        16 => math::floorf(x),
-        17 => math::ceilf(x),
-        18 => math::truncf(x),
-        19 => math::roundf(x),
-        20 => math::rintf(x),
+        16 => math::asinf(x),
+        17 => math::acosf(x),
+        18 => math::atanf(x),
+        19 => math::sinhf(x),
+        20 => math::coshf(x),
+        21 => math::tanhf(x),
+        22 => math::asinhf(x),
+        23 => math::acoshf(x),
+        24 => math::atanhf(x),
+        25 => math::erff(x),
+        26 => math::erfcf(x),
+        27 => math::normcdff(x),
+        28 => math::floorf(x),
+        29 => math::ceilf(x),
+        30 => math::truncf(x),
+        31 => math::roundf(x),
+        32 => math::rintf(x),
         _ => f32::NAN,
     }
 }
@@ -83,7 +108,8 @@ pub fn method_mix(v: f32) -> f32 {
     let b = v.floor() + v.sqrt() + v.hypot(c) + v.exp_m1() + v.log2() + v.cbrt() + v.tan();
     let d = v.remainder(0.75) + v.ldexp(3) + v.frexp().0 + v.nextafter(0.0) + v.fdim(s);
     let e = math::fmodf(v, 0.3) + math::fminf(v, c) + math::fmaxf(v, s) + math::copysignf(v, c);
-    a + b + d + e + math::modff(v).0 + v.mul_add(s, c)
+    let f = v.powf(c) + v.atan2(s) + v.asin() + v.acosh() + v.tanh() + v.normcdf() + math::erff(v);
+    a + b + d + e + f + math::modff(v).0 + v.mul_add(s, c)
 }
 
 /// `out[i] = method_mix(x[i])`.
@@ -92,5 +118,31 @@ pub fn math_methods_f32(x: GlobalSlice<f32>, out: OwnedSlice<f32>) {
     let grid = this_grid();
     if let Some(e) = out.at(&grid) {
         e.store(method_mix(x.load(grid.thread_rank() as usize)));
+    }
+}
+
+/// Every intrinsic once (the PTX test finds each instruction): the fast
+/// (MUFU) forms and the directed roundings.
+#[kernel]
+pub fn math_intrinsics_f32(x: GlobalSlice<f32>, out: OwnedSlice<f32>) {
+    let grid = this_grid();
+    if let Some(e) = out.at(&grid) {
+        let v = x.load(grid.thread_rank() as usize);
+        let w = v + 1.5;
+        let (s, c) = fast::sincosf(v);
+        let a = fast::expf(v) + fast::exp10f(v) + fast::logf(w) + fast::log2f(w) + fast::log10f(w);
+        let b = s + c + fast::tanf(v) + fast::powf(w, v) + fast::fdividef(v, w) + fast::rsqrtf(w);
+        let d = fast::tanhf(v)
+            + rounded::fadd_rz(v, w)
+            + rounded::fadd_ru(v, w)
+            + rounded::fadd_rd(v, w);
+        let f = rounded::fmul_rz(v, w) + rounded::fmul_ru(v, w) + rounded::fmul_rd(v, w);
+        let g = rounded::fmaf_rz(v, w, c) + rounded::fmaf_ru(v, w, c) + rounded::fmaf_rd(v, w, c);
+        let h = rounded::fdiv_rz(v, w) + rounded::fdiv_ru(v, w) + rounded::fdiv_rd(v, w);
+        let i =
+            rounded::frcp_rn(w) + rounded::frcp_rz(w) + rounded::frcp_ru(w) + rounded::frcp_rd(w);
+        let j = rounded::fsqrt_rz(w) + rounded::fsqrt_ru(w) + rounded::fsqrt_rd(w);
+        let k = rounded::fadd_rn(v, w) + rounded::fmul_rn(v, w);
+        e.store(a + b + d + f + g + h + i + j + k);
     }
 }

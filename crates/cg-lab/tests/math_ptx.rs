@@ -64,6 +64,53 @@ fn math_kernels_inline_everything() {
                 p.sm
             );
         }
+        // The intrinsics: each its one instruction.
+        let ops = opcodes(p.ptx, "math_intrinsics_f32");
+        let mut want = vec![
+            "ex2.approx.ftz.f32",
+            "lg2.approx.ftz.f32",
+            "sin.approx.ftz.f32",
+            "cos.approx.ftz.f32",
+            "rcp.approx.f32",
+            "div.approx.f32",
+            "rsqrt.approx.f32",
+            "add.rz.f32",
+            "add.rp.f32",
+            "add.rm.f32",
+            "mul.rz.f32",
+            "mul.rp.f32",
+            "mul.rm.f32",
+            "fma.rz.f32",
+            "fma.rp.f32",
+            "fma.rm.f32",
+            "div.rz.f32",
+            "div.rp.f32",
+            "div.rm.f32",
+            "rcp.rn.f32",
+            "rcp.rz.f32",
+            "rcp.rp.f32",
+            "rcp.rm.f32",
+            "sqrt.rz.f32",
+            "sqrt.rp.f32",
+            "sqrt.rm.f32",
+            "add.rn.f32",
+            "mul.rn.f32",
+        ];
+        if p.sm >= 75 {
+            want.push("tanh.approx.f32");
+        }
+        for w in want {
+            assert!(
+                ops.iter().any(|o| o == w),
+                "sm_{}: math_intrinsics_f32 lacks {w}",
+                p.sm
+            );
+        }
+        assert!(
+            !ops.iter().any(|o| o.starts_with("call")),
+            "sm_{}: a call",
+            p.sm
+        );
         // No table in constant memory anywhere in the module.
         assert!(!p.ptx.contains(".const "), "sm_{}: a .const table", p.sm);
     }

@@ -138,8 +138,8 @@ pub fn exp10f(x: f32) -> f32 {
 #[inline]
 pub fn expm1f(x: f32) -> f32 {
     if x.abs() < 0.346_573_6 {
-        // The polynomial itself; keeps -0 (r + r^2 P with r = -0).
-        return expm1_small(x);
+        // The polynomial itself (±0 returned as is: `-0 + 0*P` is +0).
+        return if x == 0.0 { x } else { expm1_small(x) };
     }
     if x < -17.5 {
         // e^x < 2^-25: -1 + e^x rounds to -1.

@@ -62,7 +62,11 @@ pub fn sinhf(x: f32) -> f32 {
     let a = x.abs();
     if a < 1.0 {
         let x2 = x * x;
-        return fma(x * x2, horner(x2, SINH_P), x);
+        return if x == 0.0 {
+            x
+        } else {
+            fma(x * x2, horner(x2, SINH_P), x)
+        };
     }
     if x.is_nan() {
         return x + x;
@@ -79,7 +83,12 @@ pub fn tanhf(x: f32) -> f32 {
     let a = x.abs();
     if a < 0.55 {
         let x2 = x * x;
-        return fma(x * x2, horner(x2, TANH_P), x);
+        // ±0 as is (the polynomial would turn -0 into +0).
+        return if x == 0.0 {
+            x
+        } else {
+            fma(x * x2, horner(x2, TANH_P), x)
+        };
     }
     if x.is_nan() {
         return x + x;

@@ -56,6 +56,9 @@ fn minus(c_hi: f32, c_lo: f32, t: f32, (p, q): (f32, f32)) -> f32 {
 #[inline]
 pub fn atanf(x: f32) -> f32 {
     let a = x.abs();
+    if a == f32::INFINITY {
+        return copysignf(PIO2_HI, x);
+    }
     let y = if a <= 1.0 {
         let t2 = a * a;
         fma(a * t2, horner(t2, ATAN_P), a)

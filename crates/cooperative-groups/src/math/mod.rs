@@ -35,6 +35,17 @@
 //! always this module's. `erf` and `erfc` have no method: `std`'s are
 //! unstable and a trait method of that name warns (`unstable_name_collisions`).
 //!
+//! ## Intrinsics
+//!
+//! [`fast`] has CUDA's approximate intrinsics (`__expf` is
+//! [`fast::expf`], `__sinf` [`fast::sinf`], `__fdividef`
+//! [`fast::fdividef`], `tanh.approx` [`fast::tanhf`]); [`rounded`] the
+//! arithmetic with a named rounding (`__fadd_rz` is [`rounded::fadd_rz`],
+//! `__fmaf_ru` [`rounded::fmaf_ru`], `__frcp_rn` [`rounded::frcp_rn`]).
+//! CUDA's names are doc aliases (search `__expf`). The rounded forms are
+//! exact on the simulator too; the fast ones are not bit-identical there
+//! (see [`fast`]).
+//!
 //! ## Accuracy
 //!
 //! Each function documents CUDA's maximum ulp error for it (CUDA C++
@@ -56,11 +67,14 @@
 
 mod basic;
 mod exp;
+pub mod fast;
 mod hyperbolic;
 mod inverse;
 mod log;
+mod pow;
 mod reduce;
 mod roots;
+pub mod rounded;
 mod special;
 mod trig;
 mod util;
@@ -73,6 +87,7 @@ pub use exp::{exp2f, exp10f, expf, expm1f};
 pub use hyperbolic::{acoshf, asinhf, atanhf, coshf, sinhf, tanhf};
 pub use inverse::{acosf, asinf, atan2f, atanf};
 pub use log::{log1pf, log2f, log10f, logf};
+pub use pow::powf;
 pub use roots::{cbrtf, hypotf, rsqrtf, sqrtf};
 pub use special::{erfcf, erff, normcdff};
 pub use trig::{cosf, cospif, sincosf, sinf, sinpif, tanf};
@@ -126,6 +141,30 @@ pub trait FloatMath: sealed::Sealed + Sized {
     fn sinpi(self) -> Self;
     /// `cos(πx)` ([`cospif`]).
     fn cospi(self) -> Self;
+    /// `x^y` ([`powf`]).
+    fn powf(self, y: Self) -> Self;
+    /// Arc sine ([`asinf`]).
+    fn asin(self) -> Self;
+    /// Arc cosine ([`acosf`]).
+    fn acos(self) -> Self;
+    /// Arc tangent ([`atanf`]).
+    fn atan(self) -> Self;
+    /// The angle of `(x, self)`: `self.atan2(x)` is `atan2f(self, x)` ([`atan2f`]).
+    fn atan2(self, x: Self) -> Self;
+    /// Hyperbolic sine ([`sinhf`]).
+    fn sinh(self) -> Self;
+    /// Hyperbolic cosine ([`coshf`]).
+    fn cosh(self) -> Self;
+    /// Hyperbolic tangent ([`tanhf`]).
+    fn tanh(self) -> Self;
+    /// Inverse hyperbolic sine ([`asinhf`]).
+    fn asinh(self) -> Self;
+    /// Inverse hyperbolic cosine ([`acoshf`]).
+    fn acosh(self) -> Self;
+    /// Inverse hyperbolic tangent ([`atanhf`]).
+    fn atanh(self) -> Self;
+    /// The standard normal distribution function ([`normcdff`]).
+    fn normcdf(self) -> Self;
     /// Round toward −∞ ([`floorf`]).
     fn floor(self) -> Self;
     /// Round toward +∞ ([`ceilf`]).
@@ -183,6 +222,18 @@ float_math_f32! {
     sin_cos() -> (f32, f32) => sincosf;
     sinpi() -> f32 => sinpif;
     cospi() -> f32 => cospif;
+    powf(y: f32) -> f32 => powf;
+    asin() -> f32 => asinf;
+    acos() -> f32 => acosf;
+    atan() -> f32 => atanf;
+    atan2(x: f32) -> f32 => atan2f;
+    sinh() -> f32 => sinhf;
+    cosh() -> f32 => coshf;
+    tanh() -> f32 => tanhf;
+    asinh() -> f32 => asinhf;
+    acosh() -> f32 => acoshf;
+    atanh() -> f32 => atanhf;
+    normcdf() -> f32 => normcdff;
     floor() -> f32 => floorf;
     ceil() -> f32 => ceilf;
     trunc() -> f32 => truncf;

@@ -72,12 +72,10 @@ pub fn hypotf(x: f32, y: f32) -> f32 {
     }
     // Scale by a power of 2 that brings hi near 1 (exact), then
     // sqrt(hi'^2 + lo'^2) with one fma, and scale back.
-    let e = ((bits(hi) >> 23) as i32).max(1) - 127;
-    let (s, inv) = (
-        util::pow2i((-e).clamp(-126, 127)),
-        util::pow2i(e.clamp(-126, 127)),
-    );
-    // hi may be subnormal (e = -126): s = 2^126 brings it to [2^-23, 1).
+    // e in [-126, 126] so that both 2^-e and 2^e are normal; hi * 2^-e is
+    // in [1, 4) (or [2^-23, 1) for a subnormal hi).
+    let e = (((bits(hi) >> 23) as i32).max(1) - 127).min(126);
+    let (s, inv) = (util::pow2i(-e), util::pow2i(e));
     let (h, l) = (hi * s, lo * s);
     let r = util::sqrtf(fma(h, h, l * l));
     r * inv

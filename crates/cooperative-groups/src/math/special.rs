@@ -109,7 +109,7 @@ fn erfc_core(a: f32, lo: f32) -> f32 {
 pub fn erff(x: f32) -> f32 {
     let a = x.abs();
     if a < 1.0 {
-        return erf_small(x);
+        return if x == 0.0 { x } else { erf_small(x) };
     }
     if x.is_nan() {
         return x + x;

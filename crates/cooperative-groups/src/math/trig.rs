@@ -68,6 +68,9 @@ fn sincos_q(r: f32, q: u32) -> (f32, f32) {
 #[doc(alias = "sin")]
 #[inline]
 pub fn sinf(x: f32) -> f32 {
+    if x == 0.0 {
+        return x; // the polynomial would turn -0 into +0
+    }
     let (r, q) = rem_pio2(x);
     sincos_q(r, q).0
 }
@@ -86,7 +89,8 @@ pub fn cosf(x: f32) -> f32 {
 #[inline]
 pub fn sincosf(x: f32) -> (f32, f32) {
     let (r, q) = rem_pio2(x);
-    sincos_q(r, q)
+    let (s, c) = sincos_q(r, q);
+    (if x == 0.0 { x } else { s }, c)
 }
 
 /// `tanf(x)`: the tangent of `x` radians, `sin r / cos r` or
@@ -95,6 +99,9 @@ pub fn sincosf(x: f32) -> (f32, f32) {
 #[doc(alias = "tan")]
 #[inline]
 pub fn tanf(x: f32) -> f32 {
+    if x == 0.0 {
+        return x;
+    }
     let (r, q) = rem_pio2(x);
     let (s, c) = (sin_r(r), cos_r(r));
     if q & 1 != 0 { -c / s } else { s / c }
