@@ -9,8 +9,11 @@ use cooperative_groups::math::{fast, rounded};
 use cooperative_groups::prelude::*;
 use cooperative_groups::{GlobalSlice, OwnedSlice, kernel};
 
+/// A named unary `f32` function.
+pub type NamedUnary = (&'static str, fn(f32) -> f32);
+
 /// The unary `f32` functions [`math_unary_f32`] applies, by index.
-pub const UNARY_F32_FUNCTIONS: &[(&str, fn(f32) -> f32)] = &[
+pub const UNARY_F32_FUNCTIONS: &[NamedUnary] = &[
     ("expf", math::expf),
     ("exp2f", math::exp2f),
     ("exp10f", math::exp10f),

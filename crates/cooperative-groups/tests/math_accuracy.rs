@@ -242,10 +242,10 @@ fn every_unary_function_within_cudas_bound() {
     println!("|---|---|---|---|---|");
     let mut failed = Vec::new();
     for case in cases() {
-        if let Some(o) = &only {
-            if !o.split(',').any(|n| n == case.name) {
-                continue;
-            }
+        if let Some(o) = &only
+            && !o.split(',').any(|n| n == case.name)
+        {
+            continue;
         }
         let (w, n) = measure(&case, inputs, exhaustive);
         println!(
@@ -371,10 +371,10 @@ fn every_binary_function_within_cudas_bound() {
     println!("|---|---|---|---|---|");
     let mut failed = Vec::new();
     for case in &cases {
-        if let Some(o) = &only {
-            if !o.split(',').any(|n| n == case.name) {
-                continue;
-            }
+        if let Some(o) = &only
+            && !o.split(',').any(|n| n == case.name)
+        {
+            continue;
         }
         let threads = std::thread::available_parallelism().map_or(2, |n| n.get()) as u64;
         let worst = std::thread::scope(|s| {

@@ -6,28 +6,28 @@ use super::util::{self, bits, fma, from_bits};
 
 /// `fmaf(x, y, z)`: `x * y + z` rounded once (`fma.rn.f32`). 0 ulp.
 #[doc(alias = "fma")]
-#[inline]
+#[inline(always)]
 pub fn fmaf(x: f32, y: f32, z: f32) -> f32 {
     fma(x, y, z)
 }
 
 /// `floorf(x)`: the largest integer not above `x` (`cvt.rmi.f32.f32`).
 #[doc(alias = "floor")]
-#[inline]
+#[inline(always)]
 pub fn floorf(x: f32) -> f32 {
     util::floorf(x)
 }
 
 /// `ceilf(x)`: the smallest integer not below `x` (`cvt.rpi.f32.f32`).
 #[doc(alias = "ceil")]
-#[inline]
+#[inline(always)]
 pub fn ceilf(x: f32) -> f32 {
     util::ceilf(x)
 }
 
 /// `truncf(x)`: `x` rounded toward zero (`cvt.rzi.f32.f32`).
 #[doc(alias = "trunc")]
-#[inline]
+#[inline(always)]
 pub fn truncf(x: f32) -> f32 {
     util::truncf(x)
 }
@@ -35,14 +35,14 @@ pub fn truncf(x: f32) -> f32 {
 /// `rintf(x)`: `x` rounded to the nearest integer, ties to even
 /// (`cvt.rni.f32.f32`). Also CUDA's `nearbyintf`.
 #[doc(alias = "rint", alias = "nearbyintf")]
-#[inline]
+#[inline(always)]
 pub fn rintf(x: f32) -> f32 {
     util::rintf(x)
 }
 
 /// `roundf(x)`: `x` rounded to the nearest integer, ties away from zero.
 #[doc(alias = "round")]
-#[inline]
+#[inline(always)]
 pub fn roundf(x: f32) -> f32 {
     let t = util::truncf(x);
     // x - t is exact (same binade or smaller); |x - t| >= 0.5 rounds away.
@@ -57,7 +57,7 @@ pub fn roundf(x: f32) -> f32 {
 /// `fminf(x, y)`: the smaller argument; a NaN argument is ignored (NaN only
 /// if both are), and −0 is below +0 (`min.f32`).
 #[doc(alias = "fmin")]
-#[inline]
+#[inline(always)]
 pub fn fminf(x: f32, y: f32) -> f32 {
     crate::arch::fp::minf(x, y)
 }
@@ -65,14 +65,14 @@ pub fn fminf(x: f32, y: f32) -> f32 {
 /// `fmaxf(x, y)`: the larger argument; a NaN argument is ignored (NaN only
 /// if both are), and +0 is above −0 (`max.f32`).
 #[doc(alias = "fmax")]
-#[inline]
+#[inline(always)]
 pub fn fmaxf(x: f32, y: f32) -> f32 {
     crate::arch::fp::maxf(x, y)
 }
 
 /// `fdimf(x, y)`: `x - y` if `x > y`, else `+0`; NaN if either is NaN.
 #[doc(alias = "fdim")]
-#[inline]
+#[inline(always)]
 pub fn fdimf(x: f32, y: f32) -> f32 {
     if x > y {
         x - y
@@ -85,7 +85,7 @@ pub fn fdimf(x: f32, y: f32) -> f32 {
 
 /// `copysignf(x, y)`: the magnitude of `x` with the sign of `y`.
 #[doc(alias = "copysign")]
-#[inline]
+#[inline(always)]
 pub fn copysignf(x: f32, y: f32) -> f32 {
     from_bits((bits(x) & 0x7fff_ffff) | (bits(y) & 0x8000_0000))
 }
@@ -97,13 +97,13 @@ pub fn copysignf(x: f32, y: f32) -> f32 {
 /// The quotient is formed one bit per step (up to 277 steps for the
 /// widest exponent gap), as any exact remainder must.
 #[doc(alias = "fmod")]
-#[inline]
+#[inline(always)]
 pub fn fmodf(x: f32, y: f32) -> f32 {
     let ax = bits(x) & 0x7fff_ffff;
     let ay = bits(y) & 0x7fff_ffff;
     let sx = bits(x) & 0x8000_0000;
     if ax >= 0x7f80_0000 || ay > 0x7f80_0000 || ay == 0 {
-        return (x * y) / (x * y); // NaN: x infinite or NaN, y NaN or 0
+        return f32::NAN; // x infinite or NaN, y NaN or 0
     }
     if ax < ay {
         return x;
@@ -158,11 +158,11 @@ fn pack(m: u32, e: i32) -> u32 {
 /// `remainderf(x, y)`: `x - n*y` with `n` the quotient rounded to the
 /// nearest integer, ties to even (IEEE 754 remainder), exact.
 #[doc(alias = "remainder")]
-#[inline]
+#[inline(always)]
 pub fn remainderf(x: f32, y: f32) -> f32 {
     let ay = y.abs();
     if x.is_infinite() || x.is_nan() || y.is_nan() || ay == 0.0 {
-        return (x * y) / (x * y);
+        return f32::NAN;
     }
     // r = |x| mod 2|y| (|x| if 2|y| overflows), then at most two steps.
     let two_y = ay * 2.0;
@@ -192,7 +192,7 @@ pub fn remainderf(x: f32, y: f32) -> f32 {
 
 /// `ldexpf(x, n)`: `x * 2^n` rounded once. Also CUDA's `scalbnf`.
 #[doc(alias = "ldexp", alias = "scalbnf")]
-#[inline]
+#[inline(always)]
 pub fn ldexpf(x: f32, n: i32) -> f32 {
     // Clamp n so the loop below is two steps at most; anything beyond
     // ±300 already overflows or underflows every nonzero f32.
@@ -222,7 +222,7 @@ pub fn ldexpf(x: f32, n: i32) -> f32 {
 /// `frexpf(x)`: `(m, e)` with `x = m * 2^e` and `0.5 <= |m| < 1`; `(x, 0)`
 /// for ±0, ±∞ and NaN.
 #[doc(alias = "frexp")]
-#[inline]
+#[inline(always)]
 pub fn frexpf(x: f32) -> (f32, i32) {
     let a = bits(x) & 0x7fff_ffff;
     if a == 0 || a >= 0x7f80_0000 {
@@ -237,7 +237,7 @@ pub fn frexpf(x: f32) -> (f32, i32) {
 /// `modff(x)`: `(fraction, integral part)`, both with the sign of `x`;
 /// `(±0, ±∞)` for ±∞.
 #[doc(alias = "modf")]
-#[inline]
+#[inline(always)]
 pub fn modff(x: f32) -> (f32, f32) {
     let i = util::truncf(x);
     let f = if x.is_infinite() { 0.0 } else { x - i };
@@ -247,7 +247,7 @@ pub fn modff(x: f32) -> (f32, f32) {
 /// `nextafterf(x, y)`: the next representable `f32` after `x` toward `y`
 /// (`y` if equal, NaN if either is NaN).
 #[doc(alias = "nextafter")]
-#[inline]
+#[inline(always)]
 pub fn nextafterf(x: f32, y: f32) -> f32 {
     if x.is_nan() || y.is_nan() {
         return x + y;

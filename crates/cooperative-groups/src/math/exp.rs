@@ -9,40 +9,34 @@ use super::util::{fma, horner, pow2i, rintf, scale2};
 
 const LOG2E: f32 = core::f32::consts::LOG2_E;
 /// ln 2 = LN2_HI + LN2_LO; `fma(j, -LN2_HI, x)` is exact for the `j` here.
-const LN2_HI: f32 = 0.693_147_2;
-const LN2_LO: f32 = -1.904_654_3e-9;
+const LN2_HI: f32 = 0.6931472;
+const LN2_LO: f32 = -1.9046542e-09;
 /// `(e^r - 1 - r) / r^2` on `|r| <= ln2/2`.
 const EXP_P: [f32; 6] = [
     0.5,
-    0.166_666_66,
-    0.041_666_295,
-    0.008_333_497,
-    0.001_394_468_1,
-    0.000_197_903_27,
+    0.16666666,
+    0.041666295,
+    0.008333497,
+    0.0013944681,
+    0.00019790327,
 ];
 /// `(2^r - 1) / r` on `|r| <= 1/2`.
 const EXP2_P: [f32; 7] = [
-    0.693_147_2,
-    0.240_226_5,
-    0.055_504_1,
-    0.009_618_038,
-    0.001_333_393_5,
-    0.000_154_667_58,
-    1.519_615_5e-5,
+    0.6931472,
+    0.2402265,
+    0.0555041,
+    0.009618038,
+    0.0013333935,
+    0.00015466758,
+    1.5196155e-05,
 ];
 const LOG2_10: f32 = core::f32::consts::LOG2_10;
 /// log10(2) = LOG10_2_HI + LOG10_2_LO.
-const LOG10_2_HI: f32 = 0.301_03;
-const LOG10_2_LO: f32 = -1.432_098_9e-8;
+const LOG10_2_HI: f32 = 0.30103;
+const LOG10_2_LO: f32 = -1.4320989e-08;
 /// `(10^r - 1) / r` on `|r| <= log10(2)/2`.
 const EXP10_P: [f32; 7] = [
-    2.302_585_1,
-    2.650_949,
-    2.034_678_5,
-    1.171_244,
-    0.539_398_2,
-    0.207_845_61,
-    0.067_836_76,
+    2.3025851, 2.650949, 2.0346785, 1.171244, 0.5393982, 0.20784561, 0.06783676,
 ];
 
 /// `e^r - 1` for `|r| <= ln2/2` (plus a rounding), as `r + r^2 * P(r)`.
@@ -83,32 +77,20 @@ pub(crate) fn exp_hilo(x: f32) -> (f32, f32, i32) {
 /// `expf(x)`: `e^x`. CUDA: 2 ulp (full range); special values
 /// `expf(±0) = 1`, `expf(-∞) = +0`, `expf(+∞) = +∞`.
 #[doc(alias = "exp")]
-#[inline]
+#[inline(always)]
 pub fn expf(x: f32) -> f32 {
     // Past 89 every result is +inf, below -104 +0: clamping keeps 2^j in
     // scale2's range. NaN passes (comparisons are false).
-    let x = if x > 89.0 {
-        89.0
-    } else if x < -104.0 {
-        -104.0
-    } else {
-        x
-    };
+    let x = x.clamp(-104.0, 89.0);
     let (p, j) = exp_parts(x);
     scale2(p, j)
 }
 
 /// `exp2f(x)`: `2^x`. CUDA: 2 ulp.
 #[doc(alias = "exp2")]
-#[inline]
+#[inline(always)]
 pub fn exp2f(x: f32) -> f32 {
-    let x = if x > 129.0 {
-        129.0
-    } else if x < -151.0 {
-        -151.0
-    } else {
-        x
-    };
+    let x = x.clamp(-151.0, 129.0);
     let j = rintf(x);
     let r = x - j; // exact
     let p = fma(horner(r, EXP2_P), r, 1.0);
@@ -117,15 +99,9 @@ pub fn exp2f(x: f32) -> f32 {
 
 /// `exp10f(x)`: `10^x`. CUDA: 2 ulp.
 #[doc(alias = "exp10")]
-#[inline]
+#[inline(always)]
 pub fn exp10f(x: f32) -> f32 {
-    let x = if x > 39.0 {
-        39.0
-    } else if x < -45.5 {
-        -45.5
-    } else {
-        x
-    };
+    let x = x.clamp(-45.5, 39.0);
     let j = rintf(x * LOG2_10);
     let r = fma(j, -LOG10_2_HI, x);
     let r = fma(j, -LOG10_2_LO, r);
@@ -135,7 +111,7 @@ pub fn exp10f(x: f32) -> f32 {
 
 /// `expm1f(x)`: `e^x - 1`, accurate near 0. CUDA: 1 ulp.
 #[doc(alias = "expm1")]
-#[inline]
+#[inline(always)]
 pub fn expm1f(x: f32) -> f32 {
     if x.abs() < 0.346_573_6 {
         // The polynomial itself (±0 returned as is: `-0 + 0*P` is +0).

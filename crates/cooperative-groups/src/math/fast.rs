@@ -22,7 +22,7 @@ const LOG2_10: f32 = core::f32::consts::LOG2_10;
 /// `__expf(x)`: `e^x` as `ex2.approx.ftz.f32(x * log2 e)`. CUDA: maximum
 /// ulp error `2 + floor(abs(1.173 * x))`; subnormal results flush to 0.
 #[doc(alias = "__expf")]
-#[inline]
+#[inline(always)]
 pub fn expf(x: f32) -> f32 {
     fp::ex2_approx_ftz(x * LOG2E)
 }
@@ -30,7 +30,7 @@ pub fn expf(x: f32) -> f32 {
 /// `__exp10f(x)`: `10^x` as `ex2.approx.ftz.f32(x * log2 10)`. CUDA:
 /// `2 + floor(abs(2.97 * x))` ulp.
 #[doc(alias = "__exp10f")]
-#[inline]
+#[inline(always)]
 pub fn exp10f(x: f32) -> f32 {
     fp::ex2_approx_ftz(x * LOG2_10)
 }
@@ -38,7 +38,7 @@ pub fn exp10f(x: f32) -> f32 {
 /// `__log2f(x)`: `lg2.approx.ftz.f32`. CUDA: 2^-22 absolute error for `x`
 /// in `[0.5, 2]`, 2 ulp elsewhere.
 #[doc(alias = "__log2f")]
-#[inline]
+#[inline(always)]
 pub fn log2f(x: f32) -> f32 {
     fp::lg2_approx_ftz(x)
 }
@@ -46,7 +46,7 @@ pub fn log2f(x: f32) -> f32 {
 /// `__logf(x)`: `lg2.approx.ftz.f32(x) * ln 2`. CUDA: 2^-21.41 absolute
 /// error for `x` in `[0.5, 2]`, 3 ulp elsewhere.
 #[doc(alias = "__logf")]
-#[inline]
+#[inline(always)]
 pub fn logf(x: f32) -> f32 {
     fp::lg2_approx_ftz(x) * LN2
 }
@@ -54,7 +54,7 @@ pub fn logf(x: f32) -> f32 {
 /// `__log10f(x)`: `lg2.approx.ftz.f32(x) * log10 2`. CUDA: 2^-24 absolute
 /// error for `x` in `[0.5, 2]`, 3 ulp elsewhere.
 #[doc(alias = "__log10f")]
-#[inline]
+#[inline(always)]
 pub fn log10f(x: f32) -> f32 {
     fp::lg2_approx_ftz(x) * LOG10_2
 }
@@ -62,7 +62,7 @@ pub fn log10f(x: f32) -> f32 {
 /// `__sinf(x)`: `sin.approx.ftz.f32`. CUDA: 2^-21.41 absolute error for
 /// `x` in `[-π, π]`, larger outside.
 #[doc(alias = "__sinf")]
-#[inline]
+#[inline(always)]
 pub fn sinf(x: f32) -> f32 {
     fp::sin_approx_ftz(x)
 }
@@ -70,14 +70,14 @@ pub fn sinf(x: f32) -> f32 {
 /// `__cosf(x)`: `cos.approx.ftz.f32`. CUDA: 2^-21.19 absolute error for
 /// `x` in `[-π, π]`, larger outside.
 #[doc(alias = "__cosf")]
-#[inline]
+#[inline(always)]
 pub fn cosf(x: f32) -> f32 {
     fp::cos_approx_ftz(x)
 }
 
 /// `__sincosf(x)`: `(__sinf(x), __cosf(x))`.
 #[doc(alias = "__sincosf")]
-#[inline]
+#[inline(always)]
 pub fn sincosf(x: f32) -> (f32, f32) {
     (sinf(x), cosf(x))
 }
@@ -85,7 +85,7 @@ pub fn sincosf(x: f32) -> (f32, f32) {
 /// `__tanf(x)`: `__sinf(x) * (1 / __cosf(x))` (`rcp.approx.f32`), as CUDA
 /// documents its implementation; its error derives from theirs.
 #[doc(alias = "__tanf")]
-#[inline]
+#[inline(always)]
 pub fn tanf(x: f32) -> f32 {
     sinf(x) * fp::rcp_approx(cosf(x))
 }
@@ -93,7 +93,7 @@ pub fn tanf(x: f32) -> f32 {
 /// `__powf(x, y)`: `ex2.approx.ftz(y * lg2.approx.ftz(x))`. CUDA: derived
 /// from `__exp2f` and `__log2f` (large errors for large `y * log2 x`).
 #[doc(alias = "__powf")]
-#[inline]
+#[inline(always)]
 pub fn powf(x: f32, y: f32) -> f32 {
     fp::ex2_approx_ftz(y * fp::lg2_approx_ftz(x))
 }
@@ -101,14 +101,14 @@ pub fn powf(x: f32, y: f32) -> f32 {
 /// `__fdividef(x, y)`: `div.approx.f32`. CUDA: 2 ulp for `2^-126 <= |y| <=
 /// 2^126`; 0 for `2^126 < |y| < 2^128`.
 #[doc(alias = "__fdividef")]
-#[inline]
+#[inline(always)]
 pub fn fdividef(x: f32, y: f32) -> f32 {
     fp::div_approx(x, y)
 }
 
 /// `rsqrtf` under `--use_fast_math`: `rsqrt.approx.f32`.
 #[doc(alias = "rsqrt.approx")]
-#[inline]
+#[inline(always)]
 pub fn rsqrtf(x: f32) -> f32 {
     fp::rsqrt_approx(x)
 }
@@ -117,7 +117,7 @@ pub fn rsqrtf(x: f32) -> f32 {
 /// about 11 bits: for activations, not for accurate work). Below sm_75 the
 /// accurate [`tanhf`](super::tanhf).
 #[doc(alias = "tanh.approx", alias = "__tanhf")]
-#[inline]
+#[inline(always)]
 pub fn tanhf(x: f32) -> f32 {
     fp::tanh_approx(x, super::tanhf)
 }

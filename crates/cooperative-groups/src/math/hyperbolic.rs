@@ -12,20 +12,20 @@ use super::util::{fma, horner, pow2i, sqrtf};
 
 /// `(tanh x - x) / x^3` in `x^2`, `|x| <= 0.55`.
 const TANH_P: [f32; 6] = [
-    -0.333_333_31,
-    0.133_332_94,
-    -0.053_959_65,
-    0.021_782_825,
-    -0.008_413_957,
-    0.002_395_820_3,
+    -0.3333333,
+    0.13333294,
+    -0.05395965,
+    0.021782825,
+    -0.008413957,
+    0.0023958203,
 ];
 /// `(sinh x - x) / x^3` in `x^2`, `|x| <= 1`.
 const SINH_P: [f32; 5] = [
-    0.166_666_67,
-    0.008_333_333,
-    0.000_198_412_95,
-    2.755_214_2e-6,
-    2.552_665_8e-8,
+    0.16666667,
+    0.008333333,
+    0.00019841295,
+    2.7552142e-06,
+    2.5526658e-08,
 ];
 const LN2: f32 = core::f32::consts::LN_2;
 
@@ -40,7 +40,7 @@ fn half_exp(a: f32) -> (f32, f32) {
 
 /// `coshf(x)`. CUDA: 2 ulp; `coshf(±0) = 1`, `coshf(±∞) = +∞`.
 #[doc(alias = "cosh")]
-#[inline]
+#[inline(always)]
 pub fn coshf(x: f32) -> f32 {
     if x.is_nan() {
         return x + x;
@@ -57,7 +57,7 @@ pub fn coshf(x: f32) -> f32 {
 
 /// `sinhf(x)`. CUDA: 3 ulp; `sinhf(±0) = ±0`, `sinhf(±∞) = ±∞`.
 #[doc(alias = "sinh")]
-#[inline]
+#[inline(always)]
 pub fn sinhf(x: f32) -> f32 {
     let a = x.abs();
     if a < 1.0 {
@@ -78,7 +78,7 @@ pub fn sinhf(x: f32) -> f32 {
 
 /// `tanhf(x)`. CUDA: 2 ulp; `tanhf(±0) = ±0`, `tanhf(±∞) = ±1`.
 #[doc(alias = "tanh")]
-#[inline]
+#[inline(always)]
 pub fn tanhf(x: f32) -> f32 {
     let a = x.abs();
     if a < 0.55 {
@@ -107,7 +107,7 @@ pub fn tanhf(x: f32) -> f32 {
 
 /// `asinhf(x)`. CUDA: 3 ulp; `asinhf(±0) = ±0`, `asinhf(±∞) = ±∞`.
 #[doc(alias = "asinh")]
-#[inline]
+#[inline(always)]
 pub fn asinhf(x: f32) -> f32 {
     let a = x.abs();
     let y = if a < 2.441_406_3e-4 {
@@ -128,7 +128,7 @@ pub fn asinhf(x: f32) -> f32 {
 /// `acoshf(x)`. CUDA: 4 ulp; `acoshf(1) = +0`, NaN below 1,
 /// `acoshf(+∞) = +∞`.
 #[doc(alias = "acosh")]
-#[inline]
+#[inline(always)]
 pub fn acoshf(x: f32) -> f32 {
     if x.is_nan() || x < 1.0 {
         return x + f32::NAN;
@@ -148,7 +148,7 @@ pub fn acoshf(x: f32) -> f32 {
 /// `atanhf(x)`. CUDA: 3 ulp; `atanhf(±0) = ±0`, `atanhf(±1) = ±∞`, NaN
 /// outside `[-1, 1]`.
 #[doc(alias = "atanh")]
-#[inline]
+#[inline(always)]
 pub fn atanhf(x: f32) -> f32 {
     let a = x.abs();
     if x.is_nan() || a > 1.0 {

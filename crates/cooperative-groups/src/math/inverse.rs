@@ -10,28 +10,28 @@ use super::basic::copysignf;
 use super::util::{fma, horner, sqrtf};
 
 const ATAN_P: [f32; 9] = [
-    -0.333_332_99,
-    0.199_985_49,
-    -0.142_642_41,
-    0.109_521_84,
-    -0.084_034_435,
-    0.057_957_467,
-    -0.031_177_709,
-    0.010_914_527,
-    -0.001_793_603,
+    -0.333333,
+    0.19998549,
+    -0.14264241,
+    0.10952184,
+    -0.084034435,
+    0.057957467,
+    -0.031177709,
+    0.010914527,
+    -0.001793603,
 ];
 const ASIN_P: [f32; 6] = [
-    0.166_666_6,
-    0.075_005_04,
-    0.044_516_955,
-    0.031_807_736,
-    0.014_438_524,
-    0.037_516_586,
+    0.1666666,
+    0.07500504,
+    0.044516955,
+    0.031807736,
+    0.014438524,
+    0.037516586,
 ];
 const PIO2_HI: f32 = core::f32::consts::FRAC_PI_2;
-const PIO2_LO: f32 = -4.371_139e-8;
+const PIO2_LO: f32 = -4.371139e-08;
 const PI_HI: f32 = core::f32::consts::PI;
-const PI_LO: f32 = -8.742_278e-8;
+const PI_LO: f32 = -8.742278e-08;
 
 /// `atan t - t` for `0 <= t <= 1` as two factors (`t^3`, `A(t^2)`): the
 /// caller adds their product with an `fma`.
@@ -53,7 +53,7 @@ fn minus(c_hi: f32, c_lo: f32, t: f32, (p, q): (f32, f32)) -> f32 {
 /// `atanf(x)`: the arc tangent in `[-π/2, π/2]`. CUDA: 2 ulp;
 /// `atanf(±0) = ±0`, `atanf(±∞) = ±π/2`.
 #[doc(alias = "atan")]
-#[inline]
+#[inline(always)]
 pub fn atanf(x: f32) -> f32 {
     let a = x.abs();
     if a == f32::INFINITY {
@@ -76,7 +76,7 @@ pub fn atanf(x: f32) -> f32 {
 /// CUDA: 3 ulp; the C99 special values (`atan2f(±0, -0) = ±π`,
 /// `atan2f(±∞, -∞) = ±3π/4`, …).
 #[doc(alias = "atan2")]
-#[inline]
+#[inline(always)]
 pub fn atan2f(y: f32, x: f32) -> f32 {
     if x.is_nan() || y.is_nan() {
         return x + y;
@@ -133,7 +133,7 @@ fn two_asin_sqrt(z: f32) -> (f32, (f32, f32), f32) {
 /// `asinf(x)`: the arc sine in `[-π/2, π/2]`. CUDA: 2 ulp;
 /// `asinf(±0) = ±0`, NaN outside `[-1, 1]`.
 #[doc(alias = "asin")]
-#[inline]
+#[inline(always)]
 pub fn asinf(x: f32) -> f32 {
     let a = x.abs();
     let y = if a <= 0.5 {
@@ -151,7 +151,7 @@ pub fn asinf(x: f32) -> f32 {
 /// `acosf(x)`: the arc cosine in `[0, π]`. CUDA: 2 ulp; `acosf(1) = +0`,
 /// NaN outside `[-1, 1]`.
 #[doc(alias = "acos")]
-#[inline]
+#[inline(always)]
 pub fn acosf(x: f32) -> f32 {
     let a = x.abs();
     if x.is_nan() || a > 1.0 {

@@ -8,25 +8,25 @@
 
 use super::util::{bits, fma, from_bits, mul};
 
-const LN2_HI: f32 = 0.693_145_75; // 15 significant bits: e * LN2_HI is exact
-const LN2_LO: f32 = 1.428_606_8e-6;
+const LN2_HI: f32 = 0.69314575; // 15 significant bits: e * LN2_HI is exact
+const LN2_LO: f32 = 1.4286068e-06;
 const LOG2E: f32 = core::f32::consts::LOG2_E;
-const LOG2E_LO: f32 = 1.925_963e-8;
+const LOG2E_LO: f32 = 1.925963e-08;
 const LOG10E: f32 = core::f32::consts::LOG10_E;
-const LOG10E_LO: f32 = -1.010_305e-8;
+const LOG10E_LO: f32 = -1.010305e-08;
 const LOG10_2: f32 = core::f32::consts::LOG10_2;
-const LOG10_2_LO: f32 = -1.432_098_9e-8;
+const LOG10_2_LO: f32 = -1.4320989e-08;
 /// `(ln(1+f) - f + f^2/2) / f^3` on `[sqrt(1/2) - 1, sqrt(2) - 1]`.
 const LOG_P: [f32; 9] = [
-    0.333_333_13,
-    -0.250_000_1,
-    0.200_021_19,
-    -0.166_679_96,
-    0.142_195_49,
-    -0.124_055_86,
-    0.118_881_866,
-    -0.116_756_83,
-    0.067_466_25,
+    0.33333313,
+    -0.2500001,
+    0.20002119,
+    -0.16667996,
+    0.1421955,
+    -0.12405586,
+    0.11888187,
+    -0.11675683,
+    0.06746625,
 ];
 
 /// `ln(1 + f) - f` for `f` in `[sqrt(1/2) - 1, sqrt(2) - 1]`, as the
@@ -82,7 +82,7 @@ fn ln_sum(e: f32, f: f32, f_lo: f32) -> f32 {
 /// `logf(x)`: the natural logarithm. CUDA: 1 ulp; `logf(±0) = -∞`,
 /// `logf(1) = +0`, `logf(x < 0) = NaN`, `logf(+∞) = +∞`.
 #[doc(alias = "log")]
-#[inline]
+#[inline(always)]
 pub fn logf(x: f32) -> f32 {
     if let Some(s) = special(x) {
         return s;
@@ -108,7 +108,7 @@ fn scaled_sum(e: f32, f: f32, c_hi: f32, c_lo: f32) -> f32 {
 
 /// `log2f(x)`: the base-2 logarithm. CUDA: 1 ulp; exact for powers of 2.
 #[doc(alias = "log2")]
-#[inline]
+#[inline(always)]
 pub fn log2f(x: f32) -> f32 {
     if let Some(s) = special(x) {
         return s;
@@ -119,7 +119,7 @@ pub fn log2f(x: f32) -> f32 {
 
 /// `log10f(x)`: the base-10 logarithm. CUDA: 2 ulp.
 #[doc(alias = "log10")]
-#[inline]
+#[inline(always)]
 pub fn log10f(x: f32) -> f32 {
     if let Some(s) = special(x) {
         return s;
@@ -141,7 +141,7 @@ pub fn log10f(x: f32) -> f32 {
 /// `log1pf(x)`: `ln(1 + x)`, accurate near 0. CUDA: 1 ulp;
 /// `log1pf(-1) = -∞`, `log1pf(x < -1) = NaN`, `log1pf(±0) = ±0`.
 #[doc(alias = "log1p")]
-#[inline]
+#[inline(always)]
 pub fn log1pf(x: f32) -> f32 {
     let u = 1.0 + x;
     if let Some(s) = special(u) {

@@ -13,6 +13,10 @@
 //! `-fp-contract=fast` cannot change a result: **a function gives the same
 //! bits on the GPU and on the simulator.**
 //!
+//! Every function is `#[inline(always)]`, as CUDA's are forced inline: the
+//! PTX of a kernel never calls into the library (`call` would cost a
+//! parameter-space round trip per use).
+//!
 //! ## Two spellings
 //!
 //! * Free functions with CUDA's names: [`expf`], [`sinf`], [`normcdff`]…
@@ -64,6 +68,10 @@
 //! assert_eq!(math::sinpif(1.0), 0.0);
 //! assert_eq!(x.exp10(), math::exp10f(x)); // no `std` method: always this module's
 //! ```
+
+// The split constants (ln2 = LN2_HI + LN2_LO, …) and the fitted
+// coefficients look like rounded `core::f32::consts` on purpose.
+#![allow(clippy::approx_constant)]
 
 mod basic;
 mod exp;
@@ -194,7 +202,7 @@ macro_rules! float_math_f32 {
     ($($m:ident($($a:ident: $t:ty),*) -> $r:ty => $f:ident;)*) => {
         impl FloatMath for f32 {
             $(
-                #[inline]
+                #[inline(always)]
                 fn $m(self $(, $a: $t)*) -> $r {
                     $f(self $(, $a)*)
                 }

@@ -92,7 +92,7 @@ fn integer(y: f32) -> (bool, bool) {
 /// `y > 0`; `powf(x < 0, y)` is NaN for a finite non-integer `y`; the
 /// infinities as the limits.
 #[doc(alias = "pow")]
-#[inline]
+#[inline(always)]
 pub fn powf(x: f32, y: f32) -> f32 {
     if y == 0.0 || x == 1.0 {
         return 1.0;

@@ -15,9 +15,9 @@ use super::util::{bits, fma, rintf};
 const TWO_OVER_PI: f32 = core::f32::consts::FRAC_2_PI;
 /// π/2 = P1 + P2 + P3 (+ below 2^-75): `fma(j, -P1, x)` is exact for
 /// `|j| < 2^17`.
-const P1: f32 = 1.570_796_4;
-const P2: f32 = -4.371_139e-8;
-const P3: f32 = -1.715_124_5e-15;
+const P1: f32 = 1.5707964;
+const P2: f32 = -4.371139e-08;
+const P3: f32 = -1.7151245e-15;
 /// floor(2/π · 2^256): bit 255 is the 2^-1 bit of 2/π.
 const K_HI: u128 = 0xa2f9836e4e441529fc2757d1f534ddc0;
 const K_LO: u128 = 0xdb6295993c439041fe5163abdebbc561;
@@ -45,7 +45,7 @@ pub(crate) fn payne_hanek(x: f32) -> (f32, u32) {
     let b = bits(x);
     let exp = ((b >> 23) & 0xff) as i32;
     if exp == 0xff {
-        return (x - x, 0); // ±∞, NaN: NaN
+        return (f32::NAN, 0); // ±∞, NaN
     }
     // |x| = m * 2^e, m the 24-bit integer significand (x is normal here).
     let m = ((b & 0x7f_ffff) | 0x80_0000) as u128;
@@ -68,7 +68,7 @@ pub(crate) fn payne_hanek(x: f32) -> (f32, u32) {
     // The fraction in two floats, then times π/2 in two parts.
     let hi = top as f32;
     let lo = (top - hi as i64) as f32;
-    const U: f32 = 5.421_010_9e-20; // 2^-64
+    const U: f32 = 5.421011e-20; // 2^-64
     let (hi, lo) = (hi * U, lo * U);
     let r = fma(hi, P1, fma(hi, P2, lo * P1));
     if b >> 31 != 0 {

@@ -5,7 +5,7 @@ use super::util::{self, bits, fma, from_bits};
 /// `sqrtf(x)`: the correctly rounded square root (`sqrt.rn.f32`). CUDA:
 /// 0 ulp; `sqrtf(-0) = -0`, `sqrtf(x < 0) = NaN`.
 #[doc(alias = "sqrt")]
-#[inline]
+#[inline(always)]
 pub fn sqrtf(x: f32) -> f32 {
     util::sqrtf(x)
 }
@@ -14,7 +14,7 @@ pub fn sqrtf(x: f32) -> f32 {
 /// (`sqrt.rn`, `div.rn`). CUDA: 2 ulp (this is within 1);
 /// `rsqrtf(±0) = ±∞`, `rsqrtf(+∞) = +0`, `rsqrtf(x < 0) = NaN`.
 #[doc(alias = "rsqrt")]
-#[inline]
+#[inline(always)]
 pub fn rsqrtf(x: f32) -> f32 {
     1.0 / util::sqrtf(x)
 }
@@ -26,7 +26,7 @@ pub fn rsqrtf(x: f32) -> f32 {
 /// last correction from the exact residual `x - y^3` (`y^2` and `y^3` as
 /// sums of two floats by `fma`).
 #[doc(alias = "cbrt")]
-#[inline]
+#[inline(always)]
 pub fn cbrtf(x: f32) -> f32 {
     let a = x.abs();
     if a == 0.0 || a == f32::INFINITY || x.is_nan() {
@@ -57,7 +57,7 @@ pub fn cbrtf(x: f32) -> f32 {
 /// `hypotf(x, y)`: `sqrt(x^2 + y^2)` without overflow or underflow in
 /// between. CUDA: 3 ulp; `hypotf(±∞, y) = +∞` even if `y` is NaN.
 #[doc(alias = "hypot")]
-#[inline]
+#[inline(always)]
 pub fn hypotf(x: f32, y: f32) -> f32 {
     let (ax, ay) = (x.abs(), y.abs());
     if ax == f32::INFINITY || ay == f32::INFINITY {

@@ -15,7 +15,7 @@ macro_rules! rounded {
         $(
             $(#[$m])*
             #[doc(alias = $alias)]
-            #[inline]
+            #[inline(always)]
             pub fn $name($($a: f32),*) -> f32 {
                 $f($($a),*)
             }
@@ -74,7 +74,7 @@ rounded! {
 
 /// `x / y` rounded to nearest (`div.rn.f32`, what `/` is).
 #[doc(alias = "__fdiv_rn")]
-#[inline]
+#[inline(always)]
 pub fn fdiv_rn(x: f32, y: f32) -> f32 {
     x / y
 }
@@ -82,25 +82,25 @@ pub fn fdiv_rn(x: f32, y: f32) -> f32 {
 /// `x - y` rounded toward zero: `__fsub_rz` (an exact negation, then the
 /// directed addition).
 #[doc(alias = "__fsub_rz")]
-#[inline]
+#[inline(always)]
 pub fn fsub_rz(x: f32, y: f32) -> f32 {
     fp::add_rz(x, -y)
 }
 /// `x - y` rounded toward +∞ (`__fsub_ru`).
 #[doc(alias = "__fsub_ru")]
-#[inline]
+#[inline(always)]
 pub fn fsub_ru(x: f32, y: f32) -> f32 {
     fp::add_ru(x, -y)
 }
 /// `x - y` rounded toward −∞ (`__fsub_rd`).
 #[doc(alias = "__fsub_rd")]
-#[inline]
+#[inline(always)]
 pub fn fsub_rd(x: f32, y: f32) -> f32 {
     fp::add_rd(x, -y)
 }
 /// `x - y` rounded to nearest, never fused (`__fsub_rn`).
 #[doc(alias = "__fsub_rn")]
-#[inline]
+#[inline(always)]
 pub fn fsub_rn(x: f32, y: f32) -> f32 {
     fp::add_rn(x, -y)
 }

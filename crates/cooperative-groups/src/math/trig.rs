@@ -9,31 +9,15 @@ use super::reduce::rem_pio2;
 use super::util::{bits, floorf, fma, from_bits, horner, rintf};
 
 /// `(sin r - r) / r^3` as a polynomial in `r^2`, `|r| <= π/4`.
-const SIN_P: [f32; 4] = [
-    -0.166_666_67,
-    0.008_333_329,
-    -0.000_198_393_11,
-    2.718_112e-6,
-];
+const SIN_P: [f32; 4] = [-0.16666667, 0.008333329, -0.00019839311, 2.718112e-06];
 /// `(cos r - 1 + r^2/2) / r^4` as a polynomial in `r^2`.
-const COS_P: [f32; 4] = [
-    0.041_666_668,
-    -0.001_388_888_3,
-    2.479_946e-5,
-    -2.720_566_4e-7,
-];
+const COS_P: [f32; 4] = [0.041666668, -0.0013888883, 2.479946e-05, -2.7205664e-07];
 /// `(sin(πt)/t - π) / t^2` as a polynomial in `t^2`, `|t| <= 1/4`.
-const SINPI_P: [f32; 4] = [-5.167_712_7, 2.550_162_8, -0.599_205_4, 0.081_024_74];
+const SINPI_P: [f32; 4] = [-5.1677127, 2.5501628, -0.5992054, 0.08102474];
 /// `(cos(πt) - 1) / t^2` as a polynomial in `t^2`.
-const COSPI_P: [f32; 5] = [
-    -4.934_802,
-    4.058_712,
-    -1.335_262,
-    0.235_305_71,
-    -0.025_448_663,
-];
+const COSPI_P: [f32; 5] = [-4.934802, 4.058712, -1.335262, 0.23530571, -0.025448663];
 const PI_HI: f32 = core::f32::consts::PI;
-const PI_LO: f32 = -8.742_278e-8;
+const PI_LO: f32 = -8.742278e-08;
 
 /// `sin r` for the reduced `r`.
 #[inline(always)]
@@ -66,7 +50,7 @@ fn sincos_q(r: f32, q: u32) -> (f32, f32) {
 /// `sinf(x)`: the sine of `x` radians. CUDA: 2 ulp; `sinf(±0) = ±0`,
 /// `sinf(±∞) = NaN`. Any argument, however large, is reduced exactly.
 #[doc(alias = "sin")]
-#[inline]
+#[inline(always)]
 pub fn sinf(x: f32) -> f32 {
     if x == 0.0 {
         return x; // the polynomial would turn -0 into +0
@@ -78,7 +62,7 @@ pub fn sinf(x: f32) -> f32 {
 /// `cosf(x)`: the cosine of `x` radians. CUDA: 2 ulp; `cosf(±0) = 1`,
 /// `cosf(±∞) = NaN`.
 #[doc(alias = "cos")]
-#[inline]
+#[inline(always)]
 pub fn cosf(x: f32) -> f32 {
     let (r, q) = rem_pio2(x);
     sincos_q(r, q).1
@@ -86,7 +70,7 @@ pub fn cosf(x: f32) -> f32 {
 
 /// `sincosf(x)`: `(sin x, cos x)` with one reduction. CUDA: 2 ulp each.
 #[doc(alias = "sincos")]
-#[inline]
+#[inline(always)]
 pub fn sincosf(x: f32) -> (f32, f32) {
     let (r, q) = rem_pio2(x);
     let (s, c) = sincos_q(r, q);
@@ -97,7 +81,7 @@ pub fn sincosf(x: f32) -> (f32, f32) {
 /// `-cos r / sin r` (one correctly rounded division). CUDA: 4 ulp;
 /// `tanf(±0) = ±0`, `tanf(±∞) = NaN`.
 #[doc(alias = "tan")]
-#[inline]
+#[inline(always)]
 pub fn tanf(x: f32) -> f32 {
     if x == 0.0 {
         return x;
@@ -138,7 +122,7 @@ fn cospi_t(t: f32) -> f32 {
 /// `sinpif(±0) = ±0`, `sinpif(±∞) = NaN`; an integer `n` gives a zero with
 /// the sign of `n`.
 #[doc(alias = "sinpi")]
-#[inline]
+#[inline(always)]
 pub fn sinpif(x: f32) -> f32 {
     let (t, q) = rem_half(x);
     let (s, c) = (sinpi_t(t), cospi_t(t));
@@ -149,7 +133,7 @@ pub fn sinpif(x: f32) -> f32 {
 /// `cospif(x)`: `cos(πx)`. CUDA: 1 ulp; `cospif(±∞) = NaN`; a half-integer
 /// gives `+0`.
 #[doc(alias = "cospi")]
-#[inline]
+#[inline(always)]
 pub fn cospif(x: f32) -> f32 {
     let (t, q) = rem_half(x);
     let (s, c) = (sinpi_t(t), cospi_t(t));
