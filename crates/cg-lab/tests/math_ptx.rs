@@ -25,7 +25,7 @@ fn opcodes(ptx: &str, name: &str) -> Vec<String> {
         .map(str::trim)
         .filter(|s| !s.starts_with("//") && !s.starts_with('.') && !s.starts_with('$'))
         .filter_map(|s| s.split_whitespace().next())
-        .map(|s| s.trim_start_matches(|c| c == '@' || c == '!').to_string())
+        .map(|s| s.trim_start_matches(['@', '!']).to_string())
         .collect()
 }
 

@@ -428,3 +428,50 @@ fn every_binary_function_within_cudas_bound() {
     }
     assert!(failed.is_empty(), "over CUDA's bound: {failed:?}");
 }
+
+/// Every input of the critical ranges, in any build: `expm1f` where
+/// `2^j - 1` stops being exact (`x` near -17), `log1pf` and `logf` around
+/// 1 (the cancellation), `sinf`/`cosf` at the Cody–Waite/Payne–Hanek
+/// switch, `expf` at the overflow and underflow thresholds.
+#[test]
+fn critical_ranges_exhaustively() {
+    type Range = (&'static str, fn(f32) -> f32, fn(f64) -> f64, f64, f32, f32);
+    let ranges: [Range; 9] = [
+        ("expm1f", math::expm1f, f64::exp_m1, 1.0, -17.7, -16.8),
+        ("expm1f", math::expm1f, f64::exp_m1, 1.0, 0.3, 0.75),
+        ("expm1f", math::expm1f, f64::exp_m1, 1.0, -0.75, -0.3),
+        ("log1pf", math::log1pf, f64::ln_1p, 1.0, 0.25, 0.5),
+        ("log1pf", math::log1pf, f64::ln_1p, 1.0, -0.35, -0.25),
+        ("logf", math::logf, f64::ln, 1.0, 0.7, 1.45),
+        ("sinf", math::sinf, f64::sin, 2.0, 104_000.0, 107_000.0),
+        ("cosf", math::cosf, f64::cos, 2.0, 104_000.0, 107_000.0),
+        ("expf", math::expf, f64::exp, 2.0, -104.5, -86.0),
+    ];
+    for (name, f, r, bound, lo, hi) in ranges {
+        // Every f32 between lo and hi (same sign), by bit pattern.
+        let (a, b) = (
+            lo.to_bits().min(hi.to_bits()),
+            lo.to_bits().max(hi.to_bits()),
+        );
+        let mut worst = (0.0f64, 0f32);
+        for bits in a..=b {
+            let x = f32::from_bits(bits);
+            let u = ulp_error(f(x), r(x as f64));
+            if u > worst.0 {
+                worst = (u, x);
+            }
+        }
+        println!(
+            "{name} on [{lo}, {hi}]: {} inputs, max {:.3} ulp at {:e}",
+            b - a + 1,
+            worst.0,
+            worst.1
+        );
+        assert!(
+            worst.0 <= bound,
+            "{name}({:e}): {:.3} ulp",
+            worst.1,
+            worst.0
+        );
+    }
+}

@@ -128,10 +128,15 @@ pub fn expm1f(x: f32) -> f32 {
     let r_lo = j * -LN2_LO;
     let q = fma(r_hi * r_hi, horner(r_hi, EXP_P), fma(r_lo, r_hi, r_lo));
     let j = j as i32;
+    if j < -24 {
+        // 2^j - 1 is not exact below 2^-24: -1 + 2^j (1 + m) in one fma
+        // (the rounding of 1 + m is far below the result's last bit).
+        return fma(pow2i(j), 1.0 + (r_hi + q), -1.0);
+    }
     if j <= 24 {
         // 2^j * (1 + r_hi + q) - 1 = (s*r_hi + (s - 1)) + s*q: the first
         // two terms are exact (s = 2^j, and s - 1 is exact for
-        // -25 <= j <= 24), their sum is formed with its error (TwoSum,
+        // -24 <= j <= 24), their sum is formed with its error (TwoSum,
         // exact products only, which contraction cannot change), and the
         // result rounds once at the end.
         let s = pow2i(j);
