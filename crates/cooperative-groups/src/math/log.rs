@@ -91,19 +91,36 @@ pub fn logf(x: f32) -> f32 {
     ln_sum(e, f, 0.0)
 }
 
-/// `e + c*ln(1 + f)`, `c = c_hi + c_lo`, rounded once: `f*c_hi` exactly as
-/// `ph + pl`, the head `e + ph` with its exact error (Fast2Sum: `|e| >= 1 >
-/// |ph|` unless `e = 0`), every smaller product in the tail.
+/// [`LOG_P`] times log2(e): `log2(1 + f) - f*log2(e)` is
+/// `f^2 * (-log2(e)/2 + f * Q2(f))` (the coefficients rounded once more,
+/// a change far below the polynomial's own error).
+const LOG2_P: [f32; 9] = {
+    let mut p = LOG_P;
+    let mut i = 0;
+    while i < p.len() {
+        p[i] *= LOG2E;
+        i += 1;
+    }
+    p
+};
+
+/// `e + log2(1 + f)` rounded once: `f*LOG2E` exactly as `ph + pl`, the head
+/// `e + ph` with its exact error (Fast2Sum: `|e| >= 1 > |ph|` unless `e =
+/// 0`), and the tail `f^2 * S(f)` with `f^2` as two floats and the
+/// polynomial already scaled by log2(e), so that it rounds once, in the
+/// last `fma`.
 #[inline(always)]
-fn scaled_sum(e: f32, f: f32, c_hi: f32, c_lo: f32) -> f32 {
-    let (ff, s) = log1p_tail(f);
-    let r = ff * s; // ln(1+f) - f, small
-    let ph = mul(f, c_hi);
-    let pl = fma(f, c_hi, -ph);
+fn log2_sum(e: f32, f: f32) -> f32 {
+    let s = fma(f, super::util::horner(f, LOG2_P), -0.5 * LOG2E);
+    let ff = f * f;
+    let ff_lo = fma(f, f, -ff);
+    let ph = mul(f, LOG2E);
+    let pl = fma(f, LOG2E, -ph);
     let hi = e + ph;
     let lo = (e - hi) + ph;
-    let t = fma(f, c_lo, pl + lo);
-    hi + fma(r, c_hi, t)
+    let t = fma(f, LOG2E_LO, pl + lo);
+    let t = fma(ff_lo, s, t);
+    hi + fma(ff, s, t)
 }
 
 /// `log2f(x)`: the base-2 logarithm. CUDA: 1 ulp; exact for powers of 2.
@@ -114,7 +131,7 @@ pub fn log2f(x: f32) -> f32 {
         return s;
     }
     let (e, f) = split(x);
-    scaled_sum(e, f, LOG2E, LOG2E_LO)
+    log2_sum(e, f)
 }
 
 /// `log10f(x)`: the base-10 logarithm. CUDA: 2 ulp.
