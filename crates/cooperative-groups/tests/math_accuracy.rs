@@ -436,7 +436,7 @@ fn every_binary_function_within_cudas_bound() {
 #[test]
 fn critical_ranges_exhaustively() {
     type Range = (&'static str, fn(f32) -> f32, fn(f64) -> f64, f64, f32, f32);
-    let ranges: [Range; 10] = [
+    let ranges: [Range; 12] = [
         ("expm1f", math::expm1f, f64::exp_m1, 1.0, -17.7, -16.8),
         ("expm1f", math::expm1f, f64::exp_m1, 1.0, 0.3, 0.75),
         ("expm1f", math::expm1f, f64::exp_m1, 1.0, -0.75, -0.3),
@@ -444,6 +444,8 @@ fn critical_ranges_exhaustively() {
         ("log1pf", math::log1pf, f64::ln_1p, 1.0, -0.35, -0.25),
         ("logf", math::logf, f64::ln, 1.0, 0.7, 1.45),
         ("log2f", math::log2f, f64::log2, 1.0, 0.7, 1.45),
+        ("sinpif", math::sinpif, sinpi64, 1.0, -0.3, -0.2),
+        ("cospif", math::cospif, cospi64, 1.0, 0.2, 0.3),
         ("sinf", math::sinf, f64::sin, 2.0, 104_000.0, 107_000.0),
         ("cosf", math::cosf, f64::cos, 2.0, 104_000.0, 107_000.0),
         ("expf", math::expf, f64::exp, 2.0, -104.5, -86.0),
