@@ -122,7 +122,10 @@ pub fn powf(x: f32, y: f32) -> f32 {
     } else if x < 0.0 && !int {
         return f32::NAN;
     } else {
-        let t = (y as f64) * log2_f64(ax as f64);
+        // An fma with a zero addend: the product cannot be fused into the
+        // `t - j` and `t + 0.5` below by `-fp-contract=fast` (the GPU would
+        // then round differently from the simulator).
+        let t = fma64(y as f64, log2_f64(ax as f64), 0.0);
         let t = t.clamp(-160.0, 160.0);
         exp2_f64(t) as f32 // one rounding to f32 (cvt.rn.f32.f64)
     };
