@@ -32,6 +32,7 @@ pub mod diff;
 pub mod faults;
 pub mod generic;
 pub mod grid;
+pub mod math;
 pub mod memcpy_async;
 pub mod narrow;
 pub mod primitives;

@@ -209,6 +209,12 @@
 //!   2-D views), and [Safe kernels](global) with every pattern.
 //! * [`atomic`]: `atomicAdd` and friends.
 //! * [`narrow`]: the 16-bit floats `f16`, `bf16` and their pairs.
+//! * [`vector`]: aligned vectors (`F32x4` is `float4`), one 16-byte access
+//!   each; [`cache`]: cache hints (`__ldcs`, `__stcs`, …) on the typed views.
+//! * [`math`]: CUDA's math functions (`expf`, `sinf`, `erff`, …) in pure
+//!   Rust within CUDA's ulp bounds, bit-identical on the GPU and the
+//!   simulator, and method syntax (`x.exp()`) through [`math::FloatMath`]
+//!   in the prelude.
 //! * `memcpy_async` (private, re-exported): [`memcpy_async`](fn@memcpy_async), [`wait`],
 //!   [`wait_prior`] — asynchronous copies global → shared (`cp.async`).
 //! * [`primitives`]: CUB's warp and block primitives (loads, stores,
@@ -246,6 +252,7 @@ pub mod host;
 pub mod intrinsics;
 #[cfg(not(target_arch = "nvptx64"))]
 mod kernel_desc;
+pub mod math;
 #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_80"))]
 pub mod mbarrier;
 pub mod memcpy_async;
@@ -300,6 +307,7 @@ pub use value::{Label, MAX_SHFL_BYTES, MatchValue, ShflValue};
 /// [`MultiWarpTileSize`] for helpers generic over tile sizes
 /// (`where Size<N>: WarpTileSize`).
 pub mod prelude {
+    pub use crate::math::FloatMath;
     pub use crate::narrow::Float16;
     pub use crate::ops::{BitAnd, BitOr, BitXor, Greater, Less, Plus};
     pub use crate::{

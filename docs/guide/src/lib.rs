@@ -39,5 +39,8 @@ pub mod lab {}
 #[doc = include_str!("../project.md")]
 pub mod project {}
 
+#[doc = include_str!("../math.md")]
+pub mod math {}
+
 #[doc = include_str!("../troubleshooting.md")]
 pub mod troubleshooting {}

@@ -15,6 +15,7 @@ use core::arch::asm;
 
 use super::{LoadCache, RawDim3, ShflMode, StoreCache};
 
+pub mod fp;
 #[cfg(target_feature = "sm_80")]
 mod mbarrier;
 #[cfg(target_feature = "sm_80")]

@@ -11,6 +11,7 @@ use cg_sim::lane::AtomicKind;
 
 use super::{RawDim3, ReduxOp, ShflMode};
 
+pub mod fp;
 mod mbarrier;
 pub use mbarrier::*;
 mod tma;

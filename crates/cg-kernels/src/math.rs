@@ -1,0 +1,151 @@
+//! Kernels of the math library (`cooperative_groups::math`): one that
+//! applies any of the `f32` functions by number (the simulator test runs it
+//! against direct host calls, the PTX tests check that no function compiles
+//! to a `call`), and one written with method syntax (`x.exp()` through
+//! the prelude's `FloatMath`), which must build for `nvptx64`.
+
+use cooperative_groups::math;
+use cooperative_groups::math::{fast, rounded};
+use cooperative_groups::prelude::*;
+use cooperative_groups::{GlobalSlice, OwnedSlice, kernel};
+
+/// A named unary `f32` function.
+pub type NamedUnary = (&'static str, fn(f32) -> f32);
+
+/// The unary `f32` functions [`math_unary_f32`] applies, by index.
+pub const UNARY_F32_FUNCTIONS: &[NamedUnary] = &[
+    ("expf", math::expf),
+    ("exp2f", math::exp2f),
+    ("exp10f", math::exp10f),
+    ("expm1f", math::expm1f),
+    ("logf", math::logf),
+    ("log2f", math::log2f),
+    ("log10f", math::log10f),
+    ("log1pf", math::log1pf),
+    ("sqrtf", math::sqrtf),
+    ("rsqrtf", math::rsqrtf),
+    ("cbrtf", math::cbrtf),
+    ("sinf", math::sinf),
+    ("cosf", math::cosf),
+    ("tanf", math::tanf),
+    ("sinpif", math::sinpif),
+    ("cospif", math::cospif),
+    ("asinf", math::asinf),
+    ("acosf", math::acosf),
+    ("atanf", math::atanf),
+    ("sinhf", math::sinhf),
+    ("coshf", math::coshf),
+    ("tanhf", math::tanhf),
+    ("asinhf", math::asinhf),
+    ("acoshf", math::acoshf),
+    ("atanhf", math::atanhf),
+    ("erff", math::erff),
+    ("erfcf", math::erfcf),
+    ("normcdff", math::normcdff),
+    ("floorf", math::floorf),
+    ("ceilf", math::ceilf),
+    ("truncf", math::truncf),
+    ("roundf", math::roundf),
+    ("rintf", math::rintf),
+];
+
+/// `f`-th function of [`UNARY_F32_FUNCTIONS`] applied to `x`, as a `match`
+/// (direct calls, so each function inlines into the kernel).
+#[inline(always)]
+pub fn apply_unary_f32(f: u32, x: f32) -> f32 {
+    match f {
+        0 => math::expf(x),
+        1 => math::exp2f(x),
+        2 => math::exp10f(x),
+        3 => math::expm1f(x),
+        4 => math::logf(x),
+        5 => math::log2f(x),
+        6 => math::log10f(x),
+        7 => math::log1pf(x),
+        8 => math::sqrtf(x),
+        9 => math::rsqrtf(x),
+        10 => math::cbrtf(x),
+        11 => math::sinf(x),
+        12 => math::cosf(x),
+        13 => math::tanf(x),
+        14 => math::sinpif(x),
+        15 => math::cospif(x),
+        16 => math::asinf(x),
+        17 => math::acosf(x),
+        18 => math::atanf(x),
+        19 => math::sinhf(x),
+        20 => math::coshf(x),
+        21 => math::tanhf(x),
+        22 => math::asinhf(x),
+        23 => math::acoshf(x),
+        24 => math::atanhf(x),
+        25 => math::erff(x),
+        26 => math::erfcf(x),
+        27 => math::normcdff(x),
+        28 => math::floorf(x),
+        29 => math::ceilf(x),
+        30 => math::truncf(x),
+        31 => math::roundf(x),
+        32 => math::rintf(x),
+        _ => f32::NAN,
+    }
+}
+
+/// `out[i] = F_f(x[i])` for the `f`-th function of [`UNARY_F32_FUNCTIONS`].
+#[kernel]
+pub fn math_unary_f32(f: u32, x: GlobalSlice<f32>, out: OwnedSlice<f32>) {
+    let grid = this_grid();
+    if let Some(e) = out.at(&grid) {
+        e.store(apply_unary_f32(f, x.load(grid.thread_rank() as usize)));
+    }
+}
+
+/// What [`math_methods_f32`] computes for one input: method syntax in
+/// a `no_std` kernel crate. On `nvptx64` `x.exp()`, `x.sin_cos()`,
+/// `x.exp10()`… resolve to the prelude's `FloatMath`; on the host, to
+/// `std`'s methods where `std` has them (see `cooperative_groups::math`).
+#[inline(always)]
+pub fn method_mix(v: f32) -> f32 {
+    let (s, c) = v.sin_cos();
+    let a = v.exp() + v.ln_1p() + s * c + v.exp10() + v.rsqrt() + v.sinpi() + v.cospi();
+    let b = v.floor() + v.sqrt() + v.hypot(c) + v.exp_m1() + v.log2() + v.cbrt() + v.tan();
+    let d = v.remainder(0.75) + v.ldexp(3) + v.frexp().0 + v.nextafter(0.0) + v.fdim(s);
+    let e = math::fmodf(v, 0.3) + math::fminf(v, c) + math::fmaxf(v, s) + math::copysignf(v, c);
+    let f = v.powf(c) + v.atan2(s) + v.asin() + v.acosh() + v.tanh() + v.normcdf() + math::erff(v);
+    a + b + d + e + f + math::modff(v).0 + v.mul_add(s, c)
+}
+
+/// `out[i] = method_mix(x[i])`.
+#[kernel]
+pub fn math_methods_f32(x: GlobalSlice<f32>, out: OwnedSlice<f32>) {
+    let grid = this_grid();
+    if let Some(e) = out.at(&grid) {
+        e.store(method_mix(x.load(grid.thread_rank() as usize)));
+    }
+}
+
+/// Every intrinsic once (the PTX test finds each instruction): the fast
+/// (MUFU) forms and the directed roundings.
+#[kernel]
+pub fn math_intrinsics_f32(x: GlobalSlice<f32>, out: OwnedSlice<f32>) {
+    let grid = this_grid();
+    if let Some(e) = out.at(&grid) {
+        let v = x.load(grid.thread_rank() as usize);
+        let w = v + 1.5;
+        let (s, c) = fast::sincosf(v);
+        let a = fast::expf(v) + fast::exp10f(v) + fast::logf(w) + fast::log2f(w) + fast::log10f(w);
+        let b = s + c + fast::tanf(v) + fast::powf(w, v) + fast::fdividef(v, w) + fast::rsqrtf(w);
+        let d = fast::tanhf(v)
+            + rounded::fadd_rz(v, w)
+            + rounded::fadd_ru(v, w)
+            + rounded::fadd_rd(v, w);
+        let f = rounded::fmul_rz(v, w) + rounded::fmul_ru(v, w) + rounded::fmul_rd(v, w);
+        let g = rounded::fmaf_rz(v, w, c) + rounded::fmaf_ru(v, w, c) + rounded::fmaf_rd(v, w, c);
+        let h = rounded::fdiv_rz(v, w) + rounded::fdiv_ru(v, w) + rounded::fdiv_rd(v, w);
+        let i =
+            rounded::frcp_rn(w) + rounded::frcp_rz(w) + rounded::frcp_ru(w) + rounded::frcp_rd(w);
+        let j = rounded::fsqrt_rz(w) + rounded::fsqrt_ru(w) + rounded::fsqrt_rd(w);
+        let k = rounded::fadd_rn(v, w) + rounded::fmul_rn(v, w);
+        e.store(a + b + d + f + g + h + i + j + k);
+    }
+}

@@ -1,0 +1,115 @@
+//! The math library on a GPU against the simulator (the same code on the
+//! host): every accurate function bit for bit, the directed-rounding
+//! intrinsics bit for bit (the simulator computes them exactly), the fast
+//! intrinsics within their documented error. Skipped (with a message)
+//! where no GPU is found; `CG_MATH_GPU_INPUTS` sets the inputs per function
+//! (default 2^22: random bit patterns plus special values).
+
+use cg_kernels::math::{MATH_INTRINSICS_F32, MATH_UNARY_F32, UNARY_F32_FUNCTIONS};
+use cg_runtime::{Backend, LaunchConfig};
+
+include!(concat!(env!("OUT_DIR"), "/lab_ptx.rs"));
+
+fn inputs(n: usize) -> Vec<f32> {
+    let mut v = vec![
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        0.5,
+        2.0,
+        1e-45,
+        -1e-40,
+        f32::MIN_POSITIVE,
+        3e38,
+        -3e38,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        88.72,
+        -103.9,
+        105_615.0,
+        1e30,
+        0.999_999_9,
+    ];
+    let mut s = 0x9e37_79b9_7f4a_7c15u64;
+    while v.len() < n {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        v.push(f32::from_bits(s as u32));
+        v.push(f32::from_bits((s >> 32) as u32));
+    }
+    v.truncate(n);
+    v
+}
+
+#[test]
+fn gpu_matches_the_simulator() {
+    let gpu = match Backend::gpu(0, &LAB_PTX) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("skipping: no GPU ({e})");
+            return;
+        }
+    };
+    let n: usize = std::env::var("CG_MATH_GPU_INPUTS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1 << 22);
+    let x = inputs(n);
+    let cfg = LaunchConfig::linear((n as u32).div_ceil(256), 256);
+    let input = gpu.upload(&x).unwrap();
+    let mut failures = Vec::new();
+    for (f, (name, func)) in UNARY_F32_FUNCTIONS.iter().enumerate() {
+        let mut out = gpu.alloc::<f32>(n).unwrap();
+        gpu.launch(&MATH_UNARY_F32, &cfg, (f as u32, &input, &mut out))
+            .unwrap();
+        let got = out.to_vec().unwrap();
+        let mut bad = 0usize;
+        let mut first = None;
+        for (&xi, &g) in x.iter().zip(&got) {
+            let h = func(xi);
+            if g.to_bits() != h.to_bits() && !(g.is_nan() && h.is_nan()) {
+                bad += 1;
+                first.get_or_insert((xi, g, h));
+            }
+        }
+        println!("{name}: {n} inputs, {bad} differ from the simulator");
+        if let Some((xi, g, h)) = first {
+            failures.push(format!(
+                "{name}({xi:e}): GPU {g:e}, simulator {h:e} ({bad} inputs)"
+            ));
+        }
+    }
+    // The intrinsics kernel sums every intrinsic: the directed roundings are
+    // exact on both sides, the fast ones within their error (`tanh.approx`:
+    // 2^-11 relative), so the sums agree to that (on ordinary inputs).
+    let small: Vec<f32> = (0..65_536)
+        .map(|i| (i as f32 - 32_768.0) / 8_192.0)
+        .collect();
+    let si = gpu.upload(&small).unwrap();
+    let mut so = gpu.alloc::<f32>(small.len()).unwrap();
+    let cfg2 = LaunchConfig::linear(256, 256);
+    gpu.launch(&MATH_INTRINSICS_F32, &cfg2, (&si, &mut so))
+        .unwrap();
+    let g = so.to_vec().unwrap();
+    let sim = Backend::sim();
+    let (hi, mut ho) = (
+        sim.upload(&small).unwrap(),
+        sim.alloc::<f32>(small.len()).unwrap(),
+    );
+    sim.launch(&MATH_INTRINSICS_F32, &cfg2, (&hi, &mut ho))
+        .unwrap();
+    let h = ho.to_vec().unwrap();
+    let worst = g
+        .iter()
+        .zip(&h)
+        .map(|(a, b)| ((a - b) / b.abs().max(1.0)).abs())
+        .fold(0f32, f32::max);
+    println!("intrinsics: largest relative difference GPU vs simulator {worst:e}");
+    if worst > 2e-3 {
+        failures.push(format!("intrinsics differ by {worst:e}"));
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}

@@ -1,0 +1,480 @@
+//! Accuracy of `cooperative_groups::math` against an `f64` reference (the
+//! host's `std` `f64` functions, accurate to well under an `f32` ulp):
+//! the maximum error in ulps of each unary `f32` function over random bit
+//! patterns plus dense ranges, checked against CUDA's documented bound.
+//!
+//! * `cargo test -p cooperative-groups --test math_accuracy`: 2^17 inputs
+//!   per function (debug builds are slow);
+//! * `cargo test --release -p cooperative-groups --test math_accuracy`:
+//!   10^7 per function (CI), about a minute on two cores;
+//! * `CG_MATH_INPUTS=N` sets the count; `CG_MATH_EXHAUSTIVE=1` tests every
+//!   one of the 2^32 inputs (development; minutes per function in release)
+//!   and `CG_MATH_ONLY=expf,logf` picks functions. Results print as a
+//!   markdown table (`--nocapture`).
+
+use cooperative_groups::math;
+
+/// One unary function under test.
+struct Case {
+    name: &'static str,
+    f: fn(f32) -> f32,
+    reference: fn(f64) -> f64,
+    /// CUDA's documented maximum ulp error.
+    bound: f64,
+}
+
+fn cases() -> Vec<Case> {
+    macro_rules! c {
+        ($name:literal, $f:expr, $r:expr, $b:expr) => {
+            Case {
+                name: $name,
+                f: $f,
+                reference: $r,
+                bound: $b,
+            }
+        };
+    }
+    vec![
+        c!("expf", math::expf, f64::exp, 2.0),
+        c!("exp2f", math::exp2f, f64::exp2, 2.0),
+        c!("exp10f", math::exp10f, |x| 10f64.powf(x), 2.0),
+        c!("expm1f", math::expm1f, f64::exp_m1, 1.0),
+        c!("logf", math::logf, f64::ln, 1.0),
+        c!("log2f", math::log2f, f64::log2, 1.0),
+        c!("log10f", math::log10f, f64::log10, 2.0),
+        c!("log1pf", math::log1pf, f64::ln_1p, 1.0),
+        c!("sqrtf", math::sqrtf, f64::sqrt, 0.0),
+        c!("rsqrtf", math::rsqrtf, |x| 1.0 / x.sqrt(), 2.0),
+        c!("cbrtf", math::cbrtf, f64::cbrt, 1.0),
+        c!("sinf", math::sinf, f64::sin, 2.0),
+        c!("cosf", math::cosf, f64::cos, 2.0),
+        c!("tanf", math::tanf, f64::tan, 4.0),
+        c!("sinpif", math::sinpif, sinpi64, 1.0),
+        c!("cospif", math::cospif, cospi64, 1.0),
+        c!("asinf", math::asinf, f64::asin, 2.0),
+        c!("acosf", math::acosf, f64::acos, 2.0),
+        c!("atanf", math::atanf, f64::atan, 2.0),
+        c!("sinhf", math::sinhf, f64::sinh, 3.0),
+        c!("coshf", math::coshf, f64::cosh, 2.0),
+        c!("tanhf", math::tanhf, f64::tanh, 2.0),
+        c!("asinhf", math::asinhf, f64::asinh, 3.0),
+        c!("acoshf", math::acoshf, f64::acosh, 4.0),
+        c!("atanhf", math::atanhf, f64::atanh, 3.0),
+        c!("erff", math::erff, erf64, 2.0),
+        c!("erfcf", math::erfcf, erfc64, 4.0),
+        c!(
+            "normcdff",
+            math::normcdff,
+            |x| erfc64(-x / std::f64::consts::SQRT_2) / 2.0,
+            5.0
+        ),
+        c!("floorf", math::floorf, f64::floor, 0.0),
+        c!("ceilf", math::ceilf, f64::ceil, 0.0),
+        c!("truncf", math::truncf, f64::trunc, 0.0),
+        c!("roundf", math::roundf, f64::round, 0.0),
+        c!("rintf", math::rintf, f64::round_ties_even, 0.0),
+    ]
+}
+
+/// The host C library's `erf`/`erfc` in `f64` (glibc: within a few `f64`
+/// ulp, far below an `f32` ulp).
+fn erf64(x: f64) -> f64 {
+    c::erf(x)
+}
+fn erfc64(x: f64) -> f64 {
+    c::erfc(x)
+}
+
+/// The host's C math library (linked by `std` on every host the tests run on).
+mod c {
+    unsafe extern "C" {
+        pub safe fn erf(x: f64) -> f64;
+        pub safe fn erfc(x: f64) -> f64;
+        pub safe fn remainder(x: f64, y: f64) -> f64;
+        pub safe fn nextafterf(x: f32, y: f32) -> f32;
+    }
+}
+
+/// sin(πx) in f64 with an exact reduction (x is an f32, so 2x and the
+/// remainder are exact in f64).
+fn sinpi64(x: f64) -> f64 {
+    let j = (2.0 * x).round_ties_even();
+    let t = x - j / 2.0;
+    let (s, c) = (std::f64::consts::PI * t).sin_cos();
+    let q = (j.rem_euclid(4.0)) as u32;
+    let y = [s, c, -s, -c][q as usize];
+    if y == 0.0 { 0.0f64.copysign(x) } else { y }
+}
+fn cospi64(x: f64) -> f64 {
+    let j = (2.0 * x).round_ties_even();
+    let t = x - j / 2.0;
+    let (s, c) = (std::f64::consts::PI * t).sin_cos();
+    let q = (j.rem_euclid(4.0)) as u32;
+    [c, -s, -c, s][q as usize] + 0.0
+}
+
+/// The error of `y` against the exact `r`, in ulps of `f32` at `r` (the
+/// ulp of the binade `r` rounds into; subnormals have ulp 2^-149). Equal
+/// NaNs, equal infinities and the same zero are 0; anything else
+/// non-finite on one side only is infinite.
+fn ulp_error(y: f32, r: f64) -> f64 {
+    if r.is_nan() {
+        return if y.is_nan() { 0.0 } else { f64::INFINITY };
+    }
+    if y.is_nan() {
+        return f64::INFINITY;
+    }
+    let rf = r as f32; // the correctly rounded result (round to nearest)
+    if rf.is_infinite() || y.is_infinite() {
+        // Overflow: the exact value above f32::MAX rounds to ∞; only ∞ or
+        // the rounded value is acceptable, measured as ulps of MAX.
+        if y == rf {
+            return 0.0;
+        }
+        if y.is_infinite() != rf.is_infinite() && y.is_infinite() {
+            let m = f32::MAX as f64;
+            return ((r.abs() - m) / 2f64.powi(104)).abs() + 1.0;
+        }
+        return if y.is_infinite() || r.is_infinite() {
+            f64::INFINITY
+        } else {
+            ((y as f64 - r) / 2f64.powi(104)).abs()
+        };
+    }
+    if y == 0.0 && r == 0.0 {
+        return if y.is_sign_negative() == r.is_sign_negative() {
+            0.0
+        } else {
+            f64::INFINITY
+        };
+    }
+    let a = r.abs().max(f32::MIN_POSITIVE as f64);
+    let e = a.log2().floor() as i32;
+    let ulp = 2f64.powi(e.max(-126) - 23);
+    ((y as f64) - r).abs() / ulp
+}
+
+/// A deterministic xorshift stream of bit patterns.
+fn xorshift(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+struct Worst {
+    ulp: f64,
+    x: f32,
+    y: f32,
+    r: f64,
+}
+
+fn measure(case: &Case, inputs: u64, exhaustive: bool) -> (Worst, u64) {
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get()) as u64;
+    let total = if exhaustive { 1u64 << 32 } else { inputs };
+    let worsts: Vec<(Worst, u64)> = std::thread::scope(|s| {
+        (0..threads)
+            .map(|t| {
+                s.spawn(move || {
+                    let mut w = Worst {
+                        ulp: -1.0,
+                        x: 0.0,
+                        y: 0.0,
+                        r: 0.0,
+                    };
+                    let mut state =
+                        0x9e37_79b9_7f4a_7c15u64 ^ (t + 1).wrapping_mul(0x2545_f491_4f6c_dd1d);
+                    let (lo, hi) = (total * t / threads, total * (t + 1) / threads);
+                    let mut n = 0u64;
+                    for i in lo..hi {
+                        let x = if exhaustive {
+                            f32::from_bits(i as u32)
+                        } else if i % 4 == 0 {
+                            // A dense range: [-8, 8] with every exponent
+                            // equally likely above 2^-30.
+                            let b = xorshift(&mut state);
+                            let e = (b >> 40) % 33;
+                            let v =
+                                f32::from_bits(((97 + e as u32) << 23) | (b as u32 & 0x7f_ffff));
+                            if b >> 63 == 1 { -v } else { v }
+                        } else {
+                            f32::from_bits(xorshift(&mut state) as u32)
+                        };
+                        let y = (case.f)(x);
+                        let r = (case.reference)(x as f64);
+                        let u = ulp_error(y, r);
+                        n += 1;
+                        if u > w.ulp {
+                            w = Worst { ulp: u, x, y, r };
+                        }
+                    }
+                    (w, n)
+                })
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|h| h.join().unwrap())
+            .collect()
+    });
+    let n = worsts.iter().map(|w| w.1).sum();
+    let w = worsts
+        .into_iter()
+        .map(|w| w.0)
+        .max_by(|a, b| a.ulp.total_cmp(&b.ulp))
+        .unwrap();
+    (w, n)
+}
+
+#[test]
+fn every_unary_function_within_cudas_bound() {
+    let exhaustive = std::env::var_os("CG_MATH_EXHAUSTIVE").is_some();
+    let default = if cfg!(debug_assertions) {
+        1 << 17
+    } else {
+        10_000_000
+    };
+    let inputs = std::env::var("CG_MATH_INPUTS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default);
+    let only = std::env::var("CG_MATH_ONLY").ok();
+    println!("| function | CUDA bound (ulp) | measured max (ulp) | inputs | worst x |");
+    println!("|---|---|---|---|---|");
+    let mut failed = Vec::new();
+    for case in cases() {
+        if let Some(o) = &only
+            && !o.split(',').any(|n| n == case.name)
+        {
+            continue;
+        }
+        let (w, n) = measure(&case, inputs, exhaustive);
+        println!(
+            "| `{}` | {} | {:.3} | {} | {:e} (got {:e}, exact {:e}) |",
+            case.name, case.bound, w.ulp, n, w.x, w.y, w.r
+        );
+        // The bound is on the error measured against the exact value; a
+        // correctly rounded result has error up to 0.5.
+        if w.ulp > case.bound.max(0.5) {
+            failed.push(case.name);
+        }
+    }
+    assert!(failed.is_empty(), "over CUDA's bound: {failed:?}");
+}
+
+/// One binary function under test.
+struct Case2 {
+    name: &'static str,
+    f: fn(f32, f32) -> f32,
+    reference: fn(f32, f32) -> f64,
+    bound: f64,
+}
+
+/// A random pair: each argument a random bit pattern or (half the time) a
+/// value in a dense range of magnitudes `[2^-20, 2^20]`.
+fn pair(state: &mut u64) -> (f32, f32) {
+    let one = |state: &mut u64| {
+        let b = xorshift(state);
+        if b >> 62 & 1 == 0 {
+            f32::from_bits(b as u32)
+        } else {
+            let e = (b >> 40) % 41;
+            let v = f32::from_bits(((107 + e as u32) << 23) | (b as u32 & 0x7f_ffff));
+            if b >> 63 == 1 { -v } else { v }
+        }
+    };
+    (one(state), one(state))
+}
+
+#[test]
+fn every_binary_function_within_cudas_bound() {
+    let default = if cfg!(debug_assertions) {
+        1 << 16
+    } else {
+        10_000_000
+    };
+    let inputs: u64 = std::env::var("CG_MATH_INPUTS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default);
+    let only = std::env::var("CG_MATH_ONLY").ok();
+    let cases = [
+        Case2 {
+            name: "atan2f",
+            f: math::atan2f,
+            reference: |y, x| (y as f64).atan2(x as f64),
+            bound: 3.0,
+        },
+        Case2 {
+            name: "hypotf",
+            f: math::hypotf,
+            reference: |x, y| (x as f64).hypot(y as f64),
+            bound: 3.0,
+        },
+        Case2 {
+            name: "powf",
+            f: math::powf,
+            reference: |x, y| (x as f64).powf(y as f64),
+            bound: 4.0,
+        },
+        Case2 {
+            name: "fmodf",
+            f: math::fmodf,
+            reference: |x, y| (x as f64) % (y as f64),
+            bound: 0.0,
+        },
+        Case2 {
+            name: "remainderf",
+            f: math::remainderf,
+            reference: |x, y| c::remainder(x as f64, y as f64),
+            bound: 0.0,
+        },
+        Case2 {
+            name: "fdimf",
+            f: math::fdimf,
+            reference: |x, y| {
+                if x > y {
+                    x as f64 - y as f64
+                } else if x.is_nan() || y.is_nan() {
+                    f64::NAN
+                } else {
+                    0.0
+                }
+            },
+            bound: 0.0,
+        },
+        Case2 {
+            name: "nextafterf",
+            f: math::nextafterf,
+            reference: |x, y| c::nextafterf(x, y) as f64,
+            bound: 0.0,
+        },
+        Case2 {
+            name: "copysignf",
+            f: math::copysignf,
+            reference: |x, y| (x as f64).copysign(y as f64),
+            bound: 0.0,
+        },
+        Case2 {
+            name: "fminf",
+            f: math::fminf,
+            reference: |x, y| (x as f64).min(y as f64),
+            bound: 0.0,
+        },
+        Case2 {
+            name: "fmaxf",
+            f: math::fmaxf,
+            reference: |x, y| (x as f64).max(y as f64),
+            bound: 0.0,
+        },
+    ];
+    println!("| function | CUDA bound (ulp) | measured max (ulp) | inputs | worst (x, y) |");
+    println!("|---|---|---|---|---|");
+    let mut failed = Vec::new();
+    for case in &cases {
+        if let Some(o) = &only
+            && !o.split(',').any(|n| n == case.name)
+        {
+            continue;
+        }
+        let threads = std::thread::available_parallelism().map_or(2, |n| n.get()) as u64;
+        let worst = std::thread::scope(|s| {
+            let hs: Vec<_> = (0..threads)
+                .map(|t| {
+                    s.spawn(move || {
+                        let mut state =
+                            0x5851_f42d_4c95_7f2du64 ^ (t + 7).wrapping_mul(0x1405_7b7e_f767_814f);
+                        let mut w = (-1.0f64, 0f32, 0f32, 0f32, 0f64);
+                        for _ in 0..inputs / threads {
+                            let (x, y) = pair(&mut state);
+                            let got = (case.f)(x, y);
+                            let r = (case.reference)(x, y);
+                            // fmin/fmax: a zero of either sign is the right value (the
+                            // sign rule is its own test); so is any NaN for NaN.
+                            let u = if (case.name == "fminf" || case.name == "fmaxf")
+                                && got == 0.0
+                                && r == 0.0
+                            {
+                                0.0
+                            } else {
+                                ulp_error(got, r)
+                            };
+                            if u > w.0 {
+                                w = (u, x, y, got, r);
+                            }
+                        }
+                        w
+                    })
+                })
+                .collect();
+            hs.into_iter()
+                .map(|h| h.join().unwrap())
+                .max_by(|a, b| a.0.total_cmp(&b.0))
+                .unwrap()
+        });
+        println!(
+            "| `{}` | {} | {:.3} | {} | ({:e}, {:e}): got {:e}, exact {:e} |",
+            case.name,
+            case.bound,
+            worst.0,
+            inputs / threads * threads,
+            worst.1,
+            worst.2,
+            worst.3,
+            worst.4
+        );
+        if worst.0 > case.bound.max(0.5) {
+            failed.push(case.name);
+        }
+    }
+    assert!(failed.is_empty(), "over CUDA's bound: {failed:?}");
+}
+
+/// Every input of the critical ranges, in any build: `expm1f` where
+/// `2^j - 1` stops being exact (`x` near -17), `log1pf` and `logf` around
+/// 1 (the cancellation), `sinf`/`cosf` at the Cody–Waite/Payne–Hanek
+/// switch, `expf` at the overflow and underflow thresholds.
+#[test]
+fn critical_ranges_exhaustively() {
+    type Range = (&'static str, fn(f32) -> f32, fn(f64) -> f64, f64, f32, f32);
+    let ranges: [Range; 12] = [
+        ("expm1f", math::expm1f, f64::exp_m1, 1.0, -17.7, -16.8),
+        ("expm1f", math::expm1f, f64::exp_m1, 1.0, 0.3, 0.75),
+        ("expm1f", math::expm1f, f64::exp_m1, 1.0, -0.75, -0.3),
+        ("log1pf", math::log1pf, f64::ln_1p, 1.0, 0.25, 0.5),
+        ("log1pf", math::log1pf, f64::ln_1p, 1.0, -0.35, -0.25),
+        ("logf", math::logf, f64::ln, 1.0, 0.7, 1.45),
+        ("log2f", math::log2f, f64::log2, 1.0, 0.7, 1.45),
+        ("sinpif", math::sinpif, sinpi64, 1.0, -0.3, -0.2),
+        ("cospif", math::cospif, cospi64, 1.0, 0.2, 0.3),
+        ("sinf", math::sinf, f64::sin, 2.0, 104_000.0, 107_000.0),
+        ("cosf", math::cosf, f64::cos, 2.0, 104_000.0, 107_000.0),
+        ("expf", math::expf, f64::exp, 2.0, -104.5, -86.0),
+    ];
+    for (name, f, r, bound, lo, hi) in ranges {
+        // Every f32 between lo and hi (same sign), by bit pattern.
+        let (a, b) = (
+            lo.to_bits().min(hi.to_bits()),
+            lo.to_bits().max(hi.to_bits()),
+        );
+        let mut worst = (0.0f64, 0f32);
+        for bits in a..=b {
+            let x = f32::from_bits(bits);
+            let u = ulp_error(f(x), r(x as f64));
+            if u > worst.0 {
+                worst = (u, x);
+            }
+        }
+        println!(
+            "{name} on [{lo}, {hi}]: {} inputs, max {:.3} ulp at {:e}",
+            b - a + 1,
+            worst.0,
+            worst.1
+        );
+        assert!(
+            worst.0 <= bound,
+            "{name}({:e}): {:.3} ulp",
+            worst.1,
+            worst.0
+        );
+    }
+}
