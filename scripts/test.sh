@@ -7,3 +7,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 [[ -x .tools/cuda/nvidia/cuda_nvcc/bin/ptxas ]] || scripts/install-cuda-tools.sh
 cargo test --workspace --features cg-lab/collectives
+# The math library's accuracy on 10^7 inputs per function (release: the
+# debug build of the same test samples 2^17), against an f64 reference.
+cargo test --release -p cooperative-groups --test math_accuracy
