@@ -7,7 +7,10 @@
 use cooperative_groups::cache::Streaming;
 use cooperative_groups::prelude::*;
 use cooperative_groups::vector::F32x4;
-use cooperative_groups::{AtomicSlice, GlobalSlice, OwnedSlice, PerBlock, kernel, shared_array};
+use cooperative_groups::{
+    AtomicSlice, GlobalSlice, OwnedPitched, OwnedSlice, PerBlock, Pitched, ThreadTiles, TileRows,
+    kernel, shared_array, unroll,
+};
 
 /// `y[i] = a · x[i] + y[i]`, a grid-stride loop through raw pointers (what
 /// the kernels of this repository were written as).
@@ -213,4 +216,88 @@ pub fn probe_streaming_rmw(a: f32, x: GlobalSlice<F32x4>, y: OwnedSlice<F32x4>) 
         let v = x.load_hint(e.index(), Streaming) * F32x4::splat(a) + e.load_hint(Streaming);
         e.store_hint(v, Streaming);
     }
+}
+
+/// A row of run-time width per warp, raw: `y(j, r) = a · x(j, r)` for the
+/// warp's rows `r = w, w + W, …` (`w` its grid-wide index, `W` the grid's
+/// warps), its lanes striped along the row (the shape of a layer norm's
+/// store pass).
+#[kernel]
+#[allow(clippy::too_many_arguments)]
+pub fn probe_rows_raw(
+    a: f32,
+    x: *const f32,
+    x_pitch: usize,
+    y: *mut f32,
+    y_pitch: usize,
+    width: usize,
+    height: usize,
+) {
+    let block = this_thread_block();
+    let grid = this_grid();
+    let per_block = (block.num_threads() as usize).div_ceil(32);
+    let t = block.thread_rank() as usize;
+    let mut r = grid.block_rank() as usize * per_block + t / 32;
+    while r < height {
+        let mut j = t % 32;
+        while j < width {
+            // SAFETY: the launcher passes images of `height` rows of
+            // `width` elements, `x_pitch` and `y_pitch` apart.
+            unsafe { *y.add(r * y_pitch + j) = a * *x.add(r * x_pitch + j) };
+            j += 32;
+        }
+        r += grid.num_blocks() as usize * per_block;
+    }
+}
+
+/// [`probe_rows_raw`], typed: `y`'s rows under [`TileRows<32>`], `x`'s row
+/// checked once per row (`row`, then `prefix` to the output's width), so
+/// that the inner loop's loads carry no check — the same inner loop as the
+/// raw form (zero_cost checks the SASS).
+#[kernel]
+pub fn probe_rows_typed(a: f32, x: Pitched<f32>, y: OwnedPitched<f32, TileRows<32>>) {
+    let warp = tiled_partition::<32>(&this_thread_block());
+    for row in y.row_stride(&warp) {
+        let xr = x.row(row.y()).prefix(row.len());
+        for e in row.striped() {
+            e.store(a * xr.load(e.x()));
+        }
+    }
+}
+
+/// A register-tiled matrix product's full tiles: `c = a · b`, each thread
+/// an 8 × 8 tile of `c` under [`ThreadTiles<8, 8>`], its rows of `a` and
+/// its row of `b` checked once per `k`, the loops over the tile written
+/// out with [`unroll!`](cooperative_groups::unroll!), the accumulator 64
+/// registers, stored by `store_all` — no local memory (zero_cost checks
+/// the SASS). Threads whose tile is cut by the edge return.
+#[kernel]
+pub fn probe_thread_tile_gemm(
+    a: Pitched<f32>,
+    b: Pitched<f32>,
+    c: OwnedPitched<f32, ThreadTiles<8, 8>>,
+) {
+    let Some(t) = c.tile(&this_grid()) else {
+        return;
+    };
+    if !t.is_full() {
+        return;
+    }
+    let kk = a.width();
+    let mut acc = [[0.0f32; 8]; 8];
+    for k in 0..kk {
+        let bk = b.row(k).slice(t.x0(), 8);
+        let mut av = [0.0f32; 8];
+        let mut bv = [0.0f32; 8];
+        unroll!(i in 0..8 => {
+            av[i] = a.load(k, t.y0() + i);
+            bv[i] = bk.load(i);
+        });
+        unroll!(i in 0..8 => {
+            unroll!(j in 0..8 => {
+                acc[i][j] += av[i] * bv[j];
+            });
+        });
+    }
+    t.store_all(&acc);
 }

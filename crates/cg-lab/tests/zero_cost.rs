@@ -1426,3 +1426,109 @@ fn streaming_hints_are_evict_first_in_sass() {
         assert_eq!(ops.iter().filter(|o| o.starts_with("STG")).count(), 1);
     }
 }
+
+/// The opcodes of the first loop of a kernel's `listing`: from its first
+/// global load to the guarded branch after it (the loop's back edge), the
+/// read-only load written as the plain one.
+fn first_loop(listing: &[cg_runtime::sass::Instr]) -> Vec<String> {
+    let ld = listing
+        .iter()
+        .position(|i| i.opcode.starts_with("LDG"))
+        .expect("a load");
+    let back = ld
+        + listing[ld..]
+            .iter()
+            .position(|i| i.opcode == "BRA" && !i.guard.is_empty())
+            .expect("a loop");
+    listing[ld..=back]
+        .iter()
+        .map(|i| {
+            i.opcode
+                .replace("LDG.E.CONSTANT", "LDG.E")
+                .replace("IMAD.IADD", "IADD3")
+        })
+        .collect()
+}
+
+/// Rows of run-time width (`OwnedPitched<f32, TileRows<32>>`, a row per
+/// warp): the typed kernel checks its input row once per row (`row`,
+/// `prefix`), so its inner loop — the lanes' strided walk along the row —
+/// has no bounds check, and is no longer than the raw form's.
+#[test]
+fn run_time_rows_loop_has_no_check_in_sass() {
+    for p in LAB_PTX.ptx().iter().filter(|p| p.sm >= 80) {
+        let small = extract_entries(p.ptx, &["probe_rows_raw", "probe_rows_typed"]);
+        let Some(listing) = sass_of(&small, p.sm) else {
+            return;
+        };
+        if std::env::var("CG_SHOW_SASS").is_ok() {
+            for k in ["probe_rows_raw", "probe_rows_typed"] {
+                eprintln!("== {k}");
+                for i in &listing[k] {
+                    eprintln!("  {}", i.text);
+                }
+            }
+        }
+        let raw = first_loop(&listing["probe_rows_raw"]);
+        let typed = first_loop(&listing["probe_rows_typed"]);
+        let sm = p.sm;
+        let n = |l: &[String], op: &str| l.iter().filter(|o| o.starts_with(op)).count();
+        // One load, one store, one branch (the back edge: no check), and
+        // no more instructions than the raw loop (whose `while` ptxas
+        // lays out with a convergence region; the typed `step_by` loop
+        // counts its trips).
+        assert_eq!(n(&typed, "LDG"), 1, "sm_{sm}: {typed:?}");
+        assert_eq!(n(&typed, "STG"), 1, "sm_{sm}: {typed:?}");
+        assert_eq!(
+            n(&typed, "BRA"),
+            1,
+            "sm_{sm}: a check in the loop: {typed:?}"
+        );
+        assert!(
+            typed.len() <= raw.len(),
+            "sm_{sm}: typed loop {typed:?} longer than raw {raw:?}"
+        );
+    }
+}
+
+/// A thread's 8 × 8 register tile (`OwnedPitched<f32, ThreadTiles<8, 8>>`):
+/// the accumulator stays in registers (no local memory: no `LDL`/`STL`, no
+/// stack), and `store_all` of a full tile is 64 stores with no check
+/// between them.
+#[test]
+fn thread_tile_accumulator_stays_in_registers() {
+    for p in LAB_PTX.ptx().iter().filter(|p| p.sm >= 80) {
+        let small = extract_entries(p.ptx, &["probe_thread_tile_gemm"]);
+        let Some(listing) = sass_of(&small, p.sm) else {
+            return;
+        };
+        let ins = &listing["probe_thread_tile_gemm"];
+        if std::env::var("CG_SHOW_SASS").is_ok() {
+            for i in ins {
+                eprintln!("  {}", i.text);
+            }
+        }
+        let ops: Vec<&str> = ins.iter().map(|i| i.opcode.as_str()).collect();
+        assert!(
+            !ops.iter()
+                .any(|o| o.starts_with("LDL") || o.starts_with("STL")),
+            "sm_{}: local memory: {ops:?}",
+            p.sm
+        );
+        let stores: Vec<usize> = ops
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| o.starts_with("STG"))
+            .map(|(k, _)| k)
+            .collect();
+        assert_eq!(stores.len(), 64, "sm_{}: {ops:?}", p.sm);
+        let span = &ops[stores[0]..=stores[63]];
+        assert!(
+            !span
+                .iter()
+                .any(|o| o.starts_with("BRA") || o.starts_with("ISETP")),
+            "sm_{}: a check among the stores: {span:?}",
+            p.sm
+        );
+    }
+}

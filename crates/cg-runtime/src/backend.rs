@@ -6,7 +6,7 @@
 use std::cell::UnsafeCell;
 
 use cooperative_groups::atomic::{AtomicValue, Scope};
-use cooperative_groups::global::Partition;
+use cooperative_groups::global::{Partition, Partition2d};
 use cooperative_groups::host::{image_span, region};
 use cooperative_groups::{
     AtomicSlice, GlobalSlice, Kernel, OwnedPitched, OwnedSlice, Pitched, Pod,
@@ -545,12 +545,12 @@ impl<'p, T: Pod> HostArg<Pitched<'p, T>> for Image<&Buffer<T>> {
     }
 }
 
-impl<'p, T: Pod> HostArg<OwnedPitched<'p, T>> for Image<&mut Buffer<T>> {
+impl<'p, T: Pod, P: Partition2d> HostArg<OwnedPitched<'p, T, P>> for Image<&mut Buffer<T>> {
     fn into_param(
         self,
         name: &'static str,
         to: &mut Target,
-    ) -> std::result::Result<OwnedPitched<'p, T>, String> {
+    ) -> std::result::Result<OwnedPitched<'p, T, P>, String> {
         let span = image_span(self.width, self.height, self.pitch, self.buf.len())
             .map_err(|e| format!("`{name}`: {e}"))?;
         let p = self.buf.memory(name, to, span, true)?;

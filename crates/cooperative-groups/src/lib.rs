@@ -279,8 +279,9 @@ pub use collective::update::{
     AtomicOp, exclusive_scan_update, inclusive_scan_update, reduce_store_async, reduce_update_async,
 };
 pub use global::{
-    AtomicSlice, Chunked, Elem, GlobalSlice, KernelParam, OwnedPitched, OwnedSlice, PerBlock,
-    PerThread, PerTile, Pitched, SafeParam,
+    AtomicSlice, BlockRows, Chunked, Elem, GlobalSlice, KernelParam, OwnedPitched, OwnedSlice,
+    PerBlock, PerThread, PerThread2d, PerTile, Pitched, SafeParam, ThreadRows, ThreadTiles,
+    TileRows,
 };
 pub use grid::{GridArrivalToken, GridGroup, this_grid};
 pub use group::{

@@ -33,6 +33,10 @@
 //! | a block store's tile, blocked (`Direct`, `Vectorize`) | `OwnedSlice<T, Chunked<I>>` | [`store_chunk(out.chunk(&grid), items)`](crate::primitives::BlockStore::store_chunk) |
 //! | an in-place update | `OwnedSlice<T>` (any partition) | [`e.update(f)`](Elem::update), [`e.load()`](Elem::load) |
 //! | a 2-D image | `OwnedPitched<T>` | [`img.at(&grid)`](OwnedPitched::at) |
+//! | a row of run-time width per block (warp, tile) | `OwnedPitched<T, BlockRows>` (`TileRows<32>`) | [`out.row(&block)`](OwnedPitched::row), [`out.row_stride(&warp)`](OwnedPitched::row_stride), then [`row.striped()`](Row::striped) |
+//! | a row per thread | `OwnedPitched<T, ThreadRows>` | [`out.row_stride(&grid)`](OwnedPitched::row_stride) |
+//! | a `TM × TN` register tile per thread | `OwnedPitched<T, ThreadTiles<TM, TN>>` | [`out.tile(&grid)`](OwnedPitched::tile), [`tile.store_all(&acc)`](ThreadTile::store_all) |
+//! | block-strided (tile-strided) windows or elements | `OwnedSlice<T, PerBlock<W>>` | [`out.windows(&block)`](OwnedSlice::windows) |
 //! | a scatter (histogram, counters) | `AtomicSlice<T>` | [`bins.at(i)`](AtomicSlice::at) |
 //!
 //! Reads take any element: [`GlobalSlice::load`] (`ld.global.nc`: nothing
@@ -165,6 +169,7 @@ mod owned;
 mod param;
 mod partition;
 mod pitched;
+mod rows;
 mod slice;
 
 pub use atomic::AtomicSlice;
@@ -173,5 +178,6 @@ pub use param::{KernelParam, LaunchScope, SafeParam};
 pub use partition::{
     Chunk, Chunked, GridStride, Partition, PerBlock, PerThread, PerTile, Window, WindowOwner,
 };
-pub use pitched::{Elem2d, OwnedPitched, Pitched};
+pub use pitched::{Elem2d, OwnedPitched, Partition2d, PerThread2d, Pitched};
+pub use rows::{BlockRows, Row, ThreadRows, ThreadTile, ThreadTiles, TileRows};
 pub use slice::GlobalSlice;

@@ -4,7 +4,7 @@
 use crate::Pod;
 use crate::atomic::{AtomicValue, Scope};
 
-use super::{AtomicSlice, GlobalSlice, OwnedPitched, OwnedSlice, Partition, Pitched};
+use super::{AtomicSlice, GlobalSlice, OwnedPitched, OwnedSlice, Partition, Partition2d, Pitched};
 
 /// The scope of one launch of a kernel's body: `#[kernel]` makes one per
 /// call of the body and lends it to [`KernelParam::scoped`], so the views
@@ -104,8 +104,8 @@ unsafe impl<T: Pod> KernelParam for Pitched<'_, T> {
     scoped_as!(Pitched<'s, T>);
 }
 // SAFETY: as above.
-unsafe impl<T: Pod> KernelParam for OwnedPitched<'_, T> {
-    scoped_as!(OwnedPitched<'s, T>);
+unsafe impl<T: Pod, P: Partition2d> KernelParam for OwnedPitched<'_, T, P> {
+    scoped_as!(OwnedPitched<'s, T, P>);
 }
 // SAFETY: `#[repr(C)]` descriptors of `u64`s and `u32`s, the same layout
 // on both targets; read in place in parameter space (`at_entry`).
@@ -216,7 +216,7 @@ unsafe impl<T: Pod> SafeParam for Pitched<'_, T> {
     const SERIAL: bool = !T::PADDING_FREE;
 }
 // SAFETY: as `OwnedSlice`, in two dimensions.
-unsafe impl<T: Pod> SafeParam for OwnedPitched<'_, T> {
+unsafe impl<T: Pod, P: Partition2d> SafeParam for OwnedPitched<'_, T, P> {
     const SERIAL: bool = !T::PADDING_FREE;
 }
 // SAFETY: loads only, bounds-checked by the copy engine (elements outside

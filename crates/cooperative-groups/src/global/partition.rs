@@ -197,24 +197,54 @@ impl<'s, T: Pod, const N: usize> Chunk<'s, T, N> {
 }
 
 /// A group that owns windows of an [`OwnedSlice`] under [`PerBlock`]
-/// ([`ThreadBlock`]) or [`PerTile`] ([`ThreadBlockTile`]): its grid-wide
-/// index, and the caller's rank and the group's size (sealed: computed from
-/// the hardware's indices, never from a value the kernel chose).
-pub trait WindowOwner<P: Partition>: sealed::Sealed {
+/// ([`ThreadBlock`]) or [`PerTile`] ([`ThreadBlockTile`]), or rows of an
+/// [`OwnedPitched`](super::OwnedPitched) under the row partitions: its
+/// grid-wide index, the caller's rank, the group's size and the number of
+/// such groups in the grid (sealed: computed from the hardware's indices,
+/// never from a value the kernel chose).
+pub trait WindowOwner<P>: sealed::Sealed {
     /// `(group index in the grid, caller's rank, group size)`.
     #[doc(hidden)]
     fn owner(&self) -> (usize, usize, usize);
+
+    /// Groups of this kind in the grid.
+    #[doc(hidden)]
+    fn groups(&self) -> usize;
 }
 
 impl<const M: u32> sealed::Sealed for ThreadBlock<M> {}
 impl<const N: u32> sealed::Sealed for ThreadBlockTile<N> where Size<N>: TileSize {}
+impl sealed::Sealed for GridGroup {}
+
+/// A block's `(index, rank, size)` and the grid's blocks.
+#[inline(always)]
+pub(super) fn block_owner() -> ((usize, usize, usize), usize) {
+    let (b, blocks) = identity::block_rank();
+    let (r, n) = identity::block_thread();
+    ((b, r, n), blocks)
+}
+
+/// A tile of `n_tile` threads' `(index, rank, size)` and the grid's tiles
+/// (block `b`'s tile `k` is `b·⌈size/N⌉ + k`).
+#[inline(always)]
+pub(super) fn tile_owner(n_tile: usize) -> ((usize, usize, usize), usize) {
+    let (b, blocks) = identity::block_rank();
+    let (r, n) = identity::block_thread();
+    let per_block = n.div_ceil(n_tile);
+    (
+        (b * per_block + r / n_tile, r % n_tile, n_tile),
+        blocks * per_block,
+    )
+}
 
 impl<const M: u32, const W: usize> WindowOwner<PerBlock<W>> for ThreadBlock<M> {
     #[inline(always)]
     fn owner(&self) -> (usize, usize, usize) {
-        let (b, _) = identity::block_rank();
-        let (r, n) = identity::block_thread();
-        (b, r, n)
+        block_owner().0
+    }
+    #[inline(always)]
+    fn groups(&self) -> usize {
+        block_owner().1
     }
 }
 
@@ -224,11 +254,11 @@ where
 {
     #[inline(always)]
     fn owner(&self) -> (usize, usize, usize) {
-        let (b, _) = identity::block_rank();
-        let (r, n) = identity::block_thread();
-        let n_tile = N as usize;
-        let per_block = n.div_ceil(n_tile);
-        (b * per_block + r / n_tile, r % n_tile, n_tile)
+        tile_owner(N as usize).0
+    }
+    #[inline(always)]
+    fn groups(&self) -> usize {
+        tile_owner(N as usize).1
     }
 }
 
@@ -262,6 +292,37 @@ macro_rules! windowed {
                     size,
                     _p: PhantomData,
                 }
+            }
+
+            /// The group's windows in a grid-stride loop: windows `g, g + G,
+            /// g + 2G, …` (`g` the group's grid-wide index, `G` the grid's
+            /// groups) below the slice's end — with `W = 1`, the
+            /// block-strided (tile-strided) elements `g, g + G, …`, each
+            /// written by the group's rank 0. A window past the grid's
+            /// groups has no other owner, so the stride adds owners only
+            /// to elements nobody else owns.
+            #[inline(always)]
+            pub fn windows<'s, G: WindowOwner<$p>>(
+                &'s self,
+                group: &G,
+            ) -> impl Iterator<Item = Window<'s, T, $p>> + 's {
+                let (g, rank, size) = group.owner();
+                let step = group.groups().max(1);
+                let len = self.len();
+                let windows = if W == 0 { 0 } else { len.div_ceil(W) };
+                (g..windows)
+                    .step_by(step)
+                    .map(move |w| {
+                        let start = w * W;
+                        Window {
+                            slice: self,
+                            start,
+                            len: (len - start).min(W),
+                            rank,
+                            size,
+                            _p: PhantomData,
+                        }
+                    })
             }
 
             /// The window's element 0, for its owner (the group's rank 0):

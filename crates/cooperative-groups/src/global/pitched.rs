@@ -6,7 +6,28 @@ use core::marker::PhantomData;
 use crate::Pod;
 use crate::arch;
 
+use super::GlobalSlice;
 use super::identity;
+
+pub(super) mod sealed {
+    pub trait Sealed {}
+}
+
+/// How an [`OwnedPitched`]'s elements are divided among the threads of a
+/// launch (sealed): one element per thread ([`PerThread2d`], the default),
+/// rows owned by groups ([`BlockRows`](super::BlockRows),
+/// [`TileRows`](super::TileRows), [`ThreadRows`](super::ThreadRows)), or a
+/// `TM × TN` tile per thread ([`ThreadTiles`](super::ThreadTiles)).
+pub trait Partition2d: sealed::Sealed + Copy + 'static {}
+
+/// Element `(x, y)` belongs to the thread whose global 2-D index is `(x, y
+/// mod H)` (`H`: the grid's height in threads): [`OwnedPitched::at`],
+/// [`OwnedPitched::rows`].
+#[derive(Clone, Copy, Debug)]
+pub struct PerThread2d;
+
+impl sealed::Sealed for PerThread2d {}
+impl Partition2d for PerThread2d {}
 
 /// A read-only image of `width × height` elements in rows `pitch` elements
 /// apart, the 2-D form of [`GlobalSlice`](super::GlobalSlice):
@@ -23,12 +44,27 @@ pub struct Pitched<'a, T> {
     _t: PhantomData<(&'a (), T)>,
 }
 
-/// A writable image in the layout of [`Pitched`], element `(x, y)` owned by
-/// the thread whose global 2-D index is `(x, y mod H)` (`blockIdx.x ·
-/// blockDim.x + threadIdx.x`, the same in `y`; `H` the grid's height in
-/// threads; threads of other z-planes own nothing): [`at`](Self::at) gives
-/// a thread its element `(x, y)`, [`rows`](Self::rows) all of its column's
-/// elements `y, y + H, …` (a grid-stride walk down the image).
+/// A writable image in the layout of [`Pitched`], each element owned by
+/// one thread of the launch as the partition `P` says.
+///
+/// | `P` | element `(x, y)` belongs to | the owner's elements |
+/// |---|---|---|
+/// | [`PerThread2d`] (default) | the thread whose global 2-D index is `(x, y mod H)` | [`at`](Self::at), [`rows`](Self::rows) |
+/// | [`BlockRows`](super::BlockRows) | block `y mod B`, its member `x mod size` | [`row`](Self::row), [`row_stride`](Self::row_stride) |
+/// | [`TileRows<N>`](super::TileRows) | tile `y mod T` (grid-wide numbering), its member `x mod N` | [`row`](Self::row), [`row_stride`](Self::row_stride) |
+/// | [`ThreadRows`](super::ThreadRows) | grid thread `y mod T` | [`row`](Self::row), [`row_stride`](Self::row_stride) |
+/// | [`ThreadTiles<TM, TN>`](super::ThreadTiles) | the thread of global 2-D index `(x / TN, y / TM)` | [`tile`](Self::tile) |
+///
+/// (Global 2-D index: `blockIdx.x · blockDim.x + threadIdx.x`, the same in
+/// `y`; threads of other z-planes own nothing under `PerThread2d` and
+/// `ThreadTiles`. `B`, `T`: the grid's blocks, tiles, threads.) The row
+/// partitions are the shapes whose width is a launch argument — a row of
+/// `C` elements per warp, per block, per thread, `C` the image's width —
+/// checked once, when the host builds the image.
+///
+/// Under `PerThread2d`, [`at`](Self::at) gives a thread its element `(x,
+/// y)`, [`rows`](Self::rows) all of its column's elements `y, y + H, …` (a
+/// grid-stride walk down the image).
 ///
 /// ```
 /// # use cooperative_groups::prelude::*;
@@ -49,25 +85,25 @@ pub struct Pitched<'a, T> {
 /// # assert_eq!(dst[3 * h + 5], src[5 * w + 3]);
 /// ```
 #[repr(C)]
-pub struct OwnedPitched<'a, T> {
+pub struct OwnedPitched<'a, T, P: Partition2d = PerThread2d> {
     ptr: *mut T,
     width: usize,
     height: usize,
     pitch: usize,
     /// The launch (or the borrow of the buffer) the view lives in: a view
     /// cannot be kept past it.
-    _t: PhantomData<(&'a (), T)>,
+    _t: PhantomData<(&'a (), T, P)>,
 }
 
 macro_rules! copy_debug {
-    ($name:ident) => {
-        impl<T> Clone for $name<'_, T> {
+    ($name:ident $(, $p:ident: $bound:ident)?) => {
+        impl<T $(, $p: $bound)?> Clone for $name<'_, T $(, $p)?> {
             fn clone(&self) -> Self {
                 *self
             }
         }
-        impl<T> Copy for $name<'_, T> {}
-        impl<T> core::fmt::Debug for $name<'_, T> {
+        impl<T $(, $p: $bound)?> Copy for $name<'_, T $(, $p)?> {}
+        impl<T $(, $p: $bound)?> core::fmt::Debug for $name<'_, T $(, $p)?> {
             fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
                 f.debug_struct(stringify!($name))
                     .field("ptr", &self.ptr)
@@ -80,7 +116,7 @@ macro_rules! copy_debug {
     };
 }
 copy_debug!(Pitched);
-copy_debug!(OwnedPitched);
+copy_debug!(OwnedPitched, P: Partition2d);
 
 /// The element index of `(x, y)`, or the out-of-bounds report.
 #[inline(always)]
@@ -168,7 +204,30 @@ impl<T: Pod> Pitched<'_, T> {
     }
 }
 
-impl<T: Pod> OwnedPitched<'_, T> {
+impl<'a, T: Pod> Pitched<'a, T> {
+    /// Row `y` as a [`GlobalSlice`] of `width` elements, checked once here
+    /// (past the last row: a `trap` on the GPU, a report on the
+    /// simulator), so loads along the row check only the row's length —
+    /// and none in a loop the row's length bounds. With
+    /// [`GlobalSlice::align_to`] the row reads as vectors.
+    #[inline(always)]
+    #[track_caller]
+    pub fn row(&self, y: usize) -> GlobalSlice<'a, T> {
+        if y >= self.height {
+            arch::global_out_of_bounds(
+                self.ptr.cast(),
+                y.saturating_mul(self.pitch),
+                self.pitch.saturating_mul(self.height),
+                false,
+            )
+        }
+        // SAFETY: row `y < height` lies inside the image's span
+        // (`from_raw_parts`'s contract), read-only for the launch.
+        unsafe { GlobalSlice::from_raw_parts(self.ptr.wrapping_add(y * self.pitch), self.width) }
+    }
+}
+
+impl<T: Pod, P: Partition2d> OwnedPitched<'_, T, P> {
     /// A writable view (see [`Pitched::from_raw_parts`]).
     ///
     /// # Safety
@@ -221,6 +280,21 @@ impl<T: Pod> OwnedPitched<'_, T> {
         unsafe { arch::ld_global(self.ptr.add(i)) }
     }
 
+    /// Elements from one row to the next.
+    #[inline(always)]
+    pub const fn pitch(&self) -> usize {
+        self.pitch
+    }
+
+    /// The address of element `(0, 0)` (for raw access; safe code cannot
+    /// dereference it).
+    #[inline(always)]
+    pub const fn as_ptr(&self) -> *mut T {
+        self.ptr
+    }
+}
+
+impl<T: Pod> OwnedPitched<'_, T, PerThread2d> {
     /// The calling thread's elements down its column: `(x, y)`, `(x, y +
     /// H)`, … inside the image (`(x, y)` its global 2-D index, `H` the
     /// grid's height in threads).
@@ -268,6 +342,23 @@ impl<T> core::fmt::Debug for Elem2d<'_, T> {
             .field("x", &self.x)
             .field("y", &self.y)
             .finish()
+    }
+}
+
+impl<T> Elem2d<'_, T> {
+    /// The witness of element `(x, y)` at `ptr`.
+    ///
+    /// # Safety
+    /// `ptr` is element `(x, y)` of an image inside its bounds, and the
+    /// calling thread owns it under the image's partition.
+    #[inline(always)]
+    pub(super) unsafe fn new(ptr: *mut T, x: usize, y: usize) -> Self {
+        Elem2d {
+            ptr,
+            x,
+            y,
+            _owner: PhantomData,
+        }
     }
 }
 

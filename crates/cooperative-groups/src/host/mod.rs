@@ -21,7 +21,8 @@ use crate::atomic::{AtomicValue, Scope};
 use crate::{Kernel, Pod};
 
 use crate::global::{
-    AtomicSlice, GlobalSlice, KernelParam, OwnedPitched, OwnedSlice, Partition, Pitched, SafeParam,
+    AtomicSlice, GlobalSlice, KernelParam, OwnedPitched, OwnedSlice, Partition, Partition2d,
+    Pitched, SafeParam,
 };
 use crate::tma::{RankedMap, TensorMap2d, TensorMap2dMut, TileLayout};
 
@@ -342,12 +343,12 @@ impl<'p, T: Pod> HostArg<Pitched<'p, T>> for Image<&[T]> {
     }
 }
 
-impl<'p, T: Pod> HostArg<OwnedPitched<'p, T>> for Image<&mut [T]> {
+impl<'p, T: Pod, P: Partition2d> HostArg<OwnedPitched<'p, T, P>> for Image<&mut [T]> {
     fn into_param(
         self,
         name: &'static str,
         to: &mut Target,
-    ) -> Result<OwnedPitched<'p, T>, String> {
+    ) -> Result<OwnedPitched<'p, T, P>, String> {
         host_memory(name, to)?;
         let span = image_span(self.width, self.height, self.pitch, self.data.len())
             .map_err(|e| format!("`{name}`: {e}"))?;

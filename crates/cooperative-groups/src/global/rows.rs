@@ -1,0 +1,389 @@
+//! Rows and 2-D tiles of an [`OwnedPitched`] owned by groups: the shapes
+//! whose size is a launch argument (a row of `C` elements per warp, per
+//! block, per thread) and the register tiles of a tiled matrix product (a
+//! `TM × TN` output tile per thread).
+//!
+//! The image's width, height and pitch travel in the parameter, so every
+//! thread of the launch sees the same shape — the host checked it once
+//! against the buffer ([`host::image_span`](crate::host::image_span)) —
+//! and a group's row or a thread's tile is in bounds by construction: the
+//! stores through its witnesses carry no check.
+
+use core::marker::PhantomData;
+
+use crate::group::{Size, ThreadBlock, ThreadBlockTile, TileSize};
+use crate::{GridGroup, Pod, arch};
+
+use super::identity;
+use super::partition::{WindowOwner, block_owner, tile_owner};
+use super::pitched::{Elem2d, OwnedPitched, Partition2d, sealed};
+
+/// Row `y` belongs to block `y mod B` (`B`: the grid's blocks, linear
+/// rank), its element `x` to the block's thread `x mod size`:
+/// [`OwnedPitched::row`], [`OwnedPitched::row_stride`] with a
+/// [`ThreadBlock`].
+#[derive(Clone, Copy, Debug)]
+pub struct BlockRows;
+
+/// Row `y` belongs to tile `y mod T` of `N` threads (`T`: the grid's tiles,
+/// numbered as [`PerTile`](super::PerTile) numbers them), its element `x`
+/// to the tile's thread `x mod N` — with `N = 32`, a row per warp:
+/// [`OwnedPitched::row`], [`OwnedPitched::row_stride`] with a
+/// [`ThreadBlockTile<N>`].
+///
+/// ```
+/// # use cooperative_groups::prelude::*;
+/// # use cooperative_groups::{kernel, OwnedPitched, Pitched, TileRows};
+/// /// Each row divided by its sum, one warp per row; the row length is
+/// /// the images' width, a launch argument.
+/// #[kernel]
+/// pub fn normalize_rows(x: Pitched<f32>, y: OwnedPitched<f32, TileRows<32>>) {
+///     let warp = tiled_partition::<32>(&this_thread_block());
+///     for row in y.row_stride(&warp) {
+///         // Checked once: the row exists and is as wide as the output.
+///         let xr = x.row(row.y()).prefix(row.len());
+///         let mut s = 0.0;
+///         for e in row.striped() {
+///             s += xr.load(e.x());
+///         }
+///         let total = reduce(&warp, s, Plus);
+///         for e in row.striped() {
+///             e.store(xr.load(e.x()) / total);
+///         }
+///     }
+/// }
+/// # use cooperative_groups::host::Image;
+/// # let (c, rows) = (50usize, 7usize);
+/// # let x = vec![2.0f32; c * rows];
+/// # let mut y = vec![0.0f32; c * rows];
+/// # cooperative_groups::host::run(&NORMALIZE_ROWS, &cg_sim::LaunchConfig::new(1, 64),
+/// #     (Image::new(&x[..], c, rows, c), Image::new(&mut y[..], c, rows, c))).unwrap();
+/// # assert!(y.iter().all(|&v| v == 1.0 / 50.0));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct TileRows<const N: u32>;
+
+/// Row `y` belongs, whole, to grid thread `y mod T` (`T`: the grid's
+/// threads): [`OwnedPitched::row`], [`OwnedPitched::row_stride`] with the
+/// [`GridGroup`].
+#[derive(Clone, Copy, Debug)]
+pub struct ThreadRows;
+
+/// Element `(x, y)` belongs to the thread of global 2-D index `(x / TN, y /
+/// TM)`: each thread a `TM × TN` tile of the image, rows `TM·gy ..`,
+/// columns `TN·gx ..` (a tiled matrix product's register tile):
+/// [`OwnedPitched::tile`].
+#[derive(Clone, Copy, Debug)]
+pub struct ThreadTiles<const TM: usize, const TN: usize>;
+
+impl sealed::Sealed for BlockRows {}
+impl Partition2d for BlockRows {}
+impl<const N: u32> sealed::Sealed for TileRows<N> {}
+impl<const N: u32> Partition2d for TileRows<N> {}
+impl sealed::Sealed for ThreadRows {}
+impl Partition2d for ThreadRows {}
+impl<const TM: usize, const TN: usize> sealed::Sealed for ThreadTiles<TM, TN> {}
+impl<const TM: usize, const TN: usize> Partition2d for ThreadTiles<TM, TN> {}
+
+impl<const M: u32> WindowOwner<BlockRows> for ThreadBlock<M> {
+    #[inline(always)]
+    fn owner(&self) -> (usize, usize, usize) {
+        block_owner().0
+    }
+    #[inline(always)]
+    fn groups(&self) -> usize {
+        block_owner().1
+    }
+}
+
+impl<const N: u32> WindowOwner<TileRows<N>> for ThreadBlockTile<N>
+where
+    Size<N>: TileSize,
+{
+    #[inline(always)]
+    fn owner(&self) -> (usize, usize, usize) {
+        tile_owner(N as usize).0
+    }
+    #[inline(always)]
+    fn groups(&self) -> usize {
+        tile_owner(N as usize).1
+    }
+}
+
+impl WindowOwner<ThreadRows> for GridGroup {
+    #[inline(always)]
+    fn owner(&self) -> (usize, usize, usize) {
+        (identity::grid_thread().0, 0, 1)
+    }
+    #[inline(always)]
+    fn groups(&self) -> usize {
+        identity::grid_thread().1
+    }
+}
+
+/// One group's row of an [`OwnedPitched`] under a row partition
+/// ([`OwnedPitched::row`], [`OwnedPitched::row_stride`]): `len()` elements,
+/// of which the calling member's are `rank, rank + size, …` (striped, so a
+/// warp's stores coalesce). It cannot be copied, sent to another thread or
+/// kept past the image.
+pub struct Row<'s, T> {
+    ptr: *mut T,
+    y: usize,
+    len: usize,
+    rank: usize,
+    size: usize,
+    _owner: PhantomData<(&'s (), *const ())>,
+}
+
+impl<T> core::fmt::Debug for Row<'_, T> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Row")
+            .field("y", &self.y)
+            .field("len", &self.len)
+            .field("rank", &self.rank)
+            .field("size", &self.size)
+            .finish()
+    }
+}
+
+impl<'a, T: Pod, P: Partition2d> OwnedPitched<'a, T, P> {
+    /// Row `y`'s handle for the member `rank` of a group of `size`.
+    #[inline(always)]
+    fn row_handle(&self, y: usize, rank: usize, size: usize) -> Row<'_, T> {
+        Row {
+            ptr: self.as_ptr().wrapping_add(y * self.pitch()),
+            y,
+            len: self.width(),
+            rank,
+            size,
+            _owner: PhantomData,
+        }
+    }
+
+    /// The calling group's first row: row `g` (`g` the group's grid-wide
+    /// index), if the image has that many rows — one row per group.
+    #[inline(always)]
+    pub fn row<G: WindowOwner<P>>(&self, group: &G) -> Option<Row<'_, T>> {
+        let (g, rank, size) = group.owner();
+        (g < self.height()).then(|| self.row_handle(g, rank, size))
+    }
+
+    /// The calling group's rows in a grid-stride loop: rows `g, g + G, …`
+    /// below the height (`g` the group's grid-wide index, `G` the grid's
+    /// groups), for images with more rows than the grid has groups.
+    #[inline(always)]
+    pub fn row_stride<'s, G: WindowOwner<P>>(
+        &'s self,
+        group: &G,
+    ) -> impl Iterator<Item = Row<'s, T>> + 's {
+        let (g, rank, size) = group.owner();
+        let step = group.groups().max(1);
+        (g..self.height())
+            .step_by(step)
+            .map(move |y| self.row_handle(y, rank, size))
+    }
+}
+
+impl<'s, T: Pod> Row<'s, T> {
+    /// The row's index in the image.
+    #[inline(always)]
+    pub fn y(&self) -> usize {
+        self.y
+    }
+
+    /// Elements in the row (the image's width).
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The row has no elements (a zero-width image).
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The caller's `k`-th element: column `rank + k·size`, if the row is
+    /// that long.
+    #[inline(always)]
+    pub fn mine(&self, k: usize) -> Option<Elem2d<'s, T>> {
+        let x = k.saturating_mul(self.size).saturating_add(self.rank);
+        // SAFETY: `x < len` (the width), in row `y < height` of the image,
+        // and column `x` of the group's row is the caller's (`x mod size
+        // = rank`).
+        (x < self.len).then(|| unsafe { Elem2d::new(self.ptr.wrapping_add(x), x, self.y) })
+    }
+
+    /// The caller's elements of the row, in order (columns `rank, rank +
+    /// size, …`): the loop's own bound is the only test, no per-element
+    /// check.
+    #[inline(always)]
+    pub fn striped(&self) -> impl Iterator<Item = Elem2d<'s, T>> + '_ {
+        (self.rank..self.len)
+            .step_by(self.size.max(1))
+            // SAFETY: as in `mine`.
+            .map(move |x| unsafe { Elem2d::new(self.ptr.wrapping_add(x), x, self.y) })
+    }
+}
+
+impl<T: Pod, const TM: usize, const TN: usize> OwnedPitched<'_, T, ThreadTiles<TM, TN>> {
+    /// The calling thread's `TM × TN` tile: rows `TM·gy ..`, columns `TN·gx
+    /// ..` (`(gx, gy)` its global 2-D index), cut at the image's edge;
+    /// `None` if it starts outside the image (or the thread is in another
+    /// z-plane).
+    #[inline(always)]
+    pub fn tile(&self, grid: &GridGroup) -> Option<ThreadTile<'_, T, TM, TN>> {
+        let _ = grid;
+        const {
+            assert!(
+                TM > 0 && TN > 0,
+                "a thread tile has at least one row and one column"
+            )
+        };
+        let (gx, gy) = identity::grid_xy()?;
+        let (x0, y0) = (gx.saturating_mul(TN), gy.saturating_mul(TM));
+        (x0 < self.width() && y0 < self.height()).then(|| ThreadTile {
+            ptr: self.as_ptr().wrapping_add(y0 * self.pitch() + x0),
+            pitch: self.pitch(),
+            x0,
+            y0,
+            rows: (self.height() - y0).min(TM),
+            cols: (self.width() - x0).min(TN),
+            _owner: PhantomData,
+        })
+    }
+}
+
+/// A thread's `TM × TN` tile of an [`OwnedPitched`] under
+/// [`ThreadTiles`] ([`OwnedPitched::tile`]): every element its own, `rows()
+/// × cols()` of them inside the image (`TM × TN` but at the right and
+/// bottom edges).
+pub struct ThreadTile<'s, T, const TM: usize, const TN: usize> {
+    ptr: *mut T,
+    pitch: usize,
+    x0: usize,
+    y0: usize,
+    rows: usize,
+    cols: usize,
+    _owner: PhantomData<(&'s (), *const ())>,
+}
+
+impl<T, const TM: usize, const TN: usize> core::fmt::Debug for ThreadTile<'_, T, TM, TN> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("ThreadTile")
+            .field("x0", &self.x0)
+            .field("y0", &self.y0)
+            .field("rows", &self.rows)
+            .field("cols", &self.cols)
+            .finish()
+    }
+}
+
+impl<'s, T: Pod, const TM: usize, const TN: usize> ThreadTile<'s, T, TM, TN> {
+    /// Column of the tile's element `(0, 0)` in the image.
+    #[inline(always)]
+    pub fn x0(&self) -> usize {
+        self.x0
+    }
+
+    /// Row of the tile's element `(0, 0)` in the image.
+    #[inline(always)]
+    pub fn y0(&self) -> usize {
+        self.y0
+    }
+
+    /// Rows of the tile inside the image (`TM` but at the bottom edge).
+    #[inline(always)]
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Columns of the tile inside the image (`TN` but at the right edge).
+    #[inline(always)]
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+
+    /// The whole `TM × TN` tile lies inside the image.
+    #[inline(always)]
+    pub fn is_full(&self) -> bool {
+        self.rows == TM && self.cols == TN
+    }
+
+    /// The tile's element `(i, j)` (row `i`, column `j`), if inside the
+    /// image.
+    #[inline(always)]
+    pub fn get(&self, i: usize, j: usize) -> Option<Elem2d<'s, T>> {
+        // SAFETY: `(i, j)` inside the tile's part of the image, which the
+        // caller owns.
+        (i < self.rows && j < self.cols).then(|| unsafe {
+            Elem2d::new(
+                self.ptr.wrapping_add(i * self.pitch + j),
+                self.x0 + j,
+                self.y0 + i,
+            )
+        })
+    }
+
+    /// The address of `(i, j)`, reporting an element outside the tile's
+    /// part of the image (a `trap` on the GPU, a report on the simulator).
+    #[inline(always)]
+    #[track_caller]
+    fn checked(&self, i: usize, j: usize, write: bool) -> *mut T {
+        if i >= self.rows || j >= self.cols {
+            arch::global_out_of_bounds(
+                self.ptr.cast(),
+                i.saturating_mul(self.pitch).saturating_add(j),
+                self.rows.saturating_sub(1) * self.pitch + self.cols,
+                write,
+            )
+        }
+        self.ptr.wrapping_add(i * self.pitch + j)
+    }
+
+    /// Writes element `(i, j)` of the tile (`st.global`); outside the
+    /// tile's part of the image: a `trap` on the GPU, a report on the
+    /// simulator. With `i`, `j` constants in an unrolled loop over a full
+    /// tile the check folds away; [`store_all`](Self::store_all) checks
+    /// once for the whole tile.
+    #[inline(always)]
+    #[track_caller]
+    pub fn store(&self, i: usize, j: usize, v: T) {
+        let p = self.checked(i, j, true);
+        // SAFETY: `(i, j)` checked inside the caller's tile.
+        unsafe { arch::st_global(p, v) }
+    }
+
+    /// Reads element `(i, j)` of the tile (`ld.global`), checked as
+    /// [`store`](Self::store).
+    #[inline(always)]
+    #[track_caller]
+    pub fn load(&self, i: usize, j: usize) -> T {
+        let p = self.checked(i, j, false);
+        // SAFETY: as `store`.
+        unsafe { arch::ld_global(p) }
+    }
+
+    /// Writes the whole tile from `items` (`items[i][j]` to `(i, j)`): one
+    /// test that the tile is full, then `TM · TN` unchecked stores; at the
+    /// image's edge, the elements inside it.
+    #[inline(always)]
+    #[track_caller]
+    pub fn store_all(&self, items: &[[T; TN]; TM]) {
+        if self.is_full() {
+            crate::unroll!(i in 0..TM => {
+                crate::unroll!(j in 0..TN => {
+                    // SAFETY: a full tile: `(i, j)` inside it.
+                    unsafe { arch::st_global(self.ptr.wrapping_add(i * self.pitch + j), items[i][j]) }
+                });
+            });
+        } else {
+            for (i, row) in items.iter().enumerate().take(self.rows) {
+                for (j, &v) in row.iter().enumerate().take(self.cols) {
+                    // SAFETY: `i < rows`, `j < cols`: inside the tile.
+                    unsafe { arch::st_global(self.ptr.wrapping_add(i * self.pitch + j), v) }
+                }
+            }
+        }
+    }
+}
