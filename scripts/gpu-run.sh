@@ -37,9 +37,10 @@
 #
 # Then, on the build machine, make the run the current set:
 #   scripts/gpu-run.sh --adopt results.tgz [GPU]   (default GPU: h200)
-# moves docs/results/GPU/current/ to docs/results/GPU/runs/<date>-run-<its
-# commit>/, unpacks the new run as current/ and adds the moved run to the
-# index; the README and the guide cite current/.
+# tags the commit that holds docs/results/GPU/current/ as
+# results/GPU/<date>-run-<its commit> (history stays in git, not in the
+# tree), replaces current/ with the new run and lists the tag in the index;
+# the README and the guide cite current/.
 set -uo pipefail
 
 if [[ ${1:-} == --adopt ]]; then
@@ -50,13 +51,19 @@ if [[ ${1:-} == --adopt ]]; then
     base=$repo/docs/results/$gpu
     commit_of() { grep -rhoE -m1 'commit [0-9a-f]{7}' "$1" --include='*.md' | head -1 | cut -c8-; }
     if [[ -d $base/current ]]; then
+        if [[ -n $(git -C "$repo" status --porcelain -- "docs/results/$gpu/current") ]]; then
+            echo "docs/results/$gpu/current/ has uncommitted changes: commit them first (the tag must hold it)" >&2
+            exit 1
+        fi
         old=$(commit_of "$base/current")
         day=$(git -C "$repo" log -1 --format=%ad --date=short -- "docs/results/$gpu/current")
-        dest=runs/$day-run-${old:-unknown}
-        git -C "$repo" mv "docs/results/$gpu/current" "docs/results/$gpu/$dest"
-        printf '| [`%s/`](%s/) | the current set until %s: one run of commit %s | %s |\n' \
-            "$dest" "$dest" "$(date +%F)" "${old:-?}" "${old:-?}" >> "$base/INDEX.md"
-        echo "moved current/ to $dest/ (row added at the end of INDEX.md: move it into the table)"
+        tag=results/$gpu/$day-run-${old:-unknown}
+        git -C "$repo" tag "$tag" HEAD
+        git -C "$repo" rm -r -q "docs/results/$gpu/current"
+        rm -rf "$base/current"
+        printf -- '- the run of commit %s, current until %s: `git show %s:docs/results/%s/current/`\n' \
+            "${old:-?}" "$(date +%F)" "$tag" "$gpu" >> "$base/INDEX.md"
+        echo "tagged the old current/ as $tag (push the tag with the branch); line added at the end of INDEX.md"
     fi
     mkdir -p "$base/current"
     tar xzf "$tgz" -C "$base/current"

@@ -22,8 +22,10 @@ use cooperative_groups::atomic::{
 use cooperative_groups::intrinsics::{block_dim, block_idx, thread_idx};
 use cooperative_groups::{kernel, shared_array, this_thread_block};
 
-/// Output words per thread of the atomics differential kernels.
-pub const ATOMIC_WORDS: usize = crate::semantics::SEM_WORDS;
+/// Output words per thread of the atomics differential kernels: the
+/// layout of the semantic differential, whose `SEM_WORDS` is this value
+/// (checked where `semantics` names these kernels).
+pub const ATOMIC_WORDS: usize = 64;
 
 #[inline(always)]
 fn gtid() -> u32 {

@@ -63,6 +63,9 @@
 //! in run `2026-12-03-sort-ballots-8c5098e`): every instruction per key
 //! counts.
 //!
+//! The H200 runs named here left the tree;
+//! `git show f66ff74:docs/results/h200/runs/<run>/` lists one.
+//!
 //! [`match_any_bits`]: cooperative_groups::ThreadBlockTile::match_any_bits
 
 #[cfg(not(target_arch = "nvptx64"))]

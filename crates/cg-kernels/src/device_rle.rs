@@ -24,7 +24,8 @@
 //! of runs. The input is read once, each run's value and length written
 //! once.
 //!
-//! The shape is measured (H200, `docs/results/h200/runs/2026-12-03-select-staged-*`):
+//! The shape is measured (H200, at commit d762424:
+//! `git show f66ff74:docs/results/h200/runs/2026-12-03-select-staged-ab-d762424/README.md`):
 //! the two look-backs one after the other, the elements in registers, or
 //! each head storing its own run directly were each slower.
 //!

@@ -24,7 +24,9 @@
 //! and copies them (and their flags) into shared memory with
 //! [`memcpy_async()`] — the device scan's staging: no register holds data
 //! in flight, so an SM keeps more tiles' loads in flight (measured
-//! against elements loaded into registers: `docs/results/h200/runs/2026-12-03-select-staged-*`);
+//! against elements loaded into registers: H200 runs
+//! `2026-12-03-select-staged-ab-d762424` and
+//! `2026-12-03-select-staged-tiles-d762424`);
 //! a partial last tile, or an input (or flags) not 16-byte aligned, is
 //! copied element by element. In round `k` lane `l` takes element `32k + l` of them; each round's
 //! selections are a `ballot`: a lane's place among the round's selected
@@ -43,7 +45,7 @@
 //! first (CUB's two-phase scatter) was slower for both.
 //!
 //! Every instruction per element counts: an Nsight Compute profile on the
-//! H200 (run `2026-12-03-select-u32`) showed these kernels issuing 2.8×
+//! H200 (run `2026-12-03-select-u32-2d0a89f`) showed these kernels issuing 2.8×
 //! CUB's instructions, with the issue slots 68–72 % busy. So indices are
 //! `u32`, the staged tile is an array of the tile's size (its indices
 //! need no check against a run-time length), a whole tile's rounds run
@@ -53,7 +55,10 @@
 //! `Unique` counts a whole tile's heads by 16-byte vectors instead (each
 //! head compares two staged elements; by rounds the count loaded both):
 //! 0.989–0.994 → 1.004–1.010 of CUB at 2^28 on the H200, A/B in one call
-//! (`docs/results/h200/runs/2026-12-04-unique-count-8450f21`).
+//! (run `2026-12-04-unique-count-8450f21`).
+//!
+//! The H200 runs named here left the tree;
+//! `git show f66ff74:docs/results/h200/runs/<run>/` lists one.
 //!
 //! The tile states are the device scan's: one `u64` per block of the grid
 //! (one for an empty input too), a new non-zero `epoch` per launch, no

@@ -7,7 +7,7 @@
 //!   sums chunks of 128 contiguous 16-byte vectors (2 KiB, four loads in
 //!   flight per lane), the grid's warps taking every chunk in turn (2 KiB
 //!   runs for DRAM: 0.972 / 0.984 → 0.998 / 1.002 of CUB at 2^28 against a
-//!   grid stride of single vectors, run
+//!   grid stride of single vectors, H200 run
 //!   `2026-12-03-reduce-chunks-ab-7a4873f`), then [`GridGroup::reduce`](cooperative_groups::GridGroup::reduce)
 //!   — the block reduction, one value per block in the module's scratch,
 //!   one grid barrier — gives every thread the total; thread 0 of the grid
@@ -23,10 +23,10 @@
 //!   [`memcpy_async`](cooperative_groups::memcpy_async()), so no register
 //!   holds data while it is in flight, and an SM keeps more tiles' loads
 //!   in flight than with the elements in registers (measured against such
-//!   variants: `docs/results/h200/runs/2026-12-01-device_wide-9d5769e/variants/`;
-//!   one bulk copy per warp on an mbarrier instead was 3–5 % slower:
-//!   `runs/2026-12-04-scan-bulk-ab-319df28`). Each lane sums its vectors, the
-//!   warp scans the lanes' sums of each round (`inclusive_scan` on a
+//!   variants at commit 9d5769e: H200 run `2026-12-01-device_wide-9d5769e`,
+//!   folder `variants/`; one bulk copy per warp on an mbarrier instead was
+//!   3–5 % slower: run `2026-12-04-scan-bulk-ab-319df28`). Each lane sums
+//!   its vectors, the warp scans the lanes' sums of each round (`inclusive_scan` on a
 //!   32-thread tile), the warps' totals go through shared memory, and the
 //!   last warp publishes the tile's aggregate, looks back over the tile
 //!   states of the preceding tiles 32 at a time (summing aggregates until
@@ -43,6 +43,9 @@
 //! Flag and value travel in one word, so relaxed device-scope atomics
 //! ([`AtomicRef`] `store`/`load` with [`Relaxed`]) suffice: no other data
 //! is published with the flag.
+//!
+//! The H200 runs named here left the tree;
+//! `git show f66ff74:docs/results/h200/runs/<run>/` lists one.
 
 use cooperative_groups::atomic::{AtomicRef, Device, Relaxed};
 use cooperative_groups::intrinsics::block_idx;

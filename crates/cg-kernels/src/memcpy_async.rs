@@ -169,7 +169,8 @@ pub fn staged_async_v4(input: *const f32, partial: *mut f32, n: u32) {
 /// On the H200 at 2^28 floats: 92.5 % of the DRAM peak, 0.75× the time of
 /// its C++ twin (`cuda::ptx`), whose wait loop and issue are the same
 /// instructions; three stages 91.0 %, and four (64 KiB: three blocks per
-/// SM) 76 % (`docs/results/h200/runs/2026-12-02-bulk-swap-c2b850e/3-stages/`).
+/// SM) 76 % (measured at commit c2b850e:
+/// `git show f66ff74:docs/results/h200/runs/2026-12-02-bulk-swap-c2b850e/3-stages/`).
 /// Written on `staged_sum`'s two-stage loop, with the copy's `t < tiles`
 /// test outside the closure, the same kernel reached only 85–87 %.
 ///

@@ -25,6 +25,9 @@ use cooperative_groups::{
 /// Output words per thread.
 pub const SEM_WORDS: usize = 64;
 
+// The atomics cases run `crate::atomics`' kernels in this layout.
+const _: () = assert!(crate::atomics::ATOMIC_WORDS == SEM_WORDS);
+
 /// Written where CUDA does not define the result.
 pub const UNDEFINED: u32 = 0xDEAD_BEEF;
 

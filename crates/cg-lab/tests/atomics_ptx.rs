@@ -6,10 +6,11 @@
 //!   (`atom.acq_rel.gpu.cas.b32`, `ld.acquire.gpu.b32`, `fence.sc.cta;
 //!   ld.acquire.cta.b32`, …) and nvcc for the classic calls (`membar.gl` for
 //!   `__threadfence`, `red.global.add` for an unused `atomicAdd`).
-//! * Against nvcc: `docs/results/h200/runs/2026-12-01-atomics-red-21a43fb/atomics_nvcc_sm{80,90}.ptx`
-//!   are `nvcc -ptx -arch=sm_XX` of `reference/cuda/atomics.cu`, run on the
-//!   GPU machine. For every probe, nvcc's twin `cpp_probe_…` has the same
-//!   instructions, up to the state space (nvcc writes `.global` where it
+//! * Against nvcc: `tests/fixtures/atomics_nvcc_sm{80,90}.ptx` are
+//!   `nvcc -ptx -arch=sm_XX` of `reference/cuda/atomics.cu`, run on the
+//!   GPU machine (an H200, CUDA 13.0, commit 21a43fb; the command in
+//!   `tests/fixtures/README.md`). For every probe, nvcc's twin
+//!   `cpp_probe_…` has the same instructions, up to the state space (nvcc writes `.global` where it
 //!   proves it; the library's addresses are generic) and the order of the
 //!   qualifiers (libcu++ writes `atom.cas.acq_rel.gpu`, the ISA
 //!   `atom.acq_rel.gpu.cas`), the ISA's defaults made explicit (nvcc's
@@ -200,7 +201,7 @@ const NVCC_SMS: [u32; 2] = [80, 90];
 /// machine.
 fn nvcc_ptx(sm: u32) -> String {
     let p = format!(
-        "{}/../../docs/results/h200/runs/2026-12-01-atomics-red-21a43fb/atomics_nvcc_sm{sm}.ptx",
+        "{}/tests/fixtures/atomics_nvcc_sm{sm}.ptx",
         env!("CARGO_MANIFEST_DIR")
     );
     std::fs::read_to_string(&p).unwrap_or_else(|e| {

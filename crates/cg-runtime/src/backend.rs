@@ -4,6 +4,7 @@
 //! buffers are device memory on the GPU and host memory on the simulator.
 
 use std::cell::UnsafeCell;
+use std::sync::Arc;
 
 use cooperative_groups::atomic::{AtomicValue, Scope};
 use cooperative_groups::global::{Partition, Partition2d};
@@ -12,8 +13,11 @@ use cooperative_groups::{
     AtomicSlice, GlobalSlice, Kernel, OwnedPitched, OwnedSlice, Pitched, Pod,
 };
 
+use cudarc::driver::CudaStream;
+
 use crate::error::{Result, RuntimeError};
 use crate::gpu::{DeviceBuffer, Gpu};
+use crate::interop::{BorrowedCudaSlice, StreamArg, StreamLaunch};
 use crate::launch::{HostArg, HostArgs, KernelArgs, LaunchConfig, SafeArgs, Target};
 use crate::ptx::PtxModule;
 
@@ -556,5 +560,69 @@ impl<'p, T: Pod, P: Partition2d> HostArg<OwnedPitched<'p, T, P>> for Image<&mut 
         let p = self.buf.memory(name, to, span, true)?;
         // SAFETY: an exclusive borrow for the launch, covering the image.
         Ok(unsafe { OwnedPitched::from_raw_parts(p, self.width, self.height, self.pitch) })
+    }
+}
+
+// A `Buffer` in a launch on a cudarc stream (`interop`): its device memory,
+// ordered as a `DeviceBuffer` is; a simulator buffer is refused.
+
+/// A simulator buffer in a launch on a cudarc stream.
+fn host_buffer(name: &'static str) -> String {
+    format!("`{name}`: a simulator buffer passed to a launch on a cudarc stream")
+}
+
+impl<'p, 's, 'b: 's, T: Pod> StreamArg<'s, GlobalSlice<'p, T>> for &'b Buffer<T> {
+    fn into_stream_param(
+        self,
+        name: &'static str,
+        launch: &mut StreamLaunch<'s>,
+    ) -> Result<GlobalSlice<'p, T>, String> {
+        match self {
+            Buffer::Device(d) => d.into_stream_param(name, launch),
+            Buffer::Host(_) => Err(host_buffer(name)),
+        }
+    }
+}
+
+impl<'p, 's, 'b: 's, T: Pod, P: Partition> StreamArg<'s, OwnedSlice<'p, T, P>>
+    for &'b mut Buffer<T>
+{
+    fn into_stream_param(
+        self,
+        name: &'static str,
+        launch: &mut StreamLaunch<'s>,
+    ) -> Result<OwnedSlice<'p, T, P>, String> {
+        match self {
+            Buffer::Device(d) => d.into_stream_param(name, launch),
+            Buffer::Host(_) => Err(host_buffer(name)),
+        }
+    }
+}
+
+impl<'p, 's, 'b: 's, T: Pod + AtomicValue, S: Scope + 'static> StreamArg<'s, AtomicSlice<'p, T, S>>
+    for &'b mut Buffer<T>
+{
+    fn into_stream_param(
+        self,
+        name: &'static str,
+        launch: &mut StreamLaunch<'s>,
+    ) -> Result<AtomicSlice<'p, T, S>, String> {
+        match self {
+            Buffer::Device(d) => d.into_stream_param(name, launch),
+            Buffer::Host(_) => Err(host_buffer(name)),
+        }
+    }
+}
+
+impl<T: Pod> Buffer<T> {
+    /// A GPU buffer as a cudarc `CudaSlice` on `stream`
+    /// ([`DeviceBuffer::as_cuda_slice`]); an error for a simulator buffer.
+    pub fn as_cuda_slice(&mut self, stream: &Arc<CudaStream>) -> Result<BorrowedCudaSlice<'_, T>> {
+        match self {
+            Buffer::Device(d) => d.as_cuda_slice(stream),
+            Buffer::Host(_) => Err(RuntimeError::InvalidArgument(
+                "as_cuda_slice: a simulator buffer has no device memory".into(),
+            )),
+        }
     }
 }

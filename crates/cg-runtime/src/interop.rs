@@ -107,7 +107,6 @@ use cudarc::driver::{
     DeviceSlice, SyncOnDrop,
 };
 
-use crate::backend::Buffer;
 use crate::device;
 use crate::driver::cudarc_error;
 use crate::error::{Result, RuntimeError};
@@ -531,54 +530,6 @@ impl<'p, 's, 'b: 's, T: Pod + AtomicValue, S: Scope + 'static> StreamArg<'s, Ato
     }
 }
 
-/// A simulator buffer in a launch on a cudarc stream.
-fn host_buffer(name: &'static str) -> String {
-    format!("`{name}`: a simulator buffer passed to a launch on a cudarc stream")
-}
-
-impl<'p, 's, 'b: 's, T: Pod> StreamArg<'s, GlobalSlice<'p, T>> for &'b Buffer<T> {
-    fn into_stream_param(
-        self,
-        name: &'static str,
-        launch: &mut StreamLaunch<'s>,
-    ) -> Result<GlobalSlice<'p, T>, String> {
-        match self {
-            Buffer::Device(d) => d.into_stream_param(name, launch),
-            Buffer::Host(_) => Err(host_buffer(name)),
-        }
-    }
-}
-
-impl<'p, 's, 'b: 's, T: Pod, P: Partition> StreamArg<'s, OwnedSlice<'p, T, P>>
-    for &'b mut Buffer<T>
-{
-    fn into_stream_param(
-        self,
-        name: &'static str,
-        launch: &mut StreamLaunch<'s>,
-    ) -> Result<OwnedSlice<'p, T, P>, String> {
-        match self {
-            Buffer::Device(d) => d.into_stream_param(name, launch),
-            Buffer::Host(_) => Err(host_buffer(name)),
-        }
-    }
-}
-
-impl<'p, 's, 'b: 's, T: Pod + AtomicValue, S: Scope + 'static> StreamArg<'s, AtomicSlice<'p, T, S>>
-    for &'b mut Buffer<T>
-{
-    fn into_stream_param(
-        self,
-        name: &'static str,
-        launch: &mut StreamLaunch<'s>,
-    ) -> Result<AtomicSlice<'p, T, S>, String> {
-        match self {
-            Buffer::Device(d) => d.into_stream_param(name, launch),
-            Buffer::Host(_) => Err(host_buffer(name)),
-        }
-    }
-}
-
 /// A [`DeviceBuffer`] lent to cudarc as a `CudaSlice` on a stream
 /// ([`DeviceBuffer::as_cuda_slice`]), borrowing the buffer exclusively
 /// while it lives: it dereferences to `&CudaSlice<T>`, which every cudarc
@@ -686,19 +637,6 @@ impl<T: Pod> DeviceBuffer<T> {
             slice: ManuallyDrop::new(lend(self, stream)?),
             _buf: PhantomData,
         })
-    }
-}
-
-impl<T: Pod> Buffer<T> {
-    /// A GPU buffer as a cudarc `CudaSlice` on `stream`
-    /// ([`DeviceBuffer::as_cuda_slice`]); an error for a simulator buffer.
-    pub fn as_cuda_slice(&mut self, stream: &Arc<CudaStream>) -> Result<BorrowedCudaSlice<'_, T>> {
-        match self {
-            Buffer::Device(d) => d.as_cuda_slice(stream),
-            Buffer::Host(_) => Err(RuntimeError::InvalidArgument(
-                "as_cuda_slice: a simulator buffer has no device memory".into(),
-            )),
-        }
     }
 }
 

@@ -9,11 +9,13 @@
 use std::sync::Once;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use crate::stack::MAX_LIVE_STACKS;
+/// Guard pages the table holds: one per lane stack alive at once (the
+/// stack pool's `MAX_LIVE_STACKS`, checked equal there).
+pub(crate) const GUARD_SLOTS: usize = 24_000;
 
 /// `[lo, hi)` of each live lane stack's guard page; `lo == 0`: a free slot.
-static GUARDS: [(AtomicUsize, AtomicUsize); MAX_LIVE_STACKS] =
-    [const { (AtomicUsize::new(0), AtomicUsize::new(0)) }; MAX_LIVE_STACKS];
+static GUARDS: [(AtomicUsize, AtomicUsize); GUARD_SLOTS] =
+    [const { (AtomicUsize::new(0), AtomicUsize::new(0)) }; GUARD_SLOTS];
 /// Where the next free-slot search starts.
 static HINT: AtomicUsize = AtomicUsize::new(0);
 
@@ -22,8 +24,8 @@ static HINT: AtomicUsize = AtomicUsize::new(0);
 pub(crate) fn register(lo: usize, hi: usize) -> Option<usize> {
     install();
     let start = HINT.load(Ordering::Relaxed);
-    for k in 0..MAX_LIVE_STACKS {
-        let i = (start + k) % MAX_LIVE_STACKS;
+    for k in 0..GUARD_SLOTS {
+        let i = (start + k) % GUARD_SLOTS;
         let slot = &GUARDS[i];
         if slot
             .0

@@ -28,6 +28,10 @@ const COOP_CACHE_MAX: usize = MAX_LIVE_STACKS / 2;
 /// some unrelated allocation failing later.
 pub const MAX_LIVE_STACKS: usize = 24_000;
 
+// Every live stack has a slot in the guard-page table.
+#[cfg(unix)]
+const _: () = assert!(crate::overflow::GUARD_SLOTS == MAX_LIVE_STACKS);
+
 static LIVE_STACKS: AtomicUsize = AtomicUsize::new(0);
 
 /// Stacks created so far in the process: the next one's colour.

@@ -1,8 +1,9 @@
 //! The simulator's race detector on library code: re-creations of the two
 //! races compute-sanitizer's racecheck found on the H200 in this library's
 //! multi-warp collectives before the collective scratch was split into
-//! partials and results (docs/results/h200/runs/2026-11-30-exchange-halves-18e2008), each reported
-//! with its two source lines, and the fixed layout clean.
+//! partials and results (measured at commit 18e2008:
+//! `git show f66ff74:docs/results/h200/runs/2026-11-30-exchange-halves-18e2008/README.md`),
+//! each reported with its two source lines, and the fixed layout clean.
 
 use std::cell::Cell;
 

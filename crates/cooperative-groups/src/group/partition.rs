@@ -23,7 +23,7 @@ fn operands(shape: Shape) -> (u32, u32, u32) {
 /// `meta_group_size()` is the number of distinct labels and
 /// `meta_group_rank()` the number of groups whose lowest lane is below this
 /// group's — as NVIDIA's implementation numbers them (measured on the H200:
-/// `docs/results/h200/runs/2026-11-30-verify-b31cd69/semantics.md`, case `partitions`).
+/// `docs/results/h200/current/verify/semantics.md`, case `partitions`).
 ///
 /// Lowers to `match.any.sync.b32` (`.b64` for 64-bit labels) plus one
 /// `vote.sync.ballot.b32` for the meta-group numbering.

@@ -347,7 +347,8 @@ impl<'a, T: Pod, const BW: u32, const BH: u32, L: TileLayout> TensorMap2dMut<'a,
 /// layout needs and room for the box, and the box's innermost coordinate
 /// `x` a multiple of 16 bytes (`x · size_of::<T>()`, negative ones too) —
 /// the copy engine raises an illegal-instruction error otherwise (H200:
-/// an 8-byte `x` did, `runs/2026-12-04-tma-probes-dfa3957`).
+/// an 8-byte `x` did at commit dfa3957,
+/// `git show f66ff74:docs/results/h200/runs/2026-12-04-tma-probes-dfa3957/README.md`).
 #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
 #[inline(always)]
 #[track_caller]

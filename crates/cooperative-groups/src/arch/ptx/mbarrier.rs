@@ -169,8 +169,9 @@ pub unsafe fn mbarrier_wait(addr: SharedAddr, state: u64) {
 /// `while (!mbarrier_try_wait_parity(…))` (ptxas: one `TRYWAIT` and a
 /// branch to an out-of-line retry). The peeled Rust form of
 /// [`mbarrier_wait`] cost one more `TRYWAIT` per wait here and was no
-/// faster: the H200 A/B in `runs/2026-12-04-wait-loop-138d015` (tensor
-/// copies and folds within ±0.01; `cg-lab sync`'s parity-wait rows 6 %
+/// faster: the H200 A/B of run `2026-12-04-wait-loop-138d015` (`git show
+/// f66ff74:docs/results/h200/runs/2026-12-04-wait-loop-138d015/README.md`;
+/// tensor copies and folds within ±0.01; `cg-lab sync`'s parity-wait rows 6 %
 /// faster at 128 and 256 threads, equal beyond).
 ///
 /// # Safety
