@@ -5,11 +5,12 @@
 //! input's loads take the read-only path, `LDG.E.CONSTANT`).
 
 use cooperative_groups::cache::Streaming;
+use cooperative_groups::mma::{Accumulator, MatrixA, MatrixB, MmaElement, mma};
 use cooperative_groups::prelude::*;
 use cooperative_groups::vector::F32x4;
 use cooperative_groups::{
-    AtomicSlice, GlobalSlice, OwnedPitched, OwnedSlice, PerBlock, Pitched, ThreadTiles, TileRows,
-    kernel, shared_array, unroll,
+    AtomicSlice, GlobalSlice, OwnedPitched, OwnedSlice, PerBlock, Pitched, Pod, ThreadTiles,
+    TileRows, WarpTiles, bf16, f16, kernel, shared_array, unroll,
 };
 
 /// `y[i] = a · x[i] + y[i]`, a grid-stride loop through raw pointers (what
@@ -300,4 +301,25 @@ pub fn probe_thread_tile_gemm(
         });
     }
     t.store_all(&acc);
+}
+
+/// The warp MMA: `c = a·b` for one 16 × 16 × 8 tile per warp (`a` 16 × 16,
+/// `b` 16 × 8, row-major bf16 or f16, `c` `f32` under
+/// [`WarpTiles<16, 8>`]): one `mma.sync.aligned.m16n8k16` per warp
+/// (`HMMA.16816.F32.BF16` / `HMMA.16816.F32` in SASS; zero_cost checks it).
+#[kernel(instances(bf16, f16))]
+pub fn probe_mma<T: MmaElement + Pod>(
+    a: GlobalSlice<T>,
+    b: GlobalSlice<T>,
+    c: OwnedPitched<f32, WarpTiles<16, 8>>,
+) {
+    let warp = tiled_partition::<32>(&this_thread_block());
+    let a = a.prefix(256);
+    let b = b.prefix(128);
+    let fa = MatrixA::from_fn(&warp, |row, col| a.load(row * 16 + col));
+    let fb = MatrixB::from_fn(&warp, |k, n| b.load(k * 8 + n));
+    let acc = mma(&warp, &fa, &fb, Accumulator::zero(&warp));
+    if let Some(tile) = c.warp_tile(&warp) {
+        acc.store(&warp, &tile, 0, 0);
+    }
 }

@@ -1532,3 +1532,41 @@ fn thread_tile_accumulator_stays_in_registers() {
         );
     }
 }
+
+/// The warp MMA (`cooperative_groups::mma`): one tensor-core instruction
+/// per `mma` — `HMMA.16816.F32.BF16` for bf16 inputs, `HMMA.16816.F32` for
+/// f16 — and no local memory for the fragments.
+#[test]
+fn warp_mma_is_one_hmma_in_sass() {
+    for p in LAB_PTX.ptx().iter().filter(|p| p.sm >= 80) {
+        for (kernel, hmma) in [
+            ("probe_mma_bf16", "HMMA.16816.F32.BF16"),
+            ("probe_mma_f16", "HMMA.16816.F32"),
+        ] {
+            let ptx = entry_text(p.ptx, kernel);
+            assert_eq!(
+                ptx.matches("mma.sync.aligned.m16n8k16.row.col.f32").count(),
+                1,
+                "sm_{}: {kernel}",
+                p.sm
+            );
+            let small = extract_entries(p.ptx, &[kernel]);
+            let Some(listing) = sass_of(&small, p.sm) else {
+                return;
+            };
+            let ops: Vec<&str> = listing[kernel].iter().map(|i| i.opcode.as_str()).collect();
+            assert_eq!(
+                ops.iter().filter(|o| **o == hmma).count(),
+                1,
+                "sm_{}: {kernel}: {ops:?}",
+                p.sm
+            );
+            assert!(
+                !ops.iter()
+                    .any(|o| o.starts_with("LDL") || o.starts_with("STL")),
+                "sm_{}: {kernel}: local memory: {ops:?}",
+                p.sm
+            );
+        }
+    }
+}

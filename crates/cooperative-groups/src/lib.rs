@@ -256,6 +256,7 @@ pub mod math;
 #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_80"))]
 pub mod mbarrier;
 pub mod memcpy_async;
+pub mod mma;
 pub mod narrow;
 pub mod ops;
 mod panic;
@@ -281,7 +282,7 @@ pub use collective::update::{
 pub use global::{
     AtomicSlice, BlockRows, Chunked, Elem, GlobalSlice, KernelParam, OwnedPitched, OwnedSlice,
     PerBlock, PerThread, PerThread2d, PerTile, Pitched, SafeParam, ThreadRows, ThreadTiles,
-    TileRows,
+    TileRows, WarpTiles,
 };
 pub use grid::{GridArrivalToken, GridGroup, this_grid};
 pub use group::{

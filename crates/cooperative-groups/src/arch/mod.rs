@@ -415,6 +415,9 @@ pub mod hooks {
 /// Software models of the 16-bit float instructions (both backends).
 pub mod soft16;
 
+/// The warp MMA's fragment layouts (both backends).
+pub mod mma_layout;
+
 // Both backends carry the primitives of the whole guide (grid, cluster,
 // atomics, …); a kernel crate uses a subset, and later features the rest.
 #[cfg(target_arch = "nvptx64")]

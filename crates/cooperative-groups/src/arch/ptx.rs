@@ -20,6 +20,8 @@ pub mod fp;
 mod mbarrier;
 #[cfg(target_feature = "sm_80")]
 pub use mbarrier::*;
+mod mma;
+pub use mma::*;
 mod float16;
 pub use float16::*;
 #[cfg(target_feature = "sm_90")]

@@ -16,6 +16,8 @@ mod mbarrier;
 pub use mbarrier::*;
 mod tma;
 pub use tma::*;
+mod mma;
+pub use mma::*;
 mod float16;
 pub use float16::*;
 

@@ -179,5 +179,7 @@ pub use partition::{
     Chunk, Chunked, GridStride, Partition, PerBlock, PerThread, PerTile, Window, WindowOwner,
 };
 pub use pitched::{Elem2d, OwnedPitched, Partition2d, PerThread2d, Pitched};
-pub use rows::{BlockRows, Row, ThreadRows, ThreadTile, ThreadTiles, TileRows};
+pub use rows::{
+    BlockRows, Row, ThreadRows, ThreadTile, ThreadTiles, TileRows, WarpTile, WarpTiles,
+};
 pub use slice::GlobalSlice;

@@ -387,3 +387,145 @@ impl<'s, T: Pod, const TM: usize, const TN: usize> ThreadTile<'s, T, TM, TN> {
         }
     }
 }
+
+/// Element `(x, y)` belongs to a warp: the image is cut into `TM × TN`
+/// tiles (row-major order of tiles), tile `t` belongs to warp `t mod W`
+/// (`W`: the grid's warps, numbered as [`PerTile<32>`](super::PerTile)
+/// numbers them), and inside a tile, element `(r, c)` to the lane that
+/// holds it in a 16 × 8 `mma` accumulator (lane `4·(r mod 8) + (c mod
+/// 8)/2`): [`OwnedPitched::warp_tile`], written by
+/// [`Accumulator::store`](crate::mma::Accumulator::store). `TM` is a
+/// multiple of 16, `TN` of 8.
+#[derive(Clone, Copy, Debug)]
+pub struct WarpTiles<const TM: usize, const TN: usize>;
+
+impl<const TM: usize, const TN: usize> sealed::Sealed for WarpTiles<TM, TN> {}
+impl<const TM: usize, const TN: usize> Partition2d for WarpTiles<TM, TN> {}
+
+impl<T: Pod, const TM: usize, const TN: usize> OwnedPitched<'_, T, WarpTiles<TM, TN>> {
+    /// Tile `t`'s handle.
+    #[inline(always)]
+    fn warp_tile_at(&self, t: usize) -> WarpTile<'_, T, TM, TN> {
+        // (At least 1: the caller's `t` is below the tile count, so the
+        // width is not 0 — said so that the division has no panic path.)
+        let tiles_x = self.width().div_ceil(TN).max(1);
+        let (x0, y0) = ((t % tiles_x) * TN, (t / tiles_x) * TM);
+        WarpTile {
+            ptr: self.as_ptr().wrapping_add(y0 * self.pitch() + x0),
+            pitch: self.pitch(),
+            x0,
+            y0,
+            rows: (self.height() - y0).min(TM),
+            cols: (self.width() - x0).min(TN),
+            _owner: PhantomData,
+        }
+    }
+
+    /// Tiles of the image.
+    #[inline(always)]
+    fn warp_tiles(&self) -> usize {
+        const {
+            assert!(
+                TM > 0 && TM.is_multiple_of(16) && TN > 0 && TN.is_multiple_of(8),
+                "a warp tile is a whole number of 16 × 8 mma tiles"
+            )
+        };
+        self.width().div_ceil(TN) * self.height().div_ceil(TM)
+    }
+
+    /// The calling warp's first tile: tile `w` (`w` the warp's grid-wide
+    /// index), if the image has that many.
+    #[inline(always)]
+    pub fn warp_tile(&self, warp: &ThreadBlockTile<32>) -> Option<WarpTile<'_, T, TM, TN>> {
+        let _ = warp;
+        let ((w, _, _), _) = tile_owner(32);
+        (w < self.warp_tiles()).then(|| self.warp_tile_at(w))
+    }
+
+    /// The calling warp's tiles in a grid-stride loop: tiles `w, w + W, …`.
+    #[inline(always)]
+    pub fn warp_tile_stride<'s>(
+        &'s self,
+        warp: &ThreadBlockTile<32>,
+    ) -> impl Iterator<Item = WarpTile<'s, T, TM, TN>> + 's {
+        let _ = warp;
+        let ((w, _, _), warps) = tile_owner(32);
+        (w..self.warp_tiles())
+            .step_by(warps.max(1))
+            .map(move |t| self.warp_tile_at(t))
+    }
+}
+
+/// A warp's `TM × TN` tile of an [`OwnedPitched`] under [`WarpTiles`]
+/// ([`OwnedPitched::warp_tile`]): written by
+/// [`Accumulator::store`](crate::mma::Accumulator::store), each lane its
+/// own elements.
+pub struct WarpTile<'s, T, const TM: usize, const TN: usize> {
+    ptr: *mut T,
+    pitch: usize,
+    x0: usize,
+    y0: usize,
+    rows: usize,
+    cols: usize,
+    _owner: PhantomData<(&'s (), *const ())>,
+}
+
+impl<T, const TM: usize, const TN: usize> core::fmt::Debug for WarpTile<'_, T, TM, TN> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("WarpTile")
+            .field("x0", &self.x0)
+            .field("y0", &self.y0)
+            .field("rows", &self.rows)
+            .field("cols", &self.cols)
+            .finish()
+    }
+}
+
+impl<T: Pod, const TM: usize, const TN: usize> WarpTile<'_, T, TM, TN> {
+    /// Column of the tile's element `(0, 0)` in the image.
+    #[inline(always)]
+    pub fn x0(&self) -> usize {
+        self.x0
+    }
+
+    /// Row of the tile's element `(0, 0)` in the image.
+    #[inline(always)]
+    pub fn y0(&self) -> usize {
+        self.y0
+    }
+
+    /// Rows of the tile inside the image (`TM` but at the bottom edge).
+    #[inline(always)]
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Columns of the tile inside the image (`TN` but at the right edge).
+    #[inline(always)]
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+
+    /// Writes element `(r, c)` of the tile for `lane`, which holds it in
+    /// the accumulator layout (the caller computed `(r mod 16, c mod 8)`
+    /// from `lane`); `(r, c)` past the tile is reported, past the image's
+    /// edge left out.
+    #[inline(always)]
+    #[track_caller]
+    pub(crate) fn store_own(&self, lane: u32, r: usize, c: usize, v: T) {
+        debug_assert_eq!(lane as usize, 4 * (r % 8) + (c % 8) / 2);
+        if r >= TM || c >= TN {
+            arch::global_out_of_bounds(
+                self.ptr.cast(),
+                r.saturating_mul(self.pitch).saturating_add(c),
+                (TM - 1) * self.pitch + TN,
+                true,
+            )
+        }
+        if r < self.rows && c < self.cols {
+            // SAFETY: `(r, c)` inside the tile's part of the image, owned by
+            // `lane` — the caller — under `WarpTiles`.
+            unsafe { arch::st_global(self.ptr.wrapping_add(r * self.pitch + c), v) }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+//! Warp matrix multiply-accumulate on the simulator: the lanes exchange
+//! their fragments with the simulator's warp shuffles (so a missing,
+//! exited or diverged lane is reported as for any warp collective), then
+//! each lane computes its four results from the whole matrices.
+//!
+//! Rounding: each product of two 16-bit floats is exact, their sum and the
+//! accumulator's value are added in `f64` and rounded to `f32` once. The
+//! tensor core's internal order and rounding are not documented; results
+//! agree bit for bit whenever the sum is exactly representable (integers
+//! and short binary fractions, the tests' inputs), and otherwise differ by
+//! the rounding of the partial sums (a few ulp of the largest term).
+
+use super::super::mma_layout::{mma_a_coord, mma_b_coord, mma_c_coord};
+use super::{ShflMode, lane_id, shfl};
+
+/// The value of 16-bit float bits `h` (`bf16` or `f16`).
+fn widen(h: u16, bf16: bool) -> f64 {
+    if bf16 {
+        f32::from_bits((h as u32) << 16) as f64
+    } else {
+        half::f16::from_bits(h).to_f64()
+    }
+}
+
+/// `mma.sync.aligned.m16n8k16.row.col.f32.{bf16,f16}.…f32` on the calling
+/// warp (see the module's note on rounding).
+#[track_caller]
+pub fn mma_m16n8k16_f32(bf16: bool, a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
+    let mut am = [[0.0f64; 16]; 16];
+    let mut bm = [[0.0f64; 8]; 16];
+    for src in 0..32u32 {
+        for (r, &reg) in a.iter().enumerate() {
+            let w = shfl(ShflMode::Idx, u32::MAX, reg, src, 0x1f);
+            for half in 0..2 {
+                let (row, col) = mma_a_coord(src, 2 * r + half);
+                am[row][col] = widen((w >> (16 * half)) as u16, bf16);
+            }
+        }
+        for (r, &reg) in b.iter().enumerate() {
+            let w = shfl(ShflMode::Idx, u32::MAX, reg, src, 0x1f);
+            for half in 0..2 {
+                let (k, n) = mma_b_coord(src, 2 * r + half);
+                bm[k][n] = widen((w >> (16 * half)) as u16, bf16);
+            }
+        }
+    }
+    let lane = lane_id();
+    core::array::from_fn(|i| {
+        let (row, col) = mma_c_coord(lane, i);
+        let s: f64 = (0..16).map(|k| am[row][k] * bm[k][col]).sum();
+        (s + c[i] as f64) as f32
+    })
+}
