@@ -69,7 +69,7 @@ mod sealed {
     pub trait Sealed {}
 }
 
-/// The element types the warp MMA multiplies: [`f16`](struct@crate::f16) and [`bf16`](crate::bf16)
+/// The element types the warp MMA multiplies: [`f16`](struct@crate::f16) and [`bf16`]
 /// (sealed).
 pub trait MmaElement: sealed::Sealed + Copy + 'static {
     /// `bf16` (else `f16`): the instruction's type suffix.
