@@ -100,7 +100,10 @@ fn method_resolution_on_the_host() {
         );
         assert!(same(x.erfinv(), math::erfinvf(x)), "erfinv {x:e}");
         assert!(same(x.erfcinv(), math::erfcinvf(x)), "erfcinv {x:e}");
-        assert!(same(x.normcdfinv(), math::normcdfinvf(x)), "normcdfinv {x:e}");
+        assert!(
+            same(x.normcdfinv(), math::normcdfinvf(x)),
+            "normcdfinv {x:e}"
+        );
         assert!(same(x.lgamma(), math::lgammaf(x)), "lgamma {x:e}");
         assert!(same(x.tgamma(), math::tgammaf(x)), "tgamma {x:e}");
         assert!(
