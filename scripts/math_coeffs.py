@@ -111,9 +111,64 @@ def special():
         lambda u: float((G(mp.sqrt(u)) * mp.sqrt(u) ** -1 - c1) / u) if False else float(((mp.erfc(1 / mp.sqrt(u)) * mp.exp(1 / u)) / mp.sqrt(u) - c1) / u),
         1 / 10.1**2, 0.16, list(range(0, 8)), weight=lambda u: u / 0.5)
 
+
+def inverse():
+    """erfinv / erfcinv / normcdfinv and lgamma (f32), see special.rs and
+    gamma.rs. erfinv(x) = x * (c0 + u R(u)), u = x^2, on |x| <= 1/2; beyond,
+    erfinv(1 - z) as a polynomial in t = s - mid, s = sqrt(-ln z), on two
+    segments (c0 of each in two parts: the fit is of y - c0_hi), and a
+    rough start for one Newton step in the far tail. lgamma(1 + t) = t (t - 1) P(t),
+    lgamma(2 + u) = u Q(u), and Stirling's correction (1/x) S(1/x^2)."""
+    import mpmath as mp
+    mp.mp.prec = 120
+    c0 = mp.sqrt(mp.pi) / 2
+    fit("special.rs ERFINV_P (erfinv(x)/x - sqrt(pi)/2) / x^2 in u = x^2",
+        lambda u: float((mp.erfinv(mp.sqrt(u)) / mp.sqrt(u) - c0) / u) if u > 1e-12 else float(c0**3 / 3),
+        0.0, 0.25 + 1e-6, list(range(0, 8)), weight=lambda u: u / 0.9)
+
+    def y_of_s(s):
+        # erfc(y) = e^(-s^2): Newton on ln erfc(y) + s^2.
+        s = mp.mpf(s)
+        y = s
+        for _ in range(80):
+            e = mp.erfc(y)
+            dy = (mp.log(e) + s * s) / (-2 / mp.sqrt(mp.pi) * mp.exp(-y * y) / e)
+            y -= dy
+            if abs(dy) < mp.mpf(10) ** -32:
+                break
+        return y
+
+    for name, lo, hi, deg in [("ERFINV_S1", 0.83, 1.58, 10), ("ERFINV_S2", 1.58, 2.35, 9)]:
+        mid = f32((lo + hi) / 2)
+        chi = f32(float(y_of_s(mid)))
+        print(f"// {name}: mid {mid!r}, c0_hi {chi!r}")
+        fit(f"special.rs {name}: erfinv(1 - e^(-s^2)) - c0_hi in t = s - mid",
+            lambda t: float(y_of_s(t + mid) - chi), lo - mid, hi - mid, list(range(0, deg + 1)),
+            weight=np.vectorize(lambda t: 1 / float(y_of_s(t + mid))), n=400, iters=40)
+    fit("special.rs ERFINV_FAR (rough: one Newton step follows) in t = s - 6.25",
+        lambda t: float(y_of_s(t + 6.25)), 2.3 - 6.25, 10.2 - 6.25, list(range(0, 7)),
+        weight=lambda t: np.ones_like(t), n=300, iters=30)
+
+    lg = lambda x: mp.log(abs(mp.gamma(x)))
+    fit("gamma.rs LGAMMA_P: lgamma(1 + t) / (t (t - 1)) on [-0.25, 0.75]",
+        lambda t: float(lg(1 + mp.mpf(t)) / (t * (t - 1))) if abs(t) > 1e-12 else float(mp.euler),
+        -0.25, 0.75, list(range(0, 13)), n=600)
+    fit("gamma.rs LGAMMA_Q: lgamma(2 + u) / u on [-0.5, 1]",
+        lambda u: float(lg(2 + mp.mpf(u)) / u) if abs(u) > 1e-12 else float(1 - mp.euler),
+        -0.5, 1.0, list(range(0, 14)), n=600)
+    hl = mp.log(2 * mp.pi) / 2
+    def corr(v):
+        x = 1 / mp.sqrt(v)
+        return float((lg(x) - ((x - mp.mpf(1) / 2) * mp.log(x) - x + hl)) * x)
+    fit("gamma.rs LGAMMA_S: (lgamma(x) - Stirling's main terms) * x in v = 1/x^2, x >= 3",
+        lambda v: corr(v) if v > 1e-8 else 1 / 12, 0.0, 1 / 9 + 1e-6, list(range(0, 6)),
+        weight=lambda v: np.sqrt(v) / np.array([float(lg(1 / mp.sqrt(w))) if w > 1e-8 else 1e4 for w in v]), n=300)
+
 if __name__ == "__main__":
     import sys
     if "special" in sys.argv:
         special()
+    elif "inverse" in sys.argv:
+        inverse()
     else:
         main()

@@ -47,6 +47,11 @@ pub const UNARY_F32_FUNCTIONS: &[NamedUnary] = &[
     ("truncf", math::truncf),
     ("roundf", math::roundf),
     ("rintf", math::rintf),
+    ("erfinvf", math::erfinvf),
+    ("erfcinvf", math::erfcinvf),
+    ("normcdfinvf", math::normcdfinvf),
+    ("lgammaf", math::lgammaf),
+    ("tgammaf", math::tgammaf),
 ];
 
 /// `f`-th function of [`UNARY_F32_FUNCTIONS`] applied to `x`, as a `match`
@@ -87,6 +92,11 @@ pub fn apply_unary_f32(f: u32, x: f32) -> f32 {
         30 => math::truncf(x),
         31 => math::roundf(x),
         32 => math::rintf(x),
+        33 => math::erfinvf(x),
+        34 => math::erfcinvf(x),
+        35 => math::normcdfinvf(x),
+        36 => math::lgammaf(x),
+        37 => math::tgammaf(x),
         _ => f32::NAN,
     }
 }
@@ -112,7 +122,8 @@ pub fn method_mix(v: f32) -> f32 {
     let d = v.remainder(0.75) + v.ldexp(3) + v.frexp().0 + v.nextafter(0.0) + v.fdim(s);
     let e = math::fmodf(v, 0.3) + math::fminf(v, c) + math::fmaxf(v, s) + math::copysignf(v, c);
     let f = v.powf(c) + v.atan2(s) + v.asin() + v.acosh() + v.tanh() + v.normcdf() + math::erff(v);
-    a + b + d + e + f + math::modff(v).0 + v.mul_add(s, c)
+    let g = v.erfinv() + v.erfcinv() + v.normcdfinv() + v.lgamma() + v.tgamma();
+    a + b + d + e + f + g + math::modff(v).0 + v.mul_add(s, c)
 }
 
 /// `out[i] = method_mix(x[i])`.

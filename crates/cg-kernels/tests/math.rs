@@ -98,6 +98,14 @@ fn method_resolution_on_the_host() {
             same(x.remainder(0.7), math::remainderf(x, 0.7)),
             "remainder {x:e}"
         );
+        assert!(same(x.erfinv(), math::erfinvf(x)), "erfinv {x:e}");
+        assert!(same(x.erfcinv(), math::erfcinvf(x)), "erfcinv {x:e}");
+        assert!(
+            same(x.normcdfinv(), math::normcdfinvf(x)),
+            "normcdfinv {x:e}"
+        );
+        assert!(same(x.lgamma(), math::lgammaf(x)), "lgamma {x:e}");
+        assert!(same(x.tgamma(), math::tgammaf(x)), "tgamma {x:e}");
         assert!(
             same(x.exp(), f64::from(x).exp() as f32) || !x.is_finite() || x.abs() > 80.0,
             "exp {x:e}"

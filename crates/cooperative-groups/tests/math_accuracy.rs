@@ -21,16 +21,22 @@ struct Case {
     reference: fn(f64) -> f64,
     /// CUDA's documented maximum ulp error.
     bound: f64,
+    /// Inputs where CUDA documents no bound (skipped).
+    exclude: fn(f32) -> bool,
 }
 
 fn cases() -> Vec<Case> {
     macro_rules! c {
         ($name:literal, $f:expr, $r:expr, $b:expr) => {
+            c!($name, $f, $r, $b, |_| false)
+        };
+        ($name:literal, $f:expr, $r:expr, $b:expr, $skip:expr) => {
             Case {
                 name: $name,
                 f: $f,
                 reference: $r,
                 bound: $b,
+                exclude: $skip,
             }
         };
     }
@@ -68,6 +74,19 @@ fn cases() -> Vec<Case> {
             |x| erfc64(-x / std::f64::consts::SQRT_2) / 2.0,
             5.0
         ),
+        c!("erfinvf", math::erfinvf, erfinv64, 2.0),
+        c!("erfcinvf", math::erfcinvf, erfcinv64, 4.0),
+        c!(
+            "normcdfinvf",
+            math::normcdfinvf,
+            |p| -std::f64::consts::SQRT_2 * erfcinv64(2.0 * p),
+            5.0
+        ),
+        // CUDA's bound holds outside -10.001 < x < -2.264 (the zeros of
+        // lgamma there are measured by `lgamma_negative_arguments`).
+        c!("lgammaf", math::lgammaf, lgamma64, 6.0, |x| x > -10.001
+            && x < -2.264),
+        c!("tgammaf", math::tgammaf, |x| c::tgamma(x), 5.0),
         c!("floorf", math::floorf, f64::floor, 0.0),
         c!("ceilf", math::ceilf, f64::ceil, 0.0),
         c!("truncf", math::truncf, f64::trunc, 0.0),
@@ -85,11 +104,82 @@ fn erfc64(x: f64) -> f64 {
     c::erfc(x)
 }
 
+/// `erfinv(a)` in `f64`: Newton's method on the C library's `erf` for
+/// `|a| <= 1/2` (there `erf` has a relative error of an `f64` ulp or two,
+/// and `erfinv`'s condition number is below 1.1), else [`erfcinv64`] of
+/// `1 - |a|` (exact for an `f32` `a`).
+fn erfinv64(a: f64) -> f64 {
+    if a.is_nan() || a.abs() > 1.0 {
+        return f64::NAN;
+    }
+    if a.abs() > 0.5 {
+        return erfcinv64(1.0 - a.abs()).copysign(a);
+    }
+    if a == 0.0 {
+        return a;
+    }
+    let mut y = a * 0.886;
+    for _ in 0..100 {
+        let d = (erf64(y) - a) / (2.0 / std::f64::consts::PI.sqrt() * (-y * y).exp());
+        y -= d;
+        if d.abs() <= y.abs() * 1e-17 {
+            break;
+        }
+    }
+    y
+}
+
+/// `erfcinv(z)` in `f64`: Newton's method on `ln erfc(y) = ln z` for
+/// `z < 1/2` (the logarithm keeps the step accurate down to the
+/// subnormal `z`; `dy = d(ln erfc)/(2y)` or less, so the C library's
+/// relative error in `erfc` moves `y` by less than an `f64` ulp), else
+/// [`erfinv64`] of `1 - z` (exact for an `f32` `z`), with the symmetry
+/// `erfcinv(z) = -erfcinv(2 - z)`.
+fn erfcinv64(z: f64) -> f64 {
+    if z.is_nan() || !(0.0..=2.0).contains(&z) {
+        return f64::NAN;
+    }
+    if z == 0.0 {
+        return f64::INFINITY;
+    }
+    if z == 2.0 {
+        return f64::NEG_INFINITY;
+    }
+    if z > 1.5 {
+        return -erfcinv64(2.0 - z);
+    }
+    if z >= 0.5 {
+        return erfinv64(1.0 - z);
+    }
+    let lz = z.ln();
+    let mut y = (-lz).sqrt();
+    for _ in 0..100 {
+        let e = erfc64(y);
+        let slope = -2.0 / std::f64::consts::PI.sqrt() * (-y * y).exp() / e;
+        let d = (e.ln() - lz) / slope;
+        y -= d;
+        if d.abs() <= y * 1e-17 {
+            break;
+        }
+    }
+    y
+}
+
+/// `ln|Γ(x)|` from the C library (`lgamma_r`, the thread-safe form; glibc
+/// keeps a few `f64` ulps of relative error, including near the zeros at
+/// 1 and 2).
+fn lgamma64(x: f64) -> f64 {
+    let mut sign = 0;
+    c::lgamma_r(x, &mut sign)
+}
+
 /// The host's C math library (linked by `std` on every host the tests run on).
 mod c {
     unsafe extern "C" {
         pub safe fn erf(x: f64) -> f64;
         pub safe fn erfc(x: f64) -> f64;
+        pub safe fn lgamma_r(x: f64, sign: &mut i32) -> f64;
+        pub safe fn tgamma(x: f64) -> f64;
         pub safe fn remainder(x: f64, y: f64) -> f64;
         pub safe fn nextafterf(x: f32, y: f32) -> f32;
     }
@@ -200,6 +290,9 @@ fn measure(case: &Case, inputs: u64, exhaustive: bool) -> (Worst, u64) {
                         } else {
                             f32::from_bits(xorshift(&mut state) as u32)
                         };
+                        if (case.exclude)(x) {
+                            continue;
+                        }
                         let y = (case.f)(x);
                         let r = (case.reference)(x as f64);
                         let u = ulp_error(y, r);
@@ -432,11 +525,14 @@ fn every_binary_function_within_cudas_bound() {
 /// Every input of the critical ranges, in any build: `expm1f` where
 /// `2^j - 1` stops being exact (`x` near -17), `log1pf` and `logf` around
 /// 1 (the cancellation), `sinf`/`cosf` at the Cody–Waite/Payne–Hanek
-/// switch, `expf` at the overflow and underflow thresholds.
+/// switch, `expf` at the overflow and underflow thresholds, `erfinvf` and
+/// `erfcinvf` at their switches (polynomial in `x`, in `sqrt(-ln z)`, the
+/// Newton step), `lgammaf` around its zeros at 1 and 2, `tgammaf` up to
+/// its overflow.
 #[test]
 fn critical_ranges_exhaustively() {
     type Range = (&'static str, fn(f32) -> f32, fn(f64) -> f64, f64, f32, f32);
-    let ranges: [Range; 12] = [
+    let ranges: [Range; 18] = [
         ("expm1f", math::expm1f, f64::exp_m1, 1.0, -17.7, -16.8),
         ("expm1f", math::expm1f, f64::exp_m1, 1.0, 0.3, 0.75),
         ("expm1f", math::expm1f, f64::exp_m1, 1.0, -0.75, -0.3),
@@ -449,6 +545,12 @@ fn critical_ranges_exhaustively() {
         ("sinf", math::sinf, f64::sin, 2.0, 104_000.0, 107_000.0),
         ("cosf", math::cosf, f64::cos, 2.0, 104_000.0, 107_000.0),
         ("expf", math::expf, f64::exp, 2.0, -104.5, -86.0),
+        ("erfinvf", math::erfinvf, erfinv64, 2.0, 0.45, 0.55),
+        ("erfcinvf", math::erfcinvf, erfcinv64, 4.0, 0.0035, 0.0055),
+        ("erfcinvf", math::erfcinvf, erfcinv64, 4.0, 0.07, 0.09),
+        ("lgammaf", math::lgammaf, lgamma64, 6.0, 0.7, 1.1),
+        ("lgammaf", math::lgammaf, lgamma64, 6.0, 1.8, 2.2),
+        ("tgammaf", math::tgammaf, |x| c::tgamma(x), 5.0, 33.0, 35.1),
     ];
     for (name, f, r, bound, lo, hi) in ranges {
         // Every f32 between lo and hi (same sign), by bit pattern.
@@ -476,5 +578,46 @@ fn critical_ranges_exhaustively() {
             worst.1,
             worst.0
         );
+    }
+}
+
+/// `lgammaf` for negative `x`, every `f32` (every 61st in debug builds) of
+/// `-20 < x < -2.264`: within CUDA's 6 ulp on `(-20, -10.001]` (where every
+/// `f32` is at least 2^-20 from the poles, and the reflection's terms
+/// cancel to results near 1), and inside `-10.001 < x < -2.264`, where
+/// CUDA documents no ulp bound ("larger inside": lgamma has two zeros in
+/// each unit interval there), within an absolute error of 4 ulps of 1.0
+/// (2^-21) or 4 ulps of the result, whichever is larger.
+#[test]
+fn lgamma_negative_arguments() {
+    let step = if cfg!(debug_assertions) { 61 } else { 1 };
+    for (lo, hi, inside) in [(-10.001f32, -2.264f32, true), (-20.0, -10.001, false)] {
+        let (a, b) = (hi.to_bits(), lo.to_bits());
+        let (mut worst, mut worst_x) = (0.0f64, 0.0f32);
+        let (mut worst_ulp, mut worst_ulp_x) = (0.0f64, 0.0f32);
+        let mut bits = if inside { a + 1 } else { a };
+        while bits < b {
+            let x = f32::from_bits(bits);
+            let (y, r) = (math::lgammaf(x), lgamma64(x as f64));
+            let u = ulp_error(y, r);
+            if u > worst_ulp {
+                (worst_ulp, worst_ulp_x) = (u, x);
+            }
+            // The absolute error in ulps of max(1, |r|).
+            let e = (y as f64 - r).abs() / (2f64.powi(-23) * r.abs().max(1.0));
+            if e > worst {
+                (worst, worst_x) = (e, x);
+            }
+            bits += step;
+        }
+        println!(
+            "lgammaf on ({lo}, {hi}): {worst_ulp:.3} ulp at {worst_ulp_x:e}; \
+             absolute error {worst:.3} ulp of max(1, |lgamma|) at {worst_x:e}"
+        );
+        if inside {
+            assert!(worst <= 4.0, "{worst} at {worst_x:e}");
+        } else {
+            assert!(worst_ulp <= 6.0, "{worst_ulp} ulp at {worst_ulp_x:e}");
+        }
     }
 }

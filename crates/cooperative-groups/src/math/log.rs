@@ -79,6 +79,26 @@ fn ln_sum(e: f32, f: f32, f_lo: f32) -> f32 {
     hi + fma(e, LN2_LO, t)
 }
 
+/// `ln x` for a finite `x > 0` as an unevaluated sum `hi + lo` (`hi` the
+/// rounded logarithm, `lo` the rest, absolute error about 2^-33 times
+/// `max(1, |ln x|)`): for the functions that multiply a logarithm by a
+/// large factor (`lgammaf`'s Stirling terms) or take its square root
+/// (`erfinvf`'s tail).
+#[inline(always)]
+pub(crate) fn ln_hilo(x: f32) -> (f32, f32) {
+    let (e, f) = split(x);
+    let (ff, s) = log1p_tail(f);
+    let ff_lo = fma(f, f, -ff);
+    let hi = fma(e, LN2_HI, f);
+    let lo = fma(e, LN2_HI, -hi) + f;
+    // f^2 as two floats, so that its rounding does not enter.
+    let t = fma(ff, s, fma(ff_lo, s, lo));
+    let t = fma(e, LN2_LO, t);
+    // |hi| >= |t| (hi is e*ln2 + f, t the smaller terms): Fast2Sum.
+    let h = hi + t;
+    (h, (hi - h) + t)
+}
+
 /// `logf(x)`: the natural logarithm. CUDA: 1 ulp; `logf(±0) = -∞`,
 /// `logf(1) = +0`, `logf(x < 0) = NaN`, `logf(+∞) = +∞`.
 #[doc(alias = "log")]

@@ -76,6 +76,7 @@
 mod basic;
 mod exp;
 pub mod fast;
+mod gamma;
 mod hyperbolic;
 mod inverse;
 mod log;
@@ -92,12 +93,13 @@ pub use basic::{
     remainderf, rintf, roundf, truncf,
 };
 pub use exp::{exp2f, exp10f, expf, expm1f};
+pub use gamma::{lgammaf, tgammaf};
 pub use hyperbolic::{acoshf, asinhf, atanhf, coshf, sinhf, tanhf};
 pub use inverse::{acosf, asinf, atan2f, atanf};
 pub use log::{log1pf, log2f, log10f, logf};
 pub use pow::powf;
 pub use roots::{cbrtf, hypotf, rsqrtf, sqrtf};
-pub use special::{erfcf, erff, normcdff};
+pub use special::{erfcf, erfcinvf, erff, erfinvf, normcdff, normcdfinvf};
 pub use trig::{cosf, cospif, sincosf, sinf, sinpif, tanf};
 
 mod sealed {
@@ -173,6 +175,16 @@ pub trait FloatMath: sealed::Sealed + Sized {
     fn atanh(self) -> Self;
     /// The standard normal distribution function ([`normcdff`]).
     fn normcdf(self) -> Self;
+    /// Its inverse, the standard normal quantile ([`normcdfinvf`]).
+    fn normcdfinv(self) -> Self;
+    /// The inverse error function ([`erfinvf`]).
+    fn erfinv(self) -> Self;
+    /// The inverse complementary error function ([`erfcinvf`]).
+    fn erfcinv(self) -> Self;
+    /// `ln|Γ(x)|` ([`lgammaf`]).
+    fn lgamma(self) -> Self;
+    /// The gamma function `Γ(x)` ([`tgammaf`]).
+    fn tgamma(self) -> Self;
     /// Round toward −∞ ([`floorf`]).
     fn floor(self) -> Self;
     /// Round toward +∞ ([`ceilf`]).
@@ -242,6 +254,11 @@ float_math_f32! {
     acosh() -> f32 => acoshf;
     atanh() -> f32 => atanhf;
     normcdf() -> f32 => normcdff;
+    normcdfinv() -> f32 => normcdfinvf;
+    erfinv() -> f32 => erfinvf;
+    erfcinv() -> f32 => erfcinvf;
+    lgamma() -> f32 => lgammaf;
+    tgamma() -> f32 => tgammaf;
     floor() -> f32 => floorf;
     ceil() -> f32 => ceilf;
     trunc() -> f32 => truncf;

@@ -45,7 +45,7 @@ const INV_FACT: [f64; 13] = [
 
 /// Horner in `f64`, one `fma` per coefficient.
 #[inline(always)]
-fn horner64<const N: usize>(x: f64, c: [f64; N]) -> f64 {
+pub(crate) fn horner64<const N: usize>(x: f64, c: [f64; N]) -> f64 {
     let mut acc = c[N - 1];
     let mut i = N - 1;
     while i > 0 {
@@ -57,7 +57,7 @@ fn horner64<const N: usize>(x: f64, c: [f64; N]) -> f64 {
 
 /// `log2 a` for a finite `a > 0` (an `f32`, so normal as an `f64`).
 #[inline(always)]
-fn log2_f64(a: f64) -> f64 {
+pub(crate) fn log2_f64(a: f64) -> f64 {
     let b = a.to_bits();
     // m in [sqrt(1/2), sqrt(2)): subtract the bits of sqrt(1/2).
     let ix = b.wrapping_sub(0x3fe6_a09e_667f_3bcd);
@@ -70,7 +70,7 @@ fn log2_f64(a: f64) -> f64 {
 
 /// `2^t` for `|t| <= 160` as an `f64` (no overflow: `f64` has the range).
 #[inline(always)]
-fn exp2_f64(t: f64) -> f64 {
+pub(crate) fn exp2_f64(t: f64) -> f64 {
     let j = floor64(t + 0.5);
     let z = (t - j) * core::f64::consts::LN_2; // |z| <= ln2/2
     // e^z by Taylor to z^12 (< 2^-52 relative for |z| <= 0.35).
