@@ -323,3 +323,37 @@ pub fn probe_mma<T: MmaElement + Pod>(
         acc.store(&warp, &tile, 0, 0);
     }
 }
+
+/// The warp MMA's operands from shared memory: `a` (16 × 16) and `b` (16 ×
+/// 8) staged in shared tiles with padded rows, then one `ldmatrix.x4`
+/// (`LDSM.16.M88.4`) for A and one `ldmatrix.x2.trans` (`LDSM.16.MT88.2`)
+/// for B, then `mma` (zero_cost checks the SASS).
+#[kernel]
+pub fn probe_mma_ldmatrix(
+    a: GlobalSlice<bf16>,
+    b: GlobalSlice<bf16>,
+    c: OwnedPitched<f32, WarpTiles<16, 8>>,
+) {
+    const LD: usize = 24;
+    let block = this_thread_block();
+    let warp = tiled_partition::<32>(&block);
+    let sa = shared_array!(bf16; 16 * LD, align 16);
+    let sb = shared_array!(bf16; 16 * LD, align 16);
+    let (a, b) = (a.prefix(256), b.prefix(128));
+    let t = block.thread_rank() as usize % 32;
+    unroll!(k in 0..8 => {
+        let i = t + 32 * k;
+        sa.store((i / 16) * LD + i % 16, a.load(i));
+    });
+    unroll!(k in 0..4 => {
+        let i = t + 32 * k;
+        sb.store((i / 8) * LD + i % 8, b.load(i));
+    });
+    block.sync();
+    let fa = MatrixA::load_shared(&warp, &sa.as_slice(), 0, 0, LD);
+    let fb = MatrixB::load_shared(&warp, &sb.as_slice(), 0, 0, LD);
+    let acc = mma(&warp, &fa, &fb, Accumulator::zero(&warp));
+    if let Some(tile) = c.warp_tile(&warp) {
+        acc.store(&warp, &tile, 0, 0);
+    }
+}

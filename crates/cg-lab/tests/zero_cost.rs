@@ -1570,3 +1570,27 @@ fn warp_mma_is_one_hmma_in_sass() {
         }
     }
 }
+
+/// `MatrixA::load_shared` / `MatrixB::load_shared`: one `ldmatrix` each
+/// (`LDSM.16.M88.4`, `LDSM.16.MT88.2`), feeding one `HMMA`.
+#[test]
+fn mma_operands_from_shared_are_ldmatrix_in_sass() {
+    for p in LAB_PTX.ptx().iter().filter(|p| p.sm >= 80) {
+        let kernel = "probe_mma_ldmatrix";
+        let small = extract_entries(p.ptx, &[kernel]);
+        let Some(listing) = sass_of(&small, p.sm) else {
+            return;
+        };
+        let ops: Vec<&str> = listing[kernel].iter().map(|i| i.opcode.as_str()).collect();
+        let n = |op: &str| ops.iter().filter(|o| **o == op).count();
+        let sm = p.sm;
+        assert_eq!(n("LDSM.16.M88.4"), 1, "sm_{sm}: {ops:?}");
+        assert_eq!(n("LDSM.16.MT88.2"), 1, "sm_{sm}: {ops:?}");
+        assert_eq!(n("HMMA.16816.F32.BF16"), 1, "sm_{sm}: {ops:?}");
+        assert!(
+            !ops.iter()
+                .any(|o| o.starts_with("LDL") || o.starts_with("STL")),
+            "sm_{sm}: local memory: {ops:?}"
+        );
+    }
+}

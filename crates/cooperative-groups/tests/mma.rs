@@ -9,7 +9,7 @@ use cooperative_groups::host::{Image, run};
 use cooperative_groups::mma::{Accumulator, MatrixA, MatrixB, MmaElement, mma};
 use cooperative_groups::prelude::*;
 use cooperative_groups::{
-    GlobalSlice, OwnedPitched, OwnedSlice, Pitched, Pod, WarpTiles, bf16, f16, kernel,
+    GlobalSlice, OwnedPitched, OwnedSlice, Pitched, Pod, WarpTiles, bf16, f16, kernel, shared_array,
 };
 
 /// `c = a · b + bias[col]` (`a` m × k, `b` k × n, row-major), each warp
@@ -182,4 +182,93 @@ fn full_warps_only() {
     let s = e.to_string();
     assert!(s.contains("lanes 16-31"), "{s}");
     assert!(s.contains("tests/mma.rs"), "{s}");
+}
+
+/// `c = a · b` for one 16 × 8 tile, the operands staged in shared memory
+/// (rows `LD` elements apart, padded; B at column 8) and loaded with
+/// `ldmatrix` (A: `.x4`, B: `.x2.trans`); the same product from `from_fn`
+/// fragments in `d`.
+#[kernel]
+pub fn staged(
+    a: GlobalSlice<bf16>,
+    b: GlobalSlice<bf16>,
+    c: OwnedPitched<f32, WarpTiles<16, 8>>,
+    d: OwnedPitched<f32, WarpTiles<16, 8>>,
+) {
+    const LD: usize = 24;
+    let block = this_thread_block();
+    let warp = tiled_partition::<32>(&block);
+    let sa = shared_array!(bf16; 16 * LD, align 16);
+    let sb = shared_array!(bf16; 16 * LD, align 16);
+    let t = block.thread_rank() as usize;
+    for i in (t..256).step_by(32) {
+        sa.store((i / 16) * LD + i % 16, a.load(i));
+    }
+    for i in (t..128).step_by(32) {
+        sb.store((i / 8) * LD + 8 + i % 8, b.load(i));
+    }
+    block.sync();
+    let fa = MatrixA::load_shared(&warp, &sa.as_slice(), 0, 0, LD);
+    let fb = MatrixB::load_shared(&warp, &sb.as_slice(), 0, 8, LD);
+    let acc = mma(&warp, &fa, &fb, Accumulator::zero(&warp));
+    let ga = MatrixA::from_fn(&warp, |r, k| a.load(r * 16 + k));
+    let gb = MatrixB::from_fn(&warp, |k, n| b.load(k * 8 + n));
+    let want = mma(&warp, &ga, &gb, Accumulator::zero(&warp));
+    if let (Some(tc), Some(td)) = (c.warp_tile(&warp), d.warp_tile(&warp)) {
+        acc.store(&warp, &tc, 0, 0);
+        want.store(&warp, &td, 0, 0);
+    }
+}
+
+/// `ldmatrix` of a block whose rows are not 16-byte aligned (`ld` = 20).
+#[kernel]
+pub fn misaligned(c: OwnedPitched<f32, WarpTiles<16, 8>>) {
+    let warp = tiled_partition::<32>(&this_thread_block());
+    let sa = shared_array!(bf16; 16 * 20, align 16);
+    let fa = MatrixA::load_shared(&warp, &sa.as_slice(), 0, 0, 20);
+    let fb = MatrixB::from_fn(&warp, |_, _| bf16::from_f32(1.0));
+    let acc = mma(&warp, &fa, &fb, Accumulator::zero(&warp));
+    if let Some(t) = c.warp_tile(&warp) {
+        acc.store(&warp, &t, 0, 0);
+    }
+}
+
+#[test]
+fn ldmatrix_loads_the_fragments_from_shared_memory() {
+    let a: Vec<bf16> = (0..256)
+        .map(|i| bf16::from_f32(((i * 7) % 11) as f32 - 5.0))
+        .collect();
+    let b: Vec<bf16> = (0..128)
+        .map(|i| bf16::from_f32(((i * 5) % 7) as f32 - 3.0))
+        .collect();
+    let (mut c, mut d) = (vec![f32::NAN; 128], vec![f32::NAN; 128]);
+    run(
+        &STAGED,
+        &LaunchConfig::new(1, 32),
+        (
+            &a[..],
+            &b[..],
+            Image::new(&mut c[..], 8, 16, 8),
+            Image::new(&mut d[..], 8, 16, 8),
+        ),
+    )
+    .unwrap();
+    for i in 0..16 {
+        for j in 0..8 {
+            let want: f32 = (0..16)
+                .map(|k| a[i * 16 + k].to_f32() * b[k * 8 + j].to_f32())
+                .sum();
+            assert_eq!(d[i * 8 + j], want, "from_fn ({i}, {j})");
+            assert_eq!(c[i * 8 + j], want, "ldmatrix ({i}, {j})");
+        }
+    }
+    let mut c = vec![0.0f32; 128];
+    let e = run(
+        &MISALIGNED,
+        &LaunchConfig::new(1, 32),
+        (Image::new(&mut c[..], 8, 16, 8),),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("16-byte boundaries"), "{e}");
 }

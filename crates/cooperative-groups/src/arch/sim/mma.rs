@@ -51,3 +51,64 @@ pub fn mma_m16n8k16_f32(bf16: bool, a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f
         (s + c[i] as f64) as f32
     })
 }
+
+/// The address lane `src` passes (two 32-bit shuffles).
+#[track_caller]
+fn address_of(row: *const u8, src: u32) -> *const u8 {
+    let p = row as usize as u64;
+    let lo = shfl(ShflMode::Idx, u32::MAX, p as u32, src, 0x1f) as u64;
+    let hi = shfl(ShflMode::Idx, u32::MAX, (p >> 32) as u32, src, 0x1f) as u64;
+    (lo | hi << 32) as usize as *const u8
+}
+
+/// Reads `N` bytes at `p` as a little-endian word, noted for the race
+/// detector at the caller's line.
+///
+/// # Safety
+/// `p` is valid for `N` bytes of reads.
+#[track_caller]
+unsafe fn read_noted<const N: usize>(p: *const u8) -> u32 {
+    super::note_load(p, N);
+    let mut b = [0u8; 4];
+    // SAFETY: the caller's contract.
+    unsafe { core::ptr::copy_nonoverlapping(p, b.as_mut_ptr(), N) };
+    u32::from_le_bytes(b)
+}
+
+/// `ldmatrix…x4.shared.b16` (see the GPU backend's): the row addresses
+/// travel between lanes as shuffles, as on the hardware.
+///
+/// # Safety
+/// As the GPU backend's.
+#[track_caller]
+pub unsafe fn ldmatrix_x4(row: *const u8) -> [u32; 4] {
+    let lane = lane_id();
+    let mut r = [0u32; 4];
+    for (j, r) in r.iter_mut().enumerate() {
+        let p = address_of(row, 8 * j as u32 + lane / 4);
+        // SAFETY: lane `8j + l/4`'s row: 16 valid bytes (the contract).
+        *r = unsafe { read_noted::<4>(p.wrapping_add(4 * (lane % 4) as usize)) };
+    }
+    r
+}
+
+/// `ldmatrix…x2.trans.shared.b16` (see the GPU backend's).
+///
+/// # Safety
+/// As the GPU backend's.
+#[track_caller]
+pub unsafe fn ldmatrix_x2_trans(row: *const u8) -> [u32; 2] {
+    let lane = lane_id();
+    let (g, t) = (lane / 4, lane % 4);
+    let mut r = [0u32; 2];
+    for (j, r) in r.iter_mut().enumerate() {
+        let lo = address_of(row, 8 * j as u32 + 2 * t);
+        let hi = address_of(row, 8 * j as u32 + 2 * t + 1);
+        // SAFETY: rows of lanes `8j + 2t` and `+1`: 16 valid bytes each.
+        *r = unsafe {
+            read_noted::<2>(lo.wrapping_add(2 * g as usize))
+                | read_noted::<2>(hi.wrapping_add(2 * g as usize)) << 16
+        };
+    }
+    r
+}
