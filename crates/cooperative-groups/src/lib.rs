@@ -116,6 +116,7 @@
 //! | a 16-bit float `+` | `add.bf16` / `add.f16` (ptxas may fuse it with a multiply) | [`Float16::add_rn`] and `Plus` are `add.rn.bf16` / `add.rn.f16` (never fused) | Rust's arithmetic is not contracted behind the user's back; [`Float16::fma_rn`] is the fused form |
 //! | `cg::reduce` on `__nv_bfloat162`, `__half2` | rejected (not trivially copyable in CUDA 13) | [`bf16x2`], [`f16x2`] are [`ShflValue`]s: `reduce`, the scans, shuffles | plain data |
 //! | float `reduce` / scans over tiles of more than two warps | `cg::` combines the warp partials by a butterfly (reduce) or a Hillis–Steele scan | the partials in warp order (as CUB's `BlockReduce`) | one fold shared by every multi-warp group; up to two warps (and within a warp) the order is NVIDIA's |
+//! | the warp's `mma` | inline PTX on registers the programmer lays out by `%laneid` | [`mma::mma`] on typed fragments ([`mma::MatrixA`], …) built from `(row, col)` and stored by their lanes; on the simulator the sum is rounded to `f32` once | the layout cannot be got wrong, a fragment cannot leave its lane; the tensor core's internal rounding is undocumented: bit-identical whenever the sums are exact in `f32` |
 //!
 //! ## Half precision
 //!

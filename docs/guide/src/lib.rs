@@ -42,5 +42,8 @@ pub mod project {}
 #[doc = include_str!("../math.md")]
 pub mod math {}
 
+#[doc = include_str!("../tensor-cores.md")]
+pub mod tensor_cores {}
+
 #[doc = include_str!("../troubleshooting.md")]
 pub mod troubleshooting {}
