@@ -551,17 +551,17 @@ pub fn declare_launch_bounds(ptx: &str) -> String {
 }
 
 /// `RUSTFLAGS` of the nested build for `sm`: the target CPU (newer
-/// nightlies reject `-Ctarget-cpu` after `--`), PTX ISA 8.3 on sm_90+
-/// for `elect.sync`, the cluster instructions, `mbarrier.try_wait` and the
-/// tensor-map proxy fence of the tile copies (drivers of CUDA 12.3 and
-/// newer JIT it),
+/// nightlies reject `-Ctarget-cpu` after `--`), PTX ISA 8.4 on sm_89+
+/// for `elect.sync`, the cluster instructions, `mbarrier.try_wait`, the
+/// tensor-map proxy fence of the tile copies and the 8-bit float `mma`
+/// (drivers of CUDA 12.4 and newer JIT it),
 /// PTX ISA 7.1 on sm_80 for `mbarrier.test_wait.parity` (LLVM's default
 /// there is 7.0), the contraction policy's flag, and `-Dwarnings` when
 /// warnings are denied (registry dependencies stay capped by cargo).
 fn rustflags(sm: u32, fp_contract: FpContract, deny: bool) -> String {
     let mut flags = format!("-Ctarget-cpu=sm_{sm}");
-    if sm >= 90 {
-        flags += " -Ctarget-feature=+ptx83";
+    if sm >= 89 {
+        flags += " -Ctarget-feature=+ptx84";
     } else if sm >= 80 {
         flags += " -Ctarget-feature=+ptx71";
     }
@@ -1019,14 +1019,14 @@ mod tests {
     }
 
     #[test]
-    fn rustflags_name_the_sm_ptx83_and_the_policy() {
+    fn rustflags_name_the_sm_ptx84_and_the_policy() {
         assert_eq!(
             rustflags(80, FpContract::Off, false),
             "-Ctarget-cpu=sm_80 -Ctarget-feature=+ptx71"
         );
         assert_eq!(
             rustflags(90, FpContract::Off, false),
-            "-Ctarget-cpu=sm_90 -Ctarget-feature=+ptx83"
+            "-Ctarget-cpu=sm_90 -Ctarget-feature=+ptx84"
         );
         assert_eq!(
             rustflags(70, FpContract::Fast, false),
@@ -1034,7 +1034,7 @@ mod tests {
         );
         assert_eq!(
             rustflags(90, FpContract::Off, true),
-            "-Ctarget-cpu=sm_90 -Ctarget-feature=+ptx83 -Dwarnings"
+            "-Ctarget-cpu=sm_90 -Ctarget-feature=+ptx84 -Dwarnings"
         );
     }
 

@@ -10,7 +10,7 @@ use cooperative_groups::prelude::*;
 use cooperative_groups::vector::F32x4;
 use cooperative_groups::{
     AtomicSlice, GlobalSlice, OwnedPitched, OwnedSlice, PerBlock, Pitched, Pod, ThreadTiles,
-    TileRows, WarpTiles, bf16, f16, kernel, shared_array, unroll,
+    TileRows, WarpTiles, bf16, e4m3, e5m2, f16, kernel, shared_array, unroll,
 };
 
 /// `y[i] = a · x[i] + y[i]`, a grid-stride loop through raw pointers (what
@@ -308,7 +308,7 @@ pub fn probe_thread_tile_gemm(
 /// [`WarpTiles<16, 8>`]): one `mma.sync.aligned.m16n8k16` per warp
 /// (`HMMA.16816.F32.BF16` / `HMMA.16816.F32` in SASS; zero_cost checks it).
 #[kernel(instances(bf16, f16))]
-pub fn probe_mma<T: MmaElement + Pod>(
+pub fn probe_mma<T: MmaElement<Acc = f32> + Pod>(
     a: GlobalSlice<T>,
     b: GlobalSlice<T>,
     c: OwnedPitched<f32, WarpTiles<16, 8>>,
@@ -356,4 +356,47 @@ pub fn probe_mma_ldmatrix(
     if let Some(tile) = c.warp_tile(&warp) {
         acc.store(&warp, &tile, 0, 0);
     }
+}
+
+/// One 16 × 32 × 8 warp MMA of 8-bit inputs (`a`, `b` row-major) into the
+/// warp's tile of `c`.
+#[inline(always)]
+fn mma8_tile<T: MmaElement + Pod>(
+    a: GlobalSlice<T>,
+    b: GlobalSlice<T>,
+    c: OwnedPitched<T::Acc, WarpTiles<16, 8>>,
+) where
+    T::Acc: Pod,
+{
+    let warp = tiled_partition::<32>(&this_thread_block());
+    let a = a.prefix(512);
+    let b = b.prefix(256);
+    let fa = MatrixA::from_fn(&warp, |row, col| a.load(row * 32 + col));
+    let fb = MatrixB::from_fn(&warp, |k, n| b.load(k * 8 + n));
+    let acc = mma(&warp, &fa, &fb, Accumulator::zero(&warp));
+    if let Some(tile) = c.warp_tile(&warp) {
+        acc.store(&warp, &tile, 0, 0);
+    }
+}
+
+/// The warp MMA with 8-bit integer inputs (`m16n8k32`, `i32`
+/// accumulators): one `IMMA.16832` (zero_cost checks it).
+#[kernel(instances(i8, u8))]
+pub fn probe_mma_int<T: MmaElement<Acc = i32> + Pod>(
+    a: GlobalSlice<T>,
+    b: GlobalSlice<T>,
+    c: OwnedPitched<i32, WarpTiles<16, 8>>,
+) {
+    mma8_tile(a, b, c)
+}
+
+/// The warp MMA with 8-bit float inputs (`m16n8k32`, `f32` accumulators,
+/// sm_89+): one tensor-core instruction (zero_cost checks it).
+#[kernel(instances(e4m3, e5m2))]
+pub fn probe_mma_fp8<T: MmaElement<Acc = f32> + Pod>(
+    a: GlobalSlice<T>,
+    b: GlobalSlice<T>,
+    c: OwnedPitched<f32, WarpTiles<16, 8>>,
+) {
+    mma8_tile(a, b, c)
 }

@@ -1594,3 +1594,62 @@ fn mma_operands_from_shared_are_ldmatrix_in_sass() {
         );
     }
 }
+
+/// The warp MMA with 8-bit inputs: one `mma.sync.aligned.m16n8k32` per
+/// call, and in SASS one `IMMA.16832.S8.S8` / `.U8.U8` for the integers.
+/// The 8-bit floats need sm_89 (on sm_80 the call is a trap): Hopper has
+/// no `mma.sync` for them in hardware — ptxas converts the operands and
+/// issues two `HMMA.16816.F32` (f16 rate); its native fp8 tensor path is
+/// `wgmma`.
+#[test]
+fn warp_mma8_is_one_tensor_instruction_in_sass() {
+    for p in LAB_PTX.ptx().iter().filter(|p| p.sm >= 80) {
+        for (kernel, ptx_op, min_sm) in [
+            (
+                "probe_mma_int_i8",
+                "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32",
+                80,
+            ),
+            (
+                "probe_mma_int_u8",
+                "mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32",
+                80,
+            ),
+            (
+                "probe_mma_fp8_e4m3",
+                "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32",
+                89,
+            ),
+            (
+                "probe_mma_fp8_e5m2",
+                "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32",
+                89,
+            ),
+        ] {
+            if p.sm < min_sm {
+                continue;
+            }
+            let ptx = entry_text(p.ptx, kernel);
+            assert_eq!(ptx.matches(ptx_op).count(), 1, "sm_{}: {kernel}", p.sm);
+            let small = extract_entries(p.ptx, &[kernel]);
+            let Some(listing) = sass_of(&small, p.sm) else {
+                return;
+            };
+            let ops: Vec<&str> = listing[kernel].iter().map(|i| i.opcode.as_str()).collect();
+            let mma: Vec<&str> = ops.iter().copied().filter(|o| o.contains("MMA")).collect();
+            let want: &[&str] = match (min_sm, p.sm) {
+                (80, _) if kernel.ends_with("i8") => &["IMMA.16832.S8.S8"],
+                (80, _) => &["IMMA.16832.U8.U8"],
+                (_, 90) => &["HMMA.16816.F32", "HMMA.16816.F32"],
+                _ => &[],
+            };
+            assert_eq!(mma, want, "sm_{}: {kernel}: {ops:?}", p.sm);
+            assert!(
+                !ops.iter()
+                    .any(|o| o.starts_with("LDL") || o.starts_with("STL")),
+                "sm_{}: {kernel}: local memory: {ops:?}",
+                p.sm
+            );
+        }
+    }
+}

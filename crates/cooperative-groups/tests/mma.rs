@@ -9,14 +9,15 @@ use cooperative_groups::host::{Image, run};
 use cooperative_groups::mma::{Accumulator, MatrixA, MatrixB, MmaElement, mma};
 use cooperative_groups::prelude::*;
 use cooperative_groups::{
-    GlobalSlice, OwnedPitched, OwnedSlice, Pitched, Pod, WarpTiles, bf16, f16, kernel, shared_array,
+    GlobalSlice, OwnedPitched, OwnedSlice, Pitched, Pod, WarpTiles, bf16, e4m3, e5m2, f16, kernel,
+    shared_array,
 };
 
 /// `c = a · b + bias[col]` (`a` m × k, `b` k × n, row-major), each warp
 /// 32 × 16 tiles of `c` (2 × 2 mma tiles), grid-strided, zero-padded at
 /// the edges.
 #[kernel(instances(bf16, f16))]
-pub fn gemm<T: MmaElement + Pod + Float16>(
+pub fn gemm<T: MmaElement<Acc = f32> + Pod + Float16>(
     a: Pitched<T>,
     b: Pitched<T>,
     bias: GlobalSlice<f32>,
@@ -68,7 +69,7 @@ type Gemm<T> = cooperative_groups::Kernel<(
     OwnedPitched<'static, f32, WarpTiles<32, 16>>,
 )>;
 
-fn check<T: MmaElement + Pod + Float16>(
+fn check<T: MmaElement<Acc = f32> + Pod + Float16>(
     kernel: &Gemm<T>,
     (m, n, kk): (usize, usize, usize),
     cfg: LaunchConfig,
@@ -271,4 +272,145 @@ fn ldmatrix_loads_the_fragments_from_shared_memory() {
     .unwrap_err()
     .to_string();
     assert!(e.contains("16-byte boundaries"), "{e}");
+}
+
+/// `c = a · b` with 8-bit integer inputs (`m16n8k32`, `i32` accumulators),
+/// each warp its 16 × 8 tiles, `k` zero-padded to a multiple of 32.
+#[kernel(instances(i8, u8))]
+pub fn gemm_int<T: MmaElement<Acc = i32> + Pod + Default>(
+    a: Pitched<T>,
+    b: Pitched<T>,
+    c: OwnedPitched<i32, WarpTiles<16, 8>>,
+) {
+    let warp = tiled_partition::<32>(&this_thread_block());
+    let (m, kk, n) = (a.height(), a.width(), b.width());
+    for tile in c.warp_tile_stride(&warp) {
+        let (r0, c0) = (tile.y0(), tile.x0());
+        let mut acc = Accumulator::zero(&warp);
+        for k0 in (0..kk).step_by(MatrixA::<T>::K) {
+            let fa = MatrixA::from_fn(&warp, |r, k| {
+                if r0 + r < m && k0 + k < kk {
+                    a.load(k0 + k, r0 + r)
+                } else {
+                    T::default()
+                }
+            });
+            let fb = MatrixB::from_fn(&warp, |k, col| {
+                if k0 + k < kk && c0 + col < n {
+                    b.load(c0 + col, k0 + k)
+                } else {
+                    T::default()
+                }
+            });
+            acc = mma(&warp, &fa, &fb, acc);
+        }
+        acc.store(&warp, &tile, 0, 0);
+    }
+}
+
+#[test]
+fn integer_products_are_exact_over_the_whole_range() {
+    let (m, n, kk) = (40usize, 20usize, 70usize);
+    let a: Vec<i8> = (0..m * kk)
+        .map(|i| ((i * 97 + 13) % 256) as u8 as i8)
+        .collect();
+    let b: Vec<i8> = (0..kk * n)
+        .map(|i| ((i * 61 + 7) % 256) as u8 as i8)
+        .collect();
+    let mut c = vec![0i32; m * n];
+    run(
+        &GEMM_INT_I8,
+        &LaunchConfig::new(2, 64),
+        (
+            Image::new(&a[..], kk, m, kk),
+            Image::new(&b[..], n, kk, n),
+            Image::new(&mut c[..], n, m, n),
+        ),
+    )
+    .unwrap();
+    for i in 0..m {
+        for j in 0..n {
+            let want: i32 = (0..kk)
+                .map(|k| a[i * kk + k] as i32 * b[k * n + j] as i32)
+                .sum();
+            assert_eq!(c[i * n + j], want, "i8 ({i}, {j})");
+        }
+    }
+    let a: Vec<u8> = (0..m * kk).map(|i| ((i * 97 + 13) % 256) as u8).collect();
+    let b: Vec<u8> = (0..kk * n).map(|i| ((i * 61 + 7) % 256) as u8).collect();
+    run(
+        &GEMM_INT_U8,
+        &LaunchConfig::new(2, 64),
+        (
+            Image::new(&a[..], kk, m, kk),
+            Image::new(&b[..], n, kk, n),
+            Image::new(&mut c[..], n, m, n),
+        ),
+    )
+    .unwrap();
+    for i in 0..m {
+        for j in 0..n {
+            let want: i32 = (0..kk)
+                .map(|k| a[i * kk + k] as i32 * b[k * n + j] as i32)
+                .sum();
+            assert_eq!(c[i * n + j], want, "u8 ({i}, {j})");
+        }
+    }
+}
+
+/// One 16 × 32 by 32 × 8 product of 8-bit floats (`m16n8k32`, `f32`
+/// accumulators).
+#[kernel(instances(e4m3, e5m2))]
+pub fn fp8_tile<T: MmaElement<Acc = f32> + Pod>(
+    a: GlobalSlice<T>,
+    b: GlobalSlice<T>,
+    c: OwnedPitched<f32, WarpTiles<16, 8>>,
+) {
+    let warp = tiled_partition::<32>(&this_thread_block());
+    let fa = MatrixA::from_fn(&warp, |r, k| a.load(r * 32 + k));
+    let fb = MatrixB::from_fn(&warp, |k, n| b.load(k * 8 + n));
+    let acc = mma(&warp, &fa, &fb, Accumulator::zero(&warp));
+    if let Some(t) = c.warp_tile(&warp) {
+        acc.store(&warp, &t, 0, 0);
+    }
+}
+
+/// The kernel of one 8-bit float type.
+type Fp8Tile<T> = cooperative_groups::Kernel<(
+    GlobalSlice<'static, T>,
+    GlobalSlice<'static, T>,
+    OwnedPitched<'static, f32, WarpTiles<16, 8>>,
+)>;
+
+/// `FP8_TILE_*` against the host product of the same 8-bit values.
+fn check_fp8<T: MmaElement<Acc = f32> + Pod>(
+    kernel: &Fp8Tile<T>,
+    to: fn(f32) -> T,
+    back: fn(T) -> f32,
+) {
+    let a: Vec<T> = (0..512)
+        .map(|i| to(((i * 7) % 13) as f32 * 0.25 - 1.5))
+        .collect();
+    let b: Vec<T> = (0..256).map(|i| to(((i * 5) % 9) as f32 - 4.0)).collect();
+    let mut c = vec![0.0f32; 128];
+    run(
+        kernel,
+        &LaunchConfig::new(1, 32),
+        (&a[..], &b[..], Image::new(&mut c[..], 8, 16, 8)),
+    )
+    .unwrap();
+    for i in 0..16 {
+        for j in 0..8 {
+            let want: f32 = (0..32)
+                .map(|k| back(a[i * 32 + k]) * back(b[k * 8 + j]))
+                .sum();
+            assert_eq!(c[i * 8 + j], want, "({i}, {j})");
+        }
+    }
+}
+
+#[test]
+fn fp8_products() {
+    check_fp8(&FP8_TILE_E4M3, e4m3::from_f32_satfinite, e4m3::to_f32);
+    check_fp8(&FP8_TILE_E5M2, e5m2::from_f32_satfinite, e5m2::to_f32);
 }

@@ -1,47 +1,117 @@
-//! Warp matrix multiply-accumulate: `mma.sync.aligned.m16n8k16` (sm_80 and
-//! newer), one instruction per call, operands in the registers of the
-//! fragment layouts the PTX ISA defines (`HMMA.16816.F32[.BF16]` in SASS).
-//! Below sm_80 the instruction does not exist: a call traps.
+//! Warp matrix multiply-accumulate: `mma.sync.aligned.m16n8k16` (16-bit
+//! inputs, sm_80 and newer) and `m16n8k32` (8-bit inputs: `s8`/`u8` on
+//! sm_80+, `e4m3`/`e5m2` on sm_89+ with PTX ISA 8.4, which cg-build
+//! asks for there), one instruction per call, operands in
+//! the registers of the fragment layouts the PTX ISA defines
+//! (`HMMA.16816.F32[.BF16]`, `IMMA.16832.S8.S8`, `QMMA.16832.F32.E4M3…` in
+//! SASS). Where the target lacks the instruction, a call traps.
 
 #[cfg(target_feature = "sm_80")]
 use core::arch::asm;
 
-/// `d = a·b + c` on the calling warp: `mma.sync.aligned.m16n8k16.row.col
-/// .f32.{bf16,f16}.{bf16,f16}.f32`, `a` 16 × 16 (row-major fragment, four
-/// registers of two elements), `b` 16 × 8 (column fragment, two
-/// registers), `c` and `d` 16 × 8 `f32` (four each).
+use super::super::mma_layout::MmaKind;
+
+/// One `mma.sync.aligned` with four 32-bit results, A in four registers, B
+/// in two, C in four.
+#[cfg(target_feature = "sm_80")]
+macro_rules! mma_asm {
+    ($insn:literal, $d:ident, $a:ident, $b:ident, $c:ident) => {
+        // SAFETY: a warp-collective register operation; the caller
+        // (`mma::mma`) guarantees that the 32 lanes of a full warp execute
+        // it together (the group contract). No memory.
+        unsafe {
+            asm!(
+                concat!($insn, " {{{0}, {1}, {2}, {3}}}, {{{4}, {5}, {6}, {7}}}, {{{8}, {9}}}, {{{10}, {11}, {12}, {13}}};"),
+                out(reg32) $d[0], out(reg32) $d[1], out(reg32) $d[2], out(reg32) $d[3],
+                in(reg32) $a[0], in(reg32) $a[1], in(reg32) $a[2], in(reg32) $a[3],
+                in(reg32) $b[0], in(reg32) $b[1],
+                in(reg32) $c[0], in(reg32) $c[1], in(reg32) $c[2], in(reg32) $c[3],
+                options(nomem, nostack),
+            )
+        }
+    };
+}
+
+/// `d = a·b + c` on the calling warp with `f32` accumulators:
+/// `mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}…f32` or
+/// `m16n8k32.row.col.f32.{e4m3,e5m2}…f32` (`kind`: not an integer kind).
 #[inline(always)]
-pub fn mma_m16n8k16_f32(bf16: bool, a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
+pub fn mma_m16n8_f32(kind: MmaKind, a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
     #[cfg(target_feature = "sm_80")]
     {
         let mut d = [0.0f32; 4];
-        macro_rules! mma {
-            ($insn:literal) => {
-                // SAFETY: a warp-collective register operation; the caller
-                // (`mma::mma`) guarantees that the 32 lanes of a full warp
-                // execute it together (the group contract). No memory.
-                unsafe {
-                    asm!(
-                        concat!($insn, " {{{0}, {1}, {2}, {3}}}, {{{4}, {5}, {6}, {7}}}, {{{8}, {9}}}, {{{10}, {11}, {12}, {13}}};"),
-                        out(reg32) d[0], out(reg32) d[1], out(reg32) d[2], out(reg32) d[3],
-                        in(reg32) a[0], in(reg32) a[1], in(reg32) a[2], in(reg32) a[3],
-                        in(reg32) b[0], in(reg32) b[1],
-                        in(reg32) c[0], in(reg32) c[1], in(reg32) c[2], in(reg32) c[3],
-                        options(nomem, nostack),
-                    )
-                }
-            };
-        }
-        if bf16 {
-            mma!("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32");
-        } else {
-            mma!("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
+        match kind {
+            MmaKind::Bf16 => mma_asm!(
+                "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32",
+                d,
+                a,
+                b,
+                c
+            ),
+            MmaKind::F16 => mma_asm!(
+                "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32",
+                d,
+                a,
+                b,
+                c
+            ),
+            #[cfg(all(target_feature = "sm_89", target_feature = "ptx84"))]
+            MmaKind::E4m3 => mma_asm!(
+                "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32",
+                d,
+                a,
+                b,
+                c
+            ),
+            #[cfg(all(target_feature = "sm_89", target_feature = "ptx84"))]
+            MmaKind::E5m2 => mma_asm!(
+                "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32",
+                d,
+                a,
+                b,
+                c
+            ),
+            _ => super::trap(),
         }
         d
     }
     #[cfg(not(target_feature = "sm_80"))]
     {
-        let _ = (bf16, a, b, c);
+        let _ = (kind, a, b, c);
+        super::trap()
+    }
+}
+
+/// `d = a·b + c` on the calling warp with `s32` accumulators:
+/// `mma.sync.aligned.m16n8k32.row.col.s32.{s8,u8}…s32` (no `.satfinite`:
+/// the sum wraps modulo 2^32).
+#[inline(always)]
+pub fn mma_m16n8k32_s32(kind: MmaKind, a: [u32; 4], b: [u32; 2], c: [i32; 4]) -> [i32; 4] {
+    #[cfg(target_feature = "sm_80")]
+    {
+        let mut d = [0i32; 4];
+        match kind {
+            MmaKind::S8 => mma_asm!(
+                "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32",
+                d,
+                a,
+                b,
+                c
+            ),
+            MmaKind::U8 => mma_asm!(
+                "mma.sync.aligned.m16n8k32.row.col.s32.u8.u8.s32",
+                d,
+                a,
+                b,
+                c
+            ),
+            _ => super::trap(),
+        }
+        d
+    }
+    #[cfg(not(target_feature = "sm_80"))]
+    {
+        let _ = (kind, a, b, c);
         super::trap()
     }
 }

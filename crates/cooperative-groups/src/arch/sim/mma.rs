@@ -10,46 +10,78 @@
 //! and short binary fractions, the tests' inputs), and otherwise differ by
 //! the rounding of the partial sums (a few ulp of the largest term).
 
-use super::super::mma_layout::{mma_a_coord, mma_b_coord, mma_c_coord};
+use super::super::mma_layout::{MmaKind, mma_a_coord, mma_b_coord, mma_c_coord};
 use super::{ShflMode, lane_id, shfl};
 
-/// The value of 16-bit float bits `h` (`bf16` or `f16`).
-fn widen(h: u16, bf16: bool) -> f64 {
-    if bf16 {
-        f32::from_bits((h as u32) << 16) as f64
-    } else {
-        half::f16::from_bits(h).to_f64()
+/// The value of an input element's bits (16 or 8 of them) of `kind`.
+fn widen(bits: u32, kind: MmaKind) -> f64 {
+    match kind {
+        MmaKind::Bf16 => f32::from_bits(bits << 16) as f64,
+        MmaKind::F16 => half::f16::from_bits(bits as u16).to_f64(),
+        MmaKind::E4m3 => half::f16::from_bits(super::e4m3x2_to_f16x2(bits as u16) as u16).to_f64(),
+        MmaKind::E5m2 => half::f16::from_bits(super::e5m2x2_to_f16x2(bits as u16) as u16).to_f64(),
+        MmaKind::S8 => bits as u8 as i8 as f64,
+        MmaKind::U8 => bits as u8 as f64,
     }
 }
 
-/// `mma.sync.aligned.m16n8k16.row.col.f32.{bf16,f16}.…f32` on the calling
-/// warp (see the module's note on rounding).
+/// Row `row` of A times column `col` of B, exactly (every product of two
+/// inputs and their sum over at most 32 terms fit `f64`'s significand for
+/// the integer kinds; for the float kinds the products are exact and the
+/// sum is rounded to `f64`), gathered from the warp's fragments with
+/// shuffles: the `(row, col)` of each of the caller's four results.
 #[track_caller]
-pub fn mma_m16n8k16_f32(bf16: bool, a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
-    let mut am = [[0.0f64; 16]; 16];
-    let mut bm = [[0.0f64; 8]; 16];
+fn dots(kind: MmaKind, a: [u32; 4], b: [u32; 2]) -> [f64; 4] {
+    let e = kind.per_reg();
+    let bits = 32 / e as u32;
+    let mask = if bits == 32 {
+        u32::MAX
+    } else {
+        (1 << bits) - 1
+    };
+    let k = 8 * e;
+    let mut am = [[0.0f64; 32]; 16];
+    let mut bm = [[0.0f64; 8]; 32];
     for src in 0..32u32 {
         for (r, &reg) in a.iter().enumerate() {
             let w = shfl(ShflMode::Idx, u32::MAX, reg, src, 0x1f);
-            for half in 0..2 {
-                let (row, col) = mma_a_coord(src, 2 * r + half);
-                am[row][col] = widen((w >> (16 * half)) as u16, bf16);
+            for h in 0..e {
+                let (row, col) = mma_a_coord(src, e * r + h, e);
+                am[row][col] = widen((w >> (bits * h as u32)) & mask, kind);
             }
         }
         for (r, &reg) in b.iter().enumerate() {
             let w = shfl(ShflMode::Idx, u32::MAX, reg, src, 0x1f);
-            for half in 0..2 {
-                let (k, n) = mma_b_coord(src, 2 * r + half);
-                bm[k][n] = widen((w >> (16 * half)) as u16, bf16);
+            for h in 0..e {
+                let (kk, n) = mma_b_coord(src, e * r + h, e);
+                bm[kk][n] = widen((w >> (bits * h as u32)) & mask, kind);
             }
         }
     }
     let lane = lane_id();
-    core::array::from_fn(|i| {
+    let mut out = [0.0f64; 4];
+    for (i, o) in out.iter_mut().enumerate() {
         let (row, col) = mma_c_coord(lane, i);
-        let s: f64 = (0..16).map(|k| am[row][k] * bm[k][col]).sum();
-        (s + c[i] as f64) as f32
-    })
+        *o = (0..k).map(|kk| am[row][kk] * bm[kk][col]).sum();
+    }
+    out
+}
+
+/// `mma.sync.aligned.m16n8k{16,32}.row.col.f32.…f32` on the calling warp
+/// (see the module's note on rounding).
+#[track_caller]
+pub fn mma_m16n8_f32(kind: MmaKind, a: [u32; 4], b: [u32; 2], c: [f32; 4]) -> [f32; 4] {
+    let s = dots(kind, a, b);
+    core::array::from_fn(|i| (s[i] + c[i] as f64) as f32)
+}
+
+/// `mma.sync.aligned.m16n8k32.row.col.s32.{s8,u8}…s32` on the calling
+/// warp: exact, the sum wrapping modulo 2^32 as the instruction without
+/// `.satfinite` does.
+#[track_caller]
+pub fn mma_m16n8k32_s32(kind: MmaKind, a: [u32; 4], b: [u32; 2], c: [i32; 4]) -> [i32; 4] {
+    let s = dots(kind, a, b);
+    core::array::from_fn(|i| (s[i] as i64).wrapping_add(c[i] as i64) as i32)
 }
 
 /// The address lane `src` passes (two 32-bit shuffles).
