@@ -1644,6 +1644,13 @@ fn warp_mma8_is_one_tensor_instruction_in_sass() {
                 _ => &[],
             };
             assert_eq!(mma, want, "sm_{}: {kernel}: {ops:?}", p.sm);
+            // The 8-bit operands' loads take the global (read-only) path,
+            // not a generic `LD.E.U8`.
+            assert!(
+                !ops.iter().any(|o| o.starts_with("LD.") || o.starts_with("ST.")),
+                "sm_{}: {kernel}: a generic access: {ops:?}",
+                p.sm
+            );
             assert!(
                 !ops.iter()
                     .any(|o| o.starts_with("LDL") || o.starts_with("STL")),

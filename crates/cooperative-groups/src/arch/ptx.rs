@@ -638,6 +638,13 @@ macro_rules! global_access {
                 asm!(concat!("{{ .reg .u64 g; cvta.to.global.u64 g, {1}; ld.global", $space, ".b16 {0}, [g]; }}"),
                     out(reg16) r, in(reg64) $p, options $opts);
                 core::mem::transmute_copy(&r)
+            } else if size == 1 {
+                // (An 8-bit load writes a 16-bit register; the low byte is
+                // the value. A plain `read` would be a generic `LD.E.U8`.)
+                let r: u16;
+                asm!(concat!("{{ .reg .u64 g; cvta.to.global.u64 g, {1}; ld.global", $space, ".u8 {0}, [g]; }}"),
+                    out(reg16) r, in(reg64) $p, options $opts);
+                core::mem::transmute_copy(&(r as u8))
             } else {
                 $p.read()
             }
@@ -647,7 +654,7 @@ macro_rules! global_access {
 
 /// The stores of [`st_global`] and [`st_global_cached`]: `st.global` with
 /// the cache operator `$cop` (`""` for none) of the padding-free `Pod`
-/// types of 2, 4, 8 or 16 bytes aligned to their size, through registers;
+/// types of 1, 2, 4, 8 or 16 bytes aligned to their size, through registers;
 /// a generic store otherwise.
 macro_rules! global_store {
     ($cop:literal, $p:ident, $v:ident, $t:ty) => {{
@@ -674,6 +681,10 @@ macro_rules! global_store {
                 let r: u16 = core::mem::transmute_copy(&$v);
                 asm!(concat!("{{ .reg .u64 g; cvta.to.global.u64 g, {0}; st.global", $cop, ".b16 [g], {1}; }}"),
                     in(reg64) $p, in(reg16) r, options(nostack));
+            } else if size == 1 {
+                let r: u8 = core::mem::transmute_copy(&$v);
+                asm!(concat!("{{ .reg .u64 g; cvta.to.global.u64 g, {0}; st.global", $cop, ".u8 [g], {1}; }}"),
+                    in(reg64) $p, in(reg16) r as u16, options(nostack));
             } else {
                 $p.write($v)
             }
