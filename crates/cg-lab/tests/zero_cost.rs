@@ -1647,7 +1647,8 @@ fn warp_mma8_is_one_tensor_instruction_in_sass() {
             // The 8-bit operands' loads take the global (read-only) path,
             // not a generic `LD.E.U8`.
             assert!(
-                !ops.iter().any(|o| o.starts_with("LD.") || o.starts_with("ST.")),
+                !ops.iter()
+                    .any(|o| o.starts_with("LD.") || o.starts_with("ST.")),
                 "sm_{}: {kernel}: a generic access: {ops:?}",
                 p.sm
             );

@@ -211,6 +211,27 @@ pub fn matmul_thread_tiles(
     t.store_all(&acc);
 }
 
+/// [`matmul_thread_tiles`] over more tiles than threads (`tile_stride`).
+#[kernel]
+pub fn matmul_tile_stride(
+    a: Pitched<f32>,
+    b: Pitched<f32>,
+    c: OwnedPitched<f32, ThreadTiles<8, 8>>,
+) {
+    for t in c.tile_stride(&this_grid()) {
+        let mut acc = [[0.0f32; 8]; 8];
+        for k in 0..a.width() {
+            for (i, row) in acc.iter_mut().enumerate().take(t.rows()) {
+                let av = a.load(k, t.y0() + i);
+                for (j, v) in row.iter_mut().enumerate().take(t.cols()) {
+                    *v += av * b.load(t.x0() + j, k);
+                }
+            }
+        }
+        t.store_all(&acc);
+    }
+}
+
 #[test]
 fn a_register_tile_per_thread_cut_at_the_edges() {
     // 37 × 29 (neither a multiple of 8): full tiles, right, bottom and
@@ -233,6 +254,24 @@ fn a_register_tile_per_thread_cut_at_the_edges() {
         for j in 0..n {
             let want: f32 = (0..kk).map(|k| a[i * kk + k] * b[k * n + j]).sum();
             assert_eq!(c[i * n + j], want, "({i}, {j})");
+        }
+    }
+    // 2 × 3 threads for 4 × 5 tiles: each thread strides over several.
+    let mut c = vec![f32::NAN; m * n];
+    run(
+        &MATMUL_TILE_STRIDE,
+        &LaunchConfig::new((1, 1), (2, 3)),
+        (
+            Image::new(&a[..], kk, m, kk),
+            Image::new(&b[..], n, kk, n),
+            Image::new(&mut c[..], n, m, n),
+        ),
+    )
+    .unwrap();
+    for i in 0..m {
+        for j in 0..n {
+            let want: f32 = (0..kk).map(|k| a[i * kk + k] * b[k * n + j]).sum();
+            assert_eq!(c[i * n + j], want, "stride ({i}, {j})");
         }
     }
 }

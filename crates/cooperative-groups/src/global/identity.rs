@@ -59,3 +59,9 @@ pub(crate) fn grid_xy() -> Option<(usize, usize)> {
 pub(crate) fn grid_height() -> usize {
     arch::grid_dim()[1] as usize * arch::block_dim()[1] as usize
 }
+
+/// The grid's width in threads: `gridDim.x · blockDim.x`.
+#[inline(always)]
+pub(crate) fn grid_width() -> usize {
+    arch::grid_dim()[0] as usize * arch::block_dim()[0] as usize
+}

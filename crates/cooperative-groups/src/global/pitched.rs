@@ -53,11 +53,12 @@ pub struct Pitched<'a, T> {
 /// | [`BlockRows`](super::BlockRows) | block `y mod B`, its member `x mod size` | [`row`](Self::row), [`row_stride`](Self::row_stride) |
 /// | [`TileRows<N>`](super::TileRows) | tile `y mod T` (grid-wide numbering), its member `x mod N` | [`row`](Self::row), [`row_stride`](Self::row_stride) |
 /// | [`ThreadRows`](super::ThreadRows) | grid thread `y mod T` | [`row`](Self::row), [`row_stride`](Self::row_stride) |
-/// | [`ThreadTiles<TM, TN>`](super::ThreadTiles) | the thread of global 2-D index `(x / TN, y / TM)` | [`tile`](Self::tile) |
+/// | [`ThreadTiles<TM, TN>`](super::ThreadTiles) | the thread of global 2-D index `(x / TN mod W, y / TM mod H)` | [`tile`](Self::tile), [`tile_stride`](Self::tile_stride) |
 ///
 /// (Global 2-D index: `blockIdx.x · blockDim.x + threadIdx.x`, the same in
 /// `y`; threads of other z-planes own nothing under `PerThread2d` and
-/// `ThreadTiles`. `B`, `T`: the grid's blocks, tiles, threads.) The row
+/// `ThreadTiles`. `B`, `T`: the grid's blocks, tiles, threads; `W × H` its
+/// threads in x and y.) The row
 /// partitions are the shapes whose width is a launch argument — a row of
 /// `C` elements per warp, per block, per thread, `C` the image's width —
 /// checked once, when the host builds the image.

@@ -72,7 +72,9 @@ pub struct ThreadRows;
 /// Element `(x, y)` belongs to the thread of global 2-D index `(x / TN, y /
 /// TM)`: each thread a `TM × TN` tile of the image, rows `TM·gy ..`,
 /// columns `TN·gx ..` (a tiled matrix product's register tile):
-/// [`OwnedPitched::tile`].
+/// [`OwnedPitched::tile`], and in a grid-stride loop over more tiles than
+/// threads, [`OwnedPitched::tile_stride`] (tile `(tx, ty)` belongs to the
+/// thread `(tx mod W, ty mod H)`, `W × H` the grid's threads).
 #[derive(Clone, Copy, Debug)]
 pub struct ThreadTiles<const TM: usize, const TN: usize>;
 
@@ -227,21 +229,17 @@ impl<'s, T: Pod> Row<'s, T> {
 }
 
 impl<T: Pod, const TM: usize, const TN: usize> OwnedPitched<'_, T, ThreadTiles<TM, TN>> {
-    /// The calling thread's `TM × TN` tile: rows `TM·gy ..`, columns `TN·gx
-    /// ..` (`(gx, gy)` its global 2-D index), cut at the image's edge;
-    /// `None` if it starts outside the image (or the thread is in another
-    /// z-plane).
+    /// The handle of the tile at tile coordinates `(tx, ty)`, if it starts
+    /// inside the image.
     #[inline(always)]
-    pub fn tile(&self, grid: &GridGroup) -> Option<ThreadTile<'_, T, TM, TN>> {
-        let _ = grid;
+    fn tile_at(&self, tx: usize, ty: usize) -> Option<ThreadTile<'_, T, TM, TN>> {
         const {
             assert!(
                 TM > 0 && TN > 0,
                 "a thread tile has at least one row and one column"
             )
         };
-        let (gx, gy) = identity::grid_xy()?;
-        let (x0, y0) = (gx.saturating_mul(TN), gy.saturating_mul(TM));
+        let (x0, y0) = (tx.saturating_mul(TN), ty.saturating_mul(TM));
         (x0 < self.width() && y0 < self.height()).then(|| ThreadTile {
             ptr: self.as_ptr().wrapping_add(y0 * self.pitch() + x0),
             pitch: self.pitch(),
@@ -250,6 +248,42 @@ impl<T: Pod, const TM: usize, const TN: usize> OwnedPitched<'_, T, ThreadTiles<T
             rows: (self.height() - y0).min(TM),
             cols: (self.width() - x0).min(TN),
             _owner: PhantomData,
+        })
+    }
+
+    /// The calling thread's `TM × TN` tile: rows `TM·gy ..`, columns `TN·gx
+    /// ..` (`(gx, gy)` its global 2-D index), cut at the image's edge;
+    /// `None` if it starts outside the image (or the thread is in another
+    /// z-plane).
+    #[inline(always)]
+    pub fn tile(&self, grid: &GridGroup) -> Option<ThreadTile<'_, T, TM, TN>> {
+        let _ = grid;
+        let (gx, gy) = identity::grid_xy()?;
+        self.tile_at(gx, gy)
+    }
+
+    /// The calling thread's tiles in a 2-D grid-stride loop, for images
+    /// with more tiles than the grid has threads: tile coordinates `(gx +
+    /// i·W, gy + j·H)` (`W × H` the grid's threads in x and y), row by row
+    /// of tiles. Tile `(gx, gy)` is [`tile`](Self::tile)'s; the others have
+    /// no owner under `tile` alone, so the stride adds owners only to
+    /// elements nobody else owns.
+    #[inline(always)]
+    pub fn tile_stride<'s>(
+        &'s self,
+        grid: &GridGroup,
+    ) -> impl Iterator<Item = ThreadTile<'s, T, TM, TN>> + 's {
+        let _ = grid;
+        let (gx, gy) = identity::grid_xy().unwrap_or((usize::MAX, usize::MAX));
+        let (w, h) = (
+            identity::grid_width().max(1),
+            identity::grid_height().max(1),
+        );
+        let (tiles_x, tiles_y) = (self.width().div_ceil(TN), self.height().div_ceil(TM));
+        (gy.min(tiles_y)..tiles_y).step_by(h).flat_map(move |ty| {
+            (gx.min(tiles_x)..tiles_x)
+                .step_by(w)
+                .filter_map(move |tx| self.tile_at(tx, ty))
         })
     }
 }
