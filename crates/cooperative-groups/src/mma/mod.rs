@@ -16,7 +16,7 @@
 //! ([`Accumulator::elements`]) and stored to the warp's own tile of an
 //! output ([`Accumulator::store`], under the partition
 //! [`WarpTiles`](crate::WarpTiles)). A fragment is neither `Copy`,
-//! [`Pod`], [`ShflValue`](crate::ShflValue) nor `Send`: it stays
+//! [`Pod`](crate::Pod), [`ShflValue`](crate::ShflValue) nor `Send`: it stays
 //! in the registers of the lane that holds it.
 //!
 //! [`mma`] requires the whole warp: a tile of a partial warp (a block whose
