@@ -70,7 +70,7 @@
 //! mapped per kernel, by `#[kernel(fast_math)]`, which also marks its entry
 //! for the same division, square-root and flush-to-zero rewrite. Inline PTX
 //! (`asm!`: the library's `__fdiv_rn`, `__fsqrt_rn`, `__frcp_rn`, the
-//! directed roundings) is never rewritten. The simulator runs the host
+//! directed roundings) keeps its rounding and only gets `.ftz`. The simulator runs the host
 //! build, which knows nothing of this policy: it computes `/` and `sqrt`
 //! correctly rounded and keeps subnormals.
 
@@ -582,7 +582,10 @@ struct Policy {
 ///   `denormal-fp-math-f32`, which would make LLVM emit them).
 ///
 /// Inline PTX (between LLVM's `// begin inline asm` and `// end inline
-/// asm`) is kept as written: an explicit `__fdiv_rn` stays `div.rn.f32`.
+/// asm`) keeps its roundings and approximations (an explicit `__fdiv_rn`
+/// stays `div.rn`) and gets `.ftz` only, as nvcc's `-ftz=true` gives it to
+/// the intrinsics (`__fdiv_rn` is `div.rn.ftz.f32` there, `__fdividef`
+/// `div.approx.ftz.f32`).
 pub fn fast_math_ptx(ptx: &str, everywhere: bool) -> String {
     const MARK: &str = "// cg-fast-math ";
     let marked: Vec<&str> = ptx
@@ -604,7 +607,7 @@ pub fn fast_math_ptx(ptx: &str, everywhere: bool) -> String {
             in_asm = true;
         } else if t.starts_with("// end inline asm") {
             in_asm = false;
-        } else if on && !in_asm && let Some(new) = fast_math_instruction(line) {
+        } else if on && let Some(new) = fast_math_instruction(line, !in_asm) {
             out.push_str(&new);
             continue;
         }
@@ -636,9 +639,9 @@ fn entry_or_func(line: &str) -> Option<&str> {
 /// One instruction line under fast math, if it changes: its opcode's
 /// modifiers with `.ftz` inserted where the PTX ISA puts it (after the
 /// rounding or `.approx`/`.full` and comparison modifiers, before `.sat`,
-/// `.NaN`, `.xorsign` and the types), and the IEEE `div`, `rcp`, `sqrt`
-/// replaced by their approximations.
-fn fast_math_instruction(line: &str) -> Option<String> {
+/// `.NaN`, `.xorsign` and the types), and (when `approximate`) the IEEE
+/// `div`, `rcp`, `sqrt` replaced by their approximations.
+fn fast_math_instruction(line: &str, approximate: bool) -> Option<String> {
     let body = line.trim_start();
     let indent = &line[..line.len() - body.len()];
     // An optional guard predicate (`@%p1 `, `@!%p1 `).
@@ -675,8 +678,8 @@ fn fast_math_instruction(line: &str) -> Option<String> {
     }
     // The IEEE forms that fast math approximates.
     match (base, parts[1]) {
-        ("div", "rn") => parts[1] = "full",
-        ("rcp" | "sqrt", "rn") => parts[1] = "approx",
+        ("div", "rn") if approximate => parts[1] = "full",
+        ("rcp" | "sqrt", "rn") if approximate => parts[1] = "approx",
         _ => {}
     }
     // `.ftz` goes before the first of `.sat`, `.NaN`, `.xorsign`, `.relu`
@@ -1403,8 +1406,8 @@ mod tests {
             "\tadd.rn.f32x2 \t",
             "\tex2.approx.ftz.f32 \t",
             "\tmov.f32 \t",
-            // Inline PTX is kept.
-            "\t// begin inline asm\n\tdiv.rn.f32 %r3, %r1, %r2;\n",
+            // Inline PTX keeps its rounding, and flushes.
+            "\t// begin inline asm\n\tdiv.rn.ftz.f32 %r3, %r1, %r2;\n",
             // The unmarked entry is kept.
             "{\n\tdiv.rn.f32 \t%r3, %r1, %r2;\n}\n",
         ] {
@@ -1414,7 +1417,7 @@ mod tests {
         // The crate's policy: every function.
         let all = fast_math_ptx(ptx, true);
         assert!(!all.contains("\tdiv.rn.f32 \t"), "{all}");
-        assert!(all.contains("\tdiv.rn.f32 %r3"), "{all}");
+        assert!(all.contains("\tdiv.rn.ftz.f32 %r3"), "{all}");
         assert_eq!(fast_math_ptx("no marks\n", false), "no marks\n");
         assert_eq!(
             entry_or_func(".func  (.param .b32 func_retval0) helper("),
