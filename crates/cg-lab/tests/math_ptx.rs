@@ -134,8 +134,6 @@ fn fast_math_kernels_use_the_intrinsics_approximate_division_and_ftz() {
             "rcp.approx.ftz.f32",
             "div.full.ftz.f32",
             "sqrt.approx.ftz.f32",
-            "add.rn.ftz.f32",
-            "mul.rn.ftz.f32",
         ];
         if p.sm >= 75 {
             want.push("tanh.approx.f32");
@@ -147,7 +145,26 @@ fn fast_math_kernels_use_the_intrinsics_approximate_division_and_ftz() {
                 p.sm
             );
         }
-        for bad in ["div.rn.f32", "sqrt.rn.f32", "add.rn.f32", "mul.rn.f32", "call"] {
+        // Every add and multiply flushes (`add.ftz.f32` under
+        // `FpContract::Fast`, `add.rn.ftz.f32` under `Off`).
+        for op in ["add", "mul"] {
+            assert!(
+                fast.iter().any(|o| *o == format!("{op}.ftz.f32")
+                    || *o == format!("{op}.rn.ftz.f32")),
+                "sm_{}: math_fast_f32 has no flushed {op}",
+                p.sm
+            );
+        }
+        for bad in [
+            "div.rn.f32",
+            "sqrt.rn.f32",
+            "add.f32",
+            "add.rn.f32",
+            "mul.f32",
+            "mul.rn.f32",
+            "fma.rn.f32",
+            "call",
+        ] {
             assert!(
                 !fast.iter().any(|o| o == bad),
                 "sm_{}: math_fast_f32 has {bad}",
