@@ -602,7 +602,7 @@ pub fn fast_math_ptx(ptx: &str, everywhere: bool) -> String {
     for line in ptx.split_inclusive('\n') {
         let t = line.trim();
         if let Some(rest) = entry_or_func(t) {
-            on = everywhere || marked.iter().any(|m| *m == rest);
+            on = everywhere || marked.contains(&rest);
         } else if t.starts_with("// begin inline asm") {
             in_asm = true;
         } else if t.starts_with("// end inline asm") {

@@ -201,7 +201,11 @@ pub fn math_accurate_f32(x: GlobalSlice<f32>, y: GlobalSlice<f32>, out: OwnedSli
 /// build's approximations and flush-to-zero).
 pub fn fast_mix(v: f32, w: f32) -> f32 {
     let (s, c) = fast::sincosf(v);
-    let a = fast::expf(v) + fast::expf(w) + fast::sinf(v) + fast::cosf(v) * s + c
+    let a = fast::expf(v)
+        + fast::expf(w)
+        + fast::sinf(v)
+        + fast::cosf(v) * s
+        + c
         + fast::powf(v, w)
         + fast::logf(w);
     let b = fast::log2f(w) + fast::tanhf(v) + fast::rsqrtf(w) + fast::tanf(v) + fast::exp10f(v);

@@ -127,7 +127,12 @@ fn a_fast_math_kernel_computes_the_intrinsics() {
     let mut fast = vec![0f32; n];
     run(&MATH_FAST_F32, &cfg, (&x[..], &y[..], &mut fast[..])).unwrap();
     let mut accurate = vec![0f32; n];
-    run(&MATH_ACCURATE_F32, &cfg, (&x[..], &y[..], &mut accurate[..])).unwrap();
+    run(
+        &MATH_ACCURATE_F32,
+        &cfg,
+        (&x[..], &y[..], &mut accurate[..]),
+    )
+    .unwrap();
     let mut differ = 0;
     for i in 0..n {
         let want = fast_mix(x[i], y[i]);
@@ -140,5 +145,8 @@ fn a_fast_math_kernel_computes_the_intrinsics() {
         );
         differ += usize::from(accurate[i].to_bits() != fast[i].to_bits());
     }
-    assert!(differ > n / 4, "only {differ} of {n} differ from the accurate kernel");
+    assert!(
+        differ > n / 4,
+        "only {differ} of {n} differ from the accurate kernel"
+    );
 }

@@ -149,8 +149,8 @@ fn fast_math_kernels_use_the_intrinsics_approximate_division_and_ftz() {
         // `FpContract::Fast`, `add.rn.ftz.f32` under `Off`).
         for op in ["add", "mul"] {
             assert!(
-                fast.iter().any(|o| *o == format!("{op}.ftz.f32")
-                    || *o == format!("{op}.rn.ftz.f32")),
+                fast.iter()
+                    .any(|o| *o == format!("{op}.ftz.f32") || *o == format!("{op}.rn.ftz.f32")),
                 "sm_{}: math_fast_f32 has no flushed {op}",
                 p.sm
             );

@@ -99,6 +99,30 @@ use syn::{FnArg, ItemFn, Pat, Token, Type, parse_macro_input};
 /// budget, this names it: a block of 128 threads cannot ask for more than
 /// 16 blocks per SM, and so not for fewer than 32 registers that way.
 ///
+/// # Fast math
+///
+/// `#[kernel(fast_math)]` is nvcc's `--use_fast_math` for this kernel:
+/// in its body, method calls `x.exp()`, `x.exp10()`, `x.ln()`,
+/// `x.log2()`, `x.log10()`, `x.sin()`, `x.cos()`, `x.tan()`,
+/// `x.sin_cos()`, `x.powf(y)`, `x.tanh()`, `x.rsqrt()` become
+/// `cooperative_groups::math::fast::FastMath` calls (the intrinsics
+/// `__expf`, `__logf`, `__sinf`, …, for `f32`; another type's method of
+/// such a name does not compile, and is called by its path instead), and
+/// calls of CUDA's names (`expf`, `exp10f`, `logf`, `log2f`, `log10f`,
+/// `sinf`, `cosf`, `tanf`, `sincosf`, `powf`, `tanhf`, `rsqrtf`, by the
+/// last segment of the path) become `math::fast`'s. cg-build then rewrites
+/// the entry's PTX: `f32` division `div.full.ftz`, `1 / x`
+/// `rcp.approx.ftz`, `sqrt` `sqrt.approx.ftz`, `.ftz` on every `f32`
+/// instruction (`-prec-div=false -prec-sqrt=false -ftz=true`). Macro
+/// invocations and the functions the kernel calls keep their math calls;
+/// the simulator runs the intrinsics' host models with exact `/` and
+/// `sqrt`. The guide's math chapter ("Fast math") has the details.
+///
+/// ```ignore
+/// #[kernel(fast_math)]
+/// pub fn gelu(x: GlobalSlice<f32>, out: OwnedSlice<f32>) { /* x.tanh(): tanh.approx.f32 */ }
+/// ```
+///
 /// # What a kernel crate needs
 ///
 /// A library crate, `#![no_std]`, that depends on `cooperative-groups` and
@@ -111,11 +135,10 @@ use syn::{FnArg, ItemFn, Pat, Token, Type, parse_macro_input};
 #[proc_macro_attribute]
 pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
     let mut func = parse_macro_input!(item as ItemFn);
-    let result = syn::parse::<KernelAttr>(attr).and_then(|a| {
+    let result = syn::parse::<KernelAttr>(attr).inspect(|a| {
         if a.shape.fast_math {
             syn::visit_mut::VisitMut::visit_block_mut(&mut FastMathRewrite, &mut func.block);
         }
-        Ok(a)
     });
     let result = result.and_then(|a| match a.instances {
         None => expand_kernel(func, a.shape),

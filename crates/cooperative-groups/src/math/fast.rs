@@ -11,6 +11,32 @@
 //! libm, within a few ulp), which lies within the instruction's documented
 //! error, with its flush-to-zero of subnormals. Simulator and GPU agree to
 //! that documented error (`tanh.approx`: 2^-11 relative), not bit for bit.
+//!
+//! `#[kernel(fast_math)]` maps a kernel's math calls to these (`x.exp()`
+//! and `expf(x)` to [`expf`], through [`FastMath`]) and makes cg-build
+//! approximate its `f32` division and square root and flush its
+//! subnormals; `cg_build::FastMath` does the latter for a whole crate
+//! (nvcc's `--use_fast_math`; the guide's math chapter, "Fast math").
+//!
+//! ```compile_fail,E0277
+//! // What `#[kernel(fast_math)]` makes of `Angle(1.0).sin()`: only `f32`
+//! // has the fast methods (call `Angle::sin(a)` by its path instead).
+//! use cooperative_groups::math::fast::FastMath;
+//! struct Angle(f32);
+//! impl Angle {
+//!     fn sin(self) -> f32 {
+//!         0.0
+//!     }
+//! }
+//! let _ = FastMath::sin(Angle(1.0));
+//! ```
+//!
+//! ```
+//! use cooperative_groups::math::fast::{self, FastMath};
+//! let x = 0.5f32;
+//! assert_eq!(FastMath::exp(x), fast::expf(x));
+//! assert_eq!(FastMath::powf(&x, 2.0), fast::powf(x, 2.0));
+//! ```
 
 use crate::arch::fp;
 
