@@ -890,7 +890,13 @@ impl syn::visit_mut::VisitMut for FastMathRewrite {
                         .iter()
                         .any(|(n, args)| m.method == n && m.args.len() == *args) =>
             {
-                let (recv, method, args) = (&m.receiver, &m.method, m.args.iter());
+                // `(a - b).exp()`: the parentheses go (they would warn
+                // as the call's argument).
+                let recv = match &*m.receiver {
+                    syn::Expr::Paren(p) => &*p.expr,
+                    r => r,
+                };
+                let (method, args) = (&m.method, m.args.iter());
                 let span = method.span();
                 let path = quote::quote_spanned!(span=> ::cooperative_groups::math::fast::FastMath::#method);
                 *e = syn::parse_quote!(#path(#recv #(, #args)*));
@@ -904,7 +910,13 @@ impl syn::visit_mut::VisitMut for FastMathRewrite {
                 {
                     let name = &last.ident;
                     let args = c.args.iter();
-                    *e = syn::parse_quote!(::cooperative_groups::math::fast::#name(#(#args),*));
+                    // The path as written is still named (`let _ =`), so
+                    // that the import it came through is not unused.
+                    let orig = &p.path;
+                    *e = syn::parse_quote!(({
+                        let _ = #orig;
+                        ::cooperative_groups::math::fast::#name
+                    })(#(#args),*));
                 }
             }
             _ => {}
@@ -1052,10 +1064,10 @@ mod tests {
         for want in [
             format!("{fm} exp (v)"),
             format!("{fm} sin (x [i])"),
-            format!("{fm} powf ((v * 2.0) , w)"),
-            format!("{f} expf (w)"),
-            format!("{f} logf (w)"),
-            format!("{f} sincosf (v) . 0"),
+            format!("{fm} powf (v * 2.0 , w)"),
+            format!("({{ let _ = expf ; {f} expf }}) (w)"),
+            format!("({{ let _ = math :: logf ; {f} logf }}) (w)"),
+            format!("({{ let _ = cooperative_groups :: math :: sincosf ; {f} sincosf }}) (v) . 0"),
             format!("{fm} sin_cos (v) . 1"),
             // Nested: the inner call first.
             format!("{fm} exp ({fm} tanh (v))"),
