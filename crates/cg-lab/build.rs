@@ -2,7 +2,8 @@
 //! user's host crate builds its own: the lab's module, and with feature
 //! `collectives` the test module that `cg-lab verify` loads. Also records
 //! the source revision (`git describe --always --dirty`) and the PTX's
-//! floating-point contraction policy (`cg_build::FpContract`) for reports.
+//! floating-point contraction policy (`cg_build::FpContract`) and the
+//! fast-math policy (`cg_build::FastMath`) for reports.
 
 use std::process::Command;
 
@@ -15,6 +16,7 @@ fn main() {
         .build()
         .unwrap_or_else(|e| e.fail());
     println!("cargo:rustc-env=CG_LAB_FP_CONTRACT={}", lab.fp_contract);
+    println!("cargo:rustc-env=CG_LAB_FAST_MATH={}", lab.fast_math);
     if std::env::var_os("CARGO_FEATURE_COLLECTIVES").is_some() {
         cg_build::KernelCrate::at("../cg-kernels")
             .deny_warnings()

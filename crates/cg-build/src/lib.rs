@@ -37,7 +37,8 @@
 //!
 //! The nested build runs `cargo rustc --target nvptx64-nvidia-cuda
 //! -Zbuild-std=core` once per SM, in `<target dir>/cg-build/sm_XX` of the
-//! *calling* build (`sm_XX-fp-off` under [`FpContract::Off`]; so `core` is compiled once per SM and then cached, and
+//! *calling* build (`sm_XX-fp-off` under [`FpContract::Off`], with
+//! `-fast-math` appended under [`FastMath::On`]; so `core` is compiled once per SM and then cached, and
 //! nothing is written into the kernel crate's source tree), and writes the
 //! PTX files and the generated table into `OUT_DIR`. `CG_SMS=90` (a comma
 //! separated list) builds fewer SMs while iterating.
@@ -55,6 +56,23 @@
 //! differ from the simulator's in its last bits, under `Off` it does not.
 //! `f32::mul_add` / `f64::mul_add` (and `core::f32::math::mul_add` in
 //! `no_std`) are one `fma.rn` under either policy, and on the simulator.
+//!
+//! # Fast math
+//!
+//! [`FastMath::On`] ([`KernelCrate::fast_math`], or [`FAST_MATH_VAR`]`=1`)
+//! is nvcc's `--use_fast_math` for the whole kernel crate, on the GPU
+//! build only: `-prec-div=false` (every `f32` `/` is `div.full.f32`, `1 /
+//! x` is `rcp.approx.f32`: LLVM's `-nvptx-prec-divf32=1`),
+//! `-prec-sqrt=false` (`sqrt.approx.f32`: `-nvptx-prec-sqrtf32=0`), and
+//! `-ftz=true` (every `f32` instruction the compiler emitted gets `.ftz`:
+//! rustc cannot set LLVM's `denormal-fp-math-f32`, so cg-build rewrites the
+//! PTX, see [`fast_math_ptx`]). The math calls (`expf` → `__expf`) are
+//! mapped per kernel, by `#[kernel(fast_math)]`, which also marks its entry
+//! for the same division, square-root and flush-to-zero rewrite. Inline PTX
+//! (`asm!`: the library's `__fdiv_rn`, `__fsqrt_rn`, `__frcp_rn`, the
+//! directed roundings) keeps its rounding and only gets `.ftz`. The simulator runs the host
+//! build, which knows nothing of this policy: it computes `/` and `sqrt`
+//! correctly rounded and keeps subnormals.
 
 #![warn(missing_docs)]
 
@@ -74,6 +92,10 @@ pub const SMS_VAR: &str = "CG_SMS";
 /// The variable that overrides the floating-point contraction policy
 /// (`CG_FP_CONTRACT=fast` or `CG_FP_CONTRACT=off`; see [`FpContract`]).
 pub const FP_CONTRACT_VAR: &str = "CG_FP_CONTRACT";
+
+/// The variable that turns on fast math for the whole kernel crate
+/// (`CG_FAST_MATH=1` or `CG_FAST_MATH=0`; see [`FastMath`]).
+pub const FAST_MATH_VAR: &str = "CG_FAST_MATH";
 
 /// The variable that denies warnings in the kernel build
 /// (`CG_DENY_WARNINGS=1`; see [`KernelCrate::deny_warnings`]).
@@ -141,6 +163,72 @@ impl fmt::Display for FpContract {
     }
 }
 
+/// Whether the nested build computes single precision as nvcc's
+/// `--use_fast_math` does: approximate division and square root, and
+/// subnormals flushed to zero (the GPU build only; see the [crate
+/// docs](crate#fast-math)).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[doc(alias = "use_fast_math")]
+pub enum FastMath {
+    /// IEEE single precision: `div.rn.f32`, `sqrt.rn.f32`, subnormals kept
+    /// (nvcc's default, `-prec-div=true -prec-sqrt=true -ftz=false`).
+    #[default]
+    Off,
+    /// nvcc's `--use_fast_math` for division, square root and subnormals
+    /// (`-prec-div=false -prec-sqrt=false -ftz=true`): `div.full.f32`,
+    /// `rcp.approx.f32`, `sqrt.approx.f32`, and `.ftz` on every `f32`
+    /// instruction that has it. The math calls are mapped per kernel by
+    /// `#[kernel(fast_math)]`.
+    On,
+}
+
+impl FastMath {
+    /// `on` or `off`, as reports and [`FAST_MATH_VAR`] spell it.
+    pub fn name(self) -> &'static str {
+        match self {
+            FastMath::Off => "off",
+            FastMath::On => "on",
+        }
+    }
+
+    /// The policy named `1`/`on`/`true`/`fast` or `0`/`off`/`false` (any
+    /// case).
+    pub fn parse(s: &str) -> Option<FastMath> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "1" | "on" | "true" | "fast" => Some(FastMath::On),
+            "0" | "off" | "false" => Some(FastMath::Off),
+            _ => None,
+        }
+    }
+
+    /// The nested build's flags: LLVM's NVPTX options for division
+    /// (`div.full.f32`, and `rcp.approx.f32` for `1 / x`) and square root
+    /// (`sqrt.approx.f32`). In `RUSTFLAGS`, so a changed policy rebuilds.
+    fn rustflags(self) -> &'static [&'static str] {
+        match self {
+            FastMath::Off => &[],
+            FastMath::On => &[
+                "-Cllvm-args=-nvptx-prec-divf32=1",
+                "-Cllvm-args=-nvptx-prec-sqrtf32=0",
+            ],
+        }
+    }
+
+    /// The suffix of the nested build's directory under this policy.
+    fn dir_suffix(self) -> &'static str {
+        match self {
+            FastMath::Off => "",
+            FastMath::On => "-fast-math",
+        }
+    }
+}
+
+impl fmt::Display for FastMath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// The nightlies this project is tested with, named in toolchain errors.
 pub const TESTED_NIGHTLIES: &str = "rustc 1.97.0-nightly (2026-05-19)";
 
@@ -153,6 +241,7 @@ pub struct KernelCrate {
     name: Option<String>,
     file: Option<String>,
     fp_contract: FpContract,
+    fast_math: FastMath,
     deny_warnings: bool,
 }
 
@@ -208,6 +297,9 @@ pub struct Built {
     /// builder's, or [`FP_CONTRACT_VAR`]'s): reports that time the
     /// kernels should state it.
     pub fp_contract: FpContract,
+    /// The fast-math policy the PTX was built with (the builder's, or
+    /// [`FAST_MATH_VAR`]'s): reports that time the kernels should state it.
+    pub fast_math: FastMath,
 }
 
 impl KernelCrate {
@@ -227,6 +319,7 @@ impl KernelCrate {
             name: None,
             file: None,
             fp_contract: FpContract::default(),
+            fast_math: FastMath::default(),
             deny_warnings: false,
         }
     }
@@ -256,6 +349,15 @@ impl KernelCrate {
     /// nvcc's; [`FP_CONTRACT_VAR`] overrides).
     pub fn fp_contract(mut self, policy: FpContract) -> KernelCrate {
         self.fp_contract = policy;
+        self
+    }
+
+    /// The fast-math policy of the whole crate's GPU build (default
+    /// [`FastMath::Off`]; [`FAST_MATH_VAR`] overrides): nvcc's
+    /// `--use_fast_math` for division, square root and subnormals.
+    #[doc(alias = "use_fast_math")]
+    pub fn fast_math(mut self, policy: FastMath) -> KernelCrate {
+        self.fast_math = policy;
         self
     }
 
@@ -294,6 +396,7 @@ impl KernelCrate {
             )));
         }
         let fp_contract = fp_contract_override()?.unwrap_or(self.fp_contract);
+        let fast_math = fast_math_override()?.unwrap_or(self.fast_math);
         let deny = deny_warnings_override() || self.deny_warnings;
         let cargo = Toolchain::find()?;
         let out = out_dir();
@@ -304,7 +407,7 @@ impl KernelCrate {
             format!("-{}", self.features.join("-"))
         };
         eprintln!(
-            "cg-build: {package}{tag}: PTX for {} (FP contraction {fp_contract}) …",
+            "cg-build: {package}{tag}: PTX for {} (FP contraction {fp_contract}, fast math {fast_math}) …",
             sms.iter()
                 .map(|s| format!("sm_{s}"))
                 .collect::<Vec<_>>()
@@ -318,8 +421,18 @@ impl KernelCrate {
                     let this = &self;
                     s.spawn(move || {
                         let ptx = out.join(format!("{lib}{tag}_sm_{sm}.ptx"));
-                        let dir = target.join(fp_contract.target_subdir(sm));
-                        let log = this.nested_build(cargo, (sm, fp_contract, deny), &dir, &ptx)?;
+                        let dir = target.join(format!(
+                            "{}{}",
+                            fp_contract.target_subdir(sm),
+                            fast_math.dir_suffix()
+                        ));
+                        let policy = Policy {
+                            sm,
+                            fp_contract,
+                            fast_math,
+                            deny,
+                        };
+                        let log = this.nested_build(cargo, policy, &dir, &ptx)?;
                         watch_dep_info(&dir, lib);
                         Ok((sm, ptx, log))
                     })
@@ -341,6 +454,7 @@ impl KernelCrate {
             static_name,
             ptx,
             fp_contract,
+            fast_math,
         })
     }
 
@@ -357,13 +471,13 @@ impl KernelCrate {
     fn nested_build(
         &self,
         cargo: &Toolchain,
-        (sm, fp_contract, deny): (u32, FpContract, bool),
+        policy: Policy,
         target_dir: &Path,
         ptx: &Path,
     ) -> Result<String, Error> {
         let name = ptx.file_name().expect("a PTX file name");
         let emitted = target_dir.join("ptx").join(name);
-        let run = || self.run_nested(cargo, (sm, fp_contract, deny), target_dir, &emitted);
+        let run = || self.run_nested(cargo, policy, target_dir, &emitted);
         let mut log = run()?;
         if !emitted.exists() {
             // Up to date, but built before the PTX went to `emitted` (or
@@ -374,7 +488,9 @@ impl KernelCrate {
         }
         let text = fs::read_to_string(&emitted)
             .map_err(|e| Error::new(format!("cannot read {}: {e}", emitted.display())))?;
-        fs::write(ptx, declare_launch_bounds(&align_grid_constants(&text)))
+        let text = declare_launch_bounds(&align_grid_constants(&text));
+        let text = fast_math_ptx(&text, policy.fast_math == FastMath::On);
+        fs::write(ptx, text)
             .map_err(|e| Error::new(format!("cannot write {}: {e}", ptx.display())))?;
         Ok(log)
     }
@@ -394,17 +510,18 @@ impl KernelCrate {
     fn run_nested(
         &self,
         cargo: &Toolchain,
-        (sm, fp_contract, deny): (u32, FpContract, bool),
+        policy: Policy,
         target_dir: &Path,
         ptx: &Path,
     ) -> Result<String, Error> {
+        let sm = policy.sm;
         if let Some(d) = ptx.parent() {
             fs::create_dir_all(d)
                 .map_err(|e| Error::new(format!("cannot create {}: {e}", d.display())))?;
         }
         let mut cmd = cargo.command();
         cmd.current_dir(&self.dir)
-            .env("RUSTFLAGS", rustflags(sm, fp_contract, deny))
+            .env("RUSTFLAGS", rustflags(&policy))
             .arg("rustc")
             .arg("--manifest-path")
             .arg(self.dir.join("Cargo.toml"))
@@ -438,6 +555,146 @@ impl KernelCrate {
             log,
         })
     }
+}
+
+/// What one nested build is built for and with.
+#[derive(Clone, Copy, Debug)]
+struct Policy {
+    sm: u32,
+    fp_contract: FpContract,
+    fast_math: FastMath,
+    deny: bool,
+}
+
+/// The PTX with nvcc's `--use_fast_math` applied to single precision
+/// (`-prec-div=false -prec-sqrt=false -ftz=true`), in every function when
+/// `everywhere` (the crate's [`FastMath::On`]), else in each entry that
+/// `#[kernel(fast_math)]` marked (`// cg-fast-math NAME` in its body):
+///
+/// * `div.rn.f32` becomes `div.full.ftz.f32`, `rcp.rn.f32`
+///   `rcp.approx.ftz.f32`, `sqrt.rn.f32` `sqrt.approx.ftz.f32` (what LLVM's
+///   `-nvptx-prec-divf32=1 -nvptx-prec-sqrtf32=0` emit, which the crate
+///   policy also passes);
+/// * every other `f32` instruction that takes `.ftz` gets it (`add sub mul
+///   fma mad div sqrt rcp rsqrt sin cos lg2 ex2 min max abs neg setp`, and
+///   `cvt` from `f32`): subnormal inputs and results flush to zero of the
+///   same sign, as under nvcc's `-ftz=true` (rustc cannot set LLVM's
+///   `denormal-fp-math-f32`, which would make LLVM emit them).
+///
+/// Inline PTX (between LLVM's `// begin inline asm` and `// end inline
+/// asm`) keeps its roundings and approximations (an explicit `__fdiv_rn`
+/// stays `div.rn`) and gets `.ftz` only, as nvcc's `-ftz=true` gives it to
+/// the intrinsics (`__fdiv_rn` is `div.rn.ftz.f32` there, `__fdividef`
+/// `div.approx.ftz.f32`).
+pub fn fast_math_ptx(ptx: &str, everywhere: bool) -> String {
+    const MARK: &str = "// cg-fast-math ";
+    let marked: Vec<&str> = ptx
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix(MARK))
+        .map(str::trim)
+        .collect();
+    if !everywhere && marked.is_empty() {
+        return ptx.to_string();
+    }
+    let mut out = String::with_capacity(ptx.len() + ptx.len() / 16);
+    let mut on = everywhere;
+    let mut in_asm = false;
+    for line in ptx.split_inclusive('\n') {
+        let t = line.trim();
+        if let Some(rest) = entry_or_func(t) {
+            on = everywhere || marked.contains(&rest);
+        } else if t.starts_with("// begin inline asm") {
+            in_asm = true;
+        } else if t.starts_with("// end inline asm") {
+            in_asm = false;
+        } else if on && let Some(new) = fast_math_instruction(line, !in_asm) {
+            out.push_str(&new);
+            continue;
+        }
+        out.push_str(line);
+    }
+    out
+}
+
+/// The name of the function a PTX line declares (`.entry NAME(` or
+/// `.func … NAME(`), if it declares one.
+fn entry_or_func(line: &str) -> Option<&str> {
+    if line.starts_with("//") {
+        return None;
+    }
+    let at = line
+        .find(".entry ")
+        .map(|i| i + ".entry ".len())
+        .or_else(|| line.find(".func ").map(|i| i + ".func ".len()))?;
+    // `.func (.param .b32 func_retval0) NAME(`: skip the return value.
+    let rest = line[at..].trim_start();
+    let rest = match rest.strip_prefix('(') {
+        Some(r) => r[r.find(')')? + 1..].trim_start(),
+        None => rest,
+    };
+    let name = rest.split(['(', ' ', ';']).next()?;
+    (!name.is_empty()).then_some(name)
+}
+
+/// One instruction line under fast math, if it changes: its opcode's
+/// modifiers with `.ftz` inserted where the PTX ISA puts it (after the
+/// rounding or `.approx`/`.full` and comparison modifiers, before `.sat`,
+/// `.NaN`, `.xorsign` and the types), and (when `approximate`) the IEEE
+/// `div`, `rcp`, `sqrt` replaced by their approximations.
+fn fast_math_instruction(line: &str, approximate: bool) -> Option<String> {
+    let body = line.trim_start();
+    let indent = &line[..line.len() - body.len()];
+    // An optional guard predicate (`@%p1 `, `@!%p1 `).
+    let (guard, rest) = match body.strip_prefix('@') {
+        Some(_) => {
+            let end = body.find(char::is_whitespace)?;
+            let after = body[end..].trim_start();
+            (&body[..body.len() - after.len()], after)
+        }
+        None => ("", body),
+    };
+    let end = rest.find(char::is_whitespace)?;
+    let (opcode, operands) = rest.split_at(end);
+    let mut parts: Vec<&str> = opcode.split('.').collect();
+    if parts.len() < 2 || parts.contains(&"ftz") {
+        return None;
+    }
+    let base = parts[0];
+    let last = *parts.last()?;
+    match base {
+        "add" | "sub" | "mul" | "fma" | "mad" | "div" | "sqrt" | "rcp" | "rsqrt" | "sin"
+        | "cos" | "lg2" | "ex2" | "min" | "max" | "abs" | "neg" | "setp"
+            if last == "f32" => {}
+        // `cvt` from `f32` to an integer, `f32` or `f64` (the source is
+        // the last type).
+        "cvt"
+            if last == "f32"
+                && parts.len() >= 3
+                && matches!(
+                    parts[parts.len() - 2],
+                    "s8" | "s16" | "s32" | "s64" | "u8" | "u16" | "u32" | "u64" | "f32" | "f64"
+                ) => {}
+        _ => return None,
+    }
+    // The IEEE forms that fast math approximates.
+    match (base, parts[1]) {
+        ("div", "rn") if approximate => parts[1] = "full",
+        ("rcp" | "sqrt", "rn") if approximate => parts[1] = "approx",
+        _ => {}
+    }
+    // `.ftz` goes before the first of `.sat`, `.NaN`, `.xorsign`, `.relu`
+    // and the type(s).
+    let types = if base == "cvt" { 2 } else { 1 };
+    let at = parts
+        .iter()
+        .enumerate()
+        .skip(1)
+        .position(|(i, p)| {
+            i >= parts.len() - types || matches!(*p, "sat" | "satfinite" | "NaN" | "xorsign")
+        })
+        .map(|p| p + 1)?;
+    parts.insert(at, "ftz");
+    Some(format!("{indent}{guard}{}{operands}", parts.join(".")))
 }
 
 /// The nested build's profile: one self-contained, fat-LTO'd module.
@@ -558,18 +815,24 @@ pub fn declare_launch_bounds(ptx: &str) -> String {
 /// PTX ISA 7.1 on sm_80 for `mbarrier.test_wait.parity` (LLVM's default
 /// there is 7.0), the contraction policy's flag, and `-Dwarnings` when
 /// warnings are denied (registry dependencies stay capped by cargo).
-fn rustflags(sm: u32, fp_contract: FpContract, deny: bool) -> String {
+fn rustflags(policy: &Policy) -> String {
+    let sm = policy.sm;
     let mut flags = format!("-Ctarget-cpu=sm_{sm}");
     if sm >= 89 {
         flags += " -Ctarget-feature=+ptx84";
     } else if sm >= 80 {
         flags += " -Ctarget-feature=+ptx71";
     }
-    if let Some(f) = fp_contract.rustflag() {
+    for f in policy
+        .fp_contract
+        .rustflag()
+        .iter()
+        .chain(policy.fast_math.rustflags())
+    {
         flags += " ";
         flags += f;
     }
-    if deny {
+    if policy.deny {
         flags += " -Dwarnings";
     }
     flags
@@ -850,6 +1113,20 @@ fn fp_contract_override() -> Result<Option<FpContract>, Error> {
     }
 }
 
+/// [`FAST_MATH_VAR`], parsed (`None` when unset or empty; an error for
+/// another value).
+fn fast_math_override() -> Result<Option<FastMath>, Error> {
+    println!("cargo:rerun-if-env-changed={FAST_MATH_VAR}");
+    match env::var(FAST_MATH_VAR) {
+        Ok(v) if !v.trim().is_empty() => FastMath::parse(&v).map(Some).ok_or_else(|| {
+            Error::new(format!(
+                "{FAST_MATH_VAR}={v}: the policy is `1` (nvcc's --use_fast_math) or `0`"
+            ))
+        }),
+        _ => Ok(None),
+    }
+}
+
 /// Rebuild when the kernel crate's manifest or sources change (the source
 /// files of its path dependencies are added from the dep-info after a
 /// successful build).
@@ -1020,22 +1297,134 @@ mod tests {
 
     #[test]
     fn rustflags_name_the_sm_ptx84_and_the_policy() {
+        let p = |sm, fp_contract, fast_math, deny| {
+            rustflags(&Policy {
+                sm,
+                fp_contract,
+                fast_math,
+                deny,
+            })
+        };
         assert_eq!(
-            rustflags(80, FpContract::Off, false),
+            p(80, FpContract::Off, FastMath::Off, false),
             "-Ctarget-cpu=sm_80 -Ctarget-feature=+ptx71"
         );
         assert_eq!(
-            rustflags(90, FpContract::Off, false),
+            p(90, FpContract::Off, FastMath::Off, false),
             "-Ctarget-cpu=sm_90 -Ctarget-feature=+ptx84"
         );
         assert_eq!(
-            rustflags(70, FpContract::Fast, false),
+            p(70, FpContract::Fast, FastMath::Off, false),
             "-Ctarget-cpu=sm_70 -Cllvm-args=-fp-contract=fast"
         );
         assert_eq!(
-            rustflags(90, FpContract::Off, true),
+            p(90, FpContract::Off, FastMath::Off, true),
             "-Ctarget-cpu=sm_90 -Ctarget-feature=+ptx84 -Dwarnings"
         );
+        assert_eq!(
+            p(70, FpContract::Fast, FastMath::On, false),
+            "-Ctarget-cpu=sm_70 -Cllvm-args=-fp-contract=fast \
+             -Cllvm-args=-nvptx-prec-divf32=1 -Cllvm-args=-nvptx-prec-sqrtf32=0"
+        );
+    }
+
+    #[test]
+    fn fast_math_policies() {
+        assert_eq!(FastMath::default(), FastMath::Off);
+        for (s, p) in [
+            ("1", FastMath::On),
+            ("ON", FastMath::On),
+            (" true ", FastMath::On),
+            ("0", FastMath::Off),
+            ("off", FastMath::Off),
+        ] {
+            assert_eq!(FastMath::parse(s), Some(p), "{s}");
+        }
+        assert_eq!(FastMath::parse("yes please"), None);
+        assert_eq!(FastMath::On.to_string(), "on");
+        assert_eq!(FastMath::On.dir_suffix(), "-fast-math");
+        assert_eq!(FastMath::Off.dir_suffix(), "");
+    }
+
+    #[test]
+    fn fast_math_approximates_and_flushes_f32_outside_inline_asm() {
+        let ptx = "\
+.visible .entry a(
+\t.param .u64 a_param_0
+)
+{
+\t// begin inline asm
+\t// cg-fast-math a
+\t// end inline asm
+\tdiv.rn.f32 \t%r3, %r1, %r2;
+\trcp.rn.f32 \t%r7, %r2;
+\tsqrt.rn.f32 \t%r4, %r1;
+\tadd.rn.f32 \t%r6, %r5, 0f3F800000;
+\tadd.f32 \t%r6, %r5, %r5;
+\tfma.rn.sat.f32 \t%r8, %r1, %r2, %r3;
+\tmin.NaN.f32 \t%r8, %r1, %r2;
+\tmax.f32 \t%r8, %r1, %r2;
+\t@%p1 setp.lt.f32 \t%p2, %r1, %r2;
+\tcvt.rzi.s32.f32 \t%r9, %r1;
+\tcvt.rmi.f32.f32 \t%r9, %r1;
+\tcvt.f64.f32 \t%rd9, %r1;
+\tcvt.rn.f32.s32 \t%r9, %r10;
+\tcvt.rn.f16.f32 \t%rs1, %r1;
+\tdiv.rn.f64 \t%rd9, %rd7, %rd8;
+\tadd.rn.f32x2 \t%rd9, %rd7, %rd8;
+\tex2.approx.ftz.f32 \t%r1, %r1;
+\tmov.f32 \t%r1, %r2;
+\t// begin inline asm
+\tdiv.rn.f32 %r3, %r1, %r2;
+\t// end inline asm
+\tret;
+}
+.visible .entry b(
+)
+{
+\tdiv.rn.f32 \t%r3, %r1, %r2;
+}
+";
+        let out = fast_math_ptx(ptx, false);
+        for want in [
+            "\tdiv.full.ftz.f32 \t%r3, %r1, %r2;\n\trcp.approx.ftz.f32 \t%r7, %r2;\n",
+            "\tsqrt.approx.ftz.f32 \t%r4, %r1;\n",
+            "\tadd.rn.ftz.f32 \t%r6, %r5, 0f3F800000;\n",
+            "\tadd.ftz.f32 \t%r6, %r5, %r5;\n",
+            "\tfma.rn.ftz.sat.f32 \t",
+            "\tmin.ftz.NaN.f32 \t",
+            "\tmax.ftz.f32 \t",
+            "\t@%p1 setp.lt.ftz.f32 \t%p2, %r1, %r2;\n",
+            "\tcvt.rzi.ftz.s32.f32 \t",
+            "\tcvt.rmi.ftz.f32.f32 \t",
+            "\tcvt.ftz.f64.f32 \t",
+            // Left alone: no `f32` source, `f16` destination, `f64`,
+            // packed pairs, already flushed, no `.ftz` form.
+            "\tcvt.rn.f32.s32 \t",
+            "\tcvt.rn.f16.f32 \t",
+            "\tdiv.rn.f64 \t",
+            "\tadd.rn.f32x2 \t",
+            "\tex2.approx.ftz.f32 \t",
+            "\tmov.f32 \t",
+            // Inline PTX keeps its rounding, and flushes.
+            "\t// begin inline asm\n\tdiv.rn.ftz.f32 %r3, %r1, %r2;\n",
+            // The unmarked entry is kept.
+            "{\n\tdiv.rn.f32 \t%r3, %r1, %r2;\n}\n",
+        ] {
+            assert!(out.contains(want), "{want:?} in\n{out}");
+        }
+        assert_eq!(out.lines().count(), ptx.lines().count());
+        // The crate's policy: every function.
+        let all = fast_math_ptx(ptx, true);
+        assert!(!all.contains("\tdiv.rn.f32 \t"), "{all}");
+        assert!(all.contains("\tdiv.rn.ftz.f32 %r3"), "{all}");
+        assert_eq!(fast_math_ptx("no marks\n", false), "no marks\n");
+        assert_eq!(
+            entry_or_func(".func  (.param .b32 func_retval0) helper("),
+            Some("helper")
+        );
+        assert_eq!(entry_or_func(".visible .entry k("), Some("k"));
+        assert_eq!(entry_or_func("add.f32 %r1;"), None);
     }
 
     #[test]

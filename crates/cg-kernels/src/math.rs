@@ -160,3 +160,54 @@ pub fn math_intrinsics_f32(x: GlobalSlice<f32>, out: OwnedSlice<f32>) {
         e.store(a + b + d + f + g + h + i + j + k);
     }
 }
+
+/// `#[kernel(fast_math)]`: the same source as [`math_accurate_f32`], with
+/// its math calls mapped to the fast intrinsics (`v.exp()` and
+/// `math::expf(w)` are `__expf`, `v.sin()` `__sinf`, …) and, on the GPU,
+/// its `f32` division and square root approximate and its subnormals
+/// flushed (cg-build's rewrite of the marked entry).
+#[kernel(fast_math)]
+pub fn math_fast_f32(x: GlobalSlice<f32>, y: GlobalSlice<f32>, out: OwnedSlice<f32>) {
+    let grid = this_grid();
+    if let Some(e) = out.at(&grid) {
+        let i = grid.thread_rank() as usize;
+        let (v, w) = (x.load(i), y.load(i));
+        let (s, c) = v.sin_cos();
+        let a = v.exp() + math::expf(w) + v.sin() + v.cos() * s + c + v.powf(w) + w.ln();
+        let b = math::log2f(w) + v.tanh() + w.rsqrt() + math::tanf(v) + v.exp10();
+        e.store((a + b) / w + w.sqrt());
+    }
+}
+
+/// [`math_fast_f32`]'s source without `fast_math`: the accurate functions
+/// (on the host, `std`'s where `std` has the method), `div.rn.f32`,
+/// `sqrt.rn.f32`.
+#[kernel]
+pub fn math_accurate_f32(x: GlobalSlice<f32>, y: GlobalSlice<f32>, out: OwnedSlice<f32>) {
+    let grid = this_grid();
+    if let Some(e) = out.at(&grid) {
+        let i = grid.thread_rank() as usize;
+        let (v, w) = (x.load(i), y.load(i));
+        let (s, c) = v.sin_cos();
+        let a = v.exp() + math::expf(w) + v.sin() + v.cos() * s + c + v.powf(w) + w.ln();
+        let b = math::log2f(w) + v.tanh() + w.rsqrt() + math::tanf(v) + v.exp10();
+        e.store((a + b) / w + w.sqrt());
+    }
+}
+
+/// What [`math_fast_f32`] computes for one input pair on the simulator:
+/// the intrinsics of `cooperative_groups::math::fast`, with `/` and
+/// `sqrt` correctly rounded (the host build knows nothing of the GPU
+/// build's approximations and flush-to-zero).
+pub fn fast_mix(v: f32, w: f32) -> f32 {
+    let (s, c) = fast::sincosf(v);
+    let a = fast::expf(v)
+        + fast::expf(w)
+        + fast::sinf(v)
+        + fast::cosf(v) * s
+        + c
+        + fast::powf(v, w)
+        + fast::logf(w);
+    let b = fast::log2f(w) + fast::tanhf(v) + fast::rsqrtf(w) + fast::tanf(v) + fast::exp10f(v);
+    (a + b) / w + math::sqrtf(w)
+}

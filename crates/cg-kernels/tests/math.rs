@@ -112,3 +112,41 @@ fn method_resolution_on_the_host() {
         );
     }
 }
+
+/// `#[kernel(fast_math)]` on the simulator computes exactly what the
+/// `math::fast` intrinsics compute on the host (the same code), with `/`
+/// and `sqrt` correctly rounded; its accurate twin computes something
+/// else.
+#[test]
+fn a_fast_math_kernel_computes_the_intrinsics() {
+    use cg_kernels::math::{MATH_ACCURATE_F32, MATH_FAST_F32, fast_mix};
+    let n = 512;
+    let x: Vec<f32> = (0..n).map(|i| (i as f32 - 256.0) / 37.0).collect();
+    let y: Vec<f32> = (0..n).map(|i| 0.25 + i as f32 / 19.0).collect();
+    let cfg = cg_sim::LaunchConfig::new(2, 256);
+    let mut fast = vec![0f32; n];
+    run(&MATH_FAST_F32, &cfg, (&x[..], &y[..], &mut fast[..])).unwrap();
+    let mut accurate = vec![0f32; n];
+    run(
+        &MATH_ACCURATE_F32,
+        &cfg,
+        (&x[..], &y[..], &mut accurate[..]),
+    )
+    .unwrap();
+    let mut differ = 0;
+    for i in 0..n {
+        let want = fast_mix(x[i], y[i]);
+        assert!(
+            fast[i].to_bits() == want.to_bits() || (fast[i].is_nan() && want.is_nan()),
+            "[{i}] ({:e}, {:e}): kernel {:e}, math::fast {want:e}",
+            x[i],
+            y[i],
+            fast[i]
+        );
+        differ += usize::from(accurate[i].to_bits() != fast[i].to_bits());
+    }
+    assert!(
+        differ > n / 4,
+        "only {differ} of {n} differ from the accurate kernel"
+    );
+}

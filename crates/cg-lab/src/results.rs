@@ -91,6 +91,11 @@ pub struct Platform {
     /// the embedded PTX's ([`FP_CONTRACT`], `fast` or `off`), or `off` on
     /// the simulator (it runs the host build, which never contracts).
     pub fp_contract: String,
+    /// The fast-math policy of the Rust kernels' build: the embedded
+    /// PTX's ([`FAST_MATH`], `on` or `off`), or `off` on the simulator
+    /// (the host build computes `/` and `sqrt` correctly rounded and keeps
+    /// subnormals whatever the policy).
+    pub fast_math: String,
     /// The exact command line.
     pub command: String,
 }
@@ -99,6 +104,32 @@ pub struct Platform {
 /// (cg-build's `FpContract`, recorded by `build.rs`): `fast` (`a * b + c`
 /// may become one FMA, as under nvcc's default `--fmad=true`) or `off`.
 pub const FP_CONTRACT: &str = env!("CG_LAB_FP_CONTRACT");
+
+/// The fast-math policy the embedded PTX was built with (cg-build's
+/// `FastMath`, recorded by `build.rs`): `on` (nvcc's `--use_fast_math` for
+/// `f32` division, square root and subnormals) or `off`.
+pub const FAST_MATH: &str = env!("CG_LAB_FAST_MATH");
+
+/// A fast-math policy as the reports state it: a phrase when it is on
+/// (it changes results), nothing when it is off or not recorded.
+pub fn fast_math_text(policy: &str) -> Option<String> {
+    (policy == "on").then(|| {
+        "fast math on (f32 / is div.full, sqrt is sqrt.approx, subnormals flushed: \
+         nvcc's -prec-div=false -prec-sqrt=false -ftz=true)"
+            .into()
+    })
+}
+
+/// The contraction policy and, when on, the fast-math policy, as one
+/// phrase for reports.
+pub fn float_policy_text(fp_contract: &str, fast_math: &str) -> String {
+    let mut s = fp_contract_text(fp_contract);
+    if let Some(f) = fast_math_text(fast_math) {
+        s += " · ";
+        s += &f;
+    }
+    s
+}
 
 /// A contraction policy as the reports state it.
 pub fn fp_contract_text(policy: &str) -> String {
@@ -133,7 +164,7 @@ impl Platform {
             parts.push(format!("PTX {p}"));
         }
         parts.push(format!("commit {}", self.commit));
-        parts.push(fp_contract_text(&self.fp_contract));
+        parts.push(float_policy_text(&self.fp_contract, &self.fast_math));
         parts.join(" · ")
     }
 
@@ -185,6 +216,7 @@ pub fn platform(backend: &Backend) -> Platform {
                 ptx: Some(format!("sm_{}", g.ptx_sm())),
                 commit,
                 fp_contract: FP_CONTRACT.into(),
+                fast_math: FAST_MATH.into(),
                 command,
             }
         }
@@ -202,6 +234,7 @@ pub fn platform(backend: &Backend) -> Platform {
             ptx: None,
             commit,
             fp_contract: "off".into(),
+            fast_math: "off".into(),
             command,
         },
     }
@@ -351,6 +384,12 @@ mod tests {
         assert!(fp_contract_text("fast").contains("--fmad=true"));
         assert!(fp_contract_text("off").contains("--fmad=false"));
         assert!(fp_contract_text("").contains("not recorded"));
+        assert!(matches!(FAST_MATH, "on" | "off"), "{FAST_MATH}");
+        assert!(fast_math_text("on").unwrap().contains("-ftz=true"));
+        assert_eq!(fast_math_text("off"), None);
+        assert_eq!(fast_math_text(""), None);
+        assert!(float_policy_text("fast", "on").contains("--fmad=true) · fast math on"));
+        assert_eq!(float_policy_text("off", "off"), fp_contract_text("off"));
         let sim = platform(&Backend::sim());
         assert_eq!(sim.fp_contract, "off");
         assert!(

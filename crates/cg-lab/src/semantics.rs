@@ -55,6 +55,11 @@ pub struct SemReport {
     /// was recorded).
     #[serde(default)]
     pub fp_contract: String,
+    /// The embedded PTX's fast-math policy
+    /// ([`crate::results::FAST_MATH`]; empty in files written before it
+    /// was recorded).
+    #[serde(default)]
+    pub fast_math: String,
     /// Every case.
     pub cases: Vec<SemResult>,
 }
@@ -182,6 +187,7 @@ pub fn run_on_gpu(
         command: crate::results::command_line(),
         commit: env!("CG_LAB_COMMIT").into(),
         fp_contract: crate::results::FP_CONTRACT.into(),
+        fast_math: crate::results::FAST_MATH.into(),
         cases,
     };
     Ok((report, failures))
@@ -250,7 +256,7 @@ pub fn markdown(rep: &SemReport) -> String {
         rep.command,
         rep.commit,
         rep.nvcc,
-        crate::results::fp_contract_text(&rep.fp_contract)
+        crate::results::float_policy_text(&rep.fp_contract, &rep.fast_math)
     );
     for c in &rep.cases {
         s += &format!(

@@ -81,6 +81,11 @@ pub struct DiffReport {
     /// was recorded).
     #[serde(default)]
     pub fp_contract: String,
+    /// The embedded PTX's fast-math policy
+    /// ([`crate::results::FAST_MATH`]; empty in files written before it
+    /// was recorded).
+    #[serde(default)]
+    pub fast_math: String,
     /// Every case.
     pub cases: Vec<CaseResult>,
     /// The grid, cluster and module-identity checks of a GPU run, one
@@ -203,6 +208,7 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
         command: crate::results::command_line(),
         commit: env!("CG_LAB_COMMIT").into(),
         fp_contract: crate::results::FP_CONTRACT.into(),
+        fast_math: crate::results::FAST_MATH.into(),
         cases: rec.into_rows(),
         checks: side.checks.clone(),
     };
@@ -456,7 +462,7 @@ fn markdown(rep: &DiffReport) -> String {
         rep.device,
         rep.command,
         rep.commit,
-        crate::results::fp_contract_text(&rep.fp_contract)
+        crate::results::float_policy_text(&rep.fp_contract, &rep.fast_math)
     );
     for c in &rep.cases {
         s += &format!(

@@ -115,3 +115,72 @@ fn math_kernels_inline_everything() {
         assert!(!p.ptx.contains(".const "), "sm_{}: a .const table", p.sm);
     }
 }
+
+/// `#[kernel(fast_math)]`: the fast intrinsics for the math calls (method
+/// syntax and CUDA's names alike), `div.full`, `sqrt.approx` and `.ftz`
+/// (cg-build's rewrite of the marked entry); the same source without it
+/// has none of them.
+#[test]
+fn fast_math_kernels_use_the_intrinsics_approximate_division_and_ftz() {
+    for p in LAB_PTX.ptx() {
+        let fast = opcodes(p.ptx, "math_fast_f32");
+        let accurate = opcodes(p.ptx, "math_accurate_f32");
+        let mut want = vec![
+            "ex2.approx.ftz.f32",
+            "lg2.approx.ftz.f32",
+            "sin.approx.ftz.f32",
+            "cos.approx.ftz.f32",
+            "rsqrt.approx.ftz.f32",
+            "rcp.approx.ftz.f32",
+            "div.full.ftz.f32",
+            "sqrt.approx.ftz.f32",
+        ];
+        if p.sm >= 75 {
+            want.push("tanh.approx.f32");
+        }
+        for w in want {
+            assert!(
+                fast.iter().any(|o| o == w),
+                "sm_{}: math_fast_f32 lacks {w}: {fast:?}",
+                p.sm
+            );
+        }
+        // Every add and multiply flushes (`add.ftz.f32` under
+        // `FpContract::Fast`, `add.rn.ftz.f32` under `Off`).
+        for op in ["add", "mul"] {
+            assert!(
+                fast.iter()
+                    .any(|o| *o == format!("{op}.ftz.f32") || *o == format!("{op}.rn.ftz.f32")),
+                "sm_{}: math_fast_f32 has no flushed {op}",
+                p.sm
+            );
+        }
+        for bad in [
+            "div.rn.f32",
+            "sqrt.rn.f32",
+            "add.f32",
+            "add.rn.f32",
+            "mul.f32",
+            "mul.rn.f32",
+            "fma.rn.f32",
+            "call",
+        ] {
+            assert!(
+                !fast.iter().any(|o| o == bad),
+                "sm_{}: math_fast_f32 has {bad}",
+                p.sm
+            );
+        }
+        // Without `fast_math`: nothing approximate or flushed.
+        assert!(!accurate.is_empty());
+        for o in &accurate {
+            assert!(
+                !o.contains(".approx") && !o.contains(".ftz") && !o.contains(".full"),
+                "sm_{}: math_accurate_f32 has {o}",
+                p.sm
+            );
+        }
+        assert!(accurate.iter().any(|o| o == "div.rn.f32"), "sm_{}", p.sm);
+        assert!(accurate.iter().any(|o| o == "sqrt.rn.f32"), "sm_{}", p.sm);
+    }
+}

@@ -99,6 +99,30 @@ use syn::{FnArg, ItemFn, Pat, Token, Type, parse_macro_input};
 /// budget, this names it: a block of 128 threads cannot ask for more than
 /// 16 blocks per SM, and so not for fewer than 32 registers that way.
 ///
+/// # Fast math
+///
+/// `#[kernel(fast_math)]` is nvcc's `--use_fast_math` for this kernel:
+/// in its body, method calls `x.exp()`, `x.exp10()`, `x.ln()`,
+/// `x.log2()`, `x.log10()`, `x.sin()`, `x.cos()`, `x.tan()`,
+/// `x.sin_cos()`, `x.powf(y)`, `x.tanh()`, `x.rsqrt()` become
+/// `cooperative_groups::math::fast::FastMath` calls (the intrinsics
+/// `__expf`, `__logf`, `__sinf`, …, for `f32`; another type's method of
+/// such a name does not compile, and is called by its path instead), and
+/// calls of CUDA's names (`expf`, `exp10f`, `logf`, `log2f`, `log10f`,
+/// `sinf`, `cosf`, `tanf`, `sincosf`, `powf`, `tanhf`, `rsqrtf`, by the
+/// last segment of the path) become `math::fast`'s. cg-build then rewrites
+/// the entry's PTX: `f32` division `div.full.ftz`, `1 / x`
+/// `rcp.approx.ftz`, `sqrt` `sqrt.approx.ftz`, `.ftz` on every `f32`
+/// instruction (`-prec-div=false -prec-sqrt=false -ftz=true`). Macro
+/// invocations and the functions the kernel calls keep their math calls;
+/// the simulator runs the intrinsics' host models with exact `/` and
+/// `sqrt`. The guide's math chapter ("Fast math") has the details.
+///
+/// ```ignore
+/// #[kernel(fast_math)]
+/// pub fn gelu(x: GlobalSlice<f32>, out: OwnedSlice<f32>) { /* x.tanh(): tanh.approx.f32 */ }
+/// ```
+///
 /// # What a kernel crate needs
 ///
 /// A library crate, `#![no_std]`, that depends on `cooperative-groups` and
@@ -110,8 +134,13 @@ use syn::{FnArg, ItemFn, Pat, Token, Type, parse_macro_input};
 /// crate for the descriptors and the simulator. `cargo cg new` writes both.
 #[proc_macro_attribute]
 pub fn kernel(attr: TokenStream, item: TokenStream) -> TokenStream {
-    let func = parse_macro_input!(item as ItemFn);
-    let result = syn::parse::<KernelAttr>(attr).and_then(|a| match a.instances {
+    let mut func = parse_macro_input!(item as ItemFn);
+    let result = syn::parse::<KernelAttr>(attr).inspect(|a| {
+        if a.shape.fast_math {
+            syn::visit_mut::VisitMut::visit_block_mut(&mut FastMathRewrite, &mut func.block);
+        }
+    });
+    let result = result.and_then(|a| match a.instances {
         None => expand_kernel(func, a.shape),
         Some(inst) => expand_generic(func, inst, a.shape),
     });
@@ -141,6 +170,9 @@ struct BlockShape {
     block_dim: Option<[u32; 3]>,
     /// `max_registers(N)`: `.maxnreg N`.
     max_registers: Option<u32>,
+    /// `fast_math`: the body's math calls mapped to the fast intrinsics,
+    /// and the entry marked for cg-build's fast-math rewrite of its PTX.
+    fast_math: bool,
 }
 
 /// The attribute's arguments: `instances(…)`, `launch_bounds(…)`,
@@ -193,7 +225,10 @@ impl Parse for KernelAttr {
         let mut dim_kw = None;
         while !input.is_empty() {
             let kw: syn::Ident = input.fork().parse()?;
-            if kw == "instances" && attr.instances.is_none() {
+            if kw == "fast_math" && !attr.shape.fast_math {
+                input.parse::<syn::Ident>()?;
+                attr.shape.fast_math = true;
+            } else if kw == "instances" && attr.instances.is_none() {
                 attr.instances = Some(input.parse()?);
             } else if kw == "max_registers" && attr.shape.max_registers.is_none() {
                 input.parse::<syn::Ident>()?;
@@ -260,7 +295,8 @@ impl Parse for KernelAttr {
                 return Err(syn::Error::new(
                     kw.span(),
                     "expected `#[kernel]`, `#[kernel(instances(…))]`, `#[kernel(launch_bounds(…))]`, \
-                     `#[kernel(block_dim(…))]` or `#[kernel(max_registers(…))]` (each once)",
+                     `#[kernel(block_dim(…))]`, `#[kernel(max_registers(…))]` or \
+                     `#[kernel(fast_math)]` (each once)",
                 ));
             }
             if input.is_empty() {
@@ -754,6 +790,13 @@ fn expand_kernel(func: ItemFn, shape: BlockShape) -> syn::Result<proc_macro2::To
         Some(n) => ptx_mark(&format!("cg-max-registers {name_lit} {n}")),
         None => quote!(),
     };
+    // `fast_math`: a comment that tells cg-build to approximate the
+    // entry's `f32` division and square root and flush its subnormals.
+    let fast_asm = if shape.fast_math {
+        ptx_mark(&format!("cg-fast-math {name_lit}"))
+    } else {
+        quote!()
+    };
     Ok(quote! {
         #[cfg(target_arch = "nvptx64")]
         #(#attrs)*
@@ -769,6 +812,7 @@ fn expand_kernel(func: ItemFn, shape: BlockShape) -> syn::Result<proc_macro2::To
             #bounds_asm
             #dim_asm
             #regs_asm
+            #fast_asm
             #dim_assume
             #scope
             #(#prologue)*
@@ -800,6 +844,84 @@ fn expand_kernel(func: ItemFn, shape: BlockShape) -> syn::Result<proc_macro2::To
             #bounds_desc
             #dim_desc;
     })
+}
+
+/// The methods that `fast_math` maps (`cooperative_groups::math::fast::FastMath`'s),
+/// with their number of arguments besides the receiver.
+const FAST_METHODS: &[(&str, usize)] = &[
+    ("exp", 0),
+    ("exp10", 0),
+    ("ln", 0),
+    ("log2", 0),
+    ("log10", 0),
+    ("sin", 0),
+    ("cos", 0),
+    ("tan", 0),
+    ("sin_cos", 0),
+    ("powf", 1),
+    ("tanh", 0),
+    ("rsqrt", 0),
+];
+
+/// The CUDA-named functions that `fast_math` maps to the intrinsic of the
+/// same name in `cooperative_groups::math::fast` (`expf` → `__expf`), as
+/// nvcc's `--use_fast_math` does.
+const FAST_FUNCTIONS: &[&str] = &[
+    "expf", "exp10f", "logf", "log2f", "log10f", "sinf", "cosf", "tanf", "sincosf", "powf",
+    "tanhf", "rsqrtf",
+];
+
+/// `#[kernel(fast_math)]`'s rewrite of a kernel's body: `x.exp()` (a
+/// method of [`FAST_METHODS`]) becomes
+/// `::cooperative_groups::math::fast::FastMath::exp(x)`, and a call of a
+/// path whose last segment is one of [`FAST_FUNCTIONS`] (`expf(x)`,
+/// `math::expf(x)`) becomes `::cooperative_groups::math::fast::expf(x)`.
+/// Macro invocations are left as written (their tokens are not
+/// expressions yet).
+struct FastMathRewrite;
+
+impl syn::visit_mut::VisitMut for FastMathRewrite {
+    fn visit_expr_mut(&mut self, e: &mut syn::Expr) {
+        syn::visit_mut::visit_expr_mut(self, e);
+        match e {
+            syn::Expr::MethodCall(m)
+                if m.turbofish.is_none()
+                    && FAST_METHODS
+                        .iter()
+                        .any(|(n, args)| m.method == n && m.args.len() == *args) =>
+            {
+                // `(a - b).exp()`: the parentheses go (they would warn
+                // as the call's argument).
+                let recv = match &*m.receiver {
+                    syn::Expr::Paren(p) => &*p.expr,
+                    r => r,
+                };
+                let (method, args) = (&m.method, m.args.iter());
+                let span = method.span();
+                let path = quote::quote_spanned!(span=> ::cooperative_groups::math::fast::FastMath::#method);
+                *e = syn::parse_quote!(#path(#recv #(, #args)*));
+            }
+            syn::Expr::Call(c) => {
+                if let syn::Expr::Path(p) = &*c.func
+                    && p.qself.is_none()
+                    && let Some(last) = p.path.segments.last()
+                    && last.arguments.is_none()
+                    && FAST_FUNCTIONS.iter().any(|n| last.ident == n)
+                {
+                    let name = &last.ident;
+                    let args = c.args.iter();
+                    // The path as written is still named (`let _ =`), so
+                    // that the import it came through is not unused.
+                    let orig = &p.path;
+                    *e = syn::parse_quote!(({
+                        let _ = #orig;
+                        ::cooperative_groups::math::fast::#name
+                    })(#(#args),*));
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// `// TEXT` in the entry's PTX (an `asm` of a comment), a mark that
@@ -919,4 +1041,65 @@ pub fn shared_array(input: TokenStream) -> TokenStream {
         unsafe { ::cooperative_groups::SharedArray::<#ty, __CG_LEN>::from_shared_addr(__cg_addr) }
     }}
     .into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rewrite(src: &str) -> String {
+        let mut block: syn::Block = syn::parse_str(src).expect("a block");
+        syn::visit_mut::VisitMut::visit_block_mut(&mut FastMathRewrite, &mut block);
+        quote!(#block).to_string()
+    }
+
+    #[test]
+    fn fast_math_rewrites_the_mapped_methods_and_functions() {
+        let out = rewrite(
+            "{ let a = v.exp() + x[i].sin() + (v * 2.0).powf(w) + expf(w) + math::logf(w) \
+               + cooperative_groups::math::sincosf(v).0 + v.sin_cos().1 + v.tanh().exp(); }",
+        );
+        let fm = ":: cooperative_groups :: math :: fast :: FastMath ::";
+        let f = ":: cooperative_groups :: math :: fast ::";
+        for want in [
+            format!("{fm} exp (v)"),
+            format!("{fm} sin (x [i])"),
+            format!("{fm} powf (v * 2.0 , w)"),
+            format!("({{ let _ = expf ; {f} expf }}) (w)"),
+            format!("({{ let _ = math :: logf ; {f} logf }}) (w)"),
+            format!("({{ let _ = cooperative_groups :: math :: sincosf ; {f} sincosf }}) (v) . 0"),
+            format!("{fm} sin_cos (v) . 1"),
+            // Nested: the inner call first.
+            format!("{fm} exp ({fm} tanh (v))"),
+        ] {
+            assert!(out.contains(&want), "{want}\nin {out}");
+        }
+    }
+
+    #[test]
+    fn fast_math_leaves_everything_else_alone() {
+        for src in [
+            // Not mapped: exact functions, other arities, turbofish, paths
+            // of other names, `std`'s path syntax, macros.
+            "{ v . sqrt () + v . exp2 () + v . floor () + v . mul_add (a , b) }",
+            "{ v . exp (1.0) + v . powf () + v . sin :: < f32 > () }",
+            "{ f32 :: exp (v) + Angle :: sin (a) + math :: exp2f (v) + sqrtf (v) }",
+            "{ assert ! (v . exp () > 0.0) ; }",
+            "{ let f = < f32 as FloatMath > :: exp ; f (v) }",
+        ] {
+            let block: syn::Block = syn::parse_str(src).unwrap();
+            assert_eq!(rewrite(src), quote!(#block).to_string(), "{src}");
+        }
+    }
+
+    #[test]
+    fn fast_math_is_an_attribute_argument() {
+        let a: KernelAttr = syn::parse_str("fast_math").unwrap();
+        assert!(a.shape.fast_math);
+        let a: KernelAttr = syn::parse_str("launch_bounds(256), fast_math").unwrap();
+        assert!(a.shape.fast_math && a.shape.bounds.is_some());
+        let a: KernelAttr = syn::parse_str("block_dim(128)").unwrap();
+        assert!(!a.shape.fast_math);
+        assert!(syn::parse_str::<KernelAttr>("fast_math, fast_math").is_err());
+    }
 }

@@ -48,7 +48,8 @@
 //! `__fmaf_ru` [`rounded::fmaf_ru`], `__frcp_rn` [`rounded::frcp_rn`]).
 //! CUDA's names are doc aliases (search `__expf`). The rounded forms are
 //! exact on the simulator too; the fast ones are not bit-identical there
-//! (see [`fast`]).
+//! (see [`fast`]). `#[kernel(fast_math)]` maps a kernel's calls to the
+//! fast forms, as nvcc's `--use_fast_math` ([`fast::FastMath`]).
 //!
 //! ## Accuracy
 //!

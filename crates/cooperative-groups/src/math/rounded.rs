@@ -63,7 +63,8 @@ rounded! {
     /// `1 / x` rounded toward −∞ (`rcp.rm.f32`).
     frcp_rd(x) => fp::rcp_rd, "__frcp_rd";
     /// `sqrt x` rounded to nearest (`sqrt.rn.f32`).
-    fsqrt_rn(x) => fp::sqrtf, "__fsqrt_rn";
+    /// (Inline PTX: fast math leaves it exact.)
+    fsqrt_rn(x) => fp::sqrt_rn, "__fsqrt_rn";
     /// `sqrt x` rounded toward zero (`sqrt.rz.f32`).
     fsqrt_rz(x) => fp::sqrt_rz, "__fsqrt_rz";
     /// `sqrt x` rounded toward +∞ (`sqrt.rp.f32`).
@@ -72,11 +73,12 @@ rounded! {
     fsqrt_rd(x) => fp::sqrt_rd, "__fsqrt_rd";
 }
 
-/// `x / y` rounded to nearest (`div.rn.f32`, what `/` is).
+/// `x / y` rounded to nearest (`div.rn.f32`, what `/` is without fast
+/// math; inline PTX, so fast math leaves it exact, as nvcc's `__fdiv_rn`).
 #[doc(alias = "__fdiv_rn")]
 #[inline(always)]
 pub fn fdiv_rn(x: f32, y: f32) -> f32 {
-    x / y
+    fp::div_rn(x, y)
 }
 
 /// `x - y` rounded toward zero: `__fsub_rz` (an exact negation, then the

@@ -143,6 +143,13 @@ pub fn tanh_approx(a: f32, _fallback: fn(f32) -> f32) -> f32 {
 
 unary_asm!(/// `rcp.rn.f32`.
     rcp_rn, "rcp.rn.f32");
+// Inline PTX, not `/` and `sqrt`: under fast math (cg-build's `FastMath`,
+// `#[kernel(fast_math)]`) the compiler's `div.rn.f32` and `sqrt.rn.f32`
+// become approximations, and `__fdiv_rn`/`__fsqrt_rn` must not.
+binary_asm!(/// `div.rn.f32`, kept under fast math.
+    div_rn, "div.rn.f32");
+unary_asm!(/// `sqrt.rn.f32`, kept under fast math.
+    sqrt_rn, "sqrt.rn.f32");
 unary_asm!(/// `rcp.rz.f32`.
     rcp_rz, "rcp.rz.f32");
 unary_asm!(/// `rcp.ru.f32`.

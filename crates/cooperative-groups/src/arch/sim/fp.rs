@@ -244,6 +244,14 @@ pub fn tanh_approx(a: f32, _fallback: fn(f32) -> f32) -> f32 {
 pub fn rcp_rn(a: f32) -> f32 {
     1.0 / a
 }
+/// `div.rn.f32`.
+pub fn div_rn(a: f32, b: f32) -> f32 {
+    a / b
+}
+/// `sqrt.rn.f32`.
+pub fn sqrt_rn(a: f32) -> f32 {
+    a.sqrt()
+}
 /// `rcp.rz.f32`.
 pub fn rcp_rz(a: f32) -> f32 {
     div_dir(1.0, a, Dir::Zero)
