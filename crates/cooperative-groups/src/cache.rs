@@ -226,7 +226,7 @@ impl CachePolicy {
     #[doc(alias = "cuda::access_property::persisting")]
     #[inline(always)]
     pub fn evict_last() -> Self {
-        Self::fractional(Priority::EvictLast, 1.0)
+        Self::fractional(Evict::Last, 1.0)
     }
 
     /// Evict first (`createpolicy.fractional.L2::evict_first.b64 p, 1.0`):
@@ -234,7 +234,7 @@ impl CachePolicy {
     #[doc(alias = "cuda::access_property::streaming")]
     #[inline(always)]
     pub fn evict_first() -> Self {
-        Self::fractional(Priority::EvictFirst, 1.0)
+        Self::fractional(Evict::First, 1.0)
     }
 
     /// The default priority (`createpolicy.fractional.L2::evict_normal.b64
@@ -242,7 +242,7 @@ impl CachePolicy {
     #[doc(alias = "cuda::access_property::normal")]
     #[inline(always)]
     pub fn evict_normal() -> Self {
-        Self::fractional(Priority::EvictNormal, 1.0)
+        Self::fractional(Evict::Normal, 1.0)
     }
 
     /// `priority` for the fraction `fraction` of the accesses, the others
@@ -251,7 +251,7 @@ impl CachePolicy {
     /// hit_ratio)`'s form. `fraction` is clamped into `(0, 1]`: 0 and
     /// below, or NaN, take the smallest positive fraction.
     #[inline(always)]
-    pub fn fractional(priority: Priority, fraction: f32) -> Self {
+    pub fn fractional(priority: Evict, fraction: f32) -> Self {
         let f = if fraction > 1.0 {
             1.0
         } else if fraction > 0.0 {
@@ -260,23 +260,24 @@ impl CachePolicy {
             f32::MIN_POSITIVE
         };
         let p = match priority {
-            Priority::EvictLast => L2Priority::EvictLast,
-            Priority::EvictNormal => L2Priority::EvictNormal,
-            Priority::EvictFirst => L2Priority::EvictFirst,
+            Evict::Last => L2Priority::Last,
+            Evict::Normal => L2Priority::Normal,
+            Evict::First => L2Priority::First,
         };
         CachePolicy(arch::create_policy(p, f))
     }
 }
 
-/// The L2 eviction priority of a [`CachePolicy`].
+/// The L2 eviction priority of a [`CachePolicy`]: `Evict::Last` is
+/// `.L2::evict_last`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Priority {
+pub enum Evict {
     /// `.L2::evict_last`: `cuda::access_property::persisting`.
-    EvictLast,
+    Last,
     /// `.L2::evict_normal`: `cuda::access_property::normal`.
-    EvictNormal,
+    Normal,
     /// `.L2::evict_first`: `cuda::access_property::streaming`.
-    EvictFirst,
+    First,
 }
 
 impl sealed::Sealed for CachePolicy {}

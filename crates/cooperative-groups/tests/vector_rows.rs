@@ -9,7 +9,7 @@
 
 use cg_sim::{LaunchConfig, SimError};
 use cooperative_groups::cache::{
-    CachePolicy, L1NoAllocate, L2EvictFirst, L2EvictLast, Priority, Streaming,
+    CachePolicy, Evict, L1NoAllocate, L2EvictFirst, L2EvictLast, Streaming,
 };
 use cooperative_groups::host::{Image, run};
 use cooperative_groups::prelude::*;
@@ -83,10 +83,11 @@ pub fn block_rows_pairs(y: OwnedPitched<u32, BlockRows<2>>, aligned: OwnedSlice<
             v.store(U32x2::new([1000 * r + x, 1000 * r + x + 1]));
             assert_eq!(v.elems().count(), 2);
             assert!(v.elems().enumerate().all(|(i, e)| e.x() == v.x() + i));
-            if v.x() == 0 && row.y() == 0 {
-                if let Some(e) = aligned.at(&this_grid()) {
-                    e.store(v.is_aligned() as u32);
-                }
+            if v.x() == 0
+                && row.y() == 0
+                && let Some(e) = aligned.at(&this_grid())
+            {
+                e.store(v.is_aligned() as u32);
             }
         }
         for e in row.tail() {
@@ -200,7 +201,7 @@ fn load_vec_past_the_end_is_reported() {
 pub fn hinted_axpy(a: f32, x: GlobalSlice<f32>, y: OwnedSlice<f32>) {
     let x = x.prefix(y.len());
     let keep = CachePolicy::evict_last();
-    let once = CachePolicy::fractional(Priority::EvictFirst, 0.5);
+    let once = CachePolicy::fractional(Evict::First, 0.5);
     let normal = CachePolicy::evict_normal();
     let first = CachePolicy::evict_first();
     for e in y.grid_stride(&this_grid()) {

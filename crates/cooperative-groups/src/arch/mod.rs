@@ -97,11 +97,11 @@ pub enum StoreCache {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum L2Priority {
     /// `.L2::evict_last`.
-    EvictLast,
+    Last,
     /// `.L2::evict_normal`.
-    EvictNormal,
+    Normal,
     /// `.L2::evict_first`.
-    EvictFirst,
+    First,
 }
 
 /// Orderings an atomic store can have (`st.relaxed`, `st.release`,

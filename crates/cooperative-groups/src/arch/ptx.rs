@@ -740,12 +740,12 @@ pub unsafe fn ld_global_cached<T: crate::Pod>(p: *const T, c: LoadCache) -> T {
         // SAFETY: the caller's contract.
         #[cfg(target_feature = "sm_90")]
         LoadCache::L2EvictFirst => unsafe {
-            ld_global_policy(p, create_policy(L2Priority::EvictFirst, 1.0))
+            ld_global_policy(p, create_policy(L2Priority::First, 1.0))
         },
         // SAFETY: the caller's contract.
         #[cfg(target_feature = "sm_90")]
         LoadCache::L2EvictLast => unsafe {
-            ld_global_policy(p, create_policy(L2Priority::EvictLast, 1.0))
+            ld_global_policy(p, create_policy(L2Priority::Last, 1.0))
         },
         #[cfg(not(target_feature = "sm_90"))]
         LoadCache::L1NoAllocate => global_access!(ld ".cg", (readonly, nostack), p, T),
@@ -773,12 +773,12 @@ pub unsafe fn ld_global_nc_cached<T: crate::Pod>(p: *const T, c: LoadCache) -> T
         // SAFETY: the caller's contract.
         #[cfg(target_feature = "sm_90")]
         LoadCache::L2EvictFirst => unsafe {
-            ld_global_nc_policy(p, create_policy(L2Priority::EvictFirst, 1.0))
+            ld_global_nc_policy(p, create_policy(L2Priority::First, 1.0))
         },
         // SAFETY: the caller's contract.
         #[cfg(target_feature = "sm_90")]
         LoadCache::L2EvictLast => unsafe {
-            ld_global_nc_policy(p, create_policy(L2Priority::EvictLast, 1.0))
+            ld_global_nc_policy(p, create_policy(L2Priority::Last, 1.0))
         },
         // SAFETY: the caller's contract, which `ld_global_cached`'s is.
         _ => unsafe { ld_global_cached(p, c) },
@@ -798,15 +798,15 @@ pub fn create_policy(prio: L2Priority, fraction: f32) -> u64 {
         // SAFETY: `createpolicy` only computes a value.
         unsafe {
             match prio {
-                L2Priority::EvictLast => {
+                L2Priority::Last => {
                     asm!("createpolicy.fractional.L2::evict_last.b64 {0}, {1};",
                     out(reg64) r, in(reg32) fraction, options(pure, nomem, nostack))
                 }
-                L2Priority::EvictNormal => {
+                L2Priority::Normal => {
                     asm!("createpolicy.fractional.L2::evict_normal.b64 {0}, {1};",
                     out(reg64) r, in(reg32) fraction, options(pure, nomem, nostack))
                 }
-                L2Priority::EvictFirst => {
+                L2Priority::First => {
                     asm!("createpolicy.fractional.L2::evict_first.b64 {0}, {1};",
                     out(reg64) r, in(reg32) fraction, options(pure, nomem, nostack))
                 }
@@ -962,12 +962,12 @@ pub unsafe fn st_global_cached<T: crate::Pod>(p: *mut T, v: T, c: StoreCache) {
         // policy).
         #[cfg(target_feature = "sm_90")]
         StoreCache::L2EvictFirst => unsafe {
-            st_global_policy(p, v, create_policy(L2Priority::EvictFirst, 1.0))
+            st_global_policy(p, v, create_policy(L2Priority::First, 1.0))
         },
         // SAFETY: the caller's contract.
         #[cfg(target_feature = "sm_90")]
         StoreCache::L2EvictLast => unsafe {
-            st_global_policy(p, v, create_policy(L2Priority::EvictLast, 1.0))
+            st_global_policy(p, v, create_policy(L2Priority::Last, 1.0))
         },
         #[cfg(not(target_feature = "sm_90"))]
         StoreCache::L1NoAllocate => global_store!(".cg", p, v, T),
