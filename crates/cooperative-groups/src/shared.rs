@@ -9,8 +9,8 @@
 //! a block barrier after it several times its own price (measured by
 //! `cg-lab sync`). A [`SharedSlice`] (a copy's destination or source,
 //! its length known at run time) is accessed through the `.shared` window
-//! too, its elements of 16 bytes (a `Vector<f32, 4>`) by `LDS.128` and
-//! `STS.128`. Arrays of a peer block (DSMEM,
+//! too, for its padding-free element types (the primitives, the vectors:
+//! a `Vector<f32, 4>` by `LDS.128` and `STS.128`). Arrays of a peer block (DSMEM,
 //! [`ClusterGroup::map_shared_array`](crate::ClusterGroup::map_shared_array))
 //! are reached through generic addresses, as in CUDA. Shared memory is shared
 //! by every thread of the block: a value stored by one thread is visible to
@@ -584,11 +584,11 @@ impl<T: Pod> DynamicShared<T> {
 /// memory belongs to, which the simulator checks at every access.
 ///
 /// `S` says whose memory it is, as for [`SharedArray`]: [`Local`] (the
-/// default; loads and stores go through the `.shared` window —
+/// default; loads and stores of the padding-free types — primitives,
+/// [`Vector`](crate::vector::Vector)s — go through the `.shared` window:
 /// `ld.shared`/`st.shared`, SASS `LDS`/`STS`, `LDS.128`/`STS.128` for a
-/// 16-byte [`Vector`](crate::vector::Vector)), or [`Peer`] for a slice of
-/// a peer block's mapped array (generic loads and stores, as DSMEM
-/// needs). The asynchronous copies (`memcpy_async`, the bulk and tensor
+/// 16-byte vector), or [`Peer`] for a slice of a peer block's mapped
+/// array (generic loads and stores, as DSMEM needs). The asynchronous copies (`memcpy_async`, the bulk and tensor
 /// copies) write only the calling block's own shared memory, so they take
 /// a `SharedSlice<T>` — a peer's slice is refused by the compiler.
 pub struct SharedSlice<T, S: Space = Local> {
@@ -678,7 +678,7 @@ impl<T: Pod, S: Space> SharedSlice<T, S> {
         // of its space, aligned for `T` (it was cut from an array or from
         // the dynamic shared memory, both aligned for `T`).
         unsafe {
-            if <S as space::Sealed>::LOCAL {
+            if Self::WINDOW {
                 arch::ld_shared::<T>(arch::shared_add(self.addr, elem_offset::<T>(i)))
             } else {
                 self.ptr.add(i).read()
@@ -702,13 +702,22 @@ impl<T: Pod, S: Space> SharedSlice<T, S> {
         arch::note_store(self.ptr.wrapping_add(i).cast(), core::mem::size_of::<T>());
         // SAFETY: as `load`.
         unsafe {
-            if <S as space::Sealed>::LOCAL {
+            if Self::WINDOW {
                 arch::st_shared_pod::<T>(arch::shared_add(self.addr, elem_offset::<T>(i)), v)
             } else {
                 self.ptr.add(i).write(v)
             }
         }
     }
+
+    /// Loads and stores go through the `.shared` window: this block's
+    /// memory, of a type whose every byte is part of its value (the
+    /// primitives, the [`Vector`](crate::vector::Vector)s, a `Pod` with
+    /// [`PADDING_FREE`](Pod::PADDING_FREE)), which passes through
+    /// registers. Other types keep the generic access (a `Pod` struct of
+    /// user fields: its 16-byte load through registers was measured to
+    /// spill a kernel's per-item array to local memory).
+    const WINDOW: bool = <S as space::Sealed>::LOCAL && T::PADDING_FREE;
 }
 
 arch::sim_only! {
