@@ -4,7 +4,7 @@
 //! through pointers, must assemble to the same instructions (the typed
 //! input's loads take the read-only path, `LDG.E.CONSTANT`).
 
-use cooperative_groups::cache::Streaming;
+use cooperative_groups::cache::{CachePolicy, L1NoAllocate, L2EvictFirst, L2EvictLast, Streaming};
 use cooperative_groups::mma::{Accumulator, MatrixA, MatrixB, MmaElement, mma};
 use cooperative_groups::prelude::*;
 use cooperative_groups::vector::F32x4;
@@ -263,6 +263,74 @@ pub fn probe_rows_typed(a: f32, x: Pitched<f32>, y: OwnedPitched<f32, TileRows<3
         for e in row.striped() {
             e.store(a * xr.load(e.x()));
         }
+    }
+}
+
+/// [`probe_rows_typed`] with 16-byte vectors: `y`'s rows under
+/// [`TileRows<32, 4>`] (each lane owns 4 consecutive floats at a time),
+/// written by `striped_vec` (`STG.E.128` where the row is aligned), read
+/// by `load_vec` (`LDG.E.128.CONSTANT` where aligned), the row's last
+/// elements by `tail` (zero_cost checks the SASS).
+#[kernel]
+pub fn probe_rows_vec(a: f32, x: Pitched<f32>, y: OwnedPitched<f32, TileRows<32, 4>>) {
+    let warp = tiled_partition::<32>(&this_thread_block());
+    for row in y.row_stride(&warp) {
+        let xr = x.row(row.y()).prefix(row.len());
+        for v in row.striped_vec() {
+            v.store(xr.load_vec::<4>(v.x()) * F32x4::splat(a));
+        }
+        for e in row.tail() {
+            e.store(a * xr.load(e.x()));
+        }
+    }
+}
+
+/// A shared `SharedSlice<F32x4>` (a slice of a shared array):
+/// its `store` and `load` of 16-byte vectors are `STS.128` and `LDS.128`,
+/// not the generic `ST.E.128`/`LD.E.128` (zero_cost checks the SASS).
+#[kernel]
+pub fn probe_shared_slice_vec(x: GlobalSlice<F32x4>, y: OwnedSlice<F32x4>) {
+    let block = this_thread_block();
+    // A slice of a whole array: its length is known, so with the index
+    // below it (a block has at most 1024 threads: the remainder only
+    // tells the compiler) the accesses need no check.
+    let stage = shared_array!(F32x4; 1024).as_slice();
+    let t = block.thread_rank() as usize % 1024;
+    let e = y.at(&this_grid());
+    let v = match &e {
+        Some(e) => x.load(e.index()),
+        None => F32x4::default(),
+    };
+    stage.store(t, v);
+    block.sync();
+    if let Some(e) = e {
+        e.store(stage.load(t ^ 1) + v);
+    }
+}
+
+/// L1/L2 eviction priorities and an L2 cache policy: `x` read with
+/// `.L2::evict_last` (kept in L2) and `.L1::no_allocate`, `y` read and
+/// written with `.L2::evict_first`, `z` written with a `createpolicy`
+/// policy (`.L2::cache_hint`) — zero_cost checks the qualifiers in the
+/// PTX and the SASS.
+#[kernel]
+pub fn probe_eviction_hints(
+    x: GlobalSlice<F32x4>,
+    w: GlobalSlice<F32x4>,
+    y: OwnedSlice<F32x4>,
+    z: OwnedSlice<F32x4>,
+) {
+    let keep = CachePolicy::evict_last();
+    let x = x.prefix(y.len());
+    let w = w.prefix(y.len());
+    let z = z.prefix(y.len());
+    for e in y.grid_stride(&this_grid()) {
+        let i = e.index();
+        let v = x.load_hint(i, L2EvictLast) + w.load_hint(i, L1NoAllocate);
+        e.store_hint(v + e.load_hint(L2EvictFirst), L2EvictFirst);
+    }
+    for e in z.grid_stride(&this_grid()) {
+        e.store_hint(x.load_hint(e.index(), keep), keep);
     }
 }
 

@@ -1427,6 +1427,122 @@ fn streaming_hints_are_evict_first_in_sass() {
     }
 }
 
+/// The global, shared and generic memory opcodes of kernel `name` in
+/// `listing`.
+fn memory_ops(listing: &cg_runtime::sass::Listing, name: &str) -> Vec<String> {
+    listing[name]
+        .iter()
+        .map(|i| i.opcode.clone())
+        .filter(|o| {
+            ["LD.", "ST.", "LDG", "STG", "LDS", "STS", "LDL", "STL"]
+                .iter()
+                .any(|m| o.starts_with(m))
+        })
+        .collect()
+}
+
+/// Rows of run-time width written as vectors (`OwnedPitched<f32,
+/// TileRows<32, 4>>`, `row.striped_vec()`, `x.row(y).load_vec`): the
+/// aligned path is one 16-byte read-only load and one 16-byte store
+/// (`LDG.E.128.CONSTANT`, `STG.E.128`), the misaligned fallback and the
+/// tail scalar accesses; no local memory.
+#[test]
+fn vector_rows_are_128_bit_in_sass() {
+    for p in LAB_PTX.ptx().iter().filter(|p| p.sm >= 80) {
+        let ptx = entry_text(p.ptx, "probe_rows_vec");
+        let sm = p.sm;
+        assert!(ptx.contains("st.global.v4.b32"), "sm_{sm}: no vector store");
+        assert!(
+            ptx.contains("ld.global.nc.v4.b32"),
+            "sm_{sm}: no vector load"
+        );
+        let small = extract_entries(p.ptx, &["probe_rows_vec"]);
+        let Some(listing) = sass_of(&small, p.sm) else {
+            return;
+        };
+        if std::env::var("CG_SHOW_SASS").is_ok() {
+            for i in &listing["probe_rows_vec"] {
+                eprintln!("  {}", i.text);
+            }
+        }
+        let ops = memory_ops(&listing, "probe_rows_vec");
+        eprintln!("sm_{sm}: {ops:?}");
+        let n = |op: &str| ops.iter().filter(|o| *o == op).count();
+        assert_eq!(n("STG.E.128"), 1, "sm_{sm}: {ops:?}");
+        assert_eq!(n("LDG.E.128.CONSTANT"), 1, "sm_{sm}: {ops:?}");
+        assert!(
+            !ops.iter()
+                .any(|o| o.starts_with("LDL") || o.starts_with("STL")),
+            "sm_{sm}: local memory: {ops:?}"
+        );
+    }
+}
+
+/// A `SharedSlice<F32x4>` (here a run of the dynamic shared memory): its
+/// store and load are one `STS.128` and one `LDS.128` — through the
+/// `.shared` window, not a generic `ST.E.128`/`LD.E.128`.
+#[test]
+fn shared_slice_vectors_are_lds_sts_128_in_sass() {
+    for p in LAB_PTX.ptx().iter().filter(|p| p.sm >= 80) {
+        let small = extract_entries(p.ptx, &["probe_shared_slice_vec"]);
+        let Some(listing) = sass_of(&small, p.sm) else {
+            return;
+        };
+        let ops = memory_ops(&listing, "probe_shared_slice_vec");
+        let sm = p.sm;
+        eprintln!("sm_{sm}: {ops:?}");
+        let n = |op: &str| ops.iter().filter(|o| *o == op).count();
+        assert_eq!(n("STS.128"), 1, "sm_{sm}: {ops:?}");
+        assert_eq!(n("LDS.128"), 1, "sm_{sm}: {ops:?}");
+        assert!(
+            !ops.iter()
+                .any(|o| o.starts_with("LD.") || o.starts_with("ST.")),
+            "sm_{sm}: a generic access: {ops:?}"
+        );
+    }
+}
+
+/// L1/L2 eviction priorities and cache policies (`cache::L2EvictLast`,
+/// `L1NoAllocate`, `L2EvictFirst`, `CachePolicy`): the PTX carries the
+/// qualifiers (`ld.global.nc.L1::no_allocate`; the L2 priorities as
+/// `createpolicy.fractional.L2::evict_{first,last}` policies on
+/// `ld.global.nc.L2::cache_hint`, `ld/st.global.L2::cache_hint`), and the
+/// SASS keeps its 128-bit accesses, the L1 one as `LDG.E.NA.128.CONSTANT`
+/// (a policy is carried by the access's descriptor, not its opcode).
+#[test]
+fn eviction_hints_are_in_ptx_and_sass() {
+    for p in LAB_PTX.ptx().iter().filter(|p| p.sm >= 90) {
+        let ptx = entry_text(p.ptx, "probe_eviction_hints");
+        let sm = p.sm;
+        for q in [
+            "ld.global.nc.L1::no_allocate.v4.b32",
+            "createpolicy.fractional.L2::evict_first.b64",
+            "createpolicy.fractional.L2::evict_last.b64",
+            "ld.global.nc.L2::cache_hint.v4.b32",
+            "ld.global.L2::cache_hint.v4.b32",
+            "st.global.L2::cache_hint.v4.b32",
+        ] {
+            assert!(ptx.contains(q), "sm_{sm}: no {q}");
+        }
+        let small = extract_entries(p.ptx, &["probe_eviction_hints"]);
+        let Some(listing) = sass_of(&small, p.sm) else {
+            return;
+        };
+        let ops = memory_ops(&listing, "probe_eviction_hints");
+        eprintln!("sm_{sm}: {ops:?}");
+        if std::env::var("CG_SHOW_SASS").is_ok() {
+            for i in &listing["probe_eviction_hints"] {
+                eprintln!("  {}", i.text);
+            }
+        }
+        assert!(ops.iter().all(|o| o.contains(".128")), "sm_{sm}: {ops:?}");
+        // `.L1::no_allocate` is an opcode qualifier (`.NA`); a policy
+        // travels in the access's descriptor (`desc[UR..]`), not the opcode.
+        let na = ops.iter().filter(|o| *o == "LDG.E.NA.128.CONSTANT").count();
+        assert_eq!(na, 1, "sm_{sm}: {ops:?}");
+    }
+}
+
 /// The opcodes of the first loop of a kernel's `listing`: from its first
 /// global load to the guarded branch after it (the loop's back edge), the
 /// read-only load written as the plain one.

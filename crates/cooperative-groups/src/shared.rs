@@ -7,11 +7,10 @@
 //! `.shared` state space (`ld.shared`/`st.shared`, SASS `LDS`/`STS`), as
 //! nvcc's do: a generic `ld`/`st` that ptxas cannot prove to be shared costs
 //! a block barrier after it several times its own price (measured by
-//! `cg-lab sync`). The exception is a [`SharedSlice`] (a copy's
-//! destination or source, its length known at run time): its `load` and
-//! `store` go through its generic address; for hot loops take the same
-//! elements as an array ([`DynamicShared::array_at`]). Arrays of a peer
-//! block (DSMEM,
+//! `cg-lab sync`). A [`SharedSlice`] (a copy's destination or source,
+//! its length known at run time) is accessed through the `.shared` window
+//! too, for its padding-free element types (the primitives, the vectors:
+//! a `Vector<f32, 4>` by `LDS.128` and `STS.128`). Arrays of a peer block (DSMEM,
 //! [`ClusterGroup::map_shared_array`](crate::ClusterGroup::map_shared_array))
 //! are reached through generic addresses, as in CUDA. Shared memory is shared
 //! by every thread of the block: a value stored by one thread is visible to
@@ -289,13 +288,17 @@ impl<T: Pod, const N: usize, S: Space> SharedArray<T, N, S> {
         self.owner
     }
 
-    /// The whole array as a [`SharedSlice`] (e.g. a `memcpy_async` destination).
+    /// The whole array as a [`SharedSlice`] (e.g. a `memcpy_async`
+    /// destination), in the array's space: a peer's array gives a
+    /// `SharedSlice<T, Peer>`.
     #[inline(always)]
-    pub fn as_slice(&self) -> SharedSlice<T> {
+    pub fn as_slice(&self) -> SharedSlice<T, S> {
         SharedSlice {
             ptr: self.ptr,
+            addr: self.addr,
             len: N,
             owner: self.owner,
+            _space: PhantomData,
         }
     }
 
@@ -303,7 +306,7 @@ impl<T: Pod, const N: usize, S: Space> SharedArray<T, N, S> {
     /// on the GPU) if they are not all inside the array.
     #[inline(always)]
     #[track_caller]
-    pub fn slice(&self, start: usize, len: usize) -> SharedSlice<T> {
+    pub fn slice(&self, start: usize, len: usize) -> SharedSlice<T, S> {
         self.as_slice().slice(start, len)
     }
 
@@ -528,8 +531,10 @@ impl<T: Pod> DynamicShared<T> {
     pub fn as_slice(&self) -> SharedSlice<T> {
         SharedSlice {
             ptr: self.ptr,
+            addr: self.addr,
             len: self.len,
             owner: self.owner,
+            _space: PhantomData,
         }
     }
 
@@ -577,21 +582,34 @@ impl<T: Pod> DynamicShared<T> {
 /// one stage of a double buffer filled by
 /// [`memcpy_async`](fn@crate::memcpy_async). It keeps the block its
 /// memory belongs to, which the simulator checks at every access.
-pub struct SharedSlice<T> {
+///
+/// `S` says whose memory it is, as for [`SharedArray`]: [`Local`] (the
+/// default; loads and stores of the padding-free types — primitives,
+/// [`Vector`](crate::vector::Vector)s — go through the `.shared` window:
+/// `ld.shared`/`st.shared`, SASS `LDS`/`STS`, `LDS.128`/`STS.128` for a
+/// 16-byte vector), or [`Peer`] for a slice of a peer block's mapped
+/// array (generic loads and stores, as DSMEM needs). The asynchronous copies (`memcpy_async`, the bulk and tensor
+/// copies) write only the calling block's own shared memory, so they take
+/// a `SharedSlice<T>` — a peer's slice is refused by the compiler.
+pub struct SharedSlice<T, S: Space = Local> {
+    /// Generic address of element 0.
     ptr: *mut T,
+    /// Its address in the `.shared` window (meaningful for [`Local`]).
+    addr: arch::SharedAddr,
     len: usize,
     /// The block whose memory it is (the simulator's; nothing on the GPU).
     owner: arch::SharedOwner,
+    _space: PhantomData<S>,
 }
 
-impl<T> Clone for SharedSlice<T> {
+impl<T, S: Space> Clone for SharedSlice<T, S> {
     fn clone(&self) -> Self {
         *self
     }
 }
-impl<T> Copy for SharedSlice<T> {}
+impl<T, S: Space> Copy for SharedSlice<T, S> {}
 
-impl<T: Pod> SharedSlice<T> {
+impl<T: Pod, S: Space> SharedSlice<T, S> {
     /// Number of elements.
     #[inline(always)]
     pub fn len(&self) -> usize {
@@ -628,19 +646,24 @@ impl<T: Pod> SharedSlice<T> {
     /// GPU) if they are not all inside.
     #[inline(always)]
     #[track_caller]
-    pub fn slice(&self, start: usize, len: usize) -> SharedSlice<T> {
+    pub fn slice(&self, start: usize, len: usize) -> SharedSlice<T, S> {
         assert!(
             start <= self.len && len <= self.len - start,
             "shared slice out of bounds"
         );
         SharedSlice {
             ptr: self.ptr.wrapping_add(start),
+            addr: arch::shared_add(self.addr, elem_offset::<T>(start)),
             len,
             owner: self.owner,
+            _space: PhantomData,
         }
     }
 
     /// Reads element `i`. Panics (traps on the GPU) if `i >= len()`.
+    ///
+    /// In this block's memory, `ld.shared` (SASS `LDS`; `LDS.128` for a
+    /// 16-byte vector); in a peer's, a generic load.
     #[inline(always)]
     #[track_caller]
     pub fn load(&self, i: usize) -> T {
@@ -651,11 +674,22 @@ impl<T: Pod> SharedSlice<T> {
             }
         }
         arch::note_load(self.ptr.wrapping_add(i).cast(), core::mem::size_of::<T>());
-        // SAFETY: `i < len`, and the slice lies inside a shared allocation.
-        unsafe { self.ptr.add(i).read() }
+        // SAFETY: `i < len`, and the slice lies inside a shared allocation
+        // of its space, aligned for `T` (it was cut from an array or from
+        // the dynamic shared memory, both aligned for `T`).
+        unsafe {
+            if Self::WINDOW {
+                arch::ld_shared::<T>(arch::shared_add(self.addr, elem_offset::<T>(i)))
+            } else {
+                self.ptr.add(i).read()
+            }
+        }
     }
 
     /// Writes element `i`. Panics (traps on the GPU) if `i >= len()`.
+    ///
+    /// In this block's memory, `st.shared` (SASS `STS`; `STS.128` for a
+    /// 16-byte vector); in a peer's, a generic store.
     #[inline(always)]
     #[track_caller]
     pub fn store(&self, i: usize, v: T) {
@@ -666,9 +700,24 @@ impl<T: Pod> SharedSlice<T> {
             }
         }
         arch::note_store(self.ptr.wrapping_add(i).cast(), core::mem::size_of::<T>());
-        // SAFETY: `i < len`, and the slice lies inside a shared allocation.
-        unsafe { self.ptr.add(i).write(v) }
+        // SAFETY: as `load`.
+        unsafe {
+            if Self::WINDOW {
+                arch::st_shared_pod::<T>(arch::shared_add(self.addr, elem_offset::<T>(i)), v)
+            } else {
+                self.ptr.add(i).write(v)
+            }
+        }
     }
+
+    /// Loads and stores go through the `.shared` window: this block's
+    /// memory, of a type whose every byte is part of its value (the
+    /// primitives, the [`Vector`](crate::vector::Vector)s, a `Pod` with
+    /// [`PADDING_FREE`](Pod::PADDING_FREE)), which passes through
+    /// registers. Other types keep the generic access (a `Pod` struct of
+    /// user fields: its 16-byte load through registers was measured to
+    /// spill a kernel's per-item array to local memory).
+    const WINDOW: bool = <S as space::Sealed>::LOCAL && T::PADDING_FREE;
 }
 
 arch::sim_only! {

@@ -317,45 +317,9 @@ fn a_dsmem_read_from_a_peer_that_exited_is_reported() {
     );
 }
 
-#[test]
-fn memcpy_async_into_a_peers_array_is_reported() {
-    let input: Vec<u32> = (0..32).collect();
-    let cfg = LaunchConfig::new(2, 32).with_cluster(2);
-    let e = launch(&cfg, &|| {
-        let block = this_thread_block();
-        let cluster = this_cluster();
-        let a = shared_array!(u32; 32);
-        cluster.sync();
-        let peer = cluster.map_shared_array(a, 1 - cluster.block_rank());
-        memcpy_async(&block, peer.as_slice(), &input); // cp.async reaches only its own block
-        wait(&block);
-        cluster.sync();
-    })
-    .expect_err("a memcpy_async into another block's shared memory");
-    // The first block to get there reports (the lane that completes the
-    // cluster barrier runs on first).
-    let peer = |b: u32| {
-        format!(
-            "block ({b},0,0), a peer in the cluster, used in block ({},0,0)",
-            1 - b
-        )
-    };
-    let r = e.report().expect("a report");
-    assert!(
-        r.summary.contains(&peer(0)) || r.summary.contains(&peer(1)),
-        "{e}"
-    );
-    assert_misuse_at(
-        &e,
-        "memcpy_async destination: a shared-memory handle of block",
-        "memcpy_async(&block, peer.as_slice(), &input)",
-    );
-    assert!(
-        r.summary
-            .contains("it must be the calling block's own shared memory"),
-        "{e}"
-    );
-}
+// A `memcpy_async` into a peer's array no longer compiles: a peer's
+// `as_slice` is a `SharedSlice<T, Peer>`, and the copies take this block's
+// `SharedSlice<T>` (tests/ui/memcpy_async_into_a_peers_slice.rs).
 
 #[test]
 fn a_live_peer_is_still_reachable_through_a_mapped_handle() {

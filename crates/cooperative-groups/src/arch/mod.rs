@@ -60,6 +60,15 @@ pub enum LoadCache {
     LastUse,
     /// `.cv`: fetch again, cache nothing.
     Volatile,
+    /// `.L1::no_allocate`: do not allocate the line in L1 (sm_90 builds;
+    /// `.cg` below).
+    L1NoAllocate,
+    /// First to be evicted from L2: an `evict_first` policy and
+    /// `.L2::cache_hint` (sm_90 builds; `.cs` below).
+    L2EvictFirst,
+    /// Last to be evicted from L2: an `evict_last` policy and
+    /// `.L2::cache_hint` (sm_90 builds; no qualifier below).
+    L2EvictLast,
 }
 
 /// The cache operator of a global store (PTX `st.global.{wb,cg,cs,wt}`).
@@ -73,6 +82,26 @@ pub enum StoreCache {
     Streaming,
     /// `.wt`: write through to system memory.
     WriteThrough,
+    /// `.L1::no_allocate` (sm_90 builds; `.cg` below).
+    L1NoAllocate,
+    /// An `evict_first` policy and `.L2::cache_hint` (sm_90 builds; `.cs`
+    /// below).
+    L2EvictFirst,
+    /// An `evict_last` policy and `.L2::cache_hint` (sm_90 builds; no
+    /// qualifier below).
+    L2EvictLast,
+}
+
+/// The primary L2 eviction priority of a cache policy
+/// (`createpolicy.fractional.L2::{evict_last,evict_normal,evict_first}`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum L2Priority {
+    /// `.L2::evict_last`.
+    Last,
+    /// `.L2::evict_normal`.
+    Normal,
+    /// `.L2::evict_first`.
+    First,
 }
 
 /// Orderings an atomic store can have (`st.relaxed`, `st.release`,

@@ -13,7 +13,7 @@
 
 use core::arch::asm;
 
-use super::{LoadCache, RawDim3, ShflMode, StoreCache};
+use super::{L2Priority, LoadCache, RawDim3, ShflMode, StoreCache};
 
 pub mod fp;
 #[cfg(target_feature = "sm_80")]
@@ -739,6 +739,219 @@ pub unsafe fn ld_global_cached<T: crate::Pod>(p: *const T, c: LoadCache) -> T {
         LoadCache::Streaming => global_access!(ld ".cs", (readonly, nostack), p, T),
         LoadCache::LastUse => global_access!(ld ".lu", (readonly, nostack), p, T),
         LoadCache::Volatile => global_access!(ld ".cv", (readonly, nostack), p, T),
+        // The eviction-priority qualifiers need PTX ISA 7.4 (sm_70+); the
+        // builds below sm_90 target an older PTX ISA, so they take the
+        // nearest cache operator instead. The `.L2::evict_*` qualifiers
+        // of `ld`/`st` themselves exist only for 256-bit accesses (sm_100:
+        // ptxas requires `.v8.b32`/`.v4.b64`), so an L2 priority goes
+        // through a policy (`createpolicy`, hoisted out of loops: `pure`)
+        // and `.L2::cache_hint`, as CUDA's `annotated_ptr` does.
+        #[cfg(target_feature = "sm_90")]
+        LoadCache::L1NoAllocate => global_access!(ld ".L1::no_allocate", (readonly, nostack), p, T),
+        // SAFETY: the caller's contract.
+        #[cfg(target_feature = "sm_90")]
+        LoadCache::L2EvictFirst => unsafe {
+            ld_global_policy(p, create_policy(L2Priority::First, 1.0))
+        },
+        // SAFETY: the caller's contract.
+        #[cfg(target_feature = "sm_90")]
+        LoadCache::L2EvictLast => unsafe {
+            ld_global_policy(p, create_policy(L2Priority::Last, 1.0))
+        },
+        #[cfg(not(target_feature = "sm_90"))]
+        LoadCache::L1NoAllocate => global_access!(ld ".cg", (readonly, nostack), p, T),
+        #[cfg(not(target_feature = "sm_90"))]
+        LoadCache::L2EvictFirst => global_access!(ld ".cs", (readonly, nostack), p, T),
+        #[cfg(not(target_feature = "sm_90"))]
+        LoadCache::L2EvictLast => global_access!(ld "", (readonly, nostack), p, T),
+    }
+}
+
+/// `ld.global.nc` with an L1/L2 eviction priority (`ld.global.nc.L1::no_allocate`,
+/// `ld.global.nc.L2::cache_hint` with an `evict_last` policy, …): a read-only load, as [`ld_global_nc`], with the hint `c` where it
+/// is one (sm_90 builds); the cache operators `.ca`/`.cg`/`.cs`/`.lu`/`.cv`
+/// do not combine with `.nc` and make a weak load, as [`ld_global_cached`].
+///
+/// # Safety
+/// As [`ld_global_nc`].
+#[inline(always)]
+pub unsafe fn ld_global_nc_cached<T: crate::Pod>(p: *const T, c: LoadCache) -> T {
+    match c {
+        #[cfg(target_feature = "sm_90")]
+        LoadCache::L1NoAllocate => {
+            global_access!(ld ".nc.L1::no_allocate", (pure, readonly, nostack), p, T)
+        }
+        // SAFETY: the caller's contract.
+        #[cfg(target_feature = "sm_90")]
+        LoadCache::L2EvictFirst => unsafe {
+            ld_global_nc_policy(p, create_policy(L2Priority::First, 1.0))
+        },
+        // SAFETY: the caller's contract.
+        #[cfg(target_feature = "sm_90")]
+        LoadCache::L2EvictLast => unsafe {
+            ld_global_nc_policy(p, create_policy(L2Priority::Last, 1.0))
+        },
+        // SAFETY: the caller's contract, which `ld_global_cached`'s is.
+        _ => unsafe { ld_global_cached(p, c) },
+    }
+}
+
+/// A cache policy (`createpolicy.fractional.L2::<priority>.b64`, sm_80+;
+/// here on sm_90 builds, 0 below, where the policy loads and stores are
+/// plain): an opaque 64-bit value for [`ld_global_policy`] and
+/// [`st_global_policy`], the priority applied to the fraction `fraction`
+/// (in `(0, 1]`) of the accesses that use it.
+#[inline(always)]
+pub fn create_policy(prio: L2Priority, fraction: f32) -> u64 {
+    #[cfg(target_feature = "sm_90")]
+    {
+        let r: u64;
+        // SAFETY: `createpolicy` only computes a value.
+        unsafe {
+            match prio {
+                L2Priority::Last => {
+                    asm!("createpolicy.fractional.L2::evict_last.b64 {0}, {1};",
+                    out(reg64) r, in(reg32) fraction, options(pure, nomem, nostack))
+                }
+                L2Priority::Normal => {
+                    asm!("createpolicy.fractional.L2::evict_normal.b64 {0}, {1};",
+                    out(reg64) r, in(reg32) fraction, options(pure, nomem, nostack))
+                }
+                L2Priority::First => {
+                    asm!("createpolicy.fractional.L2::evict_first.b64 {0}, {1};",
+                    out(reg64) r, in(reg32) fraction, options(pure, nomem, nostack))
+                }
+            }
+        }
+        r
+    }
+    #[cfg(not(target_feature = "sm_90"))]
+    {
+        let _ = (prio, fraction);
+        0
+    }
+}
+
+/// The loads of [`ld_global_policy`] and [`ld_global_nc_policy`]:
+/// `ld.global$space.L2::cache_hint` through registers for 2-, 4-, 8- and
+/// 16-byte types aligned to their size, a generic load otherwise.
+#[cfg(target_feature = "sm_90")]
+macro_rules! policy_load {
+    ($space:literal, $opts:tt, $p:ident, $policy:ident, $t:ty) => {{
+        let (size, align) = (core::mem::size_of::<$t>(), core::mem::align_of::<$t>());
+        // SAFETY (of every branch): as `global_access!`'s; the policy is
+        // a value `createpolicy` made.
+        unsafe {
+            if size == 4 && align >= 4 {
+                let r: u32;
+                asm!(concat!("{{ .reg .u64 g; cvta.to.global.u64 g, {1}; ld.global", $space, ".L2::cache_hint.b32 {0}, [g], {2}; }}"),
+                    out(reg32) r, in(reg64) $p, in(reg64) $policy, options $opts);
+                core::mem::transmute_copy(&r)
+            } else if size == 8 && align >= 8 {
+                let r: u64;
+                asm!(concat!("{{ .reg .u64 g; cvta.to.global.u64 g, {1}; ld.global", $space, ".L2::cache_hint.b64 {0}, [g], {2}; }}"),
+                    out(reg64) r, in(reg64) $p, in(reg64) $policy, options $opts);
+                core::mem::transmute_copy(&r)
+            } else if size == 16 && align >= 16 {
+                let (a, b, c, d): (u32, u32, u32, u32);
+                asm!(concat!("{{ .reg .u64 g; cvta.to.global.u64 g, {4}; ld.global", $space, ".L2::cache_hint.v4.b32 {{{0}, {1}, {2}, {3}}}, [g], {5}; }}"),
+                    out(reg32) a, out(reg32) b, out(reg32) c, out(reg32) d, in(reg64) $p, in(reg64) $policy,
+                    options $opts);
+                core::mem::transmute_copy(&[a, b, c, d])
+            } else if size == 2 && align >= 2 {
+                let r: u16;
+                asm!(concat!("{{ .reg .u64 g; cvta.to.global.u64 g, {1}; ld.global", $space, ".L2::cache_hint.b16 {0}, [g], {2}; }}"),
+                    out(reg16) r, in(reg64) $p, in(reg64) $policy, options $opts);
+                core::mem::transmute_copy(&r)
+            } else {
+                $p.read()
+            }
+        }
+    }};
+}
+
+/// `ld.global.L2::cache_hint` with the policy `policy` (from
+/// [`create_policy`]; a plain `ld.global` on builds below sm_90): a weak
+/// load, as [`ld_global`].
+///
+/// # Safety
+/// As [`ld_global`].
+#[inline(always)]
+pub unsafe fn ld_global_policy<T: crate::Pod>(p: *const T, policy: u64) -> T {
+    #[cfg(target_feature = "sm_90")]
+    {
+        policy_load!("", (readonly, nostack), p, policy, T)
+    }
+    #[cfg(not(target_feature = "sm_90"))]
+    {
+        let _ = policy;
+        // SAFETY: the caller's contract.
+        unsafe { ld_global(p) }
+    }
+}
+
+/// `ld.global.nc.L2::cache_hint` with the policy `policy` (a plain
+/// `ld.global.nc` on builds below sm_90): a read-only load, as
+/// [`ld_global_nc`].
+///
+/// # Safety
+/// As [`ld_global_nc`].
+#[inline(always)]
+pub unsafe fn ld_global_nc_policy<T: crate::Pod>(p: *const T, policy: u64) -> T {
+    #[cfg(target_feature = "sm_90")]
+    {
+        policy_load!(".nc", (pure, readonly, nostack), p, policy, T)
+    }
+    #[cfg(not(target_feature = "sm_90"))]
+    {
+        let _ = policy;
+        // SAFETY: the caller's contract.
+        unsafe { ld_global_nc(p) }
+    }
+}
+
+/// `st.global.L2::cache_hint` with the policy `policy` (from
+/// [`create_policy`]; a plain `st.global` on builds below sm_90), through
+/// registers for the padding-free types of 2, 4, 8, 16 bytes.
+///
+/// # Safety
+/// As [`st_global`].
+#[inline(always)]
+pub unsafe fn st_global_policy<T: crate::Pod>(p: *mut T, v: T, policy: u64) {
+    #[cfg(target_feature = "sm_90")]
+    {
+        let (size, align) = (core::mem::size_of::<T>(), core::mem::align_of::<T>());
+        // SAFETY: as `global_store!`'s; the policy is a value
+        // `createpolicy` made.
+        unsafe {
+            if !T::PADDING_FREE {
+                p.write(v)
+            } else if size == 4 && align >= 4 {
+                let r: u32 = core::mem::transmute_copy(&v);
+                asm!("{{ .reg .u64 g; cvta.to.global.u64 g, {0}; st.global.L2::cache_hint.b32 [g], {1}, {2}; }}",
+                    in(reg64) p, in(reg32) r, in(reg64) policy, options(nostack));
+            } else if size == 8 && align >= 8 {
+                let r: u64 = core::mem::transmute_copy(&v);
+                asm!("{{ .reg .u64 g; cvta.to.global.u64 g, {0}; st.global.L2::cache_hint.b64 [g], {1}, {2}; }}",
+                    in(reg64) p, in(reg64) r, in(reg64) policy, options(nostack));
+            } else if size == 16 && align >= 16 {
+                let [a, b, c, d]: [u32; 4] = core::mem::transmute_copy(&v);
+                asm!("{{ .reg .u64 g; cvta.to.global.u64 g, {0}; st.global.L2::cache_hint.v4.b32 [g], {{{1}, {2}, {3}, {4}}}, {5}; }}",
+                    in(reg64) p, in(reg32) a, in(reg32) b, in(reg32) c, in(reg32) d, in(reg64) policy, options(nostack));
+            } else if size == 2 && align >= 2 {
+                let r: u16 = core::mem::transmute_copy(&v);
+                asm!("{{ .reg .u64 g; cvta.to.global.u64 g, {0}; st.global.L2::cache_hint.b16 [g], {1}, {2}; }}",
+                    in(reg64) p, in(reg16) r, in(reg64) policy, options(nostack));
+            } else {
+                p.write(v)
+            }
+        }
+    }
+    #[cfg(not(target_feature = "sm_90"))]
+    {
+        let _ = policy;
+        // SAFETY: the caller's contract.
+        unsafe { st_global(p, v) }
     }
 }
 
@@ -754,6 +967,25 @@ pub unsafe fn st_global_cached<T: crate::Pod>(p: *mut T, v: T, c: StoreCache) {
         StoreCache::Global => global_store!(".cg", p, v, T),
         StoreCache::Streaming => global_store!(".cs", p, v, T),
         StoreCache::WriteThrough => global_store!(".wt", p, v, T),
+        #[cfg(target_feature = "sm_90")]
+        StoreCache::L1NoAllocate => global_store!(".L1::no_allocate", p, v, T),
+        // SAFETY: the caller's contract (see `ld_global_cached` for why a
+        // policy).
+        #[cfg(target_feature = "sm_90")]
+        StoreCache::L2EvictFirst => unsafe {
+            st_global_policy(p, v, create_policy(L2Priority::First, 1.0))
+        },
+        // SAFETY: the caller's contract.
+        #[cfg(target_feature = "sm_90")]
+        StoreCache::L2EvictLast => unsafe {
+            st_global_policy(p, v, create_policy(L2Priority::Last, 1.0))
+        },
+        #[cfg(not(target_feature = "sm_90"))]
+        StoreCache::L1NoAllocate => global_store!(".cg", p, v, T),
+        #[cfg(not(target_feature = "sm_90"))]
+        StoreCache::L2EvictFirst => global_store!(".cs", p, v, T),
+        #[cfg(not(target_feature = "sm_90"))]
+        StoreCache::L2EvictLast => global_store!("", p, v, T),
     }
 }
 

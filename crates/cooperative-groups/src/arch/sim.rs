@@ -403,6 +403,58 @@ pub unsafe fn st_global_cached<T: crate::Pod>(p: *mut T, v: T, _c: super::StoreC
     unsafe { st_global(p, v) }
 }
 
+/// A read-only global load with an eviction priority: the simulator has
+/// no caches, so it is [`ld_global_nc`].
+///
+/// # Safety
+/// As [`ld_global_nc`].
+#[track_caller]
+#[inline]
+pub unsafe fn ld_global_nc_cached<T: crate::Pod>(p: *const T, _c: super::LoadCache) -> T {
+    // SAFETY: forwarded contract.
+    unsafe { ld_global_nc(p) }
+}
+
+/// `createpolicy`: the simulator has no L2, so a policy is a value that
+/// changes nothing (0).
+#[inline]
+pub fn create_policy(_prio: super::L2Priority, _fraction: f32) -> u64 {
+    0
+}
+
+/// A global load with a cache policy: [`ld_global`].
+///
+/// # Safety
+/// As [`ld_global`].
+#[track_caller]
+#[inline]
+pub unsafe fn ld_global_policy<T: crate::Pod>(p: *const T, _policy: u64) -> T {
+    // SAFETY: forwarded contract.
+    unsafe { ld_global(p) }
+}
+
+/// A read-only global load with a cache policy: [`ld_global_nc`].
+///
+/// # Safety
+/// As [`ld_global_nc`].
+#[track_caller]
+#[inline]
+pub unsafe fn ld_global_nc_policy<T: crate::Pod>(p: *const T, _policy: u64) -> T {
+    // SAFETY: forwarded contract.
+    unsafe { ld_global_nc(p) }
+}
+
+/// A global store with a cache policy: [`st_global`].
+///
+/// # Safety
+/// As [`st_global`].
+#[track_caller]
+#[inline]
+pub unsafe fn st_global_policy<T: crate::Pod>(p: *mut T, v: T, _policy: u64) {
+    // SAFETY: forwarded contract.
+    unsafe { st_global(p, v) }
+}
+
 /// `prefetch.global.L2`: nothing to do without caches.
 #[inline]
 pub fn prefetch_global_l2(_p: *const u8) {}

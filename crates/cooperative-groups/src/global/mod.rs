@@ -34,6 +34,7 @@
 //! | an in-place update | `OwnedSlice<T>` (any partition) | [`e.update(f)`](Elem::update), [`e.load()`](Elem::load) |
 //! | a 2-D image | `OwnedPitched<T>` | [`img.at(&grid)`](OwnedPitched::at) |
 //! | a row of run-time width per block (warp, tile) | `OwnedPitched<T, BlockRows>` (`TileRows<32>`) | [`out.row(&block)`](OwnedPitched::row), [`out.row_stride(&warp)`](OwnedPitched::row_stride), then [`row.striped()`](Row::striped) |
+//! | a row of run-time width per warp (block), 16-byte stores | `OwnedPitched<T, TileRows<32, 4>>` (`BlockRows<4>`) | [`row.striped_vec()`](Row::striped_vec) (a [`VecElem2d`] per `V` elements), [`row.tail()`](Row::tail) |
 //! | a row per thread | `OwnedPitched<T, ThreadRows>` | [`out.row_stride(&grid)`](OwnedPitched::row_stride) |
 //! | a `TM × TN` register tile per thread | `OwnedPitched<T, ThreadTiles<TM, TN>>` | [`out.tile(&grid)`](OwnedPitched::tile), [`tile.store_all(&acc)`](ThreadTile::store_all) |
 //! | block-strided (tile-strided) windows or elements | `OwnedSlice<T, PerBlock<W>>` | [`out.windows(&block)`](OwnedSlice::windows) |
@@ -180,6 +181,7 @@ pub use partition::{
 };
 pub use pitched::{Elem2d, OwnedPitched, Partition2d, PerThread2d, Pitched};
 pub use rows::{
-    BlockRows, Row, ThreadRows, ThreadTile, ThreadTiles, TileRows, WarpTile, WarpTiles,
+    BlockRows, ElementRows, Row, ThreadRows, ThreadTile, ThreadTiles, TileRows, VecElem2d,
+    WarpTile, WarpTiles,
 };
 pub use slice::GlobalSlice;

@@ -219,9 +219,9 @@ impl<T: Pod> Elem<'_, T> {
     #[doc(alias = "__stwt")]
     #[inline(always)]
     #[track_caller]
-    pub fn store_hint<H: StoreHint>(&self, v: T, _hint: H) {
+    pub fn store_hint<H: StoreHint>(&self, v: T, hint: H) {
         // SAFETY: as `store`.
-        unsafe { arch::st_global_cached(self.ptr, v, H::OP) }
+        unsafe { hint.store(self.ptr, v) }
     }
 
     /// Reads the element with the cache hint `H` (`e.load_hint(Streaming)`
@@ -229,9 +229,9 @@ impl<T: Pod> Elem<'_, T> {
     #[doc(alias = "__ldcs")]
     #[inline(always)]
     #[track_caller]
-    pub fn load_hint<H: LoadHint>(&self, _hint: H) -> T {
+    pub fn load_hint<H: LoadHint>(&self, hint: H) -> T {
         // SAFETY: as `store`.
-        unsafe { arch::ld_global_cached(self.ptr, H::OP) }
+        unsafe { hint.load(self.ptr) }
     }
 
     /// `store(f(load()))`.

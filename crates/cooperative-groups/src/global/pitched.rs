@@ -209,8 +209,56 @@ impl<'a, T: Pod> Pitched<'a, T> {
     /// Row `y` as a [`GlobalSlice`] of `width` elements, checked once here
     /// (past the last row: a `trap` on the GPU, a report on the
     /// simulator), so loads along the row check only the row's length —
-    /// and none in a loop the row's length bounds. With
-    /// [`GlobalSlice::align_to`] the row reads as vectors.
+    /// and none in a loop the row's length bounds.
+    ///
+    /// A row reads as vectors two ways. Paired with an output row's
+    /// vectors ([`Row::striped_vec`](super::Row::striped_vec)),
+    /// `x.row(y).load_vec::<4>(v.x())`: one 16-byte load where the row is
+    /// aligned, four scalar loads where it is not (a pitch that is not a
+    /// multiple of 4, a buffer that starts between two vectors). For a
+    /// reduction along the row, [`GlobalSlice::align_to`]: the row's
+    /// elements before its first aligned vector (`head`, fewer than 4, none
+    /// when the row starts aligned), its aligned middle as vectors
+    /// (`body`, no alignment test in the loop), and the elements after its
+    /// last whole vector (`tail`) — every element in exactly one of the
+    /// three, whatever the pitch:
+    ///
+    /// ```
+    /// # use cooperative_groups::prelude::*;
+    /// # use cooperative_groups::{kernel, OwnedPitched, Pitched, TileRows};
+    /// /// Each row's sum, a warp per row, four floats per load.
+    /// #[kernel]
+    /// pub fn row_sums(x: Pitched<f32>, sums: OwnedPitched<f32, TileRows<32>>) {
+    ///     let warp = tiled_partition::<32>(&this_thread_block());
+    ///     for row in sums.row_stride(&warp) {
+    ///         let (head, body, tail) = x.row(row.y()).align_to::<4>();
+    ///         let lane = warp.thread_rank() as usize;
+    ///         let mut s = 0.0;
+    ///         for k in (lane..body.len()).step_by(32) {
+    ///             let v = body.load(k);
+    ///             s += (v[0] + v[1]) + (v[2] + v[3]);
+    ///         }
+    ///         if lane < head.len() {
+    ///             s += head.load(lane);
+    ///         }
+    ///         if lane < tail.len() {
+    ///             s += tail.load(lane);
+    ///         }
+    ///         let total = reduce(&warp, s, Plus);
+    ///         if let Some(e) = row.mine(0) {
+    ///             e.store(total);
+    ///         }
+    ///     }
+    /// }
+    /// # use cooperative_groups::host::Image;
+    /// # let (c, rows, pitch) = (50usize, 5usize, 51usize); // odd pitch: misaligned rows
+    /// # let x = vec![1.0f32; pitch * rows];
+    /// # let mut s = vec![0.0f32; rows];
+    /// # cooperative_groups::host::run(&ROW_SUMS, &cg_sim::LaunchConfig::new(1, 64),
+    /// #     (Image::new(&x[..], c, rows, pitch), Image::new(&mut s[..], 1, rows, 1))).unwrap();
+    /// # assert!(s.iter().all(|&v| v == 50.0));
+    /// ```
+    #[doc(alias = "float4")]
     #[inline(always)]
     #[track_caller]
     pub fn row(&self, y: usize) -> GlobalSlice<'a, T> {

@@ -164,13 +164,13 @@ impl<'a, T: Pod> GlobalSlice<'a, T> {
     #[doc(alias = "__ldlu")]
     #[inline(always)]
     #[track_caller]
-    pub fn load_hint<H: LoadHint>(&self, i: usize, _hint: H) -> T {
+    pub fn load_hint<H: LoadHint>(&self, i: usize, hint: H) -> T {
         if i >= self.len {
             arch::global_out_of_bounds(self.ptr.cast(), i, self.len, false)
         }
         // SAFETY: `i < len`, and the launch made `len` elements readable
-        // (`from_raw_parts`).
-        unsafe { arch::ld_global_cached(self.ptr.add(i), H::OP) }
+        // and unwritten (`from_raw_parts`).
+        unsafe { hint.load_nc(self.ptr.add(i)) }
     }
 
     /// Prefetches the cache line of element `i` into L2
@@ -241,6 +241,64 @@ impl<'a, T: Pod> GlobalSlice<'a, T> {
         // (on the simulator the check above stops a view used outside the
         // launch that registered its memory).
         unsafe { core::slice::from_raw_parts(self.ptr, self.len) }
+    }
+
+    /// Elements `i .. i + N` as one [`Vector`]: one `ld.global.nc.v4`
+    /// (`LDG.E.128.CONSTANT` for `f32 × 4`) where element `i`'s address is
+    /// aligned to the vector, `N` scalar loads where it is not (a row of an
+    /// odd pitch, a slice that starts between two vectors) — the values are
+    /// the same. Past the end (`i + N > len`): a `trap` on the GPU, a report
+    /// on the simulator. The pairing of a row's input with a
+    /// [`VecElem2d`](crate::global::VecElem2d) of its output:
+    /// `x.row(y).load_vec(v.x())`. For a branch-free loop over a slice's
+    /// aligned middle, [`align_to`](Self::align_to).
+    #[doc(alias = "float4")]
+    #[doc(alias = "reinterpret_cast")]
+    #[inline(always)]
+    #[track_caller]
+    pub fn load_vec<const N: usize>(&self, i: usize) -> Vector<T, N>
+    where
+        T: Element,
+        Lanes<N>: AlignFor<T::Width>,
+    {
+        if i > self.len || N > self.len - i {
+            arch::global_out_of_bounds(self.ptr.cast(), i.saturating_add(N - 1), self.len, false)
+        }
+        let p = self.ptr.wrapping_add(i);
+        if (p as usize).is_multiple_of(core::mem::align_of::<Vector<T, N>>()) {
+            // SAFETY: `i + N <= len`: the `N` elements are readable and
+            // unwritten (`from_raw_parts`), at an address aligned for the
+            // vector (tested), which is exactly their bytes.
+            unsafe { arch::ld_global_nc(p.cast::<Vector<T, N>>()) }
+        } else {
+            // SAFETY: `i + j < i + N <= len`.
+            Vector::new(core::array::from_fn(|j| unsafe {
+                arch::ld_global_nc(p.add(j))
+            }))
+        }
+    }
+
+    /// [`load_vec`](Self::load_vec) with the cache hint `H`
+    /// ([`cache`](crate::cache): `Streaming` is `__ldcs` on a `float4`).
+    #[doc(alias = "__ldcs")]
+    #[inline(always)]
+    #[track_caller]
+    pub fn load_vec_hint<const N: usize, H: LoadHint>(&self, i: usize, hint: H) -> Vector<T, N>
+    where
+        T: Element,
+        Lanes<N>: AlignFor<T::Width>,
+    {
+        if i > self.len || N > self.len - i {
+            arch::global_out_of_bounds(self.ptr.cast(), i.saturating_add(N - 1), self.len, false)
+        }
+        let p = self.ptr.wrapping_add(i);
+        if (p as usize).is_multiple_of(core::mem::align_of::<Vector<T, N>>()) {
+            // SAFETY: as in `load_vec`.
+            unsafe { hint.load_nc(p.cast::<Vector<T, N>>()) }
+        } else {
+            // SAFETY: as in `load_vec`.
+            Vector::new(core::array::from_fn(|j| unsafe { hint.load_nc(p.add(j)) }))
+        }
     }
 
     /// The slice as vectors of `N` elements where it can be (CUDA kernels'
