@@ -20,8 +20,8 @@
 //! results are the same with and without them.
 //!
 //! The eviction-priority qualifiers and cache policies need PTX ISA 7.4
-//! (`.L1::no_allocate` sm_70+, policies sm_80+); the crate emits them on sm_90 builds (PTX ISA
-//! 8.3). Builds for older SMs target an older PTX ISA and take the nearest
+//! (`.L1::no_allocate` sm_70+, policies sm_80+); the crate emits them on
+//! sm_90 builds (PTX ISA 8.4). Builds for older SMs target an older PTX ISA and take the nearest
 //! cache operator instead: `.cg` for `L1::no_allocate` (L2 only), `.cs`
 //! for `L2::evict_first`, none for `L2::evict_last` and for a policy.
 //!
