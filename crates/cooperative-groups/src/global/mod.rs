@@ -172,6 +172,7 @@ mod partition;
 mod pitched;
 mod rows;
 mod slice;
+mod tiles;
 
 pub use atomic::AtomicSlice;
 pub use owned::{Elem, OwnedSlice};
@@ -180,8 +181,6 @@ pub use partition::{
     Chunk, Chunked, GridStride, Partition, PerBlock, PerThread, PerTile, Window, WindowOwner,
 };
 pub use pitched::{Elem2d, OwnedPitched, Partition2d, PerThread2d, Pitched};
-pub use rows::{
-    BlockRows, ElementRows, Row, ThreadRows, ThreadTile, ThreadTiles, TileRows, VecElem2d,
-    WarpTile, WarpTiles,
-};
+pub use rows::{BlockRows, ElementRows, Row, ThreadRows, TileRows, VecElem2d};
 pub use slice::GlobalSlice;
+pub use tiles::{ThreadTile, ThreadTiles, WarpTile, WarpTiles};
