@@ -166,6 +166,7 @@
 
 mod atomic;
 mod identity;
+mod kinds;
 mod owned;
 mod param;
 mod partition;
@@ -175,11 +176,10 @@ mod slice;
 mod tiles;
 
 pub use atomic::AtomicSlice;
+pub use kinds::{Chunked, Partition, PerBlock, PerThread, PerTile};
 pub use owned::{Elem, OwnedSlice};
 pub use param::{KernelParam, LaunchScope, SafeParam};
-pub use partition::{
-    Chunk, Chunked, GridStride, Partition, PerBlock, PerThread, PerTile, Window, WindowOwner,
-};
+pub use partition::{Chunk, GridStride, Window, WindowOwner};
 pub use pitched::{Elem2d, OwnedPitched, Partition2d, PerThread2d, Pitched};
 pub use rows::{BlockRows, ElementRows, Row, ThreadRows, TileRows, VecElem2d};
 pub use slice::GlobalSlice;

@@ -7,7 +7,7 @@ use crate::Pod;
 use crate::arch;
 use crate::cache::{LoadHint, StoreHint};
 
-use super::partition::{Partition, PerThread};
+use super::kinds::{Partition, PerThread};
 
 /// A kernel's output (or in-place) buffer: `len` elements of global memory,
 /// each **owned** by one thread of the launch as the partition `P` says,

@@ -1,5 +1,5 @@
-//! Who owns which element of an [`OwnedSlice`]: the partitions, and the
-//! windows and chunks they hand a thread.
+//! Who owns which element of an [`OwnedSlice`]: the windows, chunks and
+//! grid-stride walks the partitions (`kinds`) hand a thread.
 //!
 //! Each partition is a function from an element's index to the one thread
 //! of the launch that may write it, computed from the hardware's thread and
@@ -12,49 +12,12 @@ use crate::group::{Size, ThreadBlock, ThreadBlockTile, TileSize};
 use crate::{GridGroup, Pod};
 
 use super::identity;
+use super::kinds::{Chunked, Partition, PerBlock, PerThread, PerTile};
 use super::owned::{Elem, OwnedSlice};
 
 mod sealed {
     pub trait Sealed {}
 }
-
-/// How an [`OwnedSlice`]'s elements are divided among the threads of a
-/// launch (sealed: [`PerThread`], [`Chunked`], [`PerBlock`], [`PerTile`]).
-pub trait Partition: sealed::Sealed + Copy + 'static {}
-
-/// Element `i` belongs to grid thread `i mod T` (`T`: the grid's threads):
-/// one element per thread ([`OwnedSlice::at`]), or every `T`-th in a
-/// grid-stride loop ([`OwnedSlice::grid_stride`]).
-#[derive(Clone, Copy, Debug)]
-pub struct PerThread;
-
-/// Element `i` belongs to grid thread `i / N`: `N` contiguous elements per
-/// thread ([`OwnedSlice::chunk`]), CUB's "blocked" arrangement.
-#[derive(Clone, Copy, Debug)]
-pub struct Chunked<const N: usize>;
-
-/// Block `b` (linear rank in the grid) owns elements `b·W .. b·W + W`; inside
-/// the window, element `j` belongs to the block's thread `j mod size`
-/// ([`OwnedSlice::window`]; with `W = 1`, one result per block written by
-/// its thread 0: [`OwnedSlice::leader`]).
-#[derive(Clone, Copy, Debug)]
-pub struct PerBlock<const W: usize = 1>;
-
-/// Tile `t` of `N` threads owns elements `t·W .. t·W + W`, tiles numbered
-/// across the grid (block `b`'s tile `k` is `b·⌈size/N⌉ + k`); inside the
-/// window element `j` belongs to the tile's thread `j mod N` (with `W = 1`,
-/// one result per tile written by its rank 0).
-#[derive(Clone, Copy, Debug)]
-pub struct PerTile<const N: u32, const W: usize = 1>;
-
-impl sealed::Sealed for PerThread {}
-impl Partition for PerThread {}
-impl<const N: usize> sealed::Sealed for Chunked<N> {}
-impl<const N: usize> Partition for Chunked<N> {}
-impl<const W: usize> sealed::Sealed for PerBlock<W> {}
-impl<const W: usize> Partition for PerBlock<W> {}
-impl<const N: u32, const W: usize> sealed::Sealed for PerTile<N, W> {}
-impl<const N: u32, const W: usize> Partition for PerTile<N, W> {}
 
 impl<T: Pod> OwnedSlice<'_, T, PerThread> {
     /// The calling thread's element: index `grid.thread_rank()`, if the
