@@ -24,9 +24,9 @@ use cudarc::driver::{CudaContext, CudaEvent, CudaStream};
 use crate::device::{self, DeviceInfo};
 use crate::driver::{bind, cu, cudarc_error};
 use crate::error::{Result, RuntimeError};
-use crate::interop::{StreamArgs, StreamLaunch};
 use crate::launch::{Dim3, HostArg, HostArgs, KernelArgs, LaunchConfig, SafeArgs, Target};
 use crate::ptx::{EmbeddedPtx, PtxModule, select_for_device};
+use crate::stream::{StreamArgs, StreamLaunch};
 
 /// A kernel function of a loaded [`Module`] (valid while the module lives).
 #[derive(Clone, Copy, Debug)]

@@ -101,10 +101,9 @@ use std::sync::Arc;
 
 use cooperative_groups::atomic::{AtomicValue, Scope};
 use cooperative_groups::global::Partition;
-use cooperative_groups::{AtomicSlice, GlobalSlice, KernelParam, OwnedSlice, Pod, SafeParam};
+use cooperative_groups::{AtomicSlice, GlobalSlice, KernelParam, OwnedSlice, Pod};
 use cudarc::driver::{
-    CudaContext, CudaSlice, CudaStream, CudaView, CudaViewMut, DevicePtr, DevicePtrMut,
-    DeviceSlice, SyncOnDrop,
+    CudaContext, CudaSlice, CudaStream, CudaView, CudaViewMut, DevicePtr, DevicePtrMut, DeviceSlice,
 };
 
 use crate::device;
@@ -112,6 +111,7 @@ use crate::driver::cudarc_error;
 use crate::error::{Result, RuntimeError};
 use crate::gpu::{DeviceBuffer, Gpu};
 use crate::launch::{HostArg, Target};
+pub use crate::stream::{StreamArg, StreamArgs, StreamLaunch};
 
 /// GPU `ordinal`'s primary context as a cudarc `CudaContext`
 /// (`CudaContext::new`), after checking that the driver loads and the GPU
@@ -121,177 +121,6 @@ use crate::launch::{HostArg, Target};
 pub fn cuda_context(ordinal: u32) -> Result<Arc<CudaContext>> {
     device::device_handle(ordinal)?;
     CudaContext::new(ordinal as usize).map_err(cudarc_error("cuDevicePrimaryCtxRetain"))
-}
-
-/// One launch on a cudarc stream while its arguments become parameters:
-/// the stream, the guards that record each cudarc argument's use after the
-/// launch is queued, and whether the default stream must be ordered with
-/// it (a [`DeviceBuffer`] argument). Made by [`Gpu::launch_on`]; a
-/// [`StreamArg`] implementation adds to it.
-pub struct StreamLaunch<'s> {
-    stream: &'s CudaStream,
-    guards: Vec<SyncOnDrop<'s>>,
-    default_stream: bool,
-}
-
-impl std::fmt::Debug for StreamLaunch<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("StreamLaunch")
-            .field("stream", &self.stream.cu_stream())
-            .field("guards", &self.guards.len())
-            .field("default_stream", &self.default_stream)
-            .finish()
-    }
-}
-
-impl<'s> StreamLaunch<'s> {
-    pub(crate) fn new(stream: &'s CudaStream) -> StreamLaunch<'s> {
-        StreamLaunch {
-            stream,
-            guards: Vec::new(),
-            default_stream: false,
-        }
-    }
-
-    /// The stream the kernel is launched on.
-    pub fn stream(&self) -> &'s CudaStream {
-        self.stream
-    }
-
-    /// Keeps `guard` (what cudarc's `device_ptr` / `device_ptr_mut` return
-    /// for this stream) until the launch is queued, then drops it: the
-    /// argument's use is recorded after the kernel.
-    pub fn keep(&mut self, guard: SyncOnDrop<'s>) {
-        self.guards.push(guard);
-    }
-
-    /// Orders the launch with the default (null) stream both ways: the
-    /// stream waits for the work queued there before the launch, and the
-    /// default stream waits for the launch (for memory whose other uses run
-    /// on the default stream, as a [`DeviceBuffer`]'s copies do).
-    pub fn order_with_default_stream(&mut self) {
-        self.default_stream = true;
-    }
-
-    /// An error unless memory of context `ctx` serves this launch.
-    fn same_context(&self, name: &'static str, ctx: &CudaContext) -> Result<(), String> {
-        if ctx.cu_ctx() == self.stream.context().cu_ctx() {
-            Ok(())
-        } else {
-            Err(format!(
-                "`{name}`: memory of another CUDA context (device {}) than the stream's (device {})",
-                ctx.ordinal(),
-                self.stream.context().ordinal()
-            ))
-        }
-    }
-
-    /// Before the launch: the stream waits for the default stream's work
-    /// (if a buffer of the default stream is an argument).
-    pub(crate) fn before(&self) -> Result<()> {
-        if self.default_stream && !self.stream.cu_stream().is_null() {
-            let legacy = self.stream.context().default_stream();
-            let ev = legacy
-                .record_event(None)
-                .map_err(cudarc_error("cuEventRecord"))?;
-            self.stream
-                .wait(&ev)
-                .map_err(cudarc_error("cuStreamWaitEvent"))?;
-        }
-        Ok(())
-    }
-
-    /// After the launch is queued: records every cudarc argument's use
-    /// (the guards' drop) and makes the default stream wait for the launch
-    /// (if a buffer of the default stream is an argument).
-    pub(crate) fn after(self) -> Result<()> {
-        let StreamLaunch {
-            stream,
-            guards,
-            default_stream,
-        } = self;
-        drop(guards);
-        if default_stream && !stream.cu_stream().is_null() {
-            let ev = stream
-                .record_event(None)
-                .map_err(cudarc_error("cuEventRecord"))?;
-            stream
-                .context()
-                .default_stream()
-                .wait(&ev)
-                .map_err(cudarc_error("cuStreamWaitEvent"))?;
-        }
-        Ok(())
-    }
-}
-
-/// What a launch on a cudarc stream ([`Gpu::launch_on`]) passes for a
-/// kernel parameter of type `P`: cudarc's slices and views and this
-/// crate's device buffers for the typed parameters (a shared borrow for a
-/// [`GlobalSlice`], an exclusive one for an [`OwnedSlice`] or an
-/// [`AtomicSlice`]), values for scalars.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is not an argument of a `{P}` parameter in a launch on a cudarc stream",
-    note = "a `GlobalSlice<T>` takes `&CudaSlice<T>`, `&CudaView<T>`, `CudaView<T>` or `&DeviceBuffer<T>`; an `OwnedSlice<T>` or `AtomicSlice<T>` takes `&mut CudaSlice<T>`, `&mut CudaViewMut<T>`, `CudaViewMut<T>` or `&mut DeviceBuffer<T>`; a scalar takes its value; a raw pointer takes `Raw(ptr)`"
-)]
-pub trait StreamArg<'s, P: KernelParam> {
-    /// The parameter named `name` for `launch` (an error if this memory
-    /// cannot serve there: memory of another context, say), after ordering
-    /// the memory's earlier uses before the launch and arranging (through
-    /// `launch`) for the launch to be recorded as its next use.
-    fn into_stream_param(
-        self,
-        name: &'static str,
-        launch: &mut StreamLaunch<'s>,
-    ) -> Result<P, String>;
-}
-
-/// The argument tuple of a launch on a cudarc stream: one [`StreamArg`]
-/// per parameter.
-pub trait StreamArgs<'s, A> {
-    /// The parameters, named `names` (in order).
-    fn into_stream_params(
-        self,
-        names: &[&'static str],
-        launch: &mut StreamLaunch<'s>,
-    ) -> Result<A, String>;
-}
-
-macro_rules! tuples {
-    ($(($($n:tt $p:ident $h:ident),*))*) => {$(
-        impl<'s, $($p: KernelParam, $h: StreamArg<'s, $p>),*> StreamArgs<'s, ($($p,)*)> for ($($h,)*) {
-            #[allow(unused_variables)]
-            fn into_stream_params(
-                self,
-                names: &[&'static str],
-                launch: &mut StreamLaunch<'s>,
-            ) -> Result<($($p,)*), String> {
-                Ok(($(self.$n.into_stream_param(names.get($n).copied().unwrap_or(""), launch)?,)*))
-            }
-        }
-    )*};
-}
-tuples! {
-    ()
-    (0 A HA)
-    (0 A HA, 1 B HB)
-    (0 A HA, 1 B HB, 2 C HC)
-    (0 A HA, 1 B HB, 2 C HC, 3 D HD)
-    (0 A HA, 1 B HB, 2 C HC, 3 D HD, 4 E HE)
-    (0 A HA, 1 B HB, 2 C HC, 3 D HD, 4 E HE, 5 F HF)
-    (0 A HA, 1 B HB, 2 C HC, 3 D HD, 4 E HE, 5 F HF, 6 G HG)
-    (0 A HA, 1 B HB, 2 C HC, 3 D HD, 4 E HE, 5 F HF, 6 G HG, 7 H HH)
-    (0 A HA, 1 B HB, 2 C HC, 3 D HD, 4 E HE, 5 F HF, 6 G HG, 7 H HH, 8 I HI)
-    (0 A HA, 1 B HB, 2 C HC, 3 D HD, 4 E HE, 5 F HF, 6 G HG, 7 H HH, 8 I HI, 9 J HJ)
-    (0 A HA, 1 B HB, 2 C HC, 3 D HD, 4 E HE, 5 F HF, 6 G HG, 7 H HH, 8 I HI, 9 J HJ, 10 K HK)
-    (0 A HA, 1 B HB, 2 C HC, 3 D HD, 4 E HE, 5 F HF, 6 G HG, 7 H HH, 8 I HI, 9 J HJ, 10 K HK, 11 L HL)
-}
-
-// Scalars (and safe `Pod` structs) by value.
-impl<'s, T: SafeParam + Pod> StreamArg<'s, T> for T {
-    fn into_stream_param(self, _: &'static str, _: &mut StreamLaunch<'s>) -> Result<T, String> {
-        Ok(self)
-    }
 }
 
 /// A read-only kernel view of `len` elements at device address `ptr`.
@@ -336,7 +165,7 @@ impl<'p, 's, 'b: 's, T: Pod> StreamArg<'s, GlobalSlice<'p, T>> for &'b CudaSlice
         let len = self.len();
         // cudarc's read: the stream waits for the slice's last write; the
         // guard records this launch as its last read.
-        let (ptr, guard) = self.device_ptr(launch.stream);
+        let (ptr, guard) = self.device_ptr(launch.stream());
         launch.keep(guard);
         // SAFETY: `len` elements of the slice's allocation, borrowed shared
         // for the launch call and, on the device, ordered after its writes
@@ -353,7 +182,7 @@ impl<'p, 's, 'b: 's, 'c: 'b, T: Pod> StreamArg<'s, GlobalSlice<'p, T>> for &'b C
     ) -> Result<GlobalSlice<'p, T>, String> {
         launch.same_context(name, DeviceSlice::stream(self).context())?;
         let len = self.len();
-        let (ptr, guard) = self.device_ptr(launch.stream);
+        let (ptr, guard) = self.device_ptr(launch.stream());
         launch.keep(guard);
         // SAFETY: as for `&CudaSlice`: the view's elements, ordered as a read.
         Ok(unsafe { global(ptr, len) })
@@ -370,7 +199,7 @@ impl<'p, 's, 'c: 's, T: Pod> StreamArg<'s, GlobalSlice<'p, T>> for CudaView<'c, 
         let len = self.len();
         // The view borrows its slice for 'c, which outlives the launch.
         let view: CudaView<'s, T> = self;
-        let (ptr, guard) = view.view_ptr(launch.stream);
+        let (ptr, guard) = view.view_ptr(launch.stream());
         launch.keep(guard);
         // SAFETY: as for `&CudaSlice`: the view's elements, ordered as a read.
         Ok(unsafe { global(ptr, len) })
@@ -389,7 +218,7 @@ impl<'p, 's, 'b: 's, T: Pod, P: Partition> StreamArg<'s, OwnedSlice<'p, T, P>>
         let len = self.len();
         // cudarc's write: the stream waits for the slice's last read and
         // write; the guard records this launch as its last write.
-        let (ptr, guard) = self.device_ptr_mut(launch.stream);
+        let (ptr, guard) = self.device_ptr_mut(launch.stream());
         launch.keep(guard);
         // SAFETY: the slice's elements, borrowed exclusively for the launch
         // call (no other argument reaches them) and, on the device, ordered
@@ -408,7 +237,7 @@ impl<'p, 's, 'b: 's, 'c: 'b, T: Pod, P: Partition> StreamArg<'s, OwnedSlice<'p, 
     ) -> Result<OwnedSlice<'p, T, P>, String> {
         launch.same_context(name, DeviceSlice::stream(self).context())?;
         let len = self.len();
-        let (ptr, guard) = self.device_ptr_mut(launch.stream);
+        let (ptr, guard) = self.device_ptr_mut(launch.stream());
         launch.keep(guard);
         // SAFETY: as for `&mut CudaSlice`: the view's elements, exclusive,
         // ordered as a write.
@@ -427,7 +256,7 @@ impl<'p, 's, 'c: 's, T: Pod, P: Partition> StreamArg<'s, OwnedSlice<'p, T, P>>
         launch.same_context(name, DeviceSlice::stream(&self).context())?;
         let len = self.len();
         let view: CudaViewMut<'s, T> = self;
-        let (ptr, guard) = view.view_ptr_mut(launch.stream);
+        let (ptr, guard) = view.view_ptr_mut(launch.stream());
         launch.keep(guard);
         // SAFETY: as for `&mut CudaSlice`: the view's elements, exclusive
         // (the view borrows its slice mutably), ordered as a write.
@@ -445,7 +274,7 @@ impl<'p, 's, 'b: 's, T: Pod + AtomicValue, S: Scope + 'static> StreamArg<'s, Ato
     ) -> Result<AtomicSlice<'p, T, S>, String> {
         launch.same_context(name, self.context())?;
         let len = self.len();
-        let (ptr, guard) = self.device_ptr_mut(launch.stream);
+        let (ptr, guard) = self.device_ptr_mut(launch.stream());
         launch.keep(guard);
         // SAFETY: as for an `OwnedSlice`; the kernel reaches it only atomically.
         Ok(unsafe { atomic(ptr, len) })
@@ -462,7 +291,7 @@ impl<'p, 's, 'b: 's, 'c: 'b, T: Pod + AtomicValue, S: Scope + 'static>
     ) -> Result<AtomicSlice<'p, T, S>, String> {
         launch.same_context(name, DeviceSlice::stream(self).context())?;
         let len = self.len();
-        let (ptr, guard) = self.device_ptr_mut(launch.stream);
+        let (ptr, guard) = self.device_ptr_mut(launch.stream());
         launch.keep(guard);
         // SAFETY: as for an `OwnedSlice`; the kernel reaches it only atomically.
         Ok(unsafe { atomic(ptr, len) })
@@ -480,7 +309,7 @@ impl<'p, 's, 'c: 's, T: Pod + AtomicValue, S: Scope + 'static> StreamArg<'s, Ato
         launch.same_context(name, DeviceSlice::stream(&self).context())?;
         let len = self.len();
         let view: CudaViewMut<'s, T> = self;
-        let (ptr, guard) = view.view_ptr_mut(launch.stream);
+        let (ptr, guard) = view.view_ptr_mut(launch.stream());
         launch.keep(guard);
         // SAFETY: as for an `OwnedSlice`; the kernel reaches it only atomically.
         Ok(unsafe { atomic(ptr, len) })

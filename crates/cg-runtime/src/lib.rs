@@ -78,6 +78,7 @@ pub mod interop;
 pub mod launch;
 pub mod ptx;
 pub mod sass;
+mod stream;
 pub mod tensor_map;
 pub mod tensor_map_3d;
 pub mod tensor_map_nd;
