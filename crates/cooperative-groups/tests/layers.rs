@@ -425,3 +425,16 @@ fn the_vocabulary_is_declared_in_cg_isa_only() {
         assert!(isa.contains(name), "cg-isa does not export {name}");
     }
 }
+
+/// Typed global memory (`src/global/`) has no import circle: the partition
+/// kinds and the witnesses at the bottom, the walks that hand out
+/// witnesses, the 2-D rows and tiles above them.
+#[test]
+fn no_import_circle_in_global_memory() {
+    let g = graph_of("global");
+    assert!(g.contains_key("partition") && g.contains_key("tiles"), "{g:#?}");
+    // The reader works: the walks are built on the witnesses and the kinds.
+    assert!(g["partition"].contains("owned"), "{g:#?}");
+    assert!(g["partition"].contains("kinds"), "{g:#?}");
+    no_circle(&g);
+}
