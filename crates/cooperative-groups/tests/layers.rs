@@ -432,7 +432,10 @@ fn the_vocabulary_is_declared_in_cg_isa_only() {
 #[test]
 fn no_import_circle_in_global_memory() {
     let g = graph_of("global");
-    assert!(g.contains_key("partition") && g.contains_key("tiles"), "{g:#?}");
+    assert!(
+        g.contains_key("partition") && g.contains_key("tiles"),
+        "{g:#?}"
+    );
     // The reader works: the walks are built on the witnesses and the kinds.
     assert!(g["partition"].contains("owned"), "{g:#?}");
     assert!(g["partition"].contains("kinds"), "{g:#?}");
