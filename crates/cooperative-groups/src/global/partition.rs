@@ -16,7 +16,12 @@ use super::kinds::{Chunked, Partition, PerBlock, PerThread, PerTile};
 use super::owned::{Elem, OwnedSlice};
 
 mod sealed {
-    pub trait Sealed {}
+    /// The groups that own windows, and where the caller's group stands:
+    /// `((group index in the grid, caller's rank, group size), groups in
+    /// the grid)`.
+    pub trait Sealed {
+        fn place(&self) -> ((usize, usize, usize), usize);
+    }
 }
 
 impl<T: Pod> OwnedSlice<'_, T, PerThread> {
@@ -164,27 +169,47 @@ impl<'s, T: Pod, const N: usize> Chunk<'s, T, N> {
 /// [`OwnedPitched`](super::OwnedPitched) under the row partitions: its
 /// grid-wide index, the caller's rank, the group's size and the number of
 /// such groups in the grid (sealed: computed from the hardware's indices,
-/// never from a value the kernel chose).
+/// never from a value the kernel chose). Which partitions a group owns is
+/// the list of its implementations; what it owns follows from its place.
 pub trait WindowOwner<P>: sealed::Sealed {
     /// `(group index in the grid, caller's rank, group size)`.
     #[doc(hidden)]
-    fn owner(&self) -> (usize, usize, usize);
+    #[inline(always)]
+    fn owner(&self) -> (usize, usize, usize) {
+        self.place().0
+    }
 
     /// Groups of this kind in the grid.
     #[doc(hidden)]
-    fn groups(&self) -> usize;
+    #[inline(always)]
+    fn groups(&self) -> usize {
+        self.place().1
+    }
 }
 
-impl<const M: u32> sealed::Sealed for ThreadBlock<M> {}
-impl<const N: u32> sealed::Sealed for ThreadBlockTile<N> where Size<N>: TileSize {}
-impl sealed::Sealed for GridGroup {}
-
-/// A block's `(index, rank, size)` and the grid's blocks.
-#[inline(always)]
-pub(super) fn block_owner() -> ((usize, usize, usize), usize) {
-    let (b, blocks) = identity::block_rank();
-    let (r, n) = identity::block_thread();
-    ((b, r, n), blocks)
+impl<const M: u32> sealed::Sealed for ThreadBlock<M> {
+    #[inline(always)]
+    fn place(&self) -> ((usize, usize, usize), usize) {
+        let (b, blocks) = identity::block_rank();
+        let (r, n) = identity::block_thread();
+        ((b, r, n), blocks)
+    }
+}
+impl<const N: u32> sealed::Sealed for ThreadBlockTile<N>
+where
+    Size<N>: TileSize,
+{
+    #[inline(always)]
+    fn place(&self) -> ((usize, usize, usize), usize) {
+        tile_owner(N as usize)
+    }
+}
+impl sealed::Sealed for GridGroup {
+    #[inline(always)]
+    fn place(&self) -> ((usize, usize, usize), usize) {
+        let (rank, threads) = identity::grid_thread();
+        ((rank, 0, 1), threads)
+    }
 }
 
 /// A tile of `n_tile` threads' `(index, rank, size)` and the grid's tiles
@@ -200,29 +225,10 @@ pub(super) fn tile_owner(n_tile: usize) -> ((usize, usize, usize), usize) {
     )
 }
 
-impl<const M: u32, const W: usize> WindowOwner<PerBlock<W>> for ThreadBlock<M> {
-    #[inline(always)]
-    fn owner(&self) -> (usize, usize, usize) {
-        block_owner().0
-    }
-    #[inline(always)]
-    fn groups(&self) -> usize {
-        block_owner().1
-    }
-}
-
-impl<const N: u32, const W: usize> WindowOwner<PerTile<N, W>> for ThreadBlockTile<N>
-where
-    Size<N>: TileSize,
+impl<const M: u32, const W: usize> WindowOwner<PerBlock<W>> for ThreadBlock<M> {}
+impl<const N: u32, const W: usize> WindowOwner<PerTile<N, W>> for ThreadBlockTile<N> where
+    Size<N>: TileSize
 {
-    #[inline(always)]
-    fn owner(&self) -> (usize, usize, usize) {
-        tile_owner(N as usize).0
-    }
-    #[inline(always)]
-    fn groups(&self) -> usize {
-        tile_owner(N as usize).1
-    }
 }
 
 /// A group's window of an [`OwnedSlice`] ([`OwnedSlice::window`]); the

@@ -16,8 +16,7 @@ use crate::group::{Size, ThreadBlock, ThreadBlockTile, TileSize};
 use crate::vector::{AlignFor, Element, Lanes, Vector};
 use crate::{GridGroup, Pod, arch};
 
-use super::identity;
-use super::partition::{WindowOwner, block_owner, tile_owner};
+use super::partition::WindowOwner;
 use super::pitched::{Elem2d, OwnedPitched, Partition2d, sealed};
 
 /// Row `y` belongs to block `y mod B` (`B`: the grid's blocks, linear
@@ -134,41 +133,12 @@ impl ElementRows for BlockRows<1> {}
 impl<const N: u32> ElementRows for TileRows<N, 1> {}
 impl ElementRows for ThreadRows {}
 
-impl<const M: u32, const V: usize> WindowOwner<BlockRows<V>> for ThreadBlock<M> {
-    #[inline(always)]
-    fn owner(&self) -> (usize, usize, usize) {
-        block_owner().0
-    }
-    #[inline(always)]
-    fn groups(&self) -> usize {
-        block_owner().1
-    }
-}
-
-impl<const N: u32, const V: usize> WindowOwner<TileRows<N, V>> for ThreadBlockTile<N>
-where
-    Size<N>: TileSize,
+impl<const M: u32, const V: usize> WindowOwner<BlockRows<V>> for ThreadBlock<M> {}
+impl<const N: u32, const V: usize> WindowOwner<TileRows<N, V>> for ThreadBlockTile<N> where
+    Size<N>: TileSize
 {
-    #[inline(always)]
-    fn owner(&self) -> (usize, usize, usize) {
-        tile_owner(N as usize).0
-    }
-    #[inline(always)]
-    fn groups(&self) -> usize {
-        tile_owner(N as usize).1
-    }
 }
-
-impl WindowOwner<ThreadRows> for GridGroup {
-    #[inline(always)]
-    fn owner(&self) -> (usize, usize, usize) {
-        (identity::grid_thread().0, 0, 1)
-    }
-    #[inline(always)]
-    fn groups(&self) -> usize {
-        identity::grid_thread().1
-    }
-}
+impl WindowOwner<ThreadRows> for GridGroup {}
 
 /// One group's row of an [`OwnedPitched`] under a row partition `P`
 /// ([`OwnedPitched::row`], [`OwnedPitched::row_stride`]): `len()` elements,
