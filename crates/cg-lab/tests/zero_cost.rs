@@ -1094,7 +1094,7 @@ fn tensor_tile_copies_are_one_instruction_each() {
         "{ops:?}"
     );
     for name in ["tma_copy", "tma_transpose", "tma_transpose_swizzled"] {
-        let ops: Vec<&str> = listing[name].iter().map(|i| i.opcode.as_str()).collect();
+        let ops = opcodes(&listing, name);
         assert!(
             ops.iter().any(|o| o.starts_with("UTMALDG.2D")),
             "{name}: {ops:?}"
@@ -1104,8 +1104,7 @@ fn tensor_tile_copies_are_one_instruction_each() {
             "{name}: {ops:?}"
         );
         assert!(
-            !ops.iter()
-                .any(|o| o.starts_with("LDL") || o.starts_with("STL")),
+            !uses_local_memory(&ops),
             "{name} uses local memory: {ops:?}"
         );
     }
@@ -1385,14 +1384,7 @@ fn vector_accesses_are_128_bit_in_sass() {
         assert_eq!(n("STS.128"), 1, "sm_{sm}: {ops:?}");
         assert_eq!(n("LDS.128"), 1, "sm_{sm}: {ops:?}");
         assert_eq!(n("STG.E.128"), 1, "sm_{sm}: {ops:?}");
-        let memory = ops
-            .iter()
-            .filter(|o| {
-                ["LD.", "ST.", "LDG", "STG", "LDS", "STS", "LDL", "STL"]
-                    .iter()
-                    .any(|m| o.starts_with(m))
-            })
-            .count();
+        let memory = memory_ops(&listing, "probe_vector_copy").len();
         assert_eq!(memory, 4, "sm_{sm}: another memory access: {ops:?}");
     }
 }
@@ -1425,6 +1417,18 @@ fn streaming_hints_are_evict_first_in_sass() {
         );
         assert_eq!(ops.iter().filter(|o| o.starts_with("STG")).count(), 1);
     }
+}
+
+/// The opcodes of kernel `name` in `listing`, in order.
+fn opcodes<'a>(listing: &'a cg_runtime::sass::Listing, name: &str) -> Vec<&'a str> {
+    listing[name].iter().map(|i| i.opcode.as_str()).collect()
+}
+
+/// Whether any of `ops` touches local memory (`LDL`/`STL`: a register
+/// array or spill the compiler could not keep in registers).
+fn uses_local_memory<S: AsRef<str>>(ops: &[S]) -> bool {
+    ops.iter()
+        .any(|o| o.as_ref().starts_with("LDL") || o.as_ref().starts_with("STL"))
 }
 
 /// The global, shared and generic memory opcodes of kernel `name` in
@@ -1470,11 +1474,7 @@ fn vector_rows_are_128_bit_in_sass() {
         let n = |op: &str| ops.iter().filter(|o| *o == op).count();
         assert_eq!(n("STG.E.128"), 1, "sm_{sm}: {ops:?}");
         assert_eq!(n("LDG.E.128.CONSTANT"), 1, "sm_{sm}: {ops:?}");
-        assert!(
-            !ops.iter()
-                .any(|o| o.starts_with("LDL") || o.starts_with("STL")),
-            "sm_{sm}: local memory: {ops:?}"
-        );
+        assert!(!uses_local_memory(&ops), "sm_{sm}: local memory: {ops:?}");
     }
 }
 
@@ -1626,8 +1626,7 @@ fn thread_tile_accumulator_stays_in_registers() {
         }
         let ops: Vec<&str> = ins.iter().map(|i| i.opcode.as_str()).collect();
         assert!(
-            !ops.iter()
-                .any(|o| o.starts_with("LDL") || o.starts_with("STL")),
+            !uses_local_memory(&ops),
             "sm_{}: local memory: {ops:?}",
             p.sm
         );
@@ -1670,7 +1669,7 @@ fn warp_mma_is_one_hmma_in_sass() {
             let Some(listing) = sass_of(&small, p.sm) else {
                 return;
             };
-            let ops: Vec<&str> = listing[kernel].iter().map(|i| i.opcode.as_str()).collect();
+            let ops = opcodes(&listing, kernel);
             assert_eq!(
                 ops.iter().filter(|o| **o == hmma).count(),
                 1,
@@ -1678,8 +1677,7 @@ fn warp_mma_is_one_hmma_in_sass() {
                 p.sm
             );
             assert!(
-                !ops.iter()
-                    .any(|o| o.starts_with("LDL") || o.starts_with("STL")),
+                !uses_local_memory(&ops),
                 "sm_{}: {kernel}: local memory: {ops:?}",
                 p.sm
             );
@@ -1697,17 +1695,13 @@ fn mma_operands_from_shared_are_ldmatrix_in_sass() {
         let Some(listing) = sass_of(&small, p.sm) else {
             return;
         };
-        let ops: Vec<&str> = listing[kernel].iter().map(|i| i.opcode.as_str()).collect();
+        let ops = opcodes(&listing, kernel);
         let n = |op: &str| ops.iter().filter(|o| **o == op).count();
         let sm = p.sm;
         assert_eq!(n("LDSM.16.M88.4"), 1, "sm_{sm}: {ops:?}");
         assert_eq!(n("LDSM.16.MT88.2"), 1, "sm_{sm}: {ops:?}");
         assert_eq!(n("HMMA.16816.F32.BF16"), 1, "sm_{sm}: {ops:?}");
-        assert!(
-            !ops.iter()
-                .any(|o| o.starts_with("LDL") || o.starts_with("STL")),
-            "sm_{sm}: local memory: {ops:?}"
-        );
+        assert!(!uses_local_memory(&ops), "sm_{sm}: local memory: {ops:?}");
     }
 }
 
@@ -1751,7 +1745,7 @@ fn warp_mma8_is_one_tensor_instruction_in_sass() {
             let Some(listing) = sass_of(&small, p.sm) else {
                 return;
             };
-            let ops: Vec<&str> = listing[kernel].iter().map(|i| i.opcode.as_str()).collect();
+            let ops = opcodes(&listing, kernel);
             let mma: Vec<&str> = ops.iter().copied().filter(|o| o.contains("MMA")).collect();
             let want: &[&str] = match (min_sm, p.sm) {
                 (80, _) if kernel.ends_with("i8") => &["IMMA.16832.S8.S8"],
@@ -1769,8 +1763,7 @@ fn warp_mma8_is_one_tensor_instruction_in_sass() {
                 p.sm
             );
             assert!(
-                !ops.iter()
-                    .any(|o| o.starts_with("LDL") || o.starts_with("STL")),
+                !uses_local_memory(&ops),
                 "sm_{}: {kernel}: local memory: {ops:?}",
                 p.sm
             );
