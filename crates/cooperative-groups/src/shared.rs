@@ -720,6 +720,14 @@ impl<T: Pod, S: Space> SharedSlice<T, S> {
     const WINDOW: bool = <S as space::Sealed>::LOCAL && T::PADDING_FREE;
 }
 
+impl<T: Pod> SharedSlice<T> {
+    /// Element 0's address in this block's `.shared` window.
+    #[inline(always)]
+    pub(crate) fn addr(&self) -> arch::SharedAddr {
+        self.addr
+    }
+}
+
 arch::sim_only! {
     /// What the simulator's reports call a load through a handle.
     const LOAD: &str = "shared-memory load";

@@ -8,8 +8,8 @@ use super::element::Mma16;
 use super::fragment::{MatrixA, MatrixB};
 use super::lane;
 
-/// The address of element `(row0, col0)` of a row-major matrix of 16-bit
-/// elements with rows `ld` apart in `src`, after checking that its `rows ×
+/// The `.shared` address of element `(row0, col0)` of a row-major matrix
+/// of 16-bit elements with rows `ld` apart in `src`, after checking that its `rows ×
 /// cols` block lies inside `src` and that every row of the block starts at
 /// a 16-byte boundary (`ldmatrix` reads 16-byte rows): a `trap` on the GPU
 /// and a report on the simulator otherwise. `None` for a thread the
@@ -21,7 +21,7 @@ fn shared_block<T: Pod>(
     (row0, col0): (usize, usize),
     ld: usize,
     (rows, cols): (usize, usize),
-) -> Option<*const u8> {
+) -> Option<arch::SharedAddr> {
     let end = row0
         .checked_add(rows - 1)
         .and_then(|r| r.checked_mul(ld))
@@ -33,7 +33,8 @@ fn shared_block<T: Pod>(
             src.len()
         );
     }
-    let base = src.as_ptr().wrapping_add(row0 * ld + col0).cast::<u8>();
+    let offset = row0 * ld + col0;
+    let base = src.as_ptr().wrapping_add(offset);
     if !(base as usize).is_multiple_of(16) || !(ld * 2).is_multiple_of(16) {
         arch::violation!(
             "ldmatrix rows must start at 16-byte boundaries: the block at ({row0}, {col0}) with rows {ld} elements apart does not"
@@ -44,7 +45,8 @@ fn shared_block<T: Pod>(
             return None;
         }
     }
-    Some(base)
+    // (In bounds, so the byte offset is inside the 32-bit window.)
+    Some(arch::shared_add(src.addr(), (2 * offset) as u32))
 }
 
 impl<T: Mma16 + Pod> MatrixA<T> {
@@ -73,7 +75,7 @@ impl<T: Mma16 + Pod> MatrixA<T> {
         // order of the A fragment's registers.
         let l = lane(warp) as usize;
         let (j, r) = (l / 8, l % 8);
-        let row = base.wrapping_add(2 * ((r + 8 * (j % 2)) * ld + 8 * (j / 2)));
+        let row = arch::shared_add(base, (2 * ((r + 8 * (j % 2)) * ld + 8 * (j / 2))) as u32);
         // SAFETY: `row` is a 16-byte aligned row of the checked block in
         // this block's shared memory; the whole warp calls (`mma`'s
         // contract, and the simulator checks it).
@@ -102,7 +104,7 @@ impl<T: Mma16 + Pod> MatrixB<T> {
         // Lane `8j + r` (`j < 2`) gives row `k = 8j + r`; lanes 16..32
         // repeat lanes 0..16's addresses (unused).
         let k = lane(warp) as usize % 16;
-        let row = base.wrapping_add(2 * k * ld);
+        let row = arch::shared_add(base, (2 * k * ld) as u32);
         // SAFETY: as in `MatrixA::load_shared`.
         MatrixB::from_regs(unsafe { arch::ldmatrix_x2_trans(row) })
     }

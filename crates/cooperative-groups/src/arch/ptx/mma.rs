@@ -122,21 +122,19 @@ pub fn mma_m16n8k32_s32(kind: MmaKind, a: [u32; 4], b: [u32; 2], c: [i32; 4]) ->
 /// 4`, columns `2(l mod 4)` and `+1` of matrix `j` (`LDSM.16.M88.4`).
 ///
 /// # Safety
-/// `row` is a generic address of this block's shared memory, 16-byte
-/// aligned, valid for 16 bytes of reads; all 32 lanes of the warp call it
-/// together.
+/// `row` is an address in this block's `.shared` window, 16-byte aligned,
+/// valid for 16 bytes of reads; all 32 lanes of the warp call it together.
 #[inline(always)]
-pub unsafe fn ldmatrix_x4(row: *const u8) -> [u32; 4] {
+pub unsafe fn ldmatrix_x4(row: super::SharedAddr) -> [u32; 4] {
     #[cfg(target_feature = "sm_80")]
     {
         let (r0, r1, r2, r3): (u32, u32, u32, u32);
         // SAFETY: the caller's contract; reads shared memory only.
         unsafe {
             asm!(
-                "{{ .reg .u64 a; .reg .u32 a32; cvta.to.shared.u64 a, {4}; cvt.u32.u64 a32, a; \
-                 ldmatrix.sync.aligned.m8n8.x4.shared.b16 {{{0}, {1}, {2}, {3}}}, [a32]; }}",
+                "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {{{0}, {1}, {2}, {3}}}, [{4}];",
                 out(reg32) r0, out(reg32) r1, out(reg32) r2, out(reg32) r3,
-                in(reg64) row,
+                in(reg32) row,
                 options(readonly, nostack),
             )
         };
@@ -157,17 +155,16 @@ pub unsafe fn ldmatrix_x4(row: *const u8) -> [u32; 4] {
 /// # Safety
 /// As [`ldmatrix_x4`] (lanes `16..32` pass an address too, unused).
 #[inline(always)]
-pub unsafe fn ldmatrix_x2_trans(row: *const u8) -> [u32; 2] {
+pub unsafe fn ldmatrix_x2_trans(row: super::SharedAddr) -> [u32; 2] {
     #[cfg(target_feature = "sm_80")]
     {
         let (r0, r1): (u32, u32);
         // SAFETY: the caller's contract; reads shared memory only.
         unsafe {
             asm!(
-                "{{ .reg .u64 a; .reg .u32 a32; cvta.to.shared.u64 a, {2}; cvt.u32.u64 a32, a; \
-                 ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {{{0}, {1}}}, [a32]; }}",
+                "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {{{0}, {1}}}, [{2}];",
                 out(reg32) r0, out(reg32) r1,
-                in(reg64) row,
+                in(reg32) row,
                 options(readonly, nostack),
             )
         };

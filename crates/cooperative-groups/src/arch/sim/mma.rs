@@ -113,7 +113,7 @@ unsafe fn read_noted<const N: usize>(p: *const u8) -> u32 {
 /// # Safety
 /// As the GPU backend's.
 #[track_caller]
-pub unsafe fn ldmatrix_x4(row: *const u8) -> [u32; 4] {
+pub unsafe fn ldmatrix_x4(row: super::SharedAddr) -> [u32; 4] {
     let lane = lane_id();
     let mut r = [0u32; 4];
     for (j, r) in r.iter_mut().enumerate() {
@@ -129,7 +129,7 @@ pub unsafe fn ldmatrix_x4(row: *const u8) -> [u32; 4] {
 /// # Safety
 /// As the GPU backend's.
 #[track_caller]
-pub unsafe fn ldmatrix_x2_trans(row: *const u8) -> [u32; 2] {
+pub unsafe fn ldmatrix_x2_trans(row: super::SharedAddr) -> [u32; 2] {
     let lane = lane_id();
     let (g, t) = (lane / 4, lane % 4);
     let mut r = [0u32; 2];
