@@ -441,3 +441,15 @@ fn no_import_circle_in_global_memory() {
     assert!(g["partition"].contains("kinds"), "{g:#?}");
     no_circle(&g);
 }
+
+/// The warp MMA's files (`src/mma/`) import one way: the element types
+/// below the fragments, the fragments below `ldmatrix`. (The reader sees
+/// the files below `mod.rs`; that none of them imports `mod.rs` back is
+/// kept by hand: the lane helper lives in `fragment.rs`.)
+#[test]
+fn no_import_circle_in_the_warp_mma() {
+    let g = graph_of("mma");
+    assert!(g["ldmatrix"].contains("fragment"), "{g:#?}");
+    assert!(g["fragment"].contains("element"), "{g:#?}");
+    no_circle(&g);
+}

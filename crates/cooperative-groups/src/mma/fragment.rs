@@ -9,7 +9,12 @@ use crate::global::WarpTile;
 use crate::group::ThreadBlockTile;
 
 use super::element::{MmaAcc, MmaElement};
-use super::lane;
+
+/// The calling lane's index in its warp, for a full warp.
+#[inline(always)]
+pub(super) fn lane(warp: &ThreadBlockTile<32>) -> u32 {
+    warp.thread_rank()
+}
 
 /// A lane's part of the operand `A`: 16 rows of `K` elements of `T`
 /// (row-major; `K` = 16 for 16-bit `T`, 32 for 8-bit), in four registers.

@@ -5,8 +5,7 @@ use crate::group::ThreadBlockTile;
 use crate::{Pod, SharedSlice};
 
 use super::element::Mma16;
-use super::fragment::{MatrixA, MatrixB};
-use super::lane;
+use super::fragment::{MatrixA, MatrixB, lane};
 
 /// The `.shared` address of element `(row0, col0)` of a row-major matrix
 /// of 16-bit elements with rows `ld` apart in `src`, after checking that its `rows ×

@@ -74,12 +74,6 @@ mod ldmatrix;
 pub use element::{Mma16, MmaAcc, MmaElement};
 pub use fragment::{Accumulator, MatrixA, MatrixB};
 
-/// The calling lane's index in its warp, for a full warp.
-#[inline(always)]
-fn lane(warp: &ThreadBlockTile<32>) -> u32 {
-    warp.thread_rank()
-}
-
 /// `d = a·b + c` on the warp (`mma.sync.aligned.m16n8k16` or `m16n8k32`,
 /// see the module's table): every lane of the full warp calls it with its
 /// fragments and gets its part of `d`.
