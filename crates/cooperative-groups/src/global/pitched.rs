@@ -6,7 +6,7 @@ use core::marker::PhantomData;
 use crate::Pod;
 use crate::arch;
 
-use super::GlobalSlice;
+use super::slice::GlobalSlice;
 use super::identity;
 
 pub(super) mod sealed {
