@@ -308,18 +308,30 @@ pub fn gemm_int<T: MmaElement<Acc = i32> + Pod + Default>(
     }
 }
 
-#[test]
-fn integer_products_are_exact_over_the_whole_range() {
+/// The integer kernel of one input type.
+type GemmInt<T> = cooperative_groups::Kernel<(
+    Pitched<'static, T>,
+    Pitched<'static, T>,
+    OwnedPitched<'static, i32, WarpTiles<16, 8>>,
+)>;
+
+/// `kernel` on every byte value (inputs `from_byte` of a byte pattern)
+/// against the host's exact `i32` product.
+fn check_int<T: MmaElement<Acc = i32> + Pod + Default + Into<i32>>(
+    kernel: &GemmInt<T>,
+    from_byte: fn(u8) -> T,
+    name: &str,
+) {
     let (m, n, kk) = (40usize, 20usize, 70usize);
-    let a: Vec<i8> = (0..m * kk)
-        .map(|i| ((i * 97 + 13) % 256) as u8 as i8)
+    let a: Vec<T> = (0..m * kk)
+        .map(|i| from_byte(((i * 97 + 13) % 256) as u8))
         .collect();
-    let b: Vec<i8> = (0..kk * n)
-        .map(|i| ((i * 61 + 7) % 256) as u8 as i8)
+    let b: Vec<T> = (0..kk * n)
+        .map(|i| from_byte(((i * 61 + 7) % 256) as u8))
         .collect();
     let mut c = vec![0i32; m * n];
     run(
-        &GEMM_INT_I8,
+        kernel,
         &LaunchConfig::new(2, 64),
         (
             Image::new(&a[..], kk, m, kk),
@@ -331,31 +343,17 @@ fn integer_products_are_exact_over_the_whole_range() {
     for i in 0..m {
         for j in 0..n {
             let want: i32 = (0..kk)
-                .map(|k| a[i * kk + k] as i32 * b[k * n + j] as i32)
+                .map(|k| a[i * kk + k].into() * b[k * n + j].into())
                 .sum();
-            assert_eq!(c[i * n + j], want, "i8 ({i}, {j})");
+            assert_eq!(c[i * n + j], want, "{name} ({i}, {j})");
         }
     }
-    let a: Vec<u8> = (0..m * kk).map(|i| ((i * 97 + 13) % 256) as u8).collect();
-    let b: Vec<u8> = (0..kk * n).map(|i| ((i * 61 + 7) % 256) as u8).collect();
-    run(
-        &GEMM_INT_U8,
-        &LaunchConfig::new(2, 64),
-        (
-            Image::new(&a[..], kk, m, kk),
-            Image::new(&b[..], n, kk, n),
-            Image::new(&mut c[..], n, m, n),
-        ),
-    )
-    .unwrap();
-    for i in 0..m {
-        for j in 0..n {
-            let want: i32 = (0..kk)
-                .map(|k| a[i * kk + k] as i32 * b[k * n + j] as i32)
-                .sum();
-            assert_eq!(c[i * n + j], want, "u8 ({i}, {j})");
-        }
-    }
+}
+
+#[test]
+fn integer_products_are_exact_over_the_whole_range() {
+    check_int(&GEMM_INT_I8, |b| b as i8, "i8");
+    check_int(&GEMM_INT_U8, |b| b, "u8");
 }
 
 /// One 16 × 32 by 32 × 8 product of 8-bit floats (`m16n8k32`, `f32`

@@ -6,8 +6,8 @@ use core::marker::PhantomData;
 use crate::Pod;
 use crate::arch;
 
-use super::slice::GlobalSlice;
 use super::identity;
+use super::slice::GlobalSlice;
 
 pub(super) mod sealed {
     pub trait Sealed {}
