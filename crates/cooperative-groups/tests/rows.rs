@@ -232,6 +232,13 @@ pub fn matmul_tile_stride(
     }
 }
 
+/// A thread-tile product kernel.
+type Matmul = cooperative_groups::Kernel<(
+    Pitched<'static, f32>,
+    Pitched<'static, f32>,
+    OwnedPitched<'static, f32, ThreadTiles<8, 8>>,
+)>;
+
 #[test]
 fn a_register_tile_per_thread_cut_at_the_edges() {
     // 37 × 29 (neither a multiple of 8): full tiles, right, bottom and
@@ -239,41 +246,36 @@ fn a_register_tile_per_thread_cut_at_the_edges() {
     let (m, n, kk) = (37usize, 29usize, 5usize);
     let a: Vec<f32> = (0..m * kk).map(|i| (i % 7) as f32 - 3.0).collect();
     let b: Vec<f32> = (0..kk * n).map(|i| (i % 5) as f32 - 2.0).collect();
-    let mut c = vec![f32::NAN; m * n];
-    run(
+    let check = |kernel: &Matmul, cfg: LaunchConfig, what: &str| {
+        let mut c = vec![f32::NAN; m * n];
+        run(
+            kernel,
+            &cfg,
+            (
+                Image::new(&a[..], kk, m, kk),
+                Image::new(&b[..], n, kk, n),
+                Image::new(&mut c[..], n, m, n),
+            ),
+        )
+        .unwrap();
+        for i in 0..m {
+            for j in 0..n {
+                let want: f32 = (0..kk).map(|k| a[i * kk + k] * b[k * n + j]).sum();
+                assert_eq!(c[i * n + j], want, "{what} ({i}, {j})");
+            }
+        }
+    };
+    check(
         &MATMUL_THREAD_TILES,
-        &LaunchConfig::new((2, 2), (3, 3)),
-        (
-            Image::new(&a[..], kk, m, kk),
-            Image::new(&b[..], n, kk, n),
-            Image::new(&mut c[..], n, m, n),
-        ),
-    )
-    .unwrap();
-    for i in 0..m {
-        for j in 0..n {
-            let want: f32 = (0..kk).map(|k| a[i * kk + k] * b[k * n + j]).sum();
-            assert_eq!(c[i * n + j], want, "({i}, {j})");
-        }
-    }
+        LaunchConfig::new((2, 2), (3, 3)),
+        "tile",
+    );
     // 2 × 3 threads for 4 × 5 tiles: each thread strides over several.
-    let mut c = vec![f32::NAN; m * n];
-    run(
+    check(
         &MATMUL_TILE_STRIDE,
-        &LaunchConfig::new((1, 1), (2, 3)),
-        (
-            Image::new(&a[..], kk, m, kk),
-            Image::new(&b[..], n, kk, n),
-            Image::new(&mut c[..], n, m, n),
-        ),
-    )
-    .unwrap();
-    for i in 0..m {
-        for j in 0..n {
-            let want: f32 = (0..kk).map(|k| a[i * kk + k] * b[k * n + j]).sum();
-            assert_eq!(c[i * n + j], want, "stride ({i}, {j})");
-        }
-    }
+        LaunchConfig::new((1, 1), (2, 3)),
+        "stride",
+    );
 }
 
 /// Block `b` writes `b` into elements `b, b + B, …` (a block-strided
