@@ -9,9 +9,10 @@ use std::process::Command;
 
 fn main() {
     // The lab's kernels build without a warning (the library's included:
-    // a path dependency here).
+    // a path dependency here), and for sm_90a too (the warpgroup MMA).
     let lab = cg_build::KernelCrate::at("../cg-kernels")
         .deny_warnings()
+        .arch_specific()
         .name("LAB_PTX")
         .build()
         .unwrap_or_else(|e| e.fail());

@@ -82,6 +82,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+mod sm;
+pub use sm::Sm;
+
 /// The SMs built by default: every GPU from Volta on runs one of them (the
 /// driver JITs sm_90 PTX for newer GPUs).
 pub const DEFAULT_SMS: &[u32] = &[70, 80, 90];
@@ -149,10 +152,10 @@ impl FpContract {
 
     /// The nested build's directory for `sm` under this policy: one per
     /// policy, so that switching back and forth does not rebuild `core`.
-    fn target_subdir(self, sm: u32) -> String {
+    fn target_subdir(self, sm: Sm) -> String {
         match self {
-            FpContract::Fast => format!("sm_{sm}"),
-            FpContract::Off => format!("sm_{sm}-fp-off"),
+            FpContract::Fast => format!("{sm}"),
+            FpContract::Off => format!("{sm}-fp-off"),
         }
     }
 }
@@ -237,6 +240,7 @@ pub const TESTED_NIGHTLIES: &str = "rustc 1.97.0-nightly (2026-05-19)";
 pub struct KernelCrate {
     dir: PathBuf,
     sms: Vec<u32>,
+    arch_specific: bool,
     features: Vec<String>,
     name: Option<String>,
     file: Option<String>,
@@ -291,8 +295,8 @@ pub struct Built {
     pub table: PathBuf,
     /// The name of the static it defines.
     pub static_name: String,
-    /// One PTX file per SM, in the order built.
-    pub ptx: Vec<(u32, PathBuf)>,
+    /// One PTX file per target, in the order built.
+    pub ptx: Vec<(Sm, PathBuf)>,
     /// The floating-point contraction policy the PTX was built with (the
     /// builder's, or [`FP_CONTRACT_VAR`]'s): reports that time the
     /// kernels should state it.
@@ -315,6 +319,7 @@ impl KernelCrate {
         KernelCrate {
             dir,
             sms: DEFAULT_SMS.to_vec(),
+            arch_specific: false,
             features: Vec::new(),
             name: None,
             file: None,
@@ -336,6 +341,16 @@ impl KernelCrate {
     /// The SMs to build for (default [`DEFAULT_SMS`]; [`SMS_VAR`] overrides).
     pub fn sms(mut self, sms: &[u32]) -> KernelCrate {
         self.sms = sms.to_vec();
+        self
+    }
+
+    /// Also builds the arch-specific target of every listed SM that has
+    /// one (sm_90 → `sm_90a`), which the runtime loads on a GPU of exactly
+    /// that SM: what `wgmma` and `setmaxnreg` need. The portable PTX stays
+    /// for newer GPUs (where those calls trap). [`SMS_VAR`] may name the
+    /// targets itself (`CG_SMS=90a`).
+    pub fn arch_specific(mut self) -> KernelCrate {
+        self.arch_specific = true;
         self
     }
 
@@ -389,7 +404,7 @@ impl KernelCrate {
             .clone()
             .unwrap_or_else(|| format!("{}.rs", static_name.to_lowercase()));
         watch_inputs(&self.dir);
-        let sms = sms_override().unwrap_or_else(|| self.sms.clone());
+        let sms = sms_override().unwrap_or_else(|| sm::expand(&self.sms, self.arch_specific));
         if sms.is_empty() {
             return Err(Error::new(format!(
                 "{SMS_VAR} names no SM (e.g. {SMS_VAR}=90)"
@@ -408,19 +423,16 @@ impl KernelCrate {
         };
         eprintln!(
             "cg-build: {package}{tag}: PTX for {} (FP contraction {fp_contract}, fast math {fast_math}) …",
-            sms.iter()
-                .map(|s| format!("sm_{s}"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            sms.iter().map(Sm::to_string).collect::<Vec<_>>().join(", ")
         );
-        let results: Vec<Result<(u32, PathBuf, String), Error>> = std::thread::scope(|s| {
+        let results: Vec<Result<(Sm, PathBuf, String), Error>> = std::thread::scope(|s| {
             let handles: Vec<_> = sms
                 .iter()
                 .map(|&sm| {
                     let (cargo, out, target, tag, lib) = (&cargo, &out, &target, &tag, &lib);
                     let this = &self;
                     s.spawn(move || {
-                        let ptx = out.join(format!("{lib}{tag}_sm_{sm}.ptx"));
+                        let ptx = out.join(format!("{lib}{tag}_{sm}.ptx"));
                         let dir = target.join(format!(
                             "{}{}",
                             fp_contract.target_subdir(sm),
@@ -445,7 +457,7 @@ impl KernelCrate {
         });
         let built = results.into_iter().collect::<Result<Vec<_>, _>>()?;
         show_warnings(&package, &built);
-        let ptx: Vec<(u32, PathBuf)> = built.into_iter().map(|(sm, p, _)| (sm, p)).collect();
+        let ptx: Vec<(Sm, PathBuf)> = built.into_iter().map(|(sm, p, _)| (sm, p)).collect();
         let table = out.join(&file);
         fs::write(&table, table_source(&static_name, &lib, &tag, &ptx))
             .map_err(|e| Error::new(format!("cannot write {}: {e}", table.display())))?;
@@ -560,7 +572,7 @@ impl KernelCrate {
 /// What one nested build is built for and with.
 #[derive(Clone, Copy, Debug)]
 struct Policy {
-    sm: u32,
+    sm: Sm,
     fp_contract: FpContract,
     fast_math: FastMath,
     deny: bool,
@@ -817,10 +829,10 @@ pub fn declare_launch_bounds(ptx: &str) -> String {
 /// warnings are denied (registry dependencies stay capped by cargo).
 fn rustflags(policy: &Policy) -> String {
     let sm = policy.sm;
-    let mut flags = format!("-Ctarget-cpu=sm_{sm}");
-    if sm >= 89 {
+    let mut flags = format!("-Ctarget-cpu={sm}");
+    if sm.number >= 89 {
         flags += " -Ctarget-feature=+ptx84";
-    } else if sm >= 80 {
+    } else if sm.number >= 80 {
         flags += " -Ctarget-feature=+ptx71";
     }
     for f in policy
@@ -870,7 +882,7 @@ fn kernel_warnings(log: &str) -> Vec<String> {
 /// SMs gave it: a warning in a kernel is as worth reading as one in host
 /// code, and the nested build's output is otherwise seen only when it
 /// fails.
-fn show_warnings(package: &str, built: &[(u32, PathBuf, String)]) {
+fn show_warnings(package: &str, built: &[(Sm, PathBuf, String)]) {
     let mut seen: Vec<String> = Vec::new();
     for (_, _, log) in built {
         for w in kernel_warnings(log) {
@@ -898,7 +910,7 @@ fn deny_warnings_override() -> bool {
 }
 
 /// One line saying what to do, from the nested compiler's output.
-fn diagnose(log: &str, sm: u32, dir: &Path) -> String {
+fn diagnose(log: &str, sm: Sm, dir: &Path) -> String {
     let krate = dir.display();
     if log.contains("abi_gpu_kernel") || log.contains("\"gpu-kernel\" ABI is experimental") {
         format!(
@@ -917,7 +929,7 @@ fn diagnose(log: &str, sm: u32, dir: &Path) -> String {
         )
     } else {
         format!(
-            "building the kernel crate at {krate} for sm_{sm} failed (nested `cargo rustc --target nvptx64-nvidia-cuda`; tested with {TESTED_NIGHTLIES}); the compiler's output follows"
+            "building the kernel crate at {krate} for {sm} failed (nested `cargo rustc --target nvptx64-nvidia-cuda`; tested with {TESTED_NIGHTLIES}); the compiler's output follows"
         )
     }
 }
@@ -996,7 +1008,7 @@ fn is_nightly(cmd: &mut Command) -> bool {
 }
 
 /// The generated table.
-fn table_source(name: &str, lib: &str, tag: &str, ptx: &[(u32, PathBuf)]) -> String {
+fn table_source(name: &str, lib: &str, tag: &str, ptx: &[(Sm, PathBuf)]) -> String {
     let mut s = format!(
         "/// The PTX of the kernel crate `{lib}`{}, one module per SM (generated by cg-build).\n\
          pub static {name}: ::cg_runtime::PtxModule = ::cg_runtime::PtxModule::new(\n    {lib:?},\n    &[\n",
@@ -1008,7 +1020,9 @@ fn table_source(name: &str, lib: &str, tag: &str, ptx: &[(u32, PathBuf)]) -> Str
     );
     for (sm, path) in ptx {
         s += &format!(
-            "        ::cg_runtime::EmbeddedPtx {{ sm: {sm}, ptx: include_str!({:?}) }},\n",
+            "        ::cg_runtime::EmbeddedPtx {{ sm: {}, arch_specific: {}, ptx: include_str!({:?}) }},\n",
+            sm.number,
+            sm.arch_specific,
             path.display().to_string()
         );
     }
@@ -1069,13 +1083,10 @@ fn nested_target_root() -> PathBuf {
 }
 
 /// [`SMS_VAR`], parsed (`None` when unset or empty).
-fn sms_override() -> Option<Vec<u32>> {
+fn sms_override() -> Option<Vec<Sm>> {
     println!("cargo:rerun-if-env-changed={SMS_VAR}");
     let v = env::var(SMS_VAR).ok()?;
-    let sms: Vec<u32> = v
-        .split(',')
-        .filter_map(|s| s.trim().trim_start_matches("sm_").parse().ok())
-        .collect();
+    let sms: Vec<Sm> = v.split(',').filter_map(Sm::parse).collect();
     (!v.trim().is_empty()).then_some(sms)
 }
 
@@ -1196,12 +1207,18 @@ mod tests {
             "K",
             "kern",
             "-collectives",
-            &[(70, "/o/a.ptx".into()), (90, "/o/b.ptx".into())],
+            &[
+                (Sm::portable(70), "/o/a.ptx".into()),
+                (Sm::parse("90a").unwrap(), "/o/b.ptx".into()),
+            ],
         );
         assert!(t.contains("pub static K: ::cg_runtime::PtxModule"), "{t}");
         assert!(t.contains("\"kern\""), "{t}");
-        assert!(t.contains("sm: 70, ptx: include_str!(\"/o/a.ptx\")"), "{t}");
-        assert!(t.contains("sm: 90"), "{t}");
+        assert!(
+            t.contains("sm: 70, arch_specific: false, ptx: include_str!(\"/o/a.ptx\")"),
+            "{t}"
+        );
+        assert!(t.contains("sm: 90, arch_specific: true"), "{t}");
         assert!(t.contains("features collectives"), "{t}");
     }
 
@@ -1211,13 +1228,15 @@ mod tests {
         assert!(
             diagnose(
                 "error[E0658]: the extern \"gpu-kernel\" ABI is experimental",
-                90,
+                Sm::portable(90),
                 dir
             )
             .contains("feature(abi_gpu_kernel")
         );
-        assert!(diagnose("error: can't find crate for `std`", 90, dir).contains("no_std"));
-        assert!(diagnose("something else", 80, dir).contains("sm_80"));
+        assert!(
+            diagnose("error: can't find crate for `std`", Sm::portable(90), dir).contains("no_std")
+        );
+        assert!(diagnose("something else", Sm::portable(80), dir).contains("sm_80"));
     }
 
     #[test]
@@ -1232,8 +1251,15 @@ mod tests {
         }
         assert_eq!(FpContract::parse("contract"), None);
         assert_eq!(FpContract::Off.to_string(), "off");
-        assert_eq!(FpContract::Fast.target_subdir(80), "sm_80");
-        assert_eq!(FpContract::Off.target_subdir(80), "sm_80-fp-off");
+        assert_eq!(FpContract::Fast.target_subdir(Sm::portable(80)), "sm_80");
+        assert_eq!(
+            FpContract::Off.target_subdir(Sm::portable(80)),
+            "sm_80-fp-off"
+        );
+        assert_eq!(
+            FpContract::Fast.target_subdir(Sm::parse("90a").unwrap()),
+            "sm_90a"
+        );
     }
 
     #[test]
@@ -1299,30 +1325,34 @@ mod tests {
     fn rustflags_name_the_sm_ptx84_and_the_policy() {
         let p = |sm, fp_contract, fast_math, deny| {
             rustflags(&Policy {
-                sm,
+                sm: Sm::parse(sm).unwrap(),
                 fp_contract,
                 fast_math,
                 deny,
             })
         };
         assert_eq!(
-            p(80, FpContract::Off, FastMath::Off, false),
+            p("80", FpContract::Off, FastMath::Off, false),
             "-Ctarget-cpu=sm_80 -Ctarget-feature=+ptx71"
         );
         assert_eq!(
-            p(90, FpContract::Off, FastMath::Off, false),
+            p("90", FpContract::Off, FastMath::Off, false),
             "-Ctarget-cpu=sm_90 -Ctarget-feature=+ptx84"
         );
         assert_eq!(
-            p(70, FpContract::Fast, FastMath::Off, false),
+            p("70", FpContract::Fast, FastMath::Off, false),
             "-Ctarget-cpu=sm_70 -Cllvm-args=-fp-contract=fast"
         );
         assert_eq!(
-            p(90, FpContract::Off, FastMath::Off, true),
+            p("90", FpContract::Off, FastMath::Off, true),
             "-Ctarget-cpu=sm_90 -Ctarget-feature=+ptx84 -Dwarnings"
         );
         assert_eq!(
-            p(70, FpContract::Fast, FastMath::On, false),
+            p("90a", FpContract::Off, FastMath::Off, false),
+            "-Ctarget-cpu=sm_90a -Ctarget-feature=+ptx84"
+        );
+        assert_eq!(
+            p("70", FpContract::Fast, FastMath::On, false),
             "-Ctarget-cpu=sm_70 -Cllvm-args=-fp-contract=fast \
              -Cllvm-args=-nvptx-prec-divf32=1 -Cllvm-args=-nvptx-prec-sqrtf32=0"
         );

@@ -42,4 +42,5 @@ pub mod sync;
 pub mod tma;
 pub mod tma_multicast;
 pub mod typed;
+pub mod wgmma;
 pub mod xorshift;

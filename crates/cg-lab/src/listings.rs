@@ -26,7 +26,7 @@ pub(crate) fn listings(gpu: &cg_runtime::Gpu, cpp_cubin: &Path, dir: &Path) -> R
     let ptx = crate::kernels::LAB_PTX
         .ptx()
         .iter()
-        .find(|p| p.sm == gpu.ptx_sm())
+        .find(|p| p.sm == gpu.ptx_sm() && p.arch_specific == gpu.ptx_arch_specific())
         .context("no PTX for this device")?;
     let sm = gpu.info().sm();
     let rust_cubin =

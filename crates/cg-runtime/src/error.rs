@@ -36,7 +36,7 @@ pub enum RuntimeError {
     },
     /// `CG_PTX_SM` names no embedded PTX the device can run.
     #[error(
-        "CG_PTX_SM={value}: expected one of the embedded PTX targets ({embedded}) not newer than the device's sm_{device}"
+        "CG_PTX_SM={value}: expected one of the embedded PTX targets ({embedded}) not newer than the device's sm_{device} (an `a` target: exactly its SM)"
     )]
     BadPtxCap {
         /// The variable's value.

@@ -97,6 +97,7 @@ impl Drop for Module {
 pub struct Gpu {
     info: DeviceInfo,
     ptx_sm: u32,
+    ptx_arch_specific: bool,
     kernels: Module,
     /// How long a wait for the device may take ([`Gpu::set_timeout`]).
     timeout: Cell<Duration>,
@@ -156,6 +157,7 @@ impl Gpu {
         Ok(Gpu {
             info,
             ptx_sm: ptx.sm,
+            ptx_arch_specific: ptx.arch_specific,
             kernels,
             timeout: Cell::new(DEFAULT_TIMEOUT),
             last_kernel: RefCell::new(String::new()),
@@ -185,6 +187,12 @@ impl Gpu {
     /// The SM of the embedded PTX that was loaded (e.g. 90).
     pub fn ptx_sm(&self) -> u32 {
         self.ptx_sm
+    }
+
+    /// Whether the loaded PTX is the arch-specific target of its SM
+    /// (`sm_90a`), the one `wgmma` needs.
+    pub fn ptx_arch_specific(&self) -> bool {
+        self.ptx_arch_specific
     }
 
     /// Whether cluster launches work with the loaded kernels: the device is

@@ -6,8 +6,30 @@
 pub struct EmbeddedPtx {
     /// The SM it was compiled for (`-Ctarget-cpu=sm_XX`), e.g. 90.
     pub sm: u32,
+    /// Compiled for the arch-specific target `sm_XXa` (`.target sm_90a`:
+    /// `wgmma`, `setmaxnreg`), which loads on devices of exactly that
+    /// compute capability and no newer one.
+    pub arch_specific: bool,
     /// The PTX text.
     pub ptx: &'static str,
+}
+
+impl EmbeddedPtx {
+    /// The target's name: `sm_90`, or `sm_90a` for an arch-specific one.
+    pub fn target(&self) -> String {
+        format!(
+            "sm_{}{}",
+            self.sm,
+            if self.arch_specific { "a" } else { "" }
+        )
+    }
+
+    /// Whether a device of compute capability `cc` (`major * 10 + minor`)
+    /// can load it: not newer than the device, and for an arch-specific
+    /// target exactly the device's.
+    fn loads_on(&self, cc: u32) -> bool {
+        self.sm <= cc && (!self.arch_specific || self.sm == cc)
+    }
 }
 
 /// The PTX of one kernel crate, one module per SM: what `cg-build`
@@ -65,20 +87,26 @@ pub fn undeclared_block_dims(ptx: &str) -> Vec<&str> {
 }
 
 /// The newest PTX of `set` whose SM is ≤ the device's compute capability
-/// (`major * 10 + minor`), or `None` if the device is older than all of them.
+/// (`major * 10 + minor`), the arch-specific one (`sm_90a`) where the
+/// device is exactly its SM, or `None` if the device is older than all of
+/// them.
 pub fn select_from(
     set: &'static [EmbeddedPtx],
     major: u32,
     minor: u32,
 ) -> Option<&'static EmbeddedPtx> {
     let cc = major * 10 + minor;
-    set.iter().filter(|p| p.sm <= cc).max_by_key(|p| p.sm)
+    set.iter()
+        .filter(|p| p.loads_on(cc))
+        .max_by_key(|p| (p.sm, p.arch_specific))
 }
 
 /// The environment variable that makes the GPU backend load an older
 /// embedded PTX than the device's newest (e.g. `CG_PTX_SM=70` on an H200
 /// JIT-compiles the sm_70 kernels), so that the code paths of older GPUs
-/// run and are verified on a new one.
+/// run and are verified on a new one. `CG_PTX_SM=90` on an H100 loads the
+/// portable sm_90 PTX where an `sm_90a` one is embedded too; `90a` names
+/// the arch-specific one.
 pub const PTX_CAP_VAR: &str = "CG_PTX_SM";
 
 /// The PTX of `set` to load on a device of compute capability
@@ -104,14 +132,15 @@ fn select_capped(
     cap: &str,
 ) -> Result<&'static EmbeddedPtx, crate::RuntimeError> {
     let device = major * 10 + minor;
-    let sm = cap.trim().trim_start_matches("sm_").parse::<u32>().ok();
+    let name = cap.trim();
+    let name = name.strip_prefix("sm_").unwrap_or(name);
     set.iter()
-        .find(|p| Some(p.sm) == sm && p.sm <= device)
+        .find(|p| p.target() == format!("sm_{name}") && p.loads_on(device))
         .ok_or_else(|| crate::RuntimeError::BadPtxCap {
             value: cap.to_string(),
             embedded: set
                 .iter()
-                .map(|p| p.sm.to_string())
+                .map(|p| p.target().trim_start_matches("sm_").to_string())
                 .collect::<Vec<_>>()
                 .join(", "),
             device,
@@ -132,11 +161,16 @@ mod tests {
 
     use super::*;
 
-    static SET: &[EmbeddedPtx] = &[
-        EmbeddedPtx { sm: 70, ptx: "" },
-        EmbeddedPtx { sm: 80, ptx: "" },
-        EmbeddedPtx { sm: 90, ptx: "" },
-    ];
+    const fn ptx(sm: u32, arch_specific: bool) -> EmbeddedPtx {
+        EmbeddedPtx {
+            sm,
+            arch_specific,
+            ptx: "",
+        }
+    }
+
+    static SET: &[EmbeddedPtx] = &[ptx(70, false), ptx(80, false), ptx(90, false)];
+    static WITH_90A: &[EmbeddedPtx] = &[ptx(80, false), ptx(90, false), ptx(90, true)];
 
     #[test]
     fn picks_newest_not_newer_than_device() {
@@ -162,5 +196,19 @@ mod tests {
         );
         assert!(select_capped(SET, 9, 0, "75").is_err());
         assert!(select_capped(SET, 9, 0, "new").is_err());
+    }
+
+    #[test]
+    fn an_arch_specific_target_loads_on_its_own_sm_only() {
+        let pick = |ma, mi| select_from(WITH_90A, ma, mi).map(|p| p.target());
+        assert_eq!(pick(9, 0).as_deref(), Some("sm_90a"));
+        // A newer GPU JITs the portable sm_90 PTX instead.
+        assert_eq!(pick(10, 0).as_deref(), Some("sm_90"));
+        assert_eq!(pick(8, 9).as_deref(), Some("sm_80"));
+        let cap = |ma, mi, c| select_capped(WITH_90A, ma, mi, c).map(|p| p.target());
+        assert_eq!(cap(9, 0, "90").unwrap(), "sm_90");
+        assert_eq!(cap(9, 0, "sm_90a").unwrap(), "sm_90a");
+        let err = cap(10, 0, "90a").unwrap_err().to_string();
+        assert!(err.contains("80, 90, 90a"), "{err}");
     }
 }

@@ -20,7 +20,8 @@ pub struct Instr {
 /// Kernel name → its instructions, in order.
 pub type Listing = BTreeMap<String, Vec<Instr>>;
 
-/// Runs `ptxas -arch=sm_XX` on `ptx`, writing `<dir>/<stem>.cubin`.
+/// Runs `ptxas -arch=sm_XX` on `ptx`, writing `<dir>/<stem>.cubin`
+/// (`sm_XXa` where the PTX's `.target` is the arch-specific `sm_XXa`).
 pub fn assemble(
     ptxas: &Path,
     ptx: &str,
@@ -44,8 +45,9 @@ pub fn assemble_verbose(
     let src = dir.join(format!("{stem}.ptx"));
     let cubin = dir.join(format!("{stem}.cubin"));
     std::fs::write(&src, ptx).map_err(|e| format!("writing {}: {e}", src.display()))?;
+    let arch = ptxas_arch(ptx, sm);
     let out = Command::new(ptxas)
-        .arg(format!("-arch=sm_{sm}"))
+        .arg(format!("-arch={arch}"))
         .arg("-v")
         .arg(&src)
         .arg("-o")
@@ -54,9 +56,24 @@ pub fn assemble_verbose(
         .map_err(|e| format!("running {}: {e}", ptxas.display()))?;
     let log = String::from_utf8_lossy(&out.stderr).into_owned();
     if !out.status.success() {
-        return Err(format!("ptxas -arch=sm_{sm} failed:\n{log}"));
+        return Err(format!("ptxas -arch={arch} failed:\n{log}"));
     }
     Ok((cubin, log))
+}
+
+/// `sm_XX`, or `sm_XXa` where `ptx` declares that arch-specific target
+/// (ptxas refuses `sm_90a` PTX under `-arch=sm_90`).
+fn ptxas_arch(ptx: &str, sm: u32) -> String {
+    let specific = format!("sm_{sm}a");
+    let declared = ptx
+        .lines()
+        .find_map(|l| l.trim().strip_prefix(".target "))
+        .is_some_and(|t| t.split([',', ' ']).any(|w| w == specific));
+    if declared {
+        specific
+    } else {
+        format!("sm_{sm}")
+    }
 }
 
 /// Disassembles a cubin with `nvdisasm -c` or `cuobjdump -sass` (chosen by
@@ -179,5 +196,12 @@ mod tests {
         let l = parse_listing(cuobjdump);
         assert_eq!(opcodes(&l["cpp_k"]), ["MOV", "EXIT"]);
         assert_eq!(histogram(&l["cpp_k"]).get("EXIT"), Some(&1));
+    }
+
+    #[test]
+    fn an_arch_specific_target_assembles_as_itself() {
+        let ptx = ".version 8.4\n.target sm_90a\n.address_size 64\n";
+        assert_eq!(ptxas_arch(ptx, 90), "sm_90a");
+        assert_eq!(ptxas_arch(".target sm_90\n", 90), "sm_90");
     }
 }

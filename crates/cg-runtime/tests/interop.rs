@@ -98,6 +98,7 @@ static KERNELS: PtxModule = PtxModule::new(
     "interop",
     &[EmbeddedPtx {
         sm: 70,
+        arch_specific: false,
         ptx: COPY_PLUS_PTX,
     }],
 );

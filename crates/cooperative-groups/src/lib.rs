@@ -270,6 +270,7 @@ pub mod tma;
 mod unroll;
 mod value;
 pub mod vector;
+pub mod wgmma;
 
 pub use cg_isa::Dim3;
 pub use cg_macros::{kernel, shared_array};
@@ -283,7 +284,7 @@ pub use collective::update::{
 pub use global::{
     AtomicSlice, BlockRows, Chunked, Elem, GlobalSlice, KernelParam, OwnedPitched, OwnedSlice,
     PerBlock, PerThread, PerThread2d, PerTile, Pitched, SafeParam, ThreadRows, ThreadTiles,
-    TileRows, WarpTiles,
+    TileRows, WarpTiles, WarpgroupTiles,
 };
 pub use grid::{GridArrivalToken, GridGroup, this_grid};
 pub use group::{

@@ -453,3 +453,11 @@ fn no_import_circle_in_the_warp_mma() {
     assert!(g["fragment"].contains("element"), "{g:#?}");
     no_circle(&g);
 }
+
+#[test]
+fn no_import_circle_in_the_warpgroup_mma() {
+    let g = graph_of("wgmma");
+    assert!(g["accumulator"].contains("operand"), "{g:#?}");
+    assert!(g["operand"].contains("element"), "{g:#?}");
+    no_circle(&g);
+}

@@ -447,6 +447,21 @@ pub mod soft16;
 /// The warp MMA's fragment layouts (both backends).
 pub mod mma_layout;
 
+/// The warpgroup MMA's descriptors and accumulator layout (both backends).
+pub mod wgmma_layout;
+
+/// A `wgmma` operand in shared memory: its start address and the
+/// descriptor's layout bits ([`wgmma_layout::desc_layout`]). The GPU
+/// backend packs them into the 64-bit descriptor at the instruction; the
+/// simulator reads the elements through them.
+#[derive(Clone, Copy, Debug)]
+pub struct SmemDesc {
+    /// The `.shared` address of the operand's first row.
+    pub start: SharedAddr,
+    /// The descriptor's bits other than the address.
+    pub layout: u64,
+}
+
 // Both backends carry the primitives of the whole guide (grid, cluster,
 // atomics, …); a kernel crate uses a subset, and later features the rest.
 #[cfg(target_arch = "nvptx64")]

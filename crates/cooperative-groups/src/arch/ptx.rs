@@ -22,6 +22,8 @@ mod mbarrier;
 pub use mbarrier::*;
 mod mma;
 pub use mma::*;
+mod wgmma;
+pub use wgmma::*;
 mod float16;
 pub use float16::*;
 #[cfg(target_feature = "sm_90")]

@@ -18,6 +18,8 @@ mod tma;
 pub use tma::*;
 mod mma;
 pub use mma::*;
+mod wgmma;
+pub use wgmma::*;
 mod float16;
 pub use float16::*;
 

@@ -183,4 +183,4 @@ pub use partition::{Chunk, GridStride, Window, WindowOwner};
 pub use pitched::{Elem2d, OwnedPitched, Partition2d, PerThread2d, Pitched};
 pub use rows::{BlockRows, ElementRows, Row, ThreadRows, TileRows, VecElem2d};
 pub use slice::GlobalSlice;
-pub use tiles::{ThreadTile, ThreadTiles, WarpTile, WarpTiles};
+pub use tiles::{ThreadTile, ThreadTiles, WarpTile, WarpTiles, WarpgroupTile, WarpgroupTiles};

@@ -33,10 +33,24 @@ pub struct ThreadTiles<const TM: usize, const TN: usize>;
 #[derive(Clone, Copy, Debug)]
 pub struct WarpTiles<const TM: usize, const TN: usize>;
 
+/// Element `(x, y)` belongs to a warpgroup (an aligned 128-thread tile):
+/// the image is cut into `TM × TN` tiles (row-major order of tiles), tile
+/// `t` belongs to warpgroup `t mod G` (`G`: the grid's warpgroups, numbered
+/// as [`PerTile<128>`](super::PerTile) numbers them), and inside a tile,
+/// element `(r, c)` to the thread that holds it in an `m64nTN` `wgmma`
+/// accumulator (warp `r / 16` of the group, lane `4·(r mod 8) + (c mod
+/// 8)/2`): [`OwnedPitched::warpgroup_tile`], written by
+/// [`wgmma::Accumulator::store`](crate::wgmma::Accumulator::store). `TM`
+/// is 64, `TN` a multiple of 8.
+#[derive(Clone, Copy, Debug)]
+pub struct WarpgroupTiles<const TM: usize, const TN: usize>;
+
 impl<const TM: usize, const TN: usize> sealed::Sealed for ThreadTiles<TM, TN> {}
 impl<const TM: usize, const TN: usize> Partition2d for ThreadTiles<TM, TN> {}
 impl<const TM: usize, const TN: usize> sealed::Sealed for WarpTiles<TM, TN> {}
 impl<const TM: usize, const TN: usize> Partition2d for WarpTiles<TM, TN> {}
+impl<const TM: usize, const TN: usize> sealed::Sealed for WarpgroupTiles<TM, TN> {}
+impl<const TM: usize, const TN: usize> Partition2d for WarpgroupTiles<TM, TN> {}
 
 /// Where a tile lies: its element `(0, 0)`, the image's pitch, and the
 /// part of the tile inside the image.
@@ -149,8 +163,18 @@ pub struct WarpTile<'s, T, const TM: usize, const TN: usize> {
     _owner: PhantomData<(&'s (), *const ())>,
 }
 
+/// A warpgroup's `TM × TN` tile of an [`OwnedPitched`] under
+/// [`WarpgroupTiles`] ([`OwnedPitched::warpgroup_tile`]): written by
+/// [`wgmma::Accumulator::store`](crate::wgmma::Accumulator::store), each
+/// thread its own elements.
+pub struct WarpgroupTile<'s, T, const TM: usize, const TN: usize> {
+    s: Span<T>,
+    _owner: PhantomData<(&'s (), *const ())>,
+}
+
 tile_extent!(ThreadTile);
 tile_extent!(WarpTile);
+tile_extent!(WarpgroupTile);
 
 impl<T: Pod, const TM: usize, const TN: usize> OwnedPitched<'_, T, ThreadTiles<TM, TN>> {
     /// The handle of the tile at tile coordinates `(tx, ty)`, if it starts
@@ -353,6 +377,58 @@ impl<T: Pod, const TM: usize, const TN: usize> WarpTile<'_, T, TM, TN> {
         if self.s.inside(r, c) {
             // SAFETY: `(r, c)` inside the tile's part of the image, owned by
             // `lane` — the caller — under `WarpTiles`.
+            unsafe { arch::st_global(self.s.at(r, c), v) }
+        }
+    }
+}
+
+impl<T: Pod, const TM: usize, const TN: usize> OwnedPitched<'_, T, WarpgroupTiles<TM, TN>> {
+    /// Tiles of the image.
+    #[inline(always)]
+    fn warpgroup_tiles(&self) -> usize {
+        const {
+            assert!(
+                TM == 64 && TN > 0 && TN.is_multiple_of(8),
+                "a warpgroup tile is the 64 × N accumulator of one wgmma shape"
+            )
+        };
+        self.width().div_ceil(TN) * self.height().div_ceil(TM)
+    }
+
+    /// The calling warpgroup's tile: tile `g` (`g` the warpgroup's
+    /// grid-wide index), if the image has that many.
+    #[inline(always)]
+    pub fn warpgroup_tile(
+        &self,
+        wg: &ThreadBlockTile<128>,
+    ) -> Option<WarpgroupTile<'_, T, TM, TN>> {
+        let _ = wg;
+        let ((g, _, _), _) = tile_owner(128);
+        if g >= self.warpgroup_tiles() {
+            return None;
+        }
+        let tiles_x = self.width().div_ceil(TN).max(1);
+        let origin = ((g % tiles_x) * TN, (g / tiles_x) * TM);
+        Span::cut(self, origin, (TM, TN)).map(|s| WarpgroupTile {
+            s,
+            _owner: PhantomData,
+        })
+    }
+}
+
+impl<T: Pod, const TM: usize, const TN: usize> WarpgroupTile<'_, T, TM, TN> {
+    /// Writes element `(r, c)` of the tile for thread `t` of the
+    /// warpgroup, which holds it in the accumulator layout (the caller
+    /// computed `(r, c)` from `t`); `(r, c)` past the image's edge is left
+    /// out.
+    #[inline(always)]
+    #[track_caller]
+    pub(crate) fn store_own(&self, t: u32, r: usize, c: usize, v: T) {
+        debug_assert_eq!(t as usize, 32 * (r / 16) + 4 * (r % 8) + (c % 8) / 2);
+        if self.s.inside(r, c) {
+            // SAFETY: `(r, c)` inside the tile's part of the image (`r <
+            // TM`, `c < TN` by the accumulator's shape), owned by thread `t`
+            // — the caller — under `WarpgroupTiles`.
             unsafe { arch::st_global(self.s.at(r, c), v) }
         }
     }

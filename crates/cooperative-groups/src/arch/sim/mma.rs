@@ -14,7 +14,7 @@ use super::super::mma_layout::{MmaKind, mma_a_coord, mma_b_coord, mma_c_coord};
 use super::{ShflMode, lane_id, shfl};
 
 /// The value of an input element's bits (16 or 8 of them) of `kind`.
-fn widen(bits: u32, kind: MmaKind) -> f64 {
+pub(super) fn widen(bits: u32, kind: MmaKind) -> f64 {
     match kind {
         MmaKind::Bf16 => f32::from_bits(bits << 16) as f64,
         MmaKind::F16 => half::f16::from_bits(bits as u16).to_f64(),
