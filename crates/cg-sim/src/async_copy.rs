@@ -11,10 +11,11 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use crate::Dim3;
 use crate::SimError;
-use crate::lane::MemOrder;
 use crate::report::Report;
 use crate::shared::POISON;
-use crate::state::{Core, Loc, Step};
+use crate::state::Core;
+use crate::types::{Loc, Step};
+use cg_isa::MemOrder;
 
 /// One copy in flight.
 pub(crate) struct Pending {

@@ -11,7 +11,8 @@ use std::collections::VecDeque;
 
 use crate::SimError;
 use crate::race::Event;
-use crate::state::{BarCount, Barrier, Core, Loc, Step, Wait};
+use crate::state::{Barrier, Core};
+use crate::types::{BARRIERS_PER_BLOCK, BarCount, Loc, Step, Wait, bar_name};
 
 /// Threads that passed one block-wide check with the same value.
 struct CheckGroup {
@@ -68,18 +69,6 @@ impl BlockChecks {
 
 const NOT_COOPERATIVE: &str = "grid sync outside a cooperative launch: the grid is not guaranteed \
     to be co-resident, so grid.sync() is undefined (launch with `cooperative: true`)";
-
-/// Hardware barriers per block.
-pub const BARRIERS_PER_BLOCK: u32 = 16;
-
-/// `bar.sync 0` / `bar.sync id, n` / `bar.arrive id, n`, for reports.
-pub(crate) fn bar_name(id: u32, count: BarCount, wait: bool) -> String {
-    let op = if wait { "bar.sync" } else { "bar.arrive" };
-    match count {
-        BarCount::All => format!("{op} {id}"),
-        BarCount::Threads(n) => format!("{op} {id}, {n}"),
-    }
-}
 
 impl Core {
     /// A misuse if lane `me` is between a `barrier_arrive` and its

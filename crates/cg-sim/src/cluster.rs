@@ -4,7 +4,8 @@
 
 use crate::race::Event;
 use crate::shared::Which;
-use crate::state::{Core, Loc, Step, Wait};
+use crate::state::Core;
+use crate::types::{Loc, Step, Wait};
 
 impl Core {
     /// Lane `me` executes `barrier.cluster.arrive`.

@@ -66,6 +66,7 @@ mod shared;
 mod stack;
 mod state;
 mod tensor;
+mod types;
 mod warp;
 
 pub use cg_isa::{Dim3, LaunchConfig};

@@ -25,8 +25,10 @@
 use std::collections::HashMap;
 
 use crate::Dim3;
-use crate::lane::{AtomicKind, MemOrder, MemScope};
-use crate::state::{Core, Loc, Step, Wait};
+use crate::state::Core;
+use crate::types::AtomicKind;
+use crate::types::{Loc, Step, Wait};
+use cg_isa::{MemOrder, MemScope};
 
 /// The largest arrival count and the transaction-count bound of the
 /// PTX ISA (`2^20 - 1`).

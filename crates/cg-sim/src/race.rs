@@ -65,8 +65,9 @@ use std::collections::HashMap as StdHashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
-use crate::lane::{AtomicKind, MemOrder, MemScope};
-use crate::state::Loc;
+use crate::types::AtomicKind;
+use crate::types::Loc;
+use cg_isa::{MemOrder, MemScope};
 
 /// A hasher for the detector's keys (addresses, lane and scope numbers):
 /// one multiply and a rotate per word. The maps are only looked up, never
@@ -444,7 +445,7 @@ fn join_into(dst: &mut [u32], src: &[u32]) {
 
 /// The index of barrier `id` of block slot `b` in [`Race::bars`].
 fn bar_slot(b: u32, id: u32) -> usize {
-    b as usize * crate::barrier::BARRIERS_PER_BLOCK as usize + id as usize
+    b as usize * crate::types::BARRIERS_PER_BLOCK as usize + id as usize
 }
 
 /// `a ⊔ b` of two pasts.
@@ -1152,7 +1153,8 @@ impl Race {
 
 use crate::report::{BlockedGroup, Report, SourceLocation};
 use crate::shared::Which;
-use crate::state::{Core, Step, Wait};
+use crate::state::Core;
+use crate::types::{Step, Wait};
 use crate::{Dim3, SimError};
 
 /// `CG_SIM_RACE=0` (or `off`) turns the detector off for every launch.

@@ -3,7 +3,8 @@
 //! named in reports.
 
 use crate::report::{Report, SourceLocation};
-use crate::state::{Core, Loc, Step, Wait};
+use crate::state::Core;
+use crate::types::{Loc, Step, Wait};
 use crate::{Dim3, SimError};
 
 /// A kernel parameter's global memory: `bytes` bytes at `addr`, elements of

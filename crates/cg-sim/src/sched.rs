@@ -17,23 +17,14 @@ use crate::race::{Event, Race};
 use crate::report::{Report, SourceLocation};
 use crate::shared::SmemMap;
 use crate::stack::{LaneStack, StackPool};
+use crate::state::Core;
 #[cfg(not(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes"))))]
-use crate::state::LaneState;
-use crate::state::{Core, Step, Wait};
+use crate::types::LaneState;
+use crate::types::{Outcome, Step, Wait};
 use crate::{LaunchConfig, LaunchStats, SimDevice, SimError};
 
 #[cfg(not(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes"))))]
 type LaneCoroutine = Coroutine<(), (), (), LaneStack>;
-
-/// How a running lane gave the thread back to the scheduler.
-pub(crate) enum Outcome {
-    /// It blocked or spins: it is resumed later.
-    Yield,
-    /// Its kernel body returned.
-    Return,
-    /// Its kernel body panicked (or, at teardown, was unwound).
-    Panic(Box<dyn std::any::Any + Send>),
-}
 
 thread_local! {
     /// The running launch's state (null outside a launch).

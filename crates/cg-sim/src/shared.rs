@@ -7,7 +7,8 @@ use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::Dim3;
-use crate::state::{Core, Loc, Step};
+use crate::state::Core;
+use crate::types::{Loc, Step};
 
 /// The byte fresh shared memory is filled with (reading it before writing
 /// gives `0xCDCDCDCD`-style values, as in debug allocators).

@@ -10,109 +10,10 @@ use corosensei::Yielder;
 
 use crate::async_copy::AsyncCopies;
 use crate::device::SimDevice;
-use crate::lane::{ReduxOp, ShflMode};
 use crate::mbarrier::Mbarriers;
 use crate::shared::SharedMem;
+use crate::types::{BarCount, LaneState, Loc, Wait, WarpKind};
 use crate::{Dim3, LaunchConfig, LaunchStats, SimError};
-
-/// A call site recorded by `#[track_caller]`.
-pub(crate) type Loc = &'static Location<'static>;
-
-/// The kind of a warp collective: lanes rendezvous only with lanes of the
-/// same kind and mask.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum WarpKind {
-    Shfl(ShflMode),
-    Ballot,
-    MatchAny,
-    MatchAll,
-    Redux(ReduxOp),
-    Sync,
-    Elect,
-    Uniform(&'static str),
-}
-
-/// One lane's operands of a warp collective.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct WarpOp {
-    pub kind: WarpKind,
-    pub mask: u32,
-    /// The lane's value (shuffled value, predicate, match key, …).
-    pub a: u64,
-    /// `shfl` operands `b` (low half) and `c` (high half), one word: the
-    /// arrival copies them with one load, which must match one store of
-    /// the caller's (a load spanning two narrower stores waits for them to
-    /// reach the cache, a store-forwarding stall on every arrival).
-    pub bc: u64,
-}
-
-impl WarpOp {
-    /// A lane's operands; `b` and `c` are `shfl`'s.
-    #[inline(always)]
-    pub fn new(kind: WarpKind, mask: u32, a: u64, b: u32, c: u32) -> WarpOp {
-        WarpOp {
-            kind,
-            mask,
-            a,
-            bc: (c as u64) << 32 | b as u64,
-        }
-    }
-}
-
-/// The collective a lane waits at: its kind and mask (the operands are in
-/// the warp's `vals` and `bc`).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct WarpAt {
-    pub kind: WarpKind,
-    pub mask: u32,
-}
-
-/// The thread count of a block barrier.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum BarCount {
-    /// Every non-exited thread (`bar.sync 0` without a count).
-    All,
-    /// A multiple of 32.
-    Threads(u32),
-}
-
-/// What a blocked lane waits for.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Wait {
-    None,
-    Warp(WarpAt),
-    ActiveMask,
-    Bar {
-        id: u32,
-        count: BarCount,
-    },
-    /// Held at a block-wide check whose threads disagree, until every
-    /// live thread has reached it (then the misuse is reported).
-    BlockUniform {
-        what: &'static str,
-        value: u64,
-    },
-    Cluster,
-    Grid,
-    /// Waiting for phase `phase` of the mbarrier at `addr` to complete.
-    Mbarrier {
-        addr: usize,
-        phase: u64,
-    },
-    /// Runnable, but gave up its turn (`yield_now`).
-    Spin,
-    /// Stopped after a misuse report.
-    Misuse,
-    /// Stopped at a data race.
-    Race,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum LaneState {
-    Runnable,
-    Blocked,
-    Exited,
-}
 
 pub(crate) struct Lane {
     pub tid: [u32; 3],
@@ -262,13 +163,6 @@ pub(crate) struct Geom {
     pub max_smem_per_block: usize,
 }
 
-/// What a primitive tells its lane: continue with a value, or suspend and
-/// read the value when resumed.
-pub(crate) enum Step {
-    Done(u64),
-    Wait,
-}
-
 pub(crate) struct Core {
     pub geom: Geom,
     pub lanes: Vec<Lane>,
@@ -341,7 +235,7 @@ pub(crate) struct Core {
     #[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
     pub sched_sp: usize,
     #[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
-    pub fiber_out: Option<(u32, crate::sched::Outcome)>,
+    pub fiber_out: Option<(u32, crate::types::Outcome)>,
 }
 
 impl Core {

@@ -21,7 +21,8 @@
 use crate::Dim3;
 use crate::SimError;
 use crate::report::Report;
-use crate::state::{Core, Loc, Step};
+use crate::state::Core;
+use crate::types::{Loc, Step};
 
 /// A tensor of up to [`MAX_TENSOR_RANK`](cg_isa::MAX_TENSOR_RANK)
 /// dimensions (dimension 0 innermost and dense; index `i` along dimension
