@@ -55,6 +55,7 @@ mod diagnose;
 mod fiber;
 pub mod global_mem;
 pub mod lane;
+mod launch;
 mod mbarrier;
 #[cfg(unix)]
 mod overflow;
@@ -71,10 +72,10 @@ mod warp;
 
 pub use cg_isa::{Dim3, LaunchConfig};
 pub use device::SimDevice;
+pub use launch::{launch, launch_on, launch_parallel, launch_with};
 pub use mbarrier::MBARRIER_MAX;
 pub use region::Region;
 pub use report::{BlockedGroup, LaunchStats, Report, SimError, SourceLocation};
-pub use sched::{launch, launch_on, launch_parallel, launch_with};
 pub use shared::POISON;
 pub use stack::MAX_LIVE_STACKS;
 pub use tensor::{TensorAt, TensorBox};
