@@ -257,7 +257,7 @@ pub fn static_shared(key: &'static str, bytes: usize, align: usize) -> *mut u8 {
     ) as usize as *mut u8
 }
 
-pub use crate::shared::SharedOwner;
+pub use crate::shared::state::SharedOwner;
 
 /// The calling lane's block, as the owner of a shared-memory handle made
 /// now (of its static or dynamic shared memory): see [`SharedOwner`].

@@ -8,11 +8,12 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex};
 
-use crate::race::{Event, Race};
+use crate::race::detector::Race;
+use crate::race::event::Event;
 use crate::sched::{LaunchGuard, UnitLanes, drive, install_panic_hook, launch_running};
-use crate::shared::SmemMap;
+use crate::shared::state::SmemMap;
 use crate::stack::StackPool;
-use crate::state::Core;
+use crate::unit::Core;
 use crate::{LaunchConfig, LaunchStats, SimDevice, SimError};
 
 /// Runs `kernel` once per lane of the grid described by `cfg`, on the
@@ -219,9 +220,9 @@ pub unsafe fn launch_parallel(
         Condvar::new(),
     );
     let next = AtomicU64::new(0);
-    let race_on = device.race_check && crate::race::env_enabled();
+    let race_on = device.race_check && crate::race::detector::env_enabled();
     // One launch number for every worker's units.
-    let launch = crate::shared::next_launch();
+    let launch = crate::shared::state::next_launch();
     std::thread::scope(|s| {
         for _ in 0..workers {
             s.spawn(|| {
@@ -337,7 +338,7 @@ fn race_report(
     regions: &[crate::Region],
     unit: u64,
     maps: Vec<SmemMap>,
-    f: crate::race::Found,
+    f: crate::race::detector::Found,
 ) -> SimError {
     let mut c = Core::new(device, cfg);
     c.race_enabled = false;

@@ -14,10 +14,10 @@ use corosensei::{Coroutine, CoroutineResult, Yielder};
 use crate::SimError;
 use crate::report::{Report, SourceLocation};
 use crate::stack::{LaneStack, StackPool};
-use crate::state::Core;
 #[cfg(not(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes"))))]
 use crate::types::LaneState;
 use crate::types::{Outcome, Step, Wait};
+use crate::unit::Core;
 
 #[cfg(not(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes"))))]
 type LaneCoroutine = Coroutine<(), (), (), LaneStack>;

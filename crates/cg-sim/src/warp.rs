@@ -1,10 +1,10 @@
 //! Warp collectives (`shfl`, `vote`, `match`, `redux`, `bar.warp.sync`,
 //! `elect`, warp uniformity checks) and the `activemask` convergence model.
 
-use crate::race::Event;
+use crate::race::event::Event;
 use crate::report::mask_lanes;
-use crate::state::Core;
 use crate::types::{Loc, Step, Wait, WarpAt, WarpKind, WarpOp, bits, kind_name};
+use crate::unit::Core;
 use cg_isa::{ReduxOp, ShflMode};
 
 /// The source lane of `shfl.sync` for `lane`, exactly as the PTX ISA

@@ -8,11 +8,12 @@ use std::panic::Location;
 #[cfg(not(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes"))))]
 use corosensei::Yielder;
 
-use crate::async_copy::AsyncCopies;
+use crate::async_copy::state::AsyncCopies;
+use crate::barrier::state::Barrier;
 use crate::device::SimDevice;
-use crate::mbarrier::Mbarriers;
-use crate::shared::SharedMem;
-use crate::types::{BarCount, LaneState, Loc, Wait, WarpKind};
+use crate::mbarrier::state::Mbarriers;
+use crate::shared::state::SharedMem;
+use crate::types::{LaneState, Loc, Wait, WarpKind};
 use crate::{Dim3, LaunchConfig, LaunchStats, SimError};
 
 pub(crate) struct Lane {
@@ -79,19 +80,6 @@ impl Warp {
     }
 }
 
-/// One of a block's 16 hardware barriers.
-#[derive(Default)]
-pub(crate) struct Barrier {
-    /// Per warp of the block: lanes that arrived in the current phase.
-    pub warp_masks: Vec<u32>,
-    /// Warps that completed their arrival in the current phase.
-    pub warps_arrived: u32,
-    /// Count and first call site of the current phase.
-    pub phase: Option<(BarCount, Loc)>,
-    /// Lanes blocked in `bar.sync`.
-    pub waiters: Vec<u32>,
-}
-
 pub(crate) struct Block {
     pub idx: [u32; 3],
     pub cluster: u32,
@@ -106,7 +94,7 @@ pub(crate) struct Block {
     pub live_warps: u32,
     pub bars: Vec<Barrier>,
     /// Block-wide uniformity checks some live thread has not reached yet.
-    pub checks: crate::barrier::BlockChecks,
+    pub checks: crate::barrier::state::BlockChecks,
     /// Threads waiting at the grid barrier, and whether the block arrived.
     pub grid_waiting: u32,
     pub grid_arrived: bool,
@@ -192,22 +180,22 @@ pub(crate) struct Core {
     pub race_enabled: bool,
     /// The race detector's state for the launch (`None` when off, or when
     /// this unit runs on a worker thread and records instead).
-    pub race: Option<Box<crate::race::Race>>,
+    pub race: Option<Box<crate::race::detector::Race>>,
     /// On a worker thread with the detector on: the unit's calls into the
     /// detector, for the launch's detector to apply in unit order.
-    pub race_log: Option<Vec<crate::race::Event>>,
+    pub race_log: Option<Vec<crate::race::event::Event>>,
     /// Other worker threads run blocks of the same launch
     /// (`launch_parallel`): copies touch global memory through
     /// [`global_mem`](crate::global_mem) (relaxed byte atomics).
     pub concurrent: bool,
     /// For a report made after the unit ended (a race the launch's
     /// detector found in its log): its blocks' shared memory as it was.
-    pub smem_maps: Option<Vec<crate::shared::SmemMap>>,
+    pub smem_maps: Option<Vec<crate::shared::state::SmemMap>>,
     /// The current unit's index in the launch, and the units set up so far.
     pub unit: u32,
     pub units: u32,
     /// The global memory of the launch's typed parameters.
-    pub regions: Vec<crate::region::Region>,
+    pub regions: Vec<crate::region::state::Region>,
     /// The launch's number, unique in the process (every unit of a launch
     /// has the same): with a block's index it names the block in the
     /// shared-memory handles its lanes make ([`crate::SharedOwner`]).
@@ -217,7 +205,7 @@ pub(crate) struct Core {
     /// `lane::cluster_map_owned`): it cannot be stopped by a report, and
     /// must be given nothing freed. Freed with the launch's state, after
     /// every lane.
-    pub scratch: Vec<crate::shared::Buf>,
+    pub scratch: Vec<crate::shared::state::Buf>,
     /// Set when this unit is one cluster of a cooperative launch run in
     /// segments (`coop::launch_coop`): its grid barrier never completes
     /// here (the launching thread completes it once every block of the
@@ -266,7 +254,7 @@ impl Core {
             stats: LaunchStats::default(),
             tearing_down: false,
             spin_streak: 0,
-            race_enabled: device.race_check && crate::race::env_enabled(),
+            race_enabled: device.race_check && crate::race::detector::env_enabled(),
             race: None,
             race_log: None,
             concurrent: false,
@@ -274,7 +262,7 @@ impl Core {
             unit: 0,
             units: 0,
             regions: Vec::new(),
-            launch: crate::shared::next_launch(),
+            launch: crate::shared::state::next_launch(),
             scratch: Vec::new(),
             coop: None,
             #[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
