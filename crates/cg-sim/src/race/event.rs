@@ -1,8 +1,7 @@
 //! The detector's calls as values: what a unit run on a worker thread
 //! records, for the launch's detector to apply in unit order.
 
-use super::detector::Found;
-use super::detector::{Access, Place, Race};
+use super::detector::{Access, Found, Place, Race};
 use crate::types::AtomicKind;
 use cg_isa::{MemOrder, MemScope};
 
