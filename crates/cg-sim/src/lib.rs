@@ -56,6 +56,7 @@ mod fiber;
 pub mod global_mem;
 pub mod lane;
 mod launch;
+mod lifecycle;
 mod mbarrier;
 #[cfg(unix)]
 mod overflow;

@@ -485,8 +485,9 @@ fn no_import_circle_in_the_warp_mma() {
 /// composes the lanes and those states; 2 the subsystems' operations on
 /// the unit (barriers, clusters, warps, mbarriers, async and tensor copies,
 /// shared and global memory, the race detector's side, diagnosis); 3 the
-/// scheduler; 4 the lanes' primitives and the cooperative launch; 5 the
-/// launch modes. A module not named here fails the test: a new file
+/// unit's life (set-up, and a lane's exit through every subsystem's hook);
+/// 4 the scheduler; 5 the lanes' primitives and the cooperative launch; 6
+/// the launch modes. A module not named here fails the test: a new file
 /// declares its layer.
 fn sim_layer(name: &str) -> u32 {
     match name {
@@ -496,9 +497,10 @@ fn sim_layer(name: &str) -> u32 {
         "unit" => 1,
         "barrier" | "cluster" | "warp" | "mbarrier" | "async_copy" | "tensor" | "shared"
         | "region" | "race" | "diagnose" | "global_mem" => 2,
-        "sched" => 3,
-        "lane" | "coop" => 4,
-        "launch" | "lib" => 5,
+        "lifecycle" => 3,
+        "sched" => 4,
+        "lane" | "coop" => 5,
+        "launch" | "lib" => 6,
         _ => panic!("cg-sim's `{name}` has no layer: declare it in `sim_layer`"),
     }
 }
