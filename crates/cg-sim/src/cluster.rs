@@ -2,9 +2,10 @@
 //! (`barrier.cluster.arrive` / `wait`) over every non-exited thread of the
 //! cluster, and distributed shared memory (`mapa`).
 
-use crate::race::Event;
-use crate::shared::Which;
-use crate::state::{Core, Loc, Step, Wait};
+use crate::race::event::Event;
+use crate::shared::state::Which;
+use crate::types::{Loc, Step, Wait};
+use crate::unit::Core;
 
 impl Core {
     /// Lane `me` executes `barrier.cluster.arrive`.

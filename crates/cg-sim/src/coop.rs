@@ -57,11 +57,11 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Condvar, Mutex};
 
 use crate::diagnose::{StallPart, stall_report};
-use crate::race::{Place, Race};
+use crate::race::detector::{Place, Race};
 use crate::sched::{LaunchGuard, UnitLanes, drive};
-use crate::shared::SmemMap;
+use crate::shared::state::SmemMap;
 use crate::stack::{LaneStack, StackPool};
-use crate::state::{CoopShared, Core};
+use crate::unit::{CoopShared, Core};
 use crate::{LaunchConfig, LaunchStats, Region, SimDevice, SimError};
 
 /// What a segment left: cluster `c`'s run from one grid barrier to the
@@ -70,7 +70,7 @@ struct SegOut {
     result: Result<(), SimError>,
     stats: LaunchStats,
     /// Its calls into the race detector (detector on).
-    log: Vec<crate::race::Event>,
+    log: Vec<crate::race::event::Event>,
     /// Where its blocks' shared memory is (detector on), for a report.
     maps: Vec<SmemMap>,
     /// Every lane of the cluster has exited.
@@ -428,9 +428,9 @@ pub(crate) fn launch_coop(
     kernel: &(dyn Fn() + Sync),
     workers: usize,
 ) -> Result<LaunchStats, SimError> {
-    let race_on = device.race_check && crate::race::env_enabled();
+    let race_on = device.race_check && crate::race::detector::env_enabled();
     let shared = Arc::new(CoopShared {
-        launch: crate::shared::next_launch(),
+        launch: crate::shared::state::next_launch(),
         ..CoopShared::default()
     });
     let mut merge = CoopMerge::new(device, cfg, regions, race_on);

@@ -3,10 +3,11 @@
 
 use std::collections::HashMap;
 
-use crate::barrier::bar_name;
 use crate::report::{BlockedGroup, Report, SourceLocation, mask_lanes, to_ranges};
-use crate::state::{BarCount, Core, LaneState, Loc, Step, Wait};
-use crate::warp::{bits, kind_name};
+use crate::types::bar_name;
+use crate::types::{BarCount, LaneState, Loc, Step, Wait};
+use crate::types::{bits, kind_name};
+use crate::unit::Core;
 use crate::{Dim3, SimError};
 
 /// Describes what a blocked lane waits at.

@@ -43,34 +43,43 @@ pub(crate) unsafe extern "C" fn switch(save: *mut usize, to: usize) {
     )
 }
 
-/// The first code a prepared context runs: calls `lane_entry(r12, r13)`
-/// with the stack 16-byte aligned at the call, as the ABI wants. The entry
-/// never returns; the zero words above its return address end a backtrace
-/// or unwinder walk there.
+/// What a prepared context runs: the scheduler's lane body, given the two
+/// words [`prepare`] was given. A parameter, so that the contexts know
+/// nothing of the scheduler above them.
+pub(crate) type Entry = extern "C" fn(usize, usize) -> !;
+
+/// The first code a prepared context runs: calls `entry(r12, r13)` (the
+/// entry in r14) with the stack 16-byte aligned at the call, as the ABI
+/// wants. The entry never returns; the zero words above its return
+/// address end a backtrace or unwinder walk there.
 #[unsafe(naked)]
 unsafe extern "C" fn trampoline() {
-    naked_asm!(
-        "mov rdi, r12",
-        "mov rsi, r13",
-        "call {entry}",
-        "ud2",
-        entry = sym crate::sched::lane_entry,
-    )
+    naked_asm!("mov rdi, r12", "mov rsi, r13", "call r14", "ud2",)
 }
 
 /// Lays out, below `top` (16-byte aligned, the top of a stack nothing
-/// uses), a context that [`switch`] resumes by calling
-/// `lane_entry(a0, a1)`; returns its stack pointer.
+/// uses), a context that [`switch`] resumes by calling `entry(a0, a1)`;
+/// returns its stack pointer.
 ///
 /// # Safety
 ///
 /// The 72 bytes below `top` must be writable and unused.
-pub(crate) unsafe fn prepare(top: usize, a0: usize, a1: usize) -> usize {
+pub(crate) unsafe fn prepare(top: usize, entry: Entry, a0: usize, a1: usize) -> usize {
     assert_eq!(top % 16, 0, "a lane stack's top is 16-byte aligned");
     // What `switch` pops: r15, r14, r13, r12, rbx, rbp, then the return
     // address; after the `ret` the stack pointer is `top - 16`, aligned.
     let sp = top - 72;
-    let frame: [usize; 9] = [0, 0, a1, a0, 0, 0, trampoline as *const () as usize, 0, 0];
+    let frame: [usize; 9] = [
+        0,
+        entry as usize,
+        a1,
+        a0,
+        0,
+        0,
+        trampoline as *const () as usize,
+        0,
+        0,
+    ];
     // SAFETY: the caller gives us the 72 bytes below `top`; `sp` is
     // 8-byte aligned.
     unsafe { (sp as *mut [usize; 9]).write(frame) };

@@ -152,7 +152,7 @@ pub unsafe fn write(dst: *mut u8, src: &[u8]) {
     }
 }
 
-impl crate::state::Core {
+impl crate::unit::Core {
     /// Copies `dst.len()` bytes of global memory at `src` into `dst`: byte
     /// by byte through [`read`] while other workers run blocks of the same
     /// launch, one plain copy otherwise (a launch on one thread copies the

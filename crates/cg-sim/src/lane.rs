@@ -8,9 +8,9 @@
 use std::cell::{Cell, RefCell};
 use std::panic::Location;
 
-use crate::barrier::BARRIERS_PER_BLOCK;
 use crate::sched::{block_on, block_on_or, with_core};
-use crate::state::{BarCount, Step, WarpKind, WarpOp};
+use crate::types::BARRIERS_PER_BLOCK;
+use crate::types::{BarCount, Step, WarpKind, WarpOp};
 
 pub use cg_isa::{ReduxOp, ShflMode};
 
@@ -257,7 +257,7 @@ pub fn static_shared(key: &'static str, bytes: usize, align: usize) -> *mut u8 {
     ) as usize as *mut u8
 }
 
-pub use crate::shared::SharedOwner;
+pub use crate::shared::state::SharedOwner;
 
 /// The calling lane's block, as the owner of a shared-memory handle made
 /// now (of its static or dynamic shared memory): see [`SharedOwner`].
@@ -725,18 +725,8 @@ pub fn is_shared(p: *const u8) -> bool {
 
 // ---- memory accesses, for the race detector --------------------------------
 
+pub use crate::types::AtomicKind;
 pub use cg_isa::{MemOrder, MemScope};
-
-/// What a strong operation does to its location.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AtomicKind {
-    /// A strong load.
-    Load,
-    /// A strong store.
-    Store,
-    /// An atomic read-modify-write (`atom`, `red`).
-    Rmw,
-}
 
 /// Whether the race detector checks the running launch's accesses (false
 /// outside a launch).

@@ -20,8 +20,10 @@
 
 use crate::Dim3;
 use crate::SimError;
+use crate::async_copy::state::Reading;
 use crate::report::Report;
-use crate::state::{Core, Loc, Step};
+use crate::types::{Loc, Step};
+use crate::unit::Core;
 
 /// A tensor of up to [`MAX_TENSOR_RANK`](cg_isa::MAX_TENSOR_RANK)
 /// dimensions (dimension 0 innermost and dense; index `i` along dimension
@@ -107,16 +109,6 @@ impl TensorBox {
             Some((off, addr, (c1 - c0) as usize * self.elem))
         })
     }
-}
-
-/// Shared memory a bulk tensor store still reads.
-pub(crate) struct Reading {
-    start: usize,
-    end: usize,
-    pub(crate) lane: u32,
-    pub(crate) loc: Loc,
-    /// Committed in a bulk group (`cp.async.bulk.commit_group`).
-    committed: bool,
 }
 
 impl Core {

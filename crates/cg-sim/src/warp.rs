@@ -1,21 +1,11 @@
 //! Warp collectives (`shfl`, `vote`, `match`, `redux`, `bar.warp.sync`,
 //! `elect`, warp uniformity checks) and the `activemask` convergence model.
 
-use crate::lane::{ReduxOp, ShflMode};
-use crate::race::Event;
+use crate::race::event::Event;
 use crate::report::mask_lanes;
-use crate::state::{Core, Loc, Step, Wait, WarpAt, WarpKind, WarpOp};
-
-/// Iterates the set bits of `m`, lowest first.
-pub(crate) fn bits(mut m: u32) -> impl Iterator<Item = u32> + Clone {
-    std::iter::from_fn(move || {
-        (m != 0).then(|| {
-            let b = m.trailing_zeros();
-            m &= m - 1;
-            b
-        })
-    })
-}
+use crate::types::{Loc, Step, Wait, WarpAt, WarpKind, WarpOp, bits, kind_name};
+use crate::unit::Core;
+use cg_isa::{ReduxOp, ShflMode};
 
 /// The source lane of `shfl.sync` for `lane`, exactly as the PTX ISA
 /// defines it; `None` when the source is out of range (the lane keeps its
@@ -57,40 +47,6 @@ fn redux(op: ReduxOp, vals: impl Iterator<Item = u32>) -> u32 {
         ReduxOp::And => vals.fold(u32::MAX, |a, v| a & v),
         ReduxOp::Or => vals.fold(0, |a, v| a | v),
         ReduxOp::Xor => vals.fold(0, |a, v| a ^ v),
-    }
-}
-
-/// The PTX-style name of a warp collective, for reports.
-pub(crate) fn kind_name(kind: WarpKind) -> String {
-    match kind {
-        WarpKind::Shfl(m) => format!(
-            "shfl.sync.{}",
-            match m {
-                ShflMode::Idx => "idx",
-                ShflMode::Up => "up",
-                ShflMode::Down => "down",
-                ShflMode::Bfly => "bfly",
-            }
-        ),
-        WarpKind::Ballot => "vote.sync.ballot".into(),
-        WarpKind::MatchAny => "match.any.sync".into(),
-        WarpKind::MatchAll => "match.all.sync".into(),
-        WarpKind::Redux(op) => format!(
-            "redux.sync.{}",
-            match op {
-                ReduxOp::Add => "add",
-                ReduxOp::MinU => "min.u32",
-                ReduxOp::MaxU => "max.u32",
-                ReduxOp::MinS => "min.s32",
-                ReduxOp::MaxS => "max.s32",
-                ReduxOp::And => "and",
-                ReduxOp::Or => "or",
-                ReduxOp::Xor => "xor",
-            }
-        ),
-        WarpKind::Sync => "bar.warp.sync".into(),
-        WarpKind::Elect => "elect.sync".into(),
-        WarpKind::Uniform(what) => format!("warp-uniform argument check of `{what}`"),
     }
 }
 

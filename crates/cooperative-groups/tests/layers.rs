@@ -20,8 +20,11 @@ const SRC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
 /// Every `.rs` file under `src/<tree>/`, as its module path below `tree`
 /// (`warp::reduce`, `block`, `scan`, …).
 fn modules(tree: &str) -> BTreeMap<String, PathBuf> {
-    let root = Path::new(SRC).join(tree);
-    let root = root.as_path();
+    modules_in(&Path::new(SRC).join(tree))
+}
+
+/// Every `.rs` file under `root`, as its module path below `root`.
+fn modules_in(root: &Path) -> BTreeMap<String, PathBuf> {
     let mut files = Vec::new();
     rust_files(root, &mut files);
     files
@@ -48,6 +51,20 @@ fn modules(tree: &str) -> BTreeMap<String, PathBuf> {
 /// groups of `use` items expanded one level), other than itself and its
 /// own submodules.
 fn edges(tree: &str, name: &str, src: &str, all: &BTreeMap<String, PathBuf>) -> BTreeSet<String> {
+    edges_in(tree, name, src, all, &BTreeMap::new())
+}
+
+/// [`edges`], for the modules below `crate::<tree>::` (`tree` empty: the
+/// whole crate), where a name the crate root re-exports (`aliases`:
+/// `crate::SimError` for `crate::report::SimError`) counts as the module
+/// that declares it.
+fn edges_in(
+    tree: &str,
+    name: &str,
+    src: &str,
+    all: &BTreeMap<String, PathBuf>,
+    aliases: &BTreeMap<String, String>,
+) -> BTreeSet<String> {
     // Strip comments: docs name other modules in links, which is no import.
     let code: String = src
         .lines()
@@ -62,7 +79,10 @@ fn edges(tree: &str, name: &str, src: &str, all: &BTreeMap<String, PathBuf>) -> 
     let mut parent: Vec<&str> = name.split("::").collect();
     parent.pop();
     let mut out = BTreeSet::new();
-    let mut add = |path: Vec<String>| {
+    let mut add = |mut path: Vec<String>| {
+        if let Some(m) = path.first().and_then(|p| aliases.get(p)) {
+            path.insert(0, m.clone());
+        }
         // The longest prefix of `path` that is a module.
         for n in (1..=path.len()).rev() {
             let cand = path[..n].join("::");
@@ -86,8 +106,13 @@ fn edges(tree: &str, name: &str, src: &str, all: &BTreeMap<String, PathBuf>) -> 
             .collect()
     };
     let supers = if name.is_empty() { "\0" } else { "super::" };
-    let own = format!("crate::{tree}::");
-    let dollar = format!("$crate::{tree}::");
+    let prefix = if tree.is_empty() {
+        String::new()
+    } else {
+        format!("{tree}::")
+    };
+    let own = format!("crate::{prefix}");
+    let dollar = format!("$crate::{prefix}");
     for (marker, base) in [
         (supers, parent.clone()),
         (own.as_str(), vec![]),
@@ -459,5 +484,89 @@ fn no_import_circle_in_the_warpgroup_mma() {
     let g = graph_of("wgmma");
     assert!(g["accumulator"].contains("operand"), "{g:#?}");
     assert!(g["operand"].contains("element"), "{g:#?}");
+    no_circle(&g);
+}
+
+/// cg-sim's layers, bottom first: 0 the shared vocabulary, the reports,
+/// the device, the lane stacks and contexts, and each subsystem's state
+/// (`*::state`, the race detector and its recorded calls); 1 the unit that
+/// composes the lanes and those states; 2 the subsystems' operations on
+/// the unit (barriers, clusters, warps, mbarriers, async and tensor copies,
+/// shared and global memory, the race detector's side, diagnosis); 3 the
+/// unit's life (set-up, and a lane's exit through every subsystem's hook);
+/// 4 the scheduler; 5 the lanes' primitives and the cooperative launch; 6
+/// the launch modes. A module not named here fails the test: a new file
+/// declares its layer.
+fn sim_layer(name: &str) -> u32 {
+    match name {
+        "types" | "report" | "device" | "overflow" | "stack" | "fiber" | "race::detector"
+        | "race::event" => 0,
+        n if n.ends_with("::state") => 0,
+        "unit" => 1,
+        "barrier" | "cluster" | "warp" | "mbarrier" | "async_copy" | "tensor" | "shared"
+        | "region" | "race" | "diagnose" | "global_mem" => 2,
+        "lifecycle" => 3,
+        "sched" => 4,
+        "lane" | "coop" => 5,
+        "launch" | "lib" => 6,
+        _ => panic!("cg-sim's `{name}` has no layer: declare it in `sim_layer`"),
+    }
+}
+
+/// cg-sim's files, as the graph of what each imports (`crate::…`,
+/// `super::…`, and the names `lib.rs` re-exports, as the module that
+/// declares them).
+fn sim_graph() -> BTreeMap<String, BTreeSet<String>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cg-sim/src");
+    let all = modules_in(&root);
+    let lib = std::fs::read_to_string(root.join("lib.rs")).unwrap();
+    // `pub use report::{Report, SimError};` → Report and SimError are report's.
+    let mut aliases = BTreeMap::new();
+    for line in lib.lines() {
+        let Some(rest) = line.strip_prefix("pub use ") else {
+            continue;
+        };
+        let Some((module, names)) = rest.trim_end_matches(';').rsplit_once("::") else {
+            continue;
+        };
+        let module = module.replace("::{", "");
+        if !all.contains_key(&module) {
+            continue;
+        }
+        for n in names.trim_matches(|c| c == '{' || c == '}').split(',') {
+            aliases.insert(n.trim().to_string(), module.clone());
+        }
+    }
+    all.iter()
+        .filter(|(name, _)| name.as_str() != "lib")
+        .map(|(name, path)| {
+            let src = std::fs::read_to_string(path).unwrap();
+            (name.clone(), edges_in("", name, &src, &all, &aliases))
+        })
+        .collect()
+}
+
+/// cg-sim has no import circle, and its layers go one way: each
+/// subsystem's state lies below the unit that holds it, the operations on
+/// it above.
+#[test]
+fn cg_sim_is_layered_without_circles() {
+    let g = sim_graph();
+    // The reader works: the unit holds the subsystems' states, the
+    // operations import the unit, re-exported names count.
+    assert!(g["unit"].contains("shared::state"), "{g:#?}");
+    assert!(g["barrier"].contains("unit"), "{g:#?}");
+    assert!(g["race::event"].contains("race::detector"), "{g:#?}");
+    assert!(g["device"].contains("report"), "{g:#?}");
+    for (from, tos) in &g {
+        for to in tos {
+            assert!(
+                sim_layer(to) <= sim_layer(from),
+                "cg-sim's {from} (layer {}) imports {to} (layer {})",
+                sim_layer(from),
+                sim_layer(to)
+            );
+        }
+    }
     no_circle(&g);
 }

@@ -22,11 +22,14 @@
 //! and `test_wait`/`try_wait` (acquire by default), whose
 //! read-modify-write chain carries every arrival to the waiter.
 
-use std::collections::HashMap;
+pub(crate) mod state;
 
+use self::state::{Mbar, PHASE_BITS};
 use crate::Dim3;
-use crate::lane::{AtomicKind, MemOrder, MemScope};
-use crate::state::{Core, Loc, Step, Wait};
+use crate::types::AtomicKind;
+use crate::types::{Loc, Step, Wait};
+use crate::unit::Core;
+use cg_isa::{MemOrder, MemScope};
 
 /// The largest arrival count and the transaction-count bound of the
 /// PTX ISA (`2^20 - 1`).
@@ -37,55 +40,6 @@ pub const MBARRIER_MAX: u32 = (1 << 20) - 1;
 /// block of the cluster issues them (a multicast copy's `complete_tx`
 /// comes from another block), so they are morally strong at cluster scope.
 const MBAR_SCOPE: MemScope = MemScope::Cluster;
-
-/// One mbarrier object.
-struct Mbar {
-    /// Completed phases since `init`.
-    phase: u64,
-    /// Arrivals each phase expects (lowered by `arrive_drop` from the next
-    /// phase on).
-    expected: u32,
-    /// `expected` from the next phase on.
-    next_expected: u32,
-    /// Arrivals the current phase still expects.
-    pending: u32,
-    /// The current phase's transaction count (bytes expected minus bytes
-    /// completed; it may dip below zero when a completion comes first).
-    tx: i64,
-    /// Where it was initialised, and the current phase's first arrival.
-    init_loc: Loc,
-    first_arrival: Option<Loc>,
-    /// Lanes blocked until the phase they wait for completes.
-    waiters: Vec<(u32, u64)>,
-    /// Lanes a completed phase released that have not yet run again: on
-    /// the GPU they are still polling, and would miss the completion if
-    /// the barrier were re-initialised now.
-    returning: u32,
-    /// Bytes of the bulk copies issued on the current phase (their sum
-    /// must stay in the transaction count's range: on the GPU they are all
-    /// expected before any completes).
-    bulk_bytes: u64,
-    /// Initialisations of this word so far (tokens carry it, so that a
-    /// token from before a re-initialisation is caught).
-    generation: u64,
-}
-
-/// Bits of a simulator token that hold the phase (the rest: the
-/// generation).
-const PHASE_BITS: u32 = 40;
-
-/// A block's mbarrier objects, by address.
-#[derive(Default)]
-pub(crate) struct Mbarriers {
-    objects: HashMap<usize, Mbar>,
-}
-
-impl Mbarriers {
-    /// The current phase of the object at `addr`, if there is one.
-    pub(crate) fn objects_phase(&self, addr: usize) -> Option<u64> {
-        self.objects.get(&addr).map(|m| m.phase)
-    }
-}
 
 impl Core {
     fn mbar_where(&self, me: u32) -> String {

@@ -1,118 +1,23 @@
 //! The simulator's mutable state for one residency unit (a cluster of blocks,
-//! or the whole grid of a cooperative launch): lanes, warps, blocks, clusters.
+//! or the whole grid of a cooperative launch): lanes, warps, blocks,
+//! clusters and the run queue, with the operations every primitive uses to
+//! block, wake and release lanes, plus the state each subsystem keeps per
+//! block (declared in the subsystem's own `state` module, below this one).
+//! The subsystems' operations are written above, on this state; what
+//! composes them (`lifecycle`) lies above those.
 
 use std::collections::VecDeque;
-use std::ops::Range;
-use std::panic::Location;
 
 #[cfg(not(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes"))))]
 use corosensei::Yielder;
 
-use crate::async_copy::AsyncCopies;
+use crate::async_copy::state::AsyncCopies;
+use crate::barrier::state::Barrier;
 use crate::device::SimDevice;
-use crate::lane::{ReduxOp, ShflMode};
-use crate::mbarrier::Mbarriers;
-use crate::shared::SharedMem;
+use crate::mbarrier::state::Mbarriers;
+use crate::shared::state::SharedMem;
+use crate::types::{LaneState, Loc, Wait, WarpKind};
 use crate::{Dim3, LaunchConfig, LaunchStats, SimError};
-
-/// A call site recorded by `#[track_caller]`.
-pub(crate) type Loc = &'static Location<'static>;
-
-/// The kind of a warp collective: lanes rendezvous only with lanes of the
-/// same kind and mask.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum WarpKind {
-    Shfl(ShflMode),
-    Ballot,
-    MatchAny,
-    MatchAll,
-    Redux(ReduxOp),
-    Sync,
-    Elect,
-    Uniform(&'static str),
-}
-
-/// One lane's operands of a warp collective.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct WarpOp {
-    pub kind: WarpKind,
-    pub mask: u32,
-    /// The lane's value (shuffled value, predicate, match key, …).
-    pub a: u64,
-    /// `shfl` operands `b` (low half) and `c` (high half), one word: the
-    /// arrival copies them with one load, which must match one store of
-    /// the caller's (a load spanning two narrower stores waits for them to
-    /// reach the cache, a store-forwarding stall on every arrival).
-    pub bc: u64,
-}
-
-impl WarpOp {
-    /// A lane's operands; `b` and `c` are `shfl`'s.
-    #[inline(always)]
-    pub fn new(kind: WarpKind, mask: u32, a: u64, b: u32, c: u32) -> WarpOp {
-        WarpOp {
-            kind,
-            mask,
-            a,
-            bc: (c as u64) << 32 | b as u64,
-        }
-    }
-}
-
-/// The collective a lane waits at: its kind and mask (the operands are in
-/// the warp's `vals` and `bc`).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct WarpAt {
-    pub kind: WarpKind,
-    pub mask: u32,
-}
-
-/// The thread count of a block barrier.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum BarCount {
-    /// Every non-exited thread (`bar.sync 0` without a count).
-    All,
-    /// A multiple of 32.
-    Threads(u32),
-}
-
-/// What a blocked lane waits for.
-#[derive(Clone, Copy, Debug)]
-pub(crate) enum Wait {
-    None,
-    Warp(WarpAt),
-    ActiveMask,
-    Bar {
-        id: u32,
-        count: BarCount,
-    },
-    /// Held at a block-wide check whose threads disagree, until every
-    /// live thread has reached it (then the misuse is reported).
-    BlockUniform {
-        what: &'static str,
-        value: u64,
-    },
-    Cluster,
-    Grid,
-    /// Waiting for phase `phase` of the mbarrier at `addr` to complete.
-    Mbarrier {
-        addr: usize,
-        phase: u64,
-    },
-    /// Runnable, but gave up its turn (`yield_now`).
-    Spin,
-    /// Stopped after a misuse report.
-    Misuse,
-    /// Stopped at a data race.
-    Race,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum LaneState {
-    Runnable,
-    Blocked,
-    Exited,
-}
 
 pub(crate) struct Lane {
     pub tid: [u32; 3],
@@ -178,19 +83,6 @@ impl Warp {
     }
 }
 
-/// One of a block's 16 hardware barriers.
-#[derive(Default)]
-pub(crate) struct Barrier {
-    /// Per warp of the block: lanes that arrived in the current phase.
-    pub warp_masks: Vec<u32>,
-    /// Warps that completed their arrival in the current phase.
-    pub warps_arrived: u32,
-    /// Count and first call site of the current phase.
-    pub phase: Option<(BarCount, Loc)>,
-    /// Lanes blocked in `bar.sync`.
-    pub waiters: Vec<u32>,
-}
-
 pub(crate) struct Block {
     pub idx: [u32; 3],
     pub cluster: u32,
@@ -205,7 +97,7 @@ pub(crate) struct Block {
     pub live_warps: u32,
     pub bars: Vec<Barrier>,
     /// Block-wide uniformity checks some live thread has not reached yet.
-    pub checks: crate::barrier::BlockChecks,
+    pub checks: crate::barrier::state::BlockChecks,
     /// Threads waiting at the grid barrier, and whether the block arrived.
     pub grid_waiting: u32,
     pub grid_arrived: bool,
@@ -262,13 +154,6 @@ pub(crate) struct Geom {
     pub max_smem_per_block: usize,
 }
 
-/// What a primitive tells its lane: continue with a value, or suspend and
-/// read the value when resumed.
-pub(crate) enum Step {
-    Done(u64),
-    Wait,
-}
-
 pub(crate) struct Core {
     pub geom: Geom,
     pub lanes: Vec<Lane>,
@@ -298,22 +183,22 @@ pub(crate) struct Core {
     pub race_enabled: bool,
     /// The race detector's state for the launch (`None` when off, or when
     /// this unit runs on a worker thread and records instead).
-    pub race: Option<Box<crate::race::Race>>,
+    pub race: Option<Box<crate::race::detector::Race>>,
     /// On a worker thread with the detector on: the unit's calls into the
     /// detector, for the launch's detector to apply in unit order.
-    pub race_log: Option<Vec<crate::race::Event>>,
+    pub race_log: Option<Vec<crate::race::event::Event>>,
     /// Other worker threads run blocks of the same launch
     /// (`launch_parallel`): copies touch global memory through
     /// [`global_mem`](crate::global_mem) (relaxed byte atomics).
     pub concurrent: bool,
     /// For a report made after the unit ended (a race the launch's
     /// detector found in its log): its blocks' shared memory as it was.
-    pub smem_maps: Option<Vec<crate::shared::SmemMap>>,
+    pub smem_maps: Option<Vec<crate::shared::state::SmemMap>>,
     /// The current unit's index in the launch, and the units set up so far.
     pub unit: u32,
     pub units: u32,
     /// The global memory of the launch's typed parameters.
-    pub regions: Vec<crate::region::Region>,
+    pub regions: Vec<crate::region::state::Region>,
     /// The launch's number, unique in the process (every unit of a launch
     /// has the same): with a block's index it names the block in the
     /// shared-memory handles its lanes make ([`crate::SharedOwner`]).
@@ -323,7 +208,7 @@ pub(crate) struct Core {
     /// `lane::cluster_map_owned`): it cannot be stopped by a report, and
     /// must be given nothing freed. Freed with the launch's state, after
     /// every lane.
-    pub scratch: Vec<crate::shared::Buf>,
+    pub scratch: Vec<crate::shared::state::Buf>,
     /// Set when this unit is one cluster of a cooperative launch run in
     /// segments (`coop::launch_coop`): its grid barrier never completes
     /// here (the launching thread completes it once every block of the
@@ -341,7 +226,7 @@ pub(crate) struct Core {
     #[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
     pub sched_sp: usize,
     #[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
-    pub fiber_out: Option<(u32, crate::sched::Outcome)>,
+    pub fiber_out: Option<(u32, crate::types::Outcome)>,
 }
 
 impl Core {
@@ -372,7 +257,7 @@ impl Core {
             stats: LaunchStats::default(),
             tearing_down: false,
             spin_streak: 0,
-            race_enabled: device.race_check && crate::race::env_enabled(),
+            race_enabled: device.race_check && crate::race::detector::env_enabled(),
             race: None,
             race_log: None,
             concurrent: false,
@@ -380,7 +265,7 @@ impl Core {
             unit: 0,
             units: 0,
             regions: Vec::new(),
-            launch: crate::shared::next_launch(),
+            launch: crate::shared::state::next_launch(),
             scratch: Vec::new(),
             coop: None,
             #[cfg(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes")))]
@@ -397,118 +282,6 @@ impl Core {
     /// Clusters in the grid, x-fastest.
     pub fn cluster_count(&self) -> u64 {
         self.geom.grid.volume() / self.geom.cluster.volume()
-    }
-
-    /// Sets up the lanes of clusters `clusters` (linear cluster indices) and
-    /// queues them all; returns the lane count.
-    pub fn setup_unit(&mut self, clusters: Range<u64>) -> usize {
-        let g = &self.geom;
-        let (cdim, bdim) = (g.cluster, g.block);
-        let gic = Dim3::new(g.grid.x / cdim.x, g.grid.y / cdim.y, g.grid.z / cdim.z);
-        let (tpb, wpb) = (g.threads_per_block, g.warps_per_block);
-        let csize = cdim.volume() as u32;
-        let nblocks = (clusters.end - clusters.start) as u32 * csize;
-        let dyn_smem = g.dynamic_smem;
-        self.lanes.clear();
-        self.warps.clear();
-        self.blocks.clear();
-        self.clusters.clear();
-        self.grid = Grid::default();
-        self.queue.clear();
-        self.spinners.clear();
-        self.am_warps.clear();
-        self.lanes.reserve(nblocks as usize * tpb as usize);
-        let start_loc = Location::caller();
-        for c in clusters {
-            let cidx = gic.delinearize(c);
-            let cslot = self.clusters.len() as u32;
-            self.clusters.push(Cluster {
-                first_block: self.blocks.len() as u32,
-                nblocks: csize,
-                live: csize * tpb,
-                phase: 0,
-                arrived: 0,
-                not_arrived: csize * tpb,
-                waiters: Vec::new(),
-            });
-            for rank in 0..csize {
-                let cta = cdim.delinearize(rank as u64);
-                let bslot = self.blocks.len() as u32;
-                let first_lane = self.lanes.len() as u32;
-                let first_warp = self.warps.len() as u32;
-                self.blocks.push(Block {
-                    idx: [
-                        cidx.x * cdim.x + cta.x,
-                        cidx.y * cdim.y + cta.y,
-                        cidx.z * cdim.z + cta.z,
-                    ],
-                    cluster: cslot,
-                    rank,
-                    cta_idx: cta.to_array(),
-                    first_warp,
-                    nthreads: tpb,
-                    nwarps: wpb,
-                    live: tpb,
-                    live_warps: wpb,
-                    bars: Vec::new(),
-                    checks: Default::default(),
-                    grid_waiting: 0,
-                    grid_arrived: false,
-                    smem: SharedMem::new(dyn_smem),
-                    copies: AsyncCopies::default(),
-                    mbars: Mbarriers::default(),
-                });
-                for w in 0..wpb {
-                    let n = (tpb - w * 32).min(32);
-                    self.warps.push(Warp {
-                        base: first_lane + w * 32,
-                        block: bslot,
-                        existing: if n == 32 { u32::MAX } else { (1 << n) - 1 },
-                        exited: 0,
-                        waiting: 0,
-                        same: 0,
-                        cur: (WarpKind::Sync, 0),
-                        vals: [0; 32],
-                        bc: [(0, 0); 32],
-                        am_waiting: 0,
-                    });
-                }
-                for t in 0..tpb {
-                    let tid = bdim.delinearize(t as u64);
-                    self.lanes.push(Lane {
-                        tid: tid.to_array(),
-                        linear: t,
-                        block: bslot,
-                        warp: first_warp + t / 32,
-                        lane_id: t % 32,
-                        state: LaneState::Runnable,
-                        wait: Wait::None,
-                        loc: start_loc,
-                        result: 0,
-                        cluster_pending: None,
-                        checks: 0,
-                        split_at: None,
-                        last_load: 0,
-                        load_repeats: 0,
-                        grid_split_at: None,
-                        #[cfg(not(all(
-                            target_arch = "x86_64",
-                            unix,
-                            not(feature = "coroutine-lanes")
-                        )))]
-                        yielder: std::ptr::null(),
-                    });
-                }
-            }
-        }
-        let n = self.lanes.len();
-        self.unit = self.units;
-        self.units += 1;
-        self.setup_race();
-        self.queue.extend(0..n as u32);
-        self.live = n as u32;
-        self.stats.blocks += nblocks as u64;
-        n
     }
 
     /// Marks `lane` runnable with `result` and queues it.
@@ -546,32 +319,5 @@ impl Core {
         let l = &mut self.lanes[me as usize];
         l.state = LaneState::Runnable;
         l.wait = Wait::None;
-    }
-
-    /// A lane's kernel body returned: update every rendezvous it could
-    /// complete by leaving (barrier 0, block checks, cluster and grid barriers).
-    pub fn lane_exited(&mut self, i: u32) {
-        let (w, b, bit) = {
-            let l = &mut self.lanes[i as usize];
-            l.state = LaneState::Exited;
-            l.wait = Wait::None;
-            (l.warp, l.block, 1u32 << l.lane_id)
-        };
-        self.live -= 1;
-        self.stats.lanes += 1;
-        let warp = &mut self.warps[w as usize];
-        warp.exited |= bit;
-        let warp_gone = warp.live() == 0;
-        let blk = &mut self.blocks[b as usize];
-        blk.live -= 1;
-        if warp_gone {
-            blk.live_warps -= 1;
-        }
-        self.barriers_after_exit(b, w);
-        self.checks_after_exit(i);
-        self.grid_after_exit(b);
-        self.cluster_after_exit(i);
-        self.async_after_exit(i);
-        self.stores_after_exit(i);
     }
 }

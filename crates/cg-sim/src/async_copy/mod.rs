@@ -7,62 +7,16 @@
 //! exiting with copies it never waited for is a misuse, reported at the
 //! source line of the access and of the copy.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+pub(crate) mod state;
 
+use self::state::Pending;
 use crate::Dim3;
 use crate::SimError;
-use crate::lane::MemOrder;
 use crate::report::Report;
-use crate::shared::POISON;
-use crate::state::{Core, Loc, Step};
-
-/// One copy in flight.
-pub(crate) struct Pending {
-    /// One past the last destination byte.
-    end: usize,
-    /// The issuing lane (unit index).
-    pub(crate) lane: u32,
-    /// The global source's address (for the race detector).
-    src: usize,
-    /// The source bytes, read at issue.
-    data: Vec<u8>,
-    /// Where the copy was issued.
-    pub(crate) loc: Loc,
-    /// A bulk copy (`cp.async.bulk`): the mbarrier and phase whose
-    /// completion lands it (`None`: a `cp.async`, landed by its lane's wait).
-    bulk: Option<(usize, u64)>,
-}
-
-/// One lane's copies: those not yet committed, and its committed groups,
-/// oldest first (each a list of destination starts).
-#[derive(Default)]
-struct LaneCopies {
-    open: Vec<usize>,
-    groups: VecDeque<Vec<usize>>,
-}
-
-/// A block's copies in flight.
-#[derive(Default)]
-pub(crate) struct AsyncCopies {
-    /// By destination start (the ranges never overlap).
-    pending: BTreeMap<usize, Pending>,
-    lanes: HashMap<u32, LaneCopies>,
-    /// Shared memory that bulk tensor stores still read (see
-    /// `crate::tensor`): a few at a time, searched in full.
-    pub(crate) reading: Vec<crate::tensor::Reading>,
-}
-
-impl AsyncCopies {
-    /// The first copy in flight that overlaps `[p, p + len)`.
-    pub(crate) fn overlapping(&self, p: usize, len: usize) -> Option<&Pending> {
-        let end = p + len.max(1);
-        self.pending
-            .range(..end)
-            .next_back()
-            .map(|(_, c)| c)
-            .filter(|c| c.end > p)
-    }
-}
+use crate::shared::state::POISON;
+use crate::types::{Loc, Step};
+use crate::unit::Core;
+use cg_isa::MemOrder;
 
 impl Core {
     pub(crate) fn copy_owner(&self, lane: u32) -> String {

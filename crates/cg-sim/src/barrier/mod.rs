@@ -7,79 +7,17 @@
 //! count, every warp that still has a live lane must arrive, so exited
 //! threads do not block `__syncthreads()`.
 
-use std::collections::VecDeque;
+pub(crate) mod state;
 
+use self::state::{CheckEntry, CheckGroup};
 use crate::SimError;
-use crate::race::Event;
-use crate::state::{BarCount, Barrier, Core, Loc, Step, Wait};
-
-/// Threads that passed one block-wide check with the same value.
-struct CheckGroup {
-    what: &'static str,
-    value: u64,
-    /// The first of them's call site.
-    loc: Loc,
-    /// Linear thread indices.
-    threads: Vec<u32>,
-}
-
-/// One block-wide uniformity check (the `k`-th of every thread) that some
-/// live thread of the block has not reached yet.
-pub(crate) struct CheckEntry {
-    groups: Vec<CheckGroup>,
-    /// Live threads that have not arrived.
-    pending: u32,
-    /// The first lane that disagreed: it and later arrivals are held until
-    /// every live thread has arrived, then the check is reported.
-    odd: Option<u32>,
-}
-
-/// A block's pending block-wide checks, oldest first.
-#[derive(Default)]
-pub(crate) struct BlockChecks {
-    /// The index (per thread) of `entries[0]`.
-    base: u32,
-    entries: VecDeque<CheckEntry>,
-}
-
-impl BlockChecks {
-    /// Whether every live thread of the block has passed every check made.
-    pub(crate) fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
-    /// Threads arrived at the oldest pending check, and live threads of the
-    /// block still to come, for stall reports.
-    pub(crate) fn oldest(&self) -> Option<(usize, u32, &'static str)> {
-        self.entries.front().map(|e| {
-            (
-                e.groups.iter().map(|g| g.threads.len()).sum(),
-                e.pending,
-                e.groups[0].what,
-            )
-        })
-    }
-
-    /// A check whose threads disagreed, if any (index into the pending ones).
-    pub(crate) fn disagreeing(&self) -> Option<usize> {
-        self.entries.iter().position(|e| e.odd.is_some())
-    }
-}
+use crate::barrier::state::Barrier;
+use crate::race::event::Event;
+use crate::types::{BARRIERS_PER_BLOCK, BarCount, Loc, Step, Wait, bar_name};
+use crate::unit::Core;
 
 const NOT_COOPERATIVE: &str = "grid sync outside a cooperative launch: the grid is not guaranteed \
     to be co-resident, so grid.sync() is undefined (launch with `cooperative: true`)";
-
-/// Hardware barriers per block.
-pub const BARRIERS_PER_BLOCK: u32 = 16;
-
-/// `bar.sync 0` / `bar.sync id, n` / `bar.arrive id, n`, for reports.
-pub(crate) fn bar_name(id: u32, count: BarCount, wait: bool) -> String {
-    let op = if wait { "bar.sync" } else { "bar.arrive" };
-    match count {
-        BarCount::All => format!("{op} {id}"),
-        BarCount::Threads(n) => format!("{op} {id}, {n}"),
-    }
-}
 
 impl Core {
     /// A misuse if lane `me` is between a `barrier_arrive` and its
