@@ -15,6 +15,7 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::cli::LabArgs;
+use crate::harness::experiment::Options;
 use crate::lab::{Lab, ReduceTag, Side, Variant};
 use crate::output::write_atomic;
 use crate::partial::Recorder;
@@ -349,11 +350,11 @@ const PRIMITIVES: &str = "primitives";
 /// sizes and outputs; verified on the simulator when there is no GPU.
 const DEVICE_WIDE: &str = "device_wide";
 
-/// The device-wide even histogram against CUB (`compare_histogram`): its
+/// The device-wide even histogram against CUB (`experiments::device_histogram`): its
 /// own sizes and outputs; verified on the simulator when there is no GPU.
 const DEVICE_HISTOGRAM: &str = "device_histogram";
 
-/// The device-wide selections against CUB (`compare_select`): their own
+/// The device-wide selections against CUB (`experiments::device_select`): their own
 /// sizes and outputs; verified on the simulator when there is no GPU.
 const DEVICE_SELECT: &str = "device_select";
 
@@ -452,17 +453,11 @@ pub fn run(args: &CompareArgs) -> Result<()> {
         progress.finish();
         r?;
     }
-    if args.only.iter().any(|n| n == DEVICE_HISTOGRAM) {
-        let progress = Progress::new(0, a.csv_only);
-        let r = crate::compare_histogram::run(a, &sizes, &progress);
-        progress.finish();
-        r?;
-    }
-    if args.only.iter().any(|n| n == DEVICE_SELECT) {
-        let progress = Progress::new(0, a.csv_only);
-        let r = crate::compare_select::run(a, &sizes, &progress);
-        progress.finish();
-        r?;
+    let opts = Options { sizes: &sizes };
+    for e in crate::experiments::EXPERIMENTS {
+        if args.only.iter().any(|n| n == e.name) {
+            (e.run)(a, &opts)?;
+        }
     }
     if args.only.iter().any(|n| n == DEVICE_RADIX_SORT) {
         let progress = Progress::new(0, a.csv_only);

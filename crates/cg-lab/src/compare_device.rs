@@ -798,3 +798,58 @@ fn markdown(
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::golden;
+
+    #[test]
+    fn outputs_match_the_golden_files() {
+        let sizes = golden::SIZES;
+        let order: Vec<(u32, usize)> = sizes
+            .iter()
+            .flat_map(|&n| (0..VARS.len()).map(move |v| (n, v)))
+            .collect();
+        let platform = golden::platform();
+        let points: Vec<Point> = order
+            .iter()
+            .enumerate()
+            .map(|(i, &(n, v))| {
+                let ms = golden::summary(i);
+                let (verified, check) = golden::verdict(i);
+                let var = VARS[v];
+                let segments = segment_offsets(n).len() as u32 - 1;
+                let gbps = var.bytes(n, segments) / (ms.median * 1e-3) / 1e9;
+                Point {
+                    n,
+                    algo: var.algo,
+                    ty: var.ty,
+                    side: if var.cub { "cub" } else { "rust" },
+                    kernel: var.name(),
+                    ms,
+                    gb_per_s: gbps,
+                    pct_of_peak: platform.pct_of_peak(gbps * 1e9),
+                    verified,
+                    check,
+                    max_abs_err: 0.0,
+                }
+            })
+            .collect();
+        let (w, r, m) = golden::TIMING;
+        let timing_text = timing::describe(
+            "the Rust kernel, or one CUB call: its temporary-storage query and kernels, storage allocated beforehand",
+            w,
+            r,
+            m,
+        );
+        golden::check(
+            "device_wide",
+            &[
+                ("csv", csv(&points)),
+                ("md", markdown(&points, &sizes, &platform, &timing_text, 3)),
+                ("json", serde_json::to_string_pretty(&points).unwrap()),
+            ],
+        );
+    }
+}

@@ -813,3 +813,63 @@ fn markdown(points: &[Point], sizes: &[u32], p: &crate::results::Platform, timin
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::golden;
+
+    #[test]
+    fn outputs_match_the_golden_files() {
+        let sizes = golden::SIZES;
+        let chosen = Key::ALL;
+        let order: Vec<(u32, Key, bool, bool)> = sizes
+            .iter()
+            .flat_map(|&n| {
+                chosen.iter().flat_map(move |&key| {
+                    [
+                        (n, key, false, false),
+                        (n, key, false, true),
+                        (n, key, true, false),
+                        (n, key, true, true),
+                    ]
+                })
+            })
+            .collect();
+        let platform = golden::platform();
+        let points: Vec<Point> = order
+            .iter()
+            .enumerate()
+            .map(|(i, &(n, key, pairs, cub))| {
+                let ms = golden::summary(i);
+                let (verified, check) = golden::verdict(i);
+                Point {
+                    n,
+                    key: key.name(),
+                    pairs,
+                    side: if cub { "cub" } else { "rust" },
+                    kernel: name(key, pairs, cub),
+                    gkeys_per_s: n as f64 / (ms.median * 1e-3) / 1e9,
+                    ms,
+                    verified,
+                    check,
+                }
+            })
+            .collect();
+        let (w, r, m) = golden::TIMING;
+        let timing_text = timing::describe(
+            "the Rust sort (memset of the counters, histogram launch, four passes, eight for u64), or one CUB call: its temporary-storage query and kernels, storage allocated beforehand",
+            w,
+            r,
+            m,
+        );
+        golden::check(
+            "device_radix_sort",
+            &[
+                ("csv", csv(&points)),
+                ("md", markdown(&points, &sizes, &platform, &timing_text)),
+                ("json", serde_json::to_string_pretty(&points).unwrap()),
+            ],
+        );
+    }
+}

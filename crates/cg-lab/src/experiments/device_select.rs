@@ -17,7 +17,6 @@
 //! is timed.
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use cg_kernels::device_rle::{
@@ -29,24 +28,24 @@ use cg_kernels::device_select::{
     partition_grid, partition_smem, select_grid, select_smem,
 };
 use cg_kernels::xorshift::Xorshift;
-use cg_runtime::{Backend, Buffer, LaunchConfig, tools};
+use cg_runtime::{Backend, Buffer, LaunchConfig};
 use serde::Serialize;
 
-use crate::cli::LabArgs;
-use crate::output::write_atomic;
-use crate::progress::Progress;
-use crate::results::pct_cell;
+use crate::harness::csv::{Column, CsvRow, ms, pct, quoted};
+use crate::harness::experiment::{Experiment, Options, Outcome, Report, Verified};
+use crate::harness::markdown::{both, head, ok, table_head};
+use crate::harness::twin::symbol;
+use crate::reference::{DEVICE_SELECT_CU, Source};
+use crate::results::{Platform, pct_cell};
 use crate::stats::Summary;
-use crate::timing::{self, Timed};
-
-/// Sizes the simulator verifies (partial last tiles).
-const SIM_SIZES: [u32; 2] = [1003, 3 * SELECT_TILE as u32 + 17];
+use crate::timing::Timed;
 
 /// `If` selects `x < PIVOT`.
 const PIVOT: i32 = 0;
 
+/// Which selection.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-enum Algo {
+pub enum Algo {
     Flagged,
     If,
     Unique,
@@ -111,9 +110,8 @@ type IfFn = unsafe extern "C" fn(*const i32, i32, *mut i32, *mut u32, i32) -> i3
 type UniqueFn = unsafe extern "C" fn(*const i32, *mut i32, *mut u32, i32) -> i32;
 type RleFn = unsafe extern "C" fn(*const i32, *mut i32, *mut u32, *mut u32, i32) -> i32;
 
-/// CUB's entry points in the shared library built from `device_select.cu`.
-struct Cub {
-    _lib: libloading::Library,
+/// CUB's entry points in the library built from `device_select.cu`.
+pub struct Cub {
     flagged: FlaggedFn,
     select_if: IfFn,
     unique: UniqueFn,
@@ -122,41 +120,12 @@ struct Cub {
     partition_if: IfFn,
 }
 
-impl Cub {
-    fn build(nvcc: &Path, sm: u32, dir: &Path) -> Result<Cub> {
-        let lib = crate::reference::build_shared_library(
-            nvcc,
-            sm,
-            dir,
-            crate::reference::DEVICE_SELECT_CU,
-        )?;
-        // SAFETY: the library is the one just built from our source; its
-        // initialisers are the CUDA runtime's.
-        let lib = unsafe { libloading::Library::new(&lib) }.context("loading the CUB library")?;
-        // SAFETY: the symbols have the declared C signatures (device_select.cu).
-        unsafe {
-            let flagged = *lib.get::<FlaggedFn>(b"cub_select_flagged_i32")?;
-            let select_if = *lib.get::<IfFn>(b"cub_select_if_i32")?;
-            let unique = *lib.get::<UniqueFn>(b"cub_select_unique_i32")?;
-            let rle = *lib.get::<RleFn>(b"cub_rle_encode_i32")?;
-            let partition_flagged = *lib.get::<FlaggedFn>(b"cub_partition_flagged_i32")?;
-            let partition_if = *lib.get::<IfFn>(b"cub_partition_if_i32")?;
-            Ok(Cub {
-                _lib: lib,
-                flagged,
-                select_if,
-                unique,
-                rle,
-                partition_flagged,
-                partition_if,
-            })
-        }
-    }
-}
-
-struct Bench<'a> {
+/// The inputs (on the device and the host), the outputs, the tile states.
+pub struct Bench<'a> {
     backend: &'a Backend,
-    cub: Option<&'a Cub>,
+    cub: Option<Cub>,
+    /// The host's input and flags, for the checks.
+    host: (Vec<i32>, Vec<u8>),
     input: Buffer<i32>,
     flags: Buffer<u8>,
     out: Buffer<i32>,
@@ -188,7 +157,7 @@ impl Bench<'_> {
         );
         let (l, h) = (self.lengths.as_ptr(), self.head_states.as_ptr());
         if cub {
-            let cb = self.cub.context("CUB runs on a GPU only")?;
+            let cb = self.cub.as_ref().context("CUB runs on a GPU only")?;
             // SAFETY: device buffers of at least `n` inputs, flags and
             // outputs, and one count.
             let rc = unsafe {
@@ -337,21 +306,24 @@ impl Bench<'_> {
 }
 
 impl Timed for Bench<'_> {
-    type Variant = (u32, usize, bool);
+    type Variant = Var;
     fn gpu(&self) -> &cg_runtime::Gpu {
         match self.backend {
             Backend::Gpu(g) => g,
             Backend::Sim(_) => unreachable!("timing runs on a GPU only"),
         }
     }
-    fn launch_async(&mut self, (n, a, cub): (u32, usize, bool), _reps: u32) -> Result<()> {
+    fn launch_async(&mut self, (n, a, cub): Var, _reps: u32) -> Result<()> {
         self.launch(ALGOS[a], cub, n, false)
     }
 }
 
+/// (size, index into [`ALGOS`], CUB?).
+pub type Var = (u32, usize, bool);
+
 /// One measured (size, selection, side).
 #[derive(Clone, Debug, Serialize)]
-struct Point {
+pub struct Point {
     n: u32,
     algo: Algo,
     side: &'static str,
@@ -366,170 +338,217 @@ struct Point {
     check: String,
 }
 
-fn bench<'a>(
-    backend: &'a Backend,
-    cub: Option<&'a Cub>,
-    input: &[i32],
-    flags: &[u8],
-) -> Result<Bench<'a>> {
-    let n = input.len() as u32;
-    Ok(Bench {
-        backend,
-        cub,
-        input: backend.upload(input)?,
-        flags: backend.upload(flags)?,
-        out: backend.alloc(input.len().max(1))?,
-        lengths: backend.alloc(input.len().max(1))?,
-        count: backend.alloc(1)?,
-        states: backend.alloc(select_grid(n).max(partition_grid(n)).max(rle_grid(n)) as usize)?,
-        head_states: backend.alloc(rle_grid(n) as usize)?,
-        epoch: 0,
-    })
+impl CsvRow for Point {
+    const COLUMNS: &'static [Column<Point>] = &[
+        ("n", |p| p.n.to_string()),
+        ("algo", |p| format!("{:?}", p.algo)),
+        ("side", |p| p.side.into()),
+        ("kernel", |p| quoted(p.kernel)),
+        ("selected", |p| p.selected.to_string()),
+        ("median_ms", |p| ms(p.ms.median)),
+        ("p10_ms", |p| ms(p.ms.p10)),
+        ("p90_ms", |p| ms(p.ms.p90)),
+        ("gelem_per_s", |p| format!("{:.3}", p.gelem_per_s)),
+        ("gb_per_s", |p| format!("{:.1}", p.gb_per_s)),
+        ("pct_of_peak", |p| pct(p.pct_of_peak)),
+        ("verified", |p| p.verified.to_string()),
+    ];
 }
 
-/// Runs the experiment at `sizes` (`--sizes`) into `out` (on a GPU) or
-/// verifies the Rust kernels on the simulator (without one).
-pub fn run(a: &LabArgs, sizes: &[u32], progress: &Progress) -> Result<()> {
-    let backend = a.backend.open()?;
-    let Backend::Gpu(gpu) = &backend else {
-        let (input, flags) = data(*SIM_SIZES.iter().max().expect("sizes"));
-        let mut b = bench(&backend, None, &input, &flags)?;
-        let mut bad = Vec::new();
-        for n in SIM_SIZES {
-            for algo in ALGOS {
-                let (ok, what, _) = b.verify(algo, false, n, &input, &flags)?;
-                println!(
-                    "verified device_select {:<26} n={n:<6} on the simulator: {} ({what})",
-                    name(algo, false),
-                    if ok { "OK" } else { "FAILED" }
-                );
-                if !ok {
-                    bad.push(format!("{} n={n}", name(algo, false)));
+impl Outcome for Point {
+    fn failure(&self) -> Option<String> {
+        (!self.verified).then(|| format!("{} n={} ({})", self.kernel, self.n, self.check))
+    }
+}
+
+/// The device-wide selections against CUB.
+pub struct DeviceSelect;
+
+impl Experiment for DeviceSelect {
+    const NAME: &'static str = "device_select";
+    const TWIN: Source = DEVICE_SELECT_CU;
+    const TIMED: &'static str = "the Rust kernel, or one CUB call: its temporary-storage query and kernels, storage allocated beforehand";
+    /// Partial last tiles.
+    const SIM_SIZES: &'static [u32] = &[1003, 3 * SELECT_TILE as u32 + 17];
+    const WIDTH: (usize, usize) = (26, 34);
+    type Variant = Var;
+    /// The number of selected elements (or runs).
+    type Extra = u64;
+    type Row = Point;
+    type Bench<'a> = Bench<'a>;
+
+    fn bench<'a>(
+        backend: &'a Backend,
+        twin: Option<&'a libloading::Library>,
+        sizes: &[u32],
+        _: &Options<'_>,
+    ) -> Result<Bench<'a>> {
+        let cub = match twin {
+            // SAFETY: the symbols have these C signatures (device_select.cu).
+            Some(lib) => Some(unsafe {
+                Cub {
+                    flagged: symbol(lib, "cub_select_flagged_i32")?,
+                    select_if: symbol(lib, "cub_select_if_i32")?,
+                    unique: symbol(lib, "cub_select_unique_i32")?,
+                    rle: symbol(lib, "cub_rle_encode_i32")?,
+                    partition_flagged: symbol(lib, "cub_partition_flagged_i32")?,
+                    partition_if: symbol(lib, "cub_partition_if_i32")?,
                 }
-            }
-        }
-        println!(
-            "device_select: no GPU, so CUB was not built and nothing was timed (simulator verification only)"
-        );
-        if !bad.is_empty() {
-            bail!(
-                "device_select verification FAILED on the simulator: {}",
-                bad.join("; ")
-            );
-        }
-        return Ok(());
-    };
-    let Some(nvcc) = tools::find_tool("nvcc") else {
-        bail!(
-            "the device_select experiment builds reference/cuda/device_select.cu with nvcc, which was not found"
-        );
-    };
-    let sm = gpu.info().sm();
-    let out = crate::results::out_dir(a.out.as_deref(), &gpu.info().slug());
-    crate::preflight::check_out_dir(&out)?;
-    let out = out.as_path();
-    let dir = std::env::temp_dir().join(format!("cg-lab-device-select-{}", std::process::id()));
-    eprintln!(
-        "building reference/cuda/device_select.cu (CUB) with {} for sm_{sm} …",
-        nvcc.display()
-    );
-    let cub = Cub::build(&nvcc, sm, &dir)?;
-    let (input, flags) = data(*sizes.iter().max().context("sizes")?);
-    let mut b = bench(&backend, Some(&cub), &input, &flags)?;
-    let mut checks = Vec::new();
-    for &n in sizes {
-        for algo in ALGOS {
-            for cub in [false, true] {
-                progress.set_message(format!("verify device_select {} n={n}", name(algo, cub)));
-                let r = b
-                    .verify(algo, cub, n, &input, &flags)
-                    .with_context(|| format!("verifying {} at n = {n}", name(algo, cub)))?;
-                println!(
-                    "verified device_select {:<34} n=2^{:<2} {} ({})",
-                    name(algo, cub),
-                    n.trailing_zeros(),
-                    if r.0 { "OK" } else { "FAILED" },
-                    r.1
-                );
-                checks.push(r);
-            }
-        }
-    }
-    let order: Vec<(u32, usize, bool)> = sizes
-        .iter()
-        .flat_map(|&n| (0..ALGOS.len()).flat_map(move |a| [(n, a, false), (n, a, true)]))
-        .collect();
-    let samples = timing::time_interleaved(
-        &mut b,
-        &order,
-        a.warmup,
-        a.runs,
-        1,
-        a.min_sample_ms,
-        progress,
-    )
-    .context("timing device_select")?;
-    let platform = crate::results::platform(&backend);
-    let points: Vec<Point> = order
-        .iter()
-        .zip(samples)
-        .zip(checks)
-        .map(|((&(n, a, cub), smp), (verified, check, selected))| {
-            let algo = ALGOS[a];
-            let ms = Summary::of(&smp);
-            let flag_bytes = if matches!(algo, Algo::Flagged | Algo::PartitionFlagged) {
-                n as f64
-            } else {
-                0.0
-            };
-            let out_bytes = if algo == Algo::RunLengthEncode {
-                8.0
-            } else {
-                4.0
-            };
-            let written = if matches!(algo, Algo::PartitionFlagged | Algo::PartitionIf) {
-                n as f64
-            } else {
-                selected as f64
-            };
-            let bytes = 4.0 * n as f64 + flag_bytes + out_bytes * written;
-            let secs = ms.median * 1e-3;
-            let gbps = bytes / secs / 1e9;
-            Point {
-                n,
-                algo,
-                side: if cub { "cub" } else { "rust" },
-                kernel: name(algo, cub),
-                selected,
-                ms,
-                gelem_per_s: n as f64 / secs / 1e9,
-                gb_per_s: gbps,
-                pct_of_peak: platform.pct_of_peak(gbps * 1e9),
-                verified,
-                check,
-            }
+            }),
+            None => None,
+        };
+        let (input, flags) = data(*sizes.iter().max().expect("sizes"));
+        let n = input.len() as u32;
+        Ok(Bench {
+            backend,
+            cub,
+            input: backend.upload(&input)?,
+            flags: backend.upload(&flags)?,
+            out: backend.alloc(input.len().max(1))?,
+            lengths: backend.alloc(input.len().max(1))?,
+            count: backend.alloc(1)?,
+            states: backend
+                .alloc(select_grid(n).max(partition_grid(n)).max(rle_grid(n)) as usize)?,
+            head_states: backend.alloc(rle_grid(n) as usize)?,
+            epoch: 0,
+            host: (input, flags),
         })
-        .collect();
-    let timing_text = timing::describe(
-        "the Rust kernel, or one CUB call: its temporary-storage query and kernels, storage allocated beforehand",
-        a.warmup,
-        a.runs,
-        a.min_sample_ms,
-    );
-    let files = [
-        ("device_select.csv", csv(&points)),
-        (
-            "device_select.md",
-            markdown(&points, sizes, &platform, &timing_text),
-        ),
-        ("device_select.json", serde_json::to_string_pretty(&points)?),
-    ];
-    for (name, text) in files {
-        write_atomic(&out.join(name), text.as_bytes())?;
-        println!("wrote {}", out.join(name).display());
     }
-    for p in &points {
-        println!(
+
+    fn variants(sizes: &[u32], _: &Options<'_>, cpp: bool) -> Vec<Var> {
+        let sides: &[bool] = if cpp { &[false, true] } else { &[false] };
+        sizes
+            .iter()
+            .flat_map(|&n| {
+                (0..ALGOS.len()).flat_map(move |a| sides.iter().map(move |&c| (n, a, c)))
+            })
+            .collect()
+    }
+
+    fn kernel((_, a, cub): Var) -> String {
+        name(ALGOS[a], cub).into()
+    }
+
+    fn n(v: Var) -> u32 {
+        v.0
+    }
+
+    fn verify(b: &mut Bench<'_>, (n, a, cub): Var) -> Result<Verified<u64>> {
+        let (input, flags) = std::mem::take(&mut b.host);
+        let r = b.verify(ALGOS[a], cub, n, &input, &flags);
+        b.host = (input, flags);
+        let (ok, what, extra) = r?;
+        Ok(Verified { ok, what, extra })
+    }
+
+    fn rows(
+        _: &Bench<'_>,
+        vars: &[Var],
+        ms: Vec<Summary>,
+        checks: Vec<Verified<u64>>,
+        platform: &Platform,
+    ) -> Vec<Point> {
+        vars.iter()
+            .zip(ms)
+            .zip(checks)
+            .map(|((&(n, a, cub), ms), c)| {
+                let algo = ALGOS[a];
+                let selected = c.extra;
+                let flag_bytes = if matches!(algo, Algo::Flagged | Algo::PartitionFlagged) {
+                    n as f64
+                } else {
+                    0.0
+                };
+                let out_bytes = if algo == Algo::RunLengthEncode {
+                    8.0
+                } else {
+                    4.0
+                };
+                let written = if matches!(algo, Algo::PartitionFlagged | Algo::PartitionIf) {
+                    n as f64
+                } else {
+                    selected as f64
+                };
+                let bytes = 4.0 * n as f64 + flag_bytes + out_bytes * written;
+                let secs = ms.median * 1e-3;
+                let gbps = bytes / secs / 1e9;
+                Point {
+                    n,
+                    algo,
+                    side: if cub { "cub" } else { "rust" },
+                    kernel: name(algo, cub),
+                    selected,
+                    ms,
+                    gelem_per_s: n as f64 / secs / 1e9,
+                    gb_per_s: gbps,
+                    pct_of_peak: platform.pct_of_peak(gbps * 1e9),
+                    verified: c.ok,
+                    check: c.what,
+                }
+            })
+            .collect()
+    }
+
+    fn markdown(points: &[Point], r: &Report<'_, Bench<'_>>) -> String {
+        let mut s = head("Device-wide selection: the library against CUB", r.platform);
+        let (peak, timing) = (r.platform.peak_text(), r.timing);
+        let _ = writeln!(
+            s,
+            "`i32` input of runs of 1–8 equal values; flags one byte each (about half set); `If`: `x < {PIVOT}`. Rust: one \
+             block of {SELECT_BLOCK} threads per tile of {SELECT_TILE} elements ({PARTITION_TILE} for the partitions, \
+             {RLE_TILE} for the encoding), staged in shared memory by `memcpy_async`, a `ballot` per round of each warp, \
+             the device scan's decoupled look-back for the warps' offsets. CUB: `cub::DeviceSelect::Flagged`, `If`, \
+             `Unique`, `cub::DevicePartition::Flagged`, `If` and `DeviceRunLengthEncode::Encode` (nvcc, host dispatch). \
+             Rust's partitions write each rejected element from the back (its index minus the selected ones before it). \
+             Rust's encoding: the selection's layout with two look-backs run at once (the runs before each warp, and \
+             its last run head by a `max` scan), the runs written from shared memory in order. Bandwidth: 4·n bytes read \
+             (and n of flags) plus 4 per selected element written (8 per run: value and length; a partition writes all n) / \
+             median time; {peak}. Every point verified before timing (output and count equal the host's). Timing: \
+             {timing}; all sizes, selections and sides interleaved.\n"
+        );
+        for algo in ALGOS {
+            let _ = writeln!(s, "\n## {algo:?}\n");
+            s += &table_head(&[
+                ("n", false),
+                ("selected", true),
+                ("Rust Gelem/s", true),
+                ("Rust GB/s", true),
+                ("% peak", true),
+                ("CUB Gelem/s", true),
+                ("CUB GB/s", true),
+                ("% peak", true),
+                ("Rust ÷ CUB throughput", true),
+                ("verified", false),
+            ]);
+            for &n in r.sizes {
+                let find = |side: &str| {
+                    points
+                        .iter()
+                        .find(|q| q.n == n && q.algo == algo && q.side == side)
+                        .expect("every point was measured")
+                };
+                let (r, c) = (find("rust"), find("cub"));
+                let _ = writeln!(
+                    s,
+                    "| 2^{} | {} | {:.2} | {:.0} | {} | {:.2} | {:.0} | {} | **{:.3}** | {} |",
+                    n.trailing_zeros(),
+                    r.selected,
+                    r.gelem_per_s,
+                    r.gb_per_s,
+                    pct_cell(r.pct_of_peak),
+                    c.gelem_per_s,
+                    c.gb_per_s,
+                    pct_cell(c.pct_of_peak),
+                    r.gelem_per_s / c.gelem_per_s,
+                    both(r.verified, c.verified)
+                );
+            }
+        }
+        s
+    }
+
+    fn line(p: &Point) -> String {
+        format!(
             "device_select {:<34} n=2^{:<2} {:>9.4} ms {:>6.2} Gelem/s {:>7.1} GB/s {:>7} of peak  {}",
             p.kernel,
             p.n.trailing_zeros(),
@@ -537,106 +556,7 @@ pub fn run(a: &LabArgs, sizes: &[u32], progress: &Progress) -> Result<()> {
             p.gelem_per_s,
             p.gb_per_s,
             pct_cell(p.pct_of_peak),
-            if p.verified { "OK" } else { "FAILED" }
-        );
+            ok(p.verified)
+        )
     }
-    std::fs::remove_dir_all(&dir).ok();
-    let bad: Vec<String> = points
-        .iter()
-        .filter(|p| !p.verified)
-        .map(|p| format!("{} n={} ({})", p.kernel, p.n, p.check))
-        .collect();
-    if !bad.is_empty() {
-        bail!("device_select verification FAILED: {}", bad.join("; "));
-    }
-    Ok(())
-}
-
-fn csv(points: &[Point]) -> String {
-    let mut s = String::from(
-        "n,algo,side,kernel,selected,median_ms,p10_ms,p90_ms,gelem_per_s,gb_per_s,pct_of_peak,verified\n",
-    );
-    for p in points {
-        let _ = writeln!(
-            s,
-            "{},{:?},{},\"{}\",{},{:.6},{:.6},{:.6},{:.3},{:.1},{},{}",
-            p.n,
-            p.algo,
-            p.side,
-            p.kernel,
-            p.selected,
-            p.ms.median,
-            p.ms.p10,
-            p.ms.p90,
-            p.gelem_per_s,
-            p.gb_per_s,
-            p.pct_of_peak
-                .map_or_else(String::new, |x| format!("{x:.2}")),
-            p.verified
-        );
-    }
-    s
-}
-
-fn markdown(points: &[Point], sizes: &[u32], p: &crate::results::Platform, timing: &str) -> String {
-    let mut s = format!(
-        "# Device-wide selection: the library against CUB — {}\n\nPlatform: {}\n\nCommand: `{}`\n\n",
-        p.device,
-        p.line(),
-        p.command
-    );
-    let peak = p.peak_text();
-    let _ = writeln!(
-        s,
-        "`i32` input of runs of 1–8 equal values; flags one byte each (about half set); `If`: `x < {PIVOT}`. Rust: one \
-         block of {SELECT_BLOCK} threads per tile of {SELECT_TILE} elements ({PARTITION_TILE} for the partitions, \
-         {RLE_TILE} for the encoding), staged in shared memory by `memcpy_async`, a `ballot` per round of each warp, \
-         the device scan's decoupled look-back for the warps' offsets. CUB: `cub::DeviceSelect::Flagged`, `If`, \
-         `Unique`, `cub::DevicePartition::Flagged`, `If` and `DeviceRunLengthEncode::Encode` (nvcc, host dispatch). \
-         Rust's partitions write each rejected element from the back (its index minus the selected ones before it). \
-         Rust's encoding: the selection's layout with two look-backs run at once (the runs before each warp, and \
-         its last run head by a `max` scan), the runs written from shared memory in order. Bandwidth: 4·n bytes read \
-         (and n of flags) plus 4 per selected element written (8 per run: value and length; a partition writes all n) / \
-         median time; {peak}. Every point verified before timing (output and count equal the host's). Timing: \
-         {timing}; all sizes, selections and sides interleaved.\n"
-    );
-    for algo in ALGOS {
-        let _ = writeln!(s, "\n## {algo:?}\n");
-        let _ = writeln!(
-            s,
-            "| n | selected | Rust Gelem/s | Rust GB/s | % peak | CUB Gelem/s | CUB GB/s | % peak | Rust ÷ CUB throughput | verified |"
-        );
-        let _ = writeln!(
-            s,
-            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"
-        );
-        for &n in sizes {
-            let find = |side: &str| {
-                points
-                    .iter()
-                    .find(|q| q.n == n && q.algo == algo && q.side == side)
-                    .expect("every point was measured")
-            };
-            let (r, c) = (find("rust"), find("cub"));
-            let _ = writeln!(
-                s,
-                "| 2^{} | {} | {:.2} | {:.0} | {} | {:.2} | {:.0} | {} | **{:.3}** | {} |",
-                n.trailing_zeros(),
-                r.selected,
-                r.gelem_per_s,
-                r.gb_per_s,
-                pct_cell(r.pct_of_peak),
-                c.gelem_per_s,
-                c.gb_per_s,
-                pct_cell(c.pct_of_peak),
-                r.gelem_per_s / c.gelem_per_s,
-                if r.verified && c.verified {
-                    "both"
-                } else {
-                    "FAILED"
-                }
-            );
-        }
-    }
-    s
 }

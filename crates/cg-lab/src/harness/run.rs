@@ -1,0 +1,138 @@
+//! The life cycle every experiment shares: on the simulator, verify the
+//! Rust side and say nothing was timed; on a GPU, find nvcc, prepare the
+//! output folder, build and load the C++ twin, verify both sides, time
+//! them interleaved, write `NAME.{csv,md,json}`, print the rows and fail
+//! on any row that did not verify.
+
+use anyhow::{Context, Result, bail};
+use cg_runtime::{Backend, tools};
+
+use crate::cli::LabArgs;
+use crate::output::write_atomic;
+use crate::progress::Progress;
+use crate::stats::Summary;
+use crate::timing;
+
+use super::csv::to_csv;
+use super::experiment::{Experiment, Options, Outcome, Report};
+use super::markdown::ok;
+
+/// Runs `E` with the lab's flags `a` (backend, output folder, timing).
+pub fn run<E: Experiment>(a: &LabArgs, opts: &Options<'_>) -> Result<()> {
+    let progress = Progress::new(0, a.csv_only);
+    let r = run_with::<E>(a, opts, &progress);
+    progress.finish();
+    r
+}
+
+fn run_with<E: Experiment>(a: &LabArgs, opts: &Options<'_>, progress: &Progress) -> Result<()> {
+    let backend = a.backend.open()?;
+    let Backend::Gpu(gpu) = &backend else {
+        return simulate::<E>(&backend, opts);
+    };
+    let name = E::NAME;
+    let file = format!("reference/cuda/{}.cu", E::TWIN.stem);
+    let Some(nvcc) = tools::find_tool("nvcc") else {
+        bail!("the {name} experiment builds {file} with nvcc, which was not found");
+    };
+    let sm = gpu.info().sm();
+    let out = crate::results::out_dir(a.out.as_deref(), &gpu.info().slug());
+    crate::preflight::check_out_dir(&out)?;
+    let dir = std::env::temp_dir().join(format!(
+        "cg-lab-{}-{}",
+        name.replace('_', "-"),
+        std::process::id()
+    ));
+    eprintln!(
+        "building {file} (CUB) with {} for sm_{sm} …",
+        nvcc.display()
+    );
+    let lib = crate::reference::build_shared_library(&nvcc, sm, &dir, E::TWIN)?;
+    // SAFETY: the library is the one just built from our source; its
+    // initialisers are the CUDA runtime's.
+    let twin = unsafe { libloading::Library::new(&lib) }.context("loading the CUB library")?;
+    let mut b = E::bench(&backend, Some(&twin), opts.sizes, opts)?;
+    let variants = E::variants(opts.sizes, opts, true);
+    let checks = E::verify_all(&mut b, &variants, &mut |v, c| match c {
+        None => progress.set_message(format!("verify {name} {} n={}", E::kernel(v), E::n(v))),
+        Some(c) => println!(
+            "verified {name} {:<w$} n=2^{:<2} {} ({})",
+            E::kernel(v),
+            E::n(v).trailing_zeros(),
+            ok(c.ok),
+            c.what,
+            w = E::WIDTH.1
+        ),
+    })?;
+    let samples = timing::time_interleaved(
+        &mut b,
+        &variants,
+        a.warmup,
+        a.runs,
+        1,
+        a.min_sample_ms,
+        progress,
+    )
+    .with_context(|| format!("timing {name}"))?;
+    let platform = crate::results::platform(&backend);
+    let ms = samples.iter().map(|s| Summary::of(s)).collect();
+    let rows = E::rows(&b, &variants, ms, checks, &platform);
+    let timing = timing::describe(E::TIMED, a.warmup, a.runs, a.min_sample_ms);
+    let report = Report {
+        sizes: opts.sizes,
+        platform: &platform,
+        timing: &timing,
+        bench: &b,
+    };
+    let files = [
+        ("csv", to_csv(&rows)),
+        ("md", E::markdown(&rows, &report)),
+        ("json", serde_json::to_string_pretty(&rows)?),
+    ];
+    for (ext, text) in files {
+        let path = out.join(format!("{name}.{ext}"));
+        write_atomic(&path, text.as_bytes())?;
+        println!("wrote {}", path.display());
+    }
+    for r in &rows {
+        println!("{}", E::line(r));
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    let bad: Vec<String> = rows.iter().filter_map(Outcome::failure).collect();
+    if !bad.is_empty() {
+        bail!("{name} verification FAILED: {}", bad.join("; "));
+    }
+    Ok(())
+}
+
+/// Without a GPU: the Rust side at the simulator's sizes, nothing timed.
+fn simulate<E: Experiment>(backend: &Backend, opts: &Options<'_>) -> Result<()> {
+    let name = E::NAME;
+    let mut b = E::bench(backend, None, E::SIM_SIZES, opts)?;
+    let variants = E::variants(E::SIM_SIZES, opts, false);
+    let mut bad = Vec::new();
+    E::verify_all(&mut b, &variants, &mut |v, c| {
+        let Some(c) = c else { return };
+        println!(
+            "verified {name} {:<w$} n={:<6} on the simulator: {} ({})",
+            E::kernel(v),
+            E::n(v),
+            ok(c.ok),
+            c.what,
+            w = E::WIDTH.0
+        );
+        if !c.ok {
+            bad.push(E::sim_label(v));
+        }
+    })?;
+    println!(
+        "{name}: no GPU, so CUB was not built and nothing was timed (simulator verification only)"
+    );
+    if !bad.is_empty() {
+        bail!(
+            "{name} verification FAILED on the simulator: {}",
+            bad.join("; ")
+        );
+    }
+    Ok(())
+}
