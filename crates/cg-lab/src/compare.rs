@@ -346,7 +346,7 @@ fn experiment_names() -> impl Iterator<Item = &'static str> {
 /// GPU.
 const PRIMITIVES: &str = "primitives";
 
-/// Device-wide reduce and scan against CUB (`compare_device`): its own
+/// Device-wide reduce and scan against CUB (`experiments::device_wide`): its own
 /// sizes and outputs; verified on the simulator when there is no GPU.
 const DEVICE_WIDE: &str = "device_wide";
 
@@ -447,13 +447,10 @@ pub fn run(args: &CompareArgs) -> Result<()> {
             || n == PRIMITIVES
     };
     let sizes = args.sizes();
-    if args.only.iter().any(|n| n == DEVICE_WIDE) {
-        let progress = Progress::new(0, a.csv_only);
-        let r = crate::compare_device::run(a, &sizes, &progress);
-        progress.finish();
-        r?;
-    }
-    let opts = Options { sizes: &sizes };
+    let opts = Options {
+        sizes: &sizes,
+        n: a.n,
+    };
     for e in crate::experiments::EXPERIMENTS {
         if args.only.iter().any(|n| n == e.name) {
             (e.run)(a, &opts)?;

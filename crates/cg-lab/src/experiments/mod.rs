@@ -9,6 +9,7 @@ use crate::harness::run::run;
 
 pub mod device_histogram;
 pub mod device_select;
+pub mod device_wide;
 
 /// One registered experiment: its `--only` name and how to run it.
 pub struct Entry {
@@ -29,6 +30,7 @@ const fn entry<E: Experiment>() -> Entry {
 /// Every experiment on the harness, in the order `compare` runs them when
 /// named in `--only`. A new experiment is one more line here.
 pub const EXPERIMENTS: &[Entry] = &[
+    entry::<device_wide::DeviceWide>(),
     entry::<device_histogram::DeviceHistogram>(),
     entry::<device_select::DeviceSelect>(),
 ];
@@ -40,6 +42,11 @@ mod tests {
     #[test]
     fn device_histogram_writes_the_golden_files() {
         check_experiment::<super::device_histogram::DeviceHistogram>();
+    }
+
+    #[test]
+    fn device_wide_writes_the_golden_files() {
+        check_experiment::<super::device_wide::DeviceWide>();
     }
 
     #[test]

@@ -19,6 +19,9 @@ pub struct Options<'o> {
     /// Input sizes (`--sizes`, ascending, or the defaults); the simulator
     /// uses the experiment's [`Experiment::SIM_SIZES`] instead.
     pub sizes: &'o [u32],
+    /// The lab's `--n` (device_wide checks that it fits the GPU's memory,
+    /// as every GPU command of the lab does).
+    pub n: u32,
 }
 
 /// One verification: its verdict, what it compared, and what else it

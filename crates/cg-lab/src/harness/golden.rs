@@ -80,7 +80,10 @@ pub fn check(name: &str, files: &[(&str, String)]) {
 pub fn check_experiment<E: super::experiment::Experiment>() {
     use super::experiment::{Options, Report, Verified};
     let backend = cg_runtime::Backend::sim();
-    let opts = Options { sizes: &SIZES };
+    let opts = Options {
+        sizes: &SIZES,
+        n: 1 << 10,
+    };
     let b = E::bench(&backend, None, &SIZES, &opts).expect("bench");
     let vars = E::variants(&SIZES, &opts, true);
     let ms = (0..vars.len()).map(summary).collect();
