@@ -358,7 +358,7 @@ const DEVICE_HISTOGRAM: &str = "device_histogram";
 /// sizes and outputs; verified on the simulator when there is no GPU.
 const DEVICE_SELECT: &str = "device_select";
 
-/// The device-wide radix sort against CUB (`compare_sort`): its own sizes
+/// The device-wide radix sort against CUB (`experiments::device_radix_sort`): its own sizes
 /// and outputs; verified on the simulator when there is no GPU.
 const DEVICE_RADIX_SORT: &str = "device_radix_sort";
 
@@ -450,17 +450,12 @@ pub fn run(args: &CompareArgs) -> Result<()> {
     let opts = Options {
         sizes: &sizes,
         n: a.n,
+        keys: &args.keys,
     };
     for e in crate::experiments::EXPERIMENTS {
         if args.only.iter().any(|n| n == e.name) {
             (e.run)(a, &opts)?;
         }
-    }
-    if args.only.iter().any(|n| n == DEVICE_RADIX_SORT) {
-        let progress = Progress::new(0, a.csv_only);
-        let r = crate::compare_sort::run(a, &args.keys, &sizes, &progress);
-        progress.finish();
-        r?;
     }
     if args.only.iter().any(|n| n == PRIMITIVES) {
         let progress = Progress::new(0, a.csv_only);

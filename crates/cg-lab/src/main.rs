@@ -17,7 +17,6 @@ mod cli;
 mod compare;
 mod compare_async;
 mod compare_prims;
-mod compare_sort;
 mod compare_tma;
 mod data;
 mod experiments;

@@ -8,6 +8,7 @@ use crate::harness::experiment::{Experiment, Options};
 use crate::harness::run::run;
 
 pub mod device_histogram;
+pub mod device_radix_sort;
 pub mod device_select;
 pub mod device_wide;
 
@@ -33,6 +34,7 @@ pub const EXPERIMENTS: &[Entry] = &[
     entry::<device_wide::DeviceWide>(),
     entry::<device_histogram::DeviceHistogram>(),
     entry::<device_select::DeviceSelect>(),
+    entry::<device_radix_sort::DeviceRadixSort>(),
 ];
 
 #[cfg(test)]
@@ -52,5 +54,10 @@ mod tests {
     #[test]
     fn device_select_writes_the_golden_files() {
         check_experiment::<super::device_select::DeviceSelect>();
+    }
+
+    #[test]
+    fn device_radix_sort_writes_the_golden_files() {
+        check_experiment::<super::device_radix_sort::DeviceRadixSort>();
     }
 }

@@ -22,6 +22,8 @@ pub struct Options<'o> {
     /// The lab's `--n` (device_wide checks that it fits the GPU's memory,
     /// as every GPU command of the lab does).
     pub n: u32,
+    /// `--keys`: the key types device_radix_sort sorts (empty: all).
+    pub keys: &'o [String],
 }
 
 /// One verification: its verdict, what it compared, and what else it

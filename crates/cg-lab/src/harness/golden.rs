@@ -83,6 +83,7 @@ pub fn check_experiment<E: super::experiment::Experiment>() {
     let opts = Options {
         sizes: &SIZES,
         n: 1 << 10,
+        keys: &[],
     };
     let b = E::bench(&backend, None, &SIZES, &opts).expect("bench");
     let vars = E::variants(&SIZES, &opts, true);
