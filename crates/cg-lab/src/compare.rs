@@ -341,7 +341,7 @@ fn experiment_names() -> impl Iterator<Item = &'static str> {
     ])
 }
 
-/// CUB's block and warp primitives against the library's (`compare_prims`): their
+/// CUB's block and warp primitives against the library's (`experiments::primitives`): their
 /// own sizes and block sizes; verified on the simulator when there is no
 /// GPU.
 const PRIMITIVES: &str = "primitives";
@@ -378,7 +378,7 @@ impl CompareArgs {
         self.lab.validate()?;
         check_only(&self.only)?;
         self.check_scoped_flags()?;
-        crate::compare_prims::check_names(&self.prims)
+        crate::experiments::primitives::check_names(&self.prims)
     }
 }
 
@@ -451,17 +451,12 @@ pub fn run(args: &CompareArgs) -> Result<()> {
         sizes: &sizes,
         n: a.n,
         keys: &args.keys,
+        prims: &args.prims,
     };
     for e in crate::experiments::EXPERIMENTS {
         if args.only.iter().any(|n| n == e.name) {
             (e.run)(a, &opts)?;
         }
-    }
-    if args.only.iter().any(|n| n == PRIMITIVES) {
-        let progress = Progress::new(0, a.csv_only);
-        let r = crate::compare_prims::run(a, &args.prims, &progress);
-        progress.finish();
-        r?;
     }
     if !args.only.is_empty() && args.only.iter().all(apart) {
         return Ok(());

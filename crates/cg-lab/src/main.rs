@@ -16,7 +16,6 @@ mod backend_choice;
 mod cli;
 mod compare;
 mod compare_async;
-mod compare_prims;
 mod compare_tma;
 mod data;
 mod experiments;

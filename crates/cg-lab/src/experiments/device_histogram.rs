@@ -31,7 +31,7 @@ use serde::Serialize;
 use crate::harness::csv::{Column, CsvRow, ms, pct, quoted};
 use crate::harness::experiment::{Experiment, Options, Outcome, Report, Verified};
 use crate::harness::markdown::{both, head, ok, table_head};
-use crate::harness::twin::symbol;
+use crate::harness::twin::{Twin, symbol};
 use crate::reference::{DEVICE_HISTOGRAM_CU, Source};
 use crate::results::{Platform, pct_cell};
 use crate::stats::Summary;
@@ -259,11 +259,11 @@ impl Experiment for DeviceHistogram {
 
     fn bench<'a>(
         backend: &'a Backend,
-        twin: Option<&'a libloading::Library>,
+        twin: Option<&'a Twin>,
         sizes: &[u32],
         _: &Options<'_>,
     ) -> Result<Bench<'a>> {
-        let cub = match twin {
+        let cub = match twin.map(Twin::library).transpose()? {
             // SAFETY: the symbols have these C signatures (device_histogram.cu).
             Some(lib) => Some(unsafe {
                 Cub {

@@ -37,7 +37,7 @@ use serde::Serialize;
 use crate::harness::csv::{Column, CsvRow, ms, quoted};
 use crate::harness::experiment::{Experiment, Options, Outcome, Report, Verified, Watch};
 use crate::harness::markdown::{both, head, ok, table_head};
-use crate::harness::twin::symbol;
+use crate::harness::twin::{Twin, symbol};
 use crate::reference::{DEVICE_RADIX_SORT_CU, Source};
 use crate::results::Platform;
 use crate::stats::Summary;
@@ -556,11 +556,11 @@ impl Experiment for DeviceRadixSort {
 
     fn bench<'a>(
         backend: &'a Backend,
-        twin: Option<&'a libloading::Library>,
+        twin: Option<&'a Twin>,
         sizes: &[u32],
         opts: &Options<'_>,
     ) -> Result<Bench<'a>> {
-        let cub = twin.map(Cub::load).transpose()?;
+        let cub = twin.map(|t| Cub::load(t.library()?)).transpose()?;
         // The histogram launch's grid: as many blocks as fit at once (3 on
         // the simulator).
         let histogram_grid = match backend {

@@ -39,7 +39,7 @@ use serde::Serialize;
 use crate::harness::csv::{Column, CsvRow, ms, pct, quoted};
 use crate::harness::experiment::{Experiment, Options, Outcome, Report, Verified};
 use crate::harness::markdown::{both, head, ok, table_head};
-use crate::harness::twin::symbol;
+use crate::harness::twin::{Twin, symbol};
 use crate::reference::{DEVICE_WIDE_CU, Source};
 use crate::results::{Platform, pct_cell};
 use crate::stats::Summary;
@@ -485,11 +485,11 @@ impl Experiment for DeviceWide {
 
     fn bench<'a>(
         backend: &'a Backend,
-        twin: Option<&'a libloading::Library>,
+        twin: Option<&'a Twin>,
         sizes: &[u32],
         opts: &Options<'_>,
     ) -> Result<Bench<'a>> {
-        let cub = match twin {
+        let cub = match twin.map(Twin::library).transpose()? {
             // SAFETY: the symbols have these C signatures (device_wide.cu).
             Some(lib) => Some(unsafe {
                 Cub {

@@ -11,6 +11,7 @@ pub mod device_histogram;
 pub mod device_radix_sort;
 pub mod device_select;
 pub mod device_wide;
+pub mod primitives;
 
 /// One registered experiment: its `--only` name and how to run it.
 pub struct Entry {
@@ -35,6 +36,7 @@ pub const EXPERIMENTS: &[Entry] = &[
     entry::<device_histogram::DeviceHistogram>(),
     entry::<device_select::DeviceSelect>(),
     entry::<device_radix_sort::DeviceRadixSort>(),
+    entry::<primitives::Primitives>(),
 ];
 
 #[cfg(test)]
@@ -59,5 +61,10 @@ mod tests {
     #[test]
     fn device_radix_sort_writes_the_golden_files() {
         check_experiment::<super::device_radix_sort::DeviceRadixSort>();
+    }
+
+    #[test]
+    fn primitives_writes_the_golden_files() {
+        check_experiment::<super::primitives::Primitives>();
     }
 }

@@ -11,6 +11,7 @@ use crate::stats::Summary;
 use crate::timing::Timed;
 
 use super::csv::CsvRow;
+use super::twin::{Build, Twin};
 
 /// The flags of `cg-lab compare` an experiment may read (each reads what
 /// applies to it; `compare` refuses a flag no named experiment reads).
@@ -24,6 +25,8 @@ pub struct Options<'o> {
     pub n: u32,
     /// `--keys`: the key types device_radix_sort sorts (empty: all).
     pub keys: &'o [String],
+    /// `--prims`: the kernels primitives runs (empty: all).
+    pub prims: &'o [String],
 }
 
 /// One verification: its verdict, what it compared, and what else it
@@ -83,6 +86,8 @@ pub trait Experiment {
     /// The C++ twin, built with nvcc as a shared library whose host
     /// entry points the bench looks up.
     const TWIN: Source;
+    /// How the twin is built: a shared library unless said otherwise.
+    const BUILD: Build = Build::Library;
     /// What one timed sample covers, for the report's timing paragraph.
     const TIMED: &'static str;
     /// The sizes the simulator verifies at (small, with partial tiles).
@@ -101,10 +106,10 @@ pub trait Experiment {
     type Bench<'a>: Timed<Variant = Self::Variant>;
 
     /// Uploads the inputs for `sizes` onto `backend`; `twin` is the C++
-    /// twin's library (`None` on the simulator, where only Rust runs).
+    /// twin, loaded (`None` on the simulator, where only Rust runs).
     fn bench<'a>(
         backend: &'a Backend,
-        twin: Option<&'a libloading::Library>,
+        twin: Option<&'a Twin>,
         sizes: &[u32],
         opts: &Options<'_>,
     ) -> Result<Self::Bench<'a>>;
@@ -142,6 +147,18 @@ pub trait Experiment {
         Ok(checks)
     }
 
+    /// What the line of a verified variant says before its verdict: on
+    /// the simulator (`sim`) its kernel and size and that it ran there; on
+    /// a GPU its kernel and size as a power of two.
+    fn label(v: Self::Variant, sim: bool) -> String {
+        let (k, n) = (Self::kernel(v), Self::n(v));
+        if sim {
+            format!("{k:<w$} n={n:<6} on the simulator:", w = Self::WIDTH.0)
+        } else {
+            format!("{k:<w$} n=2^{:<2}", n.trailing_zeros(), w = Self::WIDTH.1)
+        }
+    }
+
     /// What the simulator's failure summary calls a failed variant.
     fn sim_label(v: Self::Variant) -> String {
         format!("{} n={}", Self::kernel(v), Self::n(v))
@@ -162,4 +179,27 @@ pub trait Experiment {
 
     /// The printed line of a row.
     fn line(row: &Self::Row) -> String;
+
+    /// Files beside `NAME.{csv,md,json}`, written after them as
+    /// `NAME.{extension}`: (extension, text), e.g. a plot. None unless
+    /// said otherwise.
+    fn more_files(
+        _rows: &[Self::Row],
+        _r: &Report<'_, Self::Bench<'_>>,
+    ) -> Vec<(&'static str, String)> {
+        Vec::new()
+    }
+
+    /// The SASS report of the timed variants, written into `out` after the
+    /// rows are printed (`dir`: the twin's build folder); a failure is only
+    /// a note, the measurements stand. None unless said otherwise.
+    fn sass(
+        _b: &Self::Bench<'_>,
+        _variants: &[Self::Variant],
+        _twin: &Twin,
+        _dir: &std::path::Path,
+        _out: &std::path::Path,
+    ) -> Result<()> {
+        Ok(())
+    }
 }

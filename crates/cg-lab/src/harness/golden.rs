@@ -84,6 +84,7 @@ pub fn check_experiment<E: super::experiment::Experiment>() {
         sizes: &SIZES,
         n: 1 << 10,
         keys: &[],
+        prims: &[],
     };
     let b = E::bench(&backend, None, &SIZES, &opts).expect("bench");
     let vars = E::variants(&SIZES, &opts, true);
@@ -108,12 +109,11 @@ pub fn check_experiment<E: super::experiment::Experiment>() {
         timing: &timing,
         bench: &b,
     };
-    check(
-        E::NAME,
-        &[
-            ("csv", super::csv::to_csv(&rows)),
-            ("md", E::markdown(&rows, &report)),
-            ("json", serde_json::to_string_pretty(&rows).expect("json")),
-        ],
-    );
+    let mut files = vec![
+        ("csv", super::csv::to_csv(&rows)),
+        ("md", E::markdown(&rows, &report)),
+        ("json", serde_json::to_string_pretty(&rows).expect("json")),
+    ];
+    files.extend(E::more_files(&rows, &report));
+    check(E::NAME, &files);
 }

@@ -16,6 +16,7 @@ use crate::timing;
 use super::csv::to_csv;
 use super::experiment::{Experiment, Options, Outcome, Report};
 use super::markdown::ok;
+use super::twin::Twin;
 
 /// Runs `E` with the lab's flags `a` (backend, output folder, timing).
 pub fn run<E: Experiment>(a: &LabArgs, opts: &Options<'_>) -> Result<()> {
@@ -47,21 +48,16 @@ fn run_with<E: Experiment>(a: &LabArgs, opts: &Options<'_>, progress: &Progress)
         "building {file} (CUB) with {} for sm_{sm} …",
         nvcc.display()
     );
-    let lib = crate::reference::build_shared_library(&nvcc, sm, &dir, E::TWIN)?;
-    // SAFETY: the library is the one just built from our source; its
-    // initialisers are the CUDA runtime's.
-    let twin = unsafe { libloading::Library::new(&lib) }.context("loading the CUB library")?;
+    let twin = Twin::build(gpu, &nvcc, &dir, E::BUILD, E::TWIN)?;
     let mut b = E::bench(&backend, Some(&twin), opts.sizes, opts)?;
     let variants = E::variants(opts.sizes, opts, true);
     let checks = E::verify_all(&mut b, &variants, &mut |v, c| match c {
         None => progress.set_message(format!("verify {name} {} n={}", E::kernel(v), E::n(v))),
         Some(c) => println!(
-            "verified {name} {:<w$} n=2^{:<2} {} ({})",
-            E::kernel(v),
-            E::n(v).trailing_zeros(),
+            "verified {name} {} {} ({})",
+            E::label(v, false),
             ok(c.ok),
-            c.what,
-            w = E::WIDTH.1
+            c.what
         ),
     })?;
     let samples = timing::time_interleaved(
@@ -84,11 +80,12 @@ fn run_with<E: Experiment>(a: &LabArgs, opts: &Options<'_>, progress: &Progress)
         timing: &timing,
         bench: &b,
     };
-    let files = [
+    let mut files = vec![
         ("csv", to_csv(&rows)),
         ("md", E::markdown(&rows, &report)),
         ("json", serde_json::to_string_pretty(&rows)?),
     ];
+    files.extend(E::more_files(&rows, &report));
     for (ext, text) in files {
         let path = out.join(format!("{name}.{ext}"));
         write_atomic(&path, text.as_bytes())?;
@@ -96,6 +93,9 @@ fn run_with<E: Experiment>(a: &LabArgs, opts: &Options<'_>, progress: &Progress)
     }
     for r in &rows {
         println!("{}", E::line(r));
+    }
+    if let Err(e) = E::sass(&b, &variants, &twin, &dir, &out) {
+        eprintln!("note: {name} SASS not written: {e}");
     }
     std::fs::remove_dir_all(&dir).ok();
     let bad: Vec<String> = rows.iter().filter_map(Outcome::failure).collect();
@@ -114,12 +114,10 @@ fn simulate<E: Experiment>(backend: &Backend, opts: &Options<'_>) -> Result<()> 
     E::verify_all(&mut b, &variants, &mut |v, c| {
         let Some(c) = c else { return };
         println!(
-            "verified {name} {:<w$} n={:<6} on the simulator: {} ({})",
-            E::kernel(v),
-            E::n(v),
+            "verified {name} {} {} ({})",
+            E::label(v, true),
             ok(c.ok),
-            c.what,
-            w = E::WIDTH.0
+            c.what
         );
         if !c.ok {
             bad.push(E::sim_label(v));
