@@ -76,7 +76,8 @@ pub struct Report<'r, B> {
 }
 
 /// One Rust-against-C++ experiment of `cg-lab compare`: what is its own
-/// (data, kernels, checks, report); [`super::run::run`] does the rest.
+/// (data, kernels, checks, report); the harness's `run::run`
+/// does the rest (named, not linked: the trait does not depend on it).
 ///
 /// See the [module documentation](super) for how to add one.
 pub trait Experiment {

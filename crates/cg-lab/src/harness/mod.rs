@@ -22,7 +22,8 @@
 //!    report ([`markdown::head`], [`markdown::table_head`]). Put the C++
 //!    twin in `reference/cuda/<name>.cu` and its [`crate::reference::Source`]
 //!    in `reference.rs`.
-//! 2. Register it: one line in [`crate::experiments::EXPERIMENTS`].
+//! 2. Register it: one line in `experiments::EXPERIMENTS` (named, not linked:
+//!    the harness does not depend on its experiments).
 //! 3. Add a golden test (`golden::check_experiment::<YourType>()`), run
 //!    it once with `CG_BLESS=1` and commit the files it writes under
 //!    `tests/fixtures/compare/`; from then on a change to the CSV columns
