@@ -362,7 +362,7 @@ const DEVICE_SELECT: &str = "device_select";
 /// and outputs; verified on the simulator when there is no GPU.
 const DEVICE_RADIX_SORT: &str = "device_radix_sort";
 
-/// The staged-copy sweep (`compare_async`), which has its own sizes and
+/// The staged-copy sweep (`experiments::memcpy_async`), which has its own sizes and
 /// outputs rather than one row per experiment.
 const MEMCPY_ASYNC: &str = "memcpy_async";
 
@@ -445,6 +445,7 @@ pub fn run(args: &CompareArgs) -> Result<()> {
             || n == DEVICE_SELECT
             || n == DEVICE_RADIX_SORT
             || n == PRIMITIVES
+            || n == MEMCPY_ASYNC
     };
     let sizes = args.sizes();
     let opts = Options {
@@ -452,9 +453,12 @@ pub fn run(args: &CompareArgs) -> Result<()> {
         n: a.n,
         keys: &args.keys,
         prims: &args.prims,
+        grid: a.grid,
     };
     for e in crate::experiments::EXPERIMENTS {
-        if args.only.iter().any(|n| n == e.name) {
+        // The staged-copy sweep runs by default too.
+        let default = args.only.is_empty() && e.name == MEMCPY_ASYNC;
+        if default || args.only.iter().any(|n| n == e.name) {
             (e.run)(a, &opts)?;
         }
     }
@@ -480,11 +484,10 @@ pub fn run(args: &CompareArgs) -> Result<()> {
         "building the C++ reference with {} for sm_{sm} …",
         nvcc.display()
     );
-    let staged = args.only.is_empty() || args.only.iter().any(|n| n == MEMCPY_ASYNC);
     let only: Vec<String> = args
         .only
         .iter()
-        .filter(|n| *n != MEMCPY_ASYNC && *n != TMA && !apart(n))
+        .filter(|n| *n != TMA && !apart(n))
         .cloned()
         .collect();
     if args.only.iter().any(|n| n == TMA) {
@@ -492,16 +495,7 @@ pub fn run(args: &CompareArgs) -> Result<()> {
         let r = crate::compare_tma::run(&backend, a, &nvcc, &out, &progress);
         progress.finish();
         r?;
-        if only.is_empty() && !staged {
-            return Ok(());
-        }
-    }
-    if staged {
-        let progress = Progress::new(0, a.csv_only);
-        let r = crate::compare_async::run(&backend, a, &nvcc, &out, &progress);
-        progress.finish();
-        r?;
-        if only.is_empty() && !args.only.is_empty() {
+        if only.is_empty() {
             return Ok(());
         }
     }

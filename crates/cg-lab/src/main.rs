@@ -15,7 +15,6 @@
 mod backend_choice;
 mod cli;
 mod compare;
-mod compare_async;
 mod compare_tma;
 mod data;
 mod experiments;

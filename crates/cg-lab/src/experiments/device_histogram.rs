@@ -29,7 +29,7 @@ use cg_runtime::{Backend, Buffer, Dim3, LaunchConfig};
 use serde::Serialize;
 
 use crate::harness::csv::{Column, CsvRow, ms, pct, quoted};
-use crate::harness::experiment::{Experiment, Options, Outcome, Report, Verified};
+use crate::harness::experiment::{Experiment, Options, Outcome, Report, Verified, gpu_of};
 use crate::harness::markdown::{both, head, ok, table_head};
 use crate::harness::twin::{Twin, symbol};
 use crate::reference::{DEVICE_HISTOGRAM_CU, Source};
@@ -177,10 +177,7 @@ impl Bench<'_> {
 impl Timed for Bench<'_> {
     type Variant = Var;
     fn gpu(&self) -> &cg_runtime::Gpu {
-        match self.backend {
-            Backend::Gpu(g) => g,
-            Backend::Sim(_) => unreachable!("timing runs on a GPU only"),
-        }
+        gpu_of(self.backend)
     }
     fn launch_async(&mut self, (n, kind, cub): Var, _reps: u32) -> Result<()> {
         self.launch(kind, cub, n, false)
@@ -294,7 +291,7 @@ impl Experiment for DeviceHistogram {
         })
     }
 
-    fn variants(sizes: &[u32], _: &Options<'_>, cpp: bool) -> Vec<Var> {
+    fn variants(_: &Bench<'_>, sizes: &[u32], _: &Options<'_>, cpp: bool) -> Vec<Var> {
         let sides: &[bool] = if cpp { &[false, true] } else { &[false] };
         let mut v = Vec::new();
         // On a GPU size by size; the simulator kind by kind.

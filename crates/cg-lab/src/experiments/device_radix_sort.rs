@@ -35,7 +35,7 @@ use cooperative_groups::primitives::RadixKey;
 use serde::Serialize;
 
 use crate::harness::csv::{Column, CsvRow, ms, quoted};
-use crate::harness::experiment::{Experiment, Options, Outcome, Report, Verified, Watch};
+use crate::harness::experiment::{Experiment, Options, Outcome, Report, Verified, Watch, gpu_of};
 use crate::harness::markdown::{both, head, ok, table_head};
 use crate::harness::twin::{Twin, symbol};
 use crate::reference::{DEVICE_RADIX_SORT_CU, Source};
@@ -376,10 +376,7 @@ impl Bench<'_> {
 impl Timed for Bench<'_> {
     type Variant = (u32, Key, bool, bool);
     fn gpu(&self) -> &cg_runtime::Gpu {
-        match self.backend {
-            Backend::Gpu(g) => g,
-            Backend::Sim(_) => unreachable!("timing runs on a GPU only"),
-        }
+        gpu_of(self.backend)
     }
     fn launch_async(
         &mut self,
@@ -598,7 +595,7 @@ impl Experiment for DeviceRadixSort {
         })
     }
 
-    fn variants(sizes: &[u32], opts: &Options<'_>, cpp: bool) -> Vec<Var> {
+    fn variants(_: &Bench<'_>, sizes: &[u32], opts: &Options<'_>, cpp: bool) -> Vec<Var> {
         let mut v = Vec::new();
         for &n in sizes {
             for key in chosen(opts) {

@@ -32,7 +32,7 @@ use cg_runtime::{Backend, Buffer, LaunchConfig};
 use serde::Serialize;
 
 use crate::harness::csv::{Column, CsvRow, ms, pct, quoted};
-use crate::harness::experiment::{Experiment, Options, Outcome, Report, Verified};
+use crate::harness::experiment::{Experiment, Options, Outcome, Report, Verified, gpu_of};
 use crate::harness::markdown::{both, head, ok, table_head};
 use crate::harness::twin::{Twin, symbol};
 use crate::reference::{DEVICE_SELECT_CU, Source};
@@ -308,10 +308,7 @@ impl Bench<'_> {
 impl Timed for Bench<'_> {
     type Variant = Var;
     fn gpu(&self) -> &cg_runtime::Gpu {
-        match self.backend {
-            Backend::Gpu(g) => g,
-            Backend::Sim(_) => unreachable!("timing runs on a GPU only"),
-        }
+        gpu_of(self.backend)
     }
     fn launch_async(&mut self, (n, a, cub): Var, _reps: u32) -> Result<()> {
         self.launch(ALGOS[a], cub, n, false)
@@ -415,7 +412,7 @@ impl Experiment for DeviceSelect {
         })
     }
 
-    fn variants(sizes: &[u32], _: &Options<'_>, cpp: bool) -> Vec<Var> {
+    fn variants(_: &Bench<'_>, sizes: &[u32], _: &Options<'_>, cpp: bool) -> Vec<Var> {
         let sides: &[bool] = if cpp { &[false, true] } else { &[false] };
         sizes
             .iter()

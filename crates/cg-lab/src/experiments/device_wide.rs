@@ -37,7 +37,7 @@ use cg_runtime::{Backend, Buffer, Dim3, LaunchConfig};
 use serde::Serialize;
 
 use crate::harness::csv::{Column, CsvRow, ms, pct, quoted};
-use crate::harness::experiment::{Experiment, Options, Outcome, Report, Verified};
+use crate::harness::experiment::{Experiment, Options, Outcome, Report, Verified, gpu_of};
 use crate::harness::markdown::{both, head, ok, table_head};
 use crate::harness::twin::{Twin, symbol};
 use crate::reference::{DEVICE_WIDE_CU, Source};
@@ -416,10 +416,7 @@ impl Bench<'_> {
 impl Timed for Bench<'_> {
     type Variant = (u32, usize);
     fn gpu(&self) -> &cg_runtime::Gpu {
-        match self.backend {
-            Backend::Gpu(g) => g,
-            Backend::Sim(_) => unreachable!("timing runs on a GPU only"),
-        }
+        gpu_of(self.backend)
     }
     fn launch_async(&mut self, (n, v): (u32, usize), _reps: u32) -> Result<()> {
         self.launch(VARS[v], n, false)
@@ -551,7 +548,7 @@ impl Experiment for DeviceWide {
         })
     }
 
-    fn variants(sizes: &[u32], _: &Options<'_>, cpp: bool) -> Vec<(u32, usize)> {
+    fn variants(_: &Bench<'_>, sizes: &[u32], _: &Options<'_>, cpp: bool) -> Vec<(u32, usize)> {
         sizes
             .iter()
             .flat_map(|&n| (0..VARS.len()).map(move |v| (n, v)))

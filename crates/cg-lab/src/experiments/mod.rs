@@ -11,6 +11,7 @@ pub mod device_histogram;
 pub mod device_radix_sort;
 pub mod device_select;
 pub mod device_wide;
+pub mod memcpy_async;
 pub mod primitives;
 
 /// One registered experiment: its `--only` name and how to run it.
@@ -37,6 +38,7 @@ pub const EXPERIMENTS: &[Entry] = &[
     entry::<device_select::DeviceSelect>(),
     entry::<device_radix_sort::DeviceRadixSort>(),
     entry::<primitives::Primitives>(),
+    entry::<memcpy_async::MemcpyAsync>(),
 ];
 
 #[cfg(test)]
@@ -66,5 +68,10 @@ mod tests {
     #[test]
     fn primitives_writes_the_golden_files() {
         check_experiment::<super::primitives::Primitives>();
+    }
+
+    #[test]
+    fn memcpy_async_writes_the_golden_files() {
+        check_experiment::<super::memcpy_async::MemcpyAsync>();
     }
 }

@@ -27,6 +27,8 @@ pub struct Options<'o> {
     pub keys: &'o [String],
     /// `--prims`: the kernels primitives runs (empty: all).
     pub prims: &'o [String],
+    /// `--grid`: the grid of the experiments that take one (memcpy_async).
+    pub grid: Option<u32>,
 }
 
 /// One verification: its verdict, what it compared, and what else it
@@ -55,6 +57,15 @@ impl Verified {
 /// Told of each variant before (`None`) and after (its verdict) its
 /// verification: the harness's progress message and printed line.
 pub type Watch<'w, V, X> = dyn FnMut(V, Option<&Verified<X>>) + 'w;
+
+/// The GPU of a bench's backend, for `Timed::gpu` (timing runs on a GPU
+/// only).
+pub fn gpu_of(backend: &Backend) -> &cg_runtime::Gpu {
+    match backend {
+        Backend::Gpu(g) => g,
+        Backend::Sim(_) => unreachable!("timing runs on a GPU only"),
+    }
+}
 
 /// What a row tells the failure summary.
 pub trait Outcome {
@@ -89,6 +100,10 @@ pub trait Experiment {
     const TWIN: Source;
     /// How the twin is built: a shared library unless said otherwise.
     const BUILD: Build = Build::Library;
+    /// Whether the twin is CUB (said when it is built).
+    const CUB: bool = true;
+    /// Sizes of its own on a GPU, not `--sizes`' (None: `--sizes`').
+    const OWN_SIZES: Option<&'static [u32]> = None;
     /// What one timed sample covers, for the report's timing paragraph.
     const TIMED: &'static str;
     /// The sizes the simulator verifies at (small, with partial tiles).
@@ -115,9 +130,14 @@ pub trait Experiment {
         opts: &Options<'_>,
     ) -> Result<Self::Bench<'a>>;
 
-    /// Every variant at `sizes`, in timing order; C++ sides only with
-    /// `cpp`.
-    fn variants(sizes: &[u32], opts: &Options<'_>, cpp: bool) -> Vec<Self::Variant>;
+    /// Every variant at `sizes` that `b` runs, in timing order; C++ sides
+    /// only with `cpp`.
+    fn variants(
+        b: &Self::Bench<'_>,
+        sizes: &[u32],
+        opts: &Options<'_>,
+        cpp: bool,
+    ) -> Vec<Self::Variant>;
 
     /// The kernel a variant runs (printed lines, failure summary).
     fn kernel(v: Self::Variant) -> String;

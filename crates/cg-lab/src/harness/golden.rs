@@ -85,9 +85,10 @@ pub fn check_experiment<E: super::experiment::Experiment>() {
         n: 1 << 10,
         keys: &[],
         prims: &[],
+        grid: None,
     };
     let b = E::bench(&backend, None, &SIZES, &opts).expect("bench");
-    let vars = E::variants(&SIZES, &opts, true);
+    let vars = E::variants(&b, &SIZES, &opts, true);
     let ms = (0..vars.len()).map(summary).collect();
     let checks = (0..vars.len())
         .map(|i| {

@@ -44,13 +44,12 @@ fn run_with<E: Experiment>(a: &LabArgs, opts: &Options<'_>, progress: &Progress)
         name.replace('_', "-"),
         std::process::id()
     ));
-    eprintln!(
-        "building {file} (CUB) with {} for sm_{sm} …",
-        nvcc.display()
-    );
+    let cub = if E::CUB { " (CUB)" } else { "" };
+    eprintln!("building {file}{cub} with {} for sm_{sm} …", nvcc.display());
     let twin = Twin::build(gpu, &nvcc, &dir, E::BUILD, E::TWIN)?;
-    let mut b = E::bench(&backend, Some(&twin), opts.sizes, opts)?;
-    let variants = E::variants(opts.sizes, opts, true);
+    let sizes = E::OWN_SIZES.unwrap_or(opts.sizes);
+    let mut b = E::bench(&backend, Some(&twin), sizes, opts)?;
+    let variants = E::variants(&b, sizes, opts, true);
     let checks = E::verify_all(&mut b, &variants, &mut |v, c| match c {
         None => progress.set_message(format!("verify {name} {} n={}", E::kernel(v), E::n(v))),
         Some(c) => println!(
@@ -75,7 +74,7 @@ fn run_with<E: Experiment>(a: &LabArgs, opts: &Options<'_>, progress: &Progress)
     let rows = E::rows(&b, &variants, ms, checks, &platform);
     let timing = timing::describe(E::TIMED, a.warmup, a.runs, a.min_sample_ms);
     let report = Report {
-        sizes: opts.sizes,
+        sizes,
         platform: &platform,
         timing: &timing,
         bench: &b,
@@ -109,7 +108,7 @@ fn run_with<E: Experiment>(a: &LabArgs, opts: &Options<'_>, progress: &Progress)
 fn simulate<E: Experiment>(backend: &Backend, opts: &Options<'_>) -> Result<()> {
     let name = E::NAME;
     let mut b = E::bench(backend, None, E::SIM_SIZES, opts)?;
-    let variants = E::variants(E::SIM_SIZES, opts, false);
+    let variants = E::variants(&b, E::SIM_SIZES, opts, false);
     let mut bad = Vec::new();
     E::verify_all(&mut b, &variants, &mut |v, c| {
         let Some(c) = c else { return };

@@ -53,7 +53,7 @@ use cg_runtime::{Backend, Buffer, Dim3, LaunchConfig, Module};
 use serde::Serialize;
 
 use crate::harness::csv::{Column, CsvRow, ms};
-use crate::harness::experiment::{Experiment, Options, Outcome, Report, Verified};
+use crate::harness::experiment::{Experiment, Options, Outcome, Report, Verified, gpu_of};
 use crate::harness::markdown::{both, head, ok, table_head};
 use crate::harness::twin::{Build, Twin};
 use crate::output::write_atomic;
@@ -172,10 +172,7 @@ impl Bench<'_> {
 impl Timed for Bench<'_> {
     type Variant = Var;
     fn gpu(&self) -> &cg_runtime::Gpu {
-        match self.backend {
-            Backend::Gpu(g) => g,
-            Backend::Sim(_) => unreachable!("timing runs on a GPU only"),
-        }
+        gpu_of(self.backend)
     }
     fn launch_async(&mut self, v: Var, _reps: u32) -> Result<()> {
         self.launch(v, false)
@@ -327,7 +324,7 @@ impl Experiment for Primitives {
     }
 
     /// Rust then CUB for each kernel and block size.
-    fn variants(_: &[u32], opts: &Options<'_>, cpp: bool) -> Vec<Var> {
+    fn variants(_: &Bench<'_>, _: &[u32], opts: &Options<'_>, cpp: bool) -> Vec<Var> {
         let mut v = Vec::new();
         for exp in chosen(opts.prims) {
             for block in BLOCKS {
@@ -516,18 +513,11 @@ impl Experiment for Primitives {
             .map(|(a, b, c)| (a.as_str(), b.as_str(), c.as_str()))
             .collect();
         let md = crate::report::compare::sass(&l, &refs);
-        let mut full = String::new();
-        for (_, r, c) in &names {
-            for (code, name) in [(l.rust.get(r), r), (l.cpp.get(c), c)] {
-                if let Some(code) = code {
-                    let _ = writeln!(full, "// ===== {name} =====");
-                    for i in code {
-                        let _ = writeln!(full, "{}", i.text);
-                    }
-                    full.push('\n');
-                }
-            }
-        }
+        let full = crate::listings::full_text(
+            names
+                .iter()
+                .flat_map(|(_, r, c)| [(r.as_str(), l.rust.get(r)), (c.as_str(), l.cpp.get(c))]),
+        );
         write_atomic(&out.join("primitives_sass.md"), md.as_bytes())?;
         write_atomic(&out.join("primitives_sass.txt"), full.as_bytes())?;
         println!("wrote {}", out.join("primitives_sass.md").display());
@@ -638,6 +628,7 @@ mod tests {
             n: 0,
             keys: &[],
             prims: &[],
+            grid: None,
         };
         let mut b = Primitives::bench(&backend, None, &[], &opts).unwrap();
         for (exp, e) in EXPS.iter().enumerate() {
