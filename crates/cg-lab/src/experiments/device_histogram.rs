@@ -29,13 +29,12 @@ use cg_runtime::{Backend, Buffer, Dim3, LaunchConfig};
 use serde::Serialize;
 
 use crate::harness::csv::{Column, CsvRow, ms, pct, quoted};
-use crate::harness::experiment::{Experiment, Options, Outcome, Report, Verified, gpu_of};
+use crate::harness::experiment::{Experiment, Options, Outcome, Report, Verified};
 use crate::harness::markdown::{both, head, ok, table_head};
 use crate::harness::twin::{Twin, symbol};
 use crate::reference::{DEVICE_HISTOGRAM_CU, Source};
 use crate::results::{Platform, pct_cell};
 use crate::stats::Summary;
-use crate::timing::Timed;
 
 /// Bins, and the even levels they cover.
 const BINS: u32 = 256;
@@ -174,16 +173,6 @@ impl Bench<'_> {
     }
 }
 
-impl Timed for Bench<'_> {
-    type Variant = Var;
-    fn gpu(&self) -> &cg_runtime::Gpu {
-        gpu_of(self.backend)
-    }
-    fn launch_async(&mut self, (n, kind, cub): Var, _reps: u32) -> Result<()> {
-        self.launch(kind, cub, n, false)
-    }
-}
-
 /// (size, histogram, CUB?).
 pub type Var = (u32, Kind, bool);
 
@@ -319,6 +308,11 @@ impl Experiment for DeviceHistogram {
 
     fn sim_label((n, kind, _): Var) -> String {
         format!("{} n={n}", kind_name(kind))
+    }
+
+    /// One timed launch, not waited for.
+    fn launch(b: &mut Bench<'_>, (n, kind, cub): Var) -> Result<()> {
+        b.launch(kind, cub, n, false)
     }
 
     fn verify(b: &mut Bench<'_>, (n, kind, cub): Var) -> Result<Verified> {

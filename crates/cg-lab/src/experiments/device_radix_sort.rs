@@ -35,13 +35,12 @@ use cooperative_groups::primitives::RadixKey;
 use serde::Serialize;
 
 use crate::harness::csv::{Column, CsvRow, ms, quoted};
-use crate::harness::experiment::{Experiment, Options, Outcome, Report, Verified, Watch, gpu_of};
+use crate::harness::experiment::{Experiment, Options, Outcome, Report, Verified, Watch};
 use crate::harness::markdown::{both, head, ok, table_head};
 use crate::harness::twin::{Twin, symbol};
 use crate::reference::{DEVICE_RADIX_SORT_CU, Source};
 use crate::results::Platform;
 use crate::stats::Summary;
-use crate::timing::Timed;
 
 /// The 32-bit keys: a xorshift stream.
 fn keys32(n: u32) -> Vec<u32> {
@@ -373,20 +372,6 @@ impl Bench<'_> {
     }
 }
 
-impl Timed for Bench<'_> {
-    type Variant = (u32, Key, bool, bool);
-    fn gpu(&self) -> &cg_runtime::Gpu {
-        gpu_of(self.backend)
-    }
-    fn launch_async(
-        &mut self,
-        (n, key, pairs, cub): (u32, Key, bool, bool),
-        _reps: u32,
-    ) -> Result<()> {
-        self.launch(key, pairs, cub, n, false)
-    }
-}
-
 /// One measured (size, side).
 #[derive(Clone, Debug, Serialize)]
 pub struct Point {
@@ -615,6 +600,11 @@ impl Experiment for DeviceRadixSort {
 
     fn n(v: Var) -> u32 {
         v.0
+    }
+
+    /// One timed launch, not waited for.
+    fn launch(b: &mut Bench<'_>, (n, key, pairs, cub): (u32, Key, bool, bool)) -> Result<()> {
+        b.launch(key, pairs, cub, n, false)
     }
 
     fn verify(b: &mut Bench<'_>, v: Var) -> Result<Verified> {

@@ -32,13 +32,12 @@ use cg_runtime::{Backend, Buffer, LaunchConfig};
 use serde::Serialize;
 
 use crate::harness::csv::{Column, CsvRow, ms, pct, quoted};
-use crate::harness::experiment::{Experiment, Options, Outcome, Report, Verified, gpu_of};
+use crate::harness::experiment::{Experiment, Options, Outcome, Report, Verified};
 use crate::harness::markdown::{both, head, ok, table_head};
 use crate::harness::twin::{Twin, symbol};
 use crate::reference::{DEVICE_SELECT_CU, Source};
 use crate::results::{Platform, pct_cell};
 use crate::stats::Summary;
-use crate::timing::Timed;
 
 /// `If` selects `x < PIVOT`.
 const PIVOT: i32 = 0;
@@ -305,16 +304,6 @@ impl Bench<'_> {
     }
 }
 
-impl Timed for Bench<'_> {
-    type Variant = Var;
-    fn gpu(&self) -> &cg_runtime::Gpu {
-        gpu_of(self.backend)
-    }
-    fn launch_async(&mut self, (n, a, cub): Var, _reps: u32) -> Result<()> {
-        self.launch(ALGOS[a], cub, n, false)
-    }
-}
-
 /// (size, index into [`ALGOS`], CUB?).
 pub type Var = (u32, usize, bool);
 
@@ -428,6 +417,11 @@ impl Experiment for DeviceSelect {
 
     fn n(v: Var) -> u32 {
         v.0
+    }
+
+    /// One timed launch, not waited for.
+    fn launch(b: &mut Bench<'_>, (n, a, cub): Var) -> Result<()> {
+        b.launch(ALGOS[a], cub, n, false)
     }
 
     fn verify(b: &mut Bench<'_>, (n, a, cub): Var) -> Result<Verified<u64>> {

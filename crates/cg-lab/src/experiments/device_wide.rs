@@ -37,13 +37,12 @@ use cg_runtime::{Backend, Buffer, Dim3, LaunchConfig};
 use serde::Serialize;
 
 use crate::harness::csv::{Column, CsvRow, ms, pct, quoted};
-use crate::harness::experiment::{Experiment, Options, Outcome, Report, Verified, gpu_of};
+use crate::harness::experiment::{Experiment, Options, Outcome, Report, Verified};
 use crate::harness::markdown::{both, head, ok, table_head};
 use crate::harness::twin::{Twin, symbol};
 use crate::reference::{DEVICE_WIDE_CU, Source};
 use crate::results::{Platform, pct_cell};
 use crate::stats::Summary;
-use crate::timing::Timed;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Algo {
@@ -413,16 +412,6 @@ impl Bench<'_> {
     }
 }
 
-impl Timed for Bench<'_> {
-    type Variant = (u32, usize);
-    fn gpu(&self) -> &cg_runtime::Gpu {
-        gpu_of(self.backend)
-    }
-    fn launch_async(&mut self, (n, v): (u32, usize), _reps: u32) -> Result<()> {
-        self.launch(VARS[v], n, false)
-    }
-}
-
 /// One measured (size, variant).
 #[derive(Clone, Debug, Serialize)]
 pub struct Point {
@@ -562,6 +551,11 @@ impl Experiment for DeviceWide {
 
     fn n(v: (u32, usize)) -> u32 {
         v.0
+    }
+
+    /// One timed launch, not waited for.
+    fn launch(b: &mut Bench<'_>, (n, v): (u32, usize)) -> Result<()> {
+        b.launch(VARS[v], n, false)
     }
 
     fn verify(b: &mut Bench<'_>, (n, v): (u32, usize)) -> Result<Verified<f64>> {

@@ -31,7 +31,6 @@ use crate::output::write_atomic;
 use crate::reference::{MEMCPY_ASYNC_CU, Source};
 use crate::results::{Platform, pct_cell};
 use crate::stats::Summary;
-use crate::timing::Timed;
 
 /// Input sizes in floats: 4 MiB (L2-resident) to 1 GiB.
 const SIZES: [u32; 5] = [1 << 20, 1 << 22, 1 << 24, 1 << 26, 1 << 28];
@@ -188,16 +187,6 @@ impl Bench<'_> {
     }
 }
 
-impl Timed for Bench<'_> {
-    type Variant = Var;
-    fn gpu(&self) -> &cg_runtime::Gpu {
-        gpu_of(self.backend)
-    }
-    fn launch_async(&mut self, (n, v): Var, _reps: u32) -> Result<()> {
-        self.launch(&VARS[v], n, false)
-    }
-}
-
 /// (size, index into [`VARS`]).
 pub type Var = (u32, usize);
 
@@ -324,6 +313,11 @@ impl Experiment for MemcpyAsync {
 
     fn n(v: Var) -> u32 {
         v.0
+    }
+
+    /// One timed launch, not waited for.
+    fn launch(b: &mut Bench<'_>, (n, v): Var) -> Result<()> {
+        b.launch(&VARS[v], n, false)
     }
 
     /// One launch on `n` floats; the partials' sum against the exact sum.

@@ -8,7 +8,6 @@ use serde::Serialize;
 use crate::reference::Source;
 use crate::results::Platform;
 use crate::stats::Summary;
-use crate::timing::Timed;
 
 use super::csv::CsvRow;
 use super::twin::{Build, Twin};
@@ -58,8 +57,7 @@ impl Verified {
 /// verification: the harness's progress message and printed line.
 pub type Watch<'w, V, X> = dyn FnMut(V, Option<&Verified<X>>) + 'w;
 
-/// The GPU of a bench's backend, for `Timed::gpu` (timing runs on a GPU
-/// only).
+/// The GPU of a bench's backend (its GPU-only paths: C++ launches, SASS).
 pub fn gpu_of(backend: &Backend) -> &cg_runtime::Gpu {
     match backend {
         Backend::Gpu(g) => g,
@@ -119,7 +117,7 @@ pub trait Experiment {
     /// One row of the CSV, JSON and report.
     type Row: Serialize + CsvRow + Outcome;
     /// The buffers, the twin's entry points and the launches.
-    type Bench<'a>: Timed<Variant = Self::Variant>;
+    type Bench<'a>;
 
     /// Uploads the inputs for `sizes` onto `backend`; `twin` is the C++
     /// twin, loaded (`None` on the simulator, where only Rust runs).
@@ -144,6 +142,9 @@ pub trait Experiment {
 
     /// The input size of a variant.
     fn n(v: Self::Variant) -> u32;
+
+    /// One timed launch of `v` on a GPU, not waited for.
+    fn launch(b: &mut Self::Bench<'_>, v: Self::Variant) -> Result<()>;
 
     /// One launch of `v` against the host's model.
     fn verify(b: &mut Self::Bench<'_>, v: Self::Variant) -> Result<Verified<Self::Extra>>;

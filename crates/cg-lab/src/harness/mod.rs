@@ -17,7 +17,7 @@
 //!
 //! 1. Write `experiments/<name>.rs`: a unit type implementing
 //!    [`experiment::Experiment`] (its `NAME` is the `--only` name), its
-//!    bench (buffers and launches, implementing `timing::Timed`), its row
+//!    bench (buffers and launches; `Experiment::launch` is one timed launch), its row
 //!    type (`Serialize`, [`csv::CsvRow`], [`experiment::Outcome`]) and its
 //!    report ([`markdown::head`], [`markdown::table_head`]). Put the C++
 //!    twin in `reference/cuda/<name>.cu` and its [`crate::reference::Source`]

@@ -5,7 +5,7 @@
 //! on any row that did not verify.
 
 use anyhow::{Context, Result, bail};
-use cg_runtime::{Backend, tools};
+use cg_runtime::{Backend, Gpu, tools};
 
 use crate::cli::LabArgs;
 use crate::output::write_atomic;
@@ -60,7 +60,7 @@ fn run_with<E: Experiment>(a: &LabArgs, opts: &Options<'_>, progress: &Progress)
         ),
     })?;
     let samples = timing::time_interleaved(
-        &mut b,
+        &mut Timing::<E>(&mut b, gpu),
         &variants,
         a.warmup,
         a.runs,
@@ -102,6 +102,19 @@ fn run_with<E: Experiment>(a: &LabArgs, opts: &Options<'_>, progress: &Progress)
         bail!("{name} verification FAILED: {}", bad.join("; "));
     }
     Ok(())
+}
+
+/// `E`'s launches on `gpu`, for the interleaved timing.
+struct Timing<'b, 'a, E: Experiment>(&'b mut E::Bench<'a>, &'b Gpu);
+
+impl<E: Experiment> timing::Timed for Timing<'_, '_, E> {
+    type Variant = E::Variant;
+    fn gpu(&self) -> &Gpu {
+        self.1
+    }
+    fn launch_async(&mut self, v: E::Variant, _reps: u32) -> Result<()> {
+        E::launch(self.0, v)
+    }
 }
 
 /// Without a GPU: the Rust side at the simulator's sizes, nothing timed.

@@ -60,7 +60,6 @@ use crate::output::write_atomic;
 use crate::reference::{PRIMITIVES_CU, Source};
 use crate::results::Platform;
 use crate::stats::Summary;
-use crate::timing::Timed;
 
 use model::{input_word, model};
 use table::{BLOCKS, EXPS, Exp, Kind};
@@ -166,16 +165,6 @@ impl Bench<'_> {
         };
         self.model = Some((key, want));
         Ok(r)
-    }
-}
-
-impl Timed for Bench<'_> {
-    type Variant = Var;
-    fn gpu(&self) -> &cg_runtime::Gpu {
-        gpu_of(self.backend)
-    }
-    fn launch_async(&mut self, v: Var, _reps: u32) -> Result<()> {
-        self.launch(v, false)
     }
 }
 
@@ -347,6 +336,11 @@ impl Experiment for Primitives {
         EXPS[v.exp].n
     }
 
+    /// One timed launch, not waited for.
+    fn launch(b: &mut Bench<'_>, v: Var) -> Result<()> {
+        b.launch(v, false)
+    }
+
     fn verify(b: &mut Bench<'_>, v: Var) -> Result<Verified> {
         let (ok, what) = b.verify(v)?;
         Ok(Verified::new(ok, what))
@@ -497,7 +491,7 @@ impl Experiment for Primitives {
         let Twin::Cubin { path, .. } = twin else {
             bail!("the twin is not a cubin");
         };
-        let l = crate::listings::listings(b.gpu(), path, dir)?;
+        let l = crate::listings::listings(gpu_of(b.backend), path, dir)?;
         let names: Vec<(String, String, String)> = vars
             .chunks(2)
             .map(|p| {
