@@ -15,6 +15,7 @@ use clap::Args;
 use serde::Serialize;
 
 use crate::cli::LabArgs;
+use crate::harness::experiment::Options;
 use crate::lab::{Lab, ReduceTag, Side, Variant};
 use crate::output::write_atomic;
 use crate::partial::Recorder;
@@ -340,28 +341,28 @@ fn experiment_names() -> impl Iterator<Item = &'static str> {
     ])
 }
 
-/// CUB's block and warp primitives against the library's (`compare_prims`): their
+/// CUB's block and warp primitives against the library's (`experiments::primitives`): their
 /// own sizes and block sizes; verified on the simulator when there is no
 /// GPU.
 const PRIMITIVES: &str = "primitives";
 
-/// Device-wide reduce and scan against CUB (`compare_device`): its own
+/// Device-wide reduce and scan against CUB (`experiments::device_wide`): its own
 /// sizes and outputs; verified on the simulator when there is no GPU.
 const DEVICE_WIDE: &str = "device_wide";
 
-/// The device-wide even histogram against CUB (`compare_histogram`): its
+/// The device-wide even histogram against CUB (`experiments::device_histogram`): its
 /// own sizes and outputs; verified on the simulator when there is no GPU.
 const DEVICE_HISTOGRAM: &str = "device_histogram";
 
-/// The device-wide selections against CUB (`compare_select`): their own
+/// The device-wide selections against CUB (`experiments::device_select`): their own
 /// sizes and outputs; verified on the simulator when there is no GPU.
 const DEVICE_SELECT: &str = "device_select";
 
-/// The device-wide radix sort against CUB (`compare_sort`): its own sizes
+/// The device-wide radix sort against CUB (`experiments::device_radix_sort`): its own sizes
 /// and outputs; verified on the simulator when there is no GPU.
 const DEVICE_RADIX_SORT: &str = "device_radix_sort";
 
-/// The staged-copy sweep (`compare_async`), which has its own sizes and
+/// The staged-copy sweep (`experiments::memcpy_async`), which has its own sizes and
 /// outputs rather than one row per experiment.
 const MEMCPY_ASYNC: &str = "memcpy_async";
 
@@ -377,7 +378,7 @@ impl CompareArgs {
         self.lab.validate()?;
         check_only(&self.only)?;
         self.check_scoped_flags()?;
-        crate::compare_prims::check_names(&self.prims)
+        crate::experiments::primitives::check_names(&self.prims)
     }
 }
 
@@ -444,37 +445,22 @@ pub fn run(args: &CompareArgs) -> Result<()> {
             || n == DEVICE_SELECT
             || n == DEVICE_RADIX_SORT
             || n == PRIMITIVES
+            || n == MEMCPY_ASYNC
     };
     let sizes = args.sizes();
-    if args.only.iter().any(|n| n == DEVICE_WIDE) {
-        let progress = Progress::new(0, a.csv_only);
-        let r = crate::compare_device::run(a, &sizes, &progress);
-        progress.finish();
-        r?;
-    }
-    if args.only.iter().any(|n| n == DEVICE_HISTOGRAM) {
-        let progress = Progress::new(0, a.csv_only);
-        let r = crate::compare_histogram::run(a, &sizes, &progress);
-        progress.finish();
-        r?;
-    }
-    if args.only.iter().any(|n| n == DEVICE_SELECT) {
-        let progress = Progress::new(0, a.csv_only);
-        let r = crate::compare_select::run(a, &sizes, &progress);
-        progress.finish();
-        r?;
-    }
-    if args.only.iter().any(|n| n == DEVICE_RADIX_SORT) {
-        let progress = Progress::new(0, a.csv_only);
-        let r = crate::compare_sort::run(a, &args.keys, &sizes, &progress);
-        progress.finish();
-        r?;
-    }
-    if args.only.iter().any(|n| n == PRIMITIVES) {
-        let progress = Progress::new(0, a.csv_only);
-        let r = crate::compare_prims::run(a, &args.prims, &progress);
-        progress.finish();
-        r?;
+    let opts = Options {
+        sizes: &sizes,
+        n: a.n,
+        keys: &args.keys,
+        prims: &args.prims,
+        grid: a.grid,
+    };
+    for e in crate::experiments::EXPERIMENTS {
+        // The staged-copy sweep runs by default too.
+        let default = args.only.is_empty() && e.name == MEMCPY_ASYNC;
+        if default || args.only.iter().any(|n| n == e.name) {
+            (e.run)(a, &opts)?;
+        }
     }
     if !args.only.is_empty() && args.only.iter().all(apart) {
         return Ok(());
@@ -498,11 +484,10 @@ pub fn run(args: &CompareArgs) -> Result<()> {
         "building the C++ reference with {} for sm_{sm} …",
         nvcc.display()
     );
-    let staged = args.only.is_empty() || args.only.iter().any(|n| n == MEMCPY_ASYNC);
     let only: Vec<String> = args
         .only
         .iter()
-        .filter(|n| *n != MEMCPY_ASYNC && *n != TMA && !apart(n))
+        .filter(|n| *n != TMA && !apart(n))
         .cloned()
         .collect();
     if args.only.iter().any(|n| n == TMA) {
@@ -510,16 +495,7 @@ pub fn run(args: &CompareArgs) -> Result<()> {
         let r = crate::compare_tma::run(&backend, a, &nvcc, &out, &progress);
         progress.finish();
         r?;
-        if only.is_empty() && !staged {
-            return Ok(());
-        }
-    }
-    if staged {
-        let progress = Progress::new(0, a.csv_only);
-        let r = crate::compare_async::run(&backend, a, &nvcc, &out, &progress);
-        progress.finish();
-        r?;
-        if only.is_empty() && !args.only.is_empty() {
+        if only.is_empty() {
             return Ok(());
         }
     }

@@ -819,6 +819,36 @@ fn markdown(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The old writers' CSV and markdown for fixed timings (the golden
+    /// files a port onto the harness must reproduce): every variant at
+    /// every side, in timing order, timings and verdicts from `golden`.
+    #[test]
+    fn tma_writes_the_golden_files() {
+        use crate::harness::golden;
+        let platform = golden::platform();
+        let order = (0..SIDES.len()).flat_map(|s| (0..VARS.len()).map(move |v| (s, v)));
+        let points: Vec<Point> = order
+            .enumerate()
+            .map(|(i, (s, v))| {
+                let ms = golden::summary(i);
+                let (verified, check) = golden::verdict(i);
+                let gbps = gbps(VARS[v].work, SIDES[s], ms.median);
+                Point {
+                    side: SIDES[s],
+                    var: v,
+                    pct_peak: platform.pct_of_peak(gbps * 1e9),
+                    ms,
+                    verified,
+                    check,
+                }
+            })
+            .collect();
+        let (w, r, m) = golden::TIMING;
+        let timing = timing::describe("the kernel", w, r, m);
+        let md = markdown(&points, &platform, &timing, (2112, 1056, 1056));
+        golden::check("tma", &[("csv", csv(&points)), ("md", md)]);
+    }
     use cg_kernels::tma::{VOLUME_BUMP, VOLUME_DENSE_AT};
 
     /// Where the copy engine puts element `(x, y)` of a box of `u32` rows

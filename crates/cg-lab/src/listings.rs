@@ -42,3 +42,20 @@ pub(crate) fn listings(gpu: &cg_runtime::Gpu, cpp_cubin: &Path, dir: &Path) -> R
         cpp,
     })
 }
+
+/// Full SASS text: for each `(name, code)` with code, `// ===== name =====`,
+/// its instructions one a line, and a blank line.
+pub(crate) fn full_text<'a>(
+    codes: impl IntoIterator<Item = (&'a str, Option<&'a Vec<sass::Instr>>)>,
+) -> String {
+    let mut full = String::new();
+    for (name, code) in codes {
+        let Some(code) = code else { continue };
+        full += &format!("// ===== {name} =====\n");
+        for i in code {
+            full += &format!("{}\n", i.text);
+        }
+        full.push('\n');
+    }
+    full
+}

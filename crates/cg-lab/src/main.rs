@@ -15,14 +15,10 @@
 mod backend_choice;
 mod cli;
 mod compare;
-mod compare_async;
-mod compare_device;
-mod compare_histogram;
-mod compare_prims;
-mod compare_select;
-mod compare_sort;
 mod compare_tma;
 mod data;
+mod experiments;
+mod harness;
 mod info;
 mod kernels;
 mod lab;

@@ -20,7 +20,6 @@
 //! is timed.
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use cg_kernels::device_radix_sort::{
@@ -31,18 +30,17 @@ use cg_kernels::device_radix_sort::{
     SortKey, SortWords, passes, sort_block, sort_smem, sort_tile, sort_tiles,
 };
 use cg_kernels::xorshift::Xorshift;
-use cg_runtime::{Backend, Buffer, Dim3, LaunchConfig, Pod, tools};
+use cg_runtime::{Backend, Buffer, Dim3, LaunchConfig, Pod};
 use cooperative_groups::primitives::RadixKey;
 use serde::Serialize;
 
-use crate::cli::LabArgs;
-use crate::output::write_atomic;
-use crate::progress::Progress;
+use crate::harness::csv::{Column, CsvRow, ms, quoted};
+use crate::harness::experiment::{Experiment, Options, Outcome, Report, Verified, Watch};
+use crate::harness::markdown::{both, head, ok, table_head};
+use crate::harness::twin::{Twin, symbol};
+use crate::reference::{DEVICE_RADIX_SORT_CU, Source};
+use crate::results::Platform;
 use crate::stats::Summary;
-use crate::timing::{self, Timed};
-
-/// Sizes the simulator verifies (partial last tiles).
-const SIM_SIZES: [u32; 2] = [1003, 3 * sort_tile::<u32>(true) as u32 + 17];
 
 /// The 32-bit keys: a xorshift stream.
 fn keys32(n: u32) -> Vec<u32> {
@@ -61,7 +59,7 @@ type CubPairsFn<W> = unsafe extern "C" fn(*const W, *mut W, *const u32, *mut u32
 
 /// The key types of the experiment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Key {
+pub enum Key {
     U32,
     I32,
     F32,
@@ -130,8 +128,7 @@ impl Word for u64 {
 /// CUB's entry points in the shared library built from `device_radix_sort.cu`:
 /// the 32-bit key types' (`Key::WORD32` order; the pointers are the keys'
 /// bits) and `u64`'s.
-struct Cub {
-    _lib: libloading::Library,
+pub struct Cub {
     sort: [CubFn<u32>; 3],
     pairs: [CubPairsFn<u32>; 3],
     sort64: CubFn<u64>,
@@ -139,33 +136,28 @@ struct Cub {
 }
 
 impl Cub {
-    fn build(nvcc: &Path, sm: u32, dir: &Path) -> Result<Cub> {
-        let lib = crate::reference::build_shared_library(
-            nvcc,
-            sm,
-            dir,
-            crate::reference::DEVICE_RADIX_SORT_CU,
-        )?;
-        // SAFETY: the library is the one just built from our source; its
-        // initialisers are the CUDA runtime's.
-        let lib = unsafe { libloading::Library::new(&lib) }.context("loading the CUB library")?;
-        fn get<F: Copy>(lib: &libloading::Library, sym: String) -> Result<F> {
-            // SAFETY: every caller below names a symbol of
-            // device_radix_sort.cu with `F`'s C signature (a key pointer of
-            // any type of the word's width).
-            Ok(unsafe { *lib.get::<F>(sym.as_bytes())? })
+    fn load(lib: &libloading::Library) -> Result<Cub> {
+        let get = |k: Key| -> Result<(CubFn<u32>, CubPairsFn<u32>)> {
+            // SAFETY: symbols of device_radix_sort.cu with these C
+            // signatures (a key pointer of any type of the word's width).
+            unsafe {
+                Ok((
+                    symbol(lib, &format!("cub_radix_sort_keys_{}", k.name()))?,
+                    symbol(lib, &format!("cub_radix_sort_pairs_{}", k.name()))?,
+                ))
+            }
+        };
+        let [a, b, c] = Key::WORD32.map(get);
+        let [(s0, p0), (s1, p1), (s2, p2)] = [a?, b?, c?];
+        // SAFETY: as above, for the `u64` keys.
+        unsafe {
+            Ok(Cub {
+                sort: [s0, s1, s2],
+                pairs: [p0, p1, p2],
+                sort64: symbol(lib, "cub_radix_sort_keys_u64")?,
+                pairs64: symbol(lib, "cub_radix_sort_pairs_u64")?,
+            })
         }
-        let sort = Key::WORD32.map(|k| get(&lib, format!("cub_radix_sort_keys_{}", k.name())));
-        let pairs = Key::WORD32.map(|k| get(&lib, format!("cub_radix_sort_pairs_{}", k.name())));
-        let [s0, s1, s2] = sort;
-        let [p0, p1, p2] = pairs;
-        Ok(Cub {
-            sort: [s0?, s1?, s2?],
-            pairs: [p0?, p1?, p2?],
-            sort64: get(&lib, "cub_radix_sort_keys_u64".into())?,
-            pairs64: get(&lib, "cub_radix_sort_pairs_u64".into())?,
-            _lib: lib,
-        })
     }
 }
 
@@ -222,9 +214,12 @@ impl<W: Word> KeyBuffers<W> {
     }
 }
 
-struct Bench<'a> {
+/// The keys of both widths, the values and the tile states on the device;
+/// the host's keys until verified (dropped before timing: gigabytes at
+/// 2^28).
+pub struct Bench<'a> {
     backend: &'a Backend,
-    cub: Option<&'a Cub>,
+    cub: Option<Cub>,
     k32: KeyBuffers<u32>,
     k64: KeyBuffers<u64>,
     values: Buffer<u32>,
@@ -233,6 +228,7 @@ struct Bench<'a> {
     states: Buffer<u64>,
     histogram_grid: u32,
     epoch: u32,
+    data: Option<Data>,
 }
 
 impl Bench<'_> {
@@ -249,7 +245,7 @@ impl Bench<'_> {
     /// `values` into `vout`).
     fn launch(&mut self, key: Key, pairs: bool, cub: bool, n: u32, sync: bool) -> Result<()> {
         if cub {
-            let c = self.cub.context("CUB runs on a GPU only")?;
+            let c = self.cub.as_ref().context("CUB runs on a GPU only")?;
             let (vi, vo) = (self.values.as_ptr(), self.vout.as_ptr());
             let (i, o) = (self.k32.input.as_ptr(), self.k32.out.as_ptr());
             let (i64, o64) = (self.k64.input.as_ptr(), self.k64.out.as_ptr());
@@ -376,26 +372,9 @@ impl Bench<'_> {
     }
 }
 
-impl Timed for Bench<'_> {
-    type Variant = (u32, Key, bool, bool);
-    fn gpu(&self) -> &cg_runtime::Gpu {
-        match self.backend {
-            Backend::Gpu(g) => g,
-            Backend::Sim(_) => unreachable!("timing runs on a GPU only"),
-        }
-    }
-    fn launch_async(
-        &mut self,
-        (n, key, pairs, cub): (u32, Key, bool, bool),
-        _reps: u32,
-    ) -> Result<()> {
-        self.launch(key, pairs, cub, n, false)
-    }
-}
-
 /// One measured (size, side).
 #[derive(Clone, Debug, Serialize)]
-struct Point {
+pub struct Point {
     n: u32,
     key: &'static str,
     pairs: bool,
@@ -414,36 +393,6 @@ fn name(key: Key, pairs: bool, cub: bool) -> String {
         (false, true) => format!("cub::DeviceRadixSort::SortKeys<{}>", key.name()),
         (true, true) => format!("cub::DeviceRadixSort::SortPairs<{}, u32>", key.name()),
     }
-}
-
-fn bench<'a>(
-    backend: &'a Backend,
-    cub: Option<&'a Cub>,
-    d32: &[u32],
-    d64: &[u64],
-    grid: u32,
-) -> Result<Bench<'a>> {
-    // `d64` is empty when no `u64` keys are sorted.
-    let n = d32.len();
-    Ok(Bench {
-        backend,
-        cub,
-        k32: KeyBuffers::new(backend, d32)?,
-        k64: KeyBuffers::new(backend, d64)?,
-        values: backend.upload(&(0..n as u32).collect::<Vec<u32>>())?,
-        va: backend.alloc(n.max(1))?,
-        vout: backend.alloc(n.max(1))?,
-        // Enough for every kernel's tiles.
-        states: backend.alloc(
-            sort_tiles::<u32>(n as u32, false)
-                .max(sort_tiles::<u32>(n as u32, true))
-                .max(sort_tiles::<u64>(n as u32, false))
-                .max(sort_tiles::<u64>(n as u32, true)) as usize
-                * DIGITS,
-        )?,
-        histogram_grid: grid,
-        epoch: 0,
-    })
 }
 
 /// The inputs: the 32-bit keys' bit patterns and the `u64` keys.
@@ -532,216 +481,6 @@ fn prefix(order: &[u32], n: u32) -> Vec<u32> {
     order.iter().copied().filter(|&i| i < n).collect()
 }
 
-/// Runs the experiment at `sizes` (`--sizes`) into `out` (on a GPU) or
-/// verifies the Rust kernels on the simulator (without one), for the key
-/// types named in `keys` (`--keys`; empty: all).
-pub fn run(a: &LabArgs, keys: &[String], sizes: &[u32], progress: &Progress) -> Result<()> {
-    let chosen: Vec<Key> = Key::ALL
-        .into_iter()
-        .filter(|k| keys.is_empty() || keys.iter().any(|n| n == k.name()))
-        .collect();
-    let backend = a.backend.open()?;
-    let Backend::Gpu(gpu) = &backend else {
-        let data = Data::new(
-            *SIM_SIZES.iter().max().expect("sizes"),
-            chosen.contains(&Key::U64),
-        );
-        let mut b = bench(&backend, None, &data.d32, &data.d64, 3)?;
-        let mut bad = Vec::new();
-        let models: Vec<(Key, Vec<u32>)> = chosen.iter().map(|&k| (k, data.model(k))).collect();
-        for n in SIM_SIZES {
-            for (key, model) in &models {
-                let key = *key;
-                let want = prefix(model, n);
-                let expect = data.expect(key, &want);
-                for pairs in [false, true] {
-                    let (ok, what) = expect.verify(&mut b, key, pairs, false, &want)?;
-                    println!(
-                        "verified device_radix_sort {:<26} n={n:<6} on the simulator: {} ({what})",
-                        name(key, pairs, false),
-                        if ok { "OK" } else { "FAILED" }
-                    );
-                    if !ok {
-                        bad.push(format!("{} n={n}", name(key, pairs, false)));
-                    }
-                }
-            }
-        }
-        println!(
-            "device_radix_sort: no GPU, so CUB was not built and nothing was timed (simulator verification only)"
-        );
-        if !bad.is_empty() {
-            bail!(
-                "device_radix_sort verification FAILED on the simulator: {}",
-                bad.join("; ")
-            );
-        }
-        return Ok(());
-    };
-    let Some(nvcc) = tools::find_tool("nvcc") else {
-        bail!(
-            "the device_radix_sort experiment builds reference/cuda/device_radix_sort.cu with nvcc, which was not found"
-        );
-    };
-    let sm = gpu.info().sm();
-    let out = crate::results::out_dir(a.out.as_deref(), &gpu.info().slug());
-    crate::preflight::check_out_dir(&out)?;
-    let out = out.as_path();
-    let dir = std::env::temp_dir().join(format!("cg-lab-device-radix-sort-{}", std::process::id()));
-    eprintln!(
-        "building reference/cuda/device_radix_sort.cu (CUB) with {} for sm_{sm} …",
-        nvcc.display()
-    );
-    let cub = Cub::build(&nvcc, sm, &dir)?;
-    let f = gpu.kernels().kernel(&RADIX_HISTOGRAMS_U32)?;
-    let grid = gpu.max_coresident_blocks(f, Dim3::x(HIST_BLOCK), 0)?;
-    let data = Data::new(
-        *sizes.iter().max().context("sizes")?,
-        chosen.contains(&Key::U64),
-    );
-    let mut b = bench(&backend, Some(&cub), &data.d32, &data.d64, grid)?;
-    let order: Vec<(u32, Key, bool, bool)> = sizes
-        .iter()
-        .flat_map(|&n| {
-            chosen.iter().flat_map(move |&key| {
-                [
-                    (n, key, false, false),
-                    (n, key, false, true),
-                    (n, key, true, false),
-                    (n, key, true, true),
-                ]
-            })
-        })
-        .collect();
-    // One host sort per key type, at the largest size (the smaller sizes'
-    // orders are its prefixes' orders); `checks` in `order`'s order.
-    let mut checks = vec![None; order.len()];
-    for &key in &chosen {
-        let all = data.model(key);
-        for &n in sizes {
-            let want = prefix(&all, n);
-            let expect = data.expect(key, &want);
-            for (v, &(_, _, pairs, cub)) in order
-                .iter()
-                .enumerate()
-                .filter(|(_, o)| o.0 == n && o.1 == key)
-            {
-                let what = name(key, pairs, cub);
-                progress.set_message(format!("verify device_radix_sort {what} n={n}"));
-                let r = expect
-                    .verify(&mut b, key, pairs, cub, &want)
-                    .with_context(|| format!("verifying {what} at n = {n}"))?;
-                println!(
-                    "verified device_radix_sort {:<42} n=2^{:<2} {} ({})",
-                    what,
-                    n.trailing_zeros(),
-                    if r.0 { "OK" } else { "FAILED" },
-                    r.1
-                );
-                checks[v] = Some(r);
-            }
-        }
-    }
-    let checks: Vec<(bool, String)> = checks
-        .into_iter()
-        .map(|c| c.expect("every variant was verified"))
-        .collect();
-    drop(data);
-    let samples = timing::time_interleaved(
-        &mut b,
-        &order,
-        a.warmup,
-        a.runs,
-        1,
-        a.min_sample_ms,
-        progress,
-    )
-    .context("timing device_radix_sort")?;
-    let platform = crate::results::platform(&backend);
-    let points: Vec<Point> = order
-        .iter()
-        .zip(samples)
-        .zip(checks)
-        .map(|((&(n, key, pairs, cub), smp), (verified, check))| {
-            let ms = Summary::of(&smp);
-            Point {
-                n,
-                key: key.name(),
-                pairs,
-                side: if cub { "cub" } else { "rust" },
-                kernel: name(key, pairs, cub),
-                gkeys_per_s: n as f64 / (ms.median * 1e-3) / 1e9,
-                ms,
-                verified,
-                check,
-            }
-        })
-        .collect();
-    let timing_text = timing::describe(
-        "the Rust sort (memset of the counters, histogram launch, four passes, eight for u64), or one CUB call: its temporary-storage query and kernels, storage allocated beforehand",
-        a.warmup,
-        a.runs,
-        a.min_sample_ms,
-    );
-    let files = [
-        ("device_radix_sort.csv", csv(&points)),
-        (
-            "device_radix_sort.md",
-            markdown(&points, sizes, &platform, &timing_text),
-        ),
-        (
-            "device_radix_sort.json",
-            serde_json::to_string_pretty(&points)?,
-        ),
-    ];
-    for (name, text) in files {
-        write_atomic(&out.join(name), text.as_bytes())?;
-        println!("wrote {}", out.join(name).display());
-    }
-    for p in &points {
-        println!(
-            "device_radix_sort {:<42} n=2^{:<2} {:>9.4} ms {:>7.2} Gkeys/s  {}",
-            p.kernel,
-            p.n.trailing_zeros(),
-            p.ms.median,
-            p.gkeys_per_s,
-            if p.verified { "OK" } else { "FAILED" }
-        );
-    }
-    std::fs::remove_dir_all(&dir).ok();
-    let bad: Vec<String> = points
-        .iter()
-        .filter(|p| !p.verified)
-        .map(|p| format!("{} n={} ({})", p.kernel, p.n, p.check))
-        .collect();
-    if !bad.is_empty() {
-        bail!("device_radix_sort verification FAILED: {}", bad.join("; "));
-    }
-    Ok(())
-}
-
-fn csv(points: &[Point]) -> String {
-    let mut s =
-        String::from("n,key,pairs,side,kernel,median_ms,p10_ms,p90_ms,gkeys_per_s,verified\n");
-    for p in points {
-        let _ = writeln!(
-            s,
-            "{},{},{},{},\"{}\",{:.6},{:.6},{:.6},{:.3},{}",
-            p.n,
-            p.key,
-            p.pairs,
-            p.side,
-            p.kernel,
-            p.ms.median,
-            p.ms.p10,
-            p.ms.p90,
-            p.gkeys_per_s,
-            p.verified
-        );
-    }
-    s
-}
-
 // The report names two pairs tiles: `u32` keys' and the one every other
 // key type shares.
 const _: () = assert!(
@@ -749,67 +488,280 @@ const _: () = assert!(
         && sort_tile::<u64>(true) == sort_tile::<i32>(true)
 );
 
-fn markdown(points: &[Point], sizes: &[u32], p: &crate::results::Platform, timing: &str) -> String {
-    let mut s = format!(
-        "# Device-wide radix sort of u32, i32, f32 and u64 keys: the library against CUB — {}\n\nPlatform: {}\n\nCommand: `{}`\n\n",
-        p.device,
-        p.line(),
-        p.command
-    );
-    let _ = writeln!(
-        s,
-        "Uniformly random 32-bit keys, the same bits read as `u32`, `i32` and `f32` (NaNs and both zeros included; CUB's order: \
-         `-0.0` equals `+0.0`, NaNs by their bits), and uniformly random `u64` keys; pairs: each value (`u32`) its key's index. Rust: one histogram launch for all 8-bit digits, then one pass per digit (four; eight for `u64`) of one \
-         block of {} threads per tile of {} keys (pairs of `u32` keys: {} threads, {} pairs; pairs of `i32`, `f32` and `u64` keys: {} threads, {} pairs; CUB's onesweep with early counts: warp-private digit counters \
-         filled by shared atomics and published before ranking, keys ranked by ballots and one shared atomic per match, a decoupled \
-         look-back per digit, a scatter). CUB: `cub::DeviceRadixSort::SortKeys`, `SortPairs` (nvcc, host dispatch). Every point \
-         verified before timing (both sides' output equals the host's sort). Timing: {timing}; all sizes and sides \
-         interleaved.\n",
-        sort_block::<u32>(false),
-        sort_tile::<u32>(false),
-        sort_block::<u32>(true),
-        sort_tile::<u32>(true),
-        sort_block::<i32>(true),
-        sort_tile::<i32>(true),
-    );
-    for key in Key::ALL {
-        // Key types left out by `--keys` have no points.
-        if !points.iter().any(|q| q.key == key.name()) {
-            continue;
-        }
-        for pairs in [false, true] {
-            let title = if pairs { "pairs" } else { "keys" };
-            let _ = writeln!(s, "\n## `{}` {title}\n", key.name());
-            let _ = writeln!(
-                s,
-                "| n | Rust Gkeys/s | CUB Gkeys/s | Rust ÷ CUB throughput | verified |"
-            );
-            let _ = writeln!(s, "| --- | ---: | ---: | ---: | --- |");
-            for &n in sizes {
-                let find = |side: &str| {
-                    points
-                        .iter()
-                        .find(|q| {
-                            q.n == n && q.key == key.name() && q.pairs == pairs && q.side == side
-                        })
-                        .expect("every point of a measured key type was measured")
-                };
-                let (r, c) = (find("rust"), find("cub"));
-                let _ = writeln!(
-                    s,
-                    "| 2^{} | {:.2} | {:.2} | **{:.3}** | {} |",
-                    n.trailing_zeros(),
-                    r.gkeys_per_s,
-                    c.gkeys_per_s,
-                    r.gkeys_per_s / c.gkeys_per_s,
-                    if r.verified && c.verified {
-                        "both"
-                    } else {
-                        "FAILED"
+impl CsvRow for Point {
+    const COLUMNS: &'static [Column<Point>] = &[
+        ("n", |p| p.n.to_string()),
+        ("key", |p| p.key.into()),
+        ("pairs", |p| p.pairs.to_string()),
+        ("side", |p| p.side.into()),
+        ("kernel", |p| quoted(&p.kernel)),
+        ("median_ms", |p| ms(p.ms.median)),
+        ("p10_ms", |p| ms(p.ms.p10)),
+        ("p90_ms", |p| ms(p.ms.p90)),
+        ("gkeys_per_s", |p| format!("{:.3}", p.gkeys_per_s)),
+        ("verified", |p| p.verified.to_string()),
+    ];
+}
+
+impl Outcome for Point {
+    fn failure(&self) -> Option<String> {
+        (!self.verified).then(|| format!("{} n={} ({})", self.kernel, self.n, self.check))
+    }
+}
+
+/// The key types named in `--keys` (none named: all), in [`Key::ALL`]'s
+/// order.
+fn chosen(opts: &Options<'_>) -> Vec<Key> {
+    Key::ALL
+        .into_iter()
+        .filter(|k| opts.keys.is_empty() || opts.keys.iter().any(|n| n == k.name()))
+        .collect()
+}
+
+/// (size, key type, pairs?, CUB?).
+pub type Var = (u32, Key, bool, bool);
+
+/// The device-wide radix sort against CUB.
+pub struct DeviceRadixSort;
+
+impl Experiment for DeviceRadixSort {
+    const NAME: &'static str = "device_radix_sort";
+    const TWIN: Source = DEVICE_RADIX_SORT_CU;
+    const TIMED: &'static str = "the Rust sort (memset of the counters, histogram launch, four passes, eight for u64), or one CUB call: its temporary-storage query and kernels, storage allocated beforehand";
+    /// Partial last tiles.
+    const SIM_SIZES: &'static [u32] = &[1003, 3 * sort_tile::<u32>(true) as u32 + 17];
+    const WIDTH: (usize, usize) = (26, 42);
+    type Variant = Var;
+    type Extra = ();
+    type Row = Point;
+    type Bench<'a> = Bench<'a>;
+
+    fn bench<'a>(
+        backend: &'a Backend,
+        twin: Option<&'a Twin>,
+        sizes: &[u32],
+        opts: &Options<'_>,
+    ) -> Result<Bench<'a>> {
+        let cub = twin.map(|t| Cub::load(t.library()?)).transpose()?;
+        // The histogram launch's grid: as many blocks as fit at once (3 on
+        // the simulator).
+        let histogram_grid = match backend {
+            Backend::Gpu(gpu) => {
+                let f = gpu.kernels().kernel(&RADIX_HISTOGRAMS_U32)?;
+                gpu.max_coresident_blocks(f, Dim3::x(HIST_BLOCK), 0)?
+            }
+            Backend::Sim(_) => 3,
+        };
+        let data = Data::new(
+            *sizes.iter().max().context("sizes")?,
+            chosen(opts).contains(&Key::U64),
+        );
+        // `d64` is empty when no `u64` keys are sorted.
+        let n = data.d32.len();
+        Ok(Bench {
+            backend,
+            cub,
+            k32: KeyBuffers::new(backend, &data.d32)?,
+            k64: KeyBuffers::new(backend, &data.d64)?,
+            values: backend.upload(&(0..n as u32).collect::<Vec<u32>>())?,
+            va: backend.alloc(n.max(1))?,
+            vout: backend.alloc(n.max(1))?,
+            // Enough for every kernel's tiles.
+            states: backend.alloc(
+                sort_tiles::<u32>(n as u32, false)
+                    .max(sort_tiles::<u32>(n as u32, true))
+                    .max(sort_tiles::<u64>(n as u32, false))
+                    .max(sort_tiles::<u64>(n as u32, true)) as usize
+                    * DIGITS,
+            )?,
+            histogram_grid,
+            epoch: 0,
+            data: Some(data),
+        })
+    }
+
+    fn variants(_: &Bench<'_>, sizes: &[u32], opts: &Options<'_>, cpp: bool) -> Vec<Var> {
+        let mut v = Vec::new();
+        for &n in sizes {
+            for key in chosen(opts) {
+                for (pairs, cub) in [(false, false), (false, true), (true, false), (true, true)] {
+                    if cpp || !cub {
+                        v.push((n, key, pairs, cub));
                     }
-                );
+                }
             }
         }
+        v
     }
-    s
+
+    fn kernel((_, key, pairs, cub): Var) -> String {
+        name(key, pairs, cub)
+    }
+
+    fn n(v: Var) -> u32 {
+        v.0
+    }
+
+    /// One timed launch, not waited for.
+    fn launch(b: &mut Bench<'_>, (n, key, pairs, cub): (u32, Key, bool, bool)) -> Result<()> {
+        b.launch(key, pairs, cub, n, false)
+    }
+
+    fn verify(b: &mut Bench<'_>, v: Var) -> Result<Verified> {
+        Ok(Self::verify_all(b, &[v], &mut |_, _| {})?.remove(0))
+    }
+
+    /// One host sort per key type, at the largest size (the smaller sizes'
+    /// orders are its prefixes' orders), and one gather per (size, key
+    /// type) shared by its sorts. On a GPU key type after key type, so one
+    /// order is held at a time (1 GiB at 2^28); on the simulator size after
+    /// size (its printed order), every type's order held. The host's keys
+    /// are dropped at the end.
+    fn verify_all(
+        b: &mut Bench<'_>,
+        variants: &[Var],
+        each: &mut Watch<'_, Var, ()>,
+    ) -> Result<Vec<Verified>> {
+        let data = b.data.take().context("the host's keys were dropped")?;
+        let by_key = !b.backend.is_sim();
+        let mut order: Vec<usize> = (0..variants.len()).collect();
+        if by_key {
+            order.sort_by_key(|&i| variants[i].1 as usize);
+        }
+        let mut models: Vec<(Key, Vec<u32>)> = Vec::new();
+        let mut checks = vec![None; variants.len()];
+        let mut rest = &order[..];
+        while let Some(&first) = rest.first() {
+            let (n, key, ..) = variants[first];
+            let len = rest
+                .iter()
+                .take_while(|&&j| variants[j].0 == n && variants[j].1 == key)
+                .count();
+            let (group, tail) = rest.split_at(len);
+            rest = tail;
+            if !models.iter().any(|m| m.0 == key) {
+                if by_key {
+                    models.clear();
+                }
+                models.push((key, data.model(key)));
+            }
+            let all = &models.iter().find(|m| m.0 == key).expect("modelled").1;
+            let want = prefix(all, n);
+            let expect = data.expect(key, &want);
+            for &j in group {
+                let v @ (_, _, pairs, cub) = variants[j];
+                each(v, None);
+                let (ok, what) = expect
+                    .verify(b, key, pairs, cub, &want)
+                    .with_context(|| format!("verifying {} at n = {n}", name(key, pairs, cub)))?;
+                let c = Verified::new(ok, what);
+                each(v, Some(&c));
+                checks[j] = Some(c);
+            }
+        }
+        Ok(checks
+            .into_iter()
+            .map(|c| c.expect("every variant was verified"))
+            .collect())
+    }
+
+    fn rows(
+        _: &Bench<'_>,
+        vars: &[Var],
+        ms: Vec<Summary>,
+        checks: Vec<Verified>,
+        _: &Platform,
+    ) -> Vec<Point> {
+        vars.iter()
+            .zip(ms)
+            .zip(checks)
+            .map(|((&(n, key, pairs, cub), ms), c)| Point {
+                n,
+                key: key.name(),
+                pairs,
+                side: if cub { "cub" } else { "rust" },
+                kernel: name(key, pairs, cub),
+                gkeys_per_s: n as f64 / (ms.median * 1e-3) / 1e9,
+                ms,
+                verified: c.ok,
+                check: c.what,
+            })
+            .collect()
+    }
+
+    fn markdown(points: &[Point], r: &Report<'_, Bench<'_>>) -> String {
+        let mut s = head(
+            "Device-wide radix sort of u32, i32, f32 and u64 keys: the library against CUB",
+            r.platform,
+        );
+        let _ = writeln!(
+            s,
+            "Uniformly random 32-bit keys, the same bits read as `u32`, `i32` and `f32` (NaNs and both zeros included; CUB's order: \
+             `-0.0` equals `+0.0`, NaNs by their bits), and uniformly random `u64` keys; pairs: each value (`u32`) its key's index. Rust: one histogram launch for all 8-bit digits, then one pass per digit (four; eight for `u64`) of one \
+             block of {} threads per tile of {} keys (pairs of `u32` keys: {} threads, {} pairs; pairs of `i32`, `f32` and `u64` keys: {} threads, {} pairs; CUB's onesweep with early counts: warp-private digit counters \
+             filled by shared atomics and published before ranking, keys ranked by ballots and one shared atomic per match, a decoupled \
+             look-back per digit, a scatter). CUB: `cub::DeviceRadixSort::SortKeys`, `SortPairs` (nvcc, host dispatch). Every point \
+             verified before timing (both sides' output equals the host's sort). Timing: {}; all sizes and sides \
+             interleaved.\n",
+            sort_block::<u32>(false),
+            sort_tile::<u32>(false),
+            sort_block::<u32>(true),
+            sort_tile::<u32>(true),
+            sort_block::<i32>(true),
+            sort_tile::<i32>(true),
+            r.timing,
+        );
+        for key in Key::ALL {
+            // Key types left out by `--keys` have no points.
+            if !points.iter().any(|q| q.key == key.name()) {
+                continue;
+            }
+            for pairs in [false, true] {
+                let title = if pairs { "pairs" } else { "keys" };
+                let _ = writeln!(s, "\n## `{}` {title}\n", key.name());
+                s += &table_head(&[
+                    ("n", false),
+                    ("Rust Gkeys/s", true),
+                    ("CUB Gkeys/s", true),
+                    ("Rust ÷ CUB throughput", true),
+                    ("verified", false),
+                ]);
+                for &n in r.sizes {
+                    let find = |side: &str| {
+                        points
+                            .iter()
+                            .find(|q| {
+                                q.n == n
+                                    && q.key == key.name()
+                                    && q.pairs == pairs
+                                    && q.side == side
+                            })
+                            .expect("every point of a measured key type was measured")
+                    };
+                    let (r, c) = (find("rust"), find("cub"));
+                    let _ = writeln!(
+                        s,
+                        "| 2^{} | {:.2} | {:.2} | **{:.3}** | {} |",
+                        n.trailing_zeros(),
+                        r.gkeys_per_s,
+                        c.gkeys_per_s,
+                        r.gkeys_per_s / c.gkeys_per_s,
+                        both(r.verified, c.verified)
+                    );
+                }
+            }
+        }
+        s
+    }
+
+    fn line(p: &Point) -> String {
+        format!(
+            "device_radix_sort {:<42} n=2^{:<2} {:>9.4} ms {:>7.2} Gkeys/s  {}",
+            p.kernel,
+            p.n.trailing_zeros(),
+            p.ms.median,
+            p.gkeys_per_s,
+            ok(p.verified)
+        )
+    }
 }

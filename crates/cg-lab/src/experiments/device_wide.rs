@@ -24,7 +24,6 @@
 //! simulator at small sizes and nothing is timed.
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use anyhow::{Context, Result, bail};
 use cg_kernels::device_segmented_reduce::{
@@ -34,21 +33,19 @@ use cg_kernels::device_wide::{
     BLOCK, DEVICE_REDUCE_F32, DEVICE_REDUCE_I32, DEVICE_SCAN_F32, DEVICE_SCAN_I32, SCAN_BLOCK,
     SCAN_SMEM_BYTES, SCAN_TILE, scan_grid, scan_tiles,
 };
-use cg_runtime::{Backend, Buffer, Dim3, LaunchConfig, tools};
+use cg_runtime::{Backend, Buffer, Dim3, LaunchConfig};
 use serde::Serialize;
 
-use crate::cli::LabArgs;
-use crate::output::write_atomic;
-use crate::progress::Progress;
-use crate::results::pct_cell;
+use crate::harness::csv::{Column, CsvRow, ms, pct, quoted};
+use crate::harness::experiment::{Experiment, Options, Outcome, Report, Verified};
+use crate::harness::markdown::{both, head, ok, table_head};
+use crate::harness::twin::{Twin, symbol};
+use crate::reference::{DEVICE_WIDE_CU, Source};
+use crate::results::{Platform, pct_cell};
 use crate::stats::Summary;
-use crate::timing::{self, Timed};
-
-/// Sizes the simulator verifies (a partial last tile and vector tail included).
-const SIM_SIZES: [u32; 2] = [1003, 3 * SCAN_TILE as u32 + 17];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-enum Algo {
+pub enum Algo {
     Reduce,
     Scan,
     /// One sum per segment (segments of 1–2048 elements, 1024 on average).
@@ -56,11 +53,12 @@ enum Algo {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-enum Ty {
+pub enum Ty {
     I32,
     F32,
 }
 
+/// One (algorithm, type, side).
 #[derive(Clone, Copy, Debug)]
 struct Var {
     algo: Algo,
@@ -68,67 +66,25 @@ struct Var {
     cub: bool,
 }
 
+const fn var(algo: Algo, ty: Ty, cub: bool) -> Var {
+    Var { algo, ty, cub }
+}
+
+/// Every variant at one size, in timing order (each Rust side before its
+/// CUB twin).
 const VARS: [Var; 12] = [
-    Var {
-        algo: Algo::Reduce,
-        ty: Ty::I32,
-        cub: false,
-    },
-    Var {
-        algo: Algo::Reduce,
-        ty: Ty::I32,
-        cub: true,
-    },
-    Var {
-        algo: Algo::Reduce,
-        ty: Ty::F32,
-        cub: false,
-    },
-    Var {
-        algo: Algo::Reduce,
-        ty: Ty::F32,
-        cub: true,
-    },
-    Var {
-        algo: Algo::Scan,
-        ty: Ty::I32,
-        cub: false,
-    },
-    Var {
-        algo: Algo::Scan,
-        ty: Ty::I32,
-        cub: true,
-    },
-    Var {
-        algo: Algo::Scan,
-        ty: Ty::F32,
-        cub: false,
-    },
-    Var {
-        algo: Algo::Scan,
-        ty: Ty::F32,
-        cub: true,
-    },
-    Var {
-        algo: Algo::Segmented,
-        ty: Ty::I32,
-        cub: false,
-    },
-    Var {
-        algo: Algo::Segmented,
-        ty: Ty::I32,
-        cub: true,
-    },
-    Var {
-        algo: Algo::Segmented,
-        ty: Ty::F32,
-        cub: false,
-    },
-    Var {
-        algo: Algo::Segmented,
-        ty: Ty::F32,
-        cub: true,
-    },
+    var(Algo::Reduce, Ty::I32, false),
+    var(Algo::Reduce, Ty::I32, true),
+    var(Algo::Reduce, Ty::F32, false),
+    var(Algo::Reduce, Ty::F32, true),
+    var(Algo::Scan, Ty::I32, false),
+    var(Algo::Scan, Ty::I32, true),
+    var(Algo::Scan, Ty::F32, false),
+    var(Algo::Scan, Ty::F32, true),
+    var(Algo::Segmented, Ty::I32, false),
+    var(Algo::Segmented, Ty::I32, true),
+    var(Algo::Segmented, Ty::F32, false),
+    var(Algo::Segmented, Ty::F32, true),
 ];
 
 impl Var {
@@ -186,8 +142,7 @@ type CubFn<T> = unsafe extern "C" fn(*const T, *mut T, i32) -> i32;
 type CubSegFn<T> = unsafe extern "C" fn(*const T, *mut T, i32, *const u32) -> i32;
 
 /// CUB's entry points in the shared library built from `device_wide.cu`.
-struct Cub {
-    _lib: libloading::Library,
+pub struct Cub {
     reduce_i32: CubFn<i32>,
     reduce_f32: CubFn<f32>,
     scan_i32: CubFn<i32>,
@@ -196,41 +151,10 @@ struct Cub {
     seg_f32: CubSegFn<f32>,
 }
 
-impl Cub {
-    fn build(nvcc: &Path, sm: u32, dir: &Path) -> Result<Cub> {
-        let lib = crate::reference::build_shared_library(
-            nvcc,
-            sm,
-            dir,
-            crate::reference::DEVICE_WIDE_CU,
-        )?;
-        // SAFETY: the library is the one just built from our source; its
-        // initialisers are the CUDA runtime's.
-        let lib = unsafe { libloading::Library::new(&lib) }.context("loading the CUB library")?;
-        // SAFETY: the symbols have the declared C signatures (device_wide.cu).
-        unsafe {
-            let reduce_i32 = *lib.get::<CubFn<i32>>(b"cub_reduce_sum_i32")?;
-            let reduce_f32 = *lib.get::<CubFn<f32>>(b"cub_reduce_sum_f32")?;
-            let scan_i32 = *lib.get::<CubFn<i32>>(b"cub_inclusive_sum_i32")?;
-            let scan_f32 = *lib.get::<CubFn<f32>>(b"cub_inclusive_sum_f32")?;
-            let seg_i32 = *lib.get::<CubSegFn<i32>>(b"cub_segmented_sum_i32")?;
-            let seg_f32 = *lib.get::<CubSegFn<f32>>(b"cub_segmented_sum_f32")?;
-            Ok(Cub {
-                _lib: lib,
-                reduce_i32,
-                reduce_f32,
-                scan_i32,
-                scan_f32,
-                seg_i32,
-                seg_f32,
-            })
-        }
-    }
-}
-
-struct Bench<'a> {
+/// The inputs, outputs and tile states, and the segmented sum's offsets.
+pub struct Bench<'a> {
     backend: &'a Backend,
-    cub: Option<&'a Cub>,
+    cub: Option<Cub>,
     in_i: Buffer<i32>,
     in_f: Buffer<f32>,
     out_i: Buffer<i32>,
@@ -243,6 +167,8 @@ struct Bench<'a> {
     seg_f: Buffer<f32>,
     /// The segmented sum's input, per size.
     segments: Vec<Segments>,
+    /// The reduce's cooperative grid: as many blocks as fit at once (3 on
+    /// the simulator).
     reduce_grid: u32,
     epoch: u32,
 }
@@ -280,7 +206,7 @@ impl Bench<'_> {
         let scan_cfg =
             LaunchConfig::linear(scan_grid(n), SCAN_BLOCK).with_dynamic_smem(SCAN_SMEM_BYTES);
         if v.cub {
-            let cub = self.cub.context("CUB runs on a GPU only")?;
+            let cub = self.cub.as_ref().context("CUB runs on a GPU only")?;
             // SAFETY: device buffers of at least `n` elements (and one for the sum).
             let rc = unsafe {
                 match (v.algo, v.ty) {
@@ -486,22 +412,9 @@ impl Bench<'_> {
     }
 }
 
-impl Timed for Bench<'_> {
-    type Variant = (u32, usize);
-    fn gpu(&self) -> &cg_runtime::Gpu {
-        match self.backend {
-            Backend::Gpu(g) => g,
-            Backend::Sim(_) => unreachable!("timing runs on a GPU only"),
-        }
-    }
-    fn launch_async(&mut self, (n, v): (u32, usize), _reps: u32) -> Result<()> {
-        self.launch(VARS[v], n, false)
-    }
-}
-
 /// One measured (size, variant).
 #[derive(Clone, Debug, Serialize)]
-struct Point {
+pub struct Point {
     n: u32,
     algo: Algo,
     ty: Ty,
@@ -516,285 +429,234 @@ struct Point {
     max_abs_err: f64,
 }
 
-fn bench<'a>(
-    backend: &'a Backend,
-    cub: Option<&'a Cub>,
-    sizes: &[u32],
-    reduce_grid: u32,
-) -> Result<Bench<'a>> {
-    let max = *sizes.iter().max().context("sizes")?;
-    let ints: Vec<i32> = (0..max).map(elem).collect();
-    let segments = sizes
-        .iter()
-        .map(|&n| {
-            let o = segment_offsets(n);
-            let mut want = vec![0; o.len() - 1];
-            segmented_model(&ints, &o, &mut want);
-            Ok(Segments {
-                n,
-                offsets: backend.upload(&o)?,
-                count: want.len() as u32,
-                want,
-            })
-        })
-        .collect::<Result<Vec<_>>>()?;
-    let most = segments.iter().map(|g| g.count).max().unwrap_or(0).max(1) as usize;
-    let floats: Vec<f32> = ints.iter().map(|&x| x as f32).collect();
-    Ok(Bench {
-        backend,
-        cub,
-        in_i: backend.upload(&ints)?,
-        in_f: backend.upload(&floats)?,
-        out_i: backend.alloc(max as usize)?,
-        out_f: backend.alloc(max as usize)?,
-        sum_i: backend.alloc(1)?,
-        sum_f: backend.alloc(1)?,
-        states: backend.alloc(scan_tiles(max).max(1) as usize)?,
-        seg_i: backend.alloc(most)?,
-        seg_f: backend.alloc(most)?,
-        segments,
-        reduce_grid,
-        epoch: 0,
-    })
+impl CsvRow for Point {
+    const COLUMNS: &'static [Column<Point>] = &[
+        ("n", |p| p.n.to_string()),
+        ("algo", |p| format!("{:?}", p.algo)),
+        ("type", |p| format!("{:?}", p.ty)),
+        ("side", |p| p.side.into()),
+        ("kernel", |p| quoted(p.kernel)),
+        ("median_ms", |p| ms(p.ms.median)),
+        ("p10_ms", |p| ms(p.ms.p10)),
+        ("p90_ms", |p| ms(p.ms.p90)),
+        ("gb_per_s", |p| format!("{:.1}", p.gb_per_s)),
+        ("pct_of_peak", |p| pct(p.pct_of_peak)),
+        ("verified", |p| p.verified.to_string()),
+        ("max_abs_err", |p| p.max_abs_err.to_string()),
+    ];
 }
 
-/// Runs the experiment at `sizes` (`--sizes`) into `out` (on a GPU) or
-/// verifies the Rust kernels on the simulator (without one).
-pub fn run(a: &LabArgs, sizes: &[u32], progress: &Progress) -> Result<()> {
-    let backend = a.backend.open()?;
-    let Backend::Gpu(gpu) = &backend else {
-        // The simulator: correctness only.
-        let mut b = bench(&backend, None, &SIM_SIZES, 3)?;
-        let mut bad = Vec::new();
-        for n in SIM_SIZES {
-            for v in VARS.iter().filter(|v| !v.cub) {
-                let (ok, what, _) = b.verify(*v, n)?;
-                println!(
-                    "verified device_wide {:<30} n={n:<6} on the simulator: {} ({what})",
-                    v.name(),
-                    if ok { "OK" } else { "FAILED" }
-                );
-                if !ok {
-                    bad.push(format!("{} n={n}", v.name()));
+impl Outcome for Point {
+    fn failure(&self) -> Option<String> {
+        (!self.verified).then(|| format!("{} n={} ({})", self.kernel, self.n, self.check))
+    }
+}
+
+/// Device-wide reduce, scan and segmented sum against CUB.
+pub struct DeviceWide;
+
+impl Experiment for DeviceWide {
+    const NAME: &'static str = "device_wide";
+    const TWIN: Source = DEVICE_WIDE_CU;
+    const TIMED: &'static str = "the Rust kernel, or one CUB call: its temporary-storage query and kernels, storage allocated beforehand";
+    /// A partial last tile and vector tail included.
+    const SIM_SIZES: &'static [u32] = &[1003, 3 * SCAN_TILE as u32 + 17];
+    const WIDTH: (usize, usize) = (30, 36);
+    /// (size, index into [`VARS`]).
+    type Variant = (u32, usize);
+    /// The largest error seen.
+    type Extra = f64;
+    type Row = Point;
+    type Bench<'a> = Bench<'a>;
+
+    fn bench<'a>(
+        backend: &'a Backend,
+        twin: Option<&'a Twin>,
+        sizes: &[u32],
+        opts: &Options<'_>,
+    ) -> Result<Bench<'a>> {
+        let cub = match twin.map(Twin::library).transpose()? {
+            // SAFETY: the symbols have these C signatures (device_wide.cu).
+            Some(lib) => Some(unsafe {
+                Cub {
+                    reduce_i32: symbol(lib, "cub_reduce_sum_i32")?,
+                    reduce_f32: symbol(lib, "cub_reduce_sum_f32")?,
+                    scan_i32: symbol(lib, "cub_inclusive_sum_i32")?,
+                    scan_f32: symbol(lib, "cub_inclusive_sum_f32")?,
+                    seg_i32: symbol(lib, "cub_segmented_sum_i32")?,
+                    seg_f32: symbol(lib, "cub_segmented_sum_f32")?,
+                }
+            }),
+            None => None,
+        };
+        // On a GPU: the lab's `--n` memory check, and the reduce's
+        // cooperative grid (as many blocks of both types as fit at once).
+        let reduce_grid = match backend {
+            Backend::Gpu(gpu) => {
+                crate::preflight::check_n(backend, opts.n)?;
+                let f_i = gpu.kernels().kernel(&DEVICE_REDUCE_I32)?;
+                let f_f = gpu.kernels().kernel(&DEVICE_REDUCE_F32)?;
+                gpu.max_coresident_blocks(f_i, Dim3::x(BLOCK), 0)?
+                    .min(gpu.max_coresident_blocks(f_f, Dim3::x(BLOCK), 0)?)
+            }
+            Backend::Sim(_) => 3,
+        };
+        let max = *sizes.iter().max().context("sizes")?;
+        let ints: Vec<i32> = (0..max).map(elem).collect();
+        let segments = sizes
+            .iter()
+            .map(|&n| {
+                let o = segment_offsets(n);
+                let mut want = vec![0; o.len() - 1];
+                segmented_model(&ints, &o, &mut want);
+                Ok(Segments {
+                    n,
+                    offsets: backend.upload(&o)?,
+                    count: want.len() as u32,
+                    want,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let most = segments.iter().map(|g| g.count).max().unwrap_or(0).max(1) as usize;
+        let floats: Vec<f32> = ints.iter().map(|&x| x as f32).collect();
+        Ok(Bench {
+            backend,
+            cub,
+            in_i: backend.upload(&ints)?,
+            in_f: backend.upload(&floats)?,
+            out_i: backend.alloc(max as usize)?,
+            out_f: backend.alloc(max as usize)?,
+            sum_i: backend.alloc(1)?,
+            sum_f: backend.alloc(1)?,
+            states: backend.alloc(scan_tiles(max).max(1) as usize)?,
+            seg_i: backend.alloc(most)?,
+            seg_f: backend.alloc(most)?,
+            segments,
+            reduce_grid,
+            epoch: 0,
+        })
+    }
+
+    fn variants(_: &Bench<'_>, sizes: &[u32], _: &Options<'_>, cpp: bool) -> Vec<(u32, usize)> {
+        sizes
+            .iter()
+            .flat_map(|&n| (0..VARS.len()).map(move |v| (n, v)))
+            .filter(|&(_, v)| cpp || !VARS[v].cub)
+            .collect()
+    }
+
+    fn kernel((_, v): (u32, usize)) -> String {
+        VARS[v].name().into()
+    }
+
+    fn n(v: (u32, usize)) -> u32 {
+        v.0
+    }
+
+    /// One timed launch, not waited for.
+    fn launch(b: &mut Bench<'_>, (n, v): (u32, usize)) -> Result<()> {
+        b.launch(VARS[v], n, false)
+    }
+
+    fn verify(b: &mut Bench<'_>, (n, v): (u32, usize)) -> Result<Verified<f64>> {
+        let (ok, what, extra) = b.verify(VARS[v], n)?;
+        Ok(Verified { ok, what, extra })
+    }
+
+    fn rows(
+        b: &Bench<'_>,
+        vars: &[(u32, usize)],
+        ms: Vec<Summary>,
+        checks: Vec<Verified<f64>>,
+        platform: &Platform,
+    ) -> Vec<Point> {
+        vars.iter()
+            .zip(ms)
+            .zip(checks)
+            .map(|((&(n, v), ms), c)| {
+                let var = VARS[v];
+                let segments = segments_of(&b.segments, n).map_or(0, |g| g.count);
+                let gbps = var.bytes(n, segments) / (ms.median * 1e-3) / 1e9;
+                Point {
+                    n,
+                    algo: var.algo,
+                    ty: var.ty,
+                    side: if var.cub { "cub" } else { "rust" },
+                    kernel: var.name(),
+                    ms,
+                    gb_per_s: gbps,
+                    pct_of_peak: platform.pct_of_peak(gbps * 1e9),
+                    verified: c.ok,
+                    check: c.what,
+                    max_abs_err: c.extra,
+                }
+            })
+            .collect()
+    }
+
+    fn markdown(points: &[Point], r: &Report<'_, Bench<'_>>) -> String {
+        let mut s = head(
+            "Device-wide reduce and scan: the library against CUB",
+            r.platform,
+        );
+        let (peak, timing, grid) = (r.platform.peak_text(), r.timing, r.bench.reduce_grid);
+        let _ = writeln!(
+            s,
+            "Rust reduce: one cooperative launch of {grid} blocks × {BLOCK} threads, each warp summing chunks of 2 KiB (16-byte loads) in turn, \
+             `GridGroup::reduce`. Rust scan: single pass, decoupled look-back, one block of {SCAN_BLOCK} threads per tile of \
+             {SCAN_TILE} elements staged in shared memory (`memcpy_async`). Rust segmented sum: one block of {SEG_BLOCK} threads per segment \
+             (segments of 1–2048 elements, 1024 on average; typed parameters, a safe launch). CUB: `cub::DeviceReduce::Sum`, \
+             `cub::DeviceScan::InclusiveSum`, `cub::DeviceSegmentedReduce::Sum` (nvcc, host dispatch). \
+             Bandwidth: reduce 4·n bytes, scan 8·n bytes (read + write), segmented sum 4·n bytes + its offsets and sums / median time; {peak}. \
+             Every point verified before timing (`i32` exact; `f32` within k·2⁻²⁴·Σ|x|, k = n/512 + 64). Timing: {timing}; \
+             all sizes and variants interleaved.\n"
+        );
+        for algo in [Algo::Reduce, Algo::Scan, Algo::Segmented] {
+            for ty in [Ty::I32, Ty::F32] {
+                let _ = writeln!(s, "\n## {algo:?} {ty:?}\n");
+                s += &table_head(&[
+                    ("n", false),
+                    ("Rust GB/s", true),
+                    ("% peak", true),
+                    ("CUB GB/s", true),
+                    ("% peak", true),
+                    ("Rust ÷ CUB bandwidth", true),
+                    ("verified", false),
+                ]);
+                for &n in r.sizes {
+                    let find = |side: &str| {
+                        points
+                            .iter()
+                            .find(|p| p.n == n && p.algo == algo && p.ty == ty && p.side == side)
+                            .expect("every point was measured")
+                    };
+                    let (r, c) = (find("rust"), find("cub"));
+                    let _ = writeln!(
+                        s,
+                        "| 2^{} | {:.0} | {} | {:.0} | {} | **{:.3}** | {} |",
+                        n.trailing_zeros(),
+                        r.gb_per_s,
+                        pct_cell(r.pct_of_peak),
+                        c.gb_per_s,
+                        pct_cell(c.pct_of_peak),
+                        r.gb_per_s / c.gb_per_s,
+                        both(r.verified, c.verified)
+                    );
                 }
             }
         }
-        println!(
-            "device_wide: no GPU, so CUB was not built and nothing was timed (simulator verification only)"
-        );
-        if !bad.is_empty() {
-            bail!(
-                "device_wide verification FAILED on the simulator: {}",
-                bad.join("; ")
-            );
-        }
-        return Ok(());
-    };
-    let Some(nvcc) = tools::find_tool("nvcc") else {
-        bail!(
-            "the device_wide experiment builds reference/cuda/device_wide.cu with nvcc, which was not found"
-        );
-    };
-    let sm = gpu.info().sm();
-    crate::preflight::check_n(&backend, a.n)?;
-    let out = crate::results::out_dir(a.out.as_deref(), &gpu.info().slug());
-    crate::preflight::check_out_dir(&out)?;
-    let out = out.as_path();
-    let dir = std::env::temp_dir().join(format!("cg-lab-device-wide-{}", std::process::id()));
-    eprintln!(
-        "building reference/cuda/device_wide.cu (CUB) with {} for sm_{sm} …",
-        nvcc.display()
-    );
-    let cub = Cub::build(&nvcc, sm, &dir)?;
-    let f_i = gpu.kernels().kernel(&DEVICE_REDUCE_I32)?;
-    let f_f = gpu.kernels().kernel(&DEVICE_REDUCE_F32)?;
-    let reduce_grid = gpu
-        .max_coresident_blocks(f_i, Dim3::x(BLOCK), 0)?
-        .min(gpu.max_coresident_blocks(f_f, Dim3::x(BLOCK), 0)?);
-    let mut b = bench(&backend, Some(&cub), sizes, reduce_grid)?;
-    let mut checks = Vec::new();
-    for &n in sizes {
-        for v in &VARS {
-            progress.set_message(format!("verify device_wide {} n={n}", v.name()));
-            let r = b
-                .verify(*v, n)
-                .with_context(|| format!("verifying {} at n = {n}", v.name()))?;
-            println!(
-                "verified device_wide {:<36} n=2^{:<2} {} ({})",
-                v.name(),
-                n.trailing_zeros(),
-                if r.0 { "OK" } else { "FAILED" },
-                r.1
-            );
-            checks.push(r);
-        }
+        s
     }
-    let order: Vec<(u32, usize)> = sizes
-        .iter()
-        .flat_map(|&n| (0..VARS.len()).map(move |v| (n, v)))
-        .collect();
-    let samples = timing::time_interleaved(
-        &mut b,
-        &order,
-        a.warmup,
-        a.runs,
-        1,
-        a.min_sample_ms,
-        progress,
-    )
-    .context("timing device_wide")?;
-    let platform = crate::results::platform(&backend);
-    let points: Vec<Point> = order
-        .iter()
-        .zip(samples)
-        .zip(checks)
-        .map(|((&(n, v), smp), (verified, check, err))| {
-            let var = VARS[v];
-            let ms = Summary::of(&smp);
-            let segments = segments_of(&b.segments, n).map_or(0, |g| g.count);
-            let gbps = var.bytes(n, segments) / (ms.median * 1e-3) / 1e9;
-            Point {
-                n,
-                algo: var.algo,
-                ty: var.ty,
-                side: if var.cub { "cub" } else { "rust" },
-                kernel: var.name(),
-                ms,
-                gb_per_s: gbps,
-                pct_of_peak: platform.pct_of_peak(gbps * 1e9),
-                verified,
-                check,
-                max_abs_err: err,
-            }
-        })
-        .collect();
-    let timing_text = timing::describe(
-        "the Rust kernel, or one CUB call: its temporary-storage query and kernels, storage allocated beforehand",
-        a.warmup,
-        a.runs,
-        a.min_sample_ms,
-    );
-    let files = [
-        ("device_wide.csv", csv(&points)),
-        (
-            "device_wide.md",
-            markdown(&points, sizes, &platform, &timing_text, reduce_grid),
-        ),
-        ("device_wide.json", serde_json::to_string_pretty(&points)?),
-    ];
-    for (name, text) in files {
-        write_atomic(&out.join(name), text.as_bytes())?;
-        println!("wrote {}", out.join(name).display());
-    }
-    for p in &points {
-        println!(
+
+    fn line(p: &Point) -> String {
+        format!(
             "device_wide {:<36} n=2^{:<2} {:>9.4} ms {:>7.1} GB/s {:>7} of peak  {}",
             p.kernel,
             p.n.trailing_zeros(),
             p.ms.median,
             p.gb_per_s,
             pct_cell(p.pct_of_peak),
-            if p.verified { "OK" } else { "FAILED" }
-        );
+            ok(p.verified)
+        )
     }
-    std::fs::remove_dir_all(&dir).ok();
-    let bad: Vec<String> = points
-        .iter()
-        .filter(|p| !p.verified)
-        .map(|p| format!("{} n={} ({})", p.kernel, p.n, p.check))
-        .collect();
-    if !bad.is_empty() {
-        bail!("device_wide verification FAILED: {}", bad.join("; "));
-    }
-    Ok(())
-}
-
-fn find<'a>(points: &'a [Point], n: u32, algo: Algo, ty: Ty, side: &str) -> &'a Point {
-    points
-        .iter()
-        .find(|p| p.n == n && p.algo == algo && p.ty == ty && p.side == side)
-        .expect("every point was measured")
-}
-
-fn csv(points: &[Point]) -> String {
-    let mut s = String::from(
-        "n,algo,type,side,kernel,median_ms,p10_ms,p90_ms,gb_per_s,pct_of_peak,verified,max_abs_err\n",
-    );
-    for p in points {
-        let _ = writeln!(
-            s,
-            "{},{:?},{:?},{},\"{}\",{:.6},{:.6},{:.6},{:.1},{},{},{}",
-            p.n,
-            p.algo,
-            p.ty,
-            p.side,
-            p.kernel,
-            p.ms.median,
-            p.ms.p10,
-            p.ms.p90,
-            p.gb_per_s,
-            p.pct_of_peak
-                .map_or_else(String::new, |x| format!("{x:.2}")),
-            p.verified,
-            p.max_abs_err
-        );
-    }
-    s
-}
-
-fn markdown(
-    points: &[Point],
-    sizes: &[u32],
-    p: &crate::results::Platform,
-    timing: &str,
-    grid: u32,
-) -> String {
-    let mut s = format!(
-        "# Device-wide reduce and scan: the library against CUB — {}\n\nPlatform: {}\n\nCommand: `{}`\n\n",
-        p.device,
-        p.line(),
-        p.command
-    );
-    let peak = p.peak_text();
-    let _ = writeln!(
-        s,
-        "Rust reduce: one cooperative launch of {grid} blocks × {BLOCK} threads, each warp summing chunks of 2 KiB (16-byte loads) in turn, \
-         `GridGroup::reduce`. Rust scan: single pass, decoupled look-back, one block of {SCAN_BLOCK} threads per tile of \
-         {SCAN_TILE} elements staged in shared memory (`memcpy_async`). Rust segmented sum: one block of {SEG_BLOCK} threads per segment \
-         (segments of 1–2048 elements, 1024 on average; typed parameters, a safe launch). CUB: `cub::DeviceReduce::Sum`, \
-         `cub::DeviceScan::InclusiveSum`, `cub::DeviceSegmentedReduce::Sum` (nvcc, host dispatch). \
-         Bandwidth: reduce 4·n bytes, scan 8·n bytes (read + write), segmented sum 4·n bytes + its offsets and sums / median time; {peak}. \
-         Every point verified before timing (`i32` exact; `f32` within k·2⁻²⁴·Σ|x|, k = n/512 + 64). Timing: {timing}; \
-         all sizes and variants interleaved.\n"
-    );
-    for algo in [Algo::Reduce, Algo::Scan, Algo::Segmented] {
-        for ty in [Ty::I32, Ty::F32] {
-            let _ = writeln!(s, "\n## {algo:?} {ty:?}\n");
-            let _ = writeln!(
-                s,
-                "| n | Rust GB/s | % peak | CUB GB/s | % peak | Rust ÷ CUB bandwidth | verified |"
-            );
-            let _ = writeln!(s, "| --- | ---: | ---: | ---: | ---: | ---: | --- |");
-            for &n in sizes {
-                let r = find(points, n, algo, ty, "rust");
-                let c = find(points, n, algo, ty, "cub");
-                let _ = writeln!(
-                    s,
-                    "| 2^{} | {:.0} | {} | {:.0} | {} | **{:.3}** | {} |",
-                    n.trailing_zeros(),
-                    r.gb_per_s,
-                    pct_cell(r.pct_of_peak),
-                    c.gb_per_s,
-                    pct_cell(c.pct_of_peak),
-                    r.gb_per_s / c.gb_per_s,
-                    if r.verified && c.verified {
-                        "both"
-                    } else {
-                        "FAILED"
-                    }
-                );
-            }
-        }
-    }
-    s
 }
