@@ -5,11 +5,13 @@
 //!   swizzle by hand and multiplies them once: every element of the 64 ×
 //!   `N` product is checked (exact inputs) on the GPU and the simulator.
 //! * [`gemm_wgmma_bf16`]: `c = a · bᵀ` (`a` M × K, `b` N × K, both
-//!   row-major bf16, `c` M × N `f32`), one warpgroup per 64 × 256 tile of
-//!   `c`, the K tiles (64 wide) loaded by the copy engine into a
-//!   four-stage ring in dynamic shared memory, one batch of four
-//!   `m64n256k16` per K tile, the next tile's load issued as soon as the
-//!   older batch has read its stage (`wait_older`).
+//!   row-major bf16, `c` M × N `f32`), one block of two warpgroups per
+//!   128 × 256 tile of `c` (each warpgroup 64 rows, sharing B's tile), the
+//!   K tiles (64 wide) loaded by the copy engine into a four-stage ring in
+//!   dynamic shared memory by a third, producer warpgroup (one thread),
+//!   one batch of four `m64n256k16` per K tile and consumer warpgroup; a
+//!   stage is refilled once the consumers' 8 warps let go of it
+//!   (`wait_older`, then an arrival on its `empty` barrier).
 
 use cooperative_groups::prelude::*;
 use cooperative_groups::tma::{Swizzle128B, TensorMap2d};
@@ -21,20 +23,24 @@ use cooperative_groups::{
 /// Columns of B staged by the probe.
 pub const PROBE_N: usize = 64;
 
-/// The GEMM's tile of `c`: 64 rows (one warpgroup) × 256 columns.
-pub const GEMM_BM: usize = 64;
+/// The GEMM's tile of `c`: 128 rows (two warpgroups of 64) × 256
+/// columns.
+pub const GEMM_BM: usize = 128;
 /// The GEMM's tile width.
 pub const GEMM_BN: usize = 256;
 /// The K tile: one 128-byte swizzle row of bf16.
 pub const GEMM_BK: usize = 64;
 /// Stages of the GEMM's ring.
 pub const GEMM_STAGES: usize = 4;
+/// Threads per block of the GEMM: two warpgroups that multiply, one that
+/// loads.
+pub const GEMM_THREADS: u32 = 384;
 /// Dynamic shared memory the GEMM needs: the ring, plus 1 KiB to align it
 /// to the swizzle's period.
 pub const GEMM_SMEM: u32 = (GEMM_STAGES * (GEMM_BM + GEMM_BN) * GEMM_BK * 2 + 1024) as u32;
 
-/// The GEMM's A map: boxes of 64 (K) × 64 rows.
-pub type GemmA<'a> = TensorMap2d<'a, bf16, 64, 64, Swizzle128B>;
+/// The GEMM's A map: boxes of 64 (K) × 128 rows.
+pub type GemmA<'a> = TensorMap2d<'a, bf16, 64, 128, Swizzle128B>;
 /// The GEMM's B map: boxes of 64 (K) × 256 rows.
 pub type GemmB<'a> = TensorMap2d<'a, bf16, 64, 256, Swizzle128B>;
 
@@ -106,65 +112,74 @@ fn probe_body<T: WgmmaElement + Pod>(
 }
 
 /// `c = a · bᵀ` with the warpgroup MMA (see the module's notes): blocks of
-/// 128 threads, [`GEMM_SMEM`] bytes of dynamic shared memory, one block per
-/// 64 × 256 tile of `c`; K a multiple of 64.
+/// [`GEMM_THREADS`] threads, [`GEMM_SMEM`] bytes of dynamic shared memory,
+/// a 1-D grid of one block per 128 × 256 tile of `c` (row-major order of
+/// tiles); K a multiple of 64.
 #[kernel]
-pub fn gemm_wgmma_bf16(a: GemmA, b: GemmB, c: OwnedPitched<f32, WarpgroupTiles<64, 256>>) {
+pub fn gemm_wgmma_bf16(a: GemmA, b: GemmB, c: OwnedPitched<f32, WarpgroupTiles<128, 256>>) {
     #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
     {
         const A_LEN: usize = GEMM_BM * GEMM_BK;
         const B_LEN: usize = GEMM_BN * GEMM_BK;
         let block = this_thread_block();
         let wg = tiled_partition::<128>(&block);
+        // A stage is full after the two copies' arrivals and bytes, empty
+        // after each of the consumers' 8 warps let go of it.
         let full = cooperative_groups::mbarrier!(&block, 2; GEMM_STAGES);
+        let empty = cooperative_groups::mbarrier!(&block, 8; GEMM_STAGES);
         let smem = cooperative_groups::dynamic_shared::<bf16>();
         // The ring starts at the first 1024-byte boundary.
         let skip = (1024 - smem.as_ptr() as usize % 1024) % 1024 / 2;
         let ring = smem.slice(skip, GEMM_STAGES * (A_LEN + B_LEN));
         let a_stage = |s: usize| ring.slice(s * A_LEN, A_LEN);
         let b_stage = |s: usize| ring.slice(GEMM_STAGES * A_LEN + s * B_LEN, B_LEN);
+        let k_tiles = a.width() as usize / GEMM_BK;
+        let w = block.thread_rank() as usize / 128;
         let Some(tile) = c.warpgroup_tile(&wg) else {
+            // Warpgroup 2 owns no rows: it is the producer, its thread 0
+            // the one that issues the copies.
+            if block.thread_rank() as usize == 2 * 128 {
+                let tiles_x = c.width().div_ceil(GEMM_BN);
+                let blk = cooperative_groups::intrinsics::block_idx().x as usize;
+                let (m0, n0) = (
+                    (blk / tiles_x * GEMM_BM) as i32,
+                    (blk % tiles_x * GEMM_BN) as i32,
+                );
+                let (ta, tb) = (a.tiles(), b.tiles());
+                for kt in 0..k_tiles {
+                    let (s, use_) = (kt % GEMM_STAGES, kt / GEMM_STAGES);
+                    if use_ > 0 {
+                        empty.get(s).wait_parity((use_ - 1) as u32 & 1);
+                    }
+                    let x = (kt * GEMM_BK) as i32;
+                    // SAFETY: two copies (16 KiB and 32 KiB) in flight on
+                    // the stage's phase, which counts two arrivals; every
+                    // consumer warp let go of the stage's previous use.
+                    unsafe {
+                        full.get(s)
+                            .arrive_copy_tile(a_stage(s), &ta, x, m0)
+                            .discard();
+                        full.get(s)
+                            .arrive_copy_tile(b_stage(s), &tb, x, n0)
+                            .discard();
+                    }
+                }
+            }
             return;
         };
-        let (m0, n0) = (tile.y0() as i32, tile.x0() as i32);
-        let k_tiles = a.width() as usize / GEMM_BK;
-        let leader = block.thread_rank() == 0;
-        let (ta, tb) = (a.tiles(), b.tiles());
-        let load = |kt: usize, s: usize| {
-            let x = (kt * GEMM_BK) as i32;
-            // SAFETY: two copies (8 KiB and 32 KiB) in flight on the
-            // stage's phase, which counts two arrivals; the stage's last
-            // reader finished (`wait_older` and the block barrier).
-            unsafe {
-                full.get(s)
-                    .arrive_copy_tile(a_stage(s), &ta, x, m0)
-                    .discard();
-                full.get(s)
-                    .arrive_copy_tile(b_stage(s), &tb, x, n0)
-                    .discard();
-            }
-        };
-        if leader {
-            for kt in 0..GEMM_STAGES.min(k_tiles) {
-                load(kt, kt);
-            }
-        }
+        let lane0 = block.thread_rank() % 32 == 0;
         let mut in_flight = Accumulator::<256>::zero(&wg).begin(&wg).commit();
         for kt in 0..k_tiles {
             let s = kt % GEMM_STAGES;
             full.get(s).wait_parity((kt / GEMM_STAGES) as u32 & 1);
             let (sa, sb) = (a_stage(s), b_stage(s));
-            let am = SmemMatrix::<bf16, Swizzle128B>::k_major(&sa, GEMM_BM);
+            let am = SmemMatrix::<bf16, Swizzle128B>::k_major(&sa, GEMM_BM).rows(64 * w, 64);
             let bm = SmemMatrix::<bf16, Swizzle128B>::k_major(&sb, GEMM_BN);
             in_flight = in_flight.resume().mma(&wg, &am, &bm).commit().wait_older();
-            // The batch of K tile `kt - 1` is done: its stage takes K tile
-            // `kt - 1 + STAGES`.
-            let next = kt + GEMM_STAGES - 1;
-            if kt > 0 && next < k_tiles {
-                block.sync();
-                if leader {
-                    load(next, (kt - 1) % GEMM_STAGES);
-                }
+            // The batch of K tile `kt - 1` is done: this warp lets go of
+            // its stage.
+            if kt > 0 && lane0 {
+                empty.get((kt - 1) % GEMM_STAGES).arrive().discard();
             }
         }
         in_flight.wait().store(&wg, &tile);

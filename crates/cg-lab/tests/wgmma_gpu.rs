@@ -13,7 +13,7 @@
 //! Without a GPU the simulator half runs and the GPU half says it was
 //! skipped.
 
-use cg_kernels::wgmma::{GEMM_BM, GEMM_BN, GEMM_SMEM, PROBE_N};
+use cg_kernels::wgmma::{GEMM_BM, GEMM_BN, GEMM_SMEM, GEMM_THREADS, PROBE_N};
 use cg_kernels::wgmma::{GEMM_WGMMA_BF16, PROBE_WGMMA_BF16, PROBE_WGMMA_F16};
 use cg_runtime::{Backend, LaunchConfig, Timed, Timing};
 use cooperative_groups::tma::Swizzle128B;
@@ -92,14 +92,14 @@ fn gemm(
     let ab = backend.upload(&a).unwrap();
     let bb = backend.upload(&b).unwrap();
     let ta = backend
-        .tensor_map::<bf16, 64, 64, Swizzle128B>(&ab, k, m, k)
+        .tensor_map::<bf16, 64, 128, Swizzle128B>(&ab, k, m, k)
         .unwrap();
     let tb = backend
         .tensor_map::<bf16, 64, 256, Swizzle128B>(&bb, k, n, k)
         .unwrap();
     let mut c = backend.alloc::<f32>(m * n).unwrap();
     let blocks = (m / GEMM_BM * (n / GEMM_BN)) as u32;
-    let cfg = LaunchConfig::new(blocks, 128).with_dynamic_smem(GEMM_SMEM);
+    let cfg = LaunchConfig::new(blocks, GEMM_THREADS).with_dynamic_smem(GEMM_SMEM);
     let timing = Timing {
         warmups: 2,
         repeats: 9,
@@ -153,7 +153,7 @@ fn gemm(
 fn wgmma_matches_the_host_product() {
     let sim = Backend::sim();
     let mut bad = probe(&sim, "simulator");
-    bad.extend(gemm(&sim, "simulator", (64, 256, 128), true));
+    bad.extend(gemm(&sim, "simulator", (128, 256, 128), true));
     match Backend::gpu(0, &LAB_PTX) {
         Ok(gpu) => {
             bad.extend(probe(&gpu, "GPU"));

@@ -35,13 +35,14 @@ pub struct WarpTiles<const TM: usize, const TN: usize>;
 
 /// Element `(x, y)` belongs to a warpgroup (an aligned 128-thread tile):
 /// the image is cut into `TM × TN` tiles (row-major order of tiles), tile
-/// `t` belongs to warpgroup `t mod G` (`G`: the grid's warpgroups, numbered
-/// as [`PerTile<128>`](super::PerTile) numbers them), and inside a tile,
-/// element `(r, c)` to the thread that holds it in an `m64nTN` `wgmma`
-/// accumulator (warp `r / 16` of the group, lane `4·(r mod 8) + (c mod
-/// 8)/2`): [`OwnedPitched::warpgroup_tile`], written by
-/// [`wgmma::Accumulator::store`](crate::wgmma::Accumulator::store). `TM`
-/// is 64, `TN` a multiple of 8.
+/// `t` belongs to block `t`, and in it rows `64·w .. 64·w + 64` to the
+/// block's warpgroup `w` (`TM` = 64 × the warpgroups that multiply; a
+/// block's further warpgroups, a producer's, own none); inside those 64
+/// rows element `(r, c)` belongs to the thread that holds it in an
+/// `m64nTN` `wgmma` accumulator (warp `r / 16` of the group, lane `4·(r
+/// mod 8) + (c mod 8)/2`): [`OwnedPitched::warpgroup_tile`], written by
+/// [`wgmma::Accumulator::store`](crate::wgmma::Accumulator::store). `TN`
+/// is a multiple of 8.
 #[derive(Clone, Copy, Debug)]
 pub struct WarpgroupTiles<const TM: usize, const TN: usize>;
 
@@ -385,31 +386,34 @@ impl<T: Pod, const TM: usize, const TN: usize> WarpTile<'_, T, TM, TN> {
 impl<T: Pod, const TM: usize, const TN: usize> OwnedPitched<'_, T, WarpgroupTiles<TM, TN>> {
     /// Tiles of the image.
     #[inline(always)]
-    fn warpgroup_tiles(&self) -> usize {
+    fn block_tiles(&self) -> usize {
         const {
             assert!(
-                TM == 64 && TN > 0 && TN.is_multiple_of(8),
-                "a warpgroup tile is the 64 × N accumulator of one wgmma shape"
+                TM > 0 && TM.is_multiple_of(64) && TN > 0 && TN.is_multiple_of(8),
+                "a block's tile is 64 rows per warpgroup by a multiple of 8 columns"
             )
         };
         self.width().div_ceil(TN) * self.height().div_ceil(TM)
     }
 
-    /// The calling warpgroup's tile: tile `g` (`g` the warpgroup's
-    /// grid-wide index), if the image has that many.
+    /// The calling warpgroup's 64 rows of its block's tile: tile `b` (`b`
+    /// the block's rank), rows `64·w ..` (`w` the warpgroup's rank in the
+    /// block), if the image has that tile and the tile that many rows.
     #[inline(always)]
     pub fn warpgroup_tile(
         &self,
         wg: &ThreadBlockTile<128>,
-    ) -> Option<WarpgroupTile<'_, T, TM, TN>> {
+    ) -> Option<WarpgroupTile<'_, T, 64, TN>> {
         let _ = wg;
         let ((g, _, _), _) = tile_owner(128);
-        if g >= self.warpgroup_tiles() {
+        let per_block = identity::block_thread().1.div_ceil(128);
+        let (b, w) = (g / per_block, g % per_block);
+        if b >= self.block_tiles() || 64 * w >= TM {
             return None;
         }
         let tiles_x = self.width().div_ceil(TN).max(1);
-        let origin = ((g % tiles_x) * TN, (g / tiles_x) * TM);
-        Span::cut(self, origin, (TM, TN)).map(|s| WarpgroupTile {
+        let origin = ((b % tiles_x) * TN, (b / tiles_x) * TM + 64 * w);
+        Span::cut(self, origin, (64, TN)).map(|s| WarpgroupTile {
             s,
             _owner: PhantomData,
         })

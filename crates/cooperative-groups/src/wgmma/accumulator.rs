@@ -9,8 +9,8 @@ use crate::Pod;
 use crate::arch::{self, wgmma_layout::wgmma_d_coord};
 use crate::global::WarpgroupTile;
 
-use super::operand::{SmemMatrix, Swizzled};
 use super::element::{Shape, Warpgroup, WgmmaElement, WgmmaShape};
+use super::operand::{SmemMatrix, Swizzled};
 
 /// A thread's part of a 64 × `N` `f32` accumulator of the warpgroup MMA
 /// (`N / 2` registers; `N` in 8, 16, 32, 64, 128, 256). Neither `Copy` nor
@@ -210,10 +210,16 @@ where
         self
     }
 
-    /// Issues another batch into the same accumulator without waiting
-    /// (the registers were not touched since the last batch: no fence).
+    /// Issues another batch into the same accumulator without waiting:
+    /// `wgmma.fence` without touching the registers (which the groups in
+    /// flight still write). The fence is what ptxas would otherwise insert
+    /// itself before the batch, possibly where it cannot prove the warps
+    /// converged (after an mbarrier wait), which serializes every
+    /// `wgmma`.
     #[inline(always)]
+    #[track_caller]
     pub fn resume(self) -> Batch<N> {
+        arch::wgmma_fence();
         Batch { acc: self.acc }
     }
 }
