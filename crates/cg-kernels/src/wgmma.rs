@@ -167,7 +167,7 @@ pub fn gemm_wgmma_bf16(a: GemmA, b: GemmB, c: OwnedPitched<f32, WarpgroupTiles<1
             }
             return;
         };
-        let lane0 = block.thread_rank() % 32 == 0;
+        let lane0 = block.thread_rank().is_multiple_of(32);
         let mut in_flight = Accumulator::<256>::zero(&wg).begin(&wg).commit();
         for kt in 0..k_tiles {
             let s = kt % GEMM_STAGES;
