@@ -75,6 +75,7 @@
 #![allow(clippy::approx_constant)]
 
 mod basic;
+mod double;
 mod exp;
 pub mod fast;
 mod gamma;
@@ -92,6 +93,11 @@ mod util;
 pub use basic::{
     ceilf, copysignf, fdimf, floorf, fmaf, fmaxf, fminf, fmodf, frexpf, ldexpf, modff, nextafterf,
     remainderf, rintf, roundf, truncf,
+};
+pub use double::{
+    cbrt, ceil, copysign, exp, exp2, exp10, expm1, fdim, floor, fma, fmax, fmin, fmod, frexp,
+    hypot, ldexp, log, log1p, log2, log10, modf, nextafter, pow, remainder, rint, round, rsqrt,
+    sqrt, trunc,
 };
 pub use exp::{exp2f, exp10f, expf, expm1f};
 pub use gamma::{lgammaf, tgammaf};

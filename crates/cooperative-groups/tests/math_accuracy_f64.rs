@@ -1,0 +1,346 @@
+//! Accuracy of the `f64` functions of `cooperative_groups::math` against a
+//! reference more precise than `f64`: the host C library's `_Float128`
+//! functions (glibc's `expf128`, `sinf128`…, within a few ulp of a
+//! 113-bit significand), reached through nightly Rust's `f128`.
+//!
+//! Each function is measured in ulps of the `f64` result (the distance of
+//! the returned value from the exact one, divided by the spacing of `f64`
+//! at the exact value) over random bit patterns (every binade) and random
+//! values in the ranges where the function does its work, and checked
+//! against CUDA's documented maximum ulp error for the `double` function.
+//!
+//! * `cargo test --release -p cooperative-groups --test math_accuracy_f64`:
+//!   10^6 inputs per function (CI);
+//! * debug builds test 2^14 per function;
+//! * `CG_MATH_INPUTS=N` sets the count (`-- --ignored` runs the long test,
+//!   10^8 unless set), `CG_MATH_ONLY=exp,log` picks functions; the table
+//!   prints with `--nocapture`.
+#![feature(f128)]
+
+use cooperative_groups::math;
+
+/// glibc's binary128 functions (`libm`, linked by `std`).
+#[allow(dead_code)]
+mod q {
+    unsafe extern "C" {
+        pub safe fn expf128(x: f128) -> f128;
+        pub safe fn exp2f128(x: f128) -> f128;
+        pub safe fn exp10f128(x: f128) -> f128;
+        pub safe fn expm1f128(x: f128) -> f128;
+        pub safe fn logf128(x: f128) -> f128;
+        pub safe fn log2f128(x: f128) -> f128;
+        pub safe fn log10f128(x: f128) -> f128;
+        pub safe fn log1pf128(x: f128) -> f128;
+        pub safe fn powf128(x: f128, y: f128) -> f128;
+        pub safe fn sqrtf128(x: f128) -> f128;
+        pub safe fn cbrtf128(x: f128) -> f128;
+        pub safe fn hypotf128(x: f128, y: f128) -> f128;
+        pub safe fn sinf128(x: f128) -> f128;
+        pub safe fn cosf128(x: f128) -> f128;
+        pub safe fn tanf128(x: f128) -> f128;
+        pub safe fn asinf128(x: f128) -> f128;
+        pub safe fn acosf128(x: f128) -> f128;
+        pub safe fn atanf128(x: f128) -> f128;
+        pub safe fn atan2f128(y: f128, x: f128) -> f128;
+        pub safe fn sinhf128(x: f128) -> f128;
+        pub safe fn coshf128(x: f128) -> f128;
+        pub safe fn tanhf128(x: f128) -> f128;
+        pub safe fn asinhf128(x: f128) -> f128;
+        pub safe fn acoshf128(x: f128) -> f128;
+        pub safe fn atanhf128(x: f128) -> f128;
+        pub safe fn erff128(x: f128) -> f128;
+        pub safe fn erfcf128(x: f128) -> f128;
+        pub safe fn lgammaf128_r(x: f128, sign: &mut i32) -> f128;
+        pub safe fn tgammaf128(x: f128) -> f128;
+        pub safe fn fmod(x: f64, y: f64) -> f64;
+        pub safe fn remainder(x: f64, y: f64) -> f64;
+        pub safe fn nextafter(x: f64, y: f64) -> f64;
+    }
+}
+
+/// The error of `y` against the exact `r`, in ulps of `f64` at `r`
+/// (subnormal spacing below 2^-1022). An infinite `y` where `r` rounds to
+/// infinity, and NaN for NaN, are exact.
+fn ulp_error(y: f64, r: f128) -> f64 {
+    if r.is_nan() || y.is_nan() {
+        return if r.is_nan() && y.is_nan() {
+            0.0
+        } else {
+            f64::INFINITY
+        };
+    }
+    let r64 = r as f64;
+    if y.is_infinite() || r64.is_infinite() {
+        return if y == r64 { 0.0 } else { f64::INFINITY };
+    }
+    if r == 0.0 {
+        return if y == 0.0 { 0.0 } else { f64::INFINITY };
+    }
+    // The binade of r from its f128 exponent field.
+    let e = ((r.to_bits() >> 112) & 0x7fff) as i32 - 16383;
+    let ulp = (2.0f128).powi(e.max(-1022) - 52);
+    ((y as f128 - r).abs() / ulp) as f64
+}
+
+/// xorshift64*: reproducible inputs.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+    /// A random finite `f64` bit pattern (every binade equally likely).
+    fn bits(&mut self) -> f64 {
+        loop {
+            let x = f64::from_bits(self.next());
+            if x.is_finite() {
+                return x;
+            }
+        }
+    }
+    /// Uniform in `[lo, hi)`.
+    fn uniform(&mut self, lo: f64, hi: f64) -> f64 {
+        let u = (self.next() >> 11) as f64 * (1.0 / 9_007_199_254_740_992.0);
+        lo + (hi - lo) * u
+    }
+}
+
+/// One unary function under test.
+struct Unary {
+    name: &'static str,
+    f: fn(f64) -> f64,
+    reference: fn(f128) -> f128,
+    /// CUDA's documented maximum ulp error.
+    bound: f64,
+    /// Ranges sampled uniformly (half the inputs); the rest random bits.
+    ranges: &'static [(f64, f64)],
+}
+
+/// One binary function under test.
+struct Binary {
+    name: &'static str,
+    f: fn(f64, f64) -> f64,
+    reference: fn(f128, f128) -> f128,
+    bound: f64,
+    /// `(x range, y range)` pairs sampled uniformly (half the inputs).
+    ranges: &'static [((f64, f64), (f64, f64))],
+}
+
+fn unary_cases() -> Vec<Unary> {
+    macro_rules! u {
+        ($name:ident, $r:expr, $b:expr, $ranges:expr) => {
+            Unary {
+                name: stringify!($name),
+                f: math::$name,
+                reference: $r,
+                bound: $b,
+                ranges: $ranges,
+            }
+        };
+    }
+    vec![
+        u!(exp, |x| q::expf128(x), 1.0, &[(-746.0, 710.0), (-1.0, 1.0)]),
+        u!(
+            exp2,
+            |x| q::exp2f128(x),
+            1.0,
+            &[(-1076.0, 1025.0), (-1.0, 1.0)]
+        ),
+        u!(
+            exp10,
+            |x| q::exp10f128(x),
+            1.0,
+            &[(-324.0, 309.0), (-1.0, 1.0)]
+        ),
+        u!(
+            expm1,
+            |x| q::expm1f128(x),
+            1.0,
+            &[(-40.0, 710.0), (-1.0, 1.0), (-1e-5, 1e-5)]
+        ),
+        u!(
+            log,
+            |x| q::logf128(x),
+            1.0,
+            &[(0.0, 4.0), (0.5, 2.0), (0.999, 1.001)]
+        ),
+        u!(
+            log2,
+            |x| q::log2f128(x),
+            1.0,
+            &[(0.0, 4.0), (0.5, 2.0), (0.999, 1.001)]
+        ),
+        u!(
+            log10,
+            |x| q::log10f128(x),
+            1.0,
+            &[(0.0, 4.0), (0.5, 2.0), (0.999, 1.001)]
+        ),
+        u!(
+            log1p,
+            |x| q::log1pf128(x),
+            1.0,
+            &[(-1.0, 4.0), (-0.5, 0.5), (-1e-3, 1e-3)]
+        ),
+        u!(sqrt, |x| q::sqrtf128(x), 0.0, &[(0.0, 4.0)]),
+        u!(rsqrt, |x| 1.0 / q::sqrtf128(x), 1.0, &[(0.0, 4.0)]),
+        u!(cbrt, |x| q::cbrtf128(x), 1.0, &[(-8.0, 8.0)]),
+    ]
+}
+
+fn binary_cases() -> Vec<Binary> {
+    vec![
+        Binary {
+            name: "pow",
+            f: math::pow,
+            reference: |x, y| q::powf128(x, y),
+            bound: 2.0,
+            ranges: &[
+                ((0.0, 10.0), (-100.0, 100.0)),
+                ((0.9, 1.1), (-1e4, 1e4)),
+                ((-10.0, 0.0), (-30.0, 30.0)),
+            ],
+        },
+        Binary {
+            name: "hypot",
+            f: math::hypot,
+            reference: |x, y| q::hypotf128(x, y),
+            bound: 2.0,
+            ranges: &[((-10.0, 10.0), (-10.0, 10.0)), ((0.0, 1.0), (0.0, 1e-8))],
+        },
+    ]
+}
+
+fn inputs() -> usize {
+    let default = if cfg!(debug_assertions) {
+        1 << 14
+    } else {
+        1_000_000
+    };
+    std::env::var("CG_MATH_INPUTS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
+fn selected(name: &str) -> bool {
+    match std::env::var("CG_MATH_ONLY") {
+        Ok(s) => s.split(',').any(|n| n == name),
+        Err(_) => true,
+    }
+}
+
+/// The largest error of `c` over `n` inputs, with the worst input.
+fn measure_unary(c: &Unary, n: usize, seed: u64) -> (f64, f64) {
+    let mut rng = Rng(seed);
+    let (mut worst, mut at) = (0.0f64, 0.0f64);
+    for i in 0..n {
+        let x = if i % 2 == 0 || c.ranges.is_empty() {
+            rng.bits()
+        } else {
+            let (lo, hi) = c.ranges[(i / 2) % c.ranges.len()];
+            // Round the input to pick up integers, halves… now and then.
+            let x = rng.uniform(lo, hi);
+            if i % 16 == 1 {
+                (x * 4.0).round() / 4.0
+            } else {
+                x
+            }
+        };
+        let e = ulp_error((c.f)(x), (c.reference)(x as f128));
+        if e > worst || e.is_nan() {
+            (worst, at) = (e, x);
+        }
+    }
+    (worst, at)
+}
+
+fn measure_binary(c: &Binary, n: usize, seed: u64) -> (f64, (f64, f64)) {
+    let mut rng = Rng(seed);
+    let (mut worst, mut at) = (0.0f64, (0.0, 0.0));
+    for i in 0..n {
+        let (x, y) = if i % 2 == 0 {
+            (rng.bits(), rng.bits())
+        } else {
+            let ((a, b), (c2, d)) = c.ranges[(i / 2) % c.ranges.len()];
+            let y = rng.uniform(c2, d);
+            let y = if i % 8 == 1 { y.round() } else { y };
+            (rng.uniform(a, b), y)
+        };
+        let e = ulp_error((c.f)(x, y), (c.reference)(x as f128, y as f128));
+        if e > worst || e.is_nan() {
+            (worst, at) = (e, (x, y));
+        }
+    }
+    (worst, at)
+}
+
+/// Runs every selected case over `n` inputs on two threads; panics listing
+/// every function over its bound.
+fn run(n: usize) {
+    let unary = unary_cases();
+    let binary = binary_cases();
+    let rows = std::sync::Mutex::new(Vec::new());
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let total = unary.len() + binary.len();
+    std::thread::scope(|s| {
+        for _ in 0..2 {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if i >= total {
+                        break;
+                    }
+                    let row = if i < unary.len() {
+                        let c = &unary[i];
+                        if !selected(c.name) {
+                            continue;
+                        }
+                        let (w, at) = measure_unary(c, n, 0x1234_5678 + i as u64);
+                        (i, c.name, c.bound, w, format!("{at:e}"))
+                    } else {
+                        let c = &binary[i - unary.len()];
+                        if !selected(c.name) {
+                            continue;
+                        }
+                        let (w, at) = measure_binary(c, n, 0x8765_4321 + i as u64);
+                        (i, c.name, c.bound, w, format!("{:e}, {:e}", at.0, at.1))
+                    };
+                    rows.lock().unwrap().push(row);
+                }
+            });
+        }
+    });
+    let mut rows = rows.into_inner().unwrap();
+    rows.sort_by_key(|r| r.0);
+    println!("| function | CUDA bound (ulp) | measured max (ulp) | inputs | worst at |");
+    println!("| --- | --- | --- | --- | --- |");
+    let mut over = Vec::new();
+    for (_, name, bound, worst, at) in &rows {
+        println!("| `{name}` | {bound} | {worst:.3} | {n} | {at} |");
+        // 0-ulp functions: the exact value rounded, so within half an ulp.
+        let limit = if *bound == 0.0 { 0.5 } else { *bound };
+        if !(*worst <= limit) {
+            over.push(format!("{name}: {worst} ulp at {at} (bound {bound})"));
+        }
+    }
+    assert!(over.is_empty(), "over CUDA's bound: {over:#?}");
+}
+
+#[test]
+fn f64_functions_within_cuda_bounds() {
+    run(inputs());
+}
+
+/// The long run: 10^8 inputs per function unless `CG_MATH_INPUTS` says.
+#[test]
+#[ignore = "long: 10^8 inputs per function"]
+fn f64_functions_within_cuda_bounds_long() {
+    let n = std::env::var("CG_MATH_INPUTS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(100_000_000);
+    run(n);
+}
