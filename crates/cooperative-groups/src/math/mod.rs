@@ -95,9 +95,10 @@ pub use basic::{
     remainderf, rintf, roundf, truncf,
 };
 pub use double::{
-    cbrt, ceil, copysign, exp, exp2, exp10, expm1, fdim, floor, fma, fmax, fmin, fmod, frexp,
-    hypot, ldexp, log, log1p, log2, log10, modf, nextafter, pow, remainder, rint, round, rsqrt,
-    sqrt, trunc,
+    acos, acosh, asin, asinh, atan, atan2, atanh, cbrt, ceil, copysign, cos, cosh, cospi, exp,
+    exp2, exp10, expm1, fdim, floor, fma, fmax, fmin, fmod, frexp, hypot, ldexp, log, log1p, log2,
+    log10, modf, nextafter, pow, remainder, rint, round, rsqrt, sin, sincos, sinh, sinpi, sqrt,
+    tan, tanh, trunc,
 };
 pub use exp::{exp2f, exp10f, expf, expm1f};
 pub use gamma::{lgammaf, tgammaf};

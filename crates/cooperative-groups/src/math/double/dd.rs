@@ -129,16 +129,6 @@ impl Dd {
         let r = self - two_prod(s, s);
         fast_two_sum(s, r.hi / (2.0 * s))
     }
-    /// `1 / self`.
-    #[inline(always)]
-    pub(crate) fn recip(self) -> Dd {
-        Dd::from(1.0) / self
-    }
-    /// The absolute value.
-    #[inline(always)]
-    pub(crate) fn abs(self) -> Dd {
-        if self.hi < 0.0 { -self } else { self }
-    }
 }
 
 impl Neg for Dd {

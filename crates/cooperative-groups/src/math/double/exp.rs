@@ -10,7 +10,7 @@
 //! would.
 
 use super::consts::{LN2, LN10, LOG2_10, LOG2E};
-use super::dd::{Dd, fast_two_sum, fma, horner, mul, scale, two_sum};
+use super::dd::{Dd, fma, horner, mul, scale, two_sum};
 use crate::arch::fp::rint;
 
 /// `1/3!, …, 1/8!`: the Taylor coefficients of `(e^t - 1 - t - t^2/2) / t^3`.
@@ -141,15 +141,6 @@ pub fn expm1(x: f64) -> f64 {
     // 2^k (1 + m) - 1 = 2^k m + (2^k - 1): 2^k m exact (k >= -56), the
     // sum in double-double, one rounding.
     (m.scale(k) + two_sum(super::dd::pow2(k), -1.0)).round()
-}
-
-/// `e^x` for `|x| <= 0.36` as a double-double `1 + (e^x - 1)` (the
-/// hyperbolic functions' small arguments).
-#[inline(always)]
-pub(crate) fn exp_small(x: Dd) -> Dd {
-    let m = expm1_reduced(x);
-    let s = fast_two_sum(1.0, m.hi);
-    fast_two_sum(s.hi, s.lo + m.lo)
 }
 
 /// `e^x - 1` as a double-double for `2^-1000 <= |x| <= 709`: relative

@@ -20,15 +20,22 @@ mod basic;
 mod consts;
 pub(crate) mod dd;
 mod exp;
+mod hyperbolic;
+mod inverse;
 mod log;
 mod pow;
+mod reduce;
 mod roots;
+mod trig;
 
 pub use basic::{
     ceil, copysign, fdim, floor, fma, fmax, fmin, fmod, frexp, ldexp, modf, nextafter, remainder,
     rint, round, trunc,
 };
 pub use exp::{exp, exp2, exp10, expm1};
+pub use hyperbolic::{acosh, asinh, atanh, cosh, sinh, tanh};
+pub use inverse::{acos, asin, atan, atan2};
 pub use log::{log, log1p, log2, log10};
 pub use pow::pow;
 pub use roots::{cbrt, hypot, rsqrt, sqrt};
+pub use trig::{cos, cospi, sin, sincos, sinpi, tan};
