@@ -437,3 +437,116 @@ fn f64_functions_within_cuda_bounds_long() {
         .unwrap_or(100_000_000);
     run(n);
 }
+
+/// Same bits, or both NaN.
+fn same(a: f64, b: f64) -> bool {
+    a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan())
+}
+
+/// The exact functions (CUDA: 0 ulp) bit for bit against the host's
+/// (`std`, the C library, or `f128` where the exact value fits), over
+/// random bit patterns and small values with many integers and ties.
+#[test]
+fn f64_exact_functions_match_bit_for_bit() {
+    let n = inputs();
+    let mut rng = Rng(0xdead_beef);
+    let mut bad = Vec::new();
+    let mut check = |name: &str, ok: bool, x: f64, y: f64| {
+        if !ok && bad.len() < 20 {
+            bad.push(format!("{name}({x:e}, {y:e})"));
+        }
+    };
+    for i in 0..n {
+        let (x, y) = if i % 2 == 0 {
+            (rng.bits(), rng.bits())
+        } else {
+            let x = (rng.uniform(-64.0, 64.0) * 4.0).round() / 8.0;
+            (x, (rng.uniform(-8.0, 8.0) * 4.0).round() / 4.0)
+        };
+        check("floor", same(math::floor(x), x.floor()), x, y);
+        check("ceil", same(math::ceil(x), x.ceil()), x, y);
+        check("trunc", same(math::trunc(x), x.trunc()), x, y);
+        check("round", same(math::round(x), x.round()), x, y);
+        check("rint", same(math::rint(x), x.round_ties_even()), x, y);
+        check("fma", same(math::fma(x, y, x), x.mul_add(y, x)), x, y);
+        check("fmod", same(math::fmod(x, y), q::fmod(x, y)), x, y);
+        check(
+            "remainder",
+            same(math::remainder(x, y), q::remainder(x, y)),
+            x,
+            y,
+        );
+        check(
+            "nextafter",
+            same(math::nextafter(x, y), q::nextafter(x, y)),
+            x,
+            y,
+        );
+        check("copysign", same(math::copysign(x, y), x.copysign(y)), x, y);
+        let d = if x > y { x - y } else { 0.0 };
+        check("fdim", same(math::fdim(x, y), d), x, y);
+        // PTX min/max: NaN ignored, -0 below +0.
+        let lo = if x < y || (x == y && x.is_sign_negative()) {
+            x
+        } else {
+            y
+        };
+        let hi = if x > y || (x == y && x.is_sign_positive()) {
+            x
+        } else {
+            y
+        };
+        check("fmin", same(math::fmin(x, y), lo), x, y);
+        check("fmax", same(math::fmax(x, y), hi), x, y);
+        let k = (rng.next() % 4400) as i32 - 2200;
+        let exact = (x as f128 * (2.0f128).powi(k)) as f64;
+        check("ldexp", same(math::ldexp(x, k), exact), x, k as f64);
+        let (m, e) = math::frexp(x);
+        let ok = if x == 0.0 || !x.is_finite() {
+            same(m, x) && e == 0
+        } else {
+            (0.5..1.0).contains(&m.abs()) && (m as f128 * (2.0f128).powi(e)) as f64 == x
+        };
+        check("frexp", ok, x, y);
+        let (f, ip) = math::modf(x);
+        let ok = same(ip, x.trunc())
+            && (x.is_infinite() && f == 0.0 || same(f, (x - x.trunc()).copysign(x)));
+        check("modf", ok, x, y);
+    }
+    assert!(bad.is_empty(), "differ from the host: {bad:#?}");
+}
+
+/// CUDA's special values for the `f64` functions.
+#[test]
+fn f64_special_values() {
+    let (inf, nan) = (f64::INFINITY, f64::NAN);
+    let is = |a: f64, b: f64| same(a, b);
+    assert!(is(math::exp(-inf), 0.0) && is(math::exp(inf), inf) && is(math::exp(-0.0), 1.0));
+    assert!(is(math::expm1(-0.0), -0.0) && is(math::expm1(-inf), -1.0));
+    assert!(is(math::log(0.0), -inf) && math::log(-1.0).is_nan() && is(math::log(1.0), 0.0));
+    assert!(is(math::log1p(-0.0), -0.0) && is(math::log1p(-1.0), -inf));
+    assert!(is(math::log2(0.125), -3.0) && is(math::exp2(-1074.0), f64::from_bits(1)));
+    assert!(is(math::rsqrt(-0.0), -inf) && is(math::rsqrt(inf), 0.0));
+    assert!(is(math::cbrt(-27.0), -3.0) && is(math::cbrt(-0.0), -0.0));
+    assert!(is(math::hypot(inf, nan), inf) && is(math::hypot(3.0, 4.0), 5.0));
+    assert!(is(math::sin(-0.0), -0.0) && math::sin(inf).is_nan() && math::cos(-inf).is_nan());
+    assert!(is(math::tan(-0.0), -0.0) && is(math::cos(0.0), 1.0));
+    assert!(is(math::sinpi(-2.0), -0.0) && is(math::sinpi(3.0), 0.0) && is(math::cospi(0.5), 0.0));
+    assert!(is(math::sinpi(0.5), 1.0) && is(math::cospi(1.0), -1.0) && math::sinpi(inf).is_nan());
+    assert!(is(math::asin(-0.0), -0.0) && math::asin(1.5).is_nan() && is(math::acos(1.0), 0.0));
+    assert!(is(math::atan(inf), std::f64::consts::FRAC_PI_2));
+    assert!(is(math::atan2(0.0, -0.0), std::f64::consts::PI));
+    assert!(is(math::atan2(-0.0, 0.0), -0.0));
+    assert!(is(
+        math::atan2(-inf, -inf),
+        -3.0 * std::f64::consts::FRAC_PI_4
+    ));
+    assert!(is(math::sinh(-inf), -inf) && is(math::cosh(-inf), inf) && is(math::tanh(-inf), -1.0));
+    assert!(is(math::asinh(-0.0), -0.0) && is(math::acosh(1.0), 0.0) && math::acosh(0.5).is_nan());
+    assert!(is(math::atanh(-1.0), -inf) && math::atanh(1.5).is_nan());
+    assert!(is(math::pow(nan, 0.0), 1.0) && is(math::pow(1.0, nan), 1.0));
+    assert!(is(math::pow(-0.0, -3.0), -inf) && is(math::pow(-0.0, -2.0), inf));
+    assert!(is(math::pow(-0.0, 3.0), -0.0) && is(math::pow(-1.0, inf), 1.0));
+    assert!(math::pow(-2.0, 0.5).is_nan() && is(math::pow(-2.0, 3.0), -8.0));
+    assert!(is(math::pow(0.5, inf), 0.0) && is(math::pow(-inf, -3.0), -0.0));
+}

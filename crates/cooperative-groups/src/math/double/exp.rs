@@ -125,7 +125,8 @@ pub fn expm1(x: f64) -> f64 {
         return x + x;
     }
     if x.abs() < 1.0e-17 {
-        return fma(x, 0.5 * x, x); // x + x^2/2: the rest is below 2^-110 x
+        // x + x^2/2 (the rest is below 2^-110 x); ±0 as is.
+        return if x == 0.0 { x } else { fma(x, 0.5 * x, x) };
     }
     if x < -38.0 {
         return -1.0; // e^x < 2^-54: -1 + e^x rounds to -1

@@ -19,8 +19,8 @@ const LARGE: f64 = 36.0;
 #[inline(always)]
 pub fn sinh(x: f64) -> f64 {
     let a = x.abs();
-    if (a < TINY || a.is_nan()) || a.is_infinite() {
-        return x + x * 0.0; // tiny, ±∞, NaN
+    if a < TINY || !a.is_finite() {
+        return x; // tiny (sinh x rounds to x), ±∞, NaN
     }
     let y = if a > LARGE {
         exp_dd(Dd::from(a) - LN2)
@@ -40,6 +40,9 @@ pub fn cosh(x: f64) -> f64 {
     }
     if a < TINY {
         return 1.0;
+    }
+    if a.is_infinite() {
+        return a;
     }
     if a > LARGE {
         return exp_dd(Dd::from(a) - LN2);
@@ -66,7 +69,7 @@ pub fn tanh(x: f64) -> f64 {
 #[inline(always)]
 pub fn asinh(x: f64) -> f64 {
     let a = x.abs();
-    if (a < TINY || a.is_nan()) || a.is_infinite() {
+    if a < TINY || !a.is_finite() {
         return x;
     }
     let l = if a > 268_435_456.0 {
