@@ -20,8 +20,10 @@
 //! ## Two spellings
 //!
 //! * Free functions with CUDA's names: [`expf`], [`sinf`], [`normcdff`]…
-//!   (`f32`; the `f64` functions will take CUDA's `double` names, `exp`,
-//!   `sin`). A port from CUDA C++ keeps its calls as they were
+//!   for `f32`, [`exp`], [`sin`], [`atan2`]… (CUDA's `double` names) for
+//!   `f64` (each within CUDA's `double` bound; `erf`, `erfc`, `erfinv`,
+//!   `erfcinv`, `normcdf`, `normcdfinv`, `lgamma`, `tgamma` are not yet
+//!   there for `f64`). A port from CUDA C++ keeps its calls as they were
 //!   (`expf(x)` → `math::expf(x)`), and the name says the precision.
 //! * Method syntax through [`FloatMath`] (in the [prelude](crate::prelude)):
 //!   `x.exp()`, `x.sin_cos()`, `x.exp10()`, with Rust's names where `std`
