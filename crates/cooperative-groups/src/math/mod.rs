@@ -21,9 +21,7 @@
 //!
 //! * Free functions with CUDA's names: [`expf`], [`sinf`], [`normcdff`]…
 //!   for `f32`, [`exp`], [`sin`], [`atan2`]… (CUDA's `double` names) for
-//!   `f64` (each within CUDA's `double` bound; `erf`, `erfc`, `erfinv`,
-//!   `erfcinv`, `normcdf`, `normcdfinv`, `lgamma`, `tgamma` are not yet
-//!   there for `f64`). A port from CUDA C++ keeps its calls as they were
+//!   `f64` (each within CUDA's `double` bound). A port from CUDA C++ keeps its calls as they were
 //!   (`expf(x)` → `math::expf(x)`), and the name says the precision.
 //! * Method syntax through [`FloatMath`] (in the [prelude](crate::prelude)):
 //!   `x.exp()`, `x.sin_cos()`, `x.exp10()`, with Rust's names where `std`
@@ -97,10 +95,10 @@ pub use basic::{
     remainderf, rintf, roundf, truncf,
 };
 pub use double::{
-    acos, acosh, asin, asinh, atan, atan2, atanh, cbrt, ceil, copysign, cos, cosh, cospi, exp,
-    exp2, exp10, expm1, fdim, floor, fma, fmax, fmin, fmod, frexp, hypot, ldexp, log, log1p, log2,
-    log10, modf, nextafter, pow, remainder, rint, round, rsqrt, sin, sincos, sinh, sinpi, sqrt,
-    tan, tanh, trunc,
+    acos, acosh, asin, asinh, atan, atan2, atanh, cbrt, ceil, copysign, cos, cosh, cospi, erf,
+    erfc, erfcinv, erfinv, exp, exp2, exp10, expm1, fdim, floor, fma, fmax, fmin, fmod, frexp,
+    hypot, ldexp, lgamma, log, log1p, log2, log10, modf, nextafter, normcdf, normcdfinv, pow,
+    remainder, rint, round, rsqrt, sin, sincos, sinh, sinpi, sqrt, tan, tanh, tgamma, trunc,
 };
 pub use exp::{exp2f, exp10f, expf, expm1f};
 pub use gamma::{lgammaf, tgammaf};

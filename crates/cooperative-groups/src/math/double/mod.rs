@@ -20,12 +20,14 @@ mod basic;
 mod consts;
 pub(crate) mod dd;
 mod exp;
+mod gamma;
 mod hyperbolic;
 mod inverse;
 mod log;
 mod pow;
 mod reduce;
 mod roots;
+mod special;
 mod trig;
 
 pub use basic::{
@@ -33,9 +35,11 @@ pub use basic::{
     rint, round, trunc,
 };
 pub use exp::{exp, exp2, exp10, expm1};
+pub use gamma::{lgamma, tgamma};
 pub use hyperbolic::{acosh, asinh, atanh, cosh, sinh, tanh};
 pub use inverse::{acos, asin, atan, atan2};
 pub use log::{log, log1p, log2, log10};
 pub use pow::pow;
 pub use roots::{cbrt, hypot, rsqrt, sqrt};
+pub use special::{erf, erfc, erfcinv, erfinv, normcdf, normcdfinv};
 pub use trig::{cos, cospi, sin, sincos, sinpi, tan};

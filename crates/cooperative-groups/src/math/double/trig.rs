@@ -136,6 +136,13 @@ fn rem_half(x: f64) -> (Dd, u32) {
     (fast_two_sum(p.hi, fma(PI.lo, t, p.lo)), j4 as u32 & 3)
 }
 
+/// `sin(πx)` as a double-double (for the reflection of the gamma functions).
+#[inline(always)]
+pub(crate) fn sinpi_dd(x: f64) -> Dd {
+    let (r, q) = rem_half(x);
+    sincos_q(r, q).0
+}
+
 /// `sinpi(x)`: `sin(πx)`, exact reduction for every `x`. CUDA: 2 ulp;
 /// `sinpi(±0) = ±0`, `sinpi(±∞) = NaN`; an integer `n` gives a zero with
 /// the sign of `n`.
