@@ -20,8 +20,8 @@
 //! ## Two spellings
 //!
 //! * Free functions with CUDA's names: [`expf`], [`sinf`], [`normcdff`]…
-//!   (`f32`; the `f64` functions will take CUDA's `double` names, `exp`,
-//!   `sin`). A port from CUDA C++ keeps its calls as they were
+//!   for `f32`, [`exp`], [`sin`], [`atan2`]… (CUDA's `double` names) for
+//!   `f64` (each within CUDA's `double` bound). A port from CUDA C++ keeps its calls as they were
 //!   (`expf(x)` → `math::expf(x)`), and the name says the precision.
 //! * Method syntax through [`FloatMath`] (in the [prelude](crate::prelude)):
 //!   `x.exp()`, `x.sin_cos()`, `x.exp10()`, with Rust's names where `std`
@@ -75,6 +75,7 @@
 #![allow(clippy::approx_constant)]
 
 mod basic;
+mod double;
 mod exp;
 pub mod fast;
 mod gamma;
@@ -93,6 +94,12 @@ pub use basic::{
     ceilf, copysignf, fdimf, floorf, fmaf, fmaxf, fminf, fmodf, frexpf, ldexpf, modff, nextafterf,
     remainderf, rintf, roundf, truncf,
 };
+pub use double::{
+    acos, acosh, asin, asinh, atan, atan2, atanh, cbrt, ceil, copysign, cos, cosh, cospi, erf,
+    erfc, erfcinv, erfinv, exp, exp2, exp10, expm1, fdim, floor, fma, fmax, fmin, fmod, frexp,
+    hypot, ldexp, lgamma, log, log1p, log2, log10, modf, nextafter, normcdf, normcdfinv, pow,
+    remainder, rint, round, rsqrt, sin, sincos, sinh, sinpi, sqrt, tan, tanh, tgamma, trunc,
+};
 pub use exp::{exp2f, exp10f, expf, expm1f};
 pub use gamma::{lgammaf, tgammaf};
 pub use hyperbolic::{acoshf, asinhf, atanhf, coshf, sinhf, tanhf};
@@ -106,15 +113,31 @@ pub use trig::{cosf, cospif, sincosf, sinf, sinpif, tanf};
 mod sealed {
     pub trait Sealed {}
     impl Sealed for f32 {}
+    impl Sealed for f64 {}
 }
 
-/// Method syntax for the math functions on `f32`: `x.exp()`, `x.sin()`,
-/// `x.exp10()`. In the [prelude](crate::prelude).
+/// Method syntax for the math functions on `f32` and `f64`: `x.exp()`,
+/// `x.sin()`, `x.exp10()`. In the [prelude](crate::prelude).
 ///
-/// Each method is the free function of the same CUDA name (`exp` is
-/// [`expf`]). On the host, `std`'s inherent methods of the same name take
-/// precedence (see the [module docs](self)); the methods `std` lacks are
-/// always these.
+/// Each method is the free function of the same CUDA name: on `f32` the
+/// single-precision one (`exp` is [`expf`]), on `f64` the double-precision
+/// one (`exp` is [`exp`], `lgamma` is [`lgamma`]); the links below name the
+/// `f32` functions. On the host, `std`'s inherent methods of the same name
+/// take precedence (see the [module docs](self)); the methods `std` lacks
+/// are always these.
+///
+/// ```
+/// use cooperative_groups::math;
+/// use cooperative_groups::prelude::*;
+///
+/// let x = 0.5f64;
+/// assert_eq!(x.exp10(), math::exp10(x)); // no `std` method: always this module's
+/// assert_eq!(x.normcdfinv(), 0.0);
+/// assert_eq!(3.0f64.tgamma(), 2.0);
+/// assert_eq!(2.0f64.lgamma(), 0.0);
+/// assert!((1.0f64.erfinv()).is_infinite());
+/// assert_eq!(x.exp(), x.exp()); // `std`'s `f64::exp` on the host, `math::exp` in a kernel
+/// ```
 pub trait FloatMath: sealed::Sealed + Sized {
     /// `e^x` ([`expf`]).
     fn exp(self) -> Self;
@@ -211,9 +234,9 @@ pub trait FloatMath: sealed::Sealed + Sized {
 }
 
 /// One method per line: `name(args) => function`.
-macro_rules! float_math_f32 {
-    ($($m:ident($($a:ident: $t:ty),*) -> $r:ty => $f:ident;)*) => {
-        impl FloatMath for f32 {
+macro_rules! float_math {
+    ($ty:ty; $($m:ident($($a:ident: $t:ty),*) -> $r:ty => $f:ident;)*) => {
+        impl FloatMath for $ty {
             $(
                 #[inline(always)]
                 fn $m(self $(, $a: $t)*) -> $r {
@@ -224,7 +247,8 @@ macro_rules! float_math_f32 {
     };
 }
 
-float_math_f32! {
+float_math! {
+    f32;
     exp() -> f32 => expf;
     exp2() -> f32 => exp2f;
     exp10() -> f32 => exp10f;
@@ -271,4 +295,54 @@ float_math_f32! {
     ldexp(n: i32) -> f32 => ldexpf;
     frexp() -> (f32, i32) => frexpf;
     nextafter(y: f32) -> f32 => nextafterf;
+}
+
+float_math! {
+    f64;
+    exp() -> f64 => exp;
+    exp2() -> f64 => exp2;
+    exp10() -> f64 => exp10;
+    exp_m1() -> f64 => expm1;
+    ln() -> f64 => log;
+    log2() -> f64 => log2;
+    log10() -> f64 => log10;
+    ln_1p() -> f64 => log1p;
+    sqrt() -> f64 => sqrt;
+    rsqrt() -> f64 => rsqrt;
+    cbrt() -> f64 => cbrt;
+    hypot(y: f64) -> f64 => hypot;
+    sin() -> f64 => sin;
+    cos() -> f64 => cos;
+    tan() -> f64 => tan;
+    sin_cos() -> (f64, f64) => sincos;
+    sinpi() -> f64 => sinpi;
+    cospi() -> f64 => cospi;
+    powf(y: f64) -> f64 => pow;
+    asin() -> f64 => asin;
+    acos() -> f64 => acos;
+    atan() -> f64 => atan;
+    atan2(x: f64) -> f64 => atan2;
+    sinh() -> f64 => sinh;
+    cosh() -> f64 => cosh;
+    tanh() -> f64 => tanh;
+    asinh() -> f64 => asinh;
+    acosh() -> f64 => acosh;
+    atanh() -> f64 => atanh;
+    normcdf() -> f64 => normcdf;
+    normcdfinv() -> f64 => normcdfinv;
+    erfinv() -> f64 => erfinv;
+    erfcinv() -> f64 => erfcinv;
+    lgamma() -> f64 => lgamma;
+    tgamma() -> f64 => tgamma;
+    floor() -> f64 => floor;
+    ceil() -> f64 => ceil;
+    trunc() -> f64 => trunc;
+    round() -> f64 => round;
+    round_ties_even() -> f64 => rint;
+    mul_add(a: f64, b: f64) -> f64 => fma;
+    fdim(y: f64) -> f64 => fdim;
+    remainder(y: f64) -> f64 => remainder;
+    ldexp(n: i32) -> f64 => ldexp;
+    frexp() -> (f64, i32) => frexp;
+    nextafter(y: f64) -> f64 => nextafter;
 }

@@ -55,6 +55,36 @@ pub fn maxf(x: f32, y: f32) -> f32 {
 pub fn floor(x: f64) -> f64 {
     intrinsics::floorf64(x)
 }
+/// `cvt.rpi.f64.f64`: round toward +∞.
+#[inline(always)]
+pub fn ceil(x: f64) -> f64 {
+    intrinsics::ceilf64(x)
+}
+/// `cvt.rzi.f64.f64`: round toward zero.
+#[inline(always)]
+pub fn trunc(x: f64) -> f64 {
+    intrinsics::truncf64(x)
+}
+/// `cvt.rni.f64.f64`: round to the nearest integer, ties to even.
+#[inline(always)]
+pub fn rint(x: f64) -> f64 {
+    intrinsics::round_ties_even_f64(x)
+}
+/// `sqrt.rn.f64`: the correctly rounded square root.
+#[inline(always)]
+pub fn sqrt(x: f64) -> f64 {
+    intrinsics::sqrtf64(x)
+}
+/// `min.f64`: NaN-ignoring minimum, −0 below +0.
+#[inline(always)]
+pub fn min(x: f64, y: f64) -> f64 {
+    x.min(y)
+}
+/// `max.f64`: NaN-ignoring maximum, +0 above −0.
+#[inline(always)]
+pub fn max(x: f64, y: f64) -> f64 {
+    x.max(y)
+}
 
 // The approximate (MUFU) and directed-rounding instructions behind CUDA's
 // intrinsics (`__expf`, `__fadd_rz`, …): inline PTX, one instruction each.

@@ -73,6 +73,52 @@ pub fn maxf(x: f32, y: f32) -> f32 {
 pub fn floor(x: f64) -> f64 {
     x.floor()
 }
+/// `cvt.rpi.f64.f64`: round toward +∞.
+#[inline]
+pub fn ceil(x: f64) -> f64 {
+    x.ceil()
+}
+/// `cvt.rzi.f64.f64`: round toward zero.
+#[inline]
+pub fn trunc(x: f64) -> f64 {
+    x.trunc()
+}
+/// `cvt.rni.f64.f64`: round to the nearest integer, ties to even.
+#[inline]
+pub fn rint(x: f64) -> f64 {
+    x.round_ties_even()
+}
+/// `sqrt.rn.f64`: the correctly rounded square root.
+#[inline]
+pub fn sqrt(x: f64) -> f64 {
+    x.sqrt()
+}
+/// `min.f64` as the PTX ISA defines it (see [`minf`]).
+#[inline]
+pub fn min(x: f64, y: f64) -> f64 {
+    if x.is_nan() && y.is_nan() {
+        f64::from_bits(0x7fff_ffff_ffff_ffff)
+    } else if x.is_nan() || y < x {
+        y
+    } else if y.is_nan() || x < y {
+        x
+    } else {
+        f64::from_bits(x.to_bits() | y.to_bits()) // equal: -0 wins
+    }
+}
+/// `max.f64` as the PTX ISA defines it (see [`minf`]).
+#[inline]
+pub fn max(x: f64, y: f64) -> f64 {
+    if x.is_nan() && y.is_nan() {
+        f64::from_bits(0x7fff_ffff_ffff_ffff)
+    } else if x.is_nan() || y > x {
+        y
+    } else if y.is_nan() || x > y {
+        x
+    } else {
+        f64::from_bits(x.to_bits() & y.to_bits()) // equal: +0 wins
+    }
+}
 
 // The approximate (MUFU) and directed-rounding instructions on the host.
 //
