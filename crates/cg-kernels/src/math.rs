@@ -2,7 +2,8 @@
 //! applies any of the `f32` functions by number (the simulator test runs it
 //! against direct host calls, the PTX tests check that no function compiles
 //! to a `call`), and one written with method syntax (`x.exp()` through
-//! the prelude's `FloatMath`), which must build for `nvptx64`.
+//! the prelude's `FloatMath`), which must build for `nvptx64`; the same two
+//! for `f64`.
 
 use cooperative_groups::math;
 use cooperative_groups::math::{fast, rounded};
@@ -107,6 +108,131 @@ pub fn math_unary_f32(f: u32, x: GlobalSlice<f32>, out: OwnedSlice<f32>) {
     let grid = this_grid();
     if let Some(e) = out.at(&grid) {
         e.store(apply_unary_f32(f, x.load(grid.thread_rank() as usize)));
+    }
+}
+
+/// A named unary `f64` function.
+pub type NamedUnaryF64 = (&'static str, fn(f64) -> f64);
+
+/// The unary `f64` functions [`math_unary_f64`] applies, by index (CUDA's
+/// `double` names, in the order of [`UNARY_F32_FUNCTIONS`]).
+pub const UNARY_F64_FUNCTIONS: &[NamedUnaryF64] = &[
+    ("exp", math::exp),
+    ("exp2", math::exp2),
+    ("exp10", math::exp10),
+    ("expm1", math::expm1),
+    ("log", math::log),
+    ("log2", math::log2),
+    ("log10", math::log10),
+    ("log1p", math::log1p),
+    ("sqrt", math::sqrt),
+    ("rsqrt", math::rsqrt),
+    ("cbrt", math::cbrt),
+    ("sin", math::sin),
+    ("cos", math::cos),
+    ("tan", math::tan),
+    ("sinpi", math::sinpi),
+    ("cospi", math::cospi),
+    ("asin", math::asin),
+    ("acos", math::acos),
+    ("atan", math::atan),
+    ("sinh", math::sinh),
+    ("cosh", math::cosh),
+    ("tanh", math::tanh),
+    ("asinh", math::asinh),
+    ("acosh", math::acosh),
+    ("atanh", math::atanh),
+    ("erf", math::erf),
+    ("erfc", math::erfc),
+    ("normcdf", math::normcdf),
+    ("floor", math::floor),
+    ("ceil", math::ceil),
+    ("trunc", math::trunc),
+    ("round", math::round),
+    ("rint", math::rint),
+    ("erfinv", math::erfinv),
+    ("erfcinv", math::erfcinv),
+    ("normcdfinv", math::normcdfinv),
+    ("lgamma", math::lgamma),
+    ("tgamma", math::tgamma),
+];
+
+/// `f`-th function of [`UNARY_F64_FUNCTIONS`] applied to `x`, as a `match`
+/// (direct calls, so each function inlines into the kernel).
+#[inline(always)]
+pub fn apply_unary_f64(f: u32, x: f64) -> f64 {
+    match f {
+        0 => math::exp(x),
+        1 => math::exp2(x),
+        2 => math::exp10(x),
+        3 => math::expm1(x),
+        4 => math::log(x),
+        5 => math::log2(x),
+        6 => math::log10(x),
+        7 => math::log1p(x),
+        8 => math::sqrt(x),
+        9 => math::rsqrt(x),
+        10 => math::cbrt(x),
+        11 => math::sin(x),
+        12 => math::cos(x),
+        13 => math::tan(x),
+        14 => math::sinpi(x),
+        15 => math::cospi(x),
+        16 => math::asin(x),
+        17 => math::acos(x),
+        18 => math::atan(x),
+        19 => math::sinh(x),
+        20 => math::cosh(x),
+        21 => math::tanh(x),
+        22 => math::asinh(x),
+        23 => math::acosh(x),
+        24 => math::atanh(x),
+        25 => math::erf(x),
+        26 => math::erfc(x),
+        27 => math::normcdf(x),
+        28 => math::floor(x),
+        29 => math::ceil(x),
+        30 => math::trunc(x),
+        31 => math::round(x),
+        32 => math::rint(x),
+        33 => math::erfinv(x),
+        34 => math::erfcinv(x),
+        35 => math::normcdfinv(x),
+        36 => math::lgamma(x),
+        37 => math::tgamma(x),
+        _ => f64::NAN,
+    }
+}
+
+/// `out[i] = F_f(x[i])` for the `f`-th function of [`UNARY_F64_FUNCTIONS`].
+#[kernel]
+pub fn math_unary_f64(f: u32, x: GlobalSlice<f64>, out: OwnedSlice<f64>) {
+    let grid = this_grid();
+    if let Some(e) = out.at(&grid) {
+        e.store(apply_unary_f64(f, x.load(grid.thread_rank() as usize)));
+    }
+}
+
+/// What [`math_methods_f64`] computes for one input: method syntax on `f64`
+/// (the prelude's `FloatMath` on `nvptx64`, `std`'s methods on the host
+/// where `std` has them).
+#[inline(always)]
+pub fn method_mix_f64(v: f64) -> f64 {
+    let (s, c) = v.sin_cos();
+    let a = v.exp() + v.ln_1p() + s * c + v.exp10() + v.rsqrt() + v.sinpi() + v.cospi();
+    let b = v.floor() + v.sqrt() + v.hypot(c) + v.exp_m1() + v.log2() + v.cbrt() + v.tan();
+    let d = v.remainder(0.75) + v.ldexp(3) + v.frexp().0 + v.nextafter(0.0) + v.fdim(s);
+    let f = v.powf(c) + v.atan2(s) + v.asin() + v.acosh() + v.tanh() + v.normcdf() + math::erf(v);
+    let g = v.erfinv() + v.erfcinv() + v.normcdfinv() + v.lgamma() + v.tgamma() + math::erfc(v);
+    a + b + d + f + g + v.mul_add(s, c)
+}
+
+/// `out[i] = method_mix_f64(x[i])`.
+#[kernel]
+pub fn math_methods_f64(x: GlobalSlice<f64>, out: OwnedSlice<f64>) {
+    let grid = this_grid();
+    if let Some(e) = out.at(&grid) {
+        e.store(method_mix_f64(x.load(grid.thread_rank() as usize)));
     }
 }
 

@@ -1,11 +1,13 @@
 //! The math library on a GPU against the simulator (the same code on the
-//! host): every accurate function bit for bit, the directed-rounding
+//! host): every accurate function, `f32` and `f64`, bit for bit, the directed-rounding
 //! intrinsics bit for bit (the simulator computes them exactly), the fast
 //! intrinsics within their documented error. Skipped (with a message)
 //! where no GPU is found; `CG_MATH_GPU_INPUTS` sets the inputs per function
 //! (default 2^22: random bit patterns plus special values).
 
-use cg_kernels::math::{MATH_INTRINSICS_F32, MATH_UNARY_F32, UNARY_F32_FUNCTIONS};
+use cg_kernels::math::{
+    MATH_INTRINSICS_F32, MATH_UNARY_F32, MATH_UNARY_F64, UNARY_F32_FUNCTIONS, UNARY_F64_FUNCTIONS,
+};
 use cg_runtime::{Backend, LaunchConfig};
 
 include!(concat!(env!("OUT_DIR"), "/lab_ptx.rs"));
@@ -44,6 +46,42 @@ fn inputs(n: usize) -> Vec<f32> {
     v
 }
 
+fn inputs_f64(n: usize) -> Vec<f64> {
+    let mut v = vec![
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        0.5,
+        2.0,
+        f64::from_bits(1),
+        -1e-310,
+        f64::MIN_POSITIVE,
+        1.7e308,
+        -1.7e308,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        709.78,
+        -745.1,
+        1e22,
+        0.999_999_999_999_9,
+        26.5,
+        -170.5,
+    ];
+    let mut s = 0x2545_f491_4f6c_dd1du64;
+    while v.len() < n {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        v.push(f64::from_bits(s));
+        // Half of them in [-32, 32], where most functions do their work.
+        v.push(((s >> 11) as f64 / 9_007_199_254_740_992.0 - 0.5) * 64.0);
+    }
+    v.truncate(n);
+    v
+}
+
 #[test]
 fn gpu_matches_the_simulator() {
     let gpu = match Backend::gpu(0, &LAB_PTX) {
@@ -69,6 +107,31 @@ fn gpu_matches_the_simulator() {
         let mut bad = 0usize;
         let mut first = None;
         for (&xi, &g) in x.iter().zip(&got) {
+            let h = func(xi);
+            if g.to_bits() != h.to_bits() && !(g.is_nan() && h.is_nan()) {
+                bad += 1;
+                first.get_or_insert((xi, g, h));
+            }
+        }
+        println!("{name}: {n} inputs, {bad} differ from the simulator");
+        if let Some((xi, g, h)) = first {
+            failures.push(format!(
+                "{name}({xi:e}): GPU {g:e}, simulator {h:e} ({bad} inputs)"
+            ));
+        }
+    }
+    // The f64 functions: the same check on f64 bit patterns (every binade)
+    // and the special values.
+    let xd = inputs_f64(n);
+    let input_d = gpu.upload(&xd).unwrap();
+    for (f, (name, func)) in UNARY_F64_FUNCTIONS.iter().enumerate() {
+        let mut out = gpu.alloc::<f64>(n).unwrap();
+        gpu.launch(&MATH_UNARY_F64, &cfg, (f as u32, &input_d, &mut out))
+            .unwrap();
+        let got = out.to_vec().unwrap();
+        let mut bad = 0usize;
+        let mut first = None;
+        for (&xi, &g) in xd.iter().zip(&got) {
             let h = func(xi);
             if g.to_bits() != h.to_bits() && !(g.is_nan() && h.is_nan()) {
                 bad += 1;

@@ -32,7 +32,15 @@ fn opcodes(ptx: &str, name: &str) -> Vec<String> {
 #[test]
 fn math_kernels_inline_everything() {
     for p in LAB_PTX.ptx() {
-        for k in ["math_unary_f32", "math_methods_f32"] {
+        // The f64 functions read their two tables (2/π's bits, atan's
+        // quarters) with `ld.global`: allowed; nothing else leaves the
+        // registers.
+        for k in [
+            "math_unary_f32",
+            "math_methods_f32",
+            "math_unary_f64",
+            "math_methods_f64",
+        ] {
             let ops = opcodes(p.ptx, k);
             assert!(!ops.is_empty(), "sm_{}: {k} empty", p.sm);
             for bad in ["call", "ld.const", "ld.local", "st.local"] {
@@ -61,6 +69,14 @@ fn math_kernels_inline_everything() {
             assert!(
                 ops.iter().any(|o| o == want),
                 "sm_{}: math_unary_f32 lacks {want}",
+                p.sm
+            );
+        }
+        let ops = opcodes(p.ptx, "math_unary_f64");
+        for want in ["fma.rn.f64", "sqrt.rn.f64"] {
+            assert!(
+                ops.iter().any(|o| o == want),
+                "sm_{}: math_unary_f64 lacks {want}",
                 p.sm
             );
         }

@@ -32,7 +32,9 @@ fn atan_unit(a: Dd) -> Dd {
     let z = (a - c) / (a * c + 1.0);
     let z2 = z.hi * z.hi;
     let tail = mul(z.hi * z2, horner(z2, ATAN_T));
-    ATAN_QUARTERS[i as usize] + (z + tail)
+    // (`a` in [0, 1] makes `i` 0 to 4; the clamp only drops the bounds
+    // check, a `call` in the PTX.)
+    ATAN_QUARTERS[(i as usize).min(ATAN_QUARTERS.len() - 1)] + (z + tail)
 }
 
 /// `atan(n / d)` for double-doubles `n, d >= 0`, not both zero.

@@ -68,7 +68,10 @@ pub(crate) fn rem_pio2(x: f64) -> (Dd, u32) {
 /// 64 bits of 2/π starting at global bit `p` (see [`TWO_OVER_PI_BITS`]).
 #[inline(always)]
 fn window(p: usize) -> u64 {
-    let (w, s) = (p / 64, (p % 64) as u32);
+    // (The clamp only restates that `p` stays inside the table — the
+    // exponent bounds it — so that no bounds check, a `call` in the PTX,
+    // is left.)
+    let (w, s) = ((p / 64).min(TWO_OVER_PI_BITS.len() - 2), (p % 64) as u32);
     let a = TWO_OVER_PI_BITS[w];
     if s == 0 {
         a
