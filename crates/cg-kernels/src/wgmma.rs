@@ -139,7 +139,7 @@ pub fn gemm_wgmma_bf16(a: GemmA, b: GemmB, c: OwnedPitched<f32, WarpgroupTiles<1
             // Warpgroup 2 owns no rows: it is the producer, its thread 0
             // the one that issues the copies.
             if block.thread_rank() as usize == 2 * 128 {
-                let tiles_x = c.width().div_ceil(GEMM_BN);
+                let tiles_x = c.width().div_ceil(GEMM_BN).max(1);
                 let blk = cooperative_groups::intrinsics::block_idx().x as usize;
                 let (m0, n0) = (
                     (blk / tiles_x * GEMM_BM) as i32,

@@ -1770,3 +1770,55 @@ fn warp_mma8_is_one_tensor_instruction_in_sass() {
         }
     }
 }
+
+/// The warpgroup MMA (sm_90a): the probe is four `HGMMA.64x64x16` (one
+/// batch of four K steps), the GEMM's batches are `HGMMA.64x256x16` four at
+/// a time, neither touches local memory, and ptxas serializes none of the
+/// GEMM's `wgmma`s (no "Potential Performance Loss" in its `-v` report: no
+/// fence of its own, no accumulator register defined inside a pipeline
+/// stage). The portable PTX has no `wgmma` (its calls trap).
+#[test]
+fn wgmma_is_hgmma_in_sass_and_never_serialized() {
+    for p in LAB_PTX.ptx() {
+        let gemm = entry_text(p.ptx, "gemm_wgmma_bf16");
+        if !p.arch_specific {
+            assert!(
+                !gemm.contains("wgmma.mma_async"),
+                "sm_{}: wgmma in portable PTX",
+                p.sm
+            );
+            continue;
+        }
+        let Some(ptxas) = cg_runtime::tools::require_tool_in_ci("ptxas") else {
+            return;
+        };
+        for (kernel, hgmma, at_least) in [
+            ("probe_wgmma_bf16", "HGMMA.64x64x16.F32.BF16", 4),
+            ("gemm_wgmma_bf16", "HGMMA.64x256x16.F32.BF16", 4),
+        ] {
+            // The whole module: the GEMM's checked slices can call the
+            // module's panic handler, which an extract would lack.
+            let log = common::assemble(&ptxas, p.ptx, p.sm).unwrap().log;
+            let losses: Vec<&str> = log
+                .lines()
+                .filter(|l| l.contains("Potential Performance Loss") && l.contains(kernel))
+                .collect();
+            assert!(losses.is_empty(), "sm_{}a: {kernel}: {losses:?}", p.sm);
+            let Some(listing) = sass_of(p.ptx, p.sm) else {
+                return;
+            };
+            let ops = opcodes(&listing, kernel);
+            let n = ops.iter().filter(|o| o.starts_with(hgmma)).count();
+            assert!(
+                n >= at_least && n.is_multiple_of(4),
+                "sm_{}a: {kernel}: {n} × {hgmma}: {ops:?}",
+                p.sm
+            );
+            assert!(
+                !uses_local_memory(&ops),
+                "sm_{}a: {kernel}: local memory: {ops:?}",
+                p.sm
+            );
+        }
+    }
+}
