@@ -10,3 +10,6 @@ cargo test --workspace --features cg-lab/collectives
 # The math library's accuracy on 10^7 inputs per function (release: the
 # debug build of the same test samples 2^17), against an f64 reference.
 cargo test --release -p cooperative-groups --test math_accuracy
+# The same for double precision: 10^6 inputs per function against glibc's
+# 128-bit functions (nightly `f128`).
+cargo test --release -p cooperative-groups --test math_accuracy_f64
