@@ -1,5 +1,5 @@
 //! Tensor cores as a warpgroup collective (sm_90a): `d += a · bᵀ` on the
-//! 128 threads of an aligned [`ThreadBlockTile<128>`] ([`Warpgroup`]), A
+//! 128 threads of an aligned [`ThreadBlockTile<128>`](crate::ThreadBlockTile) ([`Warpgroup`]), A
 //! (64 × K) and B (N × K) read by the tensor core straight from shared
 //! memory, the 64 × N `f32` accumulator in the group's registers —
 //! `wgmma.mma_async`, the instruction Hopper's dense peak needs.
