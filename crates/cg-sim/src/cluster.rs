@@ -2,7 +2,6 @@
 //! (`barrier.cluster.arrive` / `wait`) over every non-exited thread of the
 //! cluster, and distributed shared memory (`mapa`).
 
-use crate::race::event::Event;
 use crate::shared::state::Which;
 use crate::types::{Loc, Step, Wait};
 use crate::unit::Core;
@@ -21,10 +20,7 @@ impl Core {
         cl.arrived += 1;
         cl.not_arrived -= 1;
         let cu = c as u32;
-        self.race_do(
-            |r| r.cluster_arrive(cu, me),
-            || Event::ClusterArrive { c: cu, t: me },
-        );
+        self.sync(|s| s.cluster_arrive(cu, me));
         self.stats.lane_collectives += 1;
         self.try_complete_cluster(c);
         Step::Done(0)
@@ -42,10 +38,7 @@ impl Core {
             Some(p) if p < self.clusters[c].phase => {
                 self.lanes[me as usize].cluster_pending = None;
                 let cu = c as u32;
-                self.race_do(
-                    |r| r.cluster_wait(cu, me),
-                    || Event::ClusterWait { c: cu, t: me },
-                );
+                self.sync(|s| s.cluster_wait(cu, me));
                 Step::Done(0)
             }
             Some(_) => {
@@ -67,13 +60,12 @@ impl Core {
         let mut waiters = std::mem::take(&mut cl.waiters);
         self.stats.collectives += 1;
         let cu = c as u32;
-        self.race_do(|r| r.cluster_complete(cu), || Event::ClusterComplete(cu));
-        for &l in &waiters {
-            self.race_do(
-                |r| r.cluster_wait(cu, l),
-                || Event::ClusterWait { c: cu, t: l },
-            );
-        }
+        self.sync(|s| {
+            s.cluster_complete(cu);
+            for &l in &waiters {
+                s.cluster_wait(cu, l);
+            }
+        });
         for &l in &waiters {
             self.lanes[l as usize].cluster_pending = None;
             self.release(l, 0);

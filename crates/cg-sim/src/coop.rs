@@ -57,7 +57,8 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Condvar, Mutex};
 
 use crate::diagnose::{StallPart, stall_report};
-use crate::race::detector::{Place, Race};
+use crate::race::detector::Race;
+use crate::race::sink::{Place, SyncSink};
 use crate::sched::{LaunchGuard, UnitLanes, drive};
 use crate::shared::state::SmemMap;
 use crate::stack::{LaneStack, StackPool};
@@ -305,7 +306,7 @@ impl<'a> CoopMerge<'a> {
         if let Some(r) = self.race.as_mut() {
             for ev in out.log {
                 if let Some(ev) = ev.shifted(lanes, blocks, c as u32)
-                    && let Some(f) = r.apply(ev)
+                    && let Some(f) = ev.replay(&mut **r)
                 {
                     let mut rep = Core::new(self.device, self.cfg);
                     rep.race_enabled = false;

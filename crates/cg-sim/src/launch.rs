@@ -312,7 +312,7 @@ fn merge(
         };
         if let Some(r) = race.as_mut() {
             for ev in out.log {
-                if let Some(f) = r.apply(ev) {
+                if let Some(f) = ev.replay(&mut **r) {
                     return stop(race_report(device, cfg, regions, k, out.maps, f));
                 }
             }
@@ -338,7 +338,7 @@ fn race_report(
     regions: &[crate::Region],
     unit: u64,
     maps: Vec<SmemMap>,
-    f: crate::race::detector::Found,
+    f: crate::race::sink::Found,
 ) -> SimError {
     let mut c = Core::new(device, cfg);
     c.race_enabled = false;

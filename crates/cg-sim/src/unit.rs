@@ -182,10 +182,12 @@ pub(crate) struct Core {
     /// `CG_SIM_RACE` environment variable).
     pub race_enabled: bool,
     /// The race detector's state for the launch (`None` when off, or when
-    /// this unit runs on a worker thread and records instead).
+    /// this unit runs on a worker thread and records instead): the unit's
+    /// sink (`Core::sync`), one of the two.
     pub race: Option<Box<crate::race::detector::Race>>,
-    /// On a worker thread with the detector on: the unit's calls into the
-    /// detector, for the launch's detector to apply in unit order.
+    /// On a worker thread with the detector on: the unit's sink instead,
+    /// the worker log of its sync points and accesses, for the launch's
+    /// detector to replay in unit order.
     pub race_log: Option<Vec<crate::race::event::Event>>,
     /// Other worker threads run blocks of the same launch
     /// (`launch_parallel`): copies touch global memory through

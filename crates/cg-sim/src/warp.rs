@@ -1,7 +1,6 @@
 //! Warp collectives (`shfl`, `vote`, `match`, `redux`, `bar.warp.sync`,
 //! `elect`, warp uniformity checks) and the `activemask` convergence model.
 
-use crate::race::event::Event;
 use crate::report::mask_lanes;
 use crate::types::{Loc, Step, Wait, WarpAt, WarpKind, WarpOp, bits, kind_name};
 use crate::unit::Core;
@@ -205,10 +204,10 @@ impl Core {
             WarpKind::Sync => {
                 // The only warp collective that orders memory (PTX ISA
                 // §9.7.15.2); see `race` for why the others do not.
-                if self.race_on() {
+                self.sync(|s| {
                     let lanes: Vec<u32> = bits(need).map(|j| (base + j as usize) as u32).collect();
-                    self.race_do(|r| r.all_to_all(&lanes), || Event::AllToAll(lanes.clone()));
-                }
+                    s.all_to_all(&lanes)
+                });
                 Some(0)
             }
             WarpKind::Uniform(what) => {

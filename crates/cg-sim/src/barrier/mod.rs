@@ -12,7 +12,6 @@ pub(crate) mod state;
 use self::state::{CheckEntry, CheckGroup};
 use crate::SimError;
 use crate::barrier::state::Barrier;
-use crate::race::event::Event;
 use crate::types::{BARRIERS_PER_BLOCK, BarCount, Loc, Step, Wait, bar_name};
 use crate::unit::Core;
 
@@ -42,7 +41,7 @@ impl Core {
             return step;
         }
         self.lanes[me as usize].split_at = Some(loc);
-        self.race_do(|r| r.split_arrive(me), || Event::SplitArrive(me));
+        self.sync(|s| s.split_arrive(me));
         Step::Done(0)
     }
 
@@ -134,11 +133,7 @@ impl Core {
         if wait {
             self.block(me, Wait::Bar { id, count }, loc);
         }
-        let bu = b as u32;
-        self.race_do(
-            |r| r.bar_arrive(bu, id, me),
-            || Event::BarArrive { b: bu, id, t: me },
-        );
+        self.sync(|s| s.bar_arrive(b as u32, id, me));
         self.warp_arrival(b, w, id);
         // Most arrivals leave the phase short of warps: say so without the
         // completion's call (the phase's count is `count`, checked above).
@@ -219,18 +214,7 @@ impl Core {
             for &l in &waiters {
                 me_done |= self.wake(l, me);
             }
-            if self.race_on() {
-                let bu = b as u32;
-                self.race_do(
-                    |r| r.bar_complete(bu, id, &waiters, &[]),
-                    || Event::BarComplete {
-                        b: bu,
-                        id,
-                        waiters: waiters.clone(),
-                        carried: Vec::new(),
-                    },
-                );
-            }
+            self.sync(|s| s.bar_complete(b as u32, id, &waiters, &[]));
             waiters.clear();
             self.blocks[b].bars[id as usize].waiters = waiters;
             return me_done;
@@ -244,23 +228,14 @@ impl Core {
                 me_done |= self.wake(l, me);
             }
         }
-        if self.race_on() {
+        self.sync(|s| {
             let released: Vec<u32> = waiters
                 .iter()
                 .copied()
                 .filter(|l| !kept.contains(l))
                 .collect();
-            let bu = b as u32;
-            self.race_do(
-                |r| r.bar_complete(bu, id, &released, &kept),
-                || Event::BarComplete {
-                    b: bu,
-                    id,
-                    waiters: released.clone(),
-                    carried: kept.clone(),
-                },
-            );
-        }
+            s.bar_complete(b as u32, id, &released, &kept)
+        });
         if kept.is_empty() {
             waiters.clear();
             kept = waiters;
@@ -514,7 +489,7 @@ impl Core {
             return self.misuse(me, loc, msg);
         }
         self.lanes[me as usize].grid_split_at = Some(loc);
-        self.race_do(|r| r.grid_split_arrive(me), || Event::GridSplitArrive(me));
+        self.sync(|s| s.grid_split_arrive(me));
         Step::Done(0)
     }
 
@@ -539,7 +514,7 @@ impl Core {
         self.block(me, Wait::Grid, loc);
         self.stats.lane_collectives += 1;
         self.grid.waiters.push(me);
-        self.race_do(|r| r.grid_arrive(me), || Event::GridArrive(me));
+        self.sync(|s| s.grid_arrive(me));
         self.blocks[b].grid_waiting += 1;
         self.grid_block_arrival(b);
         if self.try_complete_grid(Some(me)) {
@@ -583,10 +558,7 @@ impl Core {
             }
         }
         let mut waiters = std::mem::take(&mut self.grid.waiters);
-        self.race_do(
-            |r| r.grid_complete(&waiters),
-            || Event::GridComplete(waiters.clone()),
-        );
+        self.sync(|s| s.grid_complete(&waiters));
         let mut me_done = false;
         for &l in &waiters {
             me_done |= self.wake(l, me);

@@ -1,12 +1,13 @@
 //! The race detector's side in the simulator: the unit's sync points and
-//! accesses handed to the detector (`detector`) or recorded for it
-//! (`event`), and the report of a race it finds.
+//! accesses handed to its sink (`sink`: the detector, `detector`, or the
+//! worker log, `event`), and the report of a race the detector finds.
 
 pub(crate) mod detector;
 pub(crate) mod event;
+pub(crate) mod sink;
 
-use self::detector::*;
-use self::event::Event;
+use self::detector::Race;
+use self::sink::{Access, Found, Kind, Place, SyncSink};
 use crate::report::{BlockedGroup, Report, SourceLocation};
 use crate::shared::state::Which;
 use crate::types::{AtomicKind, Loc};
@@ -71,17 +72,10 @@ impl Core {
             })
             .collect();
         let (unit, nclusters) = (self.unit, self.clusters.len());
-        if let Some(log) = self.race_log.as_mut() {
-            log.push(Event::BeginUnit {
-                unit,
-                places,
-                nclusters,
-            });
-            return;
+        if self.race_log.is_none() && self.race.is_none() {
+            self.race = Some(Box::new(Race::new()));
         }
-        self.race
-            .get_or_insert_with(|| Box::new(Race::new()))
-            .begin_unit(unit, places, nclusters);
+        self.sync(|s| s.begin_unit(unit, places, nclusters));
     }
 
     /// Whether the detector sees this unit's accesses (live, or recording
@@ -90,12 +84,16 @@ impl Core {
         self.race.is_some() || self.race_log.is_some()
     }
 
-    /// Calls `live` on the detector, or records `ev` for it.
-    pub(crate) fn race_do(&mut self, live: impl FnOnce(&mut Race), ev: impl FnOnce() -> Event) {
-        if let Some(r) = self.race.as_mut() {
-            live(r);
-        } else if let Some(log) = self.race_log.as_mut() {
-            log.push(ev());
+    /// Tells the unit's sink of a sync point or an access, each call site
+    /// written once whoever listens: the detector, or the worker's log
+    /// (`f` sees a `dyn SyncSink`; inlined here, each branch calls the one
+    /// sink it has). `None` (and `f` not called) with the detector off.
+    #[inline]
+    pub(crate) fn sync<R>(&mut self, f: impl FnOnce(&mut dyn SyncSink) -> R) -> Option<R> {
+        match (self.race.as_deref_mut(), self.race_log.as_mut()) {
+            (Some(r), _) => Some(f(r)),
+            (None, Some(log)) => Some(f(log)),
+            (None, None) => None,
         }
     }
 
@@ -335,22 +333,9 @@ impl Core {
             scope: None,
             loc,
         };
-        match self.race_access(a, shared) {
+        match self.sync(|s| s.access(a, shared)).flatten() {
             Some(f) => self.race_found(me, f),
             None => Step::Done(0),
-        }
-    }
-
-    /// Checks access `a` (its epoch is the detector's to fill in), or
-    /// records it.
-    fn race_access(&mut self, a: Access, shared: bool) -> Option<Found> {
-        if let Some(r) = self.race.as_mut() {
-            r.access(a, shared)
-        } else {
-            if let Some(log) = self.race_log.as_mut() {
-                log.push(Event::Access { a, shared });
-            }
-            None
         }
     }
 
@@ -374,14 +359,7 @@ impl Core {
         // `SeqCst` is `fence.sc` and then the operation (acquire for a load
         // or an RMW, relaxed for a store), as libcu++ and the library lower it.
         let order = if order == MemOrder::SeqCst {
-            self.race_do(
-                |r| r.fence(me, true, scope),
-                || Event::Fence {
-                    t: me,
-                    sc: true,
-                    scope,
-                },
-            );
+            self.sync(|s| s.fence(me, true, scope));
             match kind {
                 AtomicKind::Store => MemOrder::Relaxed,
                 _ => MemOrder::Acquire,
@@ -399,27 +377,15 @@ impl Core {
             scope: Some(scope),
             loc,
         };
-        if let Some(f) = self.race_access(a, shared) {
+        if let Some(f) = self.sync(|s| s.access(a, shared)).flatten() {
             return self.race_found(me, f);
         }
-        self.race_do(
-            |r| r.atomic_sync(me, addr, kind, order, scope),
-            || Event::AtomicSync {
-                t: me,
-                addr,
-                kind,
-                order,
-                scope,
-            },
-        );
+        self.sync(|s| s.atomic_sync(me, addr, kind, order, scope));
         Step::Done(0)
     }
 
     /// `fence.acq_rel` (`sc == false`) or `fence.sc` by lane `me`.
     pub fn mem_fence(&mut self, me: u32, sc: bool, scope: MemScope) {
-        self.race_do(
-            |r| r.fence(me, sc, scope),
-            || Event::Fence { t: me, sc, scope },
-        );
+        self.sync(|s| s.fence(me, sc, scope));
     }
 }

@@ -9,8 +9,8 @@ use crate::Pod;
 use crate::arch::{self, wgmma_layout::wgmma_d_coord};
 use crate::global::WarpgroupTile;
 
-use super::operand::{SmemMatrix, Swizzled};
 use super::element::{Shape, Warpgroup, WgmmaElement, WgmmaShape};
+use super::operand::{SmemMatrix, Swizzled};
 
 /// A thread's part of a 64 × `N` `f32` accumulator of the warpgroup MMA
 /// (`N / 2` registers; `N` in 8, 16, 32, 64, 128, 256). Neither `Copy` nor
