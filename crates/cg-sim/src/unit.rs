@@ -181,14 +181,9 @@ pub(crate) struct Core {
     /// Whether the race detector runs ([`SimDevice::race_check`] and the
     /// `CG_SIM_RACE` environment variable).
     pub race_enabled: bool,
-    /// The race detector's state for the launch (`None` when off, or when
-    /// this unit runs on a worker thread and records instead): the unit's
-    /// sink (`Core::sync`), one of the two.
-    pub race: Option<Box<crate::race::detector::Race>>,
-    /// On a worker thread with the detector on: the unit's sink instead,
-    /// the worker log of its sync points and accesses, for the launch's
-    /// detector to replay in unit order.
-    pub race_log: Option<Vec<crate::race::event::Event>>,
+    /// What hears the unit's sync points and accesses (`Core::sync`): the
+    /// launch's detector, a worker's log of them, or nothing.
+    pub race: crate::race::state::UnitSink,
     /// Other worker threads run blocks of the same launch
     /// (`launch_parallel`): copies touch global memory through
     /// [`global_mem`](crate::global_mem) (relaxed byte atomics).
@@ -260,8 +255,7 @@ impl Core {
             tearing_down: false,
             spin_streak: 0,
             race_enabled: device.race_check && crate::race::detector::env_enabled(),
-            race: None,
-            race_log: None,
+            race: Default::default(),
             concurrent: false,
             smem_maps: None,
             unit: 0,

@@ -5,9 +5,11 @@
 pub(crate) mod detector;
 pub(crate) mod event;
 pub(crate) mod sink;
+pub(crate) mod state;
 
 use self::detector::Race;
 use self::sink::{Access, Found, Kind, Place, SyncSink};
+use self::state::UnitSink;
 use crate::report::{BlockedGroup, Report, SourceLocation};
 use crate::shared::state::Which;
 use crate::types::{AtomicKind, Loc};
@@ -72,8 +74,8 @@ impl Core {
             })
             .collect();
         let (unit, nclusters) = (self.unit, self.clusters.len());
-        if self.race_log.is_none() && self.race.is_none() {
-            self.race = Some(Box::new(Race::new()));
+        if !self.race.is_on() {
+            self.race = UnitSink::Detector(Box::new(Race::new()));
         }
         self.sync(|s| s.begin_unit(unit, places, nclusters));
     }
@@ -81,20 +83,13 @@ impl Core {
     /// Whether the detector sees this unit's accesses (live, or recording
     /// them for the launch's detector).
     pub(crate) fn race_on(&self) -> bool {
-        self.race.is_some() || self.race_log.is_some()
+        self.race.is_on()
     }
 
-    /// Tells the unit's sink of a sync point or an access, each call site
-    /// written once whoever listens: the detector, or the worker's log
-    /// (`f` sees a `dyn SyncSink`; inlined here, each branch calls the one
-    /// sink it has). `None` (and `f` not called) with the detector off.
+    /// Tells the unit's sink of a sync point or an access ([`UnitSink::sync`]).
     #[inline]
     pub(crate) fn sync<R>(&mut self, f: impl FnOnce(&mut dyn SyncSink) -> R) -> Option<R> {
-        match (self.race.as_deref_mut(), self.race_log.as_mut()) {
-            (Some(r), _) => Some(f(r)),
-            (None, Some(log)) => Some(f(log)),
-            (None, None) => None,
-        }
+        self.race.sync(f)
     }
 
     /// Whether `addr` lies in the shared memory of lane `me`'s cluster (its
