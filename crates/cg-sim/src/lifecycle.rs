@@ -8,10 +8,11 @@ use std::panic::Location;
 
 use crate::Dim3;
 use crate::async_copy::state::AsyncCopies;
+use crate::cluster::state::Cluster;
 use crate::mbarrier::state::Mbarriers;
 use crate::shared::state::SharedMem;
 use crate::types::{LaneState, Wait, WarpKind};
-use crate::unit::{Block, Cluster, Core, Grid, Lane, Warp};
+use crate::unit::{Block, Core, Grid, Lane, Warp};
 
 impl Core {
     /// Sets up the lanes of clusters `clusters` (linear cluster indices) and
@@ -37,15 +38,9 @@ impl Core {
         for c in clusters {
             let cidx = gic.delinearize(c);
             let cslot = self.clusters.len() as u32;
-            self.clusters.push(Cluster {
-                first_block: self.blocks.len() as u32,
-                nblocks: csize,
-                live: csize * tpb,
-                phase: 0,
-                arrived: 0,
-                not_arrived: csize * tpb,
-                waiters: Vec::new(),
-            });
+            let first_block = self.blocks.len() as u32;
+            self.clusters
+                .push(Cluster::new(first_block, csize, csize * tpb));
             for rank in 0..csize {
                 let cta = cdim.delinearize(rank as u64);
                 let bslot = self.blocks.len() as u32;

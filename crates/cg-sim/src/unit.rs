@@ -13,6 +13,7 @@ use corosensei::Yielder;
 
 use crate::async_copy::state::AsyncCopies;
 use crate::barrier::state::Barrier;
+use crate::cluster::state::Cluster;
 use crate::device::SimDevice;
 use crate::mbarrier::state::Mbarriers;
 use crate::shared::state::SharedMem;
@@ -106,16 +107,6 @@ pub(crate) struct Block {
     pub copies: AsyncCopies,
     /// The block's mbarrier objects.
     pub mbars: Mbarriers,
-}
-
-pub(crate) struct Cluster {
-    pub first_block: u32,
-    pub nblocks: u32,
-    pub live: u32,
-    pub phase: u64,
-    pub arrived: u32,
-    pub not_arrived: u32,
-    pub waiters: Vec<u32>,
 }
 
 #[derive(Default)]

@@ -1,6 +1,10 @@
 //! Thread-block clusters: the split cluster barrier
 //! (`barrier.cluster.arrive` / `wait`) over every non-exited thread of the
-//! cluster, and distributed shared memory (`mapa`).
+//! cluster, and distributed shared memory (`mapa`). The barrier's phases
+//! are its state's (`state`), told the race sink there; here are the
+//! lanes' side of it and the misuses.
+
+pub(crate) mod state;
 
 use crate::shared::state::Which;
 use crate::types::{Loc, Step, Wait};
@@ -15,12 +19,8 @@ impl Core {
                 .to_string();
             return self.misuse(me, loc, msg);
         }
-        let cl = &mut self.clusters[c];
-        self.lanes[me as usize].cluster_pending = Some(cl.phase);
-        cl.arrived += 1;
-        cl.not_arrived -= 1;
-        let cu = c as u32;
-        self.sync(|s| s.cluster_arrive(cu, me));
+        let phase = self.clusters[c].arrive(c as u32, me, &mut self.race);
+        self.lanes[me as usize].cluster_pending = Some(phase);
         self.stats.lane_collectives += 1;
         self.try_complete_cluster(c);
         Step::Done(0)
@@ -35,53 +35,35 @@ impl Core {
                     "barrier.cluster.wait without a preceding barrier.cluster.arrive".to_string();
                 self.misuse(me, loc, msg)
             }
-            Some(p) if p < self.clusters[c].phase => {
-                self.lanes[me as usize].cluster_pending = None;
-                let cu = c as u32;
-                self.sync(|s| s.cluster_wait(cu, me));
-                Step::Done(0)
-            }
-            Some(_) => {
-                self.block(me, Wait::Cluster, loc);
-                self.clusters[c].waiters.push(me);
-                Step::Wait
+            Some(p) => {
+                if self.clusters[c].wait(c as u32, me, p, &mut self.race) {
+                    self.lanes[me as usize].cluster_pending = None;
+                    Step::Done(0)
+                } else {
+                    self.block(me, Wait::Cluster, loc);
+                    Step::Wait
+                }
             }
         }
     }
 
+    /// Releases cluster `c`'s waiters if its barrier's phase completed.
     fn try_complete_cluster(&mut self, c: usize) {
-        let cl = &mut self.clusters[c];
-        if cl.not_arrived > 0 || cl.arrived == 0 {
+        let Some(waiters) = self.clusters[c].try_complete(c as u32, &mut self.race) else {
             return;
-        }
-        cl.phase += 1;
-        cl.arrived = 0;
-        cl.not_arrived = cl.live;
-        let mut waiters = std::mem::take(&mut cl.waiters);
+        };
         self.stats.collectives += 1;
-        let cu = c as u32;
-        self.sync(|s| {
-            s.cluster_complete(cu);
-            for &l in &waiters {
-                s.cluster_wait(cu, l);
-            }
-        });
         for &l in &waiters {
             self.lanes[l as usize].cluster_pending = None;
             self.release(l, 0);
         }
-        waiters.clear();
-        self.clusters[c].waiters = waiters;
+        self.clusters[c].reuse(waiters);
     }
 
     pub(crate) fn cluster_after_exit(&mut self, lane: u32) {
         let l = &self.lanes[lane as usize];
         let c = self.blocks[l.block as usize].cluster as usize;
-        let counted = l.cluster_pending == Some(self.clusters[c].phase);
-        let cl = &mut self.clusters[c];
-        cl.live -= 1;
-        if !counted {
-            cl.not_arrived -= 1;
+        if self.clusters[c].thread_exited(l.cluster_pending) {
             self.try_complete_cluster(c);
         }
     }
