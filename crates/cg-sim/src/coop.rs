@@ -169,7 +169,7 @@ impl<'k> CoopWorker<'k> {
             } else {
                 Vec::new()
             },
-            finished: c.live == 0,
+            finished: c.lanes.live == 0,
             waiters: if arrived {
                 c.grid.waiters.clone()
             } else {

@@ -488,7 +488,8 @@ fn no_import_circle_in_the_warpgroup_mma() {
 }
 
 /// cg-sim's layers, bottom first: 0 the shared vocabulary, the reports,
-/// the device, the lane stacks and contexts, and each subsystem's state
+/// the device, the lane stacks and contexts, the lanes and run queue that
+/// every primitive acts on (`lanes`), and each subsystem's state
 /// (`*::state`, the race detector's sink trait, the detector and the
 /// worker log that implement it); 1 the unit that
 /// composes the lanes and those states; 2 the subsystems' operations on
@@ -500,8 +501,8 @@ fn no_import_circle_in_the_warpgroup_mma() {
 /// declares its layer.
 fn sim_layer(name: &str) -> u32 {
     match name {
-        "types" | "report" | "device" | "overflow" | "stack" | "fiber" | "race::detector"
-        | "race::event" | "race::sink" => 0,
+        "types" | "report" | "device" | "overflow" | "stack" | "fiber" | "lanes"
+        | "race::detector" | "race::event" | "race::sink" => 0,
         n if n.ends_with("::state") => 0,
         "unit" => 1,
         "barrier" | "cluster" | "warp" | "mbarrier" | "async_copy" | "tensor" | "shared"

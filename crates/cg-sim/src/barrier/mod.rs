@@ -131,7 +131,7 @@ impl Core {
         bar.warp_masks[wi] |= bit;
         self.stats.lane_collectives += 1;
         if wait {
-            self.block(me, Wait::Bar { id, count }, loc);
+            self.lanes.block(me, Wait::Bar { id, count }, loc);
         }
         self.sync(|s| s.bar_arrive(b as u32, id, me));
         self.warp_arrival(b, w, id);
@@ -153,7 +153,7 @@ impl Core {
     /// Counts warp `w`'s arrival at barrier `id` if all its live lanes arrived.
     #[inline]
     fn warp_arrival(&mut self, b: usize, w: u32, id: u32) {
-        let live = self.warps[w as usize].live();
+        let live = self.lanes.warps[w as usize].live();
         let blk = &mut self.blocks[b];
         let bar = &mut blk.bars[id as usize];
         let wi = (w - blk.first_warp) as usize;
@@ -212,7 +212,7 @@ impl Core {
             // Every warp's arrival was counted (the usual case): every
             // waiter goes, with no per-waiter look at its warp.
             for &l in &waiters {
-                me_done |= self.wake(l, me);
+                me_done |= self.lanes.wake(l, me);
             }
             self.sync(|s| s.bar_complete(b as u32, id, &waiters, &[]));
             waiters.clear();
@@ -225,7 +225,7 @@ impl Core {
             if self.blocks[b].bars[id as usize].warp_masks[wi] != 0 {
                 kept.push(l);
             } else {
-                me_done |= self.wake(l, me);
+                me_done |= self.lanes.wake(l, me);
             }
         }
         self.sync(|s| {
@@ -319,7 +319,8 @@ impl Core {
         }
         if chk.entries[i].odd.is_some() {
             // Held until every live thread arrived, for a full report.
-            self.block(me, Wait::BlockUniform { what, value }, loc);
+            self.lanes
+                .block(me, Wait::BlockUniform { what, value }, loc);
             return self.settle_checks(b, Some(me)).unwrap_or(Step::Wait);
         }
         self.settle_checks(b, Some(me));
@@ -511,7 +512,7 @@ impl Core {
 
     fn grid_barrier(&mut self, me: u32, loc: Loc) -> Step {
         let b = self.lanes[me as usize].block as usize;
-        self.block(me, Wait::Grid, loc);
+        self.lanes.block(me, Wait::Grid, loc);
         self.stats.lane_collectives += 1;
         self.grid.waiters.push(me);
         self.sync(|s| s.grid_arrive(me));
@@ -561,7 +562,7 @@ impl Core {
         self.sync(|s| s.grid_complete(&waiters));
         let mut me_done = false;
         for &l in &waiters {
-            me_done |= self.wake(l, me);
+            me_done |= self.lanes.wake(l, me);
         }
         waiters.clear();
         self.grid.waiters = waiters;
@@ -601,7 +602,7 @@ impl Core {
             }
         }
         for &l in &waiters {
-            self.release(l, 0);
+            self.lanes.release(l, 0);
         }
         waiters.clear();
         self.grid.waiters = waiters;

@@ -40,7 +40,7 @@ impl Core {
                     self.lanes[me as usize].cluster_pending = None;
                     Step::Done(0)
                 } else {
-                    self.block(me, Wait::Cluster, loc);
+                    self.lanes.block(me, Wait::Cluster, loc);
                     Step::Wait
                 }
             }
@@ -55,7 +55,7 @@ impl Core {
         self.stats.collectives += 1;
         for &l in &waiters {
             self.lanes[l as usize].cluster_pending = None;
-            self.release(l, 0);
+            self.lanes.release(l, 0);
         }
         self.clusters[c].reuse(waiters);
     }

@@ -67,6 +67,7 @@ impl Core {
         }
         let places = self
             .lanes
+            .all
             .iter()
             .map(|l| Place {
                 block: l.block,
@@ -144,7 +145,7 @@ impl Core {
         // A state with no lanes set up (the report of a race in a
         // cooperative launch run in segments, `coop::launch_coop`) places
         // every lane by the grid's layout.
-        if unit == self.unit && !self.lanes.is_empty() {
+        if unit == self.unit && !self.lanes.all.is_empty() {
             let l = &self.lanes[lane as usize];
             return (self.blocks[l.block as usize].idx, l.tid, l.linear);
         }
@@ -197,7 +198,7 @@ impl Core {
 
     /// Records the race `f` (the first report wins) and stops lane `me`.
     fn race_found(&mut self, me: u32, f: Found) -> Step {
-        self.block(me, Wait::Race, f.second.loc);
+        self.lanes.block(me, Wait::Race, f.second.loc);
         if self.error.is_none() {
             self.error = Some(self.race_error(&f));
         }
