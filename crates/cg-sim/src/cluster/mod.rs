@@ -1,26 +1,27 @@
 //! Thread-block clusters: the split cluster barrier
 //! (`barrier.cluster.arrive` / `wait`) over every non-exited thread of the
-//! cluster, and distributed shared memory (`mapa`). The barrier's phases
-//! are its state's (`state`), told the race sink there; here are the
-//! lanes' side of it and the misuses.
+//! cluster, and distributed shared memory (`mapa`). The barrier's
+//! operations are its state's (`state`), on the lanes and the race sink;
+//! here the unit finds the cluster, counts, and reports misuse.
 
 pub(crate) mod state;
 
 use crate::shared::state::Which;
-use crate::types::{Loc, Step, Wait};
+use crate::types::{Loc, Step};
 use crate::unit::Core;
 
 impl Core {
+    /// The slot of lane `me`'s cluster.
+    fn cluster_of(&self, me: u32) -> usize {
+        self.blocks[self.lanes[me as usize].block as usize].cluster as usize
+    }
+
     /// Lane `me` executes `barrier.cluster.arrive`.
     pub fn cluster_arrive(&mut self, me: u32, loc: Loc) -> Step {
-        let c = self.blocks[self.lanes[me as usize].block as usize].cluster as usize;
-        if self.lanes[me as usize].cluster_pending.is_some() {
-            let msg = "barrier.cluster.arrive twice without a barrier.cluster.wait in between"
-                .to_string();
-            return self.misuse(me, loc, msg);
+        let c = self.cluster_of(me);
+        if let Err(msg) = self.clusters[c].arrive(c as u32, me, &mut self.lanes, &mut self.race) {
+            return self.misuse(me, loc, msg.into());
         }
-        let phase = self.clusters[c].arrive(c as u32, me, &mut self.race);
-        self.lanes[me as usize].cluster_pending = Some(phase);
         self.stats.lane_collectives += 1;
         self.try_complete_cluster(c);
         Step::Done(0)
@@ -28,43 +29,23 @@ impl Core {
 
     /// Lane `me` executes `barrier.cluster.wait`.
     pub fn cluster_wait(&mut self, me: u32, loc: Loc) -> Step {
-        let c = self.blocks[self.lanes[me as usize].block as usize].cluster as usize;
-        match self.lanes[me as usize].cluster_pending {
-            None => {
-                let msg =
-                    "barrier.cluster.wait without a preceding barrier.cluster.arrive".to_string();
-                self.misuse(me, loc, msg)
-            }
-            Some(p) => {
-                if self.clusters[c].wait(c as u32, me, p, &mut self.race) {
-                    self.lanes[me as usize].cluster_pending = None;
-                    Step::Done(0)
-                } else {
-                    self.lanes.block(me, Wait::Cluster, loc);
-                    Step::Wait
-                }
-            }
+        let c = self.cluster_of(me);
+        match self.clusters[c].wait(c as u32, me, loc, &mut self.lanes, &mut self.race) {
+            Ok(step) => step,
+            Err(msg) => self.misuse(me, loc, msg.into()),
         }
     }
 
-    /// Releases cluster `c`'s waiters if its barrier's phase completed.
     fn try_complete_cluster(&mut self, c: usize) {
-        let Some(waiters) = self.clusters[c].try_complete(c as u32, &mut self.race) else {
-            return;
-        };
-        self.stats.collectives += 1;
-        for &l in &waiters {
-            self.lanes[l as usize].cluster_pending = None;
-            self.lanes.release(l, 0);
+        if self.clusters[c].try_complete(c as u32, &mut self.lanes, &mut self.race) {
+            self.stats.collectives += 1;
         }
-        self.clusters[c].reuse(waiters);
     }
 
     pub(crate) fn cluster_after_exit(&mut self, lane: u32) {
-        let l = &self.lanes[lane as usize];
-        let c = self.blocks[l.block as usize].cluster as usize;
-        if self.clusters[c].thread_exited(l.cluster_pending) {
-            self.try_complete_cluster(c);
+        let c = self.cluster_of(lane);
+        if self.clusters[c].lane_exited(c as u32, lane, &mut self.lanes, &mut self.race) {
+            self.stats.collectives += 1;
         }
     }
 

@@ -1,11 +1,12 @@
 //! A cluster's state: where its blocks are, and its split barrier
 //! (`barrier.cluster.arrive` / `wait`): the phase, who arrived, who waits.
-//! The barrier's operations count and complete the phases and tell the
-//! race sink of each sync point; the lanes' side (a lane's pending
-//! arrival, a misuse, blocking and releasing lanes) is the unit's, in
-//! `cluster`.
+//! The barrier's operations act on the lanes (a lane's pending arrival,
+//! blocking and releasing it) and tell the race sink of each sync point;
+//! the unit (`cluster`) only finds the cluster, counts and reports misuse.
 
+use crate::lanes::Lanes;
 use crate::race::state::UnitSink;
+use crate::types::{Loc, Step, Wait};
 
 pub(crate) struct Cluster {
     pub first_block: u32,
@@ -33,64 +34,93 @@ impl Cluster {
         }
     }
 
-    /// Lane `t`'s `barrier.cluster.arrive` in cluster slot `c` (a
-    /// release): the phase it arrived in.
-    pub fn arrive(&mut self, c: u32, t: u32, sink: &mut UnitSink) -> u64 {
+    /// Lane `me`'s `barrier.cluster.arrive` in cluster slot `c` (a
+    /// release), or the misuse's message.
+    pub fn arrive(
+        &mut self,
+        c: u32,
+        me: u32,
+        lanes: &mut Lanes,
+        sink: &mut UnitSink,
+    ) -> Result<(), &'static str> {
+        let pending = &mut lanes[me as usize].cluster_pending;
+        if pending.is_some() {
+            return Err("barrier.cluster.arrive twice without a barrier.cluster.wait in between");
+        }
+        *pending = Some(self.phase);
         self.arrived += 1;
         self.not_arrived -= 1;
-        sink.sync(|s| s.cluster_arrive(c, t));
-        self.phase
+        sink.sync(|s| s.cluster_arrive(c, me));
+        Ok(())
     }
 
-    /// Lane `t`'s `barrier.cluster.wait` after its arrival in phase
-    /// `arrived_in`: true if that phase completed (the lane acquired it and
-    /// goes on), else false (it waits, released by [`try_complete`](Self::try_complete)).
-    pub fn wait(&mut self, c: u32, t: u32, arrived_in: u64, sink: &mut UnitSink) -> bool {
-        if arrived_in < self.phase {
-            sink.sync(|s| s.cluster_wait(c, t));
-            true
-        } else {
-            self.waiters.push(t);
-            false
+    /// Lane `me`'s `barrier.cluster.wait` at `loc`: it goes on if the phase
+    /// of its arrival completed (acquiring it), else waits for
+    /// [`try_complete`](Self::try_complete); or the misuse's message.
+    pub fn wait(
+        &mut self,
+        c: u32,
+        me: u32,
+        loc: Loc,
+        lanes: &mut Lanes,
+        sink: &mut UnitSink,
+    ) -> Result<Step, &'static str> {
+        match lanes[me as usize].cluster_pending {
+            None => Err("barrier.cluster.wait without a preceding barrier.cluster.arrive"),
+            Some(p) if p < self.phase => {
+                lanes[me as usize].cluster_pending = None;
+                sink.sync(|s| s.cluster_wait(c, me));
+                Ok(Step::Done(0))
+            }
+            Some(_) => {
+                lanes.block(me, Wait::Cluster, loc);
+                self.waiters.push(me);
+                Ok(Step::Wait)
+            }
         }
     }
 
-    /// Completes the phase if every live thread arrived: its waiters, each
-    /// of which acquired it, for the unit to release (and hand back,
-    /// [`reuse`](Self::reuse)).
-    pub fn try_complete(&mut self, c: u32, sink: &mut UnitSink) -> Option<Vec<u32>> {
+    /// Completes the phase if every live thread arrived, releasing its
+    /// waiters (each acquires it). True if it completed.
+    pub fn try_complete(&mut self, c: u32, lanes: &mut Lanes, sink: &mut UnitSink) -> bool {
         if self.not_arrived > 0 || self.arrived == 0 {
-            return None;
+            return false;
         }
         self.phase += 1;
         self.arrived = 0;
         self.not_arrived = self.live;
-        let waiters = std::mem::take(&mut self.waiters);
+        let mut waiters = std::mem::take(&mut self.waiters);
         sink.sync(|s| {
             s.cluster_complete(c);
             for &l in &waiters {
                 s.cluster_wait(c, l);
             }
         });
-        Some(waiters)
-    }
-
-    /// The released waiters' vector back, its allocation kept for the
-    /// next phase.
-    pub fn reuse(&mut self, mut waiters: Vec<u32>) {
+        for &l in &waiters {
+            lanes[l as usize].cluster_pending = None;
+            lanes.release(l, 0);
+        }
+        // The vector's allocation kept for the next phase.
         waiters.clear();
         self.waiters = waiters;
+        true
     }
 
-    /// A thread of the cluster exited; `arrived_in` the phase of its
-    /// pending arrival, if any. True if the phase may now complete (the
-    /// thread had not arrived in it: it no longer holds it up).
-    pub fn thread_exited(&mut self, arrived_in: Option<u64>) -> bool {
+    /// The after-exit hook: lane `lane` of the cluster exited. If it had not
+    /// arrived in the current phase it no longer holds it up, which may
+    /// complete it; true if it did.
+    pub fn lane_exited(
+        &mut self,
+        c: u32,
+        lane: u32,
+        lanes: &mut Lanes,
+        sink: &mut UnitSink,
+    ) -> bool {
         self.live -= 1;
-        if arrived_in == Some(self.phase) {
+        if lanes[lane as usize].cluster_pending == Some(self.phase) {
             return false;
         }
         self.not_arrived -= 1;
-        true
+        self.try_complete(c, lanes, sink)
     }
 }
