@@ -1,10 +1,10 @@
 //! The simulator's mutable state for one residency unit (a cluster of blocks,
-//! or the whole grid of a cooperative launch): lanes, warps, blocks,
-//! clusters and the run queue, with the operations every primitive uses to
-//! block, wake and release lanes, plus the state each subsystem keeps per
-//! block (declared in the subsystem's own `state` module, below this one).
-//! The subsystems' operations are written above, on this state; what
-//! composes them (`lifecycle`) lies above those.
+//! or the whole grid of a cooperative launch): its lanes, warps and run
+//! queue (`lanes`, with the operations that block, wake and release lanes),
+//! blocks, clusters and grid, the race sink, plus the state each subsystem
+//! keeps per block (declared in the subsystem's own `state` module, below
+//! this one). The subsystems' operations are written above, on this state;
+//! what composes them (`lifecycle`) lies above those.
 
 use crate::async_copy::state::AsyncCopies;
 use crate::barrier::state::Barrier;
