@@ -37,7 +37,7 @@
 //! # Reports
 //!
 //! Each unit records its calls into the race detector
-//! ([`Core::race_log`]); the launching thread applies the segments' logs
+//! ([`Core::race`]); the launching thread applies the segments' logs
 //! in segment order to the launch's one detector, whose one unit is the
 //! whole grid (lanes, blocks and clusters renumbered: `Event::shifted`),
 //! and completes the grid barrier in it between phases. The first segment
@@ -57,7 +57,9 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Condvar, Mutex};
 
 use crate::diagnose::{StallPart, stall_report};
-use crate::race::detector::{Place, Race};
+use crate::race::detector::Race;
+use crate::race::sink::{Place, SyncSink};
+use crate::race::state::UnitSink;
 use crate::sched::{LaunchGuard, UnitLanes, drive};
 use crate::shared::state::SmemMap;
 use crate::stack::{LaneStack, StackPool};
@@ -119,7 +121,7 @@ impl<'k> CoopWorker<'k> {
                 state.launch = shared.launch;
                 state.coop = Some(shared.clone());
                 if race_on {
-                    state.race_log = Some(Vec::new());
+                    state.race = UnitSink::Log(Vec::new());
                 }
                 CoopCluster {
                     index,
@@ -158,16 +160,16 @@ impl<'k> CoopWorker<'k> {
         drop(guard);
         let mut c = core.borrow_mut();
         let arrived = result.is_ok() && c.grid_all_arrived();
-        let race_on = c.race_log.is_some();
+        let race_on = c.race.is_log();
         SegOut {
             stats: std::mem::take(&mut c.stats),
-            log: c.race_log.as_mut().map(std::mem::take).unwrap_or_default(),
+            log: c.race.take_log(),
             maps: if race_on {
                 c.blocks.iter().map(|b| b.smem.map(b.idx)).collect()
             } else {
                 Vec::new()
             },
-            finished: c.live == 0,
+            finished: c.lanes.live == 0,
             waiters: if arrived {
                 c.grid.waiters.clone()
             } else {
@@ -305,7 +307,7 @@ impl<'a> CoopMerge<'a> {
         if let Some(r) = self.race.as_mut() {
             for ev in out.log {
                 if let Some(ev) = ev.shifted(lanes, blocks, c as u32)
-                    && let Some(f) = r.apply(ev)
+                    && let Some(f) = ev.replay(&mut **r)
                 {
                     let mut rep = Core::new(self.device, self.cfg);
                     rep.race_enabled = false;

@@ -39,7 +39,7 @@ impl Core {
     /// Lane `me` misused a primitive at `loc`: record the report (the first
     /// one wins) and stop the lane.
     pub fn misuse(&mut self, me: u32, loc: Loc, msg: String) -> Step {
-        self.block(me, Wait::Misuse, loc);
+        self.lanes.block(me, Wait::Misuse, loc);
         if self.error.is_none() {
             let l = &self.lanes[me as usize];
             let summary = format!(
@@ -63,7 +63,7 @@ impl Core {
     pub fn blocked_groups(&self) -> Vec<BlockedGroup> {
         let mut index: HashMap<(u32, String, Loc), usize> = HashMap::new();
         let mut groups: Vec<(u32, String, Loc, Vec<u32>)> = Vec::new();
-        for l in &self.lanes {
+        for l in &self.lanes.all {
             let spinning = l.state == LaneState::Runnable && matches!(l.wait, Wait::Spin);
             if l.state != LaneState::Blocked && !spinning {
                 continue;
@@ -115,6 +115,7 @@ impl Core {
         StallPart {
             stuck: self
                 .lanes
+                .all
                 .iter()
                 .filter(|l| l.state == LaneState::Blocked)
                 .count(),
@@ -137,7 +138,7 @@ impl Core {
     /// mask exited or waits at a different collective or mask: the
     /// summary and the line of the first such lane, in warp order.
     fn warp_misuse(&self) -> Option<(String, SourceLocation)> {
-        for warp in &self.warps {
+        for warp in &self.lanes.warps {
             let base = warp.base as usize;
             for j in bits(warp.waiting) {
                 let l = &self.lanes[base + j as usize];
@@ -178,7 +179,7 @@ impl Core {
     /// and checks) and on clusters; the grid's are [`stall_report`]'s.
     fn stall_notes(&self) -> (Vec<String>, Vec<String>, Vec<String>) {
         let mut notes = Vec::new();
-        for warp in &self.warps {
+        for warp in &self.lanes.warps {
             let base = warp.base as usize;
             let mut seen = 0u32;
             for j in bits(warp.waiting) {

@@ -112,7 +112,7 @@ pub fn lane_id() -> u32 {
 /// The lanes of the caller's warp that exist: all 32, except in the last
 /// warp of a block whose thread count is not a multiple of 32.
 pub fn existing_lanes() -> u32 {
-    with_core(|c, me| c.warps[c.lanes[me as usize].warp as usize].existing)
+    with_core(|c, me| c.lanes.warps[c.lanes[me as usize].warp as usize].existing)
 }
 
 /// Inlined into each collective, whose `kind` is then a constant: passed

@@ -10,6 +10,7 @@ use std::sync::{Condvar, Mutex};
 
 use crate::race::detector::Race;
 use crate::race::event::Event;
+use crate::race::state::UnitSink;
 use crate::sched::{LaunchGuard, UnitLanes, drive, install_panic_hook, launch_running};
 use crate::shared::state::SmemMap;
 use crate::stack::StackPool;
@@ -99,7 +100,7 @@ fn run_unit(
     // Free the unit's shared memory (keeping its layout for a report of
     // the launch's detector, when the unit recorded for it).
     let mut c = core.borrow_mut();
-    if c.race_log.is_some() {
+    if c.race.is_log() {
         let maps = c.blocks.iter().map(|b| b.smem.map(b.idx)).collect();
         c.smem_maps = Some(maps);
     }
@@ -232,7 +233,7 @@ pub unsafe fn launch_parallel(
                 state.regions = regions.to_vec();
                 state.concurrent = true;
                 if race_on {
-                    state.race_log = Some(Vec::new());
+                    state.race = UnitSink::Log(Vec::new());
                 }
                 let core = RefCell::new(state);
                 let guard = LaunchGuard::install(&core);
@@ -255,7 +256,7 @@ pub unsafe fn launch_parallel(
                         UnitOut {
                             result,
                             stats: std::mem::take(&mut k.stats),
-                            log: k.race_log.as_mut().map(std::mem::take).unwrap_or_default(),
+                            log: k.race.take_log(),
                             maps: k.smem_maps.take().unwrap_or_default(),
                         }
                     };
@@ -312,7 +313,7 @@ fn merge(
         };
         if let Some(r) = race.as_mut() {
             for ev in out.log {
-                if let Some(f) = r.apply(ev) {
+                if let Some(f) = ev.replay(&mut **r) {
                     return stop(race_report(device, cfg, regions, k, out.maps, f));
                 }
             }
@@ -338,7 +339,7 @@ fn race_report(
     regions: &[crate::Region],
     unit: u64,
     maps: Vec<SmemMap>,
-    f: crate::race::detector::Found,
+    f: crate::race::sink::Found,
 ) -> SimError {
     let mut c = Core::new(device, cfg);
     c.race_enabled = false;

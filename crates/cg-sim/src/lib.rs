@@ -55,6 +55,7 @@ mod diagnose;
 mod fiber;
 pub mod global_mem;
 pub mod lane;
+mod lanes;
 mod launch;
 mod lifecycle;
 mod mbarrier;

@@ -8,10 +8,12 @@ use std::panic::Location;
 
 use crate::Dim3;
 use crate::async_copy::state::AsyncCopies;
+use crate::cluster::state::Cluster;
+use crate::lanes::{Lane, Warp};
 use crate::mbarrier::state::Mbarriers;
 use crate::shared::state::SharedMem;
 use crate::types::{LaneState, Wait, WarpKind};
-use crate::unit::{Block, Cluster, Core, Grid, Lane, Warp};
+use crate::unit::{Block, Core, Grid};
 
 impl Core {
     /// Sets up the lanes of clusters `clusters` (linear cluster indices) and
@@ -24,33 +26,27 @@ impl Core {
         let csize = cdim.volume() as u32;
         let nblocks = (clusters.end - clusters.start) as u32 * csize;
         let dyn_smem = g.dynamic_smem;
-        self.lanes.clear();
-        self.warps.clear();
+        self.lanes.all.clear();
+        self.lanes.warps.clear();
         self.blocks.clear();
         self.clusters.clear();
         self.grid = Grid::default();
-        self.queue.clear();
-        self.spinners.clear();
-        self.am_warps.clear();
-        self.lanes.reserve(nblocks as usize * tpb as usize);
+        self.lanes.queue.clear();
+        self.lanes.spinners.clear();
+        self.lanes.am_warps.clear();
+        self.lanes.all.reserve(nblocks as usize * tpb as usize);
         let start_loc = Location::caller();
         for c in clusters {
             let cidx = gic.delinearize(c);
             let cslot = self.clusters.len() as u32;
-            self.clusters.push(Cluster {
-                first_block: self.blocks.len() as u32,
-                nblocks: csize,
-                live: csize * tpb,
-                phase: 0,
-                arrived: 0,
-                not_arrived: csize * tpb,
-                waiters: Vec::new(),
-            });
+            let first_block = self.blocks.len() as u32;
+            self.clusters
+                .push(Cluster::new(first_block, csize, csize * tpb));
             for rank in 0..csize {
                 let cta = cdim.delinearize(rank as u64);
                 let bslot = self.blocks.len() as u32;
-                let first_lane = self.lanes.len() as u32;
-                let first_warp = self.warps.len() as u32;
+                let first_lane = self.lanes.all.len() as u32;
+                let first_warp = self.lanes.warps.len() as u32;
                 self.blocks.push(Block {
                     idx: [
                         cidx.x * cdim.x + cta.x,
@@ -75,7 +71,7 @@ impl Core {
                 });
                 for w in 0..wpb {
                     let n = (tpb - w * 32).min(32);
-                    self.warps.push(Warp {
+                    self.lanes.warps.push(Warp {
                         base: first_lane + w * 32,
                         block: bslot,
                         existing: if n == 32 { u32::MAX } else { (1 << n) - 1 },
@@ -90,7 +86,7 @@ impl Core {
                 }
                 for t in 0..tpb {
                     let tid = bdim.delinearize(t as u64);
-                    self.lanes.push(Lane {
+                    self.lanes.all.push(Lane {
                         tid: tid.to_array(),
                         linear: t,
                         block: bslot,
@@ -116,12 +112,12 @@ impl Core {
                 }
             }
         }
-        let n = self.lanes.len();
+        let n = self.lanes.all.len();
         self.unit = self.units;
         self.units += 1;
         self.setup_race();
-        self.queue.extend(0..n as u32);
-        self.live = n as u32;
+        self.lanes.queue.extend(0..n as u32);
+        self.lanes.live = n as u32;
         self.stats.blocks += nblocks as u64;
         n
     }
@@ -135,9 +131,9 @@ impl Core {
             l.wait = Wait::None;
             (l.warp, l.block, 1u32 << l.lane_id)
         };
-        self.live -= 1;
+        self.lanes.live -= 1;
         self.stats.lanes += 1;
-        let warp = &mut self.warps[w as usize];
+        let warp = &mut self.lanes.warps[w as usize];
         warp.exited |= bit;
         let warp_gone = warp.live() == 0;
         let blk = &mut self.blocks[b as usize];

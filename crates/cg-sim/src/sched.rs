@@ -118,7 +118,7 @@ pub(crate) fn block_on_or(
 fn suspend(cell: &RefCell<Core>, mut core: RefMut<'_, Core>, me: u32, blocked: bool) {
     let save = &raw mut core.fiber_sp[me as usize];
     let next = if blocked && core.error.is_none() {
-        core.queue.pop_front()
+        core.lanes.queue.pop_front()
     } else {
         None
     };
@@ -130,7 +130,7 @@ fn suspend(cell: &RefCell<Core>, mut core: RefMut<'_, Core>, me: u32, blocked: b
             // The lane after `j` runs next but one: start fetching the top
             // of its stack (its saved registers and the frames of its
             // suspension), which a round over a block's lanes has evicted.
-            if let Some(&k) = core.queue.front() {
+            if let Some(&k) = core.lanes.queue.front() {
                 crate::fiber::prefetch(core.fiber_sp[k as usize], STACK_LINES);
             }
             core.fiber_sp[j as usize]
@@ -196,10 +196,10 @@ pub(crate) fn yield_now(loc: &'static std::panic::Location<'static>) {
     let l = &mut core.lanes[me as usize];
     l.wait = Wait::Spin;
     l.loc = loc;
-    if core.spin_last {
-        core.spinners.push_back(me);
+    if core.lanes.spin_last {
+        core.lanes.spinners.push_back(me);
     } else {
-        core.queue.push_back(me);
+        core.lanes.queue.push_back(me);
     }
     suspend(cell, core, me, false);
     cell.borrow_mut().lanes[me as usize].wait = Wait::None;
@@ -441,7 +441,12 @@ impl<'k> UnitLanes<'k> {
         }
         let mut c = core.borrow_mut();
         c.tearing_down = false;
-        for l in c.lanes.iter_mut().filter(|l| l.state != LaneState::Exited) {
+        for l in c
+            .lanes
+            .all
+            .iter_mut()
+            .filter(|l| l.state != LaneState::Exited)
+        {
             l.yielder = ptr::null();
         }
     }
@@ -473,11 +478,14 @@ pub(crate) fn drive(
     loop {
         let next = {
             let mut c = core.borrow_mut();
-            c.queue.pop_front().or_else(|| c.spinners.pop_front())
+            c.lanes
+                .queue
+                .pop_front()
+                .or_else(|| c.lanes.spinners.pop_front())
         };
         let Some(i) = next else {
             let mut c = core.borrow_mut();
-            if c.live == 0 {
+            if c.lanes.live == 0 {
                 return Ok(());
             }
             if c.release_activemask() {
@@ -505,7 +513,7 @@ pub(crate) fn drive(
                     c.spin_streak += 1;
                     // A whole round of spinning: the spinners may wait for
                     // lanes parked at `activemask`, so resolve those first.
-                    let queued = (c.queue.len() + c.spinners.len()) as u64;
+                    let queued = (c.lanes.queue.len() + c.lanes.spinners.len()) as u64;
                     if c.spin_streak >= queued && c.release_activemask() {
                         c.spin_streak = 0;
                     } else if c.spin_streak > SPIN_ROUNDS * queued + 10_000 {

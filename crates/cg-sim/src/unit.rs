@@ -1,87 +1,19 @@
 //! The simulator's mutable state for one residency unit (a cluster of blocks,
-//! or the whole grid of a cooperative launch): lanes, warps, blocks,
-//! clusters and the run queue, with the operations every primitive uses to
-//! block, wake and release lanes, plus the state each subsystem keeps per
-//! block (declared in the subsystem's own `state` module, below this one).
-//! The subsystems' operations are written above, on this state; what
-//! composes them (`lifecycle`) lies above those.
-
-use std::collections::VecDeque;
-
-#[cfg(not(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes"))))]
-use corosensei::Yielder;
+//! or the whole grid of a cooperative launch): its lanes, warps and run
+//! queue (`lanes`, with the operations that block, wake and release lanes),
+//! blocks, clusters and grid, the race sink, plus the state each subsystem
+//! keeps per block (declared in the subsystem's own `state` module, below
+//! this one). The subsystems' operations are written above, on this state;
+//! what composes them (`lifecycle`) lies above those.
 
 use crate::async_copy::state::AsyncCopies;
 use crate::barrier::state::Barrier;
+use crate::cluster::state::Cluster;
 use crate::device::SimDevice;
+use crate::lanes::Lanes;
 use crate::mbarrier::state::Mbarriers;
 use crate::shared::state::SharedMem;
-use crate::types::{LaneState, Loc, Wait, WarpKind};
 use crate::{Dim3, LaunchConfig, LaunchStats, SimError};
-
-pub(crate) struct Lane {
-    pub tid: [u32; 3],
-    /// Linear thread index inside the block.
-    pub linear: u32,
-    /// Block slot in the unit.
-    pub block: u32,
-    /// Warp index in the unit.
-    pub warp: u32,
-    pub lane_id: u32,
-    pub state: LaneState,
-    pub wait: Wait,
-    pub loc: Loc,
-    /// The value a completed rendezvous hands back.
-    pub result: u64,
-    /// Phase of this lane's pending `barrier.cluster.arrive`.
-    pub cluster_pending: Option<u64>,
-    /// Block-wide uniformity checks this lane has passed.
-    pub checks: u32,
-    /// Where this lane's `barrier_arrive` on the block barrier is, until its
-    /// `barrier_wait`.
-    pub split_at: Option<Loc>,
-    /// The address of this lane's last plain global load, and how many
-    /// loads of it came in a row (a spin on a plain load gives up its turn).
-    pub last_load: usize,
-    pub load_repeats: u32,
-    /// Where this lane's `grid.barrier_arrive()` is, until its wait.
-    pub grid_split_at: Option<Loc>,
-    /// The coroutine's yielder, registered when the lane first runs.
-    #[cfg(not(all(target_arch = "x86_64", unix, not(feature = "coroutine-lanes"))))]
-    pub yielder: *const Yielder<(), ()>,
-}
-
-pub(crate) struct Warp {
-    /// Unit lane index of lane 0.
-    pub base: u32,
-    pub block: u32,
-    /// Lanes that exist (a block's last warp may be partial).
-    pub existing: u32,
-    pub exited: u32,
-    /// Lanes blocked at a warp collective.
-    pub waiting: u32,
-    /// The lanes of `waiting` whose collective has the kind and mask
-    /// `cur`: a lane completing a collective of that kind and mask needs
-    /// only `need & !same == 0`, with no pass over its lanes' waits
-    /// (lanes of one warp usually meet at one collective at a time).
-    pub same: u32,
-    /// The kind and mask of the collective `same` counts (stale while
-    /// `same` is 0).
-    pub cur: (WarpKind, u32),
-    /// Each waiting lane's operands (`a`, and `shfl`'s `b` and `c`), by
-    /// lane id, stored at its arrival so that the completing lane reads
-    /// them from one place.
-    pub vals: [u64; 32],
-    pub bc: [(u32, u32); 32],
-    /// Lanes blocked at `activemask`.
-    pub am_waiting: u32,
-}
-
-impl Warp {
-    pub fn live(&self) -> u32 {
-        self.existing & !self.exited
-    }
-}
 
 pub(crate) struct Block {
     pub idx: [u32; 3],
@@ -106,16 +38,6 @@ pub(crate) struct Block {
     pub copies: AsyncCopies,
     /// The block's mbarrier objects.
     pub mbars: Mbarriers,
-}
-
-pub(crate) struct Cluster {
-    pub first_block: u32,
-    pub nblocks: u32,
-    pub live: u32,
-    pub phase: u64,
-    pub arrived: u32,
-    pub not_arrived: u32,
-    pub waiters: Vec<u32>,
 }
 
 #[derive(Default)]
@@ -156,21 +78,11 @@ pub(crate) struct Geom {
 
 pub(crate) struct Core {
     pub geom: Geom,
-    pub lanes: Vec<Lane>,
-    pub warps: Vec<Warp>,
+    /// The unit's lanes, warps and run queue: what every primitive acts on.
+    pub lanes: Lanes,
     pub blocks: Vec<Block>,
     pub clusters: Vec<Cluster>,
     pub grid: Grid,
-    /// Runnable lanes, in the deterministic order they will be resumed.
-    pub queue: VecDeque<u32>,
-    /// With [`SimDevice::spin_last`]: spin-waiting lanes, resumed only
-    /// when `queue` is empty.
-    pub spinners: VecDeque<u32>,
-    pub spin_last: bool,
-    /// Warps with lanes waiting at `activemask`.
-    pub am_warps: Vec<u32>,
-    /// Non-exited lanes of the unit.
-    pub live: u32,
     pub error: Option<SimError>,
     pub stats: LaunchStats,
     /// Set while suspended lanes are unwound after a failure: primitives
@@ -181,12 +93,9 @@ pub(crate) struct Core {
     /// Whether the race detector runs ([`SimDevice::race_check`] and the
     /// `CG_SIM_RACE` environment variable).
     pub race_enabled: bool,
-    /// The race detector's state for the launch (`None` when off, or when
-    /// this unit runs on a worker thread and records instead).
-    pub race: Option<Box<crate::race::detector::Race>>,
-    /// On a worker thread with the detector on: the unit's calls into the
-    /// detector, for the launch's detector to apply in unit order.
-    pub race_log: Option<Vec<crate::race::event::Event>>,
+    /// What hears the unit's sync points and accesses (`Core::sync`): the
+    /// launch's detector, a worker's log of them, or nothing.
+    pub race: crate::race::state::UnitSink,
     /// Other worker threads run blocks of the same launch
     /// (`launch_parallel`): copies touch global memory through
     /// [`global_mem`](crate::global_mem) (relaxed byte atomics).
@@ -243,23 +152,16 @@ impl Core {
                 dynamic_smem: cfg.dynamic_smem_bytes as usize,
                 max_smem_per_block: device.max_smem_per_block,
             },
-            lanes: Vec::new(),
-            warps: Vec::new(),
+            lanes: Lanes::new(device.spin_last),
             blocks: Vec::new(),
             clusters: Vec::new(),
             grid: Grid::default(),
-            queue: VecDeque::new(),
-            spinners: VecDeque::new(),
-            spin_last: device.spin_last,
-            am_warps: Vec::new(),
-            live: 0,
             error: None,
             stats: LaunchStats::default(),
             tearing_down: false,
             spin_streak: 0,
             race_enabled: device.race_check && crate::race::detector::env_enabled(),
-            race: None,
-            race_log: None,
+            race: Default::default(),
             concurrent: false,
             smem_maps: None,
             unit: 0,
@@ -282,42 +184,5 @@ impl Core {
     /// Clusters in the grid, x-fastest.
     pub fn cluster_count(&self) -> u64 {
         self.geom.grid.volume() / self.geom.cluster.volume()
-    }
-
-    /// Marks `lane` runnable with `result` and queues it.
-    pub fn release(&mut self, lane: u32, result: u64) {
-        let l = &mut self.lanes[lane as usize];
-        l.state = LaneState::Runnable;
-        l.wait = Wait::None;
-        l.result = result;
-        self.queue.push_back(lane);
-    }
-
-    /// Records `me` as blocked on `wait` at `loc`.
-    pub fn block(&mut self, me: u32, wait: Wait, loc: Loc) {
-        let l = &mut self.lanes[me as usize];
-        l.state = LaneState::Blocked;
-        l.wait = wait;
-        l.loc = loc;
-    }
-
-    /// Lets waiter `lane` of a completed rendezvous go: the lane that
-    /// completed it (`me`) continues in place ([`Core::resume_self`]), any
-    /// other is released with result 0. True if `lane` was `me`.
-    pub fn wake(&mut self, lane: u32, me: Option<u32>) -> bool {
-        if Some(lane) == me {
-            self.resume_self(lane);
-            true
-        } else {
-            self.release(lane, 0);
-            false
-        }
-    }
-
-    /// `me` completed a rendezvous itself: it continues without suspending.
-    pub fn resume_self(&mut self, me: u32) {
-        let l = &mut self.lanes[me as usize];
-        l.state = LaneState::Runnable;
-        l.wait = Wait::None;
     }
 }

@@ -1,7 +1,6 @@
 //! Warp collectives (`shfl`, `vote`, `match`, `redux`, `bar.warp.sync`,
 //! `elect`, warp uniformity checks) and the `activemask` convergence model.
 
-use crate::race::event::Event;
 use crate::report::mask_lanes;
 use crate::types::{Loc, Step, Wait, WarpAt, WarpKind, WarpOp, bits, kind_name};
 use crate::unit::Core;
@@ -58,7 +57,7 @@ impl Core {
             (l.warp as usize, l.lane_id)
         };
         let bit = 1u32 << lid;
-        let warp = &self.warps[w];
+        let warp = &self.lanes.warps[w];
         let need = op.mask & warp.existing;
         if op.mask & bit == 0 || need & warp.exited != 0 {
             return self.warp_arrival_misuse(me, op, loc);
@@ -68,9 +67,9 @@ impl Core {
             kind: op.kind,
             mask: op.mask,
         };
-        self.block(me, Wait::Warp(at), loc);
+        self.lanes.block(me, Wait::Warp(at), loc);
         let key = (op.kind, op.mask);
-        let warp = &mut self.warps[w];
+        let warp = &mut self.lanes.warps[w];
         warp.waiting |= bit;
         warp.vals[lid as usize] = op.a;
         warp.bc[lid as usize] = (op.bc as u32, (op.bc >> 32) as u32);
@@ -86,7 +85,7 @@ impl Core {
             } else {
                 self.waiting_at(w, key)
             };
-            self.warps[w].same = same;
+            self.lanes.warps[w].same = same;
             same
         } else {
             // Lanes of another collective wait too (a divergent warp):
@@ -119,7 +118,7 @@ impl Core {
                 op.mask
             )
         } else {
-            let warp = &self.warps[w];
+            let warp = &self.lanes.warps[w];
             format!(
                 "{} with mask {:#010x} names lanes {} that have already exited",
                 kind_name(op.kind),
@@ -132,7 +131,7 @@ impl Core {
 
     /// The lanes of warp `w` waiting at a collective of kind and mask `key`.
     fn waiting_at(&self, w: usize, key: (WarpKind, u32)) -> u32 {
-        let warp = &self.warps[w];
+        let warp = &self.lanes.warps[w];
         let base = warp.base as usize;
         bits(warp.waiting)
             .filter(|&j| {
@@ -146,15 +145,15 @@ impl Core {
     /// one of which waits at it; `me` (the last to arrive) runs on.
     #[inline(never)]
     fn complete_warp(&mut self, me: u32, w: usize, need: u32, op: WarpOp, loc: Loc) -> Step {
-        let base = self.warps[w].base as usize;
-        let b = self.warps[w].block as usize;
+        let base = self.lanes.warps[w].base as usize;
+        let b = self.lanes.warps[w].block as usize;
         if !self.blocks[b].checks.is_empty() {
             let lanes = bits(need).map(|j| (base + j as usize) as u32);
             if let Some(step) = self.check_order(lanes, Some(me), &|| kind_name(op.kind), loc) {
                 return step;
             }
         }
-        let warp = &mut self.warps[w];
+        let warp = &mut self.lanes.warps[w];
         warp.waiting &= !need;
         warp.same &= !need;
         self.stats.collectives += 1;
@@ -164,7 +163,7 @@ impl Core {
             // arrivals, released in lane order as below.
             let mut mine = 0;
             for j in bits(need) {
-                let warp = &self.warps[w];
+                let warp = &self.lanes.warps[w];
                 let (b, c) = warp.bc[j as usize];
                 let src = match shfl_source(mode, j, b, c) {
                     Some(src) if need >> src & 1 == 1 => src,
@@ -175,14 +174,14 @@ impl Core {
                 if lane == me {
                     mine = r;
                 } else {
-                    self.release(lane, r);
+                    self.lanes.release(lane, r);
                 }
             }
-            self.resume_self(me);
+            self.lanes.resume_self(me);
             return Step::Done(mine);
         }
         // The operands the lanes of `need` stored at their arrival.
-        let warp = &self.warps[w];
+        let warp = &self.lanes.warps[w];
         let (vals, bc) = (&warp.vals.clone(), &warp.bc.clone());
         let lanes_of = |m: u32| bits(m).map(|j| vals[j as usize] as u32);
         // Results shared by every lane, where the collective has one.
@@ -205,10 +204,10 @@ impl Core {
             WarpKind::Sync => {
                 // The only warp collective that orders memory (PTX ISA
                 // §9.7.15.2); see `race` for why the others do not.
-                if self.race_on() {
+                self.sync(|s| {
                     let lanes: Vec<u32> = bits(need).map(|j| (base + j as usize) as u32).collect();
-                    self.race_do(|r| r.all_to_all(&lanes), || Event::AllToAll(lanes.clone()));
-                }
+                    s.all_to_all(&lanes)
+                });
                 Some(0)
             }
             WarpKind::Uniform(what) => {
@@ -245,10 +244,10 @@ impl Core {
         for j in bits(need) {
             let lane = (base + j as usize) as u32;
             if lane != me {
-                self.release(lane, res[j as usize]);
+                self.lanes.release(lane, res[j as usize]);
             }
         }
-        self.resume_self(me);
+        self.lanes.resume_self(me);
         Step::Done(res[(me as usize - base) & 31])
     }
 
@@ -259,10 +258,10 @@ impl Core {
             let l = &self.lanes[me as usize];
             (l.warp, 1u32 << l.lane_id)
         };
-        self.block(me, Wait::ActiveMask, loc);
-        let warp = &mut self.warps[w as usize];
+        self.lanes.block(me, Wait::ActiveMask, loc);
+        let warp = &mut self.lanes.warps[w as usize];
         if warp.am_waiting == 0 {
-            self.am_warps.push(w);
+            self.lanes.am_warps.push(w);
         }
         warp.am_waiting |= bit;
         Step::Wait
@@ -276,12 +275,12 @@ impl Core {
     /// the branch catch up before the lanes waiting after it (min-PC
     /// reconvergence). Returns `false` if no lane was waiting.
     pub fn release_activemask(&mut self) -> bool {
-        if self.am_warps.is_empty() {
+        if self.lanes.am_warps.is_empty() {
             return false;
         }
-        let mut warps = std::mem::take(&mut self.am_warps);
+        let mut warps = std::mem::take(&mut self.lanes.am_warps);
         warps.retain(|&w| {
-            let warp = &self.warps[w as usize];
+            let warp = &self.lanes.warps[w as usize];
             let (base, waiting) = (warp.base as usize, warp.am_waiting);
             let pos = |j: u32| {
                 let l = self.lanes[base + j as usize].loc;
@@ -294,15 +293,15 @@ impl Core {
             let group = bits(waiting)
                 .filter(|&j| pos(j) == first)
                 .fold(0u32, |m, j| m | 1 << j);
-            self.warps[w as usize].am_waiting &= !group;
+            self.lanes.warps[w as usize].am_waiting &= !group;
             self.stats.collectives += 1;
             self.stats.lane_collectives += group.count_ones() as u64;
             for j in bits(group) {
-                self.release((base + j as usize) as u32, group as u64);
+                self.lanes.release((base + j as usize) as u32, group as u64);
             }
-            self.warps[w as usize].am_waiting != 0
+            self.lanes.warps[w as usize].am_waiting != 0
         });
-        self.am_warps = warps;
+        self.lanes.am_warps = warps;
         true
     }
 }

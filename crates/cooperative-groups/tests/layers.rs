@@ -488,8 +488,10 @@ fn no_import_circle_in_the_warpgroup_mma() {
 }
 
 /// cg-sim's layers, bottom first: 0 the shared vocabulary, the reports,
-/// the device, the lane stacks and contexts, and each subsystem's state
-/// (`*::state`, the race detector and its recorded calls); 1 the unit that
+/// the device, the lane stacks and contexts, the lanes and run queue that
+/// every primitive acts on (`lanes`), and each subsystem's state
+/// (`*::state`, the race detector's sink trait, the detector and the
+/// worker log that implement it); 1 the unit that
 /// composes the lanes and those states; 2 the subsystems' operations on
 /// the unit (barriers, clusters, warps, mbarriers, async and tensor copies,
 /// shared and global memory, the race detector's side, diagnosis); 3 the
@@ -499,8 +501,8 @@ fn no_import_circle_in_the_warpgroup_mma() {
 /// declares its layer.
 fn sim_layer(name: &str) -> u32 {
     match name {
-        "types" | "report" | "device" | "overflow" | "stack" | "fiber" | "race::detector"
-        | "race::event" => 0,
+        "types" | "report" | "device" | "overflow" | "stack" | "fiber" | "lanes"
+        | "race::detector" | "race::event" | "race::sink" => 0,
         n if n.ends_with("::state") => 0,
         "unit" => 1,
         "barrier" | "cluster" | "warp" | "mbarrier" | "async_copy" | "tensor" | "shared"
@@ -556,7 +558,8 @@ fn cg_sim_is_layered_without_circles() {
     // operations import the unit, re-exported names count.
     assert!(g["unit"].contains("shared::state"), "{g:#?}");
     assert!(g["barrier"].contains("unit"), "{g:#?}");
-    assert!(g["race::event"].contains("race::detector"), "{g:#?}");
+    assert!(g["race::event"].contains("race::sink"), "{g:#?}");
+    assert!(g["race::detector"].contains("race::sink"), "{g:#?}");
     assert!(g["device"].contains("report"), "{g:#?}");
     for (from, tos) in &g {
         for to in tos {

@@ -12,7 +12,6 @@ pub(crate) mod state;
 use self::state::{CheckEntry, CheckGroup};
 use crate::SimError;
 use crate::barrier::state::Barrier;
-use crate::race::event::Event;
 use crate::types::{BARRIERS_PER_BLOCK, BarCount, Loc, Step, Wait, bar_name};
 use crate::unit::Core;
 
@@ -42,7 +41,7 @@ impl Core {
             return step;
         }
         self.lanes[me as usize].split_at = Some(loc);
-        self.race_do(|r| r.split_arrive(me), || Event::SplitArrive(me));
+        self.sync(|s| s.split_arrive(me));
         Step::Done(0)
     }
 
@@ -132,13 +131,9 @@ impl Core {
         bar.warp_masks[wi] |= bit;
         self.stats.lane_collectives += 1;
         if wait {
-            self.block(me, Wait::Bar { id, count }, loc);
+            self.lanes.block(me, Wait::Bar { id, count }, loc);
         }
-        let bu = b as u32;
-        self.race_do(
-            |r| r.bar_arrive(bu, id, me),
-            || Event::BarArrive { b: bu, id, t: me },
-        );
+        self.sync(|s| s.bar_arrive(b as u32, id, me));
         self.warp_arrival(b, w, id);
         // Most arrivals leave the phase short of warps: say so without the
         // completion's call (the phase's count is `count`, checked above).
@@ -158,7 +153,7 @@ impl Core {
     /// Counts warp `w`'s arrival at barrier `id` if all its live lanes arrived.
     #[inline]
     fn warp_arrival(&mut self, b: usize, w: u32, id: u32) {
-        let live = self.warps[w as usize].live();
+        let live = self.lanes.warps[w as usize].live();
         let blk = &mut self.blocks[b];
         let bar = &mut blk.bars[id as usize];
         let wi = (w - blk.first_warp) as usize;
@@ -217,20 +212,9 @@ impl Core {
             // Every warp's arrival was counted (the usual case): every
             // waiter goes, with no per-waiter look at its warp.
             for &l in &waiters {
-                me_done |= self.wake(l, me);
+                me_done |= self.lanes.wake(l, me);
             }
-            if self.race_on() {
-                let bu = b as u32;
-                self.race_do(
-                    |r| r.bar_complete(bu, id, &waiters, &[]),
-                    || Event::BarComplete {
-                        b: bu,
-                        id,
-                        waiters: waiters.clone(),
-                        carried: Vec::new(),
-                    },
-                );
-            }
+            self.sync(|s| s.bar_complete(b as u32, id, &waiters, &[]));
             waiters.clear();
             self.blocks[b].bars[id as usize].waiters = waiters;
             return me_done;
@@ -241,26 +225,17 @@ impl Core {
             if self.blocks[b].bars[id as usize].warp_masks[wi] != 0 {
                 kept.push(l);
             } else {
-                me_done |= self.wake(l, me);
+                me_done |= self.lanes.wake(l, me);
             }
         }
-        if self.race_on() {
+        self.sync(|s| {
             let released: Vec<u32> = waiters
                 .iter()
                 .copied()
                 .filter(|l| !kept.contains(l))
                 .collect();
-            let bu = b as u32;
-            self.race_do(
-                |r| r.bar_complete(bu, id, &released, &kept),
-                || Event::BarComplete {
-                    b: bu,
-                    id,
-                    waiters: released.clone(),
-                    carried: kept.clone(),
-                },
-            );
-        }
+            s.bar_complete(b as u32, id, &released, &kept)
+        });
         if kept.is_empty() {
             waiters.clear();
             kept = waiters;
@@ -344,7 +319,8 @@ impl Core {
         }
         if chk.entries[i].odd.is_some() {
             // Held until every live thread arrived, for a full report.
-            self.block(me, Wait::BlockUniform { what, value }, loc);
+            self.lanes
+                .block(me, Wait::BlockUniform { what, value }, loc);
             return self.settle_checks(b, Some(me)).unwrap_or(Step::Wait);
         }
         self.settle_checks(b, Some(me));
@@ -514,7 +490,7 @@ impl Core {
             return self.misuse(me, loc, msg);
         }
         self.lanes[me as usize].grid_split_at = Some(loc);
-        self.race_do(|r| r.grid_split_arrive(me), || Event::GridSplitArrive(me));
+        self.sync(|s| s.grid_split_arrive(me));
         Step::Done(0)
     }
 
@@ -536,10 +512,10 @@ impl Core {
 
     fn grid_barrier(&mut self, me: u32, loc: Loc) -> Step {
         let b = self.lanes[me as usize].block as usize;
-        self.block(me, Wait::Grid, loc);
+        self.lanes.block(me, Wait::Grid, loc);
         self.stats.lane_collectives += 1;
         self.grid.waiters.push(me);
-        self.race_do(|r| r.grid_arrive(me), || Event::GridArrive(me));
+        self.sync(|s| s.grid_arrive(me));
         self.blocks[b].grid_waiting += 1;
         self.grid_block_arrival(b);
         if self.try_complete_grid(Some(me)) {
@@ -583,13 +559,10 @@ impl Core {
             }
         }
         let mut waiters = std::mem::take(&mut self.grid.waiters);
-        self.race_do(
-            |r| r.grid_complete(&waiters),
-            || Event::GridComplete(waiters.clone()),
-        );
+        self.sync(|s| s.grid_complete(&waiters));
         let mut me_done = false;
         for &l in &waiters {
-            me_done |= self.wake(l, me);
+            me_done |= self.lanes.wake(l, me);
         }
         waiters.clear();
         self.grid.waiters = waiters;
@@ -629,7 +602,7 @@ impl Core {
             }
         }
         for &l in &waiters {
-            self.release(l, 0);
+            self.lanes.release(l, 0);
         }
         waiters.clear();
         self.grid.waiters = waiters;

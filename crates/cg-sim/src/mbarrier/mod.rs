@@ -320,7 +320,7 @@ impl Core {
                 MBAR_SCOPE,
                 loc,
             ) {
-                self.release(lane, 1);
+                self.lanes.release(lane, 1);
             }
         }
     }
@@ -400,7 +400,7 @@ impl Core {
             Step::Done(1) => Step::Done(2),
             Step::Done(0) => {
                 let phase = self.mbar(me, addr).phase;
-                self.block(me, Wait::Mbarrier { addr, phase }, loc);
+                self.lanes.block(me, Wait::Mbarrier { addr, phase }, loc);
                 self.mbar(me, addr).waiters.push((me, phase));
                 Step::Wait
             }

@@ -65,8 +65,8 @@ use std::collections::HashMap as StdHashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::rc::Rc;
 
+use super::sink::{Access, Found, Kind, Place, SyncSink};
 use crate::types::AtomicKind;
-use crate::types::Loc;
 use cg_isa::{MemOrder, MemScope};
 
 /// A hasher for the detector's keys (addresses, lane and scope numbers):
@@ -129,52 +129,6 @@ struct Head {
     scope: MemScope,
 }
 
-/// What an access did, for the check and for reports.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Kind {
-    Read,
-    Write,
-    Atomic(AtomicKind, MemOrder),
-    /// A `cp.async`'s weak read of its global source (`false`) or write of
-    /// its shared destination (`true`), by the issuing thread.
-    Copy(bool),
-    /// A tensor tile copy's (TMA's) weak read of its source (`false`) or
-    /// write of its destination (`true`), by the issuing thread.
-    Tile(bool),
-}
-
-impl Kind {
-    fn writes(self) -> bool {
-        match self {
-            Kind::Read => false,
-            Kind::Write => true,
-            Kind::Atomic(k, _) => k != AtomicKind::Load,
-            Kind::Copy(write) | Kind::Tile(write) => write,
-        }
-    }
-}
-
-/// One recorded access.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Access {
-    /// The unit (cluster, or cooperative grid) the lane ran in.
-    pub unit: u32,
-    pub lane: u32,
-    pub epoch: u32,
-    pub addr: usize,
-    pub size: u32,
-    pub kind: Kind,
-    /// `Some` for a strong access (atomic, `.volatile`, `.relaxed`, …).
-    pub scope: Option<MemScope>,
-    pub loc: Loc,
-}
-
-impl Access {
-    fn overlaps(&self, o: &Access) -> bool {
-        self.addr < o.addr + o.size as usize && o.addr < self.addr + self.size as usize
-    }
-}
-
 /// The accesses to one 4-byte word that a later access must be checked
 /// against: the last write, and the reads since that are not ordered
 /// before a later read.
@@ -204,19 +158,6 @@ struct SyncVar {
 #[derive(Default)]
 pub(crate) struct Acc {
     entries: Vec<(u32, Vc, u32, Past)>,
-}
-
-/// Where a lane sits, for scope tests.
-#[derive(Clone, Copy)]
-pub(crate) struct Place {
-    pub block: u32,
-    pub cluster: u32,
-}
-
-/// A detected race: the earlier access and the one that conflicts with it.
-pub(crate) struct Found {
-    pub first: Access,
-    pub second: Access,
 }
 
 /// The detector's state for a launch. Clocks index the lanes of the
@@ -367,35 +308,6 @@ impl Race {
             sc: HashMap::default(),
             accesses: 0,
         }
-    }
-
-    /// Starts unit `unit` of the launch, whose lanes sit at `places`: the
-    /// clocks restart over its lanes; global memory's shadow, the locations'
-    /// releases and the device-wide `fence.sc` order carry over.
-    pub fn begin_unit(&mut self, unit: u32, places: Vec<Place>, nclusters: usize) {
-        let n = places.len();
-        let zero: Vc = Rc::new(vec![0; n]);
-        self.unit = unit;
-        self.n = n;
-        self.own = vec![1; n];
-        self.know = vec![zero; n];
-        self.past = vec![None; n];
-        self.places = places;
-        self.shared.clear();
-        self.rel_fence = vec![None; n];
-        self.loc_release.clear();
-        self.split = vec![None; n];
-        self.grid_split = vec![None; n];
-        self.split_joins = vec![false; n];
-        self.acq_pending = vec![Vec::new(); n];
-        for acc in &mut self.bars {
-            acc.entries.clear();
-        }
-        self.cluster_acc = (0..nclusters).map(|_| Acc::default()).collect();
-        self.cluster_done = vec![None; nclusters];
-        self.grid_acc = Acc::default();
-        self.sc
-            .retain(|(s, _), _| matches!(s, MemScope::Gpu | MemScope::Sys));
     }
 
     /// Does `scope`, taken by lane `a` of the current unit, contain lane `b`
@@ -558,182 +470,6 @@ impl Race {
         }
     }
 
-    /// Lane `t` arrives at barrier `id` of block slot `b` (release). The
-    /// wait of a split arrival ([`split_arrive`](Self::split_arrive))
-    /// releases what the lane knew at its arrive, not what it did since.
-    pub fn bar_arrive(&mut self, b: u32, id: u32, t: u32) {
-        let (k, own, past) = self.arrival(t, false);
-        let i = bar_slot(b, id);
-        if i >= self.bars.len() {
-            self.bars.resize_with(i + 1, Acc::default);
-        }
-        self.bars[i].entries.push((t, k, own, past));
-        self.tick(t);
-    }
-
-    /// `block.barrier_arrive()` of lane `t`: the release point of its next
-    /// block barrier phase (CUDA promises visibility after `barrier_wait`
-    /// only of what was written before `barrier_arrive`).
-    pub fn split_arrive(&mut self, t: u32) {
-        let snap = (
-            self.snapshot(t),
-            self.own[t as usize],
-            self.past[t as usize].clone(),
-        );
-        self.split[t as usize] = Some(snap);
-        self.tick(t);
-    }
-
-    /// `grid.barrier_arrive()` of lane `t`: the release point of its next
-    /// grid barrier.
-    pub fn grid_split_arrive(&mut self, t: u32) {
-        let snap = (
-            self.snapshot(t),
-            self.own[t as usize],
-            self.past[t as usize].clone(),
-        );
-        self.grid_split[t as usize] = Some(snap);
-        self.tick(t);
-    }
-
-    /// Barrier `id` of block slot `b` completed: its waiters acquire every
-    /// arrival of the phase; `carried` lanes (of warps that only partly
-    /// arrived) count again in the next phase.
-    pub fn bar_complete(&mut self, b: u32, id: u32, waiters: &[u32], carried: &[u32]) {
-        let i = bar_slot(b, id);
-        // No arrival recorded since the last phase: nothing to acquire.
-        let Some(acc) = self.bars.get_mut(i).filter(|a| !a.entries.is_empty()) else {
-            return;
-        };
-        let acc = std::mem::take(acc);
-        let clock = self.finish(&acc, carried);
-        for &t in waiters {
-            self.complete_for(t, &clock);
-        }
-        let mut acc = acc;
-        if carried.is_empty() {
-            acc.entries.clear();
-        } else {
-            acc.entries.retain(|(t, _, _, _)| carried.contains(t));
-        }
-        self.bars[i] = acc;
-    }
-
-    /// `bar.warp.sync` (or the grid barrier): every lane of `lanes` acquires
-    /// every other's release.
-    pub fn all_to_all(&mut self, lanes: &[u32]) {
-        let mut acc = Acc::default();
-        for &t in lanes {
-            Self::add(
-                &mut acc,
-                &self.know[t as usize],
-                t,
-                self.own[t as usize],
-                &self.past[t as usize],
-            );
-        }
-        let clock = self.finish(&acc, &[]);
-        for &t in lanes {
-            self.know[t as usize] = clock.0.clone();
-            self.past[t as usize] = clock.1.clone();
-            self.tick(t);
-        }
-    }
-
-    /// A lane arrives at the grid barrier (release).
-    pub fn grid_arrive(&mut self, t: u32) {
-        let (k, own, past) = self.arrival(t, true);
-        Self::add(&mut self.grid_acc, &k, t, own, &past);
-        self.tick(t);
-    }
-
-    /// The grid barrier completed: every waiter acquires every arrival.
-    pub fn grid_complete(&mut self, waiters: &[u32]) {
-        let acc = std::mem::take(&mut self.grid_acc);
-        let clock = self.finish(&acc, &[]);
-        for &t in waiters {
-            self.complete_for(t, &clock);
-        }
-    }
-
-    /// `barrier.cluster.arrive` (release).
-    pub fn cluster_arrive(&mut self, c: u32, t: u32) {
-        let acc = &mut self.cluster_acc[c as usize];
-        Self::add(
-            acc,
-            &self.know[t as usize],
-            t,
-            self.own[t as usize],
-            &self.past[t as usize],
-        );
-        self.tick(t);
-    }
-
-    /// The cluster barrier's phase completed.
-    pub fn cluster_complete(&mut self, c: u32) {
-        let acc = std::mem::take(&mut self.cluster_acc[c as usize]);
-        let clock = self.finish(&acc, &[]);
-        self.cluster_done[c as usize] = Some(clock);
-    }
-
-    /// `barrier.cluster.wait` returned (acquire of the completed phase).
-    pub fn cluster_wait(&mut self, c: u32, t: u32) {
-        if let Some((cur, past)) = self.cluster_done[c as usize].clone() {
-            self.acquire_cur(t, &cur);
-            let p = join_past(&self.past[t as usize], &past);
-            self.past[t as usize] = p;
-        }
-    }
-
-    // ---- memory ------------------------------------------------------------
-
-    /// Checks and records an access of lane `t` (of `shared` memory, whose
-    /// shadow ends with the unit, or of global memory); the first race found.
-    pub fn access(&mut self, mut a: Access, shared: bool) -> Option<Found> {
-        // The lane's epoch now (a recorded access does not know it).
-        a.epoch = self.own[a.lane as usize];
-        self.accesses += 1;
-        let t = a.lane;
-        let first = a.addr & !3;
-        let last = (a.addr + a.size.max(1) as usize - 1) & !3;
-        let mut w = first;
-        while w <= last {
-            if let Some(f) = self.check_word(w, &a, shared) {
-                return Some(f);
-            }
-            w += 4;
-        }
-        let observes = matches!(a.kind, Kind::Atomic(AtomicKind::Load, _));
-        let mut w = first;
-        while w <= last {
-            let observed = observes && self.observes(w, &a, shared);
-            let map = if shared {
-                &mut self.shared
-            } else {
-                &mut self.global
-            };
-            let word = map.entry(w).or_default();
-            if a.kind.writes() {
-                word.write = Some(a);
-                word.reads.clear();
-                word.observers.clear();
-            } else {
-                if observed {
-                    word.observers.push((a.unit, t, a.epoch));
-                }
-                let (know, past, unit) =
-                    (&self.know[t as usize], &self.past[t as usize], self.unit);
-                word.reads.retain(|r| {
-                    !(r.unit == unit && (r.lane == t || know[r.lane as usize] >= r.epoch)
-                        || r.unit != unit && past_knows(past, r.unit, r.lane, r.epoch))
-                });
-                word.reads.push(a);
-            }
-            w += 4;
-        }
-        None
-    }
-
     fn word(&self, w: usize, shared: bool) -> Option<&Word> {
         if shared {
             self.shared.get(&w)
@@ -824,12 +560,221 @@ impl Race {
         }
         None
     }
+}
+
+/// The detector as the unit's sink: each sync point joins or publishes
+/// vector clocks, each access is checked against the shadow of its words.
+impl SyncSink for Race {
+    /// Starts unit `unit` of the launch, whose lanes sit at `places`: the
+    /// clocks restart over its lanes; global memory's shadow, the locations'
+    /// releases and the device-wide `fence.sc` order carry over.
+    fn begin_unit(&mut self, unit: u32, places: Vec<Place>, nclusters: usize) {
+        let n = places.len();
+        let zero: Vc = Rc::new(vec![0; n]);
+        self.unit = unit;
+        self.n = n;
+        self.own = vec![1; n];
+        self.know = vec![zero; n];
+        self.past = vec![None; n];
+        self.places = places;
+        self.shared.clear();
+        self.rel_fence = vec![None; n];
+        self.loc_release.clear();
+        self.split = vec![None; n];
+        self.grid_split = vec![None; n];
+        self.split_joins = vec![false; n];
+        self.acq_pending = vec![Vec::new(); n];
+        for acc in &mut self.bars {
+            acc.entries.clear();
+        }
+        self.cluster_acc = (0..nclusters).map(|_| Acc::default()).collect();
+        self.cluster_done = vec![None; nclusters];
+        self.grid_acc = Acc::default();
+        self.sc
+            .retain(|(s, _), _| matches!(s, MemScope::Gpu | MemScope::Sys));
+    }
+
+    /// Lane `t` arrives at barrier `id` of block slot `b` (release). The
+    /// wait of a split arrival ([`split_arrive`](Self::split_arrive))
+    /// releases what the lane knew at its arrive, not what it did since.
+    fn bar_arrive(&mut self, b: u32, id: u32, t: u32) {
+        let (k, own, past) = self.arrival(t, false);
+        let i = bar_slot(b, id);
+        if i >= self.bars.len() {
+            self.bars.resize_with(i + 1, Acc::default);
+        }
+        self.bars[i].entries.push((t, k, own, past));
+        self.tick(t);
+    }
+
+    /// `block.barrier_arrive()` of lane `t`: the release point of its next
+    /// block barrier phase (CUDA promises visibility after `barrier_wait`
+    /// only of what was written before `barrier_arrive`).
+    fn split_arrive(&mut self, t: u32) {
+        let snap = (
+            self.snapshot(t),
+            self.own[t as usize],
+            self.past[t as usize].clone(),
+        );
+        self.split[t as usize] = Some(snap);
+        self.tick(t);
+    }
+
+    /// `grid.barrier_arrive()` of lane `t`: the release point of its next
+    /// grid barrier.
+    fn grid_split_arrive(&mut self, t: u32) {
+        let snap = (
+            self.snapshot(t),
+            self.own[t as usize],
+            self.past[t as usize].clone(),
+        );
+        self.grid_split[t as usize] = Some(snap);
+        self.tick(t);
+    }
+
+    /// Barrier `id` of block slot `b` completed: its waiters acquire every
+    /// arrival of the phase; `carried` lanes (of warps that only partly
+    /// arrived) count again in the next phase.
+    fn bar_complete(&mut self, b: u32, id: u32, waiters: &[u32], carried: &[u32]) {
+        let i = bar_slot(b, id);
+        // No arrival recorded since the last phase: nothing to acquire.
+        let Some(acc) = self.bars.get_mut(i).filter(|a| !a.entries.is_empty()) else {
+            return;
+        };
+        let acc = std::mem::take(acc);
+        let clock = self.finish(&acc, carried);
+        for &t in waiters {
+            self.complete_for(t, &clock);
+        }
+        let mut acc = acc;
+        if carried.is_empty() {
+            acc.entries.clear();
+        } else {
+            acc.entries.retain(|(t, _, _, _)| carried.contains(t));
+        }
+        self.bars[i] = acc;
+    }
+
+    /// `bar.warp.sync` (or the grid barrier): every lane of `lanes` acquires
+    /// every other's release.
+    fn all_to_all(&mut self, lanes: &[u32]) {
+        let mut acc = Acc::default();
+        for &t in lanes {
+            Self::add(
+                &mut acc,
+                &self.know[t as usize],
+                t,
+                self.own[t as usize],
+                &self.past[t as usize],
+            );
+        }
+        let clock = self.finish(&acc, &[]);
+        for &t in lanes {
+            self.know[t as usize] = clock.0.clone();
+            self.past[t as usize] = clock.1.clone();
+            self.tick(t);
+        }
+    }
+
+    /// A lane arrives at the grid barrier (release).
+    fn grid_arrive(&mut self, t: u32) {
+        let (k, own, past) = self.arrival(t, true);
+        Self::add(&mut self.grid_acc, &k, t, own, &past);
+        self.tick(t);
+    }
+
+    /// The grid barrier completed: every waiter acquires every arrival.
+    fn grid_complete(&mut self, waiters: &[u32]) {
+        let acc = std::mem::take(&mut self.grid_acc);
+        let clock = self.finish(&acc, &[]);
+        for &t in waiters {
+            self.complete_for(t, &clock);
+        }
+    }
+
+    /// `barrier.cluster.arrive` (release).
+    fn cluster_arrive(&mut self, c: u32, t: u32) {
+        let acc = &mut self.cluster_acc[c as usize];
+        Self::add(
+            acc,
+            &self.know[t as usize],
+            t,
+            self.own[t as usize],
+            &self.past[t as usize],
+        );
+        self.tick(t);
+    }
+
+    /// The cluster barrier's phase completed.
+    fn cluster_complete(&mut self, c: u32) {
+        let acc = std::mem::take(&mut self.cluster_acc[c as usize]);
+        let clock = self.finish(&acc, &[]);
+        self.cluster_done[c as usize] = Some(clock);
+    }
+
+    /// `barrier.cluster.wait` returned (acquire of the completed phase).
+    fn cluster_wait(&mut self, c: u32, t: u32) {
+        if let Some((cur, past)) = self.cluster_done[c as usize].clone() {
+            self.acquire_cur(t, &cur);
+            let p = join_past(&self.past[t as usize], &past);
+            self.past[t as usize] = p;
+        }
+    }
+
+    // ---- memory ------------------------------------------------------------
+
+    /// Checks and records an access of lane `t` (of `shared` memory, whose
+    /// shadow ends with the unit, or of global memory); the first race found.
+    fn access(&mut self, mut a: Access, shared: bool) -> Option<Found> {
+        // The lane's epoch now (a recorded access does not know it).
+        a.epoch = self.own[a.lane as usize];
+        self.accesses += 1;
+        let t = a.lane;
+        let first = a.addr & !3;
+        let last = (a.addr + a.size.max(1) as usize - 1) & !3;
+        let mut w = first;
+        while w <= last {
+            if let Some(f) = self.check_word(w, &a, shared) {
+                return Some(f);
+            }
+            w += 4;
+        }
+        let observes = matches!(a.kind, Kind::Atomic(AtomicKind::Load, _));
+        let mut w = first;
+        while w <= last {
+            let observed = observes && self.observes(w, &a, shared);
+            let map = if shared {
+                &mut self.shared
+            } else {
+                &mut self.global
+            };
+            let word = map.entry(w).or_default();
+            if a.kind.writes() {
+                word.write = Some(a);
+                word.reads.clear();
+                word.observers.clear();
+            } else {
+                if observed {
+                    word.observers.push((a.unit, t, a.epoch));
+                }
+                let (know, past, unit) =
+                    (&self.know[t as usize], &self.past[t as usize], self.unit);
+                word.reads.retain(|r| {
+                    !(r.unit == unit && (r.lane == t || know[r.lane as usize] >= r.epoch)
+                        || r.unit != unit && past_knows(past, r.unit, r.lane, r.epoch))
+                });
+                word.reads.push(a);
+            }
+            w += 4;
+        }
+        None
+    }
 
     /// The synchronisation of an atomic of lane `t` on `addr` (after its
     /// access was checked): acquire what the location holds, publish a
     /// release. `SeqCst` arrives here already split into `fence.sc` and the
     /// operation.
-    pub fn atomic_sync(
+    fn atomic_sync(
         &mut self,
         t: u32,
         addr: usize,
@@ -928,7 +873,7 @@ impl Race {
     }
 
     /// `fence.acq_rel` or `fence.sc` of lane `t` at `scope`.
-    pub fn fence(&mut self, t: u32, sc: bool, scope: MemScope) {
+    fn fence(&mut self, t: u32, sc: bool, scope: MemScope) {
         // Acquire side: releases read by earlier relaxed atomics.
         let pending = std::mem::take(&mut self.acq_pending[t as usize]);
         let me = self.head(t, scope);

@@ -83,7 +83,7 @@ impl Core {
         write: bool,
         loc: Loc,
     ) -> Step {
-        self.block(me, Wait::Misuse, loc);
+        self.lanes.block(me, Wait::Misuse, loc);
         if self.error.is_none() {
             let l = &self.lanes[me as usize];
             let what = match self.region_of(base) {

@@ -1,30 +1,27 @@
 //! Thread-block clusters: the split cluster barrier
 //! (`barrier.cluster.arrive` / `wait`) over every non-exited thread of the
-//! cluster, and distributed shared memory (`mapa`).
+//! cluster, and distributed shared memory (`mapa`). The barrier's
+//! operations are its state's (`state`), on the lanes and the race sink;
+//! here the unit finds the cluster, counts, and reports misuse.
 
-use crate::race::event::Event;
+pub(crate) mod state;
+
 use crate::shared::state::Which;
-use crate::types::{Loc, Step, Wait};
+use crate::types::{Loc, Step};
 use crate::unit::Core;
 
 impl Core {
+    /// The slot of lane `me`'s cluster.
+    fn cluster_of(&self, me: u32) -> usize {
+        self.blocks[self.lanes[me as usize].block as usize].cluster as usize
+    }
+
     /// Lane `me` executes `barrier.cluster.arrive`.
     pub fn cluster_arrive(&mut self, me: u32, loc: Loc) -> Step {
-        let c = self.blocks[self.lanes[me as usize].block as usize].cluster as usize;
-        if self.lanes[me as usize].cluster_pending.is_some() {
-            let msg = "barrier.cluster.arrive twice without a barrier.cluster.wait in between"
-                .to_string();
-            return self.misuse(me, loc, msg);
+        let c = self.cluster_of(me);
+        if let Err(msg) = self.clusters[c].arrive(c as u32, me, &mut self.lanes, &mut self.race) {
+            return self.misuse(me, loc, msg.into());
         }
-        let cl = &mut self.clusters[c];
-        self.lanes[me as usize].cluster_pending = Some(cl.phase);
-        cl.arrived += 1;
-        cl.not_arrived -= 1;
-        let cu = c as u32;
-        self.race_do(
-            |r| r.cluster_arrive(cu, me),
-            || Event::ClusterArrive { c: cu, t: me },
-        );
         self.stats.lane_collectives += 1;
         self.try_complete_cluster(c);
         Step::Done(0)
@@ -32,65 +29,23 @@ impl Core {
 
     /// Lane `me` executes `barrier.cluster.wait`.
     pub fn cluster_wait(&mut self, me: u32, loc: Loc) -> Step {
-        let c = self.blocks[self.lanes[me as usize].block as usize].cluster as usize;
-        match self.lanes[me as usize].cluster_pending {
-            None => {
-                let msg =
-                    "barrier.cluster.wait without a preceding barrier.cluster.arrive".to_string();
-                self.misuse(me, loc, msg)
-            }
-            Some(p) if p < self.clusters[c].phase => {
-                self.lanes[me as usize].cluster_pending = None;
-                let cu = c as u32;
-                self.race_do(
-                    |r| r.cluster_wait(cu, me),
-                    || Event::ClusterWait { c: cu, t: me },
-                );
-                Step::Done(0)
-            }
-            Some(_) => {
-                self.block(me, Wait::Cluster, loc);
-                self.clusters[c].waiters.push(me);
-                Step::Wait
-            }
+        let c = self.cluster_of(me);
+        match self.clusters[c].wait(c as u32, me, loc, &mut self.lanes, &mut self.race) {
+            Ok(step) => step,
+            Err(msg) => self.misuse(me, loc, msg.into()),
         }
     }
 
     fn try_complete_cluster(&mut self, c: usize) {
-        let cl = &mut self.clusters[c];
-        if cl.not_arrived > 0 || cl.arrived == 0 {
-            return;
+        if self.clusters[c].try_complete(c as u32, &mut self.lanes, &mut self.race) {
+            self.stats.collectives += 1;
         }
-        cl.phase += 1;
-        cl.arrived = 0;
-        cl.not_arrived = cl.live;
-        let mut waiters = std::mem::take(&mut cl.waiters);
-        self.stats.collectives += 1;
-        let cu = c as u32;
-        self.race_do(|r| r.cluster_complete(cu), || Event::ClusterComplete(cu));
-        for &l in &waiters {
-            self.race_do(
-                |r| r.cluster_wait(cu, l),
-                || Event::ClusterWait { c: cu, t: l },
-            );
-        }
-        for &l in &waiters {
-            self.lanes[l as usize].cluster_pending = None;
-            self.release(l, 0);
-        }
-        waiters.clear();
-        self.clusters[c].waiters = waiters;
     }
 
     pub(crate) fn cluster_after_exit(&mut self, lane: u32) {
-        let l = &self.lanes[lane as usize];
-        let c = self.blocks[l.block as usize].cluster as usize;
-        let counted = l.cluster_pending == Some(self.clusters[c].phase);
-        let cl = &mut self.clusters[c];
-        cl.live -= 1;
-        if !counted {
-            cl.not_arrived -= 1;
-            self.try_complete_cluster(c);
+        let c = self.cluster_of(lane);
+        if self.clusters[c].lane_exited(c as u32, lane, &mut self.lanes, &mut self.race) {
+            self.stats.collectives += 1;
         }
     }
 
