@@ -15,7 +15,9 @@
 
 use cooperative_groups::prelude::*;
 use cooperative_groups::tma::{Swizzle128B, TensorMap2d};
-use cooperative_groups::wgmma::{Accumulator, Shape, SmemMatrix, WgmmaElement, WgmmaShape};
+use cooperative_groups::wgmma::{
+    Accumulator, Shape, SmemMatrix, WgmmaElement, WgmmaShape, operands_written,
+};
 use cooperative_groups::{
     GlobalSlice, OwnedPitched, Pod, SharedSlice, WarpgroupTiles, bf16, f16, kernel,
 };
@@ -97,7 +99,7 @@ fn probe_body<T: WgmmaElement + Pod>(
     for i in (t..PROBE_N * 64).step_by(128) {
         sb.store(swizzled(i / 64, i % 64), b.load(i));
     }
-    block.sync();
+    operands_written(&block);
     let wg = tiled_partition::<128>(&block);
     let am = SmemMatrix::<T, Swizzle128B>::k_major(&sa, 64);
     let bm = SmemMatrix::<T, Swizzle128B>::k_major(&sb, PROBE_N);

@@ -9,7 +9,7 @@ use cooperative_groups::host::{Image, run};
 use cooperative_groups::prelude::*;
 use cooperative_groups::tma::{Swizzle32B, Swizzle64B, Swizzle128B, TensorMap2d, TileLayout};
 use cooperative_groups::wgmma::{
-    Accumulator, Shape, SmemMatrix, Swizzled, WgmmaElement, WgmmaShape,
+    Accumulator, Shape, SmemMatrix, Swizzled, WgmmaElement, WgmmaShape, operands_written,
 };
 use cooperative_groups::{
     GlobalSlice, OwnedPitched, Pod, SharedSlice, WarpgroupTiles, bf16, e4m3, f16, kernel,
@@ -64,7 +64,7 @@ fn product<T: WgmmaElement + Pod, const W: u32, L: Swizzled, const N: usize>(
     stage::<T, W, L>(&sa, &a, 64);
     stage::<T, W, L>(&sb, &b, N);
     let block = this_thread_block();
-    block.sync();
+    operands_written(&block);
     let wg = tiled_partition::<128>(&block);
     let am = SmemMatrix::<T, L>::k_major(&sa, 64);
     let bm = SmemMatrix::<T, L>::k_major(&sb, N);
@@ -152,7 +152,7 @@ pub fn two_warpgroups(
     stage::<bf16, 64, Swizzle128B>(&sa, &a, 128);
     stage::<bf16, 64, Swizzle128B>(&sb, &b, 64);
     let block = this_thread_block();
-    block.sync();
+    operands_written(&block);
     let wg = tiled_partition::<128>(&block);
     let w = block.thread_rank() as usize / 128;
     let am = SmemMatrix::<bf16, Swizzle128B>::k_major(&sa, 128).rows(64 * w, 64);

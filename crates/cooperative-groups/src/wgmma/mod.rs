@@ -22,7 +22,9 @@
 //! out as a tensor-map tile of a swizzled layout
 //! ([`Swizzle128B`](crate::tma::Swizzle128B): 64 `bf16` per row) — what a
 //! TMA load of a box one swizzle wide writes. The descriptor bits are
-//! built from the type; the alignment and size are checked once.
+//! built from the type; the alignment and size are checked once. Threads
+//! that stage an operand with their own stores call [`operands_written`]
+//! before the multiply (the tensor core reads through the async proxy).
 //!
 //! # The life cycle, in the types
 //!
@@ -72,7 +74,8 @@
 //!     for i in (t..8 * 64).step_by(128) {
 //!         sb.store(at(i / 64, i % 64), b.load(i));
 //!     }
-//!     block.sync();
+//!     // The stores reach the tensor core (the async proxy), then the block syncs.
+//!     cooperative_groups::wgmma::operands_written(&block);
 //!     let wg = tiled_partition::<128>(&block);
 //!     let (fa, fb) = (sa.as_slice(), sb.as_slice());
 //!     let a_tile = SmemMatrix::<bf16, Swizzle128B>::k_major(&fa, 64);
@@ -100,4 +103,4 @@ mod operand;
 
 pub use accumulator::{Accumulator, Batch, InFlight};
 pub use element::{Shape, Warpgroup, WgmmaElement, WgmmaShape};
-pub use operand::{SmemMatrix, Swizzled};
+pub use operand::{SmemMatrix, Swizzled, operands_written};

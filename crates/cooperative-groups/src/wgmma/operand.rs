@@ -7,7 +7,7 @@ use core::marker::PhantomData;
 use crate::arch::wgmma_layout::desc_layout;
 use crate::arch::{self, SmemDesc};
 use crate::tma::TileLayout;
-use crate::{Pod, SharedSlice};
+use crate::{Pod, SharedSlice, ThreadGroup};
 
 use super::element::WgmmaElement;
 
@@ -111,4 +111,21 @@ impl<'s, T: WgmmaElement + Pod, L: Swizzled> SmemMatrix<'s, T, L> {
 
     /// K steps in a row.
     pub(super) const STEPS: usize = L::SWIZZLE.bytes() / 32;
+}
+
+/// Makes the group's ordinary stores to shared memory visible to the
+/// tensor core, which reads `wgmma` operands through the async proxy: each
+/// thread fences its writes (`fence.proxy.async.shared::cta`), then the
+/// group syncs. Needed where threads stage an operand themselves, between
+/// their stores and the multiply; a TMA load (the copy engine is the async
+/// proxy too) needs none. The simulator has one proxy: there it is the
+/// group's sync.
+#[doc(alias = "fence_view_async_shared")]
+#[doc(alias = "fence.proxy.async")]
+#[inline(always)]
+#[track_caller]
+pub fn operands_written<G: ThreadGroup>(g: &G) {
+    #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
+    arch::fence_proxy_async_shared();
+    g.sync();
 }
