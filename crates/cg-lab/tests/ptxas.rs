@@ -21,16 +21,18 @@ use cg_runtime::tools::require_tool_in_ci;
 fn every_ptx_targets_its_sm_and_names_its_crate() {
     for (m, _) in modules() {
         assert_eq!(m.crate_name(), "cg_kernels");
-        let sms: Vec<u32> = m.ptx().iter().map(|p| p.sm).collect();
+        // Each target once, in order (an arch-specific one after its
+        // portable twin).
+        let sms: Vec<(u32, bool)> = m.ptx().iter().map(|p| (p.sm, p.arch_specific)).collect();
         assert!(
             !sms.is_empty() && sms.windows(2).all(|w| w[0] < w[1]),
             "{sms:?}"
         );
         for p in m.ptx() {
             assert!(
-                p.ptx.contains(&format!(".target sm_{}", p.sm)),
-                "sm_{}",
-                p.sm
+                p.ptx.contains(&format!(".target {}\n", p.target())),
+                "{}",
+                p.target()
             );
             assert!(
                 p.ptx.contains(".visible .entry smoke("),
