@@ -125,7 +125,6 @@ impl<'s, T: WgmmaElement + Pod, L: Swizzled> SmemMatrix<'s, T, L> {
 #[inline(always)]
 #[track_caller]
 pub fn operands_written<G: ThreadGroup>(g: &G) {
-    #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
-    arch::fence_proxy_async_shared();
+    arch::wgmma_operand_fence();
     g.sync();
 }

@@ -4,7 +4,7 @@
 //! `sm_90a` has these instructions (cg-build's `arch_specific`); elsewhere
 //! a call traps.
 
-#[cfg(target_feature = "sm_90a")]
+#[cfg(target_feature = "sm_90")]
 use core::arch::asm;
 
 use super::super::SmemDesc;
@@ -23,6 +23,19 @@ pub fn wgmma_fence() {
     };
     #[cfg(not(target_feature = "sm_90a"))]
     super::trap()
+}
+
+/// `fence.proxy.async.shared::cta` (sm_90 and newer; elsewhere nothing,
+/// since there is no `wgmma` to read through the async proxy): this
+/// thread's shared-memory stores become visible to the tensor core's
+/// operand reads after a barrier.
+#[inline(always)]
+pub fn wgmma_operand_fence() {
+    #[cfg(target_feature = "sm_90")]
+    // SAFETY: a fence: no operands, no memory of its own.
+    unsafe {
+        asm!("fence.proxy.async.shared::cta;", options(nostack))
+    };
 }
 
 /// `wgmma.commit_group.sync.aligned`: the multiplies issued since the last

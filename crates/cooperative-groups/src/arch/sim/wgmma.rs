@@ -33,6 +33,9 @@ pub fn wgmma_fence_for<const R: usize>(d: &mut [f32; R]) {
     whole_warp()
 }
 
+/// `fence.proxy.async.shared::cta`: the simulator has one proxy.
+pub fn wgmma_operand_fence() {}
+
 /// `wgmma.commit_group`: a warp-wide step.
 #[track_caller]
 pub fn wgmma_commit() {
