@@ -136,6 +136,23 @@ fn an_atomic_through_a_kept_handle_is_reported() {
 }
 
 #[test]
+fn a_kept_slice_as_a_wgmma_operand_is_reported() {
+    use cooperative_groups::tma::Swizzle128B;
+    use cooperative_groups::wgmma::SmemMatrix;
+    let slice: Cell<Option<SharedSlice<cooperative_groups::bf16>>> = Cell::new(None);
+    let e = launch(&LaunchConfig::new(2, 32), &|| {
+        let a = shared_array!(cooperative_groups::bf16; 8 * 64, align 1024);
+        if block_x() == 0 {
+            slice.set(Some(a.as_slice()));
+        } else if let Some(old) = slice.get() {
+            let _ = SmemMatrix::<_, Swizzle128B>::k_major(&old, 8);
+        }
+    })
+    .expect_err("block 0's tile, described for a multiply by block 1");
+    assert_misuse_at(&e, "used after that block ended", "k_major(&old, 8)");
+}
+
+#[test]
 fn a_kept_slice_and_a_kept_dynamic_handle_are_reported() {
     let slice: Cell<Option<SharedSlice<u32>>> = Cell::new(None);
     let e = launch(&LaunchConfig::new(2, 32), &|| {

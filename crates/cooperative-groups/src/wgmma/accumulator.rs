@@ -158,6 +158,9 @@ where
                 b.num_rows()
             );
         }
+        if !(a.is_live() && b.is_live()) {
+            return self;
+        }
         let t = wg.thread_rank();
         crate::unroll!(s in 0..4 => {
             if s < SmemMatrix::<T, L>::STEPS {

@@ -29,6 +29,10 @@ impl Swizzled for crate::tma::Swizzle128B {}
 pub struct SmemMatrix<'s, T: WgmmaElement, L: Swizzled> {
     start: arch::SharedAddr,
     rows: usize,
+    /// The slice is the calling thread's block's (always on the GPU; on
+    /// the simulator `false` only for an unwinding thread, whose multiply
+    /// must not read).
+    live: bool,
     _p: PhantomData<(&'s SharedSlice<T>, L)>,
 }
 
@@ -62,9 +66,17 @@ impl<'s, T: WgmmaElement + Pod, L: Swizzled> SmemMatrix<'s, T, L> {
                 src.len()
             );
         }
+        // The simulator checks the slice's block once, here: another
+        // block's or an ended block's memory is a report at this line.
+        #[allow(unused_mut)]
+        let mut live = true;
+        arch::sim_only! {
+            live = src.own("a wgmma operand");
+        }
         SmemMatrix {
             start: src.addr(),
             rows,
+            live,
             _p: PhantomData,
         }
     }
@@ -87,6 +99,7 @@ impl<'s, T: WgmmaElement + Pod, L: Swizzled> SmemMatrix<'s, T, L> {
         SmemMatrix {
             start: arch::shared_add(self.start, (first * L::SWIZZLE.bytes()) as u32),
             rows: count,
+            live: self.live,
             _p: PhantomData,
         }
     }
@@ -95,6 +108,12 @@ impl<'s, T: WgmmaElement + Pod, L: Swizzled> SmemMatrix<'s, T, L> {
     #[inline(always)]
     pub fn num_rows(&self) -> usize {
         self.rows
+    }
+
+    /// Whether a multiply may read the operand (see the field).
+    #[inline(always)]
+    pub(super) fn is_live(&self) -> bool {
+        self.live
     }
 
     /// The descriptor of K step `step` (elements `K·step ..` of every row,
