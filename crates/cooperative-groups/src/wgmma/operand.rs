@@ -68,11 +68,7 @@ impl<'s, T: WgmmaElement + Pod, L: Swizzled> SmemMatrix<'s, T, L> {
         }
         // The simulator checks the slice's block once, here: another
         // block's or an ended block's memory is a report at this line.
-        #[allow(unused_mut)]
-        let mut live = true;
-        arch::sim_only! {
-            live = src.own("a wgmma operand");
-        }
+        let live = arch::sim_or_gpu!(src.own("a wgmma operand"), true);
         SmemMatrix {
             start: src.addr(),
             rows,
