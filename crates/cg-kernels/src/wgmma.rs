@@ -37,6 +37,8 @@ pub const GEMM_STAGES: usize = 4;
 /// Threads per block of the GEMM: two warpgroups that multiply, one that
 /// loads.
 pub const GEMM_THREADS: u32 = 384;
+// `#[kernel(block_dim(…))]` takes a literal: it must say the same.
+const _: () = assert!(GEMM_THREADS == 384);
 /// Dynamic shared memory the GEMM needs: the ring, plus 1 KiB to align it
 /// to the swizzle's period.
 pub const GEMM_SMEM: u32 = (GEMM_STAGES * (GEMM_BM + GEMM_BN) * GEMM_BK * 2 + 1024) as u32;
@@ -116,8 +118,10 @@ fn probe_body<T: WgmmaElement + Pod>(
 /// `c = a · bᵀ` with the warpgroup MMA (see the module's notes): blocks of
 /// [`GEMM_THREADS`] threads, [`GEMM_SMEM`] bytes of dynamic shared memory,
 /// a 1-D grid of one block per 128 × 256 tile of `c` (row-major order of
-/// tiles); K a multiple of 64.
-#[kernel]
+/// tiles); K a multiple of 64. Its block is declared (`.reqntid 384`):
+/// the 154 registers a thread needs fit 384 threads, not a module-wide
+/// bound for larger blocks.
+#[kernel(block_dim(384))]
 pub fn gemm_wgmma_bf16(a: GemmA, b: GemmB, c: OwnedPitched<f32, WarpgroupTiles<128, 256>>) {
     #[cfg(any(not(target_arch = "nvptx64"), target_feature = "sm_90"))]
     {

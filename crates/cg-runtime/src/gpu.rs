@@ -233,9 +233,12 @@ impl Gpu {
         )
     }
 
-    /// As [`load`](Self::load), compiling every kernel to run blocks of up
-    /// to `block_threads` threads (the JIT limits registers per thread
-    /// accordingly, as `__launch_bounds__(block_threads)` does in CUDA C++).
+    /// As [`load`](Self::load), compiling every kernel that declares no
+    /// block size of its own (`block_dim`) to run blocks of up to
+    /// `block_threads` threads (the JIT limits its registers per thread
+    /// accordingly, as `__launch_bounds__(block_threads)` does in CUDA
+    /// C++); a kernel that declares its block keeps the registers that
+    /// block allows.
     pub fn load_for_block(
         &self,
         kernels: &'static PtxModule,
@@ -825,9 +828,10 @@ fn check_threads_per_block(
 }
 
 /// JIT-loads one embedded PTX, capturing the JIT's error log; with
-/// `block_threads`, the JIT keeps every kernel's registers low enough for
-/// blocks of that many threads (`CU_JIT_THREADS_PER_BLOCK`, the PTX-side
-/// counterpart of `__launch_bounds__`).
+/// `block_threads`, every kernel that declares no block size gets
+/// `.maxntid block_threads` (the PTX counterpart of `__launch_bounds__`),
+/// so the JIT keeps its registers low enough for blocks of that many
+/// threads ([`crate::ptx::bound_undeclared_blocks`]).
 fn load_ptx(
     ctx: &Arc<CudaContext>,
     ptx: &EmbeddedPtx,
@@ -842,17 +846,17 @@ fn load_ptx(
             kernels: undeclared.join(", "),
         });
     }
-    let text = CString::new(ptx.ptx).expect("PTX has no NUL bytes");
+    let text = match block_threads {
+        Some(t) => crate::ptx::bound_undeclared_blocks(ptx.ptx, t),
+        None => ptx.ptx.to_string(),
+    };
+    let text = CString::new(text).expect("PTX has no NUL bytes");
     let mut log = vec![0u8; 16 * 1024];
     let mut opts = vec![
         sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER,
         sys::CUjit_option::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
     ];
     let mut vals = vec![log.as_mut_ptr() as *mut c_void, log.len() as *mut c_void];
-    if let Some(t) = block_threads {
-        opts.push(sys::CUjit_option::CU_JIT_THREADS_PER_BLOCK);
-        vals.push(t as usize as *mut c_void);
-    }
     let mut module: sys::CUmodule = std::ptr::null_mut();
     // SAFETY: the option and value arrays have the same length; the log
     // buffer outlives the call.

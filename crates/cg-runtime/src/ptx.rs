@@ -86,6 +86,42 @@ pub fn undeclared_block_dims(ptx: &str) -> Vec<&str> {
     undeclared
 }
 
+/// `ptx` with `.maxntid threads, 1, 1` added to every entry whose header
+/// declares no block size or register budget of its own (`.reqntid`,
+/// `.maxntid`, `.maxnreg`): ptxas
+/// then keeps those kernels' registers low enough for blocks of up to
+/// `threads` threads, as `__launch_bounds__(threads)` does in CUDA C++,
+/// while a kernel that declared its shape (a warpgroup GEMM of 384
+/// threads and 154 registers) keeps the registers it needs. (The JIT
+/// option `CU_JIT_THREADS_PER_BLOCK` would bound every kernel of the
+/// module alike.)
+pub fn bound_undeclared_blocks(ptx: &str, threads: u32) -> String {
+    let mut out = String::with_capacity(ptx.len() + 4096);
+    // Between an entry's name and the `{` opening its body: its header.
+    let mut in_header = false;
+    let mut declared = false;
+    for line in ptx.split_inclusive('\n') {
+        let t = line.trim();
+        if t.starts_with(".visible .entry ") || t.starts_with(".entry ") {
+            in_header = true;
+            declared = false;
+        } else if in_header
+            && [".reqntid ", ".maxntid ", ".maxnreg "]
+                .iter()
+                .any(|d| t.starts_with(d))
+        {
+            declared = true;
+        } else if in_header && t == "{" {
+            if !declared {
+                out.push_str(&format!(".maxntid {threads}, 1, 1\n"));
+            }
+            in_header = false;
+        }
+        out.push_str(line);
+    }
+    out
+}
+
 /// The newest PTX of `set` whose SM is ≤ the device's compute capability
 /// (`major * 10 + minor`), the arch-specific one (`sm_90a`) where the
 /// device is exactly its SM, or `None` if the device is older than all of
@@ -149,6 +185,20 @@ fn select_capped(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn only_undeclared_entries_get_the_block_bound() {
+        let ptx = ".visible .entry a(\n\t.param .u64 a_0\n)\n{\n\tret;\n}\n\
+                   .visible .entry b()\n.reqntid 384, 1, 1\n{\n\tret;\n}\n\
+                   .entry c()\n.maxntid 128, 1, 1\n{\n}\n.func d()\n{\n}\n";
+        let bounded = super::bound_undeclared_blocks(ptx, 1024);
+        assert_eq!(
+            bounded,
+            ".visible .entry a(\n\t.param .u64 a_0\n)\n.maxntid 1024, 1, 1\n{\n\tret;\n}\n\
+             .visible .entry b()\n.reqntid 384, 1, 1\n{\n\tret;\n}\n\
+             .entry c()\n.maxntid 128, 1, 1\n{\n}\n.func d()\n{\n}\n"
+        );
+    }
+
     #[test]
     fn a_block_dim_mark_needs_its_reqntid() {
         let built = ".visible .entry a(\n)\n.reqntid 64, 1, 1\n{\n\t// cg-block-dim a 64 1 1\n}\n\
