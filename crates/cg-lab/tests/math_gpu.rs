@@ -147,7 +147,7 @@ fn gpu_matches_the_simulator() {
     }
     // The intrinsics kernel sums every intrinsic: the directed roundings are
     // exact on both sides, the fast ones within their error (`tanh.approx`:
-    // 2^-11 relative), so the sums agree to that (on ordinary inputs).
+    // 2^-11 relative), so the sums agree to that, but near tan's poles.
     let small: Vec<f32> = (0..65_536)
         .map(|i| (i as f32 - 32_768.0) / 8_192.0)
         .collect();
@@ -165,14 +165,31 @@ fn gpu_matches_the_simulator() {
     sim.launch(&MATH_INTRINSICS_F32, &cfg2, (&hi, &mut ho))
         .unwrap();
     let h = ho.to_vec().unwrap();
-    let worst = g
+    // Each difference over what the fast intrinsics may differ by: 2^-11
+    // of the sum, plus `__tanf`'s share, which grows without bound at
+    // tan's poles (`sin.approx`/`cos.approx` are each within 2^-20.5
+    // absolute: the quotient within that times (1 + |tan v|) / |cos v|;
+    // one input lies 4.4e-6 from -π/2).
+    let worst = small
         .iter()
-        .zip(&h)
-        .map(|(a, b)| ((a - b) / b.abs().max(1.0)).abs())
-        .fold(0f32, f32::max);
-    println!("intrinsics: largest relative difference GPU vs simulator {worst:e}");
-    if worst > 2e-3 {
-        failures.push(format!("intrinsics differ by {worst:e}"));
+        .zip(g.iter().zip(&h))
+        .filter(|(_, (a, b))| a != b && !(a.is_nan() && b.is_nan()))
+        .map(|(&v, (a, b))| {
+            let c = (v as f64).cos().abs();
+            let tan_share = 2f64.powf(-20.5) * (1.0 + (v as f64).tan().abs()) / c;
+            let allowed = 2e-3 * b.abs().max(1.0) as f64 + tan_share;
+            (*a as f64 - *b as f64).abs() / allowed
+        })
+        .fold(
+            0f64,
+            |m, r| if r.is_nan() { f64::INFINITY } else { m.max(r) },
+        );
+    println!(
+        "intrinsics: largest difference GPU vs simulator {worst:.3} of the allowed \
+         (2^-11 relative plus __tanf's error near its poles)"
+    );
+    if worst > 1.0 {
+        failures.push(format!("intrinsics differ by {worst:.3} times the allowed"));
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
