@@ -29,9 +29,12 @@ pub struct SemResult {
     pub note: String,
     /// NVIDIA's C++ on the GPU (`SEM_WORDS` per thread).
     pub cpp: Vec<u32>,
-    /// The Rust kernel on the GPU.
+    /// The Rust kernel on the GPU; empty when it equals `cpp` word for
+    /// word (the file then holds one copy of the words, not three).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rust: Vec<u32>,
-    /// The Rust kernel on the simulator.
+    /// The Rust kernel on the simulator; empty when it equals `cpp`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sim: Vec<u32>,
     /// Words CUDA defines (not [`UNDEFINED`] on the C++ side).
     pub defined_words: usize,
@@ -122,13 +125,17 @@ fn result(c: &SemCase, cpp: Vec<u32>, rust: Vec<u32>, sim: Vec<u32>) -> (SemResu
     .into_iter()
     .flatten()
     .collect();
+    let identical = diffs.is_empty();
+    // A side equal to NVIDIA's words is not stored again.
+    let unless_same = |side: Vec<u32>| if side == cpp { Vec::new() } else { side };
+    let (rust, sim) = (unless_same(rust), unless_same(sim));
     let r = SemResult {
         name: c.name.into(),
         grid: c.grid,
         block: c.block,
         note: c.note.into(),
         defined_words: cpp.iter().filter(|&&w| w != UNDEFINED).count(),
-        identical: diffs.is_empty(),
+        identical,
         cpp,
         rust,
         sim,
