@@ -158,3 +158,16 @@ impl ClusterGroup {
         unsafe { SharedArray::from_generic_ptr(p, a.addr(), owner) }
     }
 }
+
+impl crate::group::group_counts::Sealed for ClusterGroup {}
+impl crate::group::GroupCounts for ClusterGroup {
+    type Count = u32;
+    #[inline(always)]
+    fn rank_in_group(&self) -> u32 {
+        self.thread_rank()
+    }
+    #[inline(always)]
+    fn threads_in_group(&self) -> u32 {
+        self.num_threads()
+    }
+}

@@ -178,7 +178,7 @@ impl GridGroup {
     #[inline(always)]
     #[track_caller]
     pub fn reduce<T: ShflValue, Op: ReduceOp<T>>(&self, v: T, op: Op) -> T {
-        grid_reduce::<T, Op>(v, op)
+        grid_reduce::<T, Op>(self.num_blocks(), self.block_rank(), v, op)
     }
 
     /// The thread of grid rank `r` ([`thread_rank`](Self::thread_rank))
@@ -199,7 +199,7 @@ impl GridGroup {
     #[inline(always)]
     #[track_caller]
     pub fn inclusive_scan<T: ShflValue, Op: ReduceOp<T>>(&self, v: T, op: Op) -> T {
-        grid_scan::<T, Op, true>(v, op)
+        grid_scan::<T, Op, true>(self.num_blocks(), self.block_rank(), v, op)
     }
 
     /// The thread of grid rank `r > 0` gets `v₀ ⊕ … ⊕ v_{r-1}`; rank 0 gets
@@ -212,7 +212,7 @@ impl GridGroup {
     #[inline(always)]
     #[track_caller]
     pub fn exclusive_scan<T: ShflValue, Op: ReduceOp<T>>(&self, v: T, op: Op) -> T {
-        grid_scan::<T, Op, false>(v, op)
+        grid_scan::<T, Op, false>(self.num_blocks(), self.block_rank(), v, op)
     }
 
     /// `grid.barrier_wait(token)`: the second half of
@@ -228,5 +228,18 @@ impl GridGroup {
     #[track_caller]
     pub fn barrier_wait(&self, token: GridArrivalToken) {
         arch::grid_wait(token.before)
+    }
+}
+
+impl crate::group::group_counts::Sealed for GridGroup {}
+impl crate::group::GroupCounts for GridGroup {
+    type Count = u64;
+    #[inline(always)]
+    fn rank_in_group(&self) -> u64 {
+        self.thread_rank()
+    }
+    #[inline(always)]
+    fn threads_in_group(&self) -> u64 {
+        self.num_threads()
     }
 }

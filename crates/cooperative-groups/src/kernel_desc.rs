@@ -20,7 +20,9 @@ pub struct Kernel<A> {
     /// `block_dim`: the only block shape the kernel runs with; `[0; 3]`:
     /// any.
     block_dim: [u32; 3],
-    host: fn(A),
+    /// The body as a host function (read by `host`'s safe `host_fn`,
+    /// which lies above this module).
+    pub(crate) host: fn(A),
 }
 
 impl<A> Kernel<A> {
@@ -141,16 +143,6 @@ impl<A> Kernel<A> {
     /// `unsafe` launch). Typed parameters made with `from_raw_parts` must
     /// meet that function's contract.
     pub const unsafe fn host_fn_unchecked(&self) -> fn(A) {
-        self.host
-    }
-}
-
-impl<A: crate::host::SafeArgs> Kernel<A> {
-    /// The body of a kernel whose parameters are all
-    /// [`SafeParam`](crate::SafeParam), as a host function for the
-    /// simulator (calling it outside a simulated launch panics at its first
-    /// primitive).
-    pub const fn host_fn(&self) -> fn(A) {
         self.host
     }
 }

@@ -276,6 +276,7 @@ pub use cg_isa::Dim3;
 pub use cg_macros::{kernel, shared_array};
 pub use cluster::{ClusterArrivalToken, ClusterGroup, this_cluster};
 pub use collective::invoke::{invoke_one, invoke_one_broadcast};
+pub use collective::methods::WarpGroup;
 pub use collective::reduce::reduce;
 pub use collective::scan::{exclusive_scan, inclusive_scan};
 pub use collective::update::{
@@ -290,8 +291,8 @@ pub use grid::{GridArrivalToken, GridGroup, this_grid};
 pub use group::{
     BlockArrivalToken, CoalescedGroup, DynamicParent, DynamicTile, GroupCounts, MultiWarpTileSize,
     Size, StaticParent, ThreadBlock, ThreadBlockTile, ThreadGroup, TileSize, TiledParent,
-    WarpGroup, WarpTileSize, binary_partition, coalesced_threads, group_size, labeled_partition,
-    num_threads, sync, this_thread_block, thread_rank, tiled_partition, tiled_partition_dyn,
+    WarpTileSize, binary_partition, coalesced_threads, group_size, labeled_partition, num_threads,
+    sync, this_thread_block, thread_rank, tiled_partition, tiled_partition_dyn,
 };
 #[cfg(not(target_arch = "nvptx64"))]
 pub use kernel_desc::Kernel;

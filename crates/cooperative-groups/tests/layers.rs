@@ -203,33 +203,62 @@ fn no_import_circle_among_the_collectives() {
 
 /// Fails on an import circle in `g`.
 fn no_circle(g: &BTreeMap<String, BTreeSet<String>>) {
+    if let Some(c) = find_circle(g) {
+        panic!("import circle: {c}");
+    }
+}
+
+/// The files of `g` that lie on some import circle (each reaches itself).
+fn on_circles(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
+    g.keys()
+        .filter(|start| {
+            let mut seen = BTreeSet::new();
+            let mut todo: Vec<&String> = g[*start].iter().collect();
+            while let Some(n) = todo.pop() {
+                if n == *start {
+                    return true;
+                }
+                if seen.insert(n) {
+                    todo.extend(g.get(n).into_iter().flatten());
+                }
+            }
+            false
+        })
+        .cloned()
+        .collect()
+}
+
+/// An import circle in `g` (`a → b → a`), if there is one.
+fn find_circle(g: &BTreeMap<String, BTreeSet<String>>) -> Option<String> {
     // Depth-first search for a back edge.
     fn visit<'a>(
         n: &'a str,
         g: &'a BTreeMap<String, BTreeSet<String>>,
         state: &mut BTreeMap<&'a str, bool>,
         stack: &mut Vec<&'a str>,
-    ) {
+    ) -> Option<String> {
         match state.get(n) {
-            Some(true) => return,
+            Some(true) => return None,
             Some(false) => {
                 let i = stack.iter().position(|s| *s == n).unwrap();
-                panic!("import circle: {}", stack[i..].join(" → ") + " → " + n);
+                return Some(stack[i..].join(" → ") + " → " + n);
             }
             None => {}
         }
         state.insert(n, false);
         stack.push(n);
-        for to in &g[n] {
-            visit(to, g, state, stack);
+        for to in g.get(n).into_iter().flatten() {
+            if let Some(c) = visit(to, g, state, stack) {
+                return Some(c);
+            }
         }
         stack.pop();
         state.insert(n, true);
+        None
     }
     let mut state = BTreeMap::new();
-    for n in g.keys() {
-        visit(n, g, &mut state, &mut Vec::new());
-    }
+    g.keys()
+        .find_map(|n| visit(n, g, &mut state, &mut Vec::new()))
 }
 
 /// The layer of a `primitives` module: 0 the thread layer (the module
@@ -515,37 +544,133 @@ fn sim_layer(name: &str) -> u32 {
     }
 }
 
-/// cg-sim's files, as the graph of what each imports (`crate::…`,
-/// `super::…`, and the names `lib.rs` re-exports, as the module that
-/// declares them).
+/// cg-sim's files, as the graph of what each imports ([`crate_graph`]).
 fn sim_graph() -> BTreeMap<String, BTreeSet<String>> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../cg-sim/src");
-    let all = modules_in(&root);
-    let lib = std::fs::read_to_string(root.join("lib.rs")).unwrap();
-    // `pub use report::{Report, SimError};` → Report and SimError are report's.
+    crate_graph(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../cg-sim/src"))
+}
+
+/// The names the crate root at `root` (`lib.rs`, else `main.rs`)
+/// re-exports from its own modules, as the module that declares each:
+/// `pub use report::{Report, SimError};` → `Report` and `SimError` are
+/// `report`'s (`pub use a::b::{C, d::E}` → `C` is `a::b`'s, `E` is
+/// `a::b::d`'s, as far as those are files).
+fn root_aliases(root: &Path, all: &BTreeMap<String, PathBuf>) -> BTreeMap<String, String> {
+    let lib = ["lib.rs", "main.rs"]
+        .iter()
+        .find_map(|f| std::fs::read_to_string(root.join(f)).ok())
+        .unwrap_or_default();
+    // The longest prefix of a path that is a file of the crate.
+    let file_of = |path: &str| -> Option<String> {
+        let parts: Vec<&str> = path.split("::").map(str::trim).collect();
+        (1..=parts.len())
+            .rev()
+            .map(|n| parts[..n].join("::"))
+            .find(|cand| all.contains_key(cand))
+    };
     let mut aliases = BTreeMap::new();
-    for line in lib.lines() {
-        let Some(rest) = line.strip_prefix("pub use ") else {
-            continue;
+    let mut rest = lib.as_str();
+    // Only the crate root's own `pub use` items (a line's start), each up
+    // to its `;` (brace groups may span lines).
+    while let Some(i) = rest.find("\npub use ") {
+        rest = &rest[i + "\npub use ".len()..];
+        let end = rest.find(';').unwrap_or(rest.len());
+        let item: String = rest[..end].split_whitespace().collect();
+        rest = &rest[end..];
+        let (base, names) = match item.find("::{") {
+            Some(b) => (&item[..b], item[b + 3..].trim_end_matches('}').to_string()),
+            None => match item.rsplit_once("::") {
+                Some((m, n)) => (m, n.to_string()),
+                None => continue,
+            },
         };
-        let Some((module, names)) = rest.trim_end_matches(';').rsplit_once("::") else {
-            continue;
-        };
-        let module = module.replace("::{", "");
-        if !all.contains_key(&module) {
-            continue;
-        }
-        for n in names.trim_matches(|c| c == '{' || c == '}').split(',') {
-            aliases.insert(n.trim().to_string(), module.clone());
+        for name in names.split(',').filter(|n| !n.is_empty()) {
+            let (sub, leaf) = match name.rsplit_once("::") {
+                Some((sub, leaf)) => (format!("{base}::{sub}"), leaf),
+                None => (base.to_string(), name),
+            };
+            if let Some(m) = file_of(&sub) {
+                aliases.insert(leaf.to_string(), m);
+            }
         }
     }
+    aliases
+}
+
+/// The files of the crate whose sources are at `root`, as the graph of what
+/// each imports (`crate::…`, `super::…`, `$crate::…`, and the names the
+/// crate root re-exports, as the module that declares them). The root
+/// itself (`lib`/`main`) declares the modules and re-exports: it is no
+/// node.
+fn crate_graph(root: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let all = modules_in(root);
+    let aliases = root_aliases(root, &all);
     all.iter()
-        .filter(|(name, _)| name.as_str() != "lib")
+        .filter(|(name, _)| name.as_str() != "lib" && name.as_str() != "main")
         .map(|(name, path)| {
             let src = std::fs::read_to_string(path).unwrap();
             (name.clone(), edges_in("", name, &src, &all, &aliases))
         })
         .collect()
+}
+
+/// No crate of the workspace has an import circle among its files: each
+/// file can be read knowing only what lies below it.
+#[test]
+fn no_import_circle_in_any_crate() {
+    let crates = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    let mut names = Vec::new();
+    let mut circles = Vec::new();
+    for e in std::fs::read_dir(crates).unwrap() {
+        let dir = e.unwrap().path();
+        let src = dir.join("src");
+        if !src.is_dir() {
+            continue;
+        }
+        let name = dir.file_name().unwrap().to_str().unwrap().to_string();
+        let g = crate_graph(&src);
+        if let Some(c) = find_circle(&g) {
+            circles.push(format!(
+                "{name}: {c}\n  (every file on a circle, with its imports on one: {})",
+                on_circles(&g)
+                    .iter()
+                    .map(|n| {
+                        let on = on_circles(&g);
+                        let to: Vec<&String> = g[n].iter().filter(|t| on.contains(t)).collect();
+                        format!("{n} → {to:?}")
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ));
+        }
+        names.push(name);
+    }
+    // The reader works on every crate (a crate it could not read would
+    // pass trivially).
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "cargo-cg",
+            "cg-build",
+            "cg-isa",
+            "cg-kernels",
+            "cg-lab",
+            "cg-macros",
+            "cg-runtime",
+            "cg-sim",
+            "cooperative-groups"
+        ]
+    );
+    let lab = crate_graph(&crates.join("cg-lab/src"));
+    assert!(
+        lab["experiments::device_wide"].contains("harness::experiment"),
+        "{lab:#?}"
+    );
+    assert!(
+        circles.is_empty(),
+        "import circles:\n{}",
+        circles.join("\n")
+    );
 }
 
 /// cg-sim has no import circle, and its layers go one way: each

@@ -38,6 +38,7 @@ pub(crate) mod warp;
 
 pub(crate) mod invoke;
 pub(crate) mod match_;
+pub(crate) mod methods;
 pub(crate) mod reduce;
 pub(crate) mod scan;
 pub(crate) mod shuffle;

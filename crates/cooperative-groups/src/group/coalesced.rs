@@ -1,10 +1,11 @@
 //! [`CoalescedGroup`]: the threads of a warp that are active together
 //! (`cg::coalesced_group`), from [`coalesced_threads`] and the partitions.
 
+use super::forward_thread_group;
 use super::sealed::Sealed;
 use super::shape::{Coal, Shape};
-use super::{WarpGroup, common_collectives, forward_thread_group, warp_collectives};
 use crate::arch;
+use crate::collective::methods::{WarpGroup, common_collectives, warp_collectives};
 
 /// A set of lanes of one warp (`cg::coalesced_group`): the lanes active at a
 /// [`coalesced_threads`] call, or a part of a warp group made by

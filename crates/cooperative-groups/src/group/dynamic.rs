@@ -5,11 +5,9 @@ use super::coalesced::CoalescedGroup;
 use super::sealed::Sealed;
 use super::shape::{Coal, Seg, Shape, lane_range};
 use super::tile::{Size, TileSize, block_threads};
-use super::{
-    ThreadBlock, ThreadBlockTile, ThreadGroup, WarpGroup, common_collectives, forward_thread_group,
-    violation, warp_collectives,
-};
+use super::{ThreadBlock, ThreadBlockTile, ThreadGroup, forward_thread_group, violation};
 use crate::arch;
+use crate::collective::methods::{WarpGroup, common_collectives, warp_collectives};
 
 /// A tile of a runtime number of threads `n` (a power of two ≤ 32) inside
 /// one warp: the same collectives as a [`ThreadBlockTile<N>`] with `N ≤ 32`,

@@ -3,8 +3,9 @@
 
 use super::coalesced::CoalescedGroup;
 use super::shape::{Shape, lanes_below};
-use super::{WarpGroup, violation};
+use super::violation;
 use crate::arch;
+use crate::collective::methods::WarpGroup;
 use crate::value::Label;
 
 /// The `membermask` operand, the exact member lanes and the caller's lane.

@@ -20,11 +20,9 @@
 use super::barrier::{self, decode, encode, tile_barrier};
 use super::sealed::Sealed;
 use super::shape::{Bar, FULL, Multi, Seg, Shape, lane_range};
-use super::{
-    ThreadBlock, ThreadGroup, WarpGroup, common_collectives, forward_thread_group, violation,
-    warp_collectives,
-};
+use super::{ThreadBlock, ThreadGroup, forward_thread_group, violation};
 use crate::arch;
+use crate::collective::methods::{WarpGroup, common_collectives, warp_collectives};
 
 /// A tile size as a type, for the bounds of [`ThreadBlockTile`] and
 /// [`tiled_partition`]: `Size<N>`.

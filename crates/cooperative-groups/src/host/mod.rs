@@ -94,6 +94,16 @@ pub trait SafeArgs {
     const SERIAL: bool;
 }
 
+impl<A: SafeArgs> Kernel<A> {
+    /// The body of a kernel whose parameters are all
+    /// [`SafeParam`](crate::SafeParam), as a host function for the
+    /// simulator (calling it outside a simulated launch panics at its first
+    /// primitive).
+    pub const fn host_fn(&self) -> fn(A) {
+        self.host
+    }
+}
+
 /// The parameters of a safe launch, shared by the simulator's worker
 /// threads (see [`launch_safe`]).
 struct Shared<A>(A);

@@ -9,17 +9,22 @@ use crate::group::sealed::Sealed;
 use crate::ops::ReduceOp;
 use crate::value::ShflValue;
 
-/// Reduction over the grid of a cooperative launch.
+/// Reduction over the grid of a cooperative launch of `blocks` blocks, in
+/// the block of rank `block_rank` (the grid's counts, from `GridGroup`,
+/// which lies above this layer).
 #[inline(always)]
 #[track_caller]
-pub(crate) fn grid_reduce<T: ShflValue, Op: ReduceOp<T>>(v: T, op: Op) -> T {
-    let grid = crate::this_grid();
-    let blocks = grid.num_blocks();
+pub(crate) fn grid_reduce<T: ShflValue, Op: ReduceOp<T>>(
+    blocks: u32,
+    block_rank: u32,
+    v: T,
+    op: Op,
+) -> T {
     scratch::check_capacity::<T>(blocks);
     let block = crate::this_thread_block();
     let aggregate = reduce_shape::<T, Op>(block.shape(), v, op);
     if block.thread_rank() == 0 {
-        scratch::publish(grid.block_rank(), aggregate);
+        scratch::publish(block_rank, aggregate);
     }
     arch::grid_sync();
     scratch::fold::<T, Op>(blocks, op)

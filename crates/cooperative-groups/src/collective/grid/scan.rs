@@ -10,12 +10,16 @@ use crate::ops::ReduceOp;
 use crate::value::ShflValue;
 
 /// Inclusive (`INCLUSIVE`) or exclusive scan over the grid of a
-/// cooperative launch, in rank order (`GridGroup::thread_rank`).
+/// cooperative launch of `blocks` blocks, in rank order
+/// (`GridGroup::thread_rank`), in the block of rank `block_rank`.
 #[inline(always)]
 #[track_caller]
-pub(crate) fn grid_scan<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(v: T, op: Op) -> T {
-    let grid = crate::this_grid();
-    let blocks = grid.num_blocks();
+pub(crate) fn grid_scan<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(
+    blocks: u32,
+    block_rank: u32,
+    v: T,
+    op: Op,
+) -> T {
     scratch::check_capacity::<T>(blocks);
     let block = crate::this_thread_block();
     let shape = block.shape();
@@ -35,10 +39,10 @@ pub(crate) fn grid_scan<T: ShflValue, Op: ReduceOp<T>, const INCLUSIVE: bool>(v:
         } else {
             op.combine(local, v)
         };
-        scratch::publish(grid.block_rank(), aggregate);
+        scratch::publish(block_rank, aggregate);
     }
     arch::grid_sync();
-    let b = grid.block_rank();
+    let b = block_rank;
     if b == 0 {
         return local;
     }
