@@ -80,11 +80,12 @@ const fn shape(m: usize, n: usize, k: usize) -> Shape {
 }
 
 /// Every shape, by key: a variant's harness "size" is its shape's index
-/// here (shapes are three numbers, sizes one). The kernel takes any M and
-/// N (partial tiles are cut by the copy engine and the store) but K a
-/// multiple of 64, and M a multiple of 128 here: a last row of tiles with
-/// 64 rows or fewer leaves the second consumer warpgroup without rows (see
-/// the report of this experiment's branch).
+/// here (shapes are three numbers, sizes one). K is a multiple of 64 (the
+/// kernel's K tile), M of 128 and N of 256 (whole tiles): the kernel cuts
+/// partial tiles of N, but a last row of tiles of 64 rows or fewer leaves
+/// the second consumer warpgroup without rows, and with it the `empty`
+/// barriers without their 8 arrivals — the producer waits forever once
+/// the ring wraps (the simulator reports the deadlock at 64 × 256 × 320).
 const SHAPES: [Shape; 4] = [
     // The simulator's: one tile, five K tiles (the four-stage ring wraps).
     shape(128, 256, 320),
