@@ -149,8 +149,8 @@ pub struct Cublas<'a> {
 impl Drop for Cublas<'_> {
     fn drop(&mut self) {
         // SAFETY: `gemm_cublas_destroy()` of the loaded library, which
-        // outlives `self`; no call of ours is queued past the bench's
-        // last synchronisation that needs the handle's host state.
+        // outlives `self` (`'a`); cublasDestroy waits for the device
+        // first, so no queued call still needs the handle.
         unsafe { (self.destroy)() };
     }
 }
@@ -340,22 +340,37 @@ impl Experiment for Gemm {
     type Row = Point;
     type Bench<'a> = Bench<'a>;
 
+    /// The kernel is `wgmma`, which only the arch-specific PTX (`sm_90a`)
+    /// has: without it the kernel would trap at its first multiply.
     fn unsupported(gpu: &Gpu) -> Option<String> {
+        if gpu.ptx_sm() == 90 && gpu.ptx_arch_specific() {
+            return None;
+        }
         let (ma, mi) = gpu.info().compute_capability;
-        let loaded = format!(
-            "sm_{}{}",
-            gpu.ptx_sm(),
-            if gpu.ptx_arch_specific() { "a" } else { "" }
-        );
-        (loaded != "sm_90a").then(|| {
+        let embedded = crate::kernels::LAB_PTX
+            .ptx()
+            .iter()
+            .any(|p| p.sm == 90 && p.arch_specific);
+        let why = if (ma, mi) != (9, 0) {
             format!(
-                "the Rust GEMM multiplies with wgmma, which only the arch-specific PTX target sm_90a has, \
-                 and the loaded PTX is {loaded} ({} is compute capability {ma}.{mi}; sm_90a loads on 9.0 \
-                 only, from a lab built with it — its default, or 90a in CG_SMS — and not under \
-                 CG_PTX_SM=90)",
+                "sm_90a loads on a GPU of compute capability 9.0 only (H100, H200), and {} is {ma}.{mi}",
                 gpu.info().name
             )
-        })
+        } else if !embedded {
+            "this cg-lab was built without the sm_90a PTX (CG_SMS without 90a): rebuild it with \
+             the default targets, or with 90a in CG_SMS"
+                .into()
+        } else {
+            format!(
+                "the portable sm_{} PTX was loaded instead ({}={}): unset it, or set it to 90a",
+                gpu.ptx_sm(),
+                cg_runtime::ptx::PTX_CAP_VAR,
+                std::env::var(cg_runtime::ptx::PTX_CAP_VAR).unwrap_or_default()
+            )
+        };
+        Some(format!(
+            "the Rust GEMM multiplies with wgmma, which only the arch-specific PTX target sm_90a has; {why}"
+        ))
     }
 
     fn bench<'a>(
