@@ -11,7 +11,8 @@
 //!   dynamic shared memory by a third, producer warpgroup (one thread),
 //!   one batch of four `m64n256k16` per K tile and consumer warpgroup; a
 //!   stage is refilled once the consumers' 8 warps let go of it
-//!   (`wait_older`, then an arrival on its `empty` barrier).
+//!   (`wait_older`, a warp sync, then lane 0's arrival on its `empty`
+//!   barrier).
 
 use cooperative_groups::prelude::*;
 use cooperative_groups::tma::{Swizzle128B, TensorMap2d};
@@ -129,6 +130,7 @@ pub fn gemm_wgmma_bf16(a: GemmA, b: GemmB, c: OwnedPitched<f32, WarpgroupTiles<1
         const B_LEN: usize = GEMM_BN * GEMM_BK;
         let block = this_thread_block();
         let wg = tiled_partition::<128>(&block);
+        let warp = tiled_partition::<32>(&block);
         // A stage is full after the two copies' arrivals and bytes, empty
         // after each of the consumers' 8 warps let go of it.
         let full = cooperative_groups::mbarrier!(&block, 2; GEMM_STAGES);
@@ -183,9 +185,17 @@ pub fn gemm_wgmma_bf16(a: GemmA, b: GemmB, c: OwnedPitched<f32, WarpgroupTiles<1
             let bm = SmemMatrix::<bf16, Swizzle128B>::k_major(&sb, GEMM_BN);
             in_flight = in_flight.resume().mma(&wg, &am, &bm).commit().wait_older();
             // The batch of K tile `kt - 1` is done: this warp lets go of
-            // its stage.
-            if kt > 0 && lane0 {
-                empty.get((kt - 1) % GEMM_STAGES).arrive().discard();
+            // its stage. Each lane waited for its own part of the batch;
+            // the warp's sync orders all 32 lanes' waits before lane 0's
+            // arrival (a release for the warp), so the producer's next
+            // copy into the stage comes after every lane's reads — without
+            // it the memory model orders only lane 0's (the simulator
+            // reports the race once the ring wraps, K > 256).
+            if kt > 0 {
+                warp.sync();
+                if lane0 {
+                    empty.get((kt - 1) % GEMM_STAGES).arrive().discard();
+                }
             }
         }
         in_flight.wait().store(&wg, &tile);
@@ -195,4 +205,102 @@ pub fn gemm_wgmma_bf16(a: GemmA, b: GemmB, c: OwnedPitched<f32, WarpgroupTiles<1
         let _ = (a, b, c);
         panic!("the wgmma GEMM needs sm_90a")
     }
+}
+
+/// Element `i` of a small-integer test operand, `((7i + salt) mod 5) − 2`:
+/// exact in bf16 and f16, and every product and partial sum of a
+/// K-long dot product is an integer of magnitude ≤ 4K, exact in `f32` for
+/// K up to 2^22 — so the host's sum, the simulator's and the tensor
+/// core's agree bit for bit whatever their order of additions.
+#[cfg(not(target_arch = "nvptx64"))]
+pub fn exact_small(i: usize, salt: usize) -> f32 {
+    ((i * 7 + salt) % 5) as f32 - 2.0
+}
+
+/// Element `i` of the GEMM's A (row-major M × K) in the lab's checks.
+#[cfg(not(target_arch = "nvptx64"))]
+pub fn gemm_a(i: usize) -> bf16 {
+    bf16::from_f32(exact_small(i, 1))
+}
+
+/// Element `i` of the GEMM's B (row-major N × K) in the lab's checks:
+/// each value three times in a row, so that B's rows are not A's and a
+/// swapped operand or transposed layout shows.
+#[cfg(not(target_arch = "nvptx64"))]
+pub fn gemm_b(i: usize) -> bf16 {
+    bf16::from_f32(exact_small(i / 3, 2))
+}
+
+/// Elements a sampled check of a large product compares (a full host
+/// product at 8192³ takes minutes).
+pub const GEMM_SAMPLES: usize = 4096;
+
+/// The `s`-th sampled element `(row, col)` of an `m × n` product: two
+/// prime strides, so the samples fall in every tile and at every
+/// position inside one.
+#[cfg(not(target_arch = "nvptx64"))]
+pub fn gemm_sample(s: usize, m: usize, n: usize) -> (usize, usize) {
+    ((s * 7919 + 13) % m, (s * 104_729 + 7) % n)
+}
+
+/// Element `(i, j)` of `a · bᵀ` on the host (`a` row-major m × `k`, `b`
+/// row-major n × `k`), summed in `f32` in index order: exact for the
+/// inputs of [`gemm_a`] and [`gemm_b`].
+#[cfg(not(target_arch = "nvptx64"))]
+pub fn gemm_host(a: &[bf16], b: &[bf16], k: usize, i: usize, j: usize) -> f32 {
+    let (ra, rb) = (&a[i * k..][..k], &b[j * k..][..k]);
+    ra.iter()
+        .zip(rb)
+        .map(|(x, y)| x.to_f32() * y.to_f32())
+        .sum()
+}
+
+/// What [`gemm_check`] found.
+#[cfg(not(target_arch = "nvptx64"))]
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GemmCheck {
+    /// Elements compared.
+    pub checked: usize,
+    /// Elements that differ from the host's.
+    pub wrong: usize,
+    /// The first of them: `(row, col, got, host)`.
+    pub first: Option<(usize, usize, f32, f32)>,
+}
+
+/// Compares `c` (row-major `m × n`, `f32`) with the host's `a · bᵀ`,
+/// exactly: at every element (`full`) or at the [`GEMM_SAMPLES`] of
+/// [`gemm_sample`]. The one check of the GEMM, shared by the tests and
+/// `cg-lab compare --only gemm`.
+#[cfg(not(target_arch = "nvptx64"))]
+pub fn gemm_check(
+    a: &[bf16],
+    b: &[bf16],
+    c: &[f32],
+    (m, n, k): (usize, usize, usize),
+    full: bool,
+) -> GemmCheck {
+    let mut r = GemmCheck {
+        checked: 0,
+        wrong: 0,
+        first: None,
+    };
+    let mut one = |i: usize, j: usize| {
+        let (got, want) = (c[i * n + j], gemm_host(a, b, k, i, j));
+        r.checked += 1;
+        // Exactly equal (a NaN, e.g. a poisoned element left unwritten,
+        // differs from everything).
+        if got != want {
+            r.wrong += 1;
+            r.first.get_or_insert((i, j, got, want));
+        }
+    };
+    if full {
+        (0..m).for_each(|i| (0..n).for_each(|j| one(i, j)));
+    } else {
+        (0..GEMM_SAMPLES).for_each(|s| {
+            let (i, j) = gemm_sample(s, m, n);
+            one(i, j)
+        });
+    }
+    r
 }

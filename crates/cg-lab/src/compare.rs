@@ -34,12 +34,13 @@ pub struct CompareArgs {
     /// cg_reduce, cg_scan, warp_reduce, block_reduce, block_scan,
     /// block_reduce_sized, block_scan_sized, last_block, coalesced, cluster,
     /// memcpy_async, tma, device_wide, device_histogram, device_select,
-    /// device_radix_sort, primitives); default: all but tma (sm_90, 2.7
+    /// device_radix_sort, primitives, gemm); default: all but tma (sm_90, 2.7
     /// GiB of buffers), device_wide (4 GiB
     /// of buffers), device_histogram (1 GiB), device_select (2.25 GiB),
     /// device_radix_sort (12 GiB) and primitives
     /// (CUB's block primitives at blocks of 128, 256 and 512: their own
-    /// sizes), which run only when named
+    /// sizes) and gemm (sm_90a, against cuBLAS, 1.5 GiB), which run only
+    /// when named
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     pub(crate) only: Vec<String>,
     /// device_radix_sort only: the key types to sort (comma-separated:
@@ -338,6 +339,7 @@ fn experiment_names() -> impl Iterator<Item = &'static str> {
         DEVICE_SELECT,
         DEVICE_RADIX_SORT,
         PRIMITIVES,
+        GEMM,
     ])
 }
 
@@ -361,6 +363,11 @@ const DEVICE_SELECT: &str = "device_select";
 /// The device-wide radix sort against CUB (`experiments::device_radix_sort`): its own sizes
 /// and outputs; verified on the simulator when there is no GPU.
 const DEVICE_RADIX_SORT: &str = "device_radix_sort";
+
+/// The warpgroup-MMA GEMM against cuBLAS (`experiments::gemm`, sm_90a):
+/// its own shapes and outputs; verified on the simulator when there is no
+/// GPU.
+const GEMM: &str = "gemm";
 
 /// The staged-copy sweep (`experiments::memcpy_async`), which has its own sizes and
 /// outputs rather than one row per experiment.
@@ -446,6 +453,7 @@ pub fn run(args: &CompareArgs) -> Result<()> {
             || n == DEVICE_RADIX_SORT
             || n == PRIMITIVES
             || n == MEMCPY_ASYNC
+            || n == GEMM
     };
     let sizes = args.sizes();
     let opts = Options {

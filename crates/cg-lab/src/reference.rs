@@ -76,6 +76,14 @@ pub const DEVICE_RADIX_SORT_CU: Source = Source {
     fallback: &[],
 };
 
+/// `reference/cuda/gemm.cu`: cuBLAS's bf16 GEMM, built as a shared
+/// library linked with cuBLAS (`cg-lab compare --only gemm`).
+pub const GEMM_CU: Source = Source {
+    stem: "gemm",
+    text: include_str!("../../../reference/cuda/gemm.cu"),
+    fallback: &[],
+};
+
 /// `reference/cuda/primitives.cu`: CUB's block primitives (`cg-lab compare
 /// --only primitives`).
 pub const PRIMITIVES_CU: Source = Source {
@@ -130,16 +138,33 @@ pub fn build_cubin(
 /// code and kernels, the CUDA runtime linked statically), for sources
 /// whose entry points are host functions (CUB's device-wide algorithms);
 /// returns its path.
-pub fn build_shared_library(nvcc: &Path, sm: u32, dir: &Path, src: Source) -> Result<PathBuf> {
+///
+/// `libs` are toolkit libraries to link (`-l` names, e.g. `cublas`), found
+/// at load time through an rpath to the toolkit's library folders beside
+/// nvcc (so a toolkit outside the loader's path, e.g.
+/// `/usr/local/cuda-13.0` without an `ld.so.conf` entry, still loads).
+pub fn build_shared_library(
+    nvcc: &Path,
+    sm: u32,
+    dir: &Path,
+    src: Source,
+    libs: &[&str],
+) -> Result<PathBuf> {
     let lib = dir.join(format!("lib{}_sm{sm}.so", src.stem));
-    build(
-        nvcc,
-        sm,
-        dir,
-        src,
-        &["-shared", "-Xcompiler", "-fPIC"],
-        &lib,
-    )?;
+    let mut kind: Vec<String> = ["-shared", "-Xcompiler", "-fPIC"].map(String::from).into();
+    if !libs.is_empty() {
+        let top = nvcc.parent().and_then(Path::parent);
+        let lib_dirs = ["lib64", "lib", "targets/x86_64-linux/lib"]
+            .iter()
+            .filter_map(|d| top.map(|t| t.join(d)))
+            .filter(|d| d.is_dir());
+        for d in lib_dirs {
+            kind.push(format!("-Xlinker=-rpath,{}", d.display()));
+        }
+        kind.extend(libs.iter().map(|l| format!("-l{l}")));
+    }
+    let kind: Vec<&str> = kind.iter().map(String::as_str).collect();
+    build(nvcc, sm, dir, src, &kind, &lib)?;
     Ok(lib)
 }
 

@@ -15,16 +15,12 @@
 
 use cg_kernels::wgmma::{GEMM_BM, GEMM_BN, GEMM_SMEM, GEMM_THREADS, PROBE_N};
 use cg_kernels::wgmma::{GEMM_WGMMA_BF16, PROBE_WGMMA_BF16, PROBE_WGMMA_F16};
+use cg_kernels::wgmma::{exact_small as small, gemm_a, gemm_b, gemm_check};
 use cg_runtime::{Backend, LaunchConfig, Timed, Timing};
 use cooperative_groups::tma::Swizzle128B;
 use cooperative_groups::{bf16, f16};
 
 include!(concat!(env!("OUT_DIR"), "/lab_ptx.rs"));
-
-/// Small integers: exact in bf16 and f16, sums exact in `f32`.
-fn small(i: usize, salt: usize) -> f32 {
-    ((i * 7 + salt) % 5) as f32 - 2.0
-}
 
 /// `a` (m × k) times `b`ᵀ (`b` n × k), row-major, exact for small
 /// integers.
@@ -78,17 +74,16 @@ fn probe(backend: &Backend, name: &str) -> Vec<String> {
 }
 
 /// Runs the GEMM at `m × n × k` on `backend`; checks every element
-/// (`full`) or 4096 of them; the mismatches, and the median time.
+/// (`full`) or `GEMM_SAMPLES` of them (`gemm_check`, as `cg-lab compare
+/// --only gemm` does); the mismatches, and the median time.
 fn gemm(
     backend: &Backend,
     name: &str,
     (m, n, k): (usize, usize, usize),
     full: bool,
 ) -> Vec<String> {
-    let a: Vec<bf16> = (0..m * k).map(|i| bf16::from_f32(small(i, 1))).collect();
-    let b: Vec<bf16> = (0..n * k)
-        .map(|i| bf16::from_f32(small(i / 3, 2)))
-        .collect();
+    let a: Vec<bf16> = (0..m * k).map(gemm_a).collect();
+    let b: Vec<bf16> = (0..n * k).map(gemm_b).collect();
     let ab = backend.upload(&a).unwrap();
     let bb = backend.upload(&b).unwrap();
     let ta = backend
@@ -111,22 +106,8 @@ fn gemm(
         })
         .unwrap();
     let got = c.to_vec().unwrap();
-    let at = |i: usize, j: usize| -> f32 {
-        (0..k)
-            .map(|kk| a[i * k + kk].to_f32() * b[j * k + kk].to_f32())
-            .sum()
-    };
-    let points: Vec<(usize, usize)> = if full {
-        (0..m).flat_map(|i| (0..n).map(move |j| (i, j))).collect()
-    } else {
-        (0..4096usize)
-            .map(|s| ((s * 7919 + 13) % m, (s * 104_729 + 7) % n))
-            .collect()
-    };
-    let wrong = points
-        .iter()
-        .filter(|&&(i, j)| got[i * n + j] != at(i, j))
-        .count();
+    let check = gemm_check(&a, &b, &got, (m, n, k), full);
+    let wrong = check.wrong;
     let flops = 2.0 * m as f64 * n as f64 * k as f64;
     match timed {
         Timed::Gpu(t) => println!(
@@ -135,11 +116,11 @@ fn gemm(
             t.p10_ms,
             t.p90_ms,
             flops / (t.median_ms * 1e-3) / 1e12,
-            points.len()
+            check.checked
         ),
         Timed::NotTimed => println!(
             "{name}: gemm {m}x{n}x{k}: {wrong} of {} elements wrong",
-            points.len()
+            check.checked
         ),
     }
     if wrong > 0 {

@@ -100,6 +100,9 @@ pub trait Experiment {
     const BUILD: Build = Build::Library;
     /// Whether the twin is CUB (said when it is built).
     const CUB: bool = true;
+    /// Libraries a [`Build::Library`] twin links (`-l` names, e.g.
+    /// `cublas`); none unless said otherwise.
+    const LIBS: &'static [&'static str] = &[];
     /// Sizes of its own on a GPU, not `--sizes`' (None: `--sizes`').
     const OWN_SIZES: Option<&'static [u32]> = None;
     /// What one timed sample covers, for the report's timing paragraph.
@@ -118,6 +121,13 @@ pub trait Experiment {
     type Row: Serialize + CsvRow + Outcome;
     /// The buffers, the twin's entry points and the launches.
     type Bench<'a>;
+
+    /// Why the experiment cannot run on `gpu` (e.g. it needs a PTX target
+    /// the GPU did not load), checked before anything is built: `None`
+    /// unless said otherwise.
+    fn unsupported(_gpu: &cg_runtime::Gpu) -> Option<String> {
+        None
+    }
 
     /// Uploads the inputs for `sizes` onto `backend`; `twin` is the C++
     /// twin, loaded (`None` on the simulator, where only Rust runs).

@@ -78,17 +78,23 @@ pub fn check(name: &str, files: &[(&str, String)]) {
 /// simulator, timings [`summary`], verdicts [`verdict`]) through the
 /// harness's CSV, `E`'s report and JSON, against `tests/fixtures/compare/`.
 pub fn check_experiment<E: super::experiment::Experiment>() {
+    check_experiment_at::<E>(&SIZES)
+}
+
+/// [`check_experiment`] at `sizes`, for an experiment whose sizes are not
+/// input lengths (e.g. keys of its shapes).
+pub fn check_experiment_at<E: super::experiment::Experiment>(sizes: &[u32]) {
     use super::experiment::{Options, Report, Verified};
     let backend = cg_runtime::Backend::sim();
     let opts = Options {
-        sizes: &SIZES,
+        sizes,
         n: 1 << 10,
         keys: &[],
         prims: &[],
         grid: None,
     };
-    let b = E::bench(&backend, None, &SIZES, &opts).expect("bench");
-    let vars = E::variants(&b, &SIZES, &opts, true);
+    let b = E::bench(&backend, None, sizes, &opts).expect("bench");
+    let vars = E::variants(&b, sizes, &opts, true);
     let ms = (0..vars.len()).map(summary).collect();
     let checks = (0..vars.len())
         .map(|i| {
@@ -105,7 +111,7 @@ pub fn check_experiment<E: super::experiment::Experiment>() {
     let (w, r, m) = TIMING;
     let timing = crate::timing::describe(E::TIMED, w, r, m);
     let report = Report {
-        sizes: &SIZES,
+        sizes,
         platform: &p,
         timing: &timing,
         bench: &b,

@@ -32,6 +32,9 @@ fn run_with<E: Experiment>(a: &LabArgs, opts: &Options<'_>, progress: &Progress)
         return simulate::<E>(&backend, opts);
     };
     let name = E::NAME;
+    if let Some(why) = E::unsupported(gpu) {
+        bail!("the {name} experiment cannot run on this GPU: {why}");
+    }
     let file = format!("reference/cuda/{}.cu", E::TWIN.stem);
     let Some(nvcc) = tools::find_tool("nvcc") else {
         bail!("the {name} experiment builds {file} with nvcc, which was not found");
@@ -45,8 +48,12 @@ fn run_with<E: Experiment>(a: &LabArgs, opts: &Options<'_>, progress: &Progress)
         std::process::id()
     ));
     let cub = if E::CUB { " (CUB)" } else { "" };
-    eprintln!("building {file}{cub} with {} for sm_{sm} …", nvcc.display());
-    let twin = Twin::build(gpu, &nvcc, &dir, E::BUILD, E::TWIN)?;
+    let libs: String = E::LIBS.iter().map(|l| format!(" -l{l}")).collect();
+    eprintln!(
+        "building {file}{cub}{libs} with {} for sm_{sm} …",
+        nvcc.display()
+    );
+    let twin = Twin::build(gpu, &nvcc, &dir, E::BUILD, E::TWIN, E::LIBS)?;
     let sizes = E::OWN_SIZES.unwrap_or(opts.sizes);
     let mut b = E::bench(&backend, Some(&twin), sizes, opts)?;
     let variants = E::variants(&b, sizes, opts, true);
@@ -135,8 +142,13 @@ fn simulate<E: Experiment>(backend: &Backend, opts: &Options<'_>) -> Result<()> 
             bad.push(E::sim_label(v));
         }
     })?;
+    let twin = if E::CUB {
+        "CUB was"
+    } else {
+        "its C++ twin was"
+    };
     println!(
-        "{name}: no GPU, so CUB was not built and nothing was timed (simulator verification only)"
+        "{name}: no GPU, so {twin} not built and nothing was timed (simulator verification only)"
     );
     if !bad.is_empty() {
         bail!(

@@ -30,16 +30,24 @@ pub enum Twin {
 }
 
 impl Twin {
-    /// Builds `src` as `build` says into `dir` for `sm` and loads it on `gpu`.
-    pub fn build(gpu: &Gpu, nvcc: &Path, dir: &Path, build: Build, src: Source) -> Result<Twin> {
+    /// Builds `src` as `build` says into `dir` for `sm` (a library linked
+    /// with `libs`) and loads it on `gpu`.
+    pub fn build(
+        gpu: &Gpu,
+        nvcc: &Path,
+        dir: &Path,
+        build: Build,
+        src: Source,
+        libs: &[&str],
+    ) -> Result<Twin> {
         let sm = gpu.info().sm();
         Ok(match build {
             Build::Library => {
-                let lib = crate::reference::build_shared_library(nvcc, sm, dir, src)?;
+                let lib = crate::reference::build_shared_library(nvcc, sm, dir, src, libs)?;
                 // SAFETY: the library is the one just built from our source;
                 // its initialisers are the CUDA runtime's.
-                let lib =
-                    unsafe { libloading::Library::new(&lib) }.context("loading the CUB library")?;
+                let lib = unsafe { libloading::Library::new(&lib) }
+                    .with_context(|| format!("loading {}", lib.display()))?;
                 Twin::Library(lib)
             }
             Build::Cubin => {
@@ -75,6 +83,6 @@ impl Twin {
 pub unsafe fn symbol<F: Copy>(lib: &libloading::Library, name: &str) -> Result<F> {
     // SAFETY: the caller vouches for the signature.
     let f = unsafe { lib.get::<F>(name.as_bytes()) }
-        .with_context(|| format!("looking up {name} in the CUB library"))?;
+        .with_context(|| format!("looking up {name} in the twin's library"))?;
     Ok(*f)
 }
