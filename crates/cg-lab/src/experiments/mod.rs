@@ -12,6 +12,7 @@ pub mod device_radix_sort;
 pub mod device_select;
 pub mod device_wide;
 pub mod memcpy_async;
+pub mod memory;
 pub mod primitives;
 
 /// One registered experiment: its `--only` name and how to run it.
@@ -39,6 +40,7 @@ pub const EXPERIMENTS: &[Entry] = &[
     entry::<device_radix_sort::DeviceRadixSort>(),
     entry::<primitives::Primitives>(),
     entry::<memcpy_async::MemcpyAsync>(),
+    entry::<memory::Memory>(),
 ];
 
 #[cfg(test)]
@@ -73,5 +75,10 @@ mod tests {
     #[test]
     fn memcpy_async_writes_the_golden_files() {
         check_experiment::<super::memcpy_async::MemcpyAsync>();
+    }
+
+    #[test]
+    fn memory_writes_the_golden_files() {
+        check_experiment::<super::memory::Memory>();
     }
 }
