@@ -403,10 +403,11 @@ impl Bench<'_> {
         let name = op.cpp();
         let l = s.ln[(op == Op::LayerNormBlock) as usize];
         let (m, n, k) = s.gemm;
-        // SAFETY (every arm): the twin reads and writes exactly the
+        // (Why the launch is sound: the twin reads and writes exactly the
         // elements its Rust kernel does, in this bench's buffers, which are
         // sized for them (`bench`) and outlive the launch; the argument
-        // types are the `.cu` file's.
+        // types are the `.cu` file's.)
+        // SAFETY: as said above, for every arm.
         unsafe {
             match op {
                 Op::CopyF32x4 => gpu.launch_function(
@@ -539,7 +540,12 @@ impl Bench<'_> {
                         let got = y[r * l.pitch + j] as f64;
                         let err = (got - want).abs() / (1.0 + want.abs());
                         worst = worst.max(err);
-                        if !(err <= 1e-4) && bad.is_none() {
+                        // (A NaN fails too.)
+                        if !matches!(
+                            err.partial_cmp(&1e-4),
+                            Some(std::cmp::Ordering::Less | std::cmp::Ordering::Equal)
+                        ) && bad.is_none()
+                        {
                             bad = Some((r, format!("column {j}: {got} instead of {want}")));
                         }
                     }
