@@ -34,6 +34,7 @@ pub mod generic;
 pub mod grid;
 pub mod math;
 pub mod memcpy_async;
+pub mod memory;
 pub mod narrow;
 pub mod primitives;
 pub mod semantics;

@@ -34,10 +34,12 @@ pub struct CompareArgs {
     /// cg_reduce, cg_scan, warp_reduce, block_reduce, block_scan,
     /// block_reduce_sized, block_scan_sized, last_block, coalesced, cluster,
     /// memcpy_async, tma, device_wide, device_histogram, device_select,
-    /// device_radix_sort, primitives, gemm); default: all but tma (sm_90, 2.7
+    /// device_radix_sort, primitives, memory, gemm); default: all but tma (sm_90, 2.7
     /// GiB of buffers), device_wide (4 GiB
     /// of buffers), device_histogram (1 GiB), device_select (2.25 GiB),
-    /// device_radix_sort (12 GiB) and primitives
+    /// device_radix_sort (12 GiB), memory (6.3 GiB: vector copies, a
+    /// streaming read-modify-write, layer norms, a register-tiled SGEMM,
+    /// against their C++ twins) and primitives
     /// (CUB's block primitives at blocks of 128, 256 and 512: their own
     /// sizes) and gemm (sm_90a, against cuBLAS, 1.5 GiB), which run only
     /// when named
@@ -340,6 +342,7 @@ fn experiment_names() -> impl Iterator<Item = &'static str> {
         DEVICE_RADIX_SORT,
         PRIMITIVES,
         GEMM,
+        MEMORY,
     ])
 }
 
@@ -372,6 +375,10 @@ const GEMM: &str = "gemm";
 /// The staged-copy sweep (`experiments::memcpy_async`), which has its own sizes and
 /// outputs rather than one row per experiment.
 const MEMCPY_ASYNC: &str = "memcpy_async";
+
+/// The memory experiment (`experiments::memory`, issue 57): its own
+/// shapes and outputs; verified on the simulator when there is no GPU.
+const MEMORY: &str = "memory";
 
 /// The tensor-copy sweep (`compare_tma`, sm_90): its own sizes and outputs
 /// (2.7 GiB of buffers); runs only when named.
@@ -454,6 +461,7 @@ pub fn run(args: &CompareArgs) -> Result<()> {
             || n == PRIMITIVES
             || n == MEMCPY_ASYNC
             || n == GEMM
+            || n == MEMORY
     };
     let sizes = args.sizes();
     let opts = Options {

@@ -34,6 +34,14 @@ pub const MEMCPY_ASYNC_CU: Source = Source {
     fallback: &[],
 };
 
+/// `reference/cuda/memory.cu`: the memory experiment's twins (`cg-lab
+/// compare --only memory`).
+pub const MEMORY_CU: Source = Source {
+    stem: "memory",
+    text: include_str!("../../../reference/cuda/memory.cu"),
+    fallback: &[],
+};
+
 /// `reference/cuda/tma.cu`: the tensor-copy experiment (`cg-lab compare
 /// --only tma`).
 pub const TMA_CU: Source = Source {

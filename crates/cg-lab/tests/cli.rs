@@ -495,6 +495,17 @@ fn primitives_run_the_kernels_asked_for() {
 }
 
 #[test]
+fn memory_verifies_on_the_simulator() {
+    let (code, out, err) = cg_lab(&["compare", "--only", "memory", "--backend", "sim"]);
+    assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
+    assert!(out.contains("nothing was timed"), "{out}");
+    // Six kernels: partial last trips, row tails, misaligned rows, edge
+    // tiles (the simulator's shapes).
+    assert_eq!(ok_lines(&out, "verified memory ").len(), 6, "{out}");
+    assert!(!out.contains("FAILED"), "{out}");
+}
+
+#[test]
 fn device_histogram_verifies_on_the_simulator() {
     let (code, out, err) = cg_lab(&["compare", "--only", "device_histogram", "--backend", "sim"]);
     assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");

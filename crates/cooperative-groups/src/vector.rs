@@ -89,6 +89,10 @@ macro_rules! elements {
 }
 elements!(B1: u8, i8);
 elements!(B2: u16, i16);
+// The `half` crate's floats are `repr(transparent)` over `u16`: eight of
+// them are one 16-byte vector (`Vector<bf16, 8>`, a row of bf16 moved by
+// one `LDG.E.128`, as CUDA kernels move `__nv_bfloat16` through `uint4`).
+elements!(B2: half::f16, half::bf16);
 elements!(B4: u32, i32, f32);
 elements!(B8: u64, i64, f64);
 
@@ -335,6 +339,13 @@ aliases! {
     U8x16 = u8, 16, "uchar16";
 }
 
+/// `8` lanes of `bf16`: 16 bytes, what CUDA kernels move as a `uint4`
+/// holding eight `__nv_bfloat16` (one `LDG.E.128`).
+pub type Bf16x8 = Vector<half::bf16, 8>;
+
+/// `8` lanes of `f16`: 16 bytes, CUDA's eight `__half` in a `uint4`.
+pub type F16x8 = Vector<half::f16, 8>;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -347,6 +358,8 @@ mod tests {
         assert_eq!(core::mem::align_of::<U16x8>(), 16);
         assert_eq!(core::mem::align_of::<Vector<u8, 2>>(), 2);
         assert_eq!(core::mem::size_of::<F64x2>(), 16);
+        assert_eq!(core::mem::size_of::<Bf16x8>(), 16);
+        assert_eq!(core::mem::align_of::<F16x8>(), 16);
         const { assert!(<F32x4 as Pod>::PADDING_FREE) };
     }
 

@@ -13,6 +13,7 @@ pub mod device_select;
 pub mod device_wide;
 pub mod gemm;
 pub mod memcpy_async;
+pub mod memory;
 pub mod primitives;
 
 /// One registered experiment: its `--only` name and how to run it.
@@ -41,6 +42,7 @@ pub const EXPERIMENTS: &[Entry] = &[
     entry::<primitives::Primitives>(),
     entry::<memcpy_async::MemcpyAsync>(),
     entry::<gemm::Gemm>(),
+    entry::<memory::Memory>(),
 ];
 
 #[cfg(test)]
@@ -80,5 +82,10 @@ mod tests {
     #[test]
     fn gemm_writes_the_golden_files() {
         super::gemm::check_golden();
+    }
+
+    #[test]
+    fn memory_writes_the_golden_files() {
+        check_experiment::<super::memory::Memory>();
     }
 }

@@ -295,12 +295,18 @@ impl<'s, T: Pod, const TM: usize, const TN: usize> ThreadTile<'s, T, TM, TN> {
                 });
             });
         } else {
-            for (i, row) in items.iter().enumerate().take(self.s.rows) {
-                for (j, &v) in row.iter().enumerate().take(self.s.cols) {
-                    // SAFETY: `i < rows`, `j < cols`: inside the tile.
-                    unsafe { arch::st_global(self.s.at(i, j), v) }
-                }
-            }
+            // Written out with a test per element (not loops to `rows` and
+            // `cols`, which LLVM left as loops indexing `items`: the
+            // caller's accumulator then lived in local memory, for the
+            // full tiles too).
+            crate::unroll!(i in 0..TM => {
+                crate::unroll!(j in 0..TN => {
+                    if self.s.inside(i, j) {
+                        // SAFETY: `(i, j)` inside the tile.
+                        unsafe { arch::st_global(self.s.at(i, j), items[i][j]) }
+                    }
+                });
+            });
         }
     }
 }

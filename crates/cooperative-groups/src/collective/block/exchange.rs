@@ -270,16 +270,18 @@ fn fold_upto<T: ShflValue, Op: ReduceOp<T>, const CAP: usize>(m: &Multi, count: 
             }
             j += width;
         }
-        let mut j = 0;
-        while j < batch {
+        // Written out (`batch ≤ 32`): as a loop, LLVM unrolled the fold of
+        // 16 two-word values (a block of 1024 reducing an `F32x2`) only
+        // partly, which left `vals` in local memory, zeroed byte by byte
+        // (5,000 `STL.U8` in a layer norm's block reduce).
+        crate::unroll!(j in 0..batch => {
             let k = (k0 + j) as u32;
             if k < count {
                 let x = from_words::<T>(vals[j]);
                 // In rank order, no identity mixed in (a float `-0.0` stays).
                 acc = if k == 0 { x } else { op.combine(acc, x) };
             }
-            j += 1;
-        }
+        });
         k0 += batch;
     }
     acc
