@@ -295,7 +295,8 @@ impl Tally {
             }
             Check::Rounded(mode) => {
                 self.ulp = self.ulp.max(key(e, tag));
-                if y.to_bits() == round_to_f32(r, lo, mode).to_bits() {
+                let want = round_to_f32(r, lo, mode);
+                if y.to_bits() == want.to_bits() || (y.is_nan() && want.is_nan()) {
                     0.0
                 } else {
                     f64::INFINITY
@@ -925,5 +926,105 @@ pub fn math_binary_f64(f: u32, x: GlobalSlice<f64>, y: GlobalSlice<f64>, out: Ow
             2 => math::atan2(a, b),
             _ => f64::NAN,
         });
+    }
+}
+
+#[cfg(all(test, not(target_arch = "nvptx64")))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ulp_error_follows_the_definition() {
+        let eps = f32::EPSILON;
+        assert_eq!(ulp_error_f32(1.0, 1.0), 0.0);
+        assert_eq!(ulp_error_f32(1.0 + eps, 1.0), 1.0);
+        // Below a power of two the binade's ulp is half as large.
+        assert_eq!(ulp_error_f32(1.0, 1.0 - eps as f64 / 2.0), 1.0);
+        assert_eq!(
+            ulp_error_f32(f32::from_bits(3), f32::from_bits(1) as f64),
+            2.0
+        );
+        assert_eq!(ulp_error_f32(f32::NAN, f64::NAN), 0.0);
+        assert!(ulp_error_f32(1.0, f64::NAN).is_infinite());
+        assert!(ulp_error_f32(f32::NAN, 1.0).is_infinite());
+        assert!(ulp_error_f32(0.0, -0.0).is_infinite());
+        assert_eq!(ulp_error_f32(-0.0, -0.0), 0.0);
+        assert_eq!(ulp_error_f32(f32::INFINITY, 1e39), 0.0);
+        assert!(ulp_error_f32(f32::MAX, 1e39) > 1e6);
+        assert!(ulp_error_f32(f32::NEG_INFINITY, 1e39).is_infinite());
+        // ∞ for a value that rounds to MAX: 1 + its distance from MAX.
+        let e = ulp_error_f32(f32::INFINITY, f32::MAX as f64);
+        assert_eq!(e, 1.0);
+    }
+
+    #[test]
+    fn directed_rounding_of_exact_values() {
+        use Rounding::*;
+        let one = 1.0f64;
+        let tiny = 1e-30;
+        assert_eq!(round_to_f32(one, tiny, Up), 1.0f32.next_up());
+        assert_eq!(round_to_f32(one, tiny, Down), 1.0);
+        assert_eq!(round_to_f32(one, -tiny, Down), 1.0f32.next_down());
+        assert_eq!(round_to_f32(one, -tiny, Zero), 1.0f32.next_down());
+        assert_eq!(round_to_f32(-one, tiny, Zero), -1.0f32.next_down());
+        assert_eq!(round_to_f32(one, tiny, Nearest), 1.0);
+        // Halfway between 1 and its successor: the remainder decides.
+        let half = 1.0 + f32::EPSILON as f64 / 2.0;
+        assert_eq!(round_to_f32(half, 0.0, Nearest), 1.0);
+        assert_eq!(round_to_f32(half, tiny, Nearest), 1.0f32.next_up());
+        assert_eq!(round_to_f32(half, -tiny, Nearest), 1.0);
+        // Overflow and underflow.
+        assert_eq!(round_to_f32(1e39, 0.0, Zero), f32::MAX);
+        assert_eq!(round_to_f32(1e39, 0.0, Up), f32::INFINITY);
+        assert_eq!(round_to_f32(-1e39, 0.0, Up), -f32::MAX);
+        assert_eq!(round_to_f32(1e-50, 0.0, Up), f32::from_bits(1));
+        assert_eq!(round_to_f32(-1e-50, 0.0, Up).to_bits(), (-0.0f32).to_bits());
+        assert_eq!(round_to_f32(-1e-50, 0.0, Down), -f32::from_bits(1));
+    }
+
+    /// The references of the directed intrinsics agree with the
+    /// simulator's exact implementations on random arguments.
+    #[test]
+    fn intrinsic_references_agree_with_the_exact_simulator() {
+        for i in 0..20_000u32 {
+            let (x, y, z) = args_of(7, i);
+            for f in 13..33 {
+                let (v, r, lo, c) = args_f32(f, x, y, z);
+                if let Check::Rounded(m) = c {
+                    let want = round_to_f32(r, lo, m);
+                    assert!(
+                        v.to_bits() == want.to_bits() || (v.is_nan() && want.is_nan()),
+                        "{} ({x:e}, {y:e}, {z:e}): {v:e} vs {want:e}",
+                        ARGS_F32[f as usize].0
+                    );
+                }
+            }
+            for f in 10..18 {
+                let (v, r, lo, c) = intrinsic_unary(f, x);
+                if let Check::Rounded(m) = c {
+                    let want = round_to_f32(r, lo, m);
+                    assert!(
+                        v.to_bits() == want.to_bits() || (v.is_nan() && want.is_nan()),
+                        "{} ({x:e}): {v:e} vs {want:e}",
+                        INTRINSICS_F32[f as usize].0
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_wrong_rounding_or_special_value_is_recorded() {
+        let mut t = Tally::new();
+        t.record(Check::Rounded(Rounding::Up), 1.0, 1.0, 1e-30, 5);
+        assert_eq!(key_value(t.ratio), f32::INFINITY);
+        assert_eq!(t.ratio as u32, 5);
+        t.record(Check::Ulp(1.0), 0.0, -0.0, 0.0, 9);
+        assert_eq!((t.special, t.special_first), (1, 9));
+        t.record(Check::Ulp(2.0), 1.0 + f32::EPSILON * 3.0, 1.0, 0.0, 11);
+        assert_eq!(key_value(t.ulp), 3.0);
+        assert_eq!(t.tested, 3);
+        t.record(Check::Outside, 0.0, 1.0, 0.0, 12);
+        assert_eq!(t.tested, 3);
     }
 }

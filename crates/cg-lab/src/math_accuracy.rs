@@ -288,13 +288,13 @@ pub fn run(args: &MathAccuracyArgs) -> Result<()> {
                         &cfg,
                         (f as u32, first, step, count, &mut *acc),
                     )
-                    .with_context(|| format!("{name}"))
+                    .with_context(|| name.to_string())
             },
             n_unary,
         )?;
         let (bound, bounded) = if f < UNARY_F32_FUNCTIONS.len() {
             let b = &UNARY_F32_BOUNDS[f];
-            assert_eq!(b.name, *name, "bound table order");
+            assert_eq!(b.name, name, "bound table order");
             let text = match b.skip {
                 Some((lo, hi)) => format!("{} ulp outside ({lo}, {hi})", b.ulp),
                 None => format!("{} ulp", b.ulp),
@@ -324,7 +324,7 @@ pub fn run(args: &MathAccuracyArgs) -> Result<()> {
                         &cfg,
                         (f as u32, seed, start, count, &mut *acc),
                     )
-                    .with_context(|| format!("{name}"))
+                    .with_context(|| name.to_string())
             },
             args_inputs as u64,
         )?;
