@@ -190,11 +190,12 @@ pub fn round_to_f32(hi: f64, lo: f64, mode: Rounding) -> f32 {
                 t
             }
         }
+        // Toward zero: down for a positive value, up for a negative one.
         Rounding::Zero => {
-            if hi > 0.0 {
-                round_to_f32(hi, lo, Rounding::Down)
-            } else if hi < 0.0 {
-                round_to_f32(hi, lo, Rounding::Up)
+            if hi > 0.0 && exact_below {
+                t.next_down()
+            } else if hi < 0.0 && exact_above {
+                t.next_up()
             } else {
                 t
             }
@@ -826,16 +827,24 @@ pub const fn args_of(seed: u32, i: u32) -> (f32, f32, f32) {
     )
 }
 
-/// The grid-stride loop of one thread over the launch's `count` inputs.
-#[inline(always)]
-fn grid_stride(count: u32, mut each: impl FnMut(u32)) {
-    let grid = this_grid();
-    let stride = grid.num_threads();
-    let mut i = grid.thread_rank();
-    while i < count as u64 {
-        each(i as u32);
-        i += stride;
-    }
+/// The grid-stride loop of one thread over the launch's `count` inputs,
+/// measuring each into the thread's tally (a value of its own per loop,
+/// so that it stays in registers). A macro, not a function taking a
+/// closure: LLVM leaves the larger closures (an `f64` reference of a few
+/// hundred instructions) as calls, with the tally on the stack.
+macro_rules! grid_stride {
+    ($count:expr, |$i:ident, $t:ident| $body:block) => {{
+        let grid = this_grid();
+        let stride = grid.num_threads();
+        let mut n = grid.thread_rank();
+        let mut $t = Tally::new();
+        while n < $count as u64 {
+            let $i = n as u32;
+            $body
+            n += stride;
+        }
+        $t
+    }};
 }
 
 /// The unary sweep: input `i` is the bit pattern `first + i * step`
@@ -846,43 +855,42 @@ fn grid_stride(count: u32, mut each: impl FnMut(u32)) {
 /// `acc`: [`ACC_SLOTS`] words, initialised to [`initial_slots`].
 #[kernel]
 pub fn math_accuracy_f32(f: u32, first: u32, step: u32, count: u32, acc: AtomicSlice<u64>) {
-    let mut t = Tally::new();
     // One loop per function (the `match` outside the loop): the function
     // and its reference inline into their own loop, with no dispatch per
     // input.
     macro_rules! accurate {
         ($($k:literal)*) => {
             match f {
-                $($k => grid_stride(count, |i| {
+                $($k => grid_stride!(count, |i, t| {
                     let x = f32::from_bits(first.wrapping_add(i.wrapping_mul(step)));
                     let y = apply_unary_f32($k, x);
                     let r = apply_unary_f64($k, x as f64);
                     t.record(UNARY_F32_BOUNDS[$k].check(x), y, r, 0.0, x.to_bits());
                 }),)*
-                other => intrinsics(&mut t, other - 38, first, step, count),
+                other => intrinsics(other - 38, first, step, count),
             }
         };
     }
-    accurate!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37);
+    let t = accurate!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37);
     t.flush(&acc);
 }
 
 /// [`math_accuracy_f32`]'s loops over the intrinsics.
 #[inline(always)]
-fn intrinsics(t: &mut Tally, k: u32, first: u32, step: u32, count: u32) {
+fn intrinsics(k: u32, first: u32, step: u32, count: u32) -> Tally {
     macro_rules! each {
         ($($k:literal)*) => {
             match k {
-                $($k => grid_stride(count, |i| {
+                $($k => grid_stride!(count, |i, t| {
                     let x = f32::from_bits(first.wrapping_add(i.wrapping_mul(step)));
                     let (y, r, lo, c) = intrinsic_unary($k, x);
                     t.record(c, y, r, lo, x.to_bits());
                 }),)*
-                _ => {}
+                _ => Tally::new(),
             }
         };
     }
-    each!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17);
+    each!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17)
 }
 
 /// The multi-argument sweep: function `f` of [`ARGS_F32`] at the
@@ -890,21 +898,20 @@ fn intrinsics(t: &mut Tally, k: u32, first: u32, step: u32, count: u32) {
 /// measurement is the input's index `first + i`.
 #[kernel]
 pub fn math_accuracy_args_f32(f: u32, seed: u32, first: u32, count: u32, acc: AtomicSlice<u64>) {
-    let mut t = Tally::new();
     macro_rules! each {
         ($($k:literal)*) => {
             match f {
-                $($k => grid_stride(count, |i| {
+                $($k => grid_stride!(count, |i, t| {
                     let n = first.wrapping_add(i);
                     let (x, y, z) = args_of(seed, n);
                     let (v, r, lo, c) = args_f32($k, x, y, z);
                     t.record(c, v, r, lo, n);
                 }),)*
-                _ => {}
+                _ => Tally::new(),
             }
         };
     }
-    each!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32);
+    let t = each!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32);
     t.flush(&acc);
 }
 
