@@ -459,7 +459,7 @@ impl Unary {
     /// ranges, with every eighth of those rounded to a multiple of 1/4
     /// (integers and halves, where special cases live).
     pub fn input(&self, rng: &mut Rng, i: usize) -> f64 {
-        if i % 2 == 0 || self.ranges.is_empty() {
+        if i.is_multiple_of(2) || self.ranges.is_empty() {
             rng.bits()
         } else {
             let (lo, hi) = self.ranges[(i / 2) % self.ranges.len()];
@@ -495,7 +495,7 @@ impl Binary {
     /// patterns, half uniform in the working ranges (every fourth `y` of
     /// those an integer).
     pub fn input(&self, rng: &mut Rng, i: usize) -> (f64, f64) {
-        if i % 2 == 0 {
+        if i.is_multiple_of(2) {
             (rng.bits(), rng.bits())
         } else {
             let ((a, b), (c, d)) = self.ranges[(i / 2) % self.ranges.len()];
