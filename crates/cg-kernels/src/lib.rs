@@ -6,6 +6,8 @@
 #![no_std]
 // `core::f32::math::mul_add`: the lab chains rounds with one FFMA, as nvcc does.
 #![feature(core_float_math)]
+// `f128`: the host's extended-precision references (`math_reference`).
+#![cfg_attr(not(target_arch = "nvptx64"), feature(f128))]
 #![cfg_attr(
     target_arch = "nvptx64",
     feature(abi_gpu_kernel, asm_experimental_arch)
@@ -33,6 +35,9 @@ pub mod faults;
 pub mod generic;
 pub mod grid;
 pub mod math;
+pub mod math_accuracy;
+#[cfg(not(target_arch = "nvptx64"))]
+pub mod math_reference;
 pub mod memcpy_async;
 pub mod memory;
 pub mod narrow;

@@ -290,6 +290,7 @@ fn check_accepted(cli: &Cli) {
         }
         Some(Command::Verify(_)) => {}
         Some(Command::Sync(s)) => s.check_accepted(),
+        Some(Command::MathAccuracy(m)) => assert!(m.validate().is_ok()),
     }
 }
 

@@ -8,6 +8,8 @@
 //! * `cg-lab compare` times the Rust kernels against NVIDIA's C++ in one run.
 //! * `cg-lab sync` measures what one `sync()` costs on every kind of group,
 //!   against NVIDIA's C++ in the same run.
+//! * `cg-lab math-accuracy` measures the math library against CUDA's
+//!   documented ulp bounds (every `f32` input of the unary functions).
 //!
 //! Without a GPU both run on the `cg-sim` simulator (correctness only) and
 //! say so.
@@ -23,6 +25,7 @@ mod info;
 mod kernels;
 mod lab;
 mod listings;
+mod math_accuracy;
 mod output;
 mod partial;
 mod preflight;
@@ -75,6 +78,10 @@ enum Command {
     /// barrier, cluster, grid), Rust against NVIDIA's C++ in the same run:
     /// needs a GPU and nvcc (without a GPU: verified on the simulator).
     Sync(sync_cost::SyncArgs),
+    /// The math library's accuracy on the GPU: every unary `f32` function
+    /// and intrinsic on all 2^32 inputs, the others on random inputs,
+    /// against CUDA's documented bounds (exit 1 if one is exceeded).
+    MathAccuracy(math_accuracy::MathAccuracyArgs),
 }
 
 impl Cli {
@@ -86,6 +93,7 @@ impl Cli {
             None => self.lab.validate(),
             Some(Command::Compare(args)) => args.validate(),
             Some(Command::Info(args)) => args.validate(),
+            Some(Command::MathAccuracy(args)) => args.validate(),
             Some(Command::Verify(_)) | Some(Command::Sync(_)) => Ok(()),
         }
     }
@@ -146,6 +154,7 @@ fn main() -> ExitCode {
         Some(Command::Verify(args)) => verify::run(&args),
         Some(Command::Compare(args)) => compare::run(&args),
         Some(Command::Sync(args)) => sync_cost::run(&args),
+        Some(Command::MathAccuracy(args)) => math_accuracy::run(&args),
         None => run::run(&cli.lab),
     };
     match result {

@@ -12,33 +12,59 @@
 //!   and `CG_MATH_ONLY=expf,logf` picks functions. Results print as a
 //!   markdown table (`--nocapture`).
 
+//!
+//! CUDA's bounds, the ulp error and the random arguments are
+//! `cg_kernels::math_accuracy`'s, which the GPU sweep (`cg-lab
+//! math-accuracy`) measures with too.
+
+use cg_kernels::math_accuracy::{
+    BINARY_F32_BOUNDS, Check, UNARY_F32_BOUNDS, UlpBound, random_f32_arg,
+    ulp_error_f32 as ulp_error,
+};
 use cooperative_groups::math;
+
+/// CUDA's bound of the function `name` (unary or binary).
+fn bound(name: &str) -> &'static UlpBound {
+    UNARY_F32_BOUNDS
+        .iter()
+        .chain(&BINARY_F32_BOUNDS)
+        .find(|b| b.name == name)
+        .unwrap_or_else(|| panic!("no bound for {name}"))
+}
 
 /// One unary function under test.
 struct Case {
     name: &'static str,
     f: fn(f32) -> f32,
     reference: fn(f64) -> f64,
-    /// CUDA's documented maximum ulp error.
-    bound: f64,
+    /// CUDA's documented maximum ulp error (and where it documents none).
+    bound: &'static UlpBound,
+}
+
+impl Case {
     /// Inputs where CUDA documents no bound (skipped).
-    exclude: fn(f32) -> bool,
+    fn exclude(&self, x: f32) -> bool {
+        self.bound.check(x) == Check::Outside
+    }
 }
 
 fn cases() -> Vec<Case> {
     macro_rules! c {
         ($name:literal, $f:expr, $r:expr, $b:expr) => {
-            c!($name, $f, $r, $b, |_| false)
+            c!($name, $f, $r, $b, ())
         };
-        ($name:literal, $f:expr, $r:expr, $b:expr, $skip:expr) => {
+        ($name:literal, $f:expr, $r:expr, $b:expr, $skip:expr) => {{
+            let b = bound($name);
+            // The table here states the bound too, for the reader; it must
+            // agree with the shared one.
+            assert_eq!(b.ulp, $b, "{}", $name);
             Case {
                 name: $name,
                 f: $f,
                 reference: $r,
-                bound: $b,
-                exclude: $skip,
+                bound: b,
             }
-        };
+        }};
     }
     vec![
         c!("expf", math::expf, f64::exp, 2.0),
@@ -84,8 +110,13 @@ fn cases() -> Vec<Case> {
         ),
         // CUDA's bound holds outside -10.001 < x < -2.264 (the zeros of
         // lgamma there are measured by `lgamma_negative_arguments`).
-        c!("lgammaf", math::lgammaf, lgamma64, 6.0, |x| x > -10.001
-            && x < -2.264),
+        c!(
+            "lgammaf",
+            math::lgammaf,
+            lgamma64,
+            6.0,
+            "-10.001 < x < -2.264"
+        ),
         c!("tgammaf", math::tgammaf, |x| c::tgamma(x), 5.0),
         c!("floorf", math::floorf, f64::floor, 0.0),
         c!("ceilf", math::ceilf, f64::ceil, 0.0),
@@ -203,47 +234,6 @@ fn cospi64(x: f64) -> f64 {
     [c, -s, -c, s][q as usize] + 0.0
 }
 
-/// The error of `y` against the exact `r`, in ulps of `f32` at `r` (the
-/// ulp of the binade `r` rounds into; subnormals have ulp 2^-149). Equal
-/// NaNs, equal infinities and the same zero are 0; anything else
-/// non-finite on one side only is infinite.
-fn ulp_error(y: f32, r: f64) -> f64 {
-    if r.is_nan() {
-        return if y.is_nan() { 0.0 } else { f64::INFINITY };
-    }
-    if y.is_nan() {
-        return f64::INFINITY;
-    }
-    let rf = r as f32; // the correctly rounded result (round to nearest)
-    if rf.is_infinite() || y.is_infinite() {
-        // Overflow: the exact value above f32::MAX rounds to ∞; only ∞ or
-        // the rounded value is acceptable, measured as ulps of MAX.
-        if y == rf {
-            return 0.0;
-        }
-        if y.is_infinite() != rf.is_infinite() && y.is_infinite() {
-            let m = f32::MAX as f64;
-            return ((r.abs() - m) / 2f64.powi(104)).abs() + 1.0;
-        }
-        return if y.is_infinite() || r.is_infinite() {
-            f64::INFINITY
-        } else {
-            ((y as f64 - r) / 2f64.powi(104)).abs()
-        };
-    }
-    if y == 0.0 && r == 0.0 {
-        return if y.is_sign_negative() == r.is_sign_negative() {
-            0.0
-        } else {
-            f64::INFINITY
-        };
-    }
-    let a = r.abs().max(f32::MIN_POSITIVE as f64);
-    let e = a.log2().floor() as i32;
-    let ulp = 2f64.powi(e.max(-126) - 23);
-    ((y as f64) - r).abs() / ulp
-}
-
 /// A deterministic xorshift stream of bit patterns.
 fn xorshift(state: &mut u64) -> u64 {
     *state ^= *state << 13;
@@ -290,7 +280,7 @@ fn measure(case: &Case, inputs: u64, exhaustive: bool) -> (Worst, u64) {
                         } else {
                             f32::from_bits(xorshift(&mut state) as u32)
                         };
-                        if (case.exclude)(x) {
+                        if case.exclude(x) {
                             continue;
                         }
                         let y = (case.f)(x);
@@ -343,11 +333,11 @@ fn every_unary_function_within_cudas_bound() {
         let (w, n) = measure(&case, inputs, exhaustive);
         println!(
             "| `{}` | {} | {:.3} | {} | {:e} (got {:e}, exact {:e}) |",
-            case.name, case.bound, w.ulp, n, w.x, w.y, w.r
+            case.name, case.bound.ulp, w.ulp, n, w.x, w.y, w.r
         );
         // The bound is on the error measured against the exact value; a
         // correctly rounded result has error up to 0.5.
-        if w.ulp > case.bound.max(0.5) {
+        if w.ulp > case.bound.ulp.max(0.5) {
             failed.push(case.name);
         }
     }
@@ -363,19 +353,13 @@ struct Case2 {
 }
 
 /// A random pair: each argument a random bit pattern or (half the time) a
-/// value in a dense range of magnitudes `[2^-20, 2^20]`.
+/// value in a dense range of magnitudes `[2^-20, 2^21)` (the GPU sweep's
+/// mapping, `random_f32_arg`).
 fn pair(state: &mut u64) -> (f32, f32) {
-    let one = |state: &mut u64| {
-        let b = xorshift(state);
-        if b >> 62 & 1 == 0 {
-            f32::from_bits(b as u32)
-        } else {
-            let e = (b >> 40) % 41;
-            let v = f32::from_bits(((107 + e as u32) << 23) | (b as u32 & 0x7f_ffff));
-            if b >> 63 == 1 { -v } else { v }
-        }
-    };
-    (one(state), one(state))
+    (
+        random_f32_arg(xorshift(state)),
+        random_f32_arg(xorshift(state)),
+    )
 }
 
 #[test]
@@ -395,31 +379,31 @@ fn every_binary_function_within_cudas_bound() {
             name: "atan2f",
             f: math::atan2f,
             reference: |y, x| (y as f64).atan2(x as f64),
-            bound: 3.0,
+            bound: bound("atan2f").ulp,
         },
         Case2 {
             name: "hypotf",
             f: math::hypotf,
             reference: |x, y| (x as f64).hypot(y as f64),
-            bound: 3.0,
+            bound: bound("hypotf").ulp,
         },
         Case2 {
             name: "powf",
             f: math::powf,
             reference: |x, y| (x as f64).powf(y as f64),
-            bound: 4.0,
+            bound: bound("powf").ulp,
         },
         Case2 {
             name: "fmodf",
             f: math::fmodf,
             reference: |x, y| (x as f64) % (y as f64),
-            bound: 0.0,
+            bound: bound("fmodf").ulp,
         },
         Case2 {
             name: "remainderf",
             f: math::remainderf,
             reference: |x, y| c::remainder(x as f64, y as f64),
-            bound: 0.0,
+            bound: bound("remainderf").ulp,
         },
         Case2 {
             name: "fdimf",
@@ -433,31 +417,31 @@ fn every_binary_function_within_cudas_bound() {
                     0.0
                 }
             },
-            bound: 0.0,
+            bound: bound("fdimf").ulp,
         },
         Case2 {
             name: "nextafterf",
             f: math::nextafterf,
             reference: |x, y| c::nextafterf(x, y) as f64,
-            bound: 0.0,
+            bound: bound("nextafterf").ulp,
         },
         Case2 {
             name: "copysignf",
             f: math::copysignf,
             reference: |x, y| (x as f64).copysign(y as f64),
-            bound: 0.0,
+            bound: bound("copysignf").ulp,
         },
         Case2 {
             name: "fminf",
             f: math::fminf,
             reference: |x, y| (x as f64).min(y as f64),
-            bound: 0.0,
+            bound: bound("fminf").ulp,
         },
         Case2 {
             name: "fmaxf",
             f: math::fmaxf,
             reference: |x, y| (x as f64).max(y as f64),
-            bound: 0.0,
+            bound: bound("fmaxf").ulp,
         },
     ];
     println!("| function | CUDA bound (ulp) | measured max (ulp) | inputs | worst (x, y) |");
@@ -553,6 +537,11 @@ fn critical_ranges_exhaustively() {
         ("tgammaf", math::tgammaf, |x| c::tgamma(x), 5.0, 33.0, 35.1),
     ];
     for (name, f, r, bound, lo, hi) in ranges {
+        assert_eq!(
+            bound,
+            crate::bound(name).ulp,
+            "{name}: the shared table's bound"
+        );
         // Every f32 between lo and hi (same sign), by bit pattern.
         let (a, b) = (
             lo.to_bits().min(hi.to_bits()),
