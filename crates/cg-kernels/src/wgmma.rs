@@ -143,7 +143,25 @@ pub fn gemm_wgmma_bf16(a: GemmA, b: GemmB, c: OwnedPitched<f32, WarpgroupTiles<1
         let b_stage = |s: usize| ring.slice(GEMM_STAGES * A_LEN + s * B_LEN, B_LEN);
         let k_tiles = a.width() as usize / GEMM_BK;
         let w = block.thread_rank() as usize / 128;
+        let lane0 = block.thread_rank().is_multiple_of(32);
         let Some(tile) = c.warpgroup_tile(&wg) else {
+            if w < 2 {
+                // A consumer whose 64 rows lie past M (M mod 128 in
+                // 1..=64) reads nothing but still lets go of each stage:
+                // the producer waits for all 8 consumer warps' arrivals
+                // before it refills one. (Its arrival for a stage's use
+                // follows that use's `full` phase, which follows the
+                // stage's previous `empty` phase: it counts for the right
+                // phase.)
+                for kt in 0..k_tiles {
+                    let s = kt % GEMM_STAGES;
+                    full.get(s).wait_parity((kt / GEMM_STAGES) as u32 & 1);
+                    if lane0 {
+                        empty.get(s).arrive().discard();
+                    }
+                }
+                return;
+            }
             // Warpgroup 2 owns no rows: it is the producer, its thread 0
             // the one that issues the copies.
             if block.thread_rank() as usize == 2 * 128 {
@@ -175,7 +193,6 @@ pub fn gemm_wgmma_bf16(a: GemmA, b: GemmB, c: OwnedPitched<f32, WarpgroupTiles<1
             }
             return;
         };
-        let lane0 = block.thread_rank().is_multiple_of(32);
         let mut in_flight = Accumulator::<256>::zero(&wg).begin(&wg).commit();
         for kt in 0..k_tiles {
             let s = kt % GEMM_STAGES;
