@@ -33,6 +33,7 @@ pub mod faults;
 pub mod generic;
 pub mod grid;
 pub mod math;
+pub mod math_speed;
 pub mod memcpy_async;
 pub mod narrow;
 pub mod primitives;

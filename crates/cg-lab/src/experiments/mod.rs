@@ -11,6 +11,7 @@ pub mod device_histogram;
 pub mod device_radix_sort;
 pub mod device_select;
 pub mod device_wide;
+pub mod math;
 pub mod memcpy_async;
 pub mod primitives;
 
@@ -39,6 +40,7 @@ pub const EXPERIMENTS: &[Entry] = &[
     entry::<device_radix_sort::DeviceRadixSort>(),
     entry::<primitives::Primitives>(),
     entry::<memcpy_async::MemcpyAsync>(),
+    entry::<math::MathSpeed>(),
 ];
 
 #[cfg(test)]
@@ -73,5 +75,10 @@ mod tests {
     #[test]
     fn memcpy_async_writes_the_golden_files() {
         check_experiment::<super::memcpy_async::MemcpyAsync>();
+    }
+
+    #[test]
+    fn math_writes_the_golden_files() {
+        check_experiment::<super::math::MathSpeed>();
     }
 }

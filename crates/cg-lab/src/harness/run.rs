@@ -45,8 +45,15 @@ fn run_with<E: Experiment>(a: &LabArgs, opts: &Options<'_>, progress: &Progress)
         std::process::id()
     ));
     let cub = if E::CUB { " (CUB)" } else { "" };
-    eprintln!("building {file}{cub} with {} for sm_{sm} …", nvcc.display());
-    let twin = Twin::build(gpu, &nvcc, &dir, E::BUILD, E::TWIN)?;
+    let also: String = E::FLAVOURS
+        .iter()
+        .map(|f| format!(", again with {}", f.flags.join(" ")))
+        .collect();
+    eprintln!(
+        "building {file}{cub} with {} for sm_{sm}{also} …",
+        nvcc.display()
+    );
+    let twin = Twin::build(gpu, &nvcc, &dir, E::BUILD, E::TWIN, E::FLAVOURS)?;
     let sizes = E::OWN_SIZES.unwrap_or(opts.sizes);
     let mut b = E::bench(&backend, Some(&twin), sizes, opts)?;
     let variants = E::variants(&b, sizes, opts, true);
