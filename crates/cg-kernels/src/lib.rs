@@ -38,6 +38,7 @@ pub mod math;
 pub mod math_accuracy;
 #[cfg(not(target_arch = "nvptx64"))]
 pub mod math_reference;
+pub mod math_speed;
 pub mod memcpy_async;
 pub mod memory;
 pub mod narrow;

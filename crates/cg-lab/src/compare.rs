@@ -34,15 +34,15 @@ pub struct CompareArgs {
     /// cg_reduce, cg_scan, warp_reduce, block_reduce, block_scan,
     /// block_reduce_sized, block_scan_sized, last_block, coalesced, cluster,
     /// memcpy_async, tma, device_wide, device_histogram, device_select,
-    /// device_radix_sort, primitives, memory, gemm); default: all but tma (sm_90, 2.7
+    /// device_radix_sort, primitives, memory, gemm, math); default: all but tma (sm_90, 2.7
     /// GiB of buffers), device_wide (4 GiB
     /// of buffers), device_histogram (1 GiB), device_select (2.25 GiB),
     /// device_radix_sort (12 GiB), memory (6.3 GiB: vector copies, a
     /// streaming read-modify-write, layer norms, a register-tiled SGEMM,
-    /// against their C++ twins) and primitives
+    /// against their C++ twins), primitives
     /// (CUB's block primitives at blocks of 128, 256 and 512: their own
-    /// sizes) and gemm (sm_90a, against cuBLAS, 1.5 GiB), which run only
-    /// when named
+    /// sizes), gemm (sm_90a, against cuBLAS, 1.5 GiB) and math (the math
+    /// functions, default and fast math), which run only when named
     #[arg(long, value_delimiter = ',', value_name = "NAMES")]
     pub(crate) only: Vec<String>,
     /// device_radix_sort only: the key types to sort (comma-separated:
@@ -343,8 +343,14 @@ fn experiment_names() -> impl Iterator<Item = &'static str> {
         PRIMITIVES,
         GEMM,
         MEMORY,
+        MATH,
     ])
 }
+
+/// The math functions against CUDA's (`experiments::math`): its own
+/// outputs; verified on the simulator when there is no GPU; runs only when
+/// named.
+const MATH: &str = "math";
 
 /// CUB's block and warp primitives against the library's (`experiments::primitives`): their
 /// own sizes and block sizes; verified on the simulator when there is no
@@ -462,6 +468,7 @@ pub fn run(args: &CompareArgs) -> Result<()> {
             || n == MEMCPY_ASYNC
             || n == GEMM
             || n == MEMORY
+            || n == MATH
     };
     let sizes = args.sizes();
     let opts = Options {

@@ -100,6 +100,14 @@ pub const PRIMITIVES_CU: Source = Source {
     fallback: &[],
 };
 
+/// `reference/cuda/math.cu`: the math functions' throughput (`cg-lab
+/// compare --only math`), built twice: as is and with `--use_fast_math`.
+pub const MATH_CU: Source = Source {
+    stem: "math",
+    text: include_str!("../../../reference/cuda/math.cu"),
+    fallback: &[],
+};
+
 /// `reference/cuda/semantics.cu`: the semantic differential (`cg-lab verify`).
 pub const SEMANTICS_CU: Source = Source {
     stem: "semantics",
@@ -137,8 +145,45 @@ pub fn build_cubin(
     dir: &Path,
     src: Source,
 ) -> Result<(PathBuf, &'static [&'static str])> {
-    let cubin = dir.join(format!("{}_sm{sm}.cubin", src.stem));
-    let defines = build(nvcc, sm, dir, src, &["-cubin"], &cubin)?;
+    build_cubin_with(nvcc, sm, dir, src, &Flavour::PLAIN)
+}
+
+/// A second build of a twin with more nvcc flags (e.g. `--use_fast_math`).
+#[derive(Clone, Copy, Debug)]
+pub struct Flavour {
+    /// What the build is called (reports, the cubin's name: `stem_TAG_smNN`;
+    /// empty for the plain build).
+    pub tag: &'static str,
+    /// The flags added to `nvcc -O3 -arch=sm_NN -cubin`.
+    pub flags: &'static [&'static str],
+}
+
+impl Flavour {
+    /// The plain build: no flags added.
+    pub const PLAIN: Flavour = Flavour {
+        tag: "",
+        flags: &[],
+    };
+}
+
+/// [`build_cubin`] with `flavour`'s flags, into a cubin of its own.
+pub fn build_cubin_with(
+    nvcc: &Path,
+    sm: u32,
+    dir: &Path,
+    src: Source,
+    flavour: &Flavour,
+) -> Result<(PathBuf, &'static [&'static str])> {
+    let tag = if flavour.tag.is_empty() {
+        String::new()
+    } else {
+        format!("_{}", flavour.tag)
+    };
+    let cubin = dir.join(format!("{}{tag}_sm{sm}.cubin", src.stem));
+    let kind: Vec<&str> = std::iter::once("-cubin")
+        .chain(flavour.flags.iter().copied())
+        .collect();
+    let defines = build(nvcc, sm, dir, src, &kind, &cubin)?;
     Ok((cubin, defines))
 }
 

@@ -506,6 +506,20 @@ fn memory_verifies_on_the_simulator() {
 }
 
 #[test]
+fn math_verifies_on_the_simulator() {
+    let (code, out, err) = cg_lab(&["compare", "--only", "math", "--backend", "sim"]);
+    assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");
+    assert!(out.contains("nothing was timed"), "{out}");
+    // 38 `f32` functions in both modes, 5 `f64` ones.
+    assert_eq!(
+        ok_lines(&out, "verified math math_time_").len(),
+        81,
+        "{out}"
+    );
+    assert!(!out.contains("FAILED"), "{out}");
+}
+
+#[test]
 fn device_histogram_verifies_on_the_simulator() {
     let (code, out, err) = cg_lab(&["compare", "--only", "device_histogram", "--backend", "sim"]);
     assert_eq!(code, 0, "stdout:\n{out}\nstderr:\n{err}");

@@ -12,6 +12,7 @@ pub mod device_radix_sort;
 pub mod device_select;
 pub mod device_wide;
 pub mod gemm;
+pub mod math;
 pub mod memcpy_async;
 pub mod memory;
 pub mod primitives;
@@ -43,6 +44,7 @@ pub const EXPERIMENTS: &[Entry] = &[
     entry::<memcpy_async::MemcpyAsync>(),
     entry::<gemm::Gemm>(),
     entry::<memory::Memory>(),
+    entry::<math::MathSpeed>(),
 ];
 
 #[cfg(test)]
@@ -87,5 +89,10 @@ mod tests {
     #[test]
     fn memory_writes_the_golden_files() {
         check_experiment::<super::memory::Memory>();
+    }
+
+    #[test]
+    fn math_writes_the_golden_files() {
+        check_experiment::<super::math::MathSpeed>();
     }
 }

@@ -5,7 +5,7 @@ use anyhow::{Context, Result};
 use cg_runtime::Backend;
 use serde::Serialize;
 
-use crate::reference::Source;
+use crate::reference::{Flavour, Source};
 use crate::results::Platform;
 use crate::stats::Summary;
 
@@ -98,6 +98,10 @@ pub trait Experiment {
     const TWIN: Source;
     /// How the twin is built: a shared library unless said otherwise.
     const BUILD: Build = Build::Library;
+    /// More builds of a [`Build::Cubin`] twin, each with more nvcc flags
+    /// (e.g. `--use_fast_math`): [`Twin::flavoured`] finds them. None
+    /// unless said otherwise.
+    const FLAVOURS: &'static [Flavour] = &[];
     /// Whether the twin is CUB (said when it is built).
     const CUB: bool = true;
     /// Libraries a [`Build::Library`] twin links (`-l` names, e.g.

@@ -49,11 +49,15 @@ fn run_with<E: Experiment>(a: &LabArgs, opts: &Options<'_>, progress: &Progress)
     ));
     let cub = if E::CUB { " (CUB)" } else { "" };
     let libs: String = E::LIBS.iter().map(|l| format!(" -l{l}")).collect();
+    let also: String = E::FLAVOURS
+        .iter()
+        .map(|f| format!(", again with {}", f.flags.join(" ")))
+        .collect();
     eprintln!(
-        "building {file}{cub}{libs} with {} for sm_{sm} …",
+        "building {file}{cub}{libs} with {} for sm_{sm}{also} …",
         nvcc.display()
     );
-    let twin = Twin::build(gpu, &nvcc, &dir, E::BUILD, E::TWIN, E::LIBS)?;
+    let twin = Twin::build(gpu, &nvcc, &dir, E::BUILD, E::TWIN, E::LIBS, E::FLAVOURS)?;
     let sizes = E::OWN_SIZES.unwrap_or(opts.sizes);
     let mut b = E::bench(&backend, Some(&twin), sizes, opts)?;
     let variants = E::variants(&b, sizes, opts, true);

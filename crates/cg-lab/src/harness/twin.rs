@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use cg_runtime::{Gpu, Module};
 
-use crate::reference::Source;
+use crate::reference::{Flavour, Source};
 
 /// How an experiment's twin is built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,12 +26,27 @@ pub enum Twin {
         module: Module,
         /// The cubin's path (its SASS, for the reports that list it).
         path: PathBuf,
+        /// The builds with more flags ([`Experiment::FLAVOURS`]), in order.
+        ///
+        /// [`Experiment::FLAVOURS`]: super::experiment::Experiment::FLAVOURS
+        flavours: Vec<Flavoured>,
     },
+}
+
+/// One more build of a cubin twin, with a [`Flavour`]'s flags.
+pub struct Flavoured {
+    /// Its flags.
+    pub flavour: Flavour,
+    /// The module.
+    pub module: Module,
+    /// The cubin's path.
+    pub path: PathBuf,
 }
 
 impl Twin {
     /// Builds `src` as `build` says into `dir` for `sm` (a library linked
-    /// with `libs`) and loads it on `gpu`.
+    /// with `libs`) and loads it on `gpu`; a cubin once more per flavour
+    /// (none for a library).
     pub fn build(
         gpu: &Gpu,
         nvcc: &Path,
@@ -39,6 +54,7 @@ impl Twin {
         build: Build,
         src: Source,
         libs: &[&str],
+        flavours: &[Flavour],
     ) -> Result<Twin> {
         let sm = gpu.info().sm();
         Ok(match build {
@@ -53,7 +69,24 @@ impl Twin {
             Build::Cubin => {
                 let (path, _) = crate::reference::build_cubin(nvcc, sm, dir, src)?;
                 let module = gpu.load_image(&std::fs::read(&path)?)?;
-                Twin::Cubin { module, path }
+                let flavours = flavours
+                    .iter()
+                    .map(|&flavour| {
+                        let (path, _) =
+                            crate::reference::build_cubin_with(nvcc, sm, dir, src, &flavour)?;
+                        let module = gpu.load_image(&std::fs::read(&path)?)?;
+                        Ok(Flavoured {
+                            flavour,
+                            module,
+                            path,
+                        })
+                    })
+                    .collect::<Result<_>>()?;
+                Twin::Cubin {
+                    module,
+                    path,
+                    flavours,
+                }
             }
         })
     }
@@ -63,6 +96,18 @@ impl Twin {
         match self {
             Twin::Library(lib) => Ok(lib),
             Twin::Cubin { .. } => anyhow::bail!("the twin is a cubin, not a library"),
+        }
+    }
+
+    /// The build of flavour `tag` (an experiment whose twin is a
+    /// [`Build::Cubin`] with [`Flavour`]s).
+    pub fn flavoured(&self, tag: &str) -> Result<&Flavoured> {
+        match self {
+            Twin::Cubin { flavours, .. } => flavours
+                .iter()
+                .find(|f| f.flavour.tag == tag)
+                .with_context(|| format!("the twin has no {tag} build")),
+            Twin::Library(_) => anyhow::bail!("the twin is a library, not a cubin"),
         }
     }
 

@@ -5,7 +5,7 @@
 //! polynomial (coefficients from `scripts/math_coeffs.py`), and scales by
 //! `2^j` with [`scale2`] (one rounding, into the subnormals too).
 
-use super::util::{fma, horner, pow2i, rintf, scale2};
+use super::util::{fma, horner, mul, pow2i, rint_i, scale2};
 
 const LOG2E: f32 = core::f32::consts::LOG2_E;
 /// ln 2 = LN2_HI + LN2_LO; `fma(j, -LN2_HI, x)` is exact for the `j` here.
@@ -48,10 +48,10 @@ pub(crate) fn expm1_small(r: f32) -> f32 {
 /// `x = j*ln2 + r`, `|r| <= ln2/2` (slightly more after rounding).
 #[inline(always)]
 pub(crate) fn reduce_ln2(x: f32) -> (f32, i32) {
-    let j = rintf(x * LOG2E);
+    let (j, ji) = rint_i(mul(x, LOG2E));
     let r = fma(j, -LN2_HI, x);
     let r = fma(j, -LN2_LO, r);
-    (r, j as i32)
+    (r, ji)
 }
 
 /// `e^x` as `(p, j)` with `e^x = p * 2^j`, `p` in about `[0.7, 1.42]`, for
@@ -91,10 +91,10 @@ pub fn expf(x: f32) -> f32 {
 #[inline(always)]
 pub fn exp2f(x: f32) -> f32 {
     let x = x.clamp(-151.0, 129.0);
-    let j = rintf(x);
+    let (j, ji) = rint_i(x);
     let r = x - j; // exact
     let p = fma(horner(r, EXP2_P), r, 1.0);
-    scale2(p, j as i32)
+    scale2(p, ji)
 }
 
 /// `exp10f(x)`: `10^x`. CUDA: 2 ulp.
@@ -102,11 +102,11 @@ pub fn exp2f(x: f32) -> f32 {
 #[inline(always)]
 pub fn exp10f(x: f32) -> f32 {
     let x = x.clamp(-45.5, 39.0);
-    let j = rintf(x * LOG2_10);
+    let (j, ji) = rint_i(mul(x, LOG2_10));
     let r = fma(j, -LOG10_2_HI, x);
     let r = fma(j, -LOG10_2_LO, r);
     let p = fma(horner(r, EXP10_P), r, 1.0);
-    scale2(p, j as i32)
+    scale2(p, ji)
 }
 
 /// `expm1f(x)`: `e^x - 1`, accurate near 0. CUDA: 1 ulp.
@@ -123,11 +123,11 @@ pub fn expm1f(x: f32) -> f32 {
     }
     let x = if x > 89.0 { 89.0 } else { x };
     // x = j*ln2 + r_hi + r_lo with r_hi exact: e^r - 1 = r_hi + q.
-    let j = rintf(x * LOG2E);
+    let (j, ji) = rint_i(mul(x, LOG2E));
     let r_hi = fma(j, -LN2_HI, x);
     let r_lo = j * -LN2_LO;
     let q = fma(r_hi * r_hi, horner(r_hi, EXP_P), fma(r_lo, r_hi, r_lo));
-    let j = j as i32;
+    let j = ji;
     if j < -24 {
         // 2^j - 1 is not exact below 2^-24: -1 + 2^j (1 + m) in one fma
         // (the rounding of 1 + m is far below the result's last bit).

@@ -6,7 +6,7 @@
 //! head and a tail (Fast2Sum) so that the result rounds once at the end:
 //! these functions are within 1 ulp.
 
-use super::util::{bits, fma, from_bits, mul};
+use super::util::{bits, fma, from_bits, mul, rint_i};
 
 const LN2_HI: f32 = 0.69314575; // 15 significant bits: e * LN2_HI is exact
 const LN2_LO: f32 = 1.4286068e-06;
@@ -200,7 +200,9 @@ pub fn log1pf(x: f32) -> f32 {
     }
     // ln(1 + f + d) = ln(1 + f) + d/(1 + f) - …, d = c * 2^-e; the
     // series to d*f^2 is below the result's last bit.
-    let ie = e as i32;
+    // e is a small integer: its integer from the bits, not a saturating
+    // `as` (a conversion and three compare-and-selects in SASS).
+    let ie = rint_i(e).1;
     let d = c * from_bits(((127 - ie.min(126)) as u32) << 23);
     let d = fma(d, fma(f, f, -f), d);
     ln_sum(e, f, d)

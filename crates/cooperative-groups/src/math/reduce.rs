@@ -10,7 +10,7 @@
 //!   fraction), and the fraction converted back. Slow (128-bit integer
 //!   arithmetic) but exact enough for every finite `f32`.
 
-use super::util::{bits, fma, rintf};
+use super::util::{bits, fma, mul, rint_i};
 
 const TWO_OVER_PI: f32 = core::f32::consts::FRAC_2_PI;
 /// π/2 = P1 + P2 + P3 (+ below 2^-75): `fma(j, -P1, x)` is exact for
@@ -29,11 +29,11 @@ pub(crate) const CW_MAX: f32 = 105_615.0;
 #[inline(always)]
 pub(crate) fn rem_pio2(x: f32) -> (f32, u32) {
     if x.abs() < CW_MAX {
-        let j = rintf(x * TWO_OVER_PI);
+        let (j, ji) = rint_i(mul(x, TWO_OVER_PI));
         let r = fma(j, -P1, x);
         let r = fma(j, -P2, r);
         let r = fma(j, -P3, r);
-        (r, (j as i32) as u32 & 3)
+        (r, ji as u32 & 3)
     } else {
         payne_hanek(x)
     }

@@ -6,7 +6,7 @@
 
 use super::basic::copysignf;
 use super::reduce::rem_pio2;
-use super::util::{bits, floorf, fma, from_bits, horner, rintf};
+use super::util::{bits, floorf, fma, from_bits, horner, rint_i, rintf};
 
 /// `(sin r - r) / r^3` as a polynomial in `r^2`, `|r| <= π/4`.
 const SIN_P: [f32; 4] = [-0.16666667, 0.008333329, -0.00019839311, 2.718112e-06];
@@ -105,7 +105,9 @@ fn rem_half(x: f32) -> (f32, u32) {
     let t = fma(j, -0.5, x);
     // j mod 4, exact in floats (j may exceed i32).
     let j4 = fma(-4.0, floorf(j * 0.25), j);
-    (t, j4 as u32 & 3)
+    // j4 is 0, 1, 2 or 3 (NaN for ±∞): its integer from the bits, not a
+    // saturating `as` (a conversion and three compare-and-selects in SASS).
+    (t, rint_i(j4).1 as u32 & 3)
 }
 
 /// `sin(πt)` for `|t| <= 1/4`: `t*π_hi + t*(π_lo + t^2 S(t^2))`.

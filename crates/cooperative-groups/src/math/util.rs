@@ -20,6 +20,32 @@ pub(crate) fn from_bits(b: u32) -> f32 {
     f32::from_bits(b)
 }
 
+/// 1.5 · 2^23: `v + ROUNDER` lies in `[2^23, 2^24)` for `|v| < 2^22`, where
+/// the spacing of `f32` is 1.
+const ROUNDER: f32 = 12_582_912.0;
+
+/// `(rintf(v), rintf(v) as i32)` for `|v| < 2^22` (a zero result is `+0`
+/// where `rintf` keeps the sign of a negative `v`; every caller only
+/// multiplies it into a sum with a nonzero term, or subtracts it from a
+/// zero, where the sign makes no difference to the result), without
+/// the conversion unit: `t = v + 1.5·2^23` rounds `v` to the nearest
+/// integer (ties to even) in `t`'s last place, `t - 1.5·2^23` is that
+/// integer exactly, and `t`'s bits less `1.5·2^23`'s are the same integer
+/// (one bit per unit in `t`'s binade). Two additions and an integer
+/// subtraction, all full-rate, where `cvt.rni.f32.f32` and
+/// `cvt.rzi.s32.f32` (SASS `FRND`, `F2I`) each take the quarter-rate
+/// conversion pipe — the exponentials and the trigonometric reduction
+/// spent two of their ~25 instructions there. For NaN `v` the float is
+/// NaN and the integer unspecified (the callers' results are NaN
+/// regardless). `v` must not be a product the compiler could fuse into
+/// the addition (pass [`mul`]'s result), or the GPU would round once where
+/// the host rounds twice.
+#[inline(always)]
+pub(crate) fn rint_i(v: f32) -> (f32, i32) {
+    let t = v + ROUNDER;
+    (t - ROUNDER, bits(t).wrapping_sub(bits(ROUNDER)) as i32)
+}
+
 /// `2^k` for `-126 <= k <= 127` (a normal number: exact).
 #[inline(always)]
 pub(crate) fn pow2i(k: i32) -> f32 {
@@ -53,4 +79,35 @@ pub(crate) fn horner<const N: usize>(x: f32, c: [f32; N]) -> f32 {
         acc = fma(acc, x, c[i]);
     }
     acc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{rint_i, rintf};
+
+    /// `rint_i` is `rintf` and its conversion, bit for bit: every `f32`
+    /// of magnitude below 2^10 with a few low bits set (halfway cases and
+    /// their neighbours included), and every integer near the 2^22 limit.
+    #[test]
+    fn rint_i_is_rintf_and_its_integer() {
+        let check = |v: f32| {
+            let (f, i) = rint_i(v);
+            assert_eq!(f, rintf(v), "v = {v:e}");
+            assert!(f != 0.0 || f.is_sign_positive(), "v = {v:e}");
+            assert_eq!(i, rintf(v) as i32, "v = {v:e}");
+        };
+        let mut b = 0u32;
+        while b < 0x4480_0000 {
+            check(f32::from_bits(b));
+            check(-f32::from_bits(b));
+            b += 0x3f1;
+        }
+        for k in 0..4096 {
+            let h = (k as f32) * 0.25;
+            check(h);
+            check(-h);
+            check(4_194_303.0 - h);
+            check(-(4_194_303.0 - h));
+        }
+    }
 }
