@@ -82,9 +82,13 @@ fn check_one(ptxas: &std::path::Path, p: &cg_runtime::EmbeddedPtx, module: &str)
         p.sm
     );
     if module == "lab" {
-        let spills = log
-            .lines()
-            .filter(|l| l.contains("spill stores") && !l.contains(", 0 bytes spill stores"));
+        // ptxas names the function on the line before its properties.
+        let lines: Vec<&str> = log.lines().collect();
+        let spills = lines.iter().enumerate().filter(|&(i, l)| {
+            l.contains("spill stores")
+                && !l.contains(", 0 bytes spill stores")
+                && !tolerated_spill(p.sm, lines[..i].last().copied().unwrap_or(""), l)
+        });
         assert_eq!(
             spills.count(),
             0,
@@ -170,4 +174,15 @@ fn resource(log: &str, kernel: &str, what: &str) -> u32 {
                 .strip_suffix(suffix.as_str())
         })
         .map_or(0, |n| n.parse().expect("a count"))
+}
+
+/// The one spill the lab accepts: `layer_norm_block` on sm_70, 4 bytes.
+/// Its `launch_bounds(1024)` leaves 64 registers a thread, which sm_90's
+/// code fits (the lab measures it there, and there this test allows
+/// nothing) and sm_70's misses by one value. Any other spill, or a larger
+/// one, fails.
+fn tolerated_spill(sm: u32, properties: &str, line: &str) -> bool {
+    sm == 70
+        && properties.contains("Function properties for layer_norm_block")
+        && line.contains(" 4 bytes spill stores, 8 bytes spill loads")
 }
