@@ -270,18 +270,36 @@ fn fold_upto<T: ShflValue, Op: ReduceOp<T>, const CAP: usize>(m: &Multi, count: 
             }
             j += width;
         }
-        // Written out (`batch ≤ 32`): as a loop, LLVM unrolled the fold of
-        // 16 two-word values (a block of 1024 reducing an `F32x2`) only
-        // partly, which left `vals` in local memory, zeroed byte by byte
-        // (5,000 `STL.U8` in a layer norm's block reduce).
-        crate::unroll!(j in 0..batch => {
-            let k = (k0 + j) as u32;
-            if k < count {
-                let x = from_words::<T>(vals[j]);
-                // In rank order, no identity mixed in (a float `-0.0` stays).
-                acc = if k == 0 { x } else { op.combine(acc, x) };
+        // Slot `j` into the running fold, in rank order, no identity mixed
+        // in (a float `-0.0` stays).
+        macro_rules! fold_slot {
+            ($j:expr) => {{
+                let j = $j;
+                let k = (k0 + j) as u32;
+                if k < count {
+                    let x = from_words::<T>(vals[j]);
+                    acc = if k == 0 { x } else { op.combine(acc, x) };
+                }
+            }};
+        }
+        if cfg!(debug_assertions) {
+            // Unoptimised builds (the simulator in a dev profile; the PTX is
+            // always optimised): a loop. Written out, each of the 32
+            // copies keeps its own stack slots there, and a `cargo cg new`
+            // project's block reduce overflowed a simulated thread's
+            // 256 KiB stack.
+            let mut j = 0;
+            while j < batch {
+                fold_slot!(j);
+                j += 1;
             }
-        });
+        } else {
+            // Written out (`batch ≤ 32`): as a loop, LLVM unrolled the fold
+            // of 16 two-word values (a block of 1024 reducing an `F32x2`)
+            // only partly, which left `vals` in local memory, zeroed byte
+            // by byte (5,000 `STL.U8` in a layer norm's block reduce).
+            crate::unroll!(j in 0..batch => { fold_slot!(j); });
+        }
         k0 += batch;
     }
     acc
